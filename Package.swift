@@ -1,0 +1,72 @@
+// swift-tools-version:6.0
+// Cloner: an HTTP/1.1 microservice that deep-copies records of an object graph.
+//
+// One target per layer, so the compiler enforces the layering of DESIGN.md §1:
+// ClonerModel <- ClonerStore <- ClonerClone <- ClonerService -> ClonerHTTP; `cloner` wires them.
+// ClonerHTTP depends on no Cloner target: it knows nothing of SQLite or the model.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "cloner",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "cloner", targets: ["cloner"]),
+    ],
+    dependencies: [
+        // Structured logging with a swappable backend (we install a JSON-lines handler).
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        // `cloner serve` / `cloner check-model` with generated --help and env/flag handling.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        // Metrics API + Prometheus text exposition for GET /metrics.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.0.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "CEpoll"),
+
+        .target(name: "ClonerModel", swiftSettings: strict),
+        .target(name: "ClonerStore", dependencies: ["ClonerModel", "CSQLite"], swiftSettings: strict),
+        .target(name: "ClonerClone", dependencies: ["ClonerModel", "ClonerStore"], swiftSettings: strict),
+        .target(name: "ClonerHTTP", dependencies: ["CEpoll", "COpenSSL"], swiftSettings: strict),
+        .target(
+            name: "ClonerService",
+            dependencies: [
+                "ClonerModel", "ClonerStore", "ClonerClone", "ClonerHTTP", "COpenSSL",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            resources: [.embedInCode("Resources/openapi.yaml")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "cloner",
+            dependencies: [
+                "ClonerService", "ClonerModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "ClonerModelTests", dependencies: ["ClonerModel"], swiftSettings: strict),
+        .testTarget(name: "ClonerStoreTests", dependencies: ["ClonerStore", "ClonerModel"], swiftSettings: strict),
+        .testTarget(name: "ClonerCloneTests", dependencies: ["ClonerClone", "ClonerStore", "ClonerModel"], swiftSettings: strict),
+        .testTarget(name: "ClonerHTTPTests", dependencies: ["ClonerHTTP"], swiftSettings: strict),
+        .testTarget(name: "ClonerServiceTests", dependencies: ["ClonerService", "ClonerHTTP"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,33 @@
+/// The clone rules of one attribute, parsed from its `userInfo` (DESIGN.md §3, attribute rules).
+/// Precedence when several are present: exclude, followParent, rebuild, copy.
+public struct AttributeCloneRule: Sendable, Hashable {
+    public enum Rebuild: String, Sendable, Hashable, CaseIterable {
+        /// A fresh random UUID per clone (uuid attributes only).
+        case uuid
+        /// The clone's single timestamp (date attributes only).
+        case now
+    }
+
+    public enum WithoutParent: String, Sendable, Hashable, CaseIterable {
+        /// Keep the value (rebuilt if `rebuild` is set too).
+        case keep
+        /// Default or null.
+        case blank
+    }
+
+    public var isExcluded: Bool
+    /// Name of the attribute of the parent's clone whose value this attribute takes.
+    public var followParent: String?
+    public var withoutParent: WithoutParent
+    public var rebuild: Rebuild?
+
+    public init(isExcluded: Bool = false, followParent: String? = nil, withoutParent: WithoutParent = .keep, rebuild: Rebuild? = nil) {
+        self.isExcluded = isExcluded
+        self.followParent = followParent
+        self.withoutParent = withoutParent
+        self.rebuild = rebuild
+    }
+
+    /// Plain byte-for-byte copy.
+    public static let copy = AttributeCloneRule()
+}

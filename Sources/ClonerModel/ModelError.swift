@@ -1,0 +1,18 @@
+/// Why a model could not be loaded: every problem found, not just the first, so one run of
+/// `cloner check-model` shows the whole list.
+public struct ModelError: Error, Sendable, CustomStringConvertible {
+    /// The file the model came from, when it came from one.
+    public var path: String?
+    public var problems: [ModelProblem]
+
+    public init(path: String? = nil, problems: [ModelProblem]) {
+        precondition(!problems.isEmpty, "a ModelError needs at least one problem")
+        self.path = path
+        self.problems = problems
+    }
+
+    public var description: String {
+        let header = path.map { "invalid model \($0):" } ?? "invalid model:"
+        return ([header] + problems.map { "  - \($0)" }).joined(separator: "\n")
+    }
+}

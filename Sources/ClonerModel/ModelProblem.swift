@@ -1,0 +1,22 @@
+/// One mistake found in a model file, located as precisely as the file allows.
+public struct ModelProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The entity the problem belongs to, if any.
+    public var entity: String?
+    /// The attribute or relationship, if any.
+    public var property: String?
+    public var message: String
+
+    public init(entity: String? = nil, property: String? = nil, message: String) {
+        self.entity = entity
+        self.property = property
+        self.message = message
+    }
+
+    public var description: String {
+        switch (entity, property) {
+        case let (entity?, property?): return "\(entity).\(property): \(message)"
+        case let (entity?, nil): return "\(entity): \(message)"
+        default: return message
+        }
+    }
+}

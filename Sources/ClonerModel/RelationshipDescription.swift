@@ -1,0 +1,55 @@
+/// One relationship of an entity (DESIGN.md §2). The fields after `cloneRule` are resolved once
+/// when the `DataModel` is built, so the store and the clone engine never re-derive them.
+public struct RelationshipDescription: Sendable, Hashable {
+    public var name: String
+    /// Name of the destination entity.
+    public var destination: String
+    public var isToMany: Bool
+    public var isOrdered: Bool
+    /// Name of the inverse relationship on the destination, if any.
+    public var inverseName: String?
+    public var deleteRule: DeleteRule
+    public var isOptional: Bool
+    public var userInfo: [String: JSONValue]
+    public var cloneRule: RelationshipCloneRule
+
+    /// Name of the entity that declares this relationship; set by `DataModel`.
+    public internal(set) var source: String = ""
+    /// Whether the inverse is to-many; set by `DataModel` (false when there is no inverse).
+    public internal(set) var inverseIsToMany: Bool = false
+
+    public init(
+        name: String,
+        destination: String,
+        isToMany: Bool = false,
+        isOrdered: Bool = false,
+        inverseName: String? = nil,
+        deleteRule: DeleteRule = .nullify,
+        isOptional: Bool = true,
+        userInfo: [String: JSONValue] = [:],
+        cloneRule: RelationshipCloneRule = .default
+    ) {
+        self.name = name
+        self.destination = destination
+        self.isToMany = isToMany
+        self.isOrdered = isOrdered
+        self.inverseName = inverseName
+        self.deleteRule = deleteRule
+        self.isOptional = isOptional
+        self.userInfo = userInfo
+        self.cloneRule = cloneRule
+    }
+
+    public var hasInverse: Bool { inverseName != nil }
+
+    /// MOCloner's default ownership, overridable per relationship: the destinations are shared when
+    /// the inverse is to-many (many-to-one, many-to-many), copied otherwise.
+    public var ownership: RelationshipCloneRule.Ownership {
+        cloneRule.ownershipOverride ?? (inverseIsToMany ? .share : .copy)
+    }
+
+    public var isOwned: Bool { ownership == .copy }
+
+    /// "Entity.relationship", the form used in messages and qualified exclusions.
+    public var qualifiedName: String { "\(source).\(name)" }
+}

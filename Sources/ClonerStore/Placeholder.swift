@@ -1,0 +1,1 @@
+// Placeholder so the target builds before its first file lands.
