@@ -1,0 +1,113 @@
+import ClonerModel
+import CSQLite
+import Foundation
+
+extension IncrementalStore {
+    /// Brings a freshly opened file to the model: creates the schema in a new file, or checks the
+    /// file is a healthy Cloner store and migrates it. Returns the store's UUID.
+    static func prepare(connection: SQLiteConnection, path: String, model: DataModel, schema: StoreSchema) throws -> String {
+        do {
+            // The first real read is where SQLite notices a file that is not a database.
+            let journal = try connection.scalar("PRAGMA journal_mode = WAL")?.string ?? ""
+            if path != ":memory:" && journal.lowercased() != "wal" {
+                throw StoreError.incompatibleStore(path: path, reason: "cannot switch to WAL journal mode (got \(journal))")
+            }
+        } catch let error as SQLiteError {
+            throw StoreError.incompatibleStore(path: path, reason: "not a SQLite database or unreadable (\(error.description))")
+        }
+
+        let check = try connection.scalar("PRAGMA quick_check")?.string ?? "no answer"
+        guard check == "ok" else {
+            throw StoreError.incompatibleStore(path: path, reason: "integrity check failed: \(check)")
+        }
+
+        let snapshot = SchemaSnapshot(model: model)
+        let tables = try tableNames(connection)
+        if !tables.contains(StoreSchema.metadataTable) {
+            let userTables = tables.filter { !$0.hasPrefix("sqlite_") }
+            guard userTables.isEmpty else {
+                throw StoreError.incompatibleStore(path: path, reason: "the file holds tables (\(userTables.sorted().prefix(5).joined(separator: ", "))) but no Cloner metadata; refusing to write into another application's database")
+            }
+            return try create(connection: connection, schema: schema, snapshot: snapshot)
+        }
+
+        let metadata = try readMetadata(connection)
+        guard metadata["format"] == formatName else {
+            throw StoreError.incompatibleStore(path: path, reason: "metadata table has format \(metadata["format"] ?? "none"), expected \(formatName)")
+        }
+        guard metadata["format_version"] == formatVersion else {
+            throw StoreError.incompatibleStore(path: path, reason: "store format version \(metadata["format_version"] ?? "none") is not supported (this build reads \(formatVersion))")
+        }
+        guard let uuid = metadata["store_uuid"], let stored = metadata["schema"].flatMap({ $0.data(using: .utf8) }),
+              let old = try? JSONDecoder().decode(SchemaSnapshot.self, from: stored) else {
+            throw StoreError.incompatibleStore(path: path, reason: "metadata is incomplete or unreadable")
+        }
+        if metadata["model_fingerprint"] != snapshot.fingerprint || old != snapshot {
+            try migrate(connection: connection, from: old, to: snapshot, model: model)
+        }
+        return uuid
+    }
+
+    private static func tableNames(_ connection: SQLiteConnection) throws -> Set<String> {
+        var names: Set<String> = []
+        try connection.forEachRow("SELECT name FROM sqlite_master WHERE type = 'table'") { names.insert($0.string(0)) }
+        return names
+    }
+
+    private static func readMetadata(_ connection: SQLiteConnection) throws -> [String: String] {
+        var metadata: [String: String] = [:]
+        try connection.forEachRow("SELECT key, value FROM \(quoted(StoreSchema.metadataTable))") { metadata[$0.string(0)] = $0.string(1) }
+        return metadata
+    }
+
+    private static func writeMetadata(_ connection: SQLiteConnection, _ values: [String: String]) throws {
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            try connection.execute("INSERT OR REPLACE INTO \(quoted(StoreSchema.metadataTable)) (key, value) VALUES (?, ?)", [.text(key), .text(value)])
+        }
+    }
+
+    private static func create(connection: SQLiteConnection, schema: StoreSchema, snapshot: SchemaSnapshot) throws -> String {
+        let uuid = UUID().uuidString.lowercased()
+        try connection.transaction(.immediate) {
+            try connection.execute("CREATE TABLE \(quoted(StoreSchema.metadataTable)) (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            for statement in schema.createStatements() { try connection.execute(statement) }
+            try writeMetadata(connection, [
+                "format": formatName,
+                "format_version": formatVersion,
+                "store_uuid": uuid,
+                "model_fingerprint": snapshot.fingerprint,
+                "schema": String(decoding: snapshot.encoded(), as: UTF8.self),
+                "created_at": ISO8601DateFormatter().string(from: Date()),
+            ])
+        }
+        return uuid
+    }
+
+    private static func migrate(connection: SQLiteConnection, from old: SchemaSnapshot, to new: SchemaSnapshot, model: DataModel) throws {
+        let steps = try SchemaMigrator(old: old, new: model).plan()
+        try connection.transaction(.immediate) {
+            for step in steps {
+                switch step {
+                case .sql(let sql):
+                    try connection.execute(sql)
+                case let .requireNoNulls(entity, column):
+                    let count = try connection.scalar("SELECT count(*) FROM \(quoted(entity)) WHERE \(quoted(column)) IS NULL")?.int64 ?? 0
+                    if count > 0 {
+                        throw StoreError.migrationRefused(reasons: ["\(entity).\(column): made required, but \(count) existing rows have no value; give it a default or fill them first"])
+                    }
+                case let .createUniqueIndex(entity, attribute):
+                    do {
+                        try connection.execute(StoreSchema.uniqueIndexStatement(entity: entity, attribute: attribute))
+                    } catch let error as SQLiteError where error.isConstraintViolation {
+                        throw StoreError.migrationRefused(reasons: ["\(entity).\(attribute): made unique, but existing rows share values"])
+                    }
+                }
+            }
+            try writeMetadata(connection, [
+                "model_fingerprint": new.fingerprint,
+                "schema": String(decoding: new.encoded(), as: UTF8.self),
+                "migrated_at": ISO8601DateFormatter().string(from: Date()),
+            ])
+        }
+    }
+}

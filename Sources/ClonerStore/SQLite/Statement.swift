@@ -1,0 +1,101 @@
+import CSQLite
+import Foundation
+
+/// A prepared statement. Not thread-safe: it belongs to its connection, which belongs to one thread
+/// (or serial queue) at a time.
+public final class Statement {
+    let handle: OpaquePointer
+    public let sql: String
+    private unowned let connection: SQLiteConnection
+
+    init(connection: SQLiteConnection, sql: String) throws(SQLiteError) {
+        var handle: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard code == SQLITE_OK, let handle else {
+            throw connection.lastError(code: code, sql: sql)
+        }
+        self.handle = handle
+        self.sql = sql
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Binds `values` to the positional parameters 1...n, after clearing any earlier bindings.
+    public func bind(_ values: [SQLValue]) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    /// Binds one value to a parameter by its 1-based index.
+    public func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
+        let code: Int32
+        switch value {
+        case .null:
+            code = sqlite3_bind_null(handle, index)
+        case .integer(let v):
+            code = sqlite3_bind_int64(handle, index, v)
+        case .double(let v):
+            code = sqlite3_bind_double(handle, index, v)
+        case .text(let v):
+            code = sqlite3_bind_text(handle, index, v, -1, cloner_sqlite_transient())
+        case .blob(let v):
+            code = v.withUnsafeBytes { raw in
+                sqlite3_bind_blob64(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(raw.count), cloner_sqlite_transient())
+            }
+        }
+        guard code == SQLITE_OK else { throw connection.lastError(code: code, sql: sql) }
+    }
+
+    /// Binds a named parameter (`:name`, `@name` or `$name`); a name the statement lacks is a
+    /// programmer error.
+    public func bind(_ value: SQLValue, named name: String) throws(SQLiteError) {
+        let index = sqlite3_bind_parameter_index(handle, name)
+        precondition(index > 0, "no parameter \(name) in: \(sql)")
+        try bind(value, at: index)
+    }
+
+    /// Advances to the next row; false when done.
+    @discardableResult
+    public func step() throws(SQLiteError) -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = connection.lastError(code: code, sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Runs the statement to completion, ignoring rows.
+    public func execute(_ values: [SQLValue] = []) throws(SQLiteError) {
+        try bind(values)
+        while try step() {}
+        sqlite3_reset(handle)
+    }
+
+    /// Runs the statement and hands each row to `body`.
+    public func forEachRow(_ values: [SQLValue] = [], _ body: (Row) throws -> Void) throws {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        let row = Row(statement: self)
+        while try step() { try body(row) }
+    }
+
+    /// The first column of the first row, if any.
+    public func scalar(_ values: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        guard try step() else { return nil }
+        return Row(statement: self)[0]
+    }
+
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    public func columnName(_ index: Int32) -> String { String(cString: sqlite3_column_name(handle, index)) }
+}

@@ -1,0 +1,79 @@
+import ClonerModel
+import Foundation
+
+extension AttributeType {
+    /// The column type: dates are integer milliseconds (exact, and what the JSON form carries),
+    /// uuids lower-case canonical text (readable with the sqlite3 shell during an incident).
+    public var sqlType: String {
+        switch self {
+        case .string, .uuid, .json: return "TEXT"
+        case .integer, .boolean, .date: return "INTEGER"
+        case .double: return "REAL"
+        case .binary: return "BLOB"
+        }
+    }
+}
+
+extension AttributeValue {
+    public var sqlValue: SQLValue {
+        switch self {
+        case .null: return .null
+        case .string(let v): return .text(v)
+        case .integer(let v): return .integer(v)
+        case .double(let v): return .double(v)
+        case .boolean(let v): return .integer(v ? 1 : 0)
+        case .date(let ms): return .integer(ms)
+        case .uuid(let v): return .text(v.uuidString.lowercased())
+        case .binary(let v): return .blob(v)
+        case .json(let v): return .text(v)
+        }
+    }
+
+    /// The SQL literal for a column DEFAULT clause (used when a migration adds a column to rows
+    /// that already exist).
+    public var sqlLiteral: String {
+        switch sqlValue {
+        case .null: return "NULL"
+        case .integer(let v): return String(v)
+        case .double(let v): return v.isFinite ? "\(v)" : "NULL"
+        case .text(let v): return "'" + v.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let v): return "X'" + v.map { String(format: "%02x", $0) }.joined() + "'"
+        }
+    }
+
+    /// Reads a column value back into the attribute's type. A value of another storage class
+    /// (written by hand with the sqlite3 shell, say) is converted the way SQLite would, rather
+    /// than trapping.
+    public init(sql: SQLValue, type: AttributeType) {
+        switch (sql, type) {
+        case (.null, _): self = .null
+        case (.text(let v), .string): self = .string(v)
+        case (.text(let v), .json): self = .json(v)
+        case (.text(let v), .uuid): self = UUID(uuidString: v).map(AttributeValue.uuid) ?? .null
+        case (.integer(let v), .integer): self = .integer(v)
+        case (.double(let v), .integer): self = .integer(Int64(v))
+        case (.integer(let v), .double): self = .double(Double(v))
+        case (.double(let v), .double): self = .double(v)
+        case (.integer(let v), .boolean): self = .boolean(v != 0)
+        case (.integer(let v), .date): self = .date(millisecondsSince1970: v)
+        case (.double(let v), .date): self = .date(millisecondsSince1970: Int64(v))
+        case (.blob(let v), .binary): self = .binary(v)
+        case (.text(let v), .binary): self = .binary(Data(v.utf8))
+        case (.blob(let v), .string): self = .string(String(decoding: v, as: UTF8.self))
+        case (let other, .string): self = .string(other.textForm)
+        default: self = .null
+        }
+    }
+}
+
+extension SQLValue {
+    var textForm: String {
+        switch self {
+        case .null: return ""
+        case .integer(let v): return String(v)
+        case .double(let v): return String(v)
+        case .text(let v): return v
+        case .blob(let v): return String(decoding: v, as: UTF8.self)
+        }
+    }
+}

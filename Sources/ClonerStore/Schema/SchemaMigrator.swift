@@ -1,0 +1,107 @@
+import ClonerModel
+
+/// Works out how to bring a store from the layout it records to the one a new model needs.
+/// Only additive changes are applied (new entity, new optional or defaulted attribute, new
+/// relationship, `originalName` renames, `unique` added or dropped, required made optional);
+/// everything else is refused with the reason, because a silent guess would lose data.
+struct SchemaMigrator {
+    enum Step: Equatable {
+        case sql(String)
+        /// Making an attribute required is safe only if no row lacks it.
+        case requireNoNulls(entity: String, column: String)
+        /// Adding a unique index fails if duplicates exist; say so instead of a raw SQLite error.
+        case createUniqueIndex(entity: String, attribute: String)
+    }
+
+    let old: SchemaSnapshot
+    let new: DataModel
+
+    func plan() throws(StoreError) -> [Step] {
+        let oldModel = old.makeModel()
+        let oldSchema = StoreSchema(model: oldModel)
+        let newSchema = StoreSchema(model: new)
+        var steps: [Step] = []
+        var refusals: [String] = []
+
+        let newNames = Set(new.entities.map(\.name))
+        for removed in oldModel.entities where !newNames.contains(removed.name) {
+            refusals.append("entity \(removed.name) was removed; its table and rows would be lost")
+        }
+
+        for entity in new.entities {
+            guard let oldEntity = oldModel.entity(named: entity.name) else {
+                steps += newSchema.createStatements(for: entity).map(Step.sql)
+                continue
+            }
+            steps += attributeSteps(entity: entity, oldEntity: oldEntity, refusals: &refusals)
+
+            for oldRelationship in oldEntity.relationships {
+                guard let relationship = entity.relationship(named: oldRelationship.name) else {
+                    refusals.append("\(entity.name).\(oldRelationship.name): relationship was removed; its links would be lost")
+                    continue
+                }
+                if relationship.destination != oldRelationship.destination
+                    || oldSchema.storage(of: oldRelationship) != newSchema.storage(of: relationship) {
+                    refusals.append("\(entity.name).\(relationship.name): destination, cardinality, order or inverse changed; existing links cannot be converted safely")
+                }
+            }
+
+            let oldColumns = Set((oldSchema.foreignKeys[entity.name] ?? []).map(\.column))
+            for foreignKey in newSchema.foreignKeys[entity.name] ?? [] where !oldColumns.contains(foreignKey.column) {
+                if oldEntity.attribute(named: foreignKey.column) != nil { continue } // reported as a removed attribute
+                steps += StoreSchema.columnDefinitions(foreignKey).map { .sql("ALTER TABLE \(quoted(entity.name)) ADD COLUMN \($0)") }
+                steps += StoreSchema.indexStatements(foreignKey).map(Step.sql)
+            }
+        }
+
+        let oldJoinTables = Set(oldSchema.joinTables.map(\.name))
+        for joinTable in newSchema.joinTables where !oldJoinTables.contains(joinTable.name) {
+            steps += StoreSchema.createStatements(for: joinTable).map(Step.sql)
+        }
+
+        guard refusals.isEmpty else { throw .migrationRefused(reasons: refusals) }
+        return steps
+    }
+
+    private func attributeSteps(entity: EntityDescription, oldEntity: EntityDescription, refusals: inout [String]) -> [Step] {
+        var steps: [Step] = []
+        var matchedOld: Set<String> = []
+        let table = quoted(entity.name)
+        for attribute in entity.attributes {
+            let previous = oldEntity.attribute(named: attribute.name)
+                ?? attribute.originalName.flatMap { oldEntity.attribute(named: $0) }
+            guard let previous else {
+                if attribute.acceptsBlank {
+                    steps.append(.sql("ALTER TABLE \(table) ADD COLUMN \(StoreSchema.columnDefinition(attribute))"))
+                    if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity.name, attribute: attribute.name)) }
+                } else {
+                    refusals.append("\(entity.name).\(attribute.name): a new required attribute needs a default for the rows that already exist")
+                }
+                continue
+            }
+            matchedOld.insert(previous.name)
+            if previous.type != attribute.type {
+                refusals.append("\(entity.name).\(attribute.name): type changed from \(previous.type.rawValue) to \(attribute.type.rawValue); stored values cannot be converted safely")
+                continue
+            }
+            if previous.name != attribute.name {
+                if previous.isUnique {
+                    steps.append(.sql("DROP INDEX IF EXISTS \(quoted(StoreSchema.uniqueIndexName(entity: entity.name, attribute: previous.name)))"))
+                }
+                steps.append(.sql("ALTER TABLE \(table) RENAME COLUMN \(quoted(previous.name)) TO \(quoted(attribute.name))"))
+                if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity.name, attribute: attribute.name)) }
+            } else if previous.isUnique != attribute.isUnique {
+                steps.append(attribute.isUnique
+                    ? .createUniqueIndex(entity: entity.name, attribute: attribute.name)
+                    : .sql("DROP INDEX IF EXISTS \(quoted(StoreSchema.uniqueIndexName(entity: entity.name, attribute: attribute.name)))"))
+            }
+            if previous.isOptional && !attribute.isOptional {
+                steps.append(.requireNoNulls(entity: entity.name, column: attribute.name))
+            }
+        }
+        for attribute in oldEntity.attributes where !matchedOld.contains(attribute.name) {
+            refusals.append("\(entity.name).\(attribute.name): attribute was removed (or renamed without originalName); its values would be lost")
+        }
+        return steps
+    }
+}

@@ -1,0 +1,67 @@
+import ClonerModel
+
+extension StoreSchema {
+    /// Column definition of one attribute. Requiredness is enforced by the store's save path, not
+    /// by NOT NULL: SQLite cannot relax a NOT NULL without rebuilding the table, and a model that
+    /// makes an attribute optional must migrate in place.
+    static func columnDefinition(_ attribute: AttributeDescription) -> String {
+        var definition = "\(quoted(attribute.name)) \(attribute.type.sqlType)"
+        if let value = attribute.defaultValue, !value.isNull {
+            definition += " DEFAULT \(value.sqlLiteral)"
+        }
+        return definition
+    }
+
+    /// Reference columns are checked at COMMIT (deferred): a clone inserts entity after entity,
+    /// and cycles (a card's `next` pointing at another new card) cannot be ordered otherwise.
+    static func columnDefinitions(_ foreignKey: ForeignKeyDescription) -> [String] {
+        var columns = ["\(quoted(foreignKey.column)) INTEGER REFERENCES \(quoted(foreignKey.referencedEntity))(\"_id\") DEFERRABLE INITIALLY DEFERRED"]
+        if let position = foreignKey.positionColumn { columns.append("\(quoted(position)) INTEGER") }
+        return columns
+    }
+
+    static func indexStatements(_ foreignKey: ForeignKeyDescription) -> [String] {
+        let name = quoted("\(foreignKey.entity)_\(foreignKey.column)_fk")
+        let unique = foreignKey.isUnique ? "UNIQUE " : ""
+        let columns = foreignKey.positionColumn.map { "\(quoted(foreignKey.column)), \(quoted($0))" } ?? quoted(foreignKey.column)
+        return ["CREATE \(unique)INDEX IF NOT EXISTS \(name) ON \(quoted(foreignKey.entity))(\(foreignKey.isUnique ? quoted(foreignKey.column) : columns))"]
+    }
+
+    static func uniqueIndexName(entity: String, attribute: String) -> String { "\(entity)_\(attribute)_unique" }
+
+    static func uniqueIndexStatement(entity: String, attribute: String) -> String {
+        "CREATE UNIQUE INDEX IF NOT EXISTS \(quoted(uniqueIndexName(entity: entity, attribute: attribute))) ON \(quoted(entity))(\(quoted(attribute)))"
+    }
+
+    /// CREATE TABLE and its indexes for one entity.
+    func createStatements(for entity: EntityDescription) -> [String] {
+        var columns = ["\"_id\" INTEGER PRIMARY KEY AUTOINCREMENT", "\"_version\" INTEGER NOT NULL DEFAULT 1"]
+        columns += entity.attributes.map(StoreSchema.columnDefinition)
+        let references = foreignKeys[entity.name] ?? []
+        columns += references.flatMap(StoreSchema.columnDefinitions)
+        var statements = ["CREATE TABLE \(quoted(entity.name)) (\n  \(columns.joined(separator: ",\n  "))\n)"]
+        statements += references.flatMap(StoreSchema.indexStatements)
+        statements += entity.attributes.filter(\.isUnique).map { StoreSchema.uniqueIndexStatement(entity: entity.name, attribute: $0.name) }
+        return statements
+    }
+
+    /// Join rows vanish with either end (ON DELETE CASCADE): a pair cannot outlive its objects.
+    static func createStatements(for joinTable: JoinTableDescription) -> [String] {
+        var columns = [
+            "\"src\" INTEGER NOT NULL REFERENCES \(quoted(joinTable.sourceEntity))(\"_id\") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED",
+            "\"dst\" INTEGER NOT NULL REFERENCES \(quoted(joinTable.destinationEntity))(\"_id\") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED",
+        ]
+        if let position = joinTable.sourcePositionColumn { columns.append("\(quoted(position)) INTEGER") }
+        if let position = joinTable.destinationPositionColumn { columns.append("\(quoted(position)) INTEGER") }
+        columns.append("PRIMARY KEY (\"src\", \"dst\")")
+        return [
+            "CREATE TABLE \(quoted(joinTable.name)) (\n  \(columns.joined(separator: ",\n  "))\n) WITHOUT ROWID",
+            "CREATE INDEX IF NOT EXISTS \(quoted(joinTable.name + "_dst")) ON \(quoted(joinTable.name))(\"dst\", \"src\")",
+        ]
+    }
+
+    /// The whole schema, for a new store.
+    public func createStatements() -> [String] {
+        model.entities.flatMap(createStatements(for:)) + joinTables.flatMap(StoreSchema.createStatements(for:))
+    }
+}

@@ -1,0 +1,150 @@
+import ClonerModel
+import Foundation
+
+extension StoreContext {
+    /// The `_id`s matching a request, in its order: one query, however many objects.
+    public func fetchIDs(_ request: FetchRequest) throws -> [Int64] {
+        let entity = entity(request.entity)
+        var conditions: [String] = []
+        var values: [SQLValue] = []
+        for predicate in request.predicates {
+            let column = try filterColumn(entity, predicate.property)
+            if predicate.value.isNull {
+                conditions.append("\(quoted(column)) IS NULL")
+            } else {
+                conditions.append("\(quoted(column)) = ?")
+                values.append(predicate.value.sqlValue)
+            }
+        }
+        var sort = try request.sort.map { (column: try filterColumn(entity, $0.key), ascending: $0.ascending) }
+        sort.append((column: "_id", ascending: true))
+
+        if let after = request.after {
+            // Keyset pagination: continue after the cursor row's sort key, NULL sorting first as
+            // SQLite does, so no row is skipped or repeated when rows change between pages.
+            var cursorValues: [SQLValue] = []
+            let select = "SELECT " + sort.map { quoted($0.column) }.joined(separator: ", ") + " FROM \(quoted(entity.name)) WHERE \"_id\" = ?"
+            try connection.forEachRow(select, [.integer(after)]) { row in
+                cursorValues = (0..<Int32(sort.count)).map { row[$0] }
+            }
+            guard !cursorValues.isEmpty else { throw StoreError.notFound(entity: entity.name, id: after) }
+            var alternatives: [String] = []
+            for index in sort.indices {
+                var parts: [String] = []
+                for previous in 0..<index {
+                    parts.append("\(quoted(sort[previous].column)) IS ?")
+                    values.append(cursorValues[previous])
+                }
+                let column = quoted(sort[index].column)
+                let value = cursorValues[index]
+                switch (sort[index].ascending, value) {
+                case (true, .null):
+                    parts.append("\(column) IS NOT NULL")
+                case (true, _):
+                    parts.append("\(column) > ?")
+                    values.append(value)
+                case (false, .null):
+                    parts.append("0")
+                case (false, _):
+                    parts.append("(\(column) < ? OR \(column) IS NULL)")
+                    values.append(value)
+                }
+                alternatives.append("(" + parts.joined(separator: " AND ") + ")")
+            }
+            conditions.append("(" + alternatives.joined(separator: " OR ") + ")")
+        }
+
+        var sql = "SELECT \"_id\" FROM \(quoted(entity.name))"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += " ORDER BY " + sort.map { quoted($0.column) + ($0.ascending ? " ASC" : " DESC") }.joined(separator: ", ")
+        if let limit = request.limit {
+            sql += " LIMIT ?"
+            values.append(.integer(Int64(limit)))
+        }
+        var ids: [Int64] = []
+        try connection.forEachRow(sql, values) { ids.append($0.int64(0)) }
+        return ids
+    }
+
+    private func filterColumn(_ entity: EntityDescription, _ property: String) throws -> String {
+        if property == "_id" || property == "_version" { return property }
+        if entity.attribute(named: property) != nil { return property }
+        if let relationship = entity.relationship(named: property), case .foreignKeyOnSource(let column) = schema.storage(of: relationship) {
+            return column
+        }
+        if entity.relationship(named: property) != nil {
+            throw StoreError.invalidValue(entity: entity.name, property: property, reason: "only attributes and to-one relationships stored on this entity can filter or sort")
+        }
+        throw StoreError.unknownProperty(entity: entity.name, property: property)
+    }
+
+    /// One object with its attributes and relationships, or nil if there is none with that `_id`.
+    public func fetchObject(entity: String, id: Int64) throws -> StoredObject? {
+        try fetchObjects(entity: entity, ids: [id]).first
+    }
+
+    /// Objects in the order of `ids` (missing ones left out), with every relationship faulted in:
+    /// one query for the rows plus one per relationship stored elsewhere, for the whole batch.
+    public func fetchObjects(entity name: String, ids: [Int64]) throws -> [StoredObject] {
+        guard !ids.isEmpty else { return [] }
+        let entity = entity(name)
+        let ownColumns = entity.relationships.compactMap { relationship -> (String, String)? in
+            if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) { return (relationship.name, column) }
+            return nil
+        }
+        let columns = ["_id", "_version"] + entity.attributes.map(\.name) + ownColumns.map(\.1)
+        let sql = "SELECT " + columns.map(quoted).joined(separator: ", ") + " FROM \(quoted(name)) WHERE \"_id\" IN (\(StoreContext.idsFromArray))"
+        var byID: [Int64: StoredObject] = [:]
+        byID.reserveCapacity(ids.count)
+        try connection.forEachRow(sql, [StoreContext.idArray(ids)]) { row in
+            var attributes: [String: AttributeValue] = [:]
+            attributes.reserveCapacity(entity.attributes.count)
+            for (offset, attribute) in entity.attributes.enumerated() {
+                attributes[attribute.name] = AttributeValue(sql: row[Int32(offset + 2)], type: attribute.type)
+            }
+            var relationships: [String: RelationshipValue] = [:]
+            for (offset, own) in ownColumns.enumerated() {
+                relationships[own.0] = .toOne(row.optionalInt64(Int32(2 + entity.attributes.count + offset)))
+            }
+            let id = row.int64(0)
+            byID[id] = StoredObject(entity: name, id: id, version: row.int64(1), attributes: attributes, relationships: relationships)
+        }
+        for relationship in entity.relationships {
+            if case .foreignKeyOnSource = schema.storage(of: relationship) { continue }
+            let destinations = try destinationIDs(of: relationship, for: Array(byID.keys))
+            for id in byID.keys {
+                let list = destinations[id] ?? []
+                byID[id]?.relationships[relationship.name] = relationship.isToMany ? .toMany(list) : .toOne(list.first)
+            }
+        }
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// Destination `_id`s of one relationship for many sources at once, in order when ordered,
+    /// else by `_id`.
+    public func destinationIDs(of relationship: RelationshipDescription, for sources: [Int64]) throws -> [Int64: [Int64]] {
+        guard !sources.isEmpty else { return [:] }
+        let join = schema.join(for: relationship)
+        let source = quoted(join.sourceColumn)
+        let destination = quoted(join.destinationColumn)
+        var order = [source]
+        if let position = join.positionColumn { order.append(quoted(position)) }
+        order.append(destination)
+        let sql = "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source) IN (\(StoreContext.idsFromArray)) AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
+        var result: [Int64: [Int64]] = [:]
+        try connection.forEachRow(sql, [StoreContext.idArray(sources)]) { row in
+            result[row.int64(0), default: []].append(row.int64(1))
+        }
+        return result
+    }
+
+    /// Current version of an object, or nil if it does not exist.
+    public func version(entity: String, id: Int64) throws -> Int64? {
+        try connection.scalar("SELECT \"_version\" FROM \(quoted(entity)) WHERE \"_id\" = ?", [.integer(id)])?.int64
+    }
+
+    /// How many of `ids` exist.
+    func existingCount(entity: String, ids: [Int64]) throws -> Int {
+        Int(try connection.scalar("SELECT count(*) FROM \(quoted(entity)) WHERE \"_id\" IN (\(StoreContext.idsFromArray))", [StoreContext.idArray(ids)])?.int64 ?? 0)
+    }
+}

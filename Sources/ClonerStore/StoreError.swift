@@ -1,0 +1,36 @@
+/// Why a store operation failed, in terms the service can map to a status and a field name.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    /// The file is not a SQLite database, fails its integrity check, or belongs to something else.
+    case incompatibleStore(path: String, reason: String)
+    /// The model changed in a way the store cannot apply without losing or inventing data.
+    case migrationRefused(reasons: [String])
+    case notFound(entity: String, id: Int64)
+    case versionConflict(entity: String, id: Int64, expected: Int64, actual: Int64)
+    /// A unique attribute would hold the same value twice.
+    case uniqueViolation(entity: String, attribute: String)
+    /// A `deny` delete rule found related objects.
+    case deleteDenied(entity: String, id: Int64, relationship: String)
+    /// A required relationship would be left empty (by a delete's nullify, or by an edit).
+    case requiredRelationship(entity: String, relationship: String)
+    case invalidValue(entity: String, property: String, reason: String)
+    case unknownProperty(entity: String, property: String)
+    /// A relationship value names an `_id` that does not exist.
+    case danglingReference(entity: String, relationship: String, id: Int64)
+    case sqlite(SQLiteError)
+
+    public var description: String {
+        switch self {
+        case let .incompatibleStore(path, reason): return "cannot use store \(path): \(reason)"
+        case let .migrationRefused(reasons): return "model change refused: " + reasons.joined(separator: "; ")
+        case let .notFound(entity, id): return "\(entity) \(id) not found"
+        case let .versionConflict(entity, id, expected, actual): return "\(entity) \(id) is at version \(actual), not \(expected)"
+        case let .uniqueViolation(entity, attribute): return "\(entity).\(attribute) must be unique: the value is already used"
+        case let .deleteDenied(entity, id, relationship): return "\(entity) \(id) cannot be deleted: \(entity).\(relationship) still has related objects (delete rule deny)"
+        case let .requiredRelationship(entity, relationship): return "\(entity).\(relationship) is required and would be left empty"
+        case let .invalidValue(entity, property, reason): return "\(entity).\(property): \(reason)"
+        case let .unknownProperty(entity, property): return "\(entity) has no attribute or relationship named \(property)"
+        case let .danglingReference(entity, relationship, id): return "\(entity).\(relationship): no object with _id \(id)"
+        case let .sqlite(error): return error.description
+        }
+    }
+}

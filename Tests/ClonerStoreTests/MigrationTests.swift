@@ -1,0 +1,94 @@
+import ClonerModel
+@testable import ClonerStore
+import Foundation
+import Testing
+
+@Suite struct MigrationTests {
+    @Test func addsOptionalAndDefaultedAttributesKeepingRows() throws {
+        let directory = TemporaryDirectory()
+        let id = try StoreFixtures.openStore(directory).write { try $0.save(ChangeSet(inserts: [StoreFixtures.note("old")])).insertedIDs[0] }
+        let grown = StoreFixtures.notesModel(extraNoteAttributes: [
+            AttributeDescription(name: "color", type: .string, isOptional: true),
+            AttributeDescription(name: "pinned", type: .boolean, defaultValue: .boolean(true)),
+        ])
+        let store = try StoreFixtures.openStore(directory, model: grown)
+        let note = try #require(try store.read { try $0.fetchObject(entity: "Note", id: id) })
+        #expect(note.attributes["name"] == .string("old"))
+        #expect(note.attributes["color"] == .null)
+        #expect(note.attributes["pinned"] == .boolean(true), "existing rows take the new attribute's default")
+    }
+
+    @Test func renamesAColumnThroughOriginalName() throws {
+        let directory = TemporaryDirectory()
+        let id = try StoreFixtures.openStore(directory).write {
+            try $0.save(ChangeSet(inserts: [StoreFixtures.note("renamed", index: 7)])).insertedIDs[0]
+        }
+        let store = try StoreFixtures.openStore(directory, model: StoreFixtures.notesModel(renameIndex: true))
+        let note = try #require(try store.read { try $0.fetchObject(entity: "Note", id: id) })
+        #expect(note.attributes["position"] == .integer(7))
+        #expect(note.attributes["index"] == nil)
+    }
+
+    @Test func addsANewEntityAndRelationship() throws {
+        let directory = TemporaryDirectory()
+        _ = try StoreFixtures.openStore(directory).write { try $0.save(ChangeSet(inserts: [StoreFixtures.note("n")])) }
+        var entities = StoreFixtures.notesModel().entities
+        let noteIndex = entities.firstIndex { $0.name == "Note" }!
+        entities[noteIndex] = EntityDescription(name: "Note", attributes: entities[noteIndex].attributes,
+            relationships: entities[noteIndex].relationships + [
+                RelationshipDescription(name: "comments", destination: "Comment", isToMany: true, isOrdered: true, inverseName: "note", deleteRule: .cascade),
+            ])
+        entities.append(EntityDescription(name: "Comment", attributes: [AttributeDescription(name: "body", type: .string)], relationships: [
+            RelationshipDescription(name: "note", destination: "Note", inverseName: "comments"),
+        ]))
+        let store = try StoreFixtures.openStore(directory, model: DataModel(entities: entities))
+        let ids = try store.write { context in
+            try context.save(ChangeSet(inserts: [
+                ChangeSet.Insert(entity: "Comment", attributes: ["body": .string("hi")], relationships: ["note": .toOne(.existing(1))]),
+            ])).insertedIDs
+        }
+        let note = try store.read { try $0.fetchObject(entity: "Note", id: 1) }
+        #expect(note?.relationships["comments"] == .toMany(ids))
+    }
+
+    @Test func refusesUnsafeChangesWithReasons() throws {
+        let directory = TemporaryDirectory()
+        _ = try StoreFixtures.openStore(directory).write { try $0.save(ChangeSet(inserts: [StoreFixtures.note("n")])) }
+        var entities = StoreFixtures.notesModel().entities
+        let noteIndex = entities.firstIndex { $0.name == "Note" }!
+        var attributes = entities[noteIndex].attributes.filter { $0.name != "data" }          // removed
+        attributes[attributes.firstIndex { $0.name == "index" }!].type = .string               // type change
+        attributes.append(AttributeDescription(name: "owner", type: .string))                 // required, no default
+        entities[noteIndex] = EntityDescription(name: "Note", attributes: attributes, relationships: entities[noteIndex].relationships)
+        #expect {
+            try StoreFixtures.openStore(directory, model: DataModel(entities: entities))
+        } throws: { error in
+            guard case StoreError.migrationRefused(let reasons) = error else { return false }
+            let text = reasons.joined(separator: "\n")
+            return reasons.count == 3 && text.contains("Note.data") && text.contains("Note.index: type changed from integer to string")
+                && text.contains("Note.owner")
+        }
+        // The refused model left the store exactly as it was.
+        let store = try StoreFixtures.openStore(directory)
+        #expect(try store.read { try $0.fetchObject(entity: "Note", id: 1)?.attributes["data"] } == .null)
+    }
+
+    @Test func makingAnAttributeRequiredNeedsEveryRowToHaveIt() throws {
+        let directory = TemporaryDirectory()
+        _ = try StoreFixtures.openStore(directory).write { context in
+            try context.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("a")]),
+                                                 ChangeSet.Insert(entity: "Item", attributes: [:])]))
+        }
+        var entities = StoreFixtures.notesModel().entities
+        let itemIndex = entities.firstIndex { $0.name == "Item" }!
+        var attributes = entities[itemIndex].attributes
+        attributes[attributes.firstIndex { $0.name == "name" }!].isOptional = false
+        entities[itemIndex] = EntityDescription(name: "Item", attributes: attributes, relationships: entities[itemIndex].relationships)
+        #expect {
+            try StoreFixtures.openStore(directory, model: DataModel(entities: entities))
+        } throws: { error in
+            guard case StoreError.migrationRefused(let reasons) = error else { return false }
+            return reasons.first?.contains("Item.name: made required, but 1 existing rows") == true
+        }
+    }
+}
