@@ -38,6 +38,9 @@ struct ModelFileDecoder {
             report(at: Location(path: "entities"), "expected an array of entities, found \(entitiesValue.briefDescription)")
             return draft
         }
+        if entities.isEmpty {
+            report(at: Location(path: "entities"), "the model has no entities")
+        }
         for (index, value) in entities.enumerated() {
             if let entity = decodeEntity(value, at: Location(path: "entities[\(index)]")) {
                 draft.entities.append(entity)
@@ -79,7 +82,7 @@ struct ModelFileDecoder {
             attribute.type = AttributeType(rawValue: typeName)
             if attribute.type == nil {
                 let known = AttributeType.allCases.map(\.rawValue)
-                report(at: location.field("type"), "unknown attribute type \"\(typeName)\"\(suggestion(for: typeName, among: known)); the types are \(known.joined(separator: ", "))")
+                report(at: location.field("type"), "unknown attribute type \"\(typeName)\"\(suggestion(for: typeName, among: known, synonyms: Self.typeSynonyms)); the types are \(known.joined(separator: ", "))")
             }
         }
         attribute.isOptional = bool(fields, "optional", default: false, at: location)
@@ -261,11 +264,24 @@ struct ModelFileDecoder {
         }
     }
 
-    /// "; did you mean "optional"?" when a known word is within two edits of the typo.
-    private func suggestion(for word: String, among known: [String]) -> String {
-        let best = known.map { ($0, Self.editDistance(word.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
-        guard let (match, distance) = best, distance <= 2 else { return "" }
-        return "; did you mean \"\(match)\"?"
+    /// Names other schema languages use for our types, so `"float"` gets a useful hint.
+    static let typeSynonyms: [String: String] = [
+        "int": "integer", "int64": "integer", "long": "integer", "float": "double", "real": "double", "number": "double",
+        "decimal": "double", "bool": "boolean", "str": "string", "text": "string", "datetime": "date", "timestamp": "date",
+        "blob": "binary", "data": "binary", "bytes": "binary", "object": "json", "any": "json",
+    ]
+
+    /// " (did you mean "optional"?)" when a known word is within two edits of the typo, or is
+    /// abbreviated by it (`int` for `integer`).
+    private func suggestion(for word: String, among known: [String], synonyms: [String: String] = [:]) -> String {
+        let lowered = word.lowercased()
+        if let match = synonyms[lowered] { return " (did you mean \"\(match)\"?)" }
+        let best = known.map { ($0, Self.editDistance(lowered, $0.lowercased())) }.min { $0.1 < $1.1 }
+        if let (match, distance) = best, distance <= 2 { return " (did you mean \"\(match)\"?)" }
+        if lowered.count >= 3, let match = known.first(where: { $0.lowercased().hasPrefix(lowered) }) {
+            return " (did you mean \"\(match)\"?)"
+        }
+        return ""
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {

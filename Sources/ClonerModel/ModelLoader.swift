@@ -27,7 +27,23 @@ public enum ModelLoader {
         var validator = ModelValidator(draft: draft, keys: keys)
         validator.validate()
         let problems = decoder.problems + validator.problems
-        guard problems.isEmpty else { throw ModelError(path: path, problems: problems) }
+        guard problems.isEmpty else { throw ModelError(path: path, problems: inFileOrder(problems, draft: draft)) }
         return validator.model()
+    }
+
+    /// Groups the problems by entity in the order the file declares them, so the list reads top to
+    /// bottom like the file; problems of the whole model come first. Within an entity, shape problems
+    /// come before cross-entity ones, each in discovery order.
+    private static func inFileOrder(_ problems: [ModelProblem], draft: ModelDraft) -> [ModelProblem] {
+        var rank: [String: Int] = [:]
+        for (index, entity) in draft.entities.enumerated() {
+            if let name = entity.name, rank[name] == nil { rank[name] = index + 1 }
+        }
+        return problems.enumerated()
+            .sorted { lhs, rhs in
+                let left = lhs.element.entity.flatMap { rank[$0] } ?? 0, right = rhs.element.entity.flatMap { rank[$0] } ?? 0
+                return (left, lhs.offset) < (right, rhs.offset)
+            }
+            .map(\.element)
     }
 }

@@ -19,9 +19,6 @@ struct ModelValidator {
 
     mutating func validate() {
         checkKeys()
-        if draft.entities.isEmpty {
-            problems.append(ModelProblem(message: "the model has no entities (at entities)"))
-        }
         checkEntityNames()
         for entity in draft.entities {
             checkProperties(of: entity)
