@@ -8,9 +8,8 @@ public struct DataModel: Sendable, Hashable {
 
     public init(entities: [EntityDescription]) {
         var resolved = entities
-        let byName = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in
+        let byName = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { _, _ -> Int in
             preconditionFailure("duplicate entity name; validate the model before building a DataModel")
-            return first
         })
         for entityIndex in resolved.indices {
             let sourceName = resolved[entityIndex].name

@@ -1,0 +1,71 @@
+/// The model file as read, before it is known to be valid. Fields the file got wrong are nil, so the
+/// validator can keep checking everything else (and report every problem in one run) without
+/// building the `DataModel`, whose init traps on an invalid model.
+struct ModelDraft {
+    struct Attribute {
+        /// Where the attribute sits in the file, e.g. `entities[0].attributes[2]`.
+        var path: String
+        var name: String?
+        var type: AttributeType?
+        var isOptional = false
+        var defaultValue: AttributeValue?
+        var isUnique = false
+        var originalName: String?
+        var userInfo: [String: JSONValue] = [:]
+        var cloneRule = AttributeCloneRule()
+
+        func description() -> AttributeDescription? {
+            guard let name, let type else { return nil }
+            return AttributeDescription(
+                name: name, type: type, isOptional: isOptional, defaultValue: defaultValue, isUnique: isUnique,
+                originalName: originalName, userInfo: userInfo, cloneRule: cloneRule)
+        }
+    }
+
+    struct Relationship {
+        var path: String
+        var name: String?
+        var destination: String?
+        var isToMany = false
+        var isOrdered = false
+        var inverseName: String?
+        var deleteRule: DeleteRule = .nullify
+        var isOptional = true
+        var userInfo: [String: JSONValue] = [:]
+        var cloneRule = RelationshipCloneRule()
+
+        func description() -> RelationshipDescription? {
+            guard let name, let destination else { return nil }
+            return RelationshipDescription(
+                name: name, destination: destination, isToMany: isToMany, isOrdered: isOrdered,
+                inverseName: inverseName, deleteRule: deleteRule, isOptional: isOptional, userInfo: userInfo,
+                cloneRule: cloneRule)
+        }
+    }
+
+    struct Entity {
+        var path: String
+        var name: String?
+        /// The explicit `collection`, nil when the file leaves it to the default.
+        var collection: String?
+        var attributes: [Attribute] = []
+        var relationships: [Relationship] = []
+
+        var effectiveCollection: String? { collection ?? name.map(EntityDescription.defaultCollection(for:)) }
+
+        func attribute(named name: String) -> Attribute? { attributes.first { $0.name == name } }
+        func relationship(named name: String) -> Relationship? { relationships.first { $0.name == name } }
+
+        func description() -> EntityDescription? {
+            guard let name else { return nil }
+            let attributes = attributes.compactMap { $0.description() }
+            let relationships = relationships.compactMap { $0.description() }
+            guard attributes.count == self.attributes.count, relationships.count == self.relationships.count else { return nil }
+            return EntityDescription(name: name, collection: effectiveCollection, attributes: attributes, relationships: relationships)
+        }
+    }
+
+    var entities: [Entity] = []
+
+    func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
+}

@@ -1,0 +1,301 @@
+/// Reads the shape of the model file (DESIGN.md §2) into a `ModelDraft`, and checks everything that
+/// one attribute or relationship decides on its own: field types, unknown fields, attribute types,
+/// defaults, delete rules and the clone rules in `userInfo` (DESIGN.md §3). Cross-entity checks are
+/// `ModelValidator`'s. Every problem is recorded and decoding goes on, so one run reports them all.
+struct ModelFileDecoder {
+    static let modelFields = ["entities"]
+    static let entityFields = ["name", "collection", "attributes", "relationships"]
+    static let attributeFields = ["name", "type", "optional", "default", "unique", "originalName", "userInfo"]
+    static let relationshipFields = ["name", "destination", "toMany", "ordered", "inverse", "deleteRule", "optional", "userInfo"]
+
+    let keys: CloneRuleKeys
+    private(set) var problems: [ModelProblem] = []
+
+    init(keys: CloneRuleKeys) {
+        self.keys = keys
+    }
+
+    /// Where a field sits, and which entity/property it belongs to, for the problems found there.
+    private struct Location {
+        var path: String
+        var entity: String?
+        var property: String?
+
+        func field(_ name: String) -> Location { Location(path: "\(path).\(name)", entity: entity, property: property) }
+        func element(_ index: Int) -> Location { Location(path: "\(path)[\(index)]", entity: entity, property: property) }
+    }
+
+    mutating func decode(_ root: JSONValue) -> ModelDraft {
+        var draft = ModelDraft()
+        let location = Location(path: "model")
+        guard let fields = object(root, at: location) else { return draft }
+        checkFields(fields, known: Self.modelFields, at: location)
+        guard let entitiesValue = fields["entities"] else {
+            report(at: location, "missing required field \"entities\"")
+            return draft
+        }
+        guard case .array(let entities) = entitiesValue else {
+            report(at: Location(path: "entities"), "expected an array of entities, found \(entitiesValue.briefDescription)")
+            return draft
+        }
+        if entities.isEmpty {
+            report(at: Location(path: "entities"), "the model has no entities")
+        }
+        for (index, value) in entities.enumerated() {
+            if let entity = decodeEntity(value, at: Location(path: "entities[\(index)]")) {
+                draft.entities.append(entity)
+            }
+        }
+        return draft
+    }
+
+    private mutating func decodeEntity(_ value: JSONValue, at location: Location) -> ModelDraft.Entity? {
+        guard let fields = object(value, at: location) else { return nil }
+        var location = location
+        var entity = ModelDraft.Entity(path: location.path)
+        entity.name = string(fields, "name", at: location, required: true)
+        location.entity = entity.name
+        checkFields(fields, known: Self.entityFields, at: location)
+        entity.collection = string(fields, "collection", at: location)
+        for (index, element) in array(fields, "attributes", at: location).enumerated() {
+            if let attribute = decodeAttribute(element, at: location.field("attributes").element(index)) {
+                entity.attributes.append(attribute)
+            }
+        }
+        for (index, element) in array(fields, "relationships", at: location).enumerated() {
+            if let relationship = decodeRelationship(element, at: location.field("relationships").element(index)) {
+                entity.relationships.append(relationship)
+            }
+        }
+        return entity
+    }
+
+    private mutating func decodeAttribute(_ value: JSONValue, at location: Location) -> ModelDraft.Attribute? {
+        guard let fields = object(value, at: location) else { return nil }
+        var location = location
+        var attribute = ModelDraft.Attribute(path: location.path)
+        attribute.name = string(fields, "name", at: location, required: true)
+        location.property = attribute.name
+        checkFields(fields, known: Self.attributeFields, at: location)
+
+        if let typeName = string(fields, "type", at: location, required: true) {
+            attribute.type = AttributeType(rawValue: typeName)
+            if attribute.type == nil {
+                let known = AttributeType.allCases.map(\.rawValue)
+                report(at: location.field("type"), "unknown attribute type \"\(typeName)\"\(suggestion(for: typeName, among: known, synonyms: Self.typeSynonyms)); the types are \(known.joined(separator: ", "))")
+            }
+        }
+        attribute.isOptional = bool(fields, "optional", default: false, at: location)
+        attribute.isUnique = bool(fields, "unique", default: false, at: location)
+        attribute.originalName = string(fields, "originalName", at: location, nullable: true)
+        // `null` means "no default": a required attribute with a null default would still need a value.
+        if let defaultJSON = fields["default"], defaultJSON != .null, let type = attribute.type {
+            if let value = AttributeValue(json: defaultJSON, type: type) {
+                attribute.defaultValue = value
+            } else {
+                report(at: location.field("default"), "default \(defaultJSON.briefDescription) does not fit the \(type.rawValue) attribute; expected \(type.expectedJSONForm)")
+            }
+        }
+        attribute.userInfo = userInfo(fields, at: location)
+        attribute.cloneRule = attributeCloneRule(attribute, at: location.field("userInfo"))
+        return attribute
+    }
+
+    private mutating func decodeRelationship(_ value: JSONValue, at location: Location) -> ModelDraft.Relationship? {
+        guard let fields = object(value, at: location) else { return nil }
+        var location = location
+        var relationship = ModelDraft.Relationship(path: location.path)
+        relationship.name = string(fields, "name", at: location, required: true)
+        location.property = relationship.name
+        checkFields(fields, known: Self.relationshipFields, at: location)
+
+        relationship.destination = string(fields, "destination", at: location, required: true)
+        relationship.isToMany = bool(fields, "toMany", default: false, at: location)
+        relationship.isOrdered = bool(fields, "ordered", default: false, at: location)
+        relationship.inverseName = string(fields, "inverse", at: location, nullable: true)
+        relationship.isOptional = bool(fields, "optional", default: true, at: location)
+        if let ruleName = string(fields, "deleteRule", at: location) {
+            if let rule = DeleteRule(rawValue: ruleName) {
+                relationship.deleteRule = rule
+            } else {
+                let known = DeleteRule.allCases.map(\.rawValue)
+                report(at: location.field("deleteRule"), "unknown deleteRule \"\(ruleName)\"\(suggestion(for: ruleName, among: known)); the rules are \(known.joined(separator: ", "))")
+            }
+        }
+        if relationship.isOrdered && !relationship.isToMany {
+            report(at: location.field("ordered"), "ordered applies to to-many relationships only; this one is to-one")
+        }
+        relationship.userInfo = userInfo(fields, at: location)
+        relationship.cloneRule = relationshipCloneRule(relationship.userInfo, at: location.field("userInfo"))
+        return relationship
+    }
+
+    // MARK: Clone rules (DESIGN.md §3)
+
+    private mutating func attributeCloneRule(_ attribute: ModelDraft.Attribute, at location: Location) -> AttributeCloneRule {
+        let userInfo = attribute.userInfo
+        var rule = AttributeCloneRule()
+        let acceptsBlank = attribute.isOptional || attribute.defaultValue != nil
+
+        if userInfo[keys.exclude] != nil {
+            rule.isExcluded = true
+            if !acceptsBlank {
+                report(at: location.field(keys.exclude), "\(keys.exclude) leaves clones without a value, but the attribute is required and has no default; make it optional or give it a default")
+            }
+        }
+        if let value = userInfo[keys.rebuild] {
+            if let text = value.stringValue, let rebuild = AttributeCloneRule.Rebuild(rawValue: text) {
+                rule.rebuild = rebuild
+                let needed: AttributeType = rebuild == .uuid ? .uuid : .date
+                if let type = attribute.type, type != needed {
+                    report(at: location.field(keys.rebuild), "\(keys.rebuild): \(rebuild.rawValue) applies to \(needed.rawValue) attributes only; this one is \(type.rawValue)")
+                }
+            } else {
+                report(at: location.field(keys.rebuild), "\(keys.rebuild) must be \"uuid\" or \"now\", found \(value.briefDescription)")
+            }
+        }
+        if let value = userInfo[keys.followParent] {
+            if let name = value.stringValue, !name.isEmpty {
+                rule.followParent = name
+            } else {
+                report(at: location.field(keys.followParent), "\(keys.followParent) must name an attribute of the parent, found \(value.briefDescription)")
+            }
+        }
+        if let value = userInfo[keys.withoutParent] {
+            if let text = value.stringValue, let withoutParent = AttributeCloneRule.WithoutParent(rawValue: text) {
+                rule.withoutParent = withoutParent
+                if withoutParent == .blank && !acceptsBlank {
+                    report(at: location.field(keys.withoutParent), "\(keys.withoutParent): blank leaves a root clone without a value, but the attribute is required and has no default; make it optional or give it a default")
+                }
+            } else {
+                report(at: location.field(keys.withoutParent), "\(keys.withoutParent) must be \"keep\" or \"blank\", found \(value.briefDescription)")
+            }
+            if userInfo[keys.followParent] == nil {
+                report(at: location.field(keys.withoutParent), "\(keys.withoutParent) only matters with \(keys.followParent), which the attribute does not have")
+            }
+        }
+        if userInfo[keys.clone] != nil {
+            report(at: location.field(keys.clone), "\(keys.clone) is a relationship rule; it has no effect on an attribute")
+        }
+        return rule
+    }
+
+    private mutating func relationshipCloneRule(_ userInfo: [String: JSONValue], at location: Location) -> RelationshipCloneRule {
+        var rule = RelationshipCloneRule()
+        // DESIGN.md §3 relationship rule 1: `exclude` is allowed on any relationship.
+        rule.isExcluded = userInfo[keys.exclude] != nil
+        if let value = userInfo[keys.clone] {
+            if let text = value.stringValue, let ownership = RelationshipCloneRule.Ownership(rawValue: text) {
+                rule.ownershipOverride = ownership
+            } else {
+                report(at: location.field(keys.clone), "\(keys.clone) must be \"share\" or \"copy\", found \(value.briefDescription)")
+            }
+        }
+        for attributeRule in [keys.rebuild, keys.followParent, keys.withoutParent] where userInfo[attributeRule] != nil {
+            report(at: location.field(attributeRule), "\(attributeRule) is an attribute rule; it has no effect on a relationship")
+        }
+        return rule
+    }
+
+    // MARK: Field access
+
+    private mutating func report(at location: Location, _ message: String) {
+        problems.append(ModelProblem(entity: location.entity, property: location.property, at: location.path, message))
+    }
+
+    private mutating func object(_ value: JSONValue, at location: Location) -> [String: JSONValue]? {
+        guard case .object(let fields) = value else {
+            report(at: location, "expected an object, found \(value.briefDescription)")
+            return nil
+        }
+        return fields
+    }
+
+    /// Unknown fields are reported because a typo (`"optinal": true`) would otherwise be ignored and
+    /// silently give the default.
+    private mutating func checkFields(_ fields: [String: JSONValue], known: [String], at location: Location) {
+        for name in fields.keys.sorted() where !known.contains(name) {
+            report(at: location.field(name), "unknown field \"\(name)\"\(suggestion(for: name, among: known)); the fields here are \(known.joined(separator: ", "))")
+        }
+    }
+
+    private mutating func string(_ fields: [String: JSONValue], _ name: String, at location: Location, required: Bool = false, nullable: Bool = false) -> String? {
+        switch fields[name] {
+        case .string(let value)?:
+            return value
+        case nil:
+            if required { report(at: location, "missing required field \"\(name)\"") }
+            return nil
+        case .null? where nullable:
+            return nil
+        case let value?:
+            report(at: location.field(name), "expected a string, found \(value.briefDescription)")
+            return nil
+        }
+    }
+
+    private mutating func bool(_ fields: [String: JSONValue], _ name: String, default defaultValue: Bool, at location: Location) -> Bool {
+        switch fields[name] {
+        case .bool(let value)?: return value
+        case nil: return defaultValue
+        case let value?:
+            report(at: location.field(name), "expected true or false, found \(value.briefDescription)")
+            return defaultValue
+        }
+    }
+
+    private mutating func array(_ fields: [String: JSONValue], _ name: String, at location: Location) -> [JSONValue] {
+        switch fields[name] {
+        case .array(let elements)?: return elements
+        case nil: return []
+        case let value?:
+            report(at: location.field(name), "expected an array, found \(value.briefDescription)")
+            return []
+        }
+    }
+
+    private mutating func userInfo(_ fields: [String: JSONValue], at location: Location) -> [String: JSONValue] {
+        switch fields["userInfo"] {
+        case .object(let members)?: return members
+        case nil: return [:]
+        case let value?:
+            report(at: location.field("userInfo"), "expected an object, found \(value.briefDescription)")
+            return [:]
+        }
+    }
+
+    /// Names other schema languages use for our types, so `"float"` gets a useful hint.
+    static let typeSynonyms: [String: String] = [
+        "int": "integer", "int64": "integer", "long": "integer", "float": "double", "real": "double", "number": "double",
+        "decimal": "double", "bool": "boolean", "str": "string", "text": "string", "datetime": "date", "timestamp": "date",
+        "blob": "binary", "data": "binary", "bytes": "binary", "object": "json", "any": "json",
+    ]
+
+    /// " (did you mean "optional"?)" when a known word is within two edits of the typo, or is
+    /// abbreviated by it (`int` for `integer`).
+    private func suggestion(for word: String, among known: [String], synonyms: [String: String] = [:]) -> String {
+        let lowered = word.lowercased()
+        if let match = synonyms[lowered] { return " (did you mean \"\(match)\"?)" }
+        let best = known.map { ($0, Self.editDistance(lowered, $0.lowercased())) }.min { $0.1 < $1.1 }
+        if let (match, distance) = best, distance <= 2 { return " (did you mean \"\(match)\"?)" }
+        if lowered.count >= 3, let match = known.first(where: { $0.lowercased().hasPrefix(lowered) }) {
+            return " (did you mean \"\(match)\"?)"
+        }
+        return ""
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Loads and validates a model file (DESIGN.md §2, §3) into a `DataModel`. Every mistake is reported
+/// at once, before the service listens, because a model is edited by hand and fixing it one error per
+/// restart is slow.
+public enum ModelLoader {
+    public static func load(contentsOf url: URL, keys: CloneRuleKeys = .moCloner) throws(ModelError) -> DataModel {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ModelError(path: url.path, problems: [ModelProblem(message: "cannot read the model file: \(error.localizedDescription)")])
+        }
+        return try load(data: data, path: url.path, keys: keys)
+    }
+
+    /// `path` only labels the error; the model is read from `data`.
+    public static func load(data: Data, path: String? = nil, keys: CloneRuleKeys = .moCloner) throws(ModelError) -> DataModel {
+        let root: JSONValue
+        do {
+            root = try JSONValue(parsing: data)
+        } catch {
+            throw ModelError(path: path, problems: [ModelProblem(message: "malformed JSON at \(error)")])
+        }
+        var decoder = ModelFileDecoder(keys: keys)
+        let draft = decoder.decode(root)
+        var validator = ModelValidator(draft: draft, keys: keys)
+        validator.validate()
+        let problems = decoder.problems + validator.problems
+        guard problems.isEmpty else { throw ModelError(path: path, problems: inFileOrder(problems, draft: draft)) }
+        return validator.model()
+    }
+
+    /// Groups the problems by entity in the order the file declares them, so the list reads top to
+    /// bottom like the file; problems of the whole model come first. Within an entity, shape problems
+    /// come before cross-entity ones, each in discovery order.
+    private static func inFileOrder(_ problems: [ModelProblem], draft: ModelDraft) -> [ModelProblem] {
+        var rank: [String: Int] = [:]
+        for (index, entity) in draft.entities.enumerated() {
+            if let name = entity.name, rank[name] == nil { rank[name] = index + 1 }
+        }
+        return problems.enumerated()
+            .sorted { lhs, rhs in
+                let left = lhs.element.entity.flatMap { rank[$0] } ?? 0, right = rhs.element.entity.flatMap { rank[$0] } ?? 0
+                return (left, lhs.offset) < (right, rhs.offset)
+            }
+            .map(\.element)
+    }
+}
