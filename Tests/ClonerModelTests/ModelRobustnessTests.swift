@@ -2,18 +2,6 @@ import Foundation
 import Testing
 @testable import ClonerModel
 
-/// SplitMix64: a tiny seeded generator, so a failing mutation can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct ModelRobustnessTests {
     /// Mangled copies of the sample model either load or fail with problems — never trap. The
     /// mutations are the ones hand edits make: a byte dropped, duplicated, replaced or a token swapped.
