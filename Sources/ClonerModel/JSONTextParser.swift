@@ -198,8 +198,13 @@ struct JSONTextParser {
             case 0x00..<0x20:
                 throw error("control character U+\(hex4(UInt16(byte))) must be escaped in a string")
             default:
-                buffer.append(byte)
+                // Copy the run of plain bytes up to the next quote, escape or control character at once.
+                let runStart = index
                 index += 1
+                while index < bytes.count, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+                    index += 1
+                }
+                buffer.append(contentsOf: bytes[runStart..<index])
             }
         }
     }

@@ -70,6 +70,12 @@ extension JSONValue {
     // everything else is written as UTF-8.
     private static func writeString(_ value: String, to output: inout String) {
         output += "\""
+        // Most strings need no escaping; append those whole instead of scalar by scalar.
+        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            output += value
+            output += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

@@ -87,7 +87,9 @@ struct ModelValidator {
             }
             if let collection = entity.effectiveCollection {
                 let path = entity.collection == nil ? "\(entity.path).name" : "\(entity.path).collection"
-                if let problem = Self.collectionProblem(collection) {
+                // A collection derived from an invalid name would only repeat the name's problem.
+                let derivedFromBadName = entity.collection == nil && entity.name.flatMap(Self.nameProblem) != nil
+                if !derivedFromBadName, let problem = Self.collectionProblem(collection) {
                     problems.append(ModelProblem(entity: entity.name, property: nil, at: path, problem))
                 }
                 if let earlier = seenCollections[collection] {

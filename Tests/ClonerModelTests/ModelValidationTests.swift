@@ -35,7 +35,7 @@ import Testing
 
     @Test func invalidEntityName() {
         expectSingleProblem(
-            modelText(#"{"name": "Note Book", "collection": "notebooks", "attributes": []}"#),
+            modelText(#"{"name": "Note Book", "attributes": []}"#),
             entity: "Note Book", property: nil, containing: ["only ASCII letters, digits and _"])
     }
 
