@@ -28,7 +28,8 @@ public struct StoreContext {
     static let idsFromArray = "SELECT value FROM json_each(?)"
 
     /// Maps SQLite's constraint errors to what they mean in the model.
-    static func translate(_ error: SQLiteError, schema: StoreSchema) -> any Error {
+    public static func translate(_ error: any Error, schema: StoreSchema) -> any Error {
+        guard let error = error as? SQLiteError else { return error }
         if error.isUniqueViolation, let range = error.message.range(of: "failed: ") {
             // SQLite names the column as "Table.column" (the first one, for composite indexes).
             let names = error.message[range.upperBound...].split(separator: ",").first.map(String.init) ?? ""

@@ -58,6 +58,33 @@ public final class Statement {
         try bind(value, at: index)
     }
 
+    /// Binds every named parameter of the statement from `values`; a parameter missing from the
+    /// dictionary is a programmer error, extra entries are ignored (one dictionary serves a set of
+    /// statements).
+    public func bind(named values: [String: SQLValue]) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        let count = sqlite3_bind_parameter_count(handle)
+        guard count > 0 else { return }
+        for index in 1...count {
+            guard let cName = sqlite3_bind_parameter_name(handle, index) else {
+                preconditionFailure("positional parameter \(index) in a statement bound by name: \(sql)")
+            }
+            let name = String(cString: cName)
+            guard let value = values[name] else { preconditionFailure("no value for \(name) in: \(sql)") }
+            try bind(value, at: index)
+        }
+    }
+
+    /// Runs the statement to completion with named parameters; returns the rows changed.
+    @discardableResult
+    public func execute(named values: [String: SQLValue]) throws(SQLiteError) -> Int {
+        try bind(named: values)
+        while try step() {}
+        sqlite3_reset(handle)
+        return Int(sqlite3_changes64(sqlite3_db_handle(handle)))
+    }
+
     /// Advances to the next row; false when done.
     @discardableResult
     public func step() throws(SQLiteError) -> Bool {

@@ -1,0 +1,37 @@
+import ClonerModel
+import ClonerStore
+import Foundation
+
+/// Clones objects of one store. Each clone is planned from the model (no object read), then run
+/// in one write transaction on the store.
+public final class CloneEngine: Sendable {
+    public let store: IncrementalStore
+
+    public init(store: IncrementalStore) {
+        self.store = store
+    }
+
+    /// Plans and runs one clone on the calling thread; nothing is written if it throws.
+    public func clone(_ request: CloneRequest, progress: CloneProgress = CloneProgress()) throws -> CloneResult {
+        let plan = try ClonePlan(request: request, schema: store.schema)
+        return try store.write { context in
+            try CloneExecutor(plan: plan).run(in: context, progress: progress)
+        }
+    }
+
+    /// Checks a request against the model without touching the store, so a bad `exclude` or
+    /// `set` is refused before a job is queued.
+    public func validate(_ request: CloneRequest) throws {
+        _ = try ClonePlan(request: request, schema: store.schema)
+    }
+
+    /// Starts a clone on its own private serial queue and returns at once; `completion` runs on
+    /// that queue when the clone has committed or rolled back.
+    @discardableResult
+    public func start(_ request: CloneRequest, jobID: String = UUID().uuidString.lowercased(),
+                      completion: @escaping @Sendable (CloneJob) -> Void = { _ in }) -> CloneJob {
+        let job = CloneJob(id: jobID, request: request)
+        job.start({ [self] progress in try clone(request, progress: progress) }, completion: completion)
+        return job
+    }
+}

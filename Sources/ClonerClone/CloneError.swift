@@ -1,0 +1,22 @@
+/// Why a clone did not happen. Every case means nothing was written.
+public enum CloneError: Error, Sendable, CustomStringConvertible {
+    case rootNotFound(entity: String, id: Int64)
+    case unknownEntity(String)
+    /// A request option names something that does not exist or cannot take that value; `field`
+    /// is the request field (`exclude[2]`, `set.name`).
+    case invalidRequest(field: String, message: String)
+    /// More objects than the configured limit.
+    case tooLarge(objects: Int, limit: Int)
+    /// A unique attribute would hold the same value twice.
+    case conflict(entity: String, attribute: String)
+
+    public var description: String {
+        switch self {
+        case let .rootNotFound(entity, id): return "\(entity) \(id) not found"
+        case let .unknownEntity(name): return "unknown entity \(name)"
+        case let .invalidRequest(field, message): return "\(field): \(message)"
+        case let .tooLarge(objects, limit): return "the clone would create \(objects) objects, more than the limit of \(limit)"
+        case let .conflict(entity, attribute): return "\(entity).\(attribute) must be unique, and the clone would repeat a value"
+        }
+    }
+}

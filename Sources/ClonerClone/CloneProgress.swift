@@ -1,0 +1,20 @@
+import Foundation
+
+/// How far a clone has got, read by the jobs API while the clone runs on its own queue.
+///
+/// `@unchecked Sendable`: both counters are only read and written under `lock`.
+public final class CloneProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _planned = 0
+    private var _written = 0
+
+    public init() {}
+
+    /// Objects the clone will create (known once the walk is done).
+    public var planned: Int { lock.withLock { _planned } }
+    /// Objects written so far.
+    public var written: Int { lock.withLock { _written } }
+
+    func setPlanned(_ count: Int) { lock.withLock { _planned = count } }
+    func addWritten(_ count: Int) { lock.withLock { _written += count } }
+}

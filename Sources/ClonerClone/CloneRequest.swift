@@ -1,0 +1,30 @@
+import ClonerModel
+
+/// What to clone and how: the root object and the per-request options of DESIGN.md §3 and §4.
+public struct CloneRequest: Sendable {
+    public var entity: String
+    public var id: Int64
+    /// Properties left out of the clone: a bare name (`"data"`, `"note"`) applies to the root
+    /// object only; `"Entity.name"` to that entity wherever it occurs in the clone.
+    public var exclude: [String]
+    /// Values for the root's clone, overriding every rule: attributes, or to-one relationships
+    /// stored on the root (an `_id` as `.integer`, or `.null`).
+    public var set: [String: AttributeValue]
+    /// Plan and count only; write nothing.
+    public var dryRun: Bool
+    /// Include the old → new `_id` map per entity in the result.
+    public var returnIDs: Bool
+    /// Refuse (before writing anything) a clone that would create more objects than this.
+    public var maximumObjects: Int
+
+    public init(entity: String, id: Int64, exclude: [String] = [], set: [String: AttributeValue] = [:],
+                dryRun: Bool = false, returnIDs: Bool = false, maximumObjects: Int = 1_000_000) {
+        self.entity = entity
+        self.id = id
+        self.exclude = exclude
+        self.set = set
+        self.dryRun = dryRun
+        self.returnIDs = returnIDs
+        self.maximumObjects = maximumObjects
+    }
+}

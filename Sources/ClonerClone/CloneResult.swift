@@ -1,0 +1,24 @@
+/// What a clone made (or, for a dry run, would make).
+public struct CloneResult: Sendable, Hashable, Codable {
+    public struct ObjectRef: Sendable, Hashable, Codable {
+        public var entity: String
+        public var id: Int64
+        public init(entity: String, id: Int64) {
+            self.entity = entity
+            self.id = id
+        }
+    }
+
+    public var source: ObjectRef
+    /// The root's clone; for a dry run, the `_id` it would get.
+    public var clone: ObjectRef
+    /// Objects created per entity (only entities with a non-zero count).
+    public var created: [String: Int]
+    /// Distinct shared objects the clone links to, per entity (only non-zero counts).
+    public var linked: [String: Int]
+    /// Old `_id` → new `_id` per entity, when asked for.
+    public var ids: [String: [Int64: Int64]]?
+    public var dryRun: Bool
+
+    public var totalCreated: Int { created.values.reduce(0, +) }
+}

@@ -1,0 +1,128 @@
+import ClonerClone
+import ClonerModel
+import ClonerStore
+import Foundation
+
+/// A temporary folder removed with the value, one per test.
+final class TemporaryDirectory {
+    let url: URL
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("cloner-clone-tests-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+}
+
+/// A store on the sample model of `config/model.json` (or another model text), with helpers to
+/// build graphs and read them back.
+final class CloneFixture {
+    let directory = TemporaryDirectory()
+    let store: IncrementalStore
+    let engine: CloneEngine
+
+    static let sampleModelURL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("config/model.json")
+
+    static func sampleModel() throws -> DataModel { try ModelLoader.load(contentsOf: sampleModelURL) }
+
+    init(model: DataModel? = nil) throws {
+        store = try IncrementalStore(path: directory.path("clone.sqlite"), model: model ?? CloneFixture.sampleModel())
+        engine = CloneEngine(store: store)
+    }
+
+    convenience init(modelJSON: String) throws {
+        try self.init(model: ModelLoader.load(data: Data(modelJSON.utf8)))
+    }
+
+    @discardableResult
+    func insert(_ inserts: [ChangeSet.Insert]) throws -> [Int64] {
+        try store.write { try $0.save(ChangeSet(inserts: inserts)).insertedIDs }
+    }
+
+    func object(_ entity: String, _ id: Int64) throws -> StoredObject {
+        guard let object = try store.read({ try $0.fetchObject(entity: entity, id: id) }) else {
+            throw CloneError.rootNotFound(entity: entity, id: id)
+        }
+        return object
+    }
+
+    func ids(_ entity: String) throws -> [Int64] {
+        try store.read { try $0.fetchIDs(FetchRequest(entity: entity)) }
+    }
+
+    func toMany(_ entity: String, _ id: Int64, _ relationship: String) throws -> [Int64] {
+        guard case .toMany(let ids)? = try object(entity, id).relationships[relationship] else { return [] }
+        return ids
+    }
+
+    func toOne(_ entity: String, _ id: Int64, _ relationship: String) throws -> Int64? {
+        guard case .toOne(let id)? = try object(entity, id).relationships[relationship] else { return nil }
+        return id
+    }
+
+    /// Row counts of every table, to prove a failed clone left nothing behind.
+    func rowCounts() throws -> [String: Int64] {
+        try store.read { context in
+            var counts: [String: Int64] = [:]
+            for entity in context.model.entities {
+                counts[entity.name] = try context.connection.scalar("SELECT count(*) FROM \"\(entity.name)\"")?.int64
+            }
+            for table in context.schema.joinTables {
+                counts[table.name] = try context.connection.scalar("SELECT count(*) FROM \"\(table.name)\"")?.int64
+            }
+            return counts
+        }
+    }
+
+    func sql(_ text: String) throws {
+        try store.write { try $0.connection.execute(text) }
+    }
+
+    /// A note with `items` items, each with one item data and its memo (with `tags` of the given
+    /// tag ids), the memos also listed in the note's ordered `memos`, and a description.
+    struct SampleNote {
+        var note: Int64
+        var items: [Int64]
+        var itemDatas: [Int64]
+        var memos: [Int64]
+        var description: Int64
+    }
+
+    func makeSampleNote(name: String = "Groceries", items count: Int = 3, tags: [Int64] = []) throws -> SampleNote {
+        var inserts: [ChangeSet.Insert] = [
+            ChangeSet.Insert(entity: "Note", attributes: [
+                "id": .uuid(UUID()), "name": .string(name), "createDate": .date(millisecondsSince1970: 1_600_000_000_000),
+                "index": .integer(4), "data": .binary(Data([1, 2, 3])), "shareLink": .string("https://x/s/1"),
+            ]),
+            ChangeSet.Insert(entity: "NoteDescription", attributes: ["content": .string("about \(name)")],
+                             relationships: ["note": .toOne(.inserted(0))]),
+        ]
+        var itemRefs: [Int] = [], dataRefs: [Int] = [], memoRefs: [Int] = []
+        for index in 0..<count {
+            itemRefs.append(inserts.count)
+            inserts.append(ChangeSet.Insert(entity: "Item", attributes: ["name": .string("item \(index)"), "noteID": .null],
+                                            relationships: ["note": .toOne(.inserted(0))]))
+            dataRefs.append(inserts.count)
+            inserts.append(ChangeSet.Insert(entity: "ItemData", attributes: ["createDate": .date(millisecondsSince1970: 1_600_000_000_000), "value": .double(Double(index))],
+                                            relationships: ["item": .toOne(.inserted(itemRefs.last!))]))
+            memoRefs.append(inserts.count)
+            inserts.append(ChangeSet.Insert(entity: "Memo", attributes: ["text": .string("memo \(index)"), "createDate": .date(millisecondsSince1970: 1_600_000_000_000)],
+                                            relationships: ["itemData": .toOne(.inserted(dataRefs.last!)), "note": .toOne(.inserted(0)),
+                                                            "tags": .toMany(tags.map { .existing($0) })]))
+        }
+        let ids = try insert(inserts)
+        // Items point at their note's id, as the followParent rule expects of originals too.
+        let noteUUID = try object("Note", ids[0]).attributes["id"]!
+        try store.write { context in
+            _ = try context.save(ChangeSet(updates: itemRefs.map { ChangeSet.Update(entity: "Item", id: ids[$0], attributes: ["noteID": noteUUID]) }))
+        }
+        return SampleNote(note: ids[0], items: itemRefs.map { ids[$0] }, itemDatas: dataRefs.map { ids[$0] },
+                          memos: memoRefs.map { ids[$0] }, description: ids[1])
+    }
+
+    func makeTags(_ names: [String]) throws -> [Int64] {
+        try insert(names.map { ChangeSet.Insert(entity: "Tag", attributes: ["name": .string($0)]) })
+    }
+}

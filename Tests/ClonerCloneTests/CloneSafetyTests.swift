@@ -1,0 +1,134 @@
+import ClonerClone
+import ClonerModel
+import ClonerStore
+import Foundation
+import Testing
+
+/// All or nothing, options, and concurrency.
+@Suite struct CloneSafetyTests {
+    @Test func dryRunCountsEqualTheRealCloneAndWriteNothing() throws {
+        let fixture = try CloneFixture()
+        let tags = try fixture.makeTags(["x", "y", "z"])
+        let sample = try fixture.makeSampleNote(items: 6, tags: tags)
+        let before = try fixture.rowCounts()
+        let dry = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, dryRun: true))
+        #expect(try fixture.rowCounts() == before)
+        #expect(dry.dryRun)
+        let real = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
+        #expect(dry.created == real.created)
+        #expect(dry.linked == real.linked)
+        #expect(dry.clone.id == real.clone.id, "the dry run names the id the clone gets")
+        #expect(real.linked == ["Tag": 3])
+    }
+
+    @Test func uniqueConflictRollsBackEverything() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 3)
+        let originalID = try fixture.object("Note", sample.note).attributes["id"]!
+        let before = try fixture.rowCounts()
+        #expect {
+            try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, set: ["id": originalID]))
+        } throws: { error in
+            guard case CloneError.conflict("Note", "id") = error else { return false }
+            return true
+        }
+        #expect(try fixture.rowCounts() == before)
+    }
+
+    @Test func injectedFailureMidCloneLeavesNothingBehind() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 4)
+        try fixture.sql("""
+            INSERT INTO "Attachment" ("image", "memo") SELECT randomblob(64), "_id" FROM "Memo";
+            CREATE TRIGGER fail_mid_clone BEFORE INSERT ON "Attachment" BEGIN SELECT RAISE(ABORT, 'injected failure'); END;
+            """)
+        let before = try fixture.rowCounts()
+        #expect {
+            try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
+        } throws: { error in
+            String(describing: error).contains("injected failure")
+        }
+        #expect(try fixture.rowCounts() == before, "the notes, items and memos written before the failure are gone")
+        try fixture.sql("DROP TRIGGER fail_mid_clone")
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
+        #expect(result.created["Attachment"] == 4, "the store is usable after the rollback")
+    }
+
+    @Test func limitIsCheckedBeforeWriting() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 10)
+        let before = try fixture.rowCounts()
+        #expect {
+            try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, maximumObjects: 5))
+        } throws: { error in
+            guard case CloneError.tooLarge(32, 5) = error else { return false }
+            return true
+        }
+        #expect(try fixture.rowCounts() == before)
+    }
+
+    @Test func badRequestsNameTheField() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 1)
+        let cases: [(CloneRequest, String)] = [
+            (CloneRequest(entity: "Note", id: sample.note, exclude: ["colour"]), "exclude[0]"),
+            (CloneRequest(entity: "Note", id: sample.note, exclude: ["items", "Nope.name"]), "exclude[1]"),
+            (CloneRequest(entity: "Note", id: sample.note, exclude: ["Item.nope"]), "exclude[0]"),
+            (CloneRequest(entity: "Note", id: sample.note, exclude: ["id"]), "exclude[0]"),
+            (CloneRequest(entity: "Note", id: sample.note, set: ["name": .integer(3)]), "set.name"),
+            (CloneRequest(entity: "Note", id: sample.note, set: ["items": .integer(3)]), "set.items"),
+            (CloneRequest(entity: "Note", id: sample.note, set: ["template": .integer(999)]), "set.template"),
+            (CloneRequest(entity: "Note", id: sample.note, set: ["ghost": .null]), "set.ghost"),
+        ]
+        for (request, field) in cases {
+            #expect {
+                try fixture.engine.clone(request)
+            } throws: { error in
+                guard case CloneError.invalidRequest(let named, _) = error else { return false }
+                return named == field
+            }
+        }
+        #expect {
+            try fixture.engine.clone(CloneRequest(entity: "Note", id: 9999))
+        } throws: { error in
+            guard case CloneError.rootNotFound("Note", 9999) = error else { return false }
+            return true
+        }
+    }
+
+    @Test func concurrentClonesOfTheSameRootAllComplete() async throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 20)
+        let jobs = (0..<6).map { _ in fixture.engine.start(CloneRequest(entity: "Note", id: sample.note)) }
+        for job in jobs { job.wait() }
+        #expect(jobs.allSatisfy { $0.status == .succeeded })
+        let clones = Set(jobs.compactMap { $0.result?.clone.id })
+        #expect(clones.count == 6)
+        for clone in clones {
+            #expect(try fixture.toMany("Note", clone, "items").count == 20)
+            #expect(try fixture.toMany("Note", clone, "memos").count == 20)
+        }
+        #expect(jobs.allSatisfy { $0.progress.planned == 62 && $0.progress.written == 62 })
+        #expect(try fixture.ids("Note").count == 7)
+    }
+
+    @Test func blobsLargerThanTheMemoryBudgetAreCopiedInsideSQLite() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 2)
+        // 26 attachments of 4 MiB: 104 MiB, more than the 100 MiB the service may use.
+        try fixture.sql("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 26)
+            INSERT INTO "Attachment" ("image", "memo") SELECT randomblob(4194304), \(sample.memos[0]) FROM n;
+            """)
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, returnIDs: true))
+        #expect(result.created["Attachment"] == 26)
+        let memoClone = result.ids!["Memo"]![sample.memos[0]]!
+        let same = try fixture.store.read { context in
+            try context.connection.scalar("""
+                SELECT count(*) FROM "Attachment" a JOIN "Attachment" b ON a."image" = b."image" \
+                WHERE a."memo" = ? AND b."memo" = ? AND a."_id" <> b."_id"
+                """, [.integer(sample.memos[0]), .integer(memoClone)])?.int64
+        }
+        #expect(same == 26, "every blob arrived byte for byte")
+    }
+}

@@ -1,0 +1,131 @@
+import ClonerClone
+import ClonerModel
+import ClonerStore
+import Foundation
+import Testing
+
+/// MOCloner's own test scenarios, on the sample model.
+@Suite struct MOClonerScenarioTests {
+    @Test func singleObjectGetsFreshIdentityAndTimestampAndCopiedValues() throws {
+        let fixture = try CloneFixture()
+        let note = try fixture.insert([ChangeSet.Insert(entity: "Note", attributes: [
+            "id": .uuid(UUID()), "name": .string("solo"), "createDate": .date(millisecondsSince1970: 1_000),
+            "index": .integer(9), "data": .binary(Data([9, 8, 7])), "isPinned": .boolean(true), "shareLink": .string("https://s"),
+        ])])[0]
+        let before = Date()
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: note))
+        let original = try fixture.object("Note", note)
+        let clone = try fixture.object("Note", result.clone.id)
+        #expect(result.clone.id != note)
+        #expect(result.created == ["Note": 1])
+        #expect(result.linked.isEmpty)
+        #expect(clone.attributes["id"] != original.attributes["id"], "rebuild: uuid")
+        guard case .date(let stamp)? = clone.attributes["createDate"] else { Issue.record("no date"); return }
+        #expect(stamp >= Int64(before.timeIntervalSince1970 * 1000) - 1, "rebuild: now")
+        for copied in ["name", "index", "data", "isPinned", "settings"] {
+            #expect(clone.attributes[copied] == original.attributes[copied], "\(copied) is copied")
+        }
+        #expect(clone.attributes["shareLink"] == .null, "userInfo exclude")
+        #expect(clone.version == 1)
+    }
+
+    @Test func oneToManyWithFollowParent() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 3)
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
+        let clone = try fixture.object("Note", result.clone.id)
+        let cloneItems = try fixture.toMany("Note", result.clone.id, "items")
+        #expect(cloneItems.count == 3)
+        #expect(Set(cloneItems).isDisjoint(with: sample.items))
+        for (index, item) in cloneItems.enumerated() {
+            let object = try fixture.object("Item", item)
+            #expect(object.attributes["name"] == .string("item \(index)"), "order kept")
+            #expect(object.attributes["noteID"] == clone.attributes["id"], "followParent takes the clone's rebuilt id")
+            #expect(object.relationships["note"] == .toOne(result.clone.id))
+        }
+        #expect(try fixture.toMany("Note", sample.note, "items") == sample.items, "original untouched")
+    }
+
+    @Test func oneToOneIsCopied() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 0)
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
+        let description = try #require(try fixture.toOne("Note", result.clone.id, "noteDescription"))
+        #expect(description != sample.description)
+        #expect(try fixture.object("NoteDescription", description).attributes["content"] == .string("about Groceries"))
+        #expect(try fixture.toOne("NoteDescription", description, "note") == result.clone.id)
+        #expect(try fixture.toOne("Note", sample.note, "noteDescription") == sample.description)
+    }
+
+    @Test func manyToOneSharedTagsGainTheClones() throws {
+        let fixture = try CloneFixture()
+        let tags = try fixture.makeTags(["home", "work"])
+        let sample = try fixture.makeSampleNote(items: 2, tags: tags)
+        let tagVersion = try fixture.object("Tag", tags[0]).version
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, returnIDs: true))
+        #expect(result.created["Tag"] == nil, "tags are shared, not copied")
+        #expect(result.linked == ["Tag": 2])
+        let cloneMemos = sample.memos.map { result.ids!["Memo"]![$0]! }
+        for memo in cloneMemos {
+            #expect(Set(try fixture.toMany("Memo", memo, "tags")) == Set(tags))
+        }
+        for tag in tags {
+            #expect(Set(try fixture.toMany("Tag", tag, "memos")) == Set(sample.memos + cloneMemos), "each tag gains the clones")
+        }
+        #expect(try fixture.object("Tag", tags[0]).version == tagVersion + 1, "a tag whose list changed moves its version")
+    }
+
+    @Test func manyToManySplitByExcludingTheRelationship() throws {
+        let fixture = try CloneFixture()
+        let tags = try fixture.makeTags(["a", "b"])
+        let sample = try fixture.makeSampleNote(items: 1, tags: tags)
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, exclude: ["Memo.tags"], returnIDs: true))
+        let memoClone = result.ids!["Memo"]![sample.memos[0]]!
+        #expect(try fixture.toMany("Memo", memoClone, "tags").isEmpty)
+        #expect(try fixture.toMany("Memo", sample.memos[0], "tags") == tags.sorted())
+        #expect(result.linked.isEmpty)
+    }
+
+    @Test func orderedMemosKeepTheirOrder() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 4)
+        let shuffled = [sample.memos[2], sample.memos[0], sample.memos[3], sample.memos[1]]
+        try fixture.store.write { context in
+            _ = try context.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: sample.note, relationships: ["memos": .toMany(shuffled.map { .existing($0) })])]))
+        }
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, returnIDs: true))
+        let expected = shuffled.map { result.ids!["Memo"]![$0]! }
+        #expect(try fixture.toMany("Note", result.clone.id, "memos") == expected)
+    }
+
+    @Test func cloneFromTheMiddleWithNoteExcludedBlanksTheFollowedValue() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 2)
+        let result = try fixture.engine.clone(CloneRequest(entity: "Item", id: sample.items[1], exclude: ["note"]))
+        let clone = try fixture.object("Item", result.clone.id)
+        #expect(clone.attributes["noteID"] == .null, "withoutParent: blank")
+        #expect(clone.relationships["note"] == .toOne(nil), "excluded")
+        #expect(result.created == ["Item": 1, "ItemData": 1, "Memo": 1])
+        #expect(try fixture.toMany("Note", sample.note, "items") == sample.items)
+    }
+
+    @Test func cloneFromTheMiddleKeepsTheValueWithWithoutParentKeep() throws {
+        var text = try String(contentsOf: CloneFixture.sampleModelURL, encoding: .utf8)
+        text = text.replacingOccurrences(of: #""withoutParent": "blank""#, with: #""withoutParent": "keep""#)
+        let fixture = try CloneFixture(modelJSON: text)
+        let sample = try fixture.makeSampleNote(items: 2)
+        let noteUUID = try fixture.object("Note", sample.note).attributes["id"]
+        let result = try fixture.engine.clone(CloneRequest(entity: "Item", id: sample.items[0], exclude: ["note"]))
+        #expect(try fixture.object("Item", result.clone.id).attributes["noteID"] == noteUUID)
+    }
+
+    @Test func itemClonedWithoutExclusionJoinsTheOriginalNoteAtTheEnd() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 3)
+        let noteVersion = try fixture.object("Note", sample.note).version
+        let result = try fixture.engine.clone(CloneRequest(entity: "Item", id: sample.items[0]))
+        #expect(try fixture.toMany("Note", sample.note, "items") == sample.items + [result.clone.id])
+        #expect(result.linked == ["Note": 1])
+        #expect(try fixture.object("Note", sample.note).version == noteVersion + 1)
+    }
+}
