@@ -19,6 +19,14 @@ public final class CloneEngine: Sendable {
         }
     }
 
+    /// Runs one clone inside a write transaction the caller already holds, so the caller can
+    /// record something with it atomically (an idempotency answer, a job's result): both commit
+    /// together or neither does.
+    public func clone(_ request: CloneRequest, in context: StoreContext, progress: CloneProgress = CloneProgress()) throws -> CloneResult {
+        let plan = try ClonePlan(request: request, schema: context.schema)
+        return try CloneExecutor(plan: plan).run(in: context, progress: progress)
+    }
+
     /// Checks a request against the model without touching the store, so a bad `exclude` or
     /// `set` is refused before a job is queued.
     public func validate(_ request: CloneRequest) throws {

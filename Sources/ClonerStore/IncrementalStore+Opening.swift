@@ -28,7 +28,9 @@ extension IncrementalStore {
             guard userTables.isEmpty else {
                 throw StoreError.incompatibleStore(path: path, reason: "the file holds tables (\(userTables.sorted().prefix(5).joined(separator: ", "))) but no Cloner metadata; refusing to write into another application's database")
             }
-            return try create(connection: connection, schema: schema, snapshot: snapshot)
+            let uuid = try create(connection: connection, schema: schema, snapshot: snapshot)
+            try createServiceTables(connection)
+            return uuid
         }
 
         let metadata = try readMetadata(connection)
@@ -45,7 +47,12 @@ extension IncrementalStore {
         if metadata["model_fingerprint"] != snapshot.fingerprint || old != snapshot {
             try migrate(connection: connection, from: old, to: snapshot, model: model)
         }
+        try createServiceTables(connection)
         return uuid
+    }
+
+    private static func createServiceTables(_ connection: SQLiteConnection) throws {
+        for statement in ServiceTables.createStatements { try connection.execute(statement) }
     }
 
     private static func tableNames(_ connection: SQLiteConnection) throws -> Set<String> {

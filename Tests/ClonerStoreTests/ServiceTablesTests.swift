@@ -1,0 +1,42 @@
+import ClonerStore
+import Foundation
+import Testing
+
+@Suite struct ServiceTablesTests {
+    let directory = TemporaryDirectory()
+
+    @Test func idempotencyRecordsRoundTripAndExpire() throws {
+        let store = try StoreFixtures.openStore(directory)
+        let old = IdempotencyRecord(key: "k1", fingerprint: "f1", status: 201, location: "/notes/2", body: Data("{}".utf8),
+                                    createdAt: Date(timeIntervalSinceNow: -100_000))
+        let fresh = IdempotencyRecord(key: "k2", fingerprint: "f2", status: 200, location: nil, body: Data("[1]".utf8))
+        try store.write { context in
+            try context.saveIdempotencyRecord(old)
+            try context.saveIdempotencyRecord(fresh)
+        }
+        let read = try store.read { try $0.idempotencyRecord(key: "k1") }
+        #expect(read?.status == 201 && read?.location == "/notes/2" && read?.body == Data("{}".utf8) && read?.fingerprint == "f1")
+        let purged = try store.write { try $0.purgeIdempotencyRecords(olderThan: Date(timeIntervalSinceNow: -86_400)) }
+        #expect(purged == 1)
+        #expect(try store.read { try $0.idempotencyRecord(key: "k1") } == nil)
+        #expect(try store.read { try $0.idempotencyRecord(key: "k2") }?.location == nil)
+    }
+
+    @Test func interruptedJobsAreReportedFailedAfterReopening() throws {
+        do {
+            let store = try StoreFixtures.openStore(directory)
+            try store.write { context in
+                try context.saveJob(JobRecord(id: "done", status: "succeeded", request: Data("{}".utf8), result: Data("{\"ok\":1}".utf8), finishedAt: Date()))
+                try context.saveJob(JobRecord(id: "running", status: "running", request: Data("{}".utf8)))
+                try context.saveJob(JobRecord(id: "queued", status: "queued", request: Data("{}".utf8)))
+            }
+        }
+        let store = try StoreFixtures.openStore(directory)
+        let failed = try store.write { try $0.failInterruptedJobs(error: Data("\"interrupted\"".utf8)) }
+        #expect(failed == 2)
+        let (done, running) = try store.read { (try $0.job(id: "done"), try $0.job(id: "running")) }
+        #expect(done?.status == "succeeded" && done?.result == Data("{\"ok\":1}".utf8))
+        #expect(running?.status == "failed" && running?.error == Data("\"interrupted\"".utf8) && running?.finishedAt != nil)
+        #expect(try store.read { try $0.job(id: "missing") } == nil)
+    }
+}
