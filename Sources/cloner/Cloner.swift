@@ -2,6 +2,8 @@ import ArgumentParser
 
 @main
 struct Cloner: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "cloner", abstract: "Deep-copies records of an object graph over HTTP.")
-    func run() throws {}
+    static let configuration = CommandConfiguration(
+        commandName: "cloner",
+        abstract: "Deep-copies records of an object graph over HTTP.",
+        subcommands: [CheckModelCommand.self])
 }
