@@ -1,0 +1,39 @@
+/// Every size limit and timeout the server enforces, each configurable.
+///
+/// The defaults are DESIGN.md §5: they bound what one client can make the server hold
+/// (memory per connection, time per request) so that slow or hostile clients cost a file
+/// descriptor and a small buffer, never a thread or unbounded memory.
+public struct HTTPLimits: Sendable, Equatable {
+    /// Longest request line (method, target, version); beyond it the answer is 414
+    /// (RFC 9112 §3: a server that receives a longer request-target than it wishes to parse answers 414).
+    public var maxRequestLineLength: Int = 8 * 1024
+    /// Longest single header field line (name, colon, value); beyond it 431 (RFC 6585 §5).
+    public var maxHeaderFieldLength: Int = 8 * 1024
+    /// Largest header section (all field lines, without the request line); beyond it 431.
+    public var maxHeaderSectionLength: Int = 32 * 1024
+    /// Most header fields in one request; beyond it 431.
+    public var maxHeaderCount: Int = 100
+    /// Largest request body; a Content-Length above it is refused with 413 before any body byte
+    /// is read, and a chunked body growing past it is cut off with 413.
+    public var maxBodyLength: Int = 8 * 1024 * 1024
+    /// Longest chunk-size line including extensions: chunk extensions carry nothing we use,
+    /// so a long one is an attack on buffer memory (400).
+    public var maxChunkLineLength: Int = 4 * 1024
+
+    /// Time from a request's first byte to the end of its header section. Not reset by trickled
+    /// bytes, so a slowloris client cannot hold a connection by sending a byte every few seconds (408).
+    public var headerTimeout: Duration = .seconds(10)
+    /// Longest pause between two reads of a request body.
+    public var bodyReadTimeout: Duration = .seconds(30)
+    /// Longest pause while the client does not drain a response we are writing.
+    public var writeTimeout: Duration = .seconds(30)
+    /// Idle keep-alive: longer than the 60 s idle timeout of common load balancers, which
+    /// otherwise reuse a connection we are closing and answer their client 502.
+    public var idleTimeout: Duration = .seconds(75)
+    /// Requests served on one connection before the server closes it (`Connection: close`).
+    public var maxRequestsPerConnection: Int = 1000
+    /// Open connections across all event loops; connections beyond it are accepted and closed at once.
+    public var maxConnections: Int = 1024
+
+    public init() {}
+}

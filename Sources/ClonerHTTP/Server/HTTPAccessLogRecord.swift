@@ -1,0 +1,19 @@
+/// One line of the access log, delivered once per answered request (including framing
+/// rejections) to `HTTPServer.Hooks.accessLog`, on the event loop thread, as the response is
+/// handed to the socket: the callback should format and write, not block.
+public struct HTTPAccessLogRecord: Sendable {
+    /// Empty for requests rejected before their request line could be read.
+    public var method: String
+    /// The raw path (no query), empty when unknown.
+    public var path: String
+    /// The matched route pattern, if any.
+    public var route: String?
+    public var status: Int
+    /// From the request's first byte (or from the head, for pipelined requests already buffered)
+    /// to the response being queued.
+    public var duration: Duration
+    /// Bytes of the response, head and body, written for this request.
+    public var bytesSent: Int
+    public var requestID: String
+    public var remoteAddress: String
+}

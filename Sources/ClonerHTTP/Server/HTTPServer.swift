@@ -1,0 +1,177 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// An HTTP/1.1 server on non-blocking sockets and epoll event loops (one per core by default),
+/// optionally over TLS.
+///
+/// Using it:
+/// ```swift
+/// var router = Router()
+/// router.get("/healthz") { _ in .json(Array(#"{"status":"ok"}"#.utf8)) }          // runs on the loop
+/// router.add(.post, "/{collection}/{id}/clone", deferred: { request, responder in   // answers later
+///     cloneQueue.async { responder.respond(.json(work(request.parameter("id")))) }
+/// })
+/// var hooks = HTTPServer.Hooks()
+/// hooks.accessLog = { record in logger.info(...) }            // one record per request
+/// hooks.errorResponse = { context in problemJSON(context) }   // bodies of 400/404/405/408/413/.../500
+/// let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 8080), router: router, hooks: hooks)
+/// let port = try server.start()      // binds every loop's listener, returns the bound port
+/// ...
+/// server.shutdown(drainTimeout: .seconds(10))   // blocking graceful stop
+/// ```
+///
+/// - Handlers: `HTTPHandler.immediate` runs on the loop thread and must be cheap;
+///   `.deferred` gets an `HTTPResponder` it may answer from any thread (the loop is woken through
+///   an eventfd); `.async` runs as a Task. Errors conforming to `HTTPResponseError` become their
+///   own response, others a 500 built by `Hooks.errorResponse`.
+/// - The server owns framing: it adds `Content-Length`, `Date` (cached per second),
+///   `X-Request-ID` (the client's if sane, else generated) and `Connection`, drops the body of
+///   HEAD answers, and closes after every rejection whose framing can't be trusted.
+/// - Limits and timeouts: `Configuration.limits` (`HTTPLimits`, DESIGN.md §5 defaults).
+/// - `shutdown(drainTimeout:)` blocks: it stops accepting, closes idle connections, lets
+///   in-flight requests finish (answered with `Connection: close`) until the drain timeout,
+///   then closes everything and joins the loop threads. `isDraining` turns true at its start
+///   (the service's `/readyz` reports it). Never call it from a handler running on a loop.
+public final class HTTPServer: Sendable {
+    public struct Configuration: Sendable {
+        /// Address to bind: an IPv4 or IPv6 literal (`127.0.0.1`, `::`, `0.0.0.0`) or a name.
+        public var host: String
+        /// Port to bind; 0 picks an ephemeral port (see `start()`'s result).
+        public var port: Int
+        /// Event loops (threads), each with its own SO_REUSEPORT listener.
+        public var eventLoopCount: Int
+        public var limits: HTTPLimits
+        /// TLS from PEM files; nil serves plain HTTP.
+        public var tls: TLSConfiguration?
+        /// listen(2) backlog per loop.
+        public var backlog: Int32
+
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, eventLoopCount: Int? = nil,
+            limits: HTTPLimits = HTTPLimits(), tls: TLSConfiguration? = nil, backlog: Int32 = 1024
+        ) {
+            self.host = host
+            self.port = port
+            self.eventLoopCount = max(1, eventLoopCount ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+            self.limits = limits
+            self.tls = tls
+            self.backlog = backlog
+        }
+    }
+
+    /// The service's per-request hooks. All run on an event loop thread: keep them cheap.
+    public struct Hooks: Sendable {
+        /// Called once a request is complete, before routing (e.g. an in-flight gauge).
+        public var onRequestStart: (@Sendable (HTTPRequest) -> Void)?
+        /// Called once per answered request, as the response is queued for the socket.
+        public var accessLog: (@Sendable (HTTPAccessLogRecord) -> Void)?
+        /// Builds the responses the server makes itself (framing rejections, timeouts, 404, 405,
+        /// 500 for unknown errors). The default is a short plain-text body.
+        public var errorResponse: @Sendable (HTTPErrorContext) -> HTTPResponse
+
+        public init(
+            onRequestStart: (@Sendable (HTTPRequest) -> Void)? = nil,
+            accessLog: (@Sendable (HTTPAccessLogRecord) -> Void)? = nil,
+            errorResponse: @escaping @Sendable (HTTPErrorContext) -> HTTPResponse = HTTPServer.plainTextErrorResponse
+        ) {
+            self.onRequestStart = onRequestStart
+            self.accessLog = accessLog
+            self.errorResponse = errorResponse
+        }
+    }
+
+    /// `404 Not Found: no route for /x` as text/plain.
+    public static let plainTextErrorResponse: @Sendable (HTTPErrorContext) -> HTTPResponse = { context in
+        .text("\(context.status.code) \(context.status.reasonPhrase): \(context.reason)\n", status: context.status)
+    }
+
+    private struct State {
+        var core: ServerCore?
+        var loops: [ServerLoop] = []
+        var port: Int?
+        var stopped = false
+    }
+
+    public let configuration: Configuration
+    private let router: Router
+    private let hooks: Hooks
+    private let state = Mutex(State())
+
+    public init(configuration: Configuration, router: Router, hooks: Hooks = Hooks()) {
+        self.configuration = configuration
+        self.router = router
+        self.hooks = hooks
+    }
+
+    /// Binds the listeners, starts the loops and returns the bound port.
+    /// Throws `SocketError` (bind/listen) or `TLSError` (certificate or key).
+    @discardableResult
+    public func start() throws -> Int {
+        try state.withLock { state throws -> Int in
+            precondition(state.core == nil, "HTTPServer.start() called twice")
+            // A peer closing mid-write must not kill the process; sends also pass MSG_NOSIGNAL,
+            // but OpenSSL writes with write(2).
+            signal(SIGPIPE, SIG_IGN)
+            let tls = try configuration.tls.map { configuration throws(TLSError) in try TLSContext(configuration) }
+            let core = ServerCore(configuration: configuration, router: router, hooks: hooks, tls: tls)
+            var descriptors: [Int32] = []
+            var port = configuration.port
+            do {
+                for _ in 0..<configuration.eventLoopCount {
+                    let listener = try ListeningSocket.open(host: configuration.host, port: port, backlog: configuration.backlog)
+                    descriptors.append(listener.fd)
+                    port = listener.port
+                }
+                var loops: [ServerLoop] = []
+                for (index, fd) in descriptors.enumerated() {
+                    loops.append(ServerLoop(loop: try EventLoop(index: index), core: core, listenerFD: fd))
+                }
+                for serverLoop in loops {
+                    serverLoop.loop.start(name: "http-loop-\(serverLoop.loop.index)")
+                    serverLoop.loop.execute { serverLoop.activate() }
+                }
+                state.loops = loops
+            } catch {
+                for fd in descriptors { close(fd) }
+                throw error
+            }
+            state.core = core
+            state.port = port
+            return port
+        }
+    }
+
+    /// The bound port once started.
+    public var port: Int? { state.withLock { $0.port } }
+
+    /// True from the start of `shutdown` on.
+    public var isDraining: Bool { state.withLock { $0.core?.isDraining ?? false } }
+
+    /// Connections currently open across all loops.
+    public var openConnectionCount: Int { state.withLock { $0.core?.openConnections.load(ordering: .relaxed) ?? 0 } }
+
+    /// Graceful stop; blocks until every loop thread has exited (at most about `drainTimeout`).
+    /// Calling it again, or before `start()`, returns at once.
+    public func shutdown(drainTimeout: Duration = .seconds(10)) {
+        let (core, loops) = state.withLock { state -> (ServerCore?, [ServerLoop]) in
+            guard !state.stopped else { return (nil, []) }
+            state.stopped = true
+            return (state.core, state.loops)
+        }
+        guard let core else { return }
+        precondition(!loops.contains { $0.loop.inEventLoop }, "HTTPServer.shutdown called from an event loop thread")
+        core.draining.store(true, ordering: .relaxed)
+        for serverLoop in loops { serverLoop.loop.execute { serverLoop.beginDrain() } }
+        let deadline = MonotonicClock.now() + drainTimeout.nanoseconds
+        while core.openConnections.load(ordering: .relaxed) > 0 && MonotonicClock.now() < deadline {
+            usleep(5_000)
+        }
+        for serverLoop in loops {
+            serverLoop.loop.execute { serverLoop.closeAll() }
+            serverLoop.loop.stop()
+        }
+        for serverLoop in loops { serverLoop.loop.waitUntilStopped() }
+    }
+}

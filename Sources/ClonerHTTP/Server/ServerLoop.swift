@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CEpoll
+
+/// The server's state on one event loop: its listener, its connections, its date cache and
+/// request-id generator.
+///
+/// `@unchecked Sendable`: every method runs on `loop`'s thread; other threads only pass the
+/// reference into `loop.execute`, which runs the closure on that thread.
+final class ServerLoop: EventLoopHandler, @unchecked Sendable {
+    let loop: EventLoop
+    private let core: ServerCore
+    private var listenerFD: Int32
+    private var listenerToken: UInt64 = 0
+    private var acceptPausedUntil: UInt64 = 0
+    private var connections: [UInt64: Connection] = [:]
+    private var dateCache = HTTPDateCache()
+    private var requestIDs: RequestIDGenerator
+
+    init(loop: EventLoop, core: ServerCore, listenerFD: Int32) {
+        self.loop = loop
+        self.core = core
+        self.listenerFD = listenerFD
+        requestIDs = RequestIDGenerator(loopIndex: loop.index)
+    }
+
+    /// Registers the listener; runs on the loop thread.
+    func activate() {
+        listenerToken = loop.register(fd: listenerFD, events: EPOLLIN.rawValue, handler: self)
+        let smallest = [core.limits.headerTimeout, core.limits.bodyReadTimeout, core.limits.idleTimeout, core.limits.writeTimeout]
+            .map(\.nanoseconds).min() ?? 1_000_000_000
+        loop.tickInterval = max(10_000_000, min(250_000_000, smallest / 4))
+        loop.onTick = { [unowned self] in tick() }
+    }
+
+    func nextRequestID() -> String { requestIDs.next() }
+    func date() -> [UInt8] { dateCache.current() }
+
+    func makeResponder(token: UInt64, requestNumber: Int) -> HTTPResponder {
+        HTTPResponder { [self] result in
+            loop.execute { [self] in
+                connections[token]?.complete(requestNumber, result)
+            }
+        }
+    }
+
+    func remove(_ connection: Connection) {
+        connections[connection.token] = nil
+        loop.unregister(fd: connection.fd, token: connection.token)
+        core.openConnections.subtract(1, ordering: .relaxed)
+    }
+
+    // MARK: Accepting
+
+    func handleEvents(_ events: UInt32) {
+        for _ in 0..<64 {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &storage) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                    cepoll_accept_nonblocking(listenerFD, address, &length)
+                }
+            }
+            if fd < 0 {
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                    // Out of descriptors: stop accepting for a moment instead of spinning on a
+                    // listener that stays readable.
+                    pauseAccepting()
+                }
+                return
+            }
+            let open = core.openConnections.add(1, ordering: .relaxed).newValue
+            if open > core.limits.maxConnections || core.isDraining {
+                core.openConnections.subtract(1, ordering: .relaxed)
+                Glibc.close(fd)
+                continue
+            }
+            var on: Int32 = 1
+            // Responses leave in one write; Nagle would only delay them.
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            let remote = withUnsafePointer(to: &storage) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress.describe($0) }
+            }
+            var session: TLSSession?
+            if let context = core.tls {
+                session = TLSSession(context: context, fd: fd)
+                if session == nil {
+                    core.openConnections.subtract(1, ordering: .relaxed)
+                    Glibc.close(fd)
+                    continue
+                }
+            }
+            let connection = Connection(owner: self, core: core, fd: fd, remoteAddress: remote, tls: session, now: loop.now)
+            let token = loop.register(fd: fd, events: connection.initialEvents, handler: connection)
+            connection.didRegister(token: token)
+            connections[token] = connection
+        }
+    }
+
+    private func pauseAccepting() {
+        guard listenerToken != 0 else { return }
+        loop.unregister(fd: listenerFD, token: listenerToken)
+        listenerToken = 0
+        acceptPausedUntil = loop.now + 100_000_000
+    }
+
+    private func tick() {
+        let now = loop.now
+        if listenerToken == 0 && listenerFD >= 0 && acceptPausedUntil != 0 && now >= acceptPausedUntil && !core.isDraining {
+            acceptPausedUntil = 0
+            listenerToken = loop.register(fd: listenerFD, events: EPOLLIN.rawValue, handler: self)
+        }
+        for connection in Array(connections.values) {
+            connection.checkTimeouts(now: now)
+            if core.isDraining { connection.beginDrain() }
+        }
+    }
+
+    // MARK: Shutdown
+
+    /// Stops accepting and closes idle connections; busy ones close after their current response.
+    func beginDrain() {
+        if listenerToken != 0 { loop.unregister(fd: listenerFD, token: listenerToken) }
+        listenerToken = 0
+        if listenerFD >= 0 {
+            Glibc.close(listenerFD)
+            listenerFD = -1
+        }
+        for connection in Array(connections.values) { connection.beginDrain() }
+    }
+
+    func closeAll() {
+        beginDrain()
+        for connection in Array(connections.values) { connection.close() }
+    }
+}
