@@ -103,13 +103,16 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public static let defaultSettingsFile = "config/cloner.json"
 
     /// Builds the configuration from all layers and validates it.
-    /// - Parameter environment: the process environment; tests pass their own.
+    /// - Parameters:
+    ///   - environment: the process environment; tests pass their own.
+    ///   - defaultSettingsFile: read when it exists and no file is named explicitly.
     public static func load(
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        overrides: Overrides = Overrides()
+        overrides: Overrides = Overrides(),
+        defaultSettingsFile: String = ServiceConfiguration.defaultSettingsFile
     ) throws(ConfigurationError) -> ServiceConfiguration {
         var configuration = ServiceConfiguration()
-        let explicitFile = overrides.settingsFile ?? environment["CLONER_CONFIG"]
+        let explicitFile = overrides.settingsFile ?? environment["CLONER_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
         let path = explicitFile ?? defaultSettingsFile
         if FileManager.default.fileExists(atPath: path) {
             let data: Data
