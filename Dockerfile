@@ -23,7 +23,7 @@ RUN swift build -c release --static-swift-stdlib --product cloner \
 FROM debian:bookworm-slim
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
-    && apt-get install -y -q --no-install-recommends libsqlite3-0 libssl3 ca-certificates curl \
+    && apt-get install -y -q --no-install-recommends libsqlite3-0 libssl3 ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --create-home --home-dir /app --uid 10001 cloner
 WORKDIR /app
@@ -38,8 +38,9 @@ ENV CLONER_HOST=0.0.0.0 \
     CLONER_MODEL=/app/config/model.json
 VOLUME ["/app/data"]
 EXPOSE 8080
+# No curl in the image: bash's /dev/tcp sends the probe, and the status line must say 200.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-    CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1
+    CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /healthz HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' >&3 && head -n1 <&3 | grep -q ' 200 '"]
 # SIGTERM drains in-flight requests (CLONER_DRAIN_TIMEOUT) and exits 0.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/local/bin/cloner"]
