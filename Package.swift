@@ -18,7 +18,8 @@ let package = Package(
     ],
     dependencies: [
         // Structured logging with a swappable backend (we install a JSON-lines handler).
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        // 1.16.2: the `LogHandler.log(event:)` requirement our JSON handler implements.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         // `cloner serve` / `cloner check-model` with generated --help and env/flag handling.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         // Metrics API + Prometheus text exposition for GET /metrics.

@@ -1,0 +1,205 @@
+import ClonerModel
+import Foundation
+
+/// Appends JSON text to a byte buffer, in the order the caller writes it.
+///
+/// Records, problems and log lines are written with this instead of `JSONEncoder`/
+/// `JSONSerialization`: the service's answers need a fixed key order (`_id`, `_entity`, `_version`
+/// first), and building one `[UInt8]` straight from typed values avoids a dictionary and an
+/// `NSNumber` per value on the hot path. Commas are placed automatically: call `key` before each
+/// object member's value, and nothing between array elements.
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8]
+    /// Whether the next key or value must be preceded by a comma.
+    private var needsComma = false
+
+    public init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Continues an existing buffer (e.g. a list answer that appends one record after another).
+    public init(appendingTo bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    public mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    public mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    public mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    public mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// An object member's name; its value must follow.
+    public mutating func key(_ name: String) {
+        separate()
+        appendQuoted(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    public mutating func string(_ value: String) {
+        separate()
+        appendQuoted(value)
+        needsComma = true
+    }
+
+    public mutating func integer(_ value: Int64) {
+        separate()
+        appendDecimal(value)
+        needsComma = true
+    }
+
+    public mutating func integer(_ value: Int) { integer(Int64(value)) }
+
+    /// JSON has no NaN or infinity (RFC 8259 §6); they are written as null rather than as invalid text.
+    public mutating func double(_ value: Double) {
+        separate()
+        if value.isFinite {
+            bytes.append(contentsOf: value.description.utf8)
+        } else {
+            bytes.append(contentsOf: "null".utf8)
+        }
+        needsComma = true
+    }
+
+    public mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        needsComma = true
+    }
+
+    public mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+        needsComma = true
+    }
+
+    /// Text that is already valid JSON (a `json` attribute's stored canonical text), copied verbatim.
+    public mutating func raw(_ json: String) {
+        separate()
+        bytes.append(contentsOf: json.utf8)
+        needsComma = true
+    }
+
+    /// Writes a `JSONValue` with object keys sorted, so equal values always give equal text.
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .integer(let number): integer(number)
+        case .double(let number): double(number)
+        case .string(let text): string(text)
+        case .array(let elements):
+            beginArray()
+            for element in elements { self.value(element) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for name in members.keys.sorted() {
+                key(name)
+                self.value(members[name]!)
+            }
+            endObject()
+        }
+    }
+
+    mutating func appendDecimal(_ value: Int64) {
+        if value >= 0 && value < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        // Digits are produced backwards into a stack buffer: no String allocation per number.
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var count = 0
+            repeat {
+                digits[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// RFC 8259 §7: quotation mark, reverse solidus and the control characters U+0000–U+001F must
+    /// be escaped; everything else may pass as UTF-8.
+    mutating func appendQuoted(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                bytes.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+                case 0x0A: bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "t"))
+                case 0x08: bytes.append(UInt8(ascii: "b"))
+                case 0x0C: bytes.append(UInt8(ascii: "f"))
+                default:
+                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                              Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]])
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A UUID in canonical lower-case text (RFC 9562 §4), formatted from its bytes without the
+    /// upper-case `uuidString` and a `lowercased()` copy.
+    public mutating func uuid(_ value: UUID) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        let raw = value.uuid
+        withUnsafeBytes(of: raw) { uuidBytes in
+            for (position, byte) in uuidBytes.enumerated() {
+                if position == 4 || position == 6 || position == 8 || position == 10 { bytes.append(UInt8(ascii: "-")) }
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0xF)])
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// A date as RFC 3339 UTC text with milliseconds.
+    public mutating func date(millisecondsSince1970 milliseconds: Int64) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        RFC3339Timestamp.append(millisecondsSince1970: milliseconds, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder so the target builds before its first file lands.

@@ -1,0 +1,169 @@
+import ClonerModel
+
+/// Decoding a request body into a `RecordInput`, collecting every field error instead of stopping
+/// at the first, so one 422 tells the client everything to fix.
+extension RecordInput {
+    /// Parses and checks a `POST`/`PATCH` body.
+    public static func decode(
+        _ body: [UInt8], entity: EntityDescription, model: DataModel, mode: Mode
+    ) throws(RecordDecodingError) -> RecordInput {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(body)
+        } catch {
+            throw .invalidJSON(error)
+        }
+        return try decode(json, entity: entity, model: model, mode: mode)
+    }
+
+    /// Checks an already parsed body.
+    public static func decode(
+        _ json: JSONValue, entity: EntityDescription, model: DataModel, mode: Mode
+    ) throws(RecordDecodingError) -> RecordInput {
+        var errors: [FieldError] = []
+        guard case .object(let members) = json else {
+            throw .invalidFields([FieldError(field: "", message: "expected a JSON object, got \(RecordJSONCoding.describe(json))")])
+        }
+        let input = decodeObject(members, entity: entity, model: model, mode: mode, path: "", parentLink: nil, depth: 0, errors: &errors)
+        guard errors.isEmpty else {
+            throw .invalidFields(errors.sorted { $0.field < $1.field })
+        }
+        return input
+    }
+
+    /// Nested objects deeper than this are refused (the JSON parser's own limit is higher).
+    static let maximumNesting = 32
+
+    private static func decodeObject(
+        _ members: [String: JSONValue], entity: EntityDescription, model: DataModel, mode: Mode,
+        path: String, parentLink: String?, depth: Int, errors: inout [FieldError]
+    ) -> RecordInput {
+        var input = RecordInput(entity: entity.name, mode: mode, linkedToParentThrough: parentLink, path: path)
+        let isNested = !path.isEmpty
+        for name in members.keys.sorted() {
+            let value = members[name]!
+            let field = input.fieldPath(name)
+            switch name {
+            case "_entity":
+                if value != .string(entity.name) {
+                    errors.append(FieldError(field: field, message: "expected \"\(entity.name)\", got \(RecordJSONCoding.describe(value))"))
+                }
+                continue
+            case "_id" where isNested:
+                errors.append(FieldError(field: field, message: "a nested object is always created; to link an existing \(entity.name), give its _id as a plain integer instead of an object"))
+                continue
+            case "_id", "_version":
+                // A PATCH may send back a record it read; the path and If-Match carry identity and version.
+                if mode == .create {
+                    errors.append(FieldError(field: field, message: "\(name) is assigned by the service and cannot be set"))
+                }
+                continue
+            default:
+                break
+            }
+            if let attribute = entity.attribute(named: name) {
+                do {
+                    let decoded = try RecordJSONCoding.decodeValue(value, type: attribute.type, field: field)
+                    if decoded.isNull && !attribute.isOptional {
+                        errors.append(FieldError(field: field, message: "must not be null"))
+                    } else {
+                        input.attributes[name] = decoded
+                    }
+                } catch {
+                    errors.append(error)
+                }
+            } else if let relationship = entity.relationship(named: name) {
+                if name == parentLink {
+                    errors.append(FieldError(field: field, message: "links to the enclosing object, which sets it; leave it out"))
+                    continue
+                }
+                if let decoded = decodeRelationship(value, relationship, model: model, field: field, depth: depth, errors: &errors) {
+                    input.relationships[name] = decoded
+                }
+            } else {
+                errors.append(FieldError(field: field, message: "unknown field: \(entity.name) has no attribute or relationship named \"\(name)\""))
+            }
+        }
+        if mode == .create {
+            for attribute in entity.attributes where input.attributes[attribute.name] == nil {
+                if let defaultValue = attribute.defaultValue {
+                    input.attributes[attribute.name] = defaultValue
+                } else if attribute.isOptional {
+                    input.attributes[attribute.name] = .null
+                } else if members[attribute.name] == nil {
+                    errors.append(FieldError(field: input.fieldPath(attribute.name), message: "required \(attribute.type.rawValue) attribute is missing"))
+                }
+            }
+            for relationship in entity.relationships
+            where !relationship.isOptional && relationship.name != parentLink && members[relationship.name] == nil {
+                errors.append(FieldError(field: input.fieldPath(relationship.name), message: "required relationship to \(relationship.destination) is missing"))
+            }
+        }
+        return input
+    }
+
+    private static func decodeRelationship(
+        _ value: JSONValue, _ relationship: RelationshipDescription, model: DataModel,
+        field: String, depth: Int, errors: inout [FieldError]
+    ) -> RelationshipValue? {
+        if relationship.isToMany {
+            guard case .array(let elements) = value else {
+                errors.append(FieldError(field: field, message: "expected an array of \(relationship.destination) _ids or objects, got \(RecordJSONCoding.describe(value))"))
+                return nil
+            }
+            var references: [Reference] = []
+            var seen: Set<Int64> = []
+            var failed = false
+            for (position, element) in elements.enumerated() {
+                let elementField = "\(field)[\(position)]"
+                guard let reference = decodeReference(element, relationship, model: model, field: elementField, depth: depth, errors: &errors) else {
+                    failed = true
+                    continue
+                }
+                if case .existing(let id) = reference, !seen.insert(id).inserted {
+                    errors.append(FieldError(field: elementField, message: "\(relationship.destination) \(id) is listed twice"))
+                    failed = true
+                }
+                references.append(reference)
+            }
+            return failed ? nil : .toMany(references)
+        }
+        if case .null = value {
+            guard relationship.isOptional else {
+                errors.append(FieldError(field: field, message: "must not be null"))
+                return nil
+            }
+            return .toOne(nil)
+        }
+        guard let reference = decodeReference(value, relationship, model: model, field: field, depth: depth, errors: &errors) else { return nil }
+        return .toOne(reference)
+    }
+
+    private static func decodeReference(
+        _ value: JSONValue, _ relationship: RelationshipDescription, model: DataModel,
+        field: String, depth: Int, errors: inout [FieldError]
+    ) -> Reference? {
+        switch value {
+        case .integer(let id) where id > 0:
+            return .existing(id)
+        case .double(let number) where number >= 1 && number.rounded(.towardZero) == number && Int64(exactly: number) != nil:
+            return .existing(Int64(number))
+        case .object(let members):
+            guard depth + 1 < maximumNesting else {
+                errors.append(FieldError(field: field, message: "nested objects deeper than \(maximumNesting) levels"))
+                return nil
+            }
+            guard let destination = model.entity(named: relationship.destination) else {
+                preconditionFailure("\(relationship.qualifiedName): destination \(relationship.destination) missing from a validated model")
+            }
+            let nested = decodeObject(
+                members, entity: destination, model: model, mode: .create, path: field,
+                parentLink: relationship.inverseName, depth: depth + 1, errors: &errors)
+            return .new(nested)
+        default:
+            let shape = relationship.isToMany ? "an element" : "a value"
+            errors.append(FieldError(field: field, message: "expected \(shape) that is a \(relationship.destination) _id (positive integer) or a nested object, got \(RecordJSONCoding.describe(value))"))
+            return nil
+        }
+    }
+}

@@ -1,0 +1,305 @@
+import ClonerModel
+import Foundation
+import Logging
+
+/// Reading the settings file, the environment and the flags. One table (`settings`) names each
+/// setting in the file and in the environment, so the two layers can never disagree on what a
+/// setting means or how its value is checked.
+extension ServiceConfiguration {
+    /// A value as a layer gives it: typed JSON from the settings file, text from a variable or flag.
+    enum RawValue {
+        case json(JSONValue)
+        case text(String)
+
+        var display: String {
+            switch self {
+            case .text(let text): return text
+            case .json(let value):
+                var writer = JSONWriter()
+                writer.value(value)
+                return writer.string
+            }
+        }
+    }
+
+    typealias Apply = @Sendable (inout ServiceConfiguration, RawValue, String) throws(ConfigurationError) -> Void
+
+    struct Setting: Sendable {
+        /// Key in the settings file; `http.` members live in the nested `http` object.
+        var fileKey: String
+        var environmentVariable: String?
+        var apply: Apply
+    }
+
+    /// Every setting. `cloneRuleKeys` is file-only: it is a nested object.
+    static let settings: [Setting] = [
+        Setting(fileKey: "host", environmentVariable: "CLONER_HOST") { config, raw, source throws(ConfigurationError) in
+            config.host = try parseHost(raw, source: source)
+        },
+        Setting(fileKey: "port", environmentVariable: "CLONER_PORT") { config, raw, source throws(ConfigurationError) in
+            config.port = try parseInteger(raw, source: source, range: 0...65535, expected: "a TCP port 0–65535 (0 picks a free port)")
+        },
+        Setting(fileKey: "database", environmentVariable: "CLONER_DATABASE") { config, raw, source throws(ConfigurationError) in
+            config.databasePath = try parsePath(raw, source: source)
+        },
+        Setting(fileKey: "model", environmentVariable: "CLONER_MODEL") { config, raw, source throws(ConfigurationError) in
+            config.modelPath = try parsePath(raw, source: source)
+        },
+        Setting(fileKey: "apiKeys", environmentVariable: "CLONER_API_KEYS") { config, raw, source throws(ConfigurationError) in
+            config.apiKeys = try parseKeys(raw, source: source)
+        },
+        Setting(fileKey: "readApiKeys", environmentVariable: "CLONER_READ_API_KEYS") { config, raw, source throws(ConfigurationError) in
+            config.readOnlyAPIKeys = try parseKeys(raw, source: source)
+        },
+        Setting(fileKey: "tlsCertificate", environmentVariable: "CLONER_TLS_CERT") { config, raw, source throws(ConfigurationError) in
+            config.tlsCertificatePath = try parseOptionalPath(raw, source: source)
+        },
+        Setting(fileKey: "tlsKey", environmentVariable: "CLONER_TLS_KEY") { config, raw, source throws(ConfigurationError) in
+            config.tlsKeyPath = try parseOptionalPath(raw, source: source)
+        },
+        Setting(fileKey: "logLevel", environmentVariable: "CLONER_LOG_LEVEL") { config, raw, source throws(ConfigurationError) in
+            config.logLevel = try parseLogLevel(raw, source: source)
+        },
+        Setting(fileKey: "drainTimeoutSeconds", environmentVariable: "CLONER_DRAIN_TIMEOUT") { config, raw, source throws(ConfigurationError) in
+            config.drainTimeout = try parseSeconds(raw, source: source)
+        },
+        Setting(fileKey: "maxObjectsPerClone", environmentVariable: "CLONER_MAX_OBJECTS_PER_CLONE") { config, raw, source throws(ConfigurationError) in
+            config.maxObjectsPerClone = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
+        },
+        Setting(fileKey: "idempotencyRetentionSeconds", environmentVariable: "CLONER_IDEMPOTENCY_RETENTION") { config, raw, source throws(ConfigurationError) in
+            config.idempotencyRetention = try parseSeconds(raw, source: source)
+        },
+        Setting(fileKey: "cloneRuleKeys", environmentVariable: nil) { config, raw, source throws(ConfigurationError) in
+            config.cloneRuleKeys = try parseCloneRuleKeys(raw, source: source)
+        },
+        Setting(fileKey: "http.maxRequestLineBytes", environmentVariable: "CLONER_HTTP_MAX_REQUEST_LINE_BYTES") { config, raw, source throws(ConfigurationError) in
+            config.http.maxRequestLineBytes = try parseInteger(raw, source: source, range: 64...(1 << 20), expected: "a byte count 64–1048576")
+        },
+        Setting(fileKey: "http.maxHeaderFieldBytes", environmentVariable: "CLONER_HTTP_MAX_HEADER_FIELD_BYTES") { config, raw, source throws(ConfigurationError) in
+            config.http.maxHeaderFieldBytes = try parseInteger(raw, source: source, range: 64...(1 << 20), expected: "a byte count 64–1048576")
+        },
+        Setting(fileKey: "http.maxHeaderSectionBytes", environmentVariable: "CLONER_HTTP_MAX_HEADER_SECTION_BYTES") { config, raw, source throws(ConfigurationError) in
+            config.http.maxHeaderSectionBytes = try parseInteger(raw, source: source, range: 256...(16 << 20), expected: "a byte count 256–16777216")
+        },
+        Setting(fileKey: "http.maxHeaderFields", environmentVariable: "CLONER_HTTP_MAX_HEADER_FIELDS") { config, raw, source throws(ConfigurationError) in
+            config.http.maxHeaderFields = try parseInteger(raw, source: source, range: 1...10_000, expected: "a count 1–10000")
+        },
+        Setting(fileKey: "http.maxBodyBytes", environmentVariable: "CLONER_HTTP_MAX_BODY_BYTES") { config, raw, source throws(ConfigurationError) in
+            config.http.maxBodyBytes = try parseInteger(raw, source: source, range: 0...(1 << 31), expected: "a byte count 0–2147483648")
+        },
+        Setting(fileKey: "http.headerTimeoutSeconds", environmentVariable: "CLONER_HTTP_HEADER_TIMEOUT") { config, raw, source throws(ConfigurationError) in
+            config.http.headerTimeout = try parseSeconds(raw, source: source)
+        },
+        Setting(fileKey: "http.bodyReadTimeoutSeconds", environmentVariable: "CLONER_HTTP_BODY_READ_TIMEOUT") { config, raw, source throws(ConfigurationError) in
+            config.http.bodyReadTimeout = try parseSeconds(raw, source: source)
+        },
+        Setting(fileKey: "http.idleTimeoutSeconds", environmentVariable: "CLONER_HTTP_IDLE_TIMEOUT") { config, raw, source throws(ConfigurationError) in
+            config.http.idleTimeout = try parseSeconds(raw, source: source)
+        },
+        Setting(fileKey: "http.maxRequestsPerConnection", environmentVariable: "CLONER_HTTP_MAX_REQUESTS_PER_CONNECTION") { config, raw, source throws(ConfigurationError) in
+            config.http.maxRequestsPerConnection = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
+        },
+        Setting(fileKey: "http.maxConnections", environmentVariable: "CLONER_HTTP_MAX_CONNECTIONS") { config, raw, source throws(ConfigurationError) in
+            config.http.maxConnections = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a count 1–1000000")
+        },
+    ]
+
+    /// Every environment variable the service reads, for `--help` and the README.
+    public static var environmentVariables: [String] {
+        ["CLONER_CONFIG"] + settings.compactMap(\.environmentVariable)
+    }
+
+    /// Members a settings-file object may carry as a note to people; JSON has no comments.
+    static let commentKey = "$comment"
+
+    mutating func applySettingsFile(_ data: Data, path: String) throws(ConfigurationError) {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(data)
+        } catch {
+            throw ConfigurationError(source: path, message: error.description)
+        }
+        guard case .object(let top) = document else {
+            throw ConfigurationError(source: path, message: "the settings file must hold a JSON object")
+        }
+        let byKey = Dictionary(uniqueKeysWithValues: Self.settings.map { ($0.fileKey, $0) })
+        for key in top.keys.sorted() where key != Self.commentKey {
+            let value = top[key]!
+            if key == "http" {
+                guard case .object(let members) = value else {
+                    throw ConfigurationError(source: "\(path): http", value: RawValue.json(value).display, message: "expected an object")
+                }
+                for member in members.keys.sorted() where member != Self.commentKey {
+                    guard let setting = byKey["http.\(member)"] else {
+                        throw ConfigurationError(source: "\(path): http.\(member)", message: "unknown setting")
+                    }
+                    try setting.apply(&self, .json(members[member]!), "\(path): http.\(member)")
+                }
+                continue
+            }
+            guard let setting = byKey[key], !key.hasPrefix("http.") else {
+                throw ConfigurationError(source: "\(path): \(key)", message: "unknown setting")
+            }
+            try setting.apply(&self, .json(value), "\(path): \(key)")
+        }
+    }
+
+    /// An empty variable counts as unset, as container tooling often passes `VAR=` for "no value".
+    mutating func applyEnvironment(_ environment: [String: String]) throws(ConfigurationError) {
+        for setting in Self.settings {
+            guard let name = setting.environmentVariable, let text = environment[name], !text.isEmpty else { continue }
+            try setting.apply(&self, .text(text), name)
+        }
+    }
+
+    mutating func apply(_ overrides: Overrides) throws(ConfigurationError) {
+        if let host = overrides.host { self.host = try Self.parseHost(.text(host), source: "--host") }
+        if let port = overrides.port {
+            self.port = try Self.parseInteger(.text(String(port)), source: "--port", range: 0...65535, expected: "a TCP port 0–65535")
+        }
+        if let path = overrides.databasePath { databasePath = try Self.parsePath(.text(path), source: "--database") }
+        if let path = overrides.modelPath { modelPath = try Self.parsePath(.text(path), source: "--model") }
+        if let keys = overrides.apiKeys { apiKeys = try Self.checkKeys(keys, source: "--api-key") }
+        if let keys = overrides.readOnlyAPIKeys { readOnlyAPIKeys = try Self.checkKeys(keys, source: "--read-api-key") }
+        if let path = overrides.tlsCertificatePath { tlsCertificatePath = try Self.parseOptionalPath(.text(path), source: "--tls-cert") }
+        if let path = overrides.tlsKeyPath { tlsKeyPath = try Self.parseOptionalPath(.text(path), source: "--tls-key") }
+        if let level = overrides.logLevel { logLevel = try Self.parseLogLevel(.text(level), source: "--log-level") }
+        if let seconds = overrides.drainTimeoutSeconds {
+            drainTimeout = try Self.parseSeconds(.json(.double(seconds)), source: "--drain-timeout")
+        }
+        if let count = overrides.maxObjectsPerClone {
+            maxObjectsPerClone = try Self.parseInteger(.json(.integer(Int64(count))), source: "--max-objects-per-clone",
+                                                       range: 1...Int(Int32.max), expected: "a positive integer")
+        }
+    }
+}
+
+// MARK: - Value parsers
+
+extension ServiceConfiguration {
+    static func parseText(_ raw: RawValue, source: String, expected: String) throws(ConfigurationError) -> String {
+        switch raw {
+        case .text(let text): return text
+        case .json(.string(let text)): return text
+        case .json: throw ConfigurationError(source: source, value: raw.display, message: "expected \(expected)")
+        }
+    }
+
+    static func parseHost(_ raw: RawValue, source: String) throws(ConfigurationError) -> String {
+        let host = try parseText(raw, source: source, expected: "a host name or IP address")
+        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" || $0.isNewline }) else {
+            throw ConfigurationError(source: source, value: host, message: "expected a host name or IP address")
+        }
+        return host
+    }
+
+    static func parsePath(_ raw: RawValue, source: String) throws(ConfigurationError) -> String {
+        let path = try parseText(raw, source: source, expected: "a file path")
+        guard !path.isEmpty, !path.contains("\0") else {
+            throw ConfigurationError(source: source, value: path, message: "expected a file path")
+        }
+        return path
+    }
+
+    /// Null (file) or an empty string turns the setting off.
+    static func parseOptionalPath(_ raw: RawValue, source: String) throws(ConfigurationError) -> String? {
+        if case .json(.null) = raw { return nil }
+        let path = try parseText(raw, source: source, expected: "a file path or null")
+        if path.isEmpty { return nil }
+        guard !path.contains("\0") else { throw ConfigurationError(source: source, value: path, message: "expected a file path") }
+        return path
+    }
+
+    static func parseInteger(_ raw: RawValue, source: String, range: ClosedRange<Int>, expected: String) throws(ConfigurationError) -> Int {
+        let value: Int?
+        switch raw {
+        case .text(let text): value = Int(text.trimmingCharacters(in: .whitespaces))
+        case .json(.integer(let number)): value = Int(exactly: number)
+        default: value = nil
+        }
+        guard let value, range.contains(value) else {
+            throw ConfigurationError(source: source, value: raw.display, message: "expected \(expected)")
+        }
+        return value
+    }
+
+    /// Seconds, fractional allowed, greater than zero and at most a year.
+    static func parseSeconds(_ raw: RawValue, source: String) throws(ConfigurationError) -> Duration {
+        let seconds: Double?
+        switch raw {
+        case .text(let text): seconds = Double(text.trimmingCharacters(in: .whitespaces))
+        case .json(.integer(let number)): seconds = Double(number)
+        case .json(.double(let number)): seconds = number
+        default: seconds = nil
+        }
+        guard let seconds, seconds.isFinite, seconds > 0, seconds <= 366 * 86_400 else {
+            throw ConfigurationError(source: source, value: raw.display, message: "expected a number of seconds greater than 0")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    static func parseLogLevel(_ raw: RawValue, source: String) throws(ConfigurationError) -> Logger.Level {
+        let text = try parseText(raw, source: source, expected: "a log level")
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            let names = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConfigurationError(source: source, value: text, message: "expected one of \(names)")
+        }
+        return level
+    }
+
+    /// A JSON array of strings, or comma-separated text (spaces around keys ignored).
+    static func parseKeys(_ raw: RawValue, source: String) throws(ConfigurationError) -> [String] {
+        let keys: [String]
+        switch raw {
+        case .text(let text):
+            keys = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        case .json(.array(let elements)):
+            var collected: [String] = []
+            for element in elements {
+                guard case .string(let key) = element else {
+                    throw ConfigurationError(source: source, value: raw.display, message: "expected an array of key strings")
+                }
+                collected.append(key)
+            }
+            keys = collected
+        default:
+            throw ConfigurationError(source: source, value: raw.display, message: "expected an array of key strings")
+        }
+        return try checkKeys(keys, source: source)
+    }
+
+    /// The value is NOT echoed: an error message must not put a secret into a log.
+    static func checkKeys(_ keys: [String], source: String) throws(ConfigurationError) -> [String] {
+        for (position, key) in keys.enumerated() {
+            if let problem = APIKeyAuthenticator.validateKeySpecification(key) {
+                throw ConfigurationError(source: source, value: "<key \(position + 1) of \(keys.count)>", message: problem)
+            }
+        }
+        return keys
+    }
+
+    static func parseCloneRuleKeys(_ raw: RawValue, source: String) throws(ConfigurationError) -> CloneRuleKeys {
+        guard case .json(.object(let members)) = raw else {
+            throw ConfigurationError(source: source, value: raw.display, message: "expected an object of userInfo key names")
+        }
+        var keys = CloneRuleKeys.moCloner
+        let fields: [(String, WritableKeyPath<CloneRuleKeys, String>)] = [
+            ("exclude", \.exclude), ("rebuild", \.rebuild), ("followParent", \.followParent),
+            ("withoutParent", \.withoutParent), ("clone", \.clone),
+        ]
+        for name in members.keys.sorted() where name != commentKey {
+            guard let field = fields.first(where: { $0.0 == name }) else {
+                throw ConfigurationError(source: "\(source).\(name)", message: "unknown setting")
+            }
+            guard case .string(let key) = members[name]!, !key.isEmpty else {
+                throw ConfigurationError(source: "\(source).\(name)", value: RawValue.json(members[name]!).display, message: "expected a non-empty string")
+            }
+            keys[keyPath: field.1] = key
+        }
+        let names = [keys.exclude, keys.rebuild, keys.followParent, keys.withoutParent, keys.clone]
+        guard Set(names).count == names.count else {
+            throw ConfigurationError(source: source, value: raw.display, message: "two clone rules share one userInfo key name")
+        }
+        return keys
+    }
+}

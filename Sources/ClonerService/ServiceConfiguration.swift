@@ -1,0 +1,149 @@
+import ClonerModel
+import Foundation
+import Logging
+
+/// Every setting of the service (DESIGN.md §5), with its default.
+///
+/// Layers, later ones winning: these defaults, the settings file `config/cloner.json` (optional),
+/// `CLONER_*` environment variables, command-line flags (`Overrides`). `load` applies them and
+/// validates every value; a bad one is a `ConfigurationError` naming its source and value, raised
+/// before the service listens.
+public struct ServiceConfiguration: Sendable, Hashable {
+    /// Address to listen on; the container sets 0.0.0.0.
+    public var host = "127.0.0.1"
+    /// 0 picks a free port (tests).
+    public var port = 8080
+    /// The SQLite file, created on first start.
+    public var databasePath = "data/cloner.sqlite"
+    public var modelPath = "config/model.json"
+    /// Full-access keys: plain or `sha256:<hex>`. None configured (in both lists) means no auth.
+    public var apiKeys: [String] = []
+    public var readOnlyAPIKeys: [String] = []
+    /// PEM certificate chain and private key; both or neither.
+    public var tlsCertificatePath: String?
+    public var tlsKeyPath: String?
+    public var logLevel: Logger.Level = .info
+    /// How long SIGTERM waits for in-flight requests before exiting.
+    public var drainTimeout: Duration = .seconds(30)
+    /// A clone planning more objects than this is refused before anything is written.
+    public var maxObjectsPerClone = 1_000_000
+    /// How long an `Idempotency-Key`'s first answer is kept for replay.
+    public var idempotencyRetention: Duration = .seconds(24 * 3600)
+    /// The `userInfo` key names carrying clone rules (renamable as MOCloner allows).
+    public var cloneRuleKeys = CloneRuleKeys.moCloner
+    public var http = HTTPLimits()
+    /// The settings file that was read, if any (for the start-up log line).
+    public var settingsFile: String?
+
+    /// Limits of the HTTP/1.1 server (DESIGN.md §5); the executable hands them to ClonerHTTP.
+    public struct HTTPLimits: Sendable, Hashable {
+        /// Longer request lines answer 414.
+        public var maxRequestLineBytes = 8 * 1024
+        /// One header field (name, colon, value) longer than this answers 431.
+        public var maxHeaderFieldBytes = 8 * 1024
+        /// The whole header section longer than this answers 431.
+        public var maxHeaderSectionBytes = 32 * 1024
+        /// More header fields than this answers 431.
+        public var maxHeaderFields = 100
+        /// Bodies larger than this answer 413, checked against Content-Length before reading.
+        public var maxBodyBytes = 8 * 1024 * 1024
+        /// From a request's first byte to the end of its headers, not reset by trickled bytes (408).
+        public var headerTimeout: Duration = .seconds(10)
+        /// Longest wait between two reads of a body.
+        public var bodyReadTimeout: Duration = .seconds(30)
+        /// Idle keep-alive; longer than load balancers' usual 60 s so they close first (no 502).
+        public var idleTimeout: Duration = .seconds(75)
+        public var maxRequestsPerConnection = 1000
+        public var maxConnections = 1024
+
+        public init() {}
+    }
+
+    /// Values given on the command line; nil leaves the lower layers' value.
+    public struct Overrides: Sendable, Hashable {
+        /// `--config`: a settings file that must exist (the default one is optional).
+        public var settingsFile: String?
+        public var host: String?
+        public var port: Int?
+        public var databasePath: String?
+        public var modelPath: String?
+        public var apiKeys: [String]?
+        public var readOnlyAPIKeys: [String]?
+        public var tlsCertificatePath: String?
+        public var tlsKeyPath: String?
+        public var logLevel: String?
+        public var drainTimeoutSeconds: Double?
+        public var maxObjectsPerClone: Int?
+
+        public init(
+            settingsFile: String? = nil, host: String? = nil, port: Int? = nil, databasePath: String? = nil,
+            modelPath: String? = nil, apiKeys: [String]? = nil, readOnlyAPIKeys: [String]? = nil,
+            tlsCertificatePath: String? = nil, tlsKeyPath: String? = nil, logLevel: String? = nil,
+            drainTimeoutSeconds: Double? = nil, maxObjectsPerClone: Int? = nil
+        ) {
+            self.settingsFile = settingsFile
+            self.host = host
+            self.port = port
+            self.databasePath = databasePath
+            self.modelPath = modelPath
+            self.apiKeys = apiKeys
+            self.readOnlyAPIKeys = readOnlyAPIKeys
+            self.tlsCertificatePath = tlsCertificatePath
+            self.tlsKeyPath = tlsKeyPath
+            self.logLevel = logLevel
+            self.drainTimeoutSeconds = drainTimeoutSeconds
+            self.maxObjectsPerClone = maxObjectsPerClone
+        }
+    }
+
+    /// The built-in defaults.
+    public init() {}
+
+    /// Where the settings file is looked for when neither `--config` nor `CLONER_CONFIG` names one.
+    public static let defaultSettingsFile = "config/cloner.json"
+
+    /// Builds the configuration from all layers and validates it.
+    /// - Parameters:
+    ///   - environment: the process environment; tests pass their own.
+    ///   - defaultSettingsFile: read when it exists and no file is named explicitly.
+    public static func load(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        overrides: Overrides = Overrides(),
+        defaultSettingsFile: String = ServiceConfiguration.defaultSettingsFile
+    ) throws(ConfigurationError) -> ServiceConfiguration {
+        var configuration = ServiceConfiguration()
+        let explicitFile = overrides.settingsFile ?? environment["CLONER_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        let path = explicitFile ?? defaultSettingsFile
+        if FileManager.default.fileExists(atPath: path) {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw ConfigurationError(source: path, message: "cannot read the settings file: \(error.localizedDescription)")
+            }
+            try configuration.applySettingsFile(data, path: path)
+            configuration.settingsFile = path
+        } else if let explicitFile {
+            let source = overrides.settingsFile != nil ? "--config" : "CLONER_CONFIG"
+            throw ConfigurationError(source: source, value: explicitFile, message: "settings file not found")
+        }
+        try configuration.applyEnvironment(environment)
+        try configuration.apply(overrides)
+        try configuration.validate()
+        return configuration
+    }
+
+    /// Checks that hold across settings, after every layer is applied.
+    public func validate() throws(ConfigurationError) {
+        switch (tlsCertificatePath, tlsKeyPath) {
+        case (nil, nil), (.some, .some): break
+        case (.some, nil): throw ConfigurationError(source: "CLONER_TLS_KEY", message: "a TLS certificate is configured without its private key")
+        case (nil, .some): throw ConfigurationError(source: "CLONER_TLS_CERT", message: "a TLS private key is configured without its certificate")
+        }
+        if http.maxHeaderFieldBytes > http.maxHeaderSectionBytes {
+            throw ConfigurationError(
+                source: "http.maxHeaderFieldBytes", value: String(http.maxHeaderFieldBytes),
+                message: "must not exceed http.maxHeaderSectionBytes (\(http.maxHeaderSectionBytes))")
+        }
+    }
+}

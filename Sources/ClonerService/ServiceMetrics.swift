@@ -1,0 +1,139 @@
+import CoreMetrics
+import Foundation
+import Metrics
+import Prometheus
+
+/// The service's metrics (DESIGN.md §4, `GET /metrics`), kept in a Prometheus registry and
+/// recorded through the swift-metrics API.
+///
+/// Each instance owns its registry and hands its `factory` to every metric explicitly, so tests
+/// can make as many instances as they like; only the executable calls `bootstrapMetricsSystem()`
+/// (which swift-metrics allows once per process) so that libraries' own metrics land in the same
+/// registry and show up on `/metrics` too.
+///
+/// `route` labels must be route templates (`/{collection}/{id}`), never raw paths: every distinct
+/// label set is a time series kept forever.
+public final class ServiceMetrics: Sendable {
+    /// The media type of `render()`'s output (Prometheus text exposition format 0.0.4).
+    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    public enum CloneResult: String, Sendable, CaseIterable {
+        case succeeded, failed, dryRun = "dry_run", replayed
+    }
+
+    public let registry: PrometheusCollectorRegistry
+    public let factory: PrometheusMetricsFactory
+
+    private let clonesByResult: [CloneResult: Metrics.Counter]
+    private let objectsCloned: Metrics.Counter
+    private let cloneDuration: Metrics.Timer
+    private let jobsInFlight: Meter
+    private let requestMetrics: RequestMetricCache
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Request latencies cluster in milliseconds; clones of large graphs run for seconds to minutes.
+        factory.durationHistogramBuckets = [
+            "http_request_duration_seconds": [
+                .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+                .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+                .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+            ],
+            "cloner_clone_duration_seconds": [
+                .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+                .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30), .seconds(60), .seconds(120), .seconds(300),
+            ],
+        ]
+        self.factory = factory
+        var clones: [CloneResult: Metrics.Counter] = [:]
+        for result in CloneResult.allCases {
+            clones[result] = Metrics.Counter(label: "cloner_clones_total", dimensions: [("result", result.rawValue)], factory: factory)
+        }
+        clonesByResult = clones
+        objectsCloned = Metrics.Counter(label: "cloner_objects_cloned_total", factory: factory)
+        cloneDuration = Metrics.Timer(label: "cloner_clone_duration_seconds", factory: factory)
+        jobsInFlight = Meter(label: "cloner_jobs_in_flight", factory: factory)
+        jobsInFlight.set(0)
+        requestMetrics = RequestMetricCache(factory: factory)
+    }
+
+    /// Makes this registry the process-wide swift-metrics backend. Once per process (swift-metrics
+    /// traps on a second bootstrap): the executable calls it, tests never do.
+    public func bootstrapMetricsSystem() {
+        MetricsSystem.bootstrap(factory)
+    }
+
+    /// One finished HTTP request.
+    public func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        let metrics = requestMetrics.metrics(route: route, method: method, status: status)
+        metrics.count.increment()
+        metrics.duration.recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    /// One finished clone; `objects` is the number of objects it created (zero for a failure or a dry run).
+    public func recordClone(result: CloneResult, objects: Int, duration: Duration) {
+        clonesByResult[result]!.increment()
+        if objects > 0 { objectsCloned.increment(by: objects) }
+        cloneDuration.recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    public func jobStarted() { jobsInFlight.increment() }
+
+    public func jobFinished() { jobsInFlight.decrement() }
+
+    /// The body of `GET /metrics`.
+    public func render() -> [UInt8] {
+        registry.emitToBuffer()
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
+
+extension ServiceMetrics {
+    struct RequestKey: Hashable {
+        var route: String
+        var method: String
+        var status: Int
+    }
+
+    struct RequestMetrics {
+        var count: Metrics.Counter
+        var duration: Metrics.Timer
+    }
+
+    /// The per-label-set metric objects, made once: looking up a dictionary under a lock is cheaper
+    /// than building a swift-metrics handle (and a registry lookup) on every request.
+    ///
+    /// `@unchecked Sendable`: the dictionary is only touched while `lock` is held; the metric
+    /// objects it hands out are themselves thread-safe.
+    final class RequestMetricCache: @unchecked Sendable {
+        private let factory: PrometheusMetricsFactory
+        private let lock = NSLock()
+        private var cache: [RequestKey: RequestMetrics] = [:]
+
+        init(factory: PrometheusMetricsFactory) {
+            self.factory = factory
+        }
+
+        func metrics(route: String, method: String, status: Int) -> RequestMetrics {
+            let key = RequestKey(route: route, method: method, status: status)
+            lock.lock()
+            defer { lock.unlock() }
+            if let existing = cache[key] { return existing }
+            let made = RequestMetrics(
+                count: Metrics.Counter(
+                    label: "http_requests_total",
+                    dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory),
+                // The histogram has no status label: latency per route and method is what alerts use,
+                // and a status label would multiply its buckets.
+                duration: Metrics.Timer(
+                    label: "http_request_duration_seconds", dimensions: [("route", route), ("method", method)], factory: factory))
+            cache[key] = made
+            return made
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import ClonerModel
+@testable import ClonerService
+import Foundation
+import Logging
+import Testing
+
+@Suite struct ServiceConfigurationTests {
+    let missing = "/nonexistent/cloner.json"
+
+    @Test func defaultsMatchDesign() throws {
+        let config = try ServiceConfiguration.load(environment: [:], defaultSettingsFile: missing)
+        #expect(config.host == "127.0.0.1")
+        #expect(config.port == 8080)
+        #expect(config.databasePath == "data/cloner.sqlite")
+        #expect(config.modelPath == "config/model.json")
+        #expect(config.apiKeys.isEmpty && config.readOnlyAPIKeys.isEmpty)
+        #expect(config.tlsCertificatePath == nil && config.tlsKeyPath == nil)
+        #expect(config.logLevel == .info)
+        #expect(config.maxObjectsPerClone == 1_000_000)
+        #expect(config.idempotencyRetention == .seconds(86_400))
+        #expect(config.http.maxRequestLineBytes == 8192)
+        #expect(config.http.maxHeaderFieldBytes == 8192)
+        #expect(config.http.maxHeaderSectionBytes == 32_768)
+        #expect(config.http.maxHeaderFields == 100)
+        #expect(config.http.maxBodyBytes == 8 * 1024 * 1024)
+        #expect(config.http.headerTimeout == .seconds(10))
+        #expect(config.http.bodyReadTimeout == .seconds(30))
+        #expect(config.http.idleTimeout == .seconds(75))
+        #expect(config.http.maxRequestsPerConnection == 1000)
+        #expect(config.http.maxConnections == 1024)
+        #expect(config.settingsFile == nil)
+    }
+
+    /// The shipped settings file states exactly the built-in defaults and names every setting.
+    @Test func shippedSettingsFileHoldsTheDefaults() throws {
+        let path = repositoryRoot.appendingPathComponent("config/cloner.json").path
+        var config = try ServiceConfiguration.load(environment: [:], overrides: .init(settingsFile: path))
+        #expect(config.settingsFile == path)
+        config.settingsFile = nil
+        #expect(config == ServiceConfiguration())
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        for setting in ServiceConfiguration.settings {
+            let key = setting.fileKey.split(separator: ".").last.map(String.init)!
+            #expect(text.contains("\"\(key)\""), "config/cloner.json lacks \(setting.fileKey)")
+        }
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("config/README.md"), encoding: .utf8)
+        for variable in ServiceConfiguration.environmentVariables {
+            #expect(readme.contains(variable), "config/README.md lacks \(variable)")
+        }
+    }
+
+    @Test func layersOverrideInOrder() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try directory.write(#"""
+            {"host": "10.0.0.1", "port": 9000, "logLevel": "debug", "database": "file.sqlite",
+             "http": {"maxBodyBytes": 1024, "idleTimeoutSeconds": 2.5}, "cloneRuleKeys": {"exclude": "skip"}}
+            """#, to: "settings.json")
+        let config = try ServiceConfiguration.load(
+            environment: ["CLONER_CONFIG": file, "CLONER_PORT": "9100", "CLONER_LOG_LEVEL": "WARNING", "CLONER_HOST": "",
+                          "CLONER_API_KEYS": " a , b ,", "CLONER_HTTP_MAX_BODY_BYTES": "2048"],
+            overrides: .init(port: 9200, databasePath: "flag.sqlite"),
+            defaultSettingsFile: missing)
+        #expect(config.settingsFile == file)
+        #expect(config.host == "10.0.0.1", "an empty variable counts as unset")
+        #expect(config.port == 9200)
+        #expect(config.databasePath == "flag.sqlite")
+        #expect(config.logLevel == .warning)
+        #expect(config.apiKeys == ["a", "b"])
+        #expect(config.http.maxBodyBytes == 2048)
+        #expect(config.http.idleTimeout == .milliseconds(2500))
+        #expect(config.cloneRuleKeys.exclude == "skip")
+        #expect(config.cloneRuleKeys.rebuild == "rebuild")
+    }
+
+    func expectError(_ source: String, value: String? = nil, containing message: String,
+                     environment: [String: String] = [:], overrides: ServiceConfiguration.Overrides = .init(),
+                     sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            _ = try ServiceConfiguration.load(environment: environment, overrides: overrides, defaultSettingsFile: missing)
+            Issue.record("no error for \(source)", sourceLocation: sourceLocation)
+        } catch {
+            #expect(error.source.hasSuffix(source), "\(error)", sourceLocation: sourceLocation)
+            if let value { #expect(error.value == value, "\(error)", sourceLocation: sourceLocation) }
+            #expect(error.message.contains(message), "\(error)", sourceLocation: sourceLocation)
+            #expect(error.description.contains(source), sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func badEnvironmentValuesNameTheVariableAndValue() {
+        expectError("CLONER_PORT", value: "eighty", containing: "TCP port", environment: ["CLONER_PORT": "eighty"])
+        expectError("CLONER_PORT", value: "70000", containing: "TCP port", environment: ["CLONER_PORT": "70000"])
+        expectError("CLONER_LOG_LEVEL", value: "loud", containing: "one of trace", environment: ["CLONER_LOG_LEVEL": "loud"])
+        expectError("CLONER_DRAIN_TIMEOUT", value: "-1", containing: "seconds", environment: ["CLONER_DRAIN_TIMEOUT": "-1"])
+        expectError("CLONER_HTTP_MAX_CONNECTIONS", value: "0", containing: "count", environment: ["CLONER_HTTP_MAX_CONNECTIONS": "0"])
+        expectError("CLONER_HOST", value: "a b", containing: "host", environment: ["CLONER_HOST": "a b"])
+        expectError("CLONER_CONFIG", value: "/nope.json", containing: "not found", environment: ["CLONER_CONFIG": "/nope.json"])
+    }
+
+    @Test func badKeysAreReportedWithoutEchoingThem() {
+        expectError("CLONER_API_KEYS", value: "<key 2 of 2>", containing: "b64token",
+                    environment: ["CLONER_API_KEYS": "good,bad key"])
+        expectError("CLONER_READ_API_KEYS", containing: "64 hex digits", environment: ["CLONER_READ_API_KEYS": "sha256:1234"])
+    }
+
+    @Test func badFlagsNameTheFlag() {
+        expectError("--port", value: "-1", containing: "TCP port", overrides: .init(port: -1))
+        expectError("--log-level", value: "nope", containing: "one of", overrides: .init(logLevel: "nope"))
+        expectError("--config", value: "/missing/settings.json", containing: "not found", overrides: .init(settingsFile: "/missing/settings.json"))
+    }
+
+    @Test func settingsFileErrorsNameTheKey() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cases: [(String, String, String?, String)] = [
+            (#"{"prot": 8080}"#, "prot", nil, "unknown setting"),
+            (#"{"http": {"maxBody": 1}}"#, "http.maxBody", nil, "unknown setting"),
+            (#"{"port": "8080"}"#, "port", "\"8080\"", "TCP port"),
+            (#"{"port": 80.5}"#, "port", "80.5", "TCP port"),
+            (#"{"apiKeys": "k"}"#, "apiKeys", "\"k\"", "array of key strings"),
+            (#"{"http": {"headerTimeoutSeconds": 0}}"#, "http.headerTimeoutSeconds", "0", "seconds"),
+            (#"{"cloneRuleKeys": {"exclude": "x", "clone": "x"}}"#, "cloneRuleKeys", nil, "share one userInfo key"),
+            (#"{"cloneRuleKeys": {"copy": "x"}}"#, "cloneRuleKeys.copy", nil, "unknown setting"),
+            (#"[1]"#, "bad.json", nil, "JSON object"),
+            (#"{"port": 1,}"#, "bad.json", nil, "invalid JSON at byte 11"),
+        ]
+        for (index, (text, source, value, message)) in cases.enumerated() {
+            let file = try directory.write(text, to: index >= 8 ? "bad.json" : "case\(index).json")
+            expectError(source, value: value, containing: message, overrides: .init(settingsFile: file))
+        }
+    }
+
+    @Test func tlsNeedsBothFiles() {
+        expectError("CLONER_TLS_KEY", containing: "without its private key", environment: ["CLONER_TLS_CERT": "cert.pem"])
+        expectError("CLONER_TLS_CERT", containing: "without its certificate", environment: ["CLONER_TLS_KEY": "key.pem"])
+    }
+
+    @Test func emptyFlagsTurnTLSOffOverTheEnvironment() throws {
+        let config = try ServiceConfiguration.load(
+            environment: ["CLONER_TLS_CERT": "c.pem", "CLONER_TLS_KEY": "k.pem"],
+            overrides: .init(tlsCertificatePath: "", tlsKeyPath: ""), defaultSettingsFile: missing)
+        #expect(config.tlsCertificatePath == nil && config.tlsKeyPath == nil)
+    }
+}

@@ -1,0 +1,65 @@
+import Testing
+import ClonerModel
+import Foundation
+
+/// A fresh folder under the system temporary directory, removed by `remove()`.
+struct TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("cloner-service-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func write(_ text: String, to name: String) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try Data(text.utf8).write(to: file)
+        return file.path
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// The repository's top level, found from this file's path (tests may run from any directory).
+let repositoryRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The sample model of DESIGN.md §2, plus a Tag entity for many-to-many and a required relationship.
+let sampleModel: DataModel = {
+    let note = EntityDescription(
+        name: "Note", collection: "notes",
+        attributes: [
+            AttributeDescription(name: "id", type: .uuid),
+            AttributeDescription(name: "name", type: .string, isOptional: true),
+            AttributeDescription(name: "createDate", type: .date),
+            AttributeDescription(name: "index", type: .integer, defaultValue: .integer(0)),
+            AttributeDescription(name: "data", type: .binary, isOptional: true),
+            AttributeDescription(name: "score", type: .double, isOptional: true),
+            AttributeDescription(name: "pinned", type: .boolean, defaultValue: .boolean(false)),
+            AttributeDescription(name: "extra", type: .json, isOptional: true),
+        ],
+        relationships: [
+            RelationshipDescription(name: "items", destination: "Item", isToMany: true, isOrdered: true, inverseName: "note", deleteRule: .cascade),
+            RelationshipDescription(name: "tags", destination: "Tag", isToMany: true, inverseName: "notes"),
+        ])
+    let item = EntityDescription(
+        name: "Item", collection: "items",
+        attributes: [
+            AttributeDescription(name: "name", type: .string, isOptional: true),
+            AttributeDescription(name: "noteID", type: .uuid, isOptional: true),
+        ],
+        relationships: [
+            RelationshipDescription(name: "note", destination: "Note", inverseName: "items", isOptional: false),
+        ])
+    let tag = EntityDescription(
+        name: "Tag",
+        attributes: [AttributeDescription(name: "label", type: .string, isUnique: true)],
+        relationships: [RelationshipDescription(name: "notes", destination: "Note", isToMany: true, inverseName: "tags")])
+    return DataModel(entities: [note, item, tag])
+}()
+
+/// Parses JSON with Foundation, independently of the service's own parser, to check its output.
+func foundationJSON(_ bytes: [UInt8]) throws -> [String: Any] {
+    try #require(JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+}
