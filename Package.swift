@@ -68,6 +68,6 @@ let package = Package(
         .testTarget(name: "ClonerStoreTests", dependencies: ["ClonerStore", "ClonerModel"], swiftSettings: strict),
         .testTarget(name: "ClonerCloneTests", dependencies: ["ClonerClone", "ClonerStore", "ClonerModel"], swiftSettings: strict),
         .testTarget(name: "ClonerHTTPTests", dependencies: ["ClonerHTTP"], swiftSettings: strict),
-        .testTarget(name: "ClonerServiceTests", dependencies: ["ClonerService", "ClonerHTTP"], swiftSettings: strict),
+        .testTarget(name: "ClonerServiceTests", dependencies: ["ClonerService", "ClonerHTTP", "ClonerModel", "ClonerStore", "ClonerClone"], swiftSettings: strict),
     ]
 )

@@ -15,7 +15,7 @@ extension AttributeValue {
         case (.double, .double(let value)): self = .double(value)
         case (.boolean, .bool(let value)): self = .boolean(value)
         case (.date, .string(let text)):
-            guard let milliseconds = RFC3339.millisecondsSince1970(from: text) else { return nil }
+            guard let milliseconds = RFC3339Timestamp.parse(text) else { return nil }
             self = .date(millisecondsSince1970: milliseconds)
         case (.uuid, .string(let text)):
             guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else { return nil }
@@ -36,7 +36,7 @@ extension AttributeValue {
         case .integer(let value): return .integer(value)
         case .double(let value): return .double(value)
         case .boolean(let value): return .bool(value)
-        case .date(let milliseconds): return .string(RFC3339.string(millisecondsSince1970: milliseconds))
+        case .date(let milliseconds): return .string(RFC3339Timestamp.format(millisecondsSince1970: milliseconds))
         // RFC 9562 §4: UUIDs are written in lower case.
         case .uuid(let uuid): return .string(uuid.uuidString.lowercased())
         case .binary(let data): return .string(data.base64EncodedString())

@@ -21,7 +21,11 @@ struct JSONTextParser {
     }
 
     static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONTextParser(bytes: [UInt8](data))
+        try parse(bytes: [UInt8](data))
+    }
+
+    static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONTextParser(bytes: bytes)
         return try parser.parseDocument()
     }
 

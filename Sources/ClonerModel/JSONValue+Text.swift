@@ -7,6 +7,15 @@ extension JSONValue {
         self = try JSONTextParser.parse(data)
     }
 
+    /// Parses bytes as they arrive in a request body, without copying them into `Data` first.
+    public init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
+        self = try JSONTextParser.parse(bytes: bytes)
+    }
+
+    public init(parsing text: String) throws(JSONSyntaxError) {
+        self = try JSONTextParser.parse(bytes: Array(text.utf8))
+    }
+
     /// Compact JSON with object members sorted by the UTF-8 bytes of their names: the same value
     /// always gives the same bytes, on every platform, which is what fingerprints and equality of
     /// JSON attribute values rely on.

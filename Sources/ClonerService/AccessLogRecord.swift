@@ -1,3 +1,4 @@
+import ClonerModel
 import Logging
 
 /// What the access log says about one finished request (DESIGN.md §5).

@@ -1,3 +1,4 @@
+import ClonerModel
 import Foundation
 import Logging
 

@@ -1,3 +1,4 @@
+import ClonerModel
 /// The problems the REST handlers answer most, with the wording kept in one place.
 extension Problem {
     public static func notFound(_ detail: String) -> Problem {

@@ -1,3 +1,4 @@
+import ClonerModel
 /// Why a request body could not become a `RecordInput` (or clone options): the two kinds answer
 /// different statuses, 400 for text that is not JSON, 422 for JSON that does not fit the model.
 public enum RecordDecodingError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -9,7 +9,7 @@ extension RecordInput {
     ) throws(RecordDecodingError) -> RecordInput {
         let json: JSONValue
         do {
-            json = try JSONParser.parse(body)
+            json = try JSONValue(parsing: body)
         } catch {
             throw .invalidJSON(error)
         }

@@ -80,7 +80,7 @@ public enum RecordJSONCoding {
             return try decodeValue(.string(text), type: type, field: field)
         case .json:
             do {
-                return .json(canonicalText(try JSONParser.parse(text)))
+                return .json(canonicalText(try JSONValue(parsing: text)))
             } catch {
                 throw FieldError(field: field, message: "expected JSON text: \(error.description)")
             }

@@ -115,7 +115,7 @@ extension ServiceConfiguration {
     mutating func applySettingsFile(_ data: Data, path: String) throws(ConfigurationError) {
         let document: JSONValue
         do {
-            document = try JSONParser.parse(data)
+            document = try JSONValue(parsing: data)
         } catch {
             throw ConfigurationError(source: path, message: error.description)
         }

@@ -17,7 +17,7 @@ import Testing
 
     @Test(arguments: valid)
     func parses(text: String, milliseconds: Int64) {
-        #expect(RFC3339.millisecondsSince1970(from: text) == milliseconds)
+        #expect(RFC3339Timestamp.parse(text) == milliseconds)
     }
 
     @Test(arguments: [
@@ -26,14 +26,14 @@ import Testing
         "2024-01-01T00:00:00.Z", "2024-01-01T00:00:00+0200", "2024-1-01T00:00:00Z", "2024-01-01T00:00:00Zjunk", "",
     ])
     func refuses(text: String) {
-        #expect(RFC3339.millisecondsSince1970(from: text) == nil)
+        #expect(RFC3339Timestamp.parse(text) == nil)
     }
 
     @Test func formatsWithMillisecondsInUTC() {
-        #expect(RFC3339.string(millisecondsSince1970: 0) == "1970-01-01T00:00:00.000Z")
-        #expect(RFC3339.string(millisecondsSince1970: -1) == "1969-12-31T23:59:59.999Z")
-        #expect(RFC3339.string(millisecondsSince1970: 1_709_251_199_999) == "2024-02-29T23:59:59.999Z")
-        #expect(RFC3339.string(millisecondsSince1970: -62_162_035_200_000) == "0000-03-01T00:00:00.000Z")
+        #expect(RFC3339Timestamp.format(millisecondsSince1970: 0) == "1970-01-01T00:00:00.000Z")
+        #expect(RFC3339Timestamp.format(millisecondsSince1970: -1) == "1969-12-31T23:59:59.999Z")
+        #expect(RFC3339Timestamp.format(millisecondsSince1970: 1_709_251_199_999) == "2024-02-29T23:59:59.999Z")
+        #expect(RFC3339Timestamp.format(millisecondsSince1970: -62_162_035_200_000) == "0000-03-01T00:00:00.000Z")
     }
 
     @Test func roundTripsAcrossCenturies() {
@@ -41,8 +41,8 @@ import Testing
         var milliseconds: Int64 = -11_676_096_000_000
         var checked = 0
         while milliseconds < 13_569_465_600_000 {
-            let text = RFC3339.string(millisecondsSince1970: milliseconds)
-            #expect(RFC3339.millisecondsSince1970(from: text) == milliseconds, "\(text)")
+            let text = RFC3339Timestamp.format(millisecondsSince1970: milliseconds)
+            #expect(RFC3339Timestamp.parse(text) == milliseconds, "\(text)")
             milliseconds += 450_305_005
             checked += 1
         }

@@ -1,4 +1,5 @@
 @testable import ClonerService
+import ClonerModel
 import Foundation
 import Logging
 import Testing

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct RecordJSONCodingTests {
     func decode(_ json: String, _ type: AttributeType) throws -> AttributeValue {
-        try RecordJSONCoding.decodeValue(try JSONParser.parse(json), type: type, field: "f")
+        try RecordJSONCoding.decodeValue(try JSONValue(parsing: json), type: type, field: "f")
     }
 
     func decodeError(_ json: String, _ type: AttributeType) -> FieldError? {

@@ -122,7 +122,7 @@ import Testing
             (#"{"cloneRuleKeys": {"exclude": "x", "clone": "x"}}"#, "cloneRuleKeys", nil, "share one userInfo key"),
             (#"{"cloneRuleKeys": {"copy": "x"}}"#, "cloneRuleKeys.copy", nil, "unknown setting"),
             (#"[1]"#, "bad.json", nil, "JSON object"),
-            (#"{"port": 1,}"#, "bad.json", nil, "invalid JSON at byte 11"),
+            (#"{"port": 1,}"#, "bad.json", nil, "line 1, column 12 (byte 11)"),
         ]
         for (index, (text, source, value, message)) in cases.enumerated() {
             let file = try directory.write(text, to: index >= 8 ? "bad.json" : "case\(index).json")

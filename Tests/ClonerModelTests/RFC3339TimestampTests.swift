@@ -1,4 +1,4 @@
-@testable import ClonerService
+@testable import ClonerModel
 import Foundation
 import Testing
 
