@@ -38,8 +38,18 @@ public final class CloneEngine: Sendable {
     @discardableResult
     public func start(_ request: CloneRequest, jobID: String = UUID().uuidString.lowercased(),
                       completion: @escaping @Sendable (CloneJob) -> Void = { _ in }) -> CloneJob {
+        start(request, jobID: jobID, work: { [self] progress in try clone(request, progress: progress) }, completion: completion)
+    }
+
+    /// Starts a job whose work the caller supplies — typically `store.write` around
+    /// `clone(_:in:progress:)` plus something recorded in the same transaction — still on the
+    /// job's own private serial queue.
+    @discardableResult
+    public func start(_ request: CloneRequest, jobID: String,
+                      work: @escaping @Sendable (CloneProgress) throws -> CloneResult,
+                      completion: @escaping @Sendable (CloneJob) -> Void) -> CloneJob {
         let job = CloneJob(id: jobID, request: request)
-        job.start({ [self] progress in try clone(request, progress: progress) }, completion: completion)
+        job.start(work, completion: completion)
         return job
     }
 }

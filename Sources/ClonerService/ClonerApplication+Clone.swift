@@ -1,0 +1,227 @@
+import ClonerClone
+import ClonerHTTP
+import ClonerModel
+import ClonerStore
+import Foundation
+
+/// `POST /{collection}/{id}/clone` and `GET /jobs/{id}` (DESIGN.md §4).
+extension ClonerApplication {
+    static let maximumIdempotencyKeyLength = 255
+
+    /// Parses the optional body `{"exclude": [...], "set": {...}, "dryRun": false, "returnIds": false}`.
+    func cloneRequest(_ request: HTTPRequest, entity: EntityDescription, id: Int64) throws(Problem) -> CloneRequest {
+        var clone = CloneRequest(entity: entity.name, id: id, maximumObjects: configuration.maxObjectsPerClone)
+        guard !request.body.isEmpty else { return clone }
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: request.body)
+        } catch {
+            throw Problem.invalidJSON(error)
+        }
+        guard case .object(let members) = json else {
+            throw Problem.validationFailed([FieldError(field: "", message: "expected a JSON object with exclude, set, dryRun, returnIds")])
+        }
+        var errors: [FieldError] = []
+        for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+            switch (name, value) {
+            case ("exclude", .array(let entries)):
+                for (index, entry) in entries.enumerated() {
+                    if case .string(let text) = entry { clone.exclude.append(text) } else {
+                        errors.append(FieldError(field: "exclude[\(index)]", message: "expected a property name (string)"))
+                    }
+                }
+            case ("set", .object(let values)):
+                for (property, value) in values.sorted(by: { $0.key < $1.key }) {
+                    let field = "set.\(property)"
+                    if let attribute = entity.attribute(named: property) {
+                        do {
+                            clone.set[property] = try RecordJSONCoding.decodeValue(value, type: attribute.type, field: field)
+                        } catch {
+                            errors.append(error)
+                        }
+                    } else if entity.relationship(named: property) != nil {
+                        switch value {
+                        case .integer(let target): clone.set[property] = .integer(target)
+                        case .null: clone.set[property] = .null
+                        default: errors.append(FieldError(field: field, message: "expected an _id (integer) or null"))
+                        }
+                    } else {
+                        errors.append(FieldError(field: field, message: "\(entity.name) has no attribute or relationship named \(property)"))
+                    }
+                }
+            case ("dryRun", .bool(let flag)): clone.dryRun = flag
+            case ("returnIds", .bool(let flag)): clone.returnIDs = flag
+            case ("exclude", _): errors.append(FieldError(field: "exclude", message: "expected an array of property names"))
+            case ("set", _): errors.append(FieldError(field: "set", message: "expected an object of property values"))
+            case ("dryRun", _), ("returnIds", _): errors.append(FieldError(field: name, message: "expected true or false"))
+            default: errors.append(FieldError(field: name, message: "unknown option; the options are exclude, set, dryRun, returnIds"))
+            }
+        }
+        guard errors.isEmpty else { throw Problem.validationFailed(errors) }
+        return clone
+    }
+
+    func startClone(_ request: HTTPRequest, responder: HTTPResponder) throws {
+        let entity = try entity(of: request)
+        let id = try objectID(of: request, entity: entity)
+        try requireJSONBody(request)
+        let clone = try cloneRequest(request, entity: entity, id: id)
+        do {
+            try engine.validate(clone)
+        } catch {
+            throw Problem.from(error) ?? Problem.internalError()
+        }
+        let key = request.headers["Idempotency-Key"]
+        if let key, !(1...ClonerApplication.maximumIdempotencyKeyLength).contains(key.utf8.count) {
+            throw Problem.validationFailed([FieldError(field: "Idempotency-Key", message: "expected 1 to \(ClonerApplication.maximumIdempotencyKeyLength) characters")])
+        }
+        let fingerprint = ClonerApplication.fingerprint(request)
+        if request.headers.containsToken("respond-async", in: "Prefer") && !clone.dryRun {
+            workers.submit { [self] in
+                do {
+                    responder.respond(try enqueueClone(clone, entity: entity, request: request, key: key, fingerprint: fingerprint))
+                } catch {
+                    responder.respond(problemResponse(for: error, request: request, during: .write))
+                }
+            }
+        } else {
+            runClone(clone, entity: entity, request: request, key: key, fingerprint: fingerprint, responder: responder)
+        }
+    }
+
+    /// A digest of what the request asks for, to tell a retry from a different request reusing
+    /// the key (RFC draft "The Idempotency-Key HTTP Header Field", §2.2).
+    static func fingerprint(_ request: HTTPRequest) -> String {
+        let bytes = Array("\(request.method.rawValue) \(request.path)\n".utf8) + request.body
+        return APIKeyAuthenticator.sha256(bytes).map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func replayResponse(_ record: IdempotencyRecord, fingerprint: String, request: HTTPRequest) -> HTTPResponse {
+        guard record.fingerprint == fingerprint else {
+            return Problem(code: .idempotencyKeyReused, detail: "this Idempotency-Key was used with a different request; use a new key for a new request")
+                .response(requestID: request.id)
+        }
+        metrics.recordClone(result: .replayed, objects: 0, duration: .zero)
+        var headers: HTTPHeaders = ["Content-Type": "application/json", "Idempotent-Replayed": "true"]
+        if let location = record.location { headers.set("Location", location) }
+        return HTTPResponse(status: HTTPStatus(record.status), headers: headers, body: Array(record.body))
+    }
+
+    /// A synchronous clone: on its own job queue, answered when it has committed or rolled back.
+    private func runClone(_ clone: CloneRequest, entity: EntityDescription, request: HTTPRequest, key: String?, fingerprint: String, responder: HTTPResponder) {
+        let started = ContinuousClock.now
+        metrics.jobStarted()
+        let status: HTTPStatus = clone.dryRun ? .ok : .created
+        engine.start(clone, jobID: UUID().uuidString.lowercased(), work: { [self] progress in
+            try store.write { context in
+                if let key, let record = try context.idempotencyRecord(key: key) { throw IdempotentReplay(record: record) }
+                let result = try engine.clone(clone, in: context, progress: progress)
+                if let key {
+                    try context.saveIdempotencyRecord(IdempotencyRecord(
+                        key: key, fingerprint: fingerprint, status: status.code,
+                        location: clone.dryRun ? nil : "/\(entity.collection)/\(result.clone.id)", body: Data(result.jsonBytes())))
+                }
+                return result
+            }
+        }, completion: { [self] job in
+            metrics.jobFinished()
+            if let result = job.result {
+                metrics.recordClone(result: clone.dryRun ? .dryRun : .succeeded, objects: clone.dryRun ? 0 : result.totalCreated,
+                                    duration: ContinuousClock.now - started)
+                var headers: HTTPHeaders = [:]
+                if !clone.dryRun { headers.set("Location", "/\(entity.collection)/\(result.clone.id)") }
+                responder.respond(HTTPResponse.json(result.jsonBytes(), status: status, headers: headers))
+            } else if let replay = job.error as? IdempotentReplay {
+                responder.respond(replayResponse(replay.record, fingerprint: fingerprint, request: request))
+            } else {
+                metrics.recordClone(result: .failed, objects: 0, duration: ContinuousClock.now - started)
+                responder.respond(problemResponse(for: job.error ?? Problem.internalError(), request: request, during: .write))
+            }
+        })
+    }
+
+    /// `Prefer: respond-async`: the job is recorded (and the idempotency answer with it) before the
+    /// 202 goes out, so `GET /jobs/{id}` finds it even if the process dies right after.
+    private func enqueueClone(_ clone: CloneRequest, entity: EntityDescription, request: HTTPRequest, key: String?, fingerprint: String) throws -> HTTPResponse {
+        let jobID = UUID().uuidString.lowercased()
+        let location = "/jobs/\(jobID)"
+        let queued = ClonerApplication.jobJSON(id: jobID, status: "queued", planned: 0, written: 0, result: nil, error: nil)
+        let requestJSON = Data(request.body.isEmpty ? Array("{}".utf8) : request.body)
+        let replay = try store.write { context -> IdempotencyRecord? in
+            if let key, let record = try context.idempotencyRecord(key: key) { return record }
+            try context.saveJob(JobRecord(id: jobID, status: "queued", request: requestJSON))
+            if let key {
+                try context.saveIdempotencyRecord(IdempotencyRecord(key: key, fingerprint: fingerprint, status: 202, location: location, body: Data(queued)))
+            }
+            return nil
+        }
+        if let replay { return replayResponse(replay, fingerprint: fingerprint, request: request) }
+
+        let started = ContinuousClock.now
+        metrics.jobStarted()
+        let job = engine.start(clone, jobID: jobID, work: { [self] progress in
+            try store.write { context in
+                let result = try engine.clone(clone, in: context, progress: progress)
+                try context.saveJob(JobRecord(id: jobID, status: "succeeded", request: requestJSON, result: Data(result.jsonBytes()), finishedAt: Date()))
+                return result
+            }
+        }, completion: { [self] job in
+            if let result = job.result {
+                metrics.recordClone(result: .succeeded, objects: result.totalCreated, duration: ContinuousClock.now - started)
+            } else {
+                metrics.recordClone(result: .failed, objects: 0, duration: ContinuousClock.now - started)
+                let problem = Problem.from(job.error ?? Problem.internalError()) ?? Problem.internalError()
+                if Problem.from(job.error ?? Problem.internalError()) == nil {
+                    logger.error("clone job failed", metadata: ["job": "\(jobID)", "error": "\(job.error.map { "\($0)" } ?? "unknown")"])
+                }
+                do {
+                    try store.write { context in
+                        try context.saveJob(JobRecord(id: jobID, status: "failed", request: requestJSON, error: Data(problem.jsonBytes()), finishedAt: Date()))
+                    }
+                } catch {
+                    logger.error("recording a failed clone job failed", metadata: ["job": "\(jobID)", "error": "\(error)"])
+                }
+            }
+            metrics.jobFinished()
+            jobs.remove(jobID)
+        })
+        jobs.add(job)
+        if job.finishedAt != nil { jobs.remove(jobID) }
+        return HTTPResponse.json(queued, status: .accepted, headers: ["Location": location])
+    }
+
+    // MARK: GET /jobs/{id}
+
+    func jobResponse(_ request: HTTPRequest) throws -> HTTPResponse {
+        let id = request.parameter("id") ?? ""
+        if let job = jobs.job(id), job.finishedAt == nil {
+            let status = job.status == .queued ? "queued" : "running"
+            return .json(ClonerApplication.jobJSON(id: id, status: status, planned: job.progress.planned, written: job.progress.written, result: nil, error: nil))
+        }
+        guard let record = try store.read({ try $0.job(id: id) }) else {
+            throw Problem.notFound("no clone job \(id)")
+        }
+        var planned = 0
+        if let result = record.result, case .object(let members)? = try? JSONValue(parsing: result), case .object(let created)? = members["created"] {
+            planned = created.values.reduce(0) { total, value in if case .integer(let count) = value { return total + Int(count) } else { return total } }
+        }
+        return .json(ClonerApplication.jobJSON(id: id, status: record.status, planned: planned, written: planned,
+                                               result: record.result.map(Array.init), error: record.error.map(Array.init)))
+    }
+
+    static func jobJSON(id: String, status: String, planned: Int, written: Int, result: [UInt8]?, error: [UInt8]?) -> [UInt8] {
+        var writer = JSONWriter(capacity: 160 + (result?.count ?? 0) + (error?.count ?? 0))
+        writer.beginObject()
+        writer.key("id"); writer.string(id)
+        writer.key("status"); writer.string(status)
+        writer.key("progress")
+        writer.beginObject()
+        writer.key("planned"); writer.integer(planned)
+        writer.key("written"); writer.integer(written)
+        writer.endObject()
+        if let result { writer.key("result"); writer.raw(String(decoding: result, as: UTF8.self)) }
+        if let error { writer.key("error"); writer.raw(String(decoding: error, as: UTF8.self)) }
+        writer.endObject()
+        return writer.bytes
+    }
+}

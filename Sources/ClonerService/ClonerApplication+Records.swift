@@ -1,0 +1,231 @@
+import ClonerHTTP
+import ClonerModel
+import ClonerStore
+import Foundation
+
+/// The record routes of DESIGN.md §4: list, create, read, partial update, delete.
+extension ClonerApplication {
+    static let defaultPageSize = 50
+    static let maximumPageSize = 1000
+
+    func entity(of request: HTTPRequest) throws(Problem) -> EntityDescription {
+        let collection = request.parameter("collection") ?? ""
+        guard let entity = model.entity(forCollection: collection) else {
+            throw Problem.notFound("no collection named \(collection); the collections are " + model.entities.map(\.collection).joined(separator: ", "))
+        }
+        return entity
+    }
+
+    func objectID(of request: HTTPRequest, entity: EntityDescription) throws(Problem) -> Int64 {
+        let text = request.parameter("id") ?? ""
+        guard let id = Int64(text), id > 0 else { throw Problem.notFound("\(entity.name) \(text) does not exist: an _id is a positive integer") }
+        return id
+    }
+
+    /// A JSON body is required to say it is JSON (RFC 9110 §8.3); a form-encoded body sent by
+    /// `curl -d` without a header gets a 415 that says what to add, not a confusing parse error.
+    func requireJSONBody(_ request: HTTPRequest) throws(Problem) {
+        guard !request.body.isEmpty else { return }
+        let type = request.headers["Content-Type"]?.lowercased()
+        guard let type, type.hasPrefix("application/json") || type.contains("+json") else {
+            throw Problem.unsupportedMediaType(request.headers["Content-Type"])
+        }
+    }
+
+    // MARK: GET /{collection}
+
+    func list(_ request: HTTPRequest) throws -> HTTPResponse {
+        let entity = try entity(of: request)
+        var fetch = FetchRequest(entity: entity.name, limit: ClonerApplication.defaultPageSize)
+        var errors: [FieldError] = []
+        var seen: Set<String> = []
+        for item in request.queryItems {
+            guard seen.insert(item.name).inserted else {
+                errors.append(FieldError(field: item.name, message: "given more than once"))
+                continue
+            }
+            switch item.name {
+            case "limit":
+                if let limit = Int(item.value), (1...ClonerApplication.maximumPageSize).contains(limit) {
+                    fetch.limit = limit
+                } else {
+                    errors.append(FieldError(field: "limit", message: "expected an integer from 1 to \(ClonerApplication.maximumPageSize), got \(item.value)"))
+                }
+            case "after":
+                if let after = Int64(item.value), after > 0 { fetch.after = after } else {
+                    errors.append(FieldError(field: "after", message: "expected an _id (a positive integer), got \(item.value)"))
+                }
+            case "order":
+                for key in item.value.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                    let descending = key.hasPrefix("-")
+                    let name = descending ? String(key.dropFirst()) : key
+                    if name == "_id" || entity.attribute(named: name) != nil || isStoredToOne(entity, name) {
+                        fetch.sort.append(FetchRequest.Sort(name, ascending: !descending))
+                    } else {
+                        errors.append(FieldError(field: "order", message: "\(entity.name) has no attribute or to-one relationship named \(name)"))
+                    }
+                }
+            default:
+                do {
+                    fetch.predicates.append(try filter(entity, name: item.name, text: item.value))
+                } catch {
+                    errors.append(error)
+                }
+            }
+        }
+        guard errors.isEmpty else { throw Problem.validationFailed(errors) }
+
+        let pageSize = fetch.limit ?? ClonerApplication.defaultPageSize
+        fetch.limit = pageSize + 1
+        let objects = try store.read { context -> [StoredObject] in
+            let ids = try context.fetchIDs(fetch)
+            return try context.fetchObjects(entity: entity.name, ids: Array(ids.prefix(pageSize)))
+        }
+        var writer = JSONWriter(capacity: 64 + objects.count * 256)
+        writer.beginObject()
+        writer.key("data")
+        writer.beginArray()
+        for object in objects.prefix(pageSize) { object.write(entity: entity, to: &writer) }
+        writer.endArray()
+        writer.key("next")
+        if objects.count > pageSize, let last = objects.prefix(pageSize).last {
+            writer.string(nextPage(request, after: last.id))
+        } else {
+            writer.null()
+        }
+        writer.endObject()
+        return .json(writer.bytes)
+    }
+
+    private func isStoredToOne(_ entity: EntityDescription, _ name: String) -> Bool {
+        guard let relationship = entity.relationship(named: name), !relationship.isToMany else { return false }
+        if case .foreignKeyOnSource = store.schema.storage(of: relationship) { return true }
+        return false
+    }
+
+    private func filter(_ entity: EntityDescription, name: String, text: String) throws(FieldError) -> FetchRequest.Equality {
+        if let attribute = entity.attribute(named: name) {
+            if text == "null" && attribute.isOptional && attribute.type != .string { return .init(name, .null) }
+            return .init(name, try RecordJSONCoding.decodeQueryValue(text, type: attribute.type, field: name))
+        }
+        if isStoredToOne(entity, name) {
+            if text == "null" { return .init(name, .null) }
+            guard let id = Int64(text) else { throw FieldError(field: name, message: "expected an _id or null, got \(text)") }
+            return .init(name, .integer(id))
+        }
+        if entity.relationship(named: name) != nil {
+            throw FieldError(field: name, message: "only attributes and to-one relationships stored on \(entity.name) can filter")
+        }
+        throw FieldError(field: name, message: "\(entity.name) has no attribute named \(name); the query parameters are limit, after, order and attribute names")
+    }
+
+    /// The same query with the cursor moved past `after`.
+    private func nextPage(_ request: HTTPRequest, after: Int64) -> String {
+        var parts: [String] = []
+        for item in request.queryItems where item.name != "after" {
+            parts.append(ClonerApplication.percentEncoded(item.name) + "=" + ClonerApplication.percentEncoded(item.value))
+        }
+        parts.append("after=\(after)")
+        return String(request.path) + "?" + parts.joined(separator: "&")
+    }
+
+    private static let queryValueCharacters: CharacterSet = {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+;#")
+        return allowed
+    }()
+
+    static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? text
+    }
+
+    // MARK: POST /{collection}
+
+    func create(_ request: HTTPRequest) throws -> HTTPResponse {
+        let entity = try entity(of: request)
+        try requireJSONBody(request)
+        let input: RecordInput
+        do {
+            input = try RecordInput.decode(request.body, entity: entity, model: model, mode: .create)
+        } catch {
+            throw error.problem
+        }
+        let changes = input.changeSet()
+        let object = try store.write { context -> StoredObject? in
+            let result = try context.save(changes)
+            return try context.fetchObject(entity: entity.name, id: result.insertedIDs[0])
+        }
+        guard let object else { throw Problem.internalError() }
+        return HTTPResponse.json(object.jsonBytes(entity: entity), status: .created, headers: [
+            "Location": "/\(entity.collection)/\(object.id)", "ETag": object.entityTag,
+        ])
+    }
+
+    // MARK: GET /{collection}/{id}
+
+    func read(_ request: HTTPRequest) throws -> HTTPResponse {
+        let entity = try entity(of: request)
+        let id = try objectID(of: request, entity: entity)
+        guard let object = try store.read({ try $0.fetchObject(entity: entity.name, id: id) }) else {
+            throw Problem.notFound("\(entity.name) \(id) does not exist")
+        }
+        if let tags = request.headers["If-None-Match"], ClonerApplication.entityTags(tags).contains(object.version) {
+            return HTTPResponse(status: .notModified, headers: ["ETag": object.entityTag])
+        }
+        return HTTPResponse.json(object.jsonBytes(entity: entity), headers: ["ETag": object.entityTag])
+    }
+
+    // MARK: PATCH /{collection}/{id}
+
+    func update(_ request: HTTPRequest) throws -> HTTPResponse {
+        let entity = try entity(of: request)
+        let id = try objectID(of: request, entity: entity)
+        try requireJSONBody(request)
+        let expected = try ClonerApplication.expectedVersion(request)
+        let input: RecordInput
+        do {
+            input = try RecordInput.decode(request.body.isEmpty ? Array("{}".utf8) : request.body, entity: entity, model: model, mode: .update)
+        } catch {
+            throw error.problem
+        }
+        let changes = input.changeSet(updating: id, expectedVersion: expected)
+        let object = try store.write { context -> StoredObject? in
+            _ = try context.save(changes)
+            return try context.fetchObject(entity: entity.name, id: id)
+        }
+        guard let object else { throw Problem.notFound("\(entity.name) \(id) does not exist") }
+        return HTTPResponse.json(object.jsonBytes(entity: entity), headers: ["ETag": object.entityTag])
+    }
+
+    // MARK: DELETE /{collection}/{id}
+
+    func delete(_ request: HTTPRequest) throws -> HTTPResponse {
+        let entity = try entity(of: request)
+        let id = try objectID(of: request, entity: entity)
+        let expected = try ClonerApplication.expectedVersion(request)
+        _ = try store.write { context in
+            try context.save(ChangeSet(deletes: [ChangeSet.Delete(entity: entity.name, id: id, expectedVersion: expected)]))
+        }
+        return HTTPResponse(status: .noContent)
+    }
+
+    /// `If-Match: "3"` → 3; `*` or no header → no check (RFC 9110 §13.1.1).
+    static func expectedVersion(_ request: HTTPRequest) throws(Problem) -> Int64? {
+        guard let value = request.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), value != "*" else { return nil }
+        let versions = entityTags(value)
+        guard versions.count == 1 else {
+            throw Problem(code: .badRequest, detail: "If-Match must carry one entity tag as returned in ETag, e.g. \"3\"; got \(value)")
+        }
+        return versions[0]
+    }
+
+    /// The versions in an entity-tag list (`"3"`, `W/"3"`, `"3", "4"`).
+    static func entityTags(_ value: String) -> [Int64] {
+        value.split(separator: ",").compactMap { part in
+            var tag = part.trimmingCharacters(in: .whitespaces)
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            guard tag.count >= 3, tag.hasPrefix("\""), tag.hasSuffix("\"") else { return nil }
+            return Int64(tag.dropFirst().dropLast())
+        }
+    }
+}

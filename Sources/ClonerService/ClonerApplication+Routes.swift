@@ -1,0 +1,94 @@
+import ClonerHTTP
+import Foundation
+
+extension ClonerApplication {
+    /// Every route of DESIGN.md §4. Cheap answers (probes, metrics, model, API description) run on
+    /// the event loop; anything touching SQLite runs on the store workers; clones on their own
+    /// queues.
+    func makeRouter() -> Router {
+        var router = Router()
+        router.add(.get, "/healthz", .immediate { _ in ClonerApplication.healthyResponse })
+        router.add(.get, "/readyz", .immediate { [self] _ in readiness() })
+        router.add(.get, "/metrics", onLoop { [self] _ in
+            HTTPResponse(status: .ok, headers: ["Content-Type": ServiceMetrics.contentType], body: metrics.render())
+        })
+        router.add(.get, "/model", onLoop { [self] request in modelResponse(request) })
+        router.add(.get, "/openapi.yaml", onLoop { _ in
+            HTTPResponse(status: .ok, headers: ["Content-Type": OpenAPIDocument.contentType], body: OpenAPIDocument.bytes)
+        })
+        router.add(.get, "/jobs/{id}", onStore(.read) { [self] request in try jobResponse(request) })
+        router.add(.get, "/{collection}", onStore(.read) { [self] request in try list(request) })
+        router.add(.post, "/{collection}", onStore(.write) { [self] request in try create(request) })
+        router.add(.get, "/{collection}/{id}", onStore(.read) { [self] request in try read(request) })
+        router.add(.patch, "/{collection}/{id}", onStore(.write) { [self] request in try update(request) })
+        router.add(.delete, "/{collection}/{id}", onStore(.delete) { [self] request in try delete(request) })
+        router.add(.post, "/{collection}/{id}/clone", .deferred { [self] request, responder in
+            try authorize(request)
+            try startClone(request, responder: responder)
+        })
+        return router
+    }
+
+    func makeHooks() -> HTTPServer.Hooks {
+        var hooks = HTTPServer.Hooks()
+        hooks.accessLog = { [metrics] record in
+            let line = AccessLogRecord(
+                method: record.method, path: record.path, status: record.status,
+                durationMilliseconds: Double(record.duration.components.seconds) * 1000 + Double(record.duration.components.attoseconds) / 1e15,
+                bytes: record.bytesSent, requestID: record.requestID, remote: record.remoteAddress
+            ).jsonLine()
+            JSONLogHandler.emit(line: line)
+            metrics.recordRequest(route: record.route ?? "unmatched", method: record.method, status: record.status, duration: record.duration)
+        }
+        hooks.errorResponse = { context in Problem.serverError(context) }
+        return hooks
+    }
+
+    static let healthyResponse = HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8))
+
+    /// 401/403 as problems, before any work is done (DESIGN.md §5: probes stay open).
+    func authorize(_ request: HTTPRequest) throws(Problem) {
+        let decision = authenticator.authorize(
+            authorization: request.headers["Authorization"],
+            isWrite: APIKeyAuthenticator.isWrite(method: request.method.rawValue))
+        switch decision {
+        case .allowed: return
+        case .unauthorized(let reason): throw Problem.unauthorized("a valid API key is required (\(reason)): send Authorization: Bearer <key>")
+        case .forbidden: throw Problem.forbidden("this API key is read-only; \(request.method.rawValue) needs a full-access key")
+        }
+    }
+
+    /// A cheap authenticated handler on the event loop.
+    private func onLoop(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> HTTPHandler {
+        .immediate { [self] request in
+            try authorize(request)
+            return try body(request)
+        }
+    }
+
+    /// An authenticated handler run on a store worker; errors become problems, unexpected ones a
+    /// logged 500 that names only the request id.
+    private func onStore(_ operation: Problem.Operation, _ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> HTTPHandler {
+        .deferred { [self] request, responder in
+            try authorize(request)
+            workers.submit { [self] in
+                do {
+                    responder.respond(try body(request))
+                } catch {
+                    responder.respond(problemResponse(for: error, request: request, during: operation))
+                }
+            }
+        }
+    }
+
+    func problemResponse(for error: any Error, request: HTTPRequest, during operation: Problem.Operation) -> HTTPResponse {
+        if let problem = Problem.from(error, during: operation) {
+            return problem.response(requestID: request.id)
+        }
+        logger.error("request failed", metadata: [
+            "request_id": "\(request.id)", "method": "\(request.method.rawValue)", "path": "\(request.path)",
+            "error": "\(error)",
+        ])
+        return Problem.internalError().response(requestID: request.id)
+    }
+}

@@ -1,0 +1,131 @@
+import ClonerClone
+import ClonerHTTP
+import ClonerModel
+import ClonerStore
+import Foundation
+import Logging
+import Synchronization
+
+/// The Cloner service: the model, the store, the clone engine and the HTTP server wired together
+/// (DESIGN.md §4, §5). The executable builds one from the configuration, starts it, and shuts it
+/// down on SIGTERM; tests build one on a temporary database and an ephemeral port.
+public final class ClonerApplication: Sendable {
+    public let configuration: ServiceConfiguration
+    public let model: DataModel
+    public let store: IncrementalStore
+    public let engine: CloneEngine
+    public let metrics: ServiceMetrics
+    let logger: Logger
+    let authenticator: APIKeyAuthenticator
+    let workers: StoreWorkers
+    let jobs = JobRegistry()
+    /// `GET /model` and the model's ETag, rendered once: the model cannot change while running.
+    let modelDocument: [UInt8]
+    let modelTag: String
+    private let server: Mutex<HTTPServer?> = Mutex(nil)
+    private let housekeepingQueue = DispatchQueue(label: "cloner.housekeeping", qos: .utility)
+    private let stopped = Atomic<Bool>(false)
+
+    /// Loads the model and opens (creating or migrating) the store; throws `ModelError` or
+    /// `StoreError` with every detail an operator needs, before anything listens.
+    public init(configuration: ServiceConfiguration, logger: Logger = Logger(label: "cloner"), metrics: ServiceMetrics = ServiceMetrics()) throws {
+        self.configuration = configuration
+        self.logger = logger
+        self.metrics = metrics
+        self.model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: configuration.modelPath), keys: configuration.cloneRuleKeys)
+        self.store = try IncrementalStore(path: configuration.databasePath, model: model)
+        self.engine = CloneEngine(store: store)
+        self.authenticator = APIKeyAuthenticator(configuration: configuration)
+        self.workers = StoreWorkers(count: max(4, ProcessInfo.processInfo.activeProcessorCount * 2))
+        self.modelDocument = Array(model.normalizedText.utf8)
+        self.modelTag = "\"\(model.fingerprint)\""
+
+        // A job row still queued or running belongs to a process that died: its clone committed
+        // together with a `succeeded` row, or rolled back. Say so instead of showing it running.
+        let interrupted = Problem(code: Problem.Code("job_interrupted"), status: 500,
+                                  detail: "the service stopped before this clone finished; nothing of it was written")
+        let failed = try store.write { context -> Int in
+            try context.failInterruptedJobs(error: Data(interrupted.jsonBytes()))
+        }
+        if failed > 0 { logger.warning("marked interrupted clone jobs as failed", metadata: ["jobs": "\(failed)"]) }
+        purgeExpiredRecords()
+    }
+
+    /// Binds and starts serving; returns the bound port (useful with port 0).
+    @discardableResult
+    public func start() throws -> Int {
+        let limits = configuration.http
+        var httpLimits = HTTPLimits()
+        httpLimits.maxRequestLineLength = limits.maxRequestLineBytes
+        httpLimits.maxHeaderFieldLength = limits.maxHeaderFieldBytes
+        httpLimits.maxHeaderSectionLength = limits.maxHeaderSectionBytes
+        httpLimits.maxHeaderCount = limits.maxHeaderFields
+        httpLimits.maxBodyLength = limits.maxBodyBytes
+        httpLimits.headerTimeout = limits.headerTimeout
+        httpLimits.bodyReadTimeout = limits.bodyReadTimeout
+        httpLimits.idleTimeout = limits.idleTimeout
+        httpLimits.maxRequestsPerConnection = limits.maxRequestsPerConnection
+        httpLimits.maxConnections = limits.maxConnections
+        var tls: TLSConfiguration?
+        if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
+            tls = TLSConfiguration(certificateChainPath: certificate, privateKeyPath: key)
+        }
+        let server = HTTPServer(
+            configuration: .init(host: configuration.host, port: configuration.port, limits: httpLimits, tls: tls),
+            router: makeRouter(), hooks: makeHooks())
+        let port = try server.start()
+        self.server.withLock { $0 = server }
+        startHousekeeping()
+        logger.info("listening", metadata: [
+            "host": "\(configuration.host)", "port": "\(port)", "tls": "\(tls != nil)",
+            "database": "\(configuration.databasePath)", "model": "\(configuration.modelPath)",
+            "entities": "\(model.entities.count)", "auth": "\(authenticator.isEnabled)",
+        ])
+        return port
+    }
+
+    /// True from the start of a shutdown on; `/readyz` answers 503.
+    public var isDraining: Bool { server.withLock { $0?.isDraining ?? false } }
+
+    /// Graceful stop (DESIGN.md §5): stop accepting, let in-flight requests finish, wait for
+    /// running clone jobs (each commits or rolls back as a whole), all within `drainTimeout`.
+    public func shutdown(drainTimeout: Duration? = nil) {
+        let timeout = drainTimeout ?? configuration.drainTimeout
+        let start = ContinuousClock.now
+        let running = server.withLock { $0 }
+        stopped.store(true, ordering: .releasing)
+        logger.info("draining", metadata: ["timeout_seconds": "\(timeout.components.seconds)"])
+        running?.shutdown(drainTimeout: timeout)
+        let remaining = max(.zero, timeout - (ContinuousClock.now - start))
+        let unfinished = jobs.waitForRunningJobs(timeout: remaining)
+        if unfinished > 0 {
+            logger.warning("clone jobs still running at the end of the drain; they roll back if the process exits", metadata: ["jobs": "\(unfinished)"])
+        }
+        store.closeIdleConnections()
+        logger.info("stopped")
+    }
+
+    /// Forgets idempotency answers and finished jobs past their retention.
+    func purgeExpiredRecords() {
+        let cutoff = Date(timeIntervalSinceNow: -Double(configuration.idempotencyRetention.components.seconds))
+        do {
+            let (answers, oldJobs) = try store.write { context in
+                (try context.purgeIdempotencyRecords(olderThan: cutoff), try context.purgeJobs(finishedBefore: cutoff))
+            }
+            if answers + oldJobs > 0 {
+                logger.info("purged expired records", metadata: ["idempotency": "\(answers)", "jobs": "\(oldJobs)"])
+            }
+        } catch {
+            logger.error("purging expired records failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Hourly purge of expired answers and jobs, until shutdown.
+    private func startHousekeeping() {
+        housekeepingQueue.asyncAfter(deadline: .now() + .seconds(3600)) { [weak self] in
+            guard let self, !self.stopped.load(ordering: .acquiring) else { return }
+            self.purgeExpiredRecords()
+            self.startHousekeeping()
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import ClonerClone
+import ClonerStore
+
+/// What the store's and the clone engine's errors mean to a client.
+extension Problem {
+    enum Operation {
+        case read, write, delete
+    }
+
+    /// The problem for an error thrown by the store or the engine, or nil for an unexpected error
+    /// (a 500 whose details go to the log, never to the client).
+    static func from(_ error: any Error, during operation: Operation = .write) -> Problem? {
+        switch error {
+        case let problem as Problem:
+            return problem
+        case let error as StoreError:
+            return from(error, during: operation)
+        case let error as CloneError:
+            return from(error)
+        case let error as SQLiteError where error.isBusy:
+            return Problem(code: .serviceUnavailable, detail: "the database is busy; retry shortly")
+        default:
+            return nil
+        }
+    }
+
+    private static func from(_ error: StoreError, during operation: Operation) -> Problem? {
+        switch error {
+        case let .notFound(entity, id):
+            return .notFound("\(entity) \(id) does not exist")
+        case let .versionConflict(entity, id, expected, actual):
+            return .preconditionFailed("\(entity) \(id) is at version \(actual), not \(expected) (If-Match)")
+        case let .uniqueViolation(entity, attribute):
+            return .conflict("\(entity).\(attribute) must be unique and the value is already used", field: attribute)
+        case let .deleteDenied(entity, id, relationship):
+            return .conflict("\(entity) \(id) cannot be deleted while \(relationship) has related objects (delete rule deny)", field: relationship)
+        case let .requiredRelationship(entity, relationship):
+            if operation == .delete {
+                return .conflict("\(entity).\(relationship) is required and would be left empty by this delete", field: relationship)
+            }
+            return .validationFailed([FieldError(field: relationship, message: "\(entity).\(relationship) is required")])
+        case let .invalidValue(entity, property, reason):
+            return .validationFailed([FieldError(field: property, message: "\(entity).\(property): \(reason)")])
+        case let .unknownProperty(entity, property):
+            return .validationFailed([FieldError(field: property, message: "\(entity) has no attribute or relationship named \(property)")])
+        case let .danglingReference(entity, relationship, id):
+            return .validationFailed([FieldError(field: relationship, message: "\(entity).\(relationship): no object with _id \(id)")])
+        case .incompatibleStore, .migrationRefused, .sqlite:
+            return nil
+        }
+    }
+
+    private static func from(_ error: CloneError) -> Problem {
+        switch error {
+        case let .rootNotFound(entity, id):
+            return .notFound("\(entity) \(id) does not exist")
+        case let .unknownEntity(name):
+            return .notFound("no entity \(name)")
+        case let .invalidRequest(field, message):
+            return .validationFailed([FieldError(field: field, message: message)])
+        case let .tooLarge(objects, limit):
+            return Problem(code: .tooManyObjects, detail: "the clone would create \(objects) objects; the limit is \(limit)")
+        case let .conflict(entity, attribute):
+            return .conflict("\(entity).\(attribute) must be unique and the clone would repeat a value; use set to give the root a new one", field: attribute)
+        }
+    }
+}

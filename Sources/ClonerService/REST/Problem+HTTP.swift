@@ -1,0 +1,40 @@
+import ClonerHTTP
+
+/// A problem thrown by a handler answers for itself, stamped with the request's id.
+extension Problem: HTTPResponseError {
+    public func response(for request: HTTPRequest) -> HTTPResponse {
+        response(requestID: request.id)
+    }
+
+    public func response(requestID: String) -> HTTPResponse {
+        var headers: HTTPHeaders = ["Content-Type": Problem.contentType]
+        if status == 401 { headers.set("WWW-Authenticate", "Bearer") }
+        return HTTPResponse(status: HTTPStatus(status), headers: headers, body: with(requestId: requestID).jsonBytes())
+    }
+
+    /// The body of a response the server makes on its own (framing rejections, 404/405 from the
+    /// router, timeouts, unexpected errors), in the same problem+json shape as every other error.
+    public static func serverError(_ context: HTTPErrorContext) -> HTTPResponse {
+        let status = context.status.code
+        let code: Code
+        switch status {
+        case 400: code = .badRequest
+        case 404: code = .notFound
+        case 405: code = .methodNotAllowed
+        case 408: code = .requestTimeout
+        case 413: code = .payloadTooLarge
+        case 414: code = Code("uri_too_long")
+        case 431: code = Code("header_fields_too_large")
+        case 501: code = Code("not_implemented")
+        case 503: code = .serviceUnavailable
+        case 505: code = Code("http_version_not_supported")
+        case 500: return Problem.internalError().response(requestID: context.requestID)
+        default: code = Code("http_\(status)")
+        }
+        var detail = context.reason
+        if status == 405 {
+            detail = "\(context.request?.method.rawValue ?? "this method") is not allowed here; allowed: " + context.allowedMethods.map(\.rawValue).joined(separator: ", ")
+        }
+        return Problem(code: code, status: status, detail: detail).response(requestID: context.requestID)
+    }
+}

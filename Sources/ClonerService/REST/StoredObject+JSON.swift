@@ -1,0 +1,28 @@
+import ClonerModel
+import ClonerStore
+
+extension StoredObject {
+    /// Writes the record as the flat JSON object of DESIGN.md §4.
+    func write(entity: EntityDescription, to writer: inout JSONWriter) {
+        RecordJSONCoding.writeRecord(
+            entity: entity, id: id, version: version,
+            attributes: entity.attributes.map { attributes[$0.name] ?? .null },
+            relationships: entity.relationships.map { relationship in
+                switch relationships[relationship.name] {
+                case .toOne(let target)?: return .toOne(target)
+                case .toMany(let targets)?: return .toMany(targets)
+                case nil: return relationship.isToMany ? .toMany([]) : .toOne(nil)
+                }
+            },
+            to: &writer)
+    }
+
+    func jsonBytes(entity: EntityDescription) -> [UInt8] {
+        var writer = JSONWriter(capacity: 128 + 32 * (entity.attributes.count + entity.relationships.count))
+        write(entity: entity, to: &writer)
+        return writer.bytes
+    }
+
+    /// `ETag` of the record: its row version, as a strong validator (RFC 9110 §8.8.3).
+    var entityTag: String { "\"\(version)\"" }
+}
