@@ -93,7 +93,14 @@ extension ClonerApplication {
     /// the key (RFC draft "The Idempotency-Key HTTP Header Field", §2.2).
     static func fingerprint(_ request: HTTPRequest) -> String {
         let bytes = Array("\(request.method.rawValue) \(request.path)\n".utf8) + request.body
-        return APIKeyAuthenticator.sha256(bytes).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in APIKeyAuthenticator.sha256(bytes) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     private func replayResponse(_ record: IdempotencyRecord, fingerprint: String, request: HTTPRequest) -> HTTPResponse {
