@@ -137,8 +137,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public func validate() throws(ConfigurationError) {
         switch (tlsCertificatePath, tlsKeyPath) {
         case (nil, nil), (.some, .some): break
-        case (.some, nil): throw ConfigurationError(source: "CLONER_TLS_KEY", message: "a TLS certificate is configured without its private key")
-        case (nil, .some): throw ConfigurationError(source: "CLONER_TLS_CERT", message: "a TLS private key is configured without its certificate")
+        case (.some(let certificate), nil):
+            throw ConfigurationError(source: "CLONER_TLS_KEY (tlsKey, --tls-key)", message: "the TLS certificate \(certificate) is configured without its private key")
+        case (nil, .some(let key)):
+            throw ConfigurationError(source: "CLONER_TLS_CERT (tlsCertificate, --tls-cert)", message: "the TLS private key \(key) is configured without its certificate")
         }
         if http.maxHeaderFieldBytes > http.maxHeaderSectionBytes {
             throw ConfigurationError(

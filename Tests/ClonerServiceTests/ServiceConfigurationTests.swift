@@ -131,8 +131,8 @@ import Testing
     }
 
     @Test func tlsNeedsBothFiles() {
-        expectError("CLONER_TLS_KEY", containing: "without its private key", environment: ["CLONER_TLS_CERT": "cert.pem"])
-        expectError("CLONER_TLS_CERT", containing: "without its certificate", environment: ["CLONER_TLS_KEY": "key.pem"])
+        expectError("CLONER_TLS_KEY (tlsKey, --tls-key)", containing: "without its private key", environment: ["CLONER_TLS_CERT": "cert.pem"])
+        expectError("CLONER_TLS_CERT (tlsCertificate, --tls-cert)", containing: "without its certificate", environment: ["CLONER_TLS_KEY": "key.pem"])
     }
 
     @Test func emptyFlagsTurnTLSOffOverTheEnvironment() throws {
