@@ -23,6 +23,15 @@ public struct CloneExecutor {
             }
         }
 
+        for (name, ids) in request.setLinks.sorted(by: { $0.key < $1.key }) where !ids.isEmpty {
+            let destination = schema.model.entity(named: request.entity)!.relationship(named: name)!.destination
+            let found = try connection.scalar("SELECT count(*) FROM \(quoted(destination)) WHERE \"_id\" IN (SELECT value FROM json_each(?))",
+                                              [.text("[" + ids.map(String.init).joined(separator: ",") + "]")])?.int64 ?? 0
+            if found != ids.count {
+                throw CloneError.invalidRequest(field: "set.\(name)", message: "lists an _id that is not a \(destination)")
+            }
+        }
+
         try prepareTemporaryTables(connection)
         defer { try? clearTemporaryTables(connection) }
 
@@ -60,6 +69,17 @@ public struct CloneExecutor {
                 ON CONFLICT (ent, id) DO UPDATE SET bump = max(bump, excluded.bump)
                 """, [.integer(Int64(tag)), .integer(reference.id), .integer(hasInverse ? 1 : 0)])
         }
+        for (name, ids) in request.setLinks.sorted(by: { $0.key < $1.key }) {
+            let relationship = schema.model.entity(named: request.entity)!.relationship(named: name)!
+            let tag = schema.entityTag(relationship.destination)
+            for id in ids {
+                try connection.execute("""
+                    INSERT INTO \(ClonePlan.linkedTable) (ent, id, bump) SELECT ?1, ?2, 0 \
+                    WHERE NOT EXISTS (SELECT 1 FROM \(ClonePlan.mapTable) WHERE ent = ?1 AND old = ?2) \
+                    ON CONFLICT (ent, id) DO NOTHING
+                    """, [.integer(Int64(tag)), .integer(id)])
+            }
+        }
         var linkedCounts: [Int: Int] = [:]
         try connection.forEachRow("SELECT ent, count(*) FROM \(ClonePlan.linkedTable) GROUP BY ent") { linkedCounts[Int($0.int64(0))] = Int($0.int64(1)) }
 
@@ -70,6 +90,11 @@ public struct CloneExecutor {
             do {
                 try write(steps: steps, counts: counts, total: total, linkedCounts: linkedCounts,
                           parameters: parameters, connection: connection, schema: schema, progress: progress)
+                if !request.setLinks.isEmpty {
+                    // The store's own relationship edit keeps inverses, positions and versions right.
+                    let edits = request.setLinks.mapValues { ChangeSet.RelationshipEdit.toMany($0.map { .existing($0) }) }
+                    _ = try context.save(ChangeSet(updates: [ChangeSet.Update(entity: request.entity, id: cloneID, relationships: edits)]))
+                }
             } catch {
                 if case StoreError.uniqueViolation(let entity, let attribute) = StoreContext.translate(error, schema: schema) {
                     throw CloneError.conflict(entity: entity, attribute: attribute)

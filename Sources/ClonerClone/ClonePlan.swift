@@ -63,8 +63,22 @@ public struct ClonePlan: Sendable {
         let model = schema.model
         guard let root = model.entity(named: request.entity) else { throw .unknownEntity(request.entity) }
         self.request = request
-        let exclusions = try CloneExclusions(model: model, request: request)
+        // A to-many the request sets is not walked from the root: its list is replaced anyway.
+        var walked = request
+        walked.exclude += request.setLinks.keys.sorted().filter { !request.exclude.contains($0) }
+        let exclusions = try CloneExclusions(model: model, request: walked)
         let (setParameters, setReferences) = try ClonePlan.checkSet(request.set, root: root, schema: schema)
+        for (name, ids) in request.setLinks.sorted(by: { $0.key < $1.key }) {
+            guard let relationship = root.relationship(named: name), relationship.isToMany else {
+                throw .invalidRequest(field: "set.\(name)", message: "\(root.name) has no to-many relationship named \(name)")
+            }
+            guard request.set[name] == nil else {
+                throw .invalidRequest(field: "set.\(name)", message: "set twice")
+            }
+            guard Set(ids).count == ids.count else {
+                throw .invalidRequest(field: "set.\(name)", message: "lists the same _id twice")
+            }
+        }
         self.setParameters = setParameters
         self.setReferences = setReferences
         self.rootTag = schema.entityTag(root.name)

@@ -10,6 +10,9 @@ public struct CloneRequest: Sendable {
     /// Values for the root's clone, overriding every rule: attributes, or to-one relationships
     /// stored on the root (an `_id` as `.integer`, or `.null`).
     public var set: [String: AttributeValue]
+    /// To-many relationships of the root's clone to link to these existing objects instead of what
+    /// the rules give (the complete new list, in order for an ordered relationship).
+    public var setLinks: [String: [Int64]]
     /// Plan and count only; write nothing.
     public var dryRun: Bool
     /// Include the old → new `_id` map per entity in the result.
@@ -18,11 +21,12 @@ public struct CloneRequest: Sendable {
     public var maximumObjects: Int
 
     public init(entity: String, id: Int64, exclude: [String] = [], set: [String: AttributeValue] = [:],
-                dryRun: Bool = false, returnIDs: Bool = false, maximumObjects: Int = 1_000_000) {
+                setLinks: [String: [Int64]] = [:], dryRun: Bool = false, returnIDs: Bool = false, maximumObjects: Int = 1_000_000) {
         self.entity = entity
         self.id = id
         self.exclude = exclude
         self.set = set
+        self.setLinks = setLinks
         self.dryRun = dryRun
         self.returnIDs = returnIDs
         self.maximumObjects = maximumObjects

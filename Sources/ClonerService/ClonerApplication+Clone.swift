@@ -39,11 +39,22 @@ extension ClonerApplication {
                         } catch {
                             errors.append(error)
                         }
-                    } else if entity.relationship(named: property) != nil {
-                        switch value {
-                        case .integer(let target): clone.set[property] = .integer(target)
-                        case .null: clone.set[property] = .null
-                        default: errors.append(FieldError(field: field, message: "expected an _id (integer) or null"))
+                    } else if let relationship = entity.relationship(named: property) {
+                        switch (relationship.isToMany, value) {
+                        case (false, .integer(let target)): clone.set[property] = .integer(target)
+                        case (false, .null): clone.set[property] = .null
+                        case (false, _): errors.append(FieldError(field: field, message: "expected an _id (integer) or null"))
+                        case (true, .array(let entries)):
+                            var ids: [Int64] = []
+                            for entry in entries {
+                                if case .integer(let target) = entry { ids.append(target) }
+                            }
+                            if ids.count == entries.count {
+                                clone.setLinks[property] = ids
+                            } else {
+                                errors.append(FieldError(field: field, message: "expected an array of _id values"))
+                            }
+                        case (true, _): errors.append(FieldError(field: field, message: "expected an array of _id values"))
                         }
                     } else {
                         errors.append(FieldError(field: field, message: "\(entity.name) has no attribute or relationship named \(property)"))

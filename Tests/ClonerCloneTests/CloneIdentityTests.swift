@@ -195,3 +195,22 @@ import Testing
         #expect(try fixture.toMany("Note", first.note, "items") == first.items)
     }
 }
+
+@Suite struct CloneSetLinksTests {
+    @Test func setReplacesAToManyOfTheRootsClone() throws {
+        let fixture = try CloneFixture()
+        let tags = try fixture.makeTags(["a", "b", "c"])
+        let sample = try fixture.makeSampleNote(items: 1, tags: [tags[0]])
+        let result = try fixture.engine.clone(CloneRequest(entity: "Memo", id: sample.memos[0], setLinks: ["tags": [tags[2], tags[1]]]))
+        #expect(Set(try fixture.toMany("Memo", result.clone.id, "tags")) == [tags[1], tags[2]])
+        #expect(try fixture.toMany("Memo", sample.memos[0], "tags") == [tags[0]], "the original keeps its tags")
+        #expect(try fixture.toMany("Tag", tags[2], "memos") == [result.clone.id])
+        #expect(result.linked["Tag"] == 2)
+        #expect {
+            try fixture.engine.clone(CloneRequest(entity: "Memo", id: sample.memos[0], setLinks: ["tags": [999]]))
+        } throws: { error in
+            guard case CloneError.invalidRequest("set.tags", _) = error else { return false }
+            return true
+        }
+    }
+}
