@@ -23,6 +23,8 @@ struct ReferenceCopy {
         }
         defer { for name in maps { try? connection.execute("DELETE FROM temp.\"_ref_\(name)\"") } }
 
+        // New ids follow old-id order, so `ORDER BY m.old` (the map's rowid order) writes rows in
+        // new-id order without a sort; sorting by `new` would push every blob through a sorter.
         let newNote = try nextID(connection, "Note") + 1
         try connection.execute("""
             INSERT INTO temp."_ref_item" (old, new) SELECT "_id", ?2 + row_number() OVER (ORDER BY "_id") FROM "Item" WHERE "note" = ?1
@@ -47,22 +49,22 @@ struct ReferenceCopy {
         try connection.execute("""
             INSERT INTO "Item" ("_id", "_version", "name", "noteID", "note", "_pos_note") \
             SELECT m.new, 1, o."name", (SELECT "id" FROM "Note" WHERE "_id" = ?1), ?1, o."_pos_note" \
-            FROM temp."_ref_item" m JOIN "Item" o ON o."_id" = m.old ORDER BY m.new
+            FROM temp."_ref_item" m JOIN "Item" o ON o."_id" = m.old ORDER BY m.old
             """, [.integer(newNote)])
         try connection.execute("""
             INSERT INTO "Memo" ("_id", "_version", "text", "createDate", "note", "_pos_note") \
-            SELECT m.new, 1, o."text", ?2, ?1, o."_pos_note" FROM temp."_ref_memo" m JOIN "Memo" o ON o."_id" = m.old ORDER BY m.new
+            SELECT m.new, 1, o."text", ?2, ?1, o."_pos_note" FROM temp."_ref_memo" m JOIN "Memo" o ON o."_id" = m.old ORDER BY m.old
             """, [.integer(newNote), nowValue])
         try connection.execute("""
             INSERT INTO "ItemData" ("_id", "_version", "createDate", "value", "item", "memo") \
             SELECT m.new, 1, ?1, o."value", (SELECT i.new FROM temp."_ref_item" i WHERE i.old = o."item"), \
             (SELECT x.new FROM temp."_ref_memo" x WHERE x.old = o."memo") \
-            FROM temp."_ref_itemdata" m JOIN "ItemData" o ON o."_id" = m.old ORDER BY m.new
+            FROM temp."_ref_itemdata" m JOIN "ItemData" o ON o."_id" = m.old ORDER BY m.old
             """, [nowValue])
         try connection.execute("""
             INSERT INTO "Attachment" ("_id", "_version", "image", "mimeType", "memo") \
             SELECT m.new, 1, o."image", o."mimeType", (SELECT x.new FROM temp."_ref_memo" x WHERE x.old = o."memo") \
-            FROM temp."_ref_attachment" m JOIN "Attachment" o ON o."_id" = m.old ORDER BY m.new
+            FROM temp."_ref_attachment" m JOIN "Attachment" o ON o."_id" = m.old ORDER BY m.old
             """)
         try connection.execute("""
             INSERT INTO "_rel_Memo_tags" ("src", "dst") SELECT m.new, j."dst" FROM temp."_ref_memo" m JOIN "_rel_Memo_tags" j ON j."src" = m.old
