@@ -17,6 +17,8 @@ struct CloneBench {
         """
 
     static func main() {
+        // Line-buffered, so the suite's progress shows while it runs even when piped to a file.
+        setvbuf(stdout, nil, _IOLBF, 0)
         do {
             let arguments = try BenchArguments(Array(CommandLine.arguments.dropFirst()))
             if arguments.has("--help") {
