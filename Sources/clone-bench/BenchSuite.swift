@@ -36,10 +36,10 @@ struct BenchSuite {
     func run() throws -> Bool {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { if !keep { try? FileManager.default.removeItem(at: directory) } }
-        print("clone-bench: working in \(directory.path)")
+        Console.line("clone-bench: working in \(directory.path)")
 
         let model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: modelPath))
-        print(try BenchVerification(model: model).run(in: directory))
+        Console.line(try BenchVerification(model: model).run(in: directory))
 
         var results: [SizeResult] = []
         for items in sizes {
@@ -62,13 +62,13 @@ struct BenchSuite {
         let setup = try child(["setup", "--db", database, "--items", "\(items)", "--blob-bytes", "\(blobBytes)"])
         let size = (try? FileManager.default.attributesOfItem(atPath: database)[.size] as? Int) ?? 0
         var result = SizeResult(label: label, items: items, setup: setup, databaseBytes: size)
-        print(String(format: "[%@] setup %.2f s, RSS %@, file %@", label, setup.double("seconds"), mib(setup.int("hwm_kib")), mib(size / 1_024)))
+        Console.line(String(format: "[%@] setup %.2f s, RSS %@, file %@", label, setup.double("seconds"), mib(setup.int("hwm_kib")), mib(size / 1_024)))
         for round in 1...rounds {
             for mode in ["sql", "cloner"] {
                 let measurement = try child(["run", "--db", database, "--mode", mode, "--root", setup["root"] ?? "1"])
                 if mode == "sql" { result.sql.append(measurement) } else { result.cloner.append(measurement) }
                 let rows = measurement.int("objects") + measurement.int("joins")
-                print(String(format: "[%@] round %d %-6@ %8.3f s (CPU %.3f s)  %9d rows  %10.0f rows/s  peak RSS %@", label, round, mode,
+                Console.line(String(format: "[%@] round %d %-6@ %8.3f s (CPU %.3f s)  %9d rows  %10.0f rows/s  peak RSS %@", label, round, mode,
                              measurement.double("seconds"), measurement.double("cpu_seconds"), rows,
                              Double(rows) / measurement.double("seconds"), mib(measurement.int("hwm_kib"))))
             }
@@ -133,18 +133,18 @@ struct BenchSuite {
         func format(_ cells: [String]) -> String {
             "| " + cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |"
         }
-        print("")
-        print(format(header))
-        print("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
-        for line in lines { print(format(line)) }
-        print("")
-        print(String(format: "rows = objects created + join rows; medians of %d alternating runs each (1 for the gibibyte run); every run in a fresh process.", rounds))
-        print("Cloner/SQL = SQL time / Cloner time = Cloner rows/s / SQL rows/s (wall clock); the CPU columns use user+system time of the copy alone.")
-        print(String(format: "goal: Cloner/SQL ≥ %.2f for every size: %@", BenchSuite.targetRatio, passed ? "met" : "NOT met"))
+        Console.line()
+        Console.line(format(header))
+        Console.line("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
+        for line in lines { Console.line(format(line)) }
+        Console.line()
+        Console.line(String(format: "rows = objects created + join rows; medians of %d alternating runs each (1 for the gibibyte run); every run in a fresh process.", rounds))
+        Console.line("Cloner/SQL = SQL time / Cloner time = Cloner rows/s / SQL rows/s (wall clock); the CPU columns use user+system time of the copy alone.")
+        Console.line(String(format: "goal: Cloner/SQL ≥ %.2f for every size: %@", BenchSuite.targetRatio, passed ? "met" : "NOT met"))
         if let large {
             let peak = large.cloner.map { $0.int("hwm_kib") }.max() ?? 0
             let ok = peak < BenchSuite.largeRSSLimitKiB
-            print("gibibyte of attachments: Cloner peak RSS \(mib(peak)) (limit \(mib(BenchSuite.largeRSSLimitKiB))): \(ok ? "met" : "NOT met")")
+            Console.line("gibibyte of attachments: Cloner peak RSS \(mib(peak)) (limit \(mib(BenchSuite.largeRSSLimitKiB))): \(ok ? "met" : "NOT met")")
             passed = passed && ok
         }
         return passed

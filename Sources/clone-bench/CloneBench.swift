@@ -17,12 +17,10 @@ struct CloneBench {
         """
 
     static func main() {
-        // Line-buffered, so the suite's progress shows while it runs even when piped to a file.
-        setvbuf(stdout, nil, _IOLBF, 0)
         do {
             let arguments = try BenchArguments(Array(CommandLine.arguments.dropFirst()))
             if arguments.has("--help") {
-                print(usage)
+                Console.line(usage)
                 return
             }
             exit(try run(arguments) ? 0 : 1)
@@ -54,7 +52,7 @@ struct CloneBench {
                 .appendingPathComponent("clone-bench-verify-\(UUID().uuidString.prefix(8))").path))
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            print(try BenchVerification(model: try model()).run(in: directory))
+            Console.line(try BenchVerification(model: try model()).run(in: directory))
             return true
         case "setup":
             let database = try arguments.string("--db")
@@ -68,7 +66,7 @@ struct CloneBench {
             store.closeIdleConnections()
             let checkpoint = try SQLiteConnection(path: database)
             try checkpoint.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            print(BenchMeasurement(["root": "\(root)", "seconds": "\(elapsed.seconds)",
+            Console.line(BenchMeasurement(["root": "\(root)", "seconds": "\(elapsed.seconds)",
                                     "hwm_kib": "\(PeakMemory.residentHighWaterMarkKiB())"]).line)
             return true
         case "run":
@@ -77,7 +75,7 @@ struct CloneBench {
             }
             let run = BenchRun(model: try model(), database: try arguments.string("--db"),
                                root: Int64(try arguments.int("--root", default: 1)), mode: mode)
-            print(try run.run().line)
+            Console.line(try run.run().line)
             return true
         default:
             throw BenchArguments.Invalid(description: "unknown command \(arguments.command)\n\(usage)")
