@@ -65,15 +65,15 @@ struct ReferenceCopy {
             INSERT INTO "Attachment" ("_id", "_version", "image", "mimeType", "memo") \
             SELECT m.new, 1, o."image", o."mimeType", (SELECT x.new FROM temp."_ref_memo" x WHERE x.old = o."memo") \
             FROM temp."_ref_attachment" m JOIN "Attachment" o ON o."_id" = m.old ORDER BY m.old
-            """)
+            """, [])
         try connection.execute("""
             INSERT INTO "_rel_Memo_tags" ("src", "dst") SELECT m.new, j."dst" FROM temp."_ref_memo" m JOIN "_rel_Memo_tags" j ON j."src" = m.old
-            """)
+            """, [])
         // The shared tags gained members: their records changed, as the Cloner marks them.
         try connection.execute("""
             UPDATE "Tag" SET "_version" = "_version" + 1 WHERE "_id" IN \
             (SELECT j."dst" FROM temp."_ref_memo" m JOIN "_rel_Memo_tags" j ON j."src" = m.old)
-            """)
+            """, [])
         return newNote
     }
 
