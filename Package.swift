@@ -63,6 +63,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Issue 4's benchmark: the Cloner against a hand-written SQL copy (scripts/bench-clone.sh).
+        .executableTarget(
+            name: "clone-bench",
+            dependencies: ["ClonerClone", "ClonerStore", "ClonerModel"],
+            swiftSettings: strict
+        ),
 
         .testTarget(name: "ClonerModelTests", dependencies: ["ClonerModel"], swiftSettings: strict),
         .testTarget(name: "ClonerStoreTests", dependencies: ["ClonerStore", "ClonerModel"], swiftSettings: strict),

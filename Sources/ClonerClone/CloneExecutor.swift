@@ -152,8 +152,8 @@ public struct CloneExecutor {
             CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq INTEGER PRIMARY KEY, ent INTEGER NOT NULL, id INTEGER NOT NULL, via INTEGER NOT NULL, pent INTEGER, pid INTEGER);
             CREATE INDEX IF NOT EXISTS temp."_clone_walk_ent" ON "_clone_walk" (ent, id);
             CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (ent INTEGER NOT NULL, old INTEGER NOT NULL, new INTEGER NOT NULL, pent INTEGER, pold INTEGER, pnew INTEGER, PRIMARY KEY (ent, old)) WITHOUT ROWID;
-            CREATE INDEX IF NOT EXISTS temp."_clone_map_new" ON "_clone_map" (ent, new);
-            CREATE INDEX IF NOT EXISTS temp."_clone_map_parent" ON "_clone_map" (ent, pent, pnew);
+            CREATE INDEX IF NOT EXISTS temp."_clone_map_new" ON "_clone_map" (ent, new, pent, pnew);
+            CREATE INDEX IF NOT EXISTS temp."_clone_map_parent" ON "_clone_map" (ent, pent, pnew, new);
             CREATE TEMP TABLE IF NOT EXISTS "_clone_chain" (new INTEGER PRIMARY KEY, value);
             CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent INTEGER NOT NULL, id INTEGER NOT NULL, bump INTEGER NOT NULL, PRIMARY KEY (ent, id)) WITHOUT ROWID;
             """)

@@ -1,0 +1,30 @@
+/// One child process's answer: `key=value` pairs on a single line starting with `RESULT`, so the
+/// parent can pick it out of anything else the child prints.
+struct BenchMeasurement {
+    var values: [String: String] = [:]
+
+    static let marker = "RESULT"
+
+    init(_ values: [String: String] = [:]) { self.values = values }
+
+    /// The first RESULT line of `output`, if any.
+    init?(parsing output: String) {
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix(BenchMeasurement.marker + " ") }) else { return nil }
+        for pair in line.split(separator: " ").dropFirst() {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { values[parts[0]] = parts[1] }
+        }
+    }
+
+    var line: String {
+        BenchMeasurement.marker + " " + values.keys.sorted().map { "\($0)=\(values[$0]!)" }.joined(separator: " ")
+    }
+
+    subscript(key: String) -> String? {
+        get { values[key] }
+        set { values[key] = newValue }
+    }
+
+    func double(_ key: String) -> Double { values[key].flatMap(Double.init) ?? 0 }
+    func int(_ key: String) -> Int { values[key].flatMap(Int.init) ?? 0 }
+}

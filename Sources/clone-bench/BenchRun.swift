@@ -1,0 +1,66 @@
+import ClonerClone
+import ClonerModel
+import ClonerStore
+import Foundation
+
+/// One measured copy in its own process (so VmHWM is this copy's peak): opens the store as the
+/// service would, counts rows, copies the note with the Cloner or the reference SQL, counts again.
+/// Only the copy itself is timed; the row counts around it also prove both wrote the same rows.
+struct BenchRun {
+    enum Mode: String {
+        case cloner
+        case sql
+    }
+
+    let model: DataModel
+    let database: String
+    let root: Int64
+    let mode: Mode
+
+    func run() throws -> BenchMeasurement {
+        let store = try IncrementalStore(path: database, model: model)
+        let before = try rowCounts(store)
+        let openedKiB = PeakMemory.residentHighWaterMarkKiB()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let startCPU = ProcessorTime.seconds()
+        var reportedObjects = -1
+        switch mode {
+        case .cloner:
+            // No object limit: the service's guard is not what is measured, and the largest sizes pass it.
+            let result = try CloneEngine(store: store).clone(CloneRequest(entity: "Note", id: root, maximumObjects: .max))
+            reportedObjects = result.totalCreated
+        case .sql:
+            _ = try store.write { try ReferenceCopy(root: root).run(in: $0) }
+        }
+        let elapsed = clock.now - start
+        let cpu = ProcessorTime.seconds() - startCPU
+        let after = try rowCounts(store)
+        let objects = store.model.entities.reduce(0) { $0 + after[$1.name]! - before[$1.name]! }
+        let joins = store.schema.joinTables.reduce(0) { $0 + after[$1.name]! - before[$1.name]! }
+        if reportedObjects >= 0 && reportedObjects != objects {
+            throw BenchVerification.Failure(description: "the Cloner reports \(reportedObjects) objects created, the tables grew by \(objects)")
+        }
+        return BenchMeasurement([
+            "mode": mode.rawValue,
+            "seconds": String(elapsed.seconds),
+            "cpu_seconds": String(cpu),
+            "objects": String(objects),
+            "joins": String(joins),
+            "hwm_kib": String(PeakMemory.residentHighWaterMarkKiB()),
+            "opened_hwm_kib": String(openedKiB),
+        ])
+    }
+
+    /// Rows per entity table and join table.
+    private func rowCounts(_ store: IncrementalStore) throws -> [String: Int] {
+        try store.read { context in
+            var counts: [String: Int] = [:]
+            let tables = context.model.entities.map(\.name) + context.schema.joinTables.map(\.name)
+            for table in tables {
+                counts[table] = Int(try context.connection.scalar("SELECT count(*) FROM \(quoted(table))")?.int64 ?? 0)
+            }
+            return counts
+        }
+    }
+}

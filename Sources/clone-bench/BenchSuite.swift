@@ -1,0 +1,152 @@
+import ClonerModel
+import Foundation
+
+/// The whole benchmark: for each size, set a store up in one child process, then alternate the
+/// reference SQL copy and the Cloner (SQL, Cloner, SQL, Cloner…) in fresh child processes on the
+/// same file, and report medians — the machine is shared, so single figures are noise. Ends with
+/// one clone of a note carrying a gibibyte of attachments, whose peak RSS must stay small.
+struct BenchSuite {
+    let modelPath: String
+    var sizes: [Int] = [1_000, 10_000, 100_000]
+    var rounds = 3
+    var attachmentBytes = 4_096
+    var largeAttachmentCount = 256
+    var largeAttachmentBytes = 4 << 20
+    var includeLarge = true
+    var directory: URL
+    var keep = false
+
+    /// The goal of issue 4: Cloner rows/s at least half the hand-written SQL's.
+    static let targetRatio = 0.5
+    static let largeRSSLimitKiB = 100 * 1_024
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    struct SizeResult {
+        var label: String
+        var items: Int
+        var setup: BenchMeasurement
+        var databaseBytes: Int
+        var sql: [BenchMeasurement] = []
+        var cloner: [BenchMeasurement] = []
+    }
+
+    func run() throws -> Bool {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { if !keep { try? FileManager.default.removeItem(at: directory) } }
+        Console.line("clone-bench: working in \(directory.path)")
+
+        let model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: modelPath))
+        Console.line(try BenchVerification(model: model).run(in: directory))
+
+        var results: [SizeResult] = []
+        for items in sizes {
+            results.append(try measure(label: "\(items)", items: items, blobBytes: attachmentBytes, rounds: rounds))
+        }
+        var large: SizeResult?
+        if includeLarge {
+            let total = Double(largeAttachmentCount * largeAttachmentBytes) / Double(1 << 30)
+            large = try measure(label: String(format: "%d×%dMiB (%.1f GiB)", largeAttachmentCount, largeAttachmentBytes >> 20, total),
+                                items: largeAttachmentCount, blobBytes: largeAttachmentBytes, rounds: 1)
+        }
+        return report(results, large: large)
+    }
+
+    private func measure(label: String, items: Int, blobBytes: Int, rounds: Int) throws -> SizeResult {
+        let folder = directory.appendingPathComponent("items-\(items)-blob-\(blobBytes)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
+        let database = folder.appendingPathComponent("bench.sqlite").path
+        let setup = try child(["setup", "--db", database, "--items", "\(items)", "--blob-bytes", "\(blobBytes)"])
+        let size = (try? FileManager.default.attributesOfItem(atPath: database)[.size] as? Int) ?? 0
+        var result = SizeResult(label: label, items: items, setup: setup, databaseBytes: size)
+        Console.line(String(format: "[%@] setup %.2f s, RSS %@, file %@", label, setup.double("seconds"), mib(setup.int("hwm_kib")), mib(size / 1_024)))
+        for round in 1...rounds {
+            for mode in ["sql", "cloner"] {
+                let measurement = try child(["run", "--db", database, "--mode", mode, "--root", setup["root"] ?? "1"])
+                if mode == "sql" { result.sql.append(measurement) } else { result.cloner.append(measurement) }
+                let rows = measurement.int("objects") + measurement.int("joins")
+                Console.line(String(format: "[%@] round %d %-6@ %8.3f s (CPU %.3f s)  %9d rows  %10.0f rows/s  peak RSS %@", label, round, mode,
+                             measurement.double("seconds"), measurement.double("cpu_seconds"), rows,
+                             Double(rows) / measurement.double("seconds"), mib(measurement.int("hwm_kib"))))
+            }
+        }
+        let sqlRows = result.sql.map { $0.int("objects") + $0.int("joins") }
+        let clonerRows = result.cloner.map { $0.int("objects") + $0.int("joins") }
+        guard Set(sqlRows + clonerRows).count == 1 else {
+            throw Failure(description: "[\(label)] the reference wrote \(sqlRows) rows and the Cloner \(clonerRows): not the same work")
+        }
+        return result
+    }
+
+    /// Runs this binary again with `arguments` and returns its RESULT line.
+    private func child(_ arguments: [String]) throws -> BenchMeasurement {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.arguments = arguments + ["--model", modelPath]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0, let measurement = BenchMeasurement(parsing: text) else {
+            throw Failure(description: "clone-bench \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(text)")
+        }
+        return measurement
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    private func mib(_ kib: Int) -> String { String(format: "%.1f MiB", Double(kib) / 1_024) }
+
+    /// Prints the table; false if a goal is missed.
+    private func report(_ results: [SizeResult], large: SizeResult?) -> Bool {
+        var passed = true
+        let header = ["items", "rows copied", "setup s", "setup RSS", "SQL s (med)", "SQL rows/s", "Cloner s (med)", "Cloner rows/s",
+                      "Cloner/SQL", "CPU s SQL / Cloner", "Cloner/SQL CPU", "SQL peak RSS", "Cloner peak RSS"]
+        var lines: [[String]] = []
+        for result in results + (large.map { [$0] } ?? []) {
+            let rows = result.cloner[0].int("objects") + result.cloner[0].int("joins")
+            let sqlSeconds = median(result.sql.map { $0.double("seconds") })
+            let clonerSeconds = median(result.cloner.map { $0.double("seconds") })
+            let ratio = sqlSeconds / clonerSeconds
+            let sqlCPU = median(result.sql.map { $0.double("cpu_seconds") })
+            let clonerCPU = median(result.cloner.map { $0.double("cpu_seconds") })
+            lines.append([
+                result.label, "\(rows)", String(format: "%.2f", result.setup.double("seconds")), mib(result.setup.int("hwm_kib")),
+                String(format: "%.3f", sqlSeconds), String(format: "%.0f", Double(rows) / sqlSeconds),
+                String(format: "%.3f", clonerSeconds), String(format: "%.0f", Double(rows) / clonerSeconds),
+                String(format: "%.2f", ratio), String(format: "%.3f / %.3f", sqlCPU, clonerCPU), String(format: "%.2f", sqlCPU / clonerCPU),
+                mib(result.sql.map { $0.int("hwm_kib") }.max() ?? 0), mib(result.cloner.map { $0.int("hwm_kib") }.max() ?? 0),
+            ])
+            if result.label == large?.label { continue }
+            if ratio < BenchSuite.targetRatio { passed = false }
+        }
+        let widths = header.indices.map { column in ([header[column]] + lines.map { $0[column] }).map(\.count).max()! }
+        func format(_ cells: [String]) -> String {
+            "| " + cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |"
+        }
+        Console.line()
+        Console.line(format(header))
+        Console.line("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
+        for line in lines { Console.line(format(line)) }
+        Console.line()
+        Console.line(String(format: "rows = objects created + join rows; medians of %d alternating runs each (1 for the gibibyte run); every run in a fresh process.", rounds))
+        Console.line("Cloner/SQL = SQL time / Cloner time = Cloner rows/s / SQL rows/s (wall clock); the CPU columns use user+system time of the copy alone.")
+        Console.line(String(format: "goal: Cloner/SQL ≥ %.2f for every size: %@", BenchSuite.targetRatio, passed ? "met" : "NOT met"))
+        if let large {
+            let peak = large.cloner.map { $0.int("hwm_kib") }.max() ?? 0
+            let ok = peak < BenchSuite.largeRSSLimitKiB
+            Console.line("gibibyte of attachments: Cloner peak RSS \(mib(peak)) (limit \(mib(BenchSuite.largeRSSLimitKiB))): \(ok ? "met" : "NOT met")")
+            passed = passed && ok
+        }
+        return passed
+    }
+}

@@ -1,0 +1,84 @@
+import ClonerModel
+import ClonerStore
+import Foundation
+
+/// `clone-bench`: measures the clone engine against a hand-written SQL copy (issue 4). With no
+/// subcommand it runs the whole suite; `setup` and `run` are the child processes the suite starts,
+/// one per measurement, so each reports its own peak memory.
+@main
+struct CloneBench {
+    static let usage = """
+        usage: clone-bench [suite] [--sizes 1000,10000,100000] [--rounds 3] [--blob-bytes 4096]
+                           [--large-count 256] [--large-bytes 4194304] [--no-large] [--dir PATH] [--keep]
+                           [--model config/model.json]
+               clone-bench verify [--dir PATH]
+               clone-bench setup --db PATH --items N [--blob-bytes 4096]      (child process)
+               clone-bench run --db PATH --mode cloner|sql [--root 1]         (child process)
+        """
+
+    static func main() {
+        do {
+            let arguments = try BenchArguments(Array(CommandLine.arguments.dropFirst()))
+            if arguments.has("--help") {
+                Console.line(usage)
+                return
+            }
+            exit(try run(arguments) ? 0 : 1)
+        } catch {
+            FileHandle.standardError.write(Data("clone-bench: \(error)\n".utf8))
+            exit(2)
+        }
+    }
+
+    private static func run(_ arguments: BenchArguments) throws -> Bool {
+        let modelPath = try arguments.string("--model", default: "config/model.json")
+        let model = { () throws -> DataModel in try ModelLoader.load(contentsOf: URL(fileURLWithPath: modelPath)) }
+        switch arguments.command {
+        case "suite":
+            let directory = try arguments.string("--dir", default: FileManager.default.temporaryDirectory
+                .appendingPathComponent("clone-bench-\(UUID().uuidString.prefix(8))").path)
+            var suite = BenchSuite(modelPath: modelPath, directory: URL(fileURLWithPath: directory))
+            suite.sizes = try arguments.ints("--sizes", default: suite.sizes)
+            suite.rounds = try arguments.int("--rounds", default: suite.rounds)
+            suite.attachmentBytes = try arguments.int("--blob-bytes", default: suite.attachmentBytes)
+            suite.largeAttachmentCount = try arguments.int("--large-count", default: suite.largeAttachmentCount)
+            suite.largeAttachmentBytes = try arguments.int("--large-bytes", default: suite.largeAttachmentBytes)
+            suite.includeLarge = !arguments.has("--no-large")
+            suite.keep = arguments.has("--keep")
+            precondition(suite.rounds > 0, "--rounds must be positive")
+            return try suite.run()
+        case "verify":
+            let directory = URL(fileURLWithPath: try arguments.string("--dir", default: FileManager.default.temporaryDirectory
+                .appendingPathComponent("clone-bench-verify-\(UUID().uuidString.prefix(8))").path))
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            Console.line(try BenchVerification(model: try model()).run(in: directory))
+            return true
+        case "setup":
+            let database = try arguments.string("--db")
+            let dataSet = BenchDataSet(items: try arguments.int("--items"), attachmentBytes: try arguments.int("--blob-bytes", default: 4_096))
+            let store = try IncrementalStore(path: database, model: try model())
+            let clock = ContinuousClock()
+            let start = clock.now
+            let root = try dataSet.build(in: store)
+            let elapsed = clock.now - start
+            // Fold the WAL into the file so every measured run starts from the same state.
+            store.closeIdleConnections()
+            let checkpoint = try SQLiteConnection(path: database)
+            try checkpoint.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            Console.line(BenchMeasurement(["root": "\(root)", "seconds": "\(elapsed.seconds)",
+                                    "hwm_kib": "\(PeakMemory.residentHighWaterMarkKiB())"]).line)
+            return true
+        case "run":
+            guard let mode = BenchRun.Mode(rawValue: try arguments.string("--mode")) else {
+                throw BenchArguments.Invalid(description: "--mode must be cloner or sql")
+            }
+            let run = BenchRun(model: try model(), database: try arguments.string("--db"),
+                               root: Int64(try arguments.int("--root", default: 1)), mode: mode)
+            Console.line(try run.run().line)
+            return true
+        default:
+            throw BenchArguments.Invalid(description: "unknown command \(arguments.command)\n\(usage)")
+        }
+    }
+}
