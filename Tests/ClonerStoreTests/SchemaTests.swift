@@ -17,7 +17,7 @@ import Testing
             return (tables, indexes, columns, journal)
         }
         #expect(tables.isSuperset(of: ["Note", "Item", "Tag", "NoteDescription", "Card", "_cloner_meta", "_rel_Item_tags", "_rel_Card_links"]))
-        #expect(itemColumns == ["_id", "_version", "name", "score", "done", "extra", "note", "_pos_note"])
+        #expect(itemColumns == ["_id", "_version", "note", "_pos_note", "name", "score", "done", "extra"], "references before attributes")
         #expect(indexes.contains("Item_note_fk"))
         #expect(indexes.contains("Tag_name_unique"))
         #expect(indexes.contains("Note_noteDescription_fk"), "one-to-one column lives on the side with the smaller qualified name")

@@ -35,10 +35,12 @@ extension StoreSchema {
 
     /// CREATE TABLE and its indexes for one entity.
     func createStatements(for entity: EntityDescription) -> [String] {
+        // Reference columns come before the attributes: SQLite reads a row's fields in order, and
+        // a reference read by a walk or a join must not step over a large blob's overflow pages.
         var columns = ["\"_id\" INTEGER PRIMARY KEY AUTOINCREMENT", "\"_version\" INTEGER NOT NULL DEFAULT 1"]
-        columns += entity.attributes.map(StoreSchema.columnDefinition)
         let references = foreignKeys[entity.name] ?? []
         columns += references.flatMap(StoreSchema.columnDefinitions)
+        columns += entity.attributes.map(StoreSchema.columnDefinition)
         var statements = ["CREATE TABLE \(quoted(entity.name)) (\n  \(columns.joined(separator: ",\n  "))\n)"]
         statements += references.flatMap(StoreSchema.indexStatements)
         statements += entity.attributes.filter(\.isUnique).map { StoreSchema.uniqueIndexStatement(entity: entity.name, attribute: $0.name) }
