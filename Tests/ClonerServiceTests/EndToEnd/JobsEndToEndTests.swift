@@ -58,7 +58,13 @@ struct JobsEndToEndTests {
             #expect(try client.post("/notes/\(noteID)/clone", #"{"dryRun":true}"#, headers: [("Prefer", "respond-async")]).status == 200)
             // Validation happens before the 202.
             #expect(try client.post("/notes/\(noteID)/clone", #"{"exclude":["nope"]}"#, headers: [("Prefer", "respond-async")]).status == 422)
-            #expect(try client.post("/notes/424242/clone", nil, headers: [("Prefer", "respond-async")]).status == 404)
+            let jobsBefore = try service.count("_cloner_jobs")
+            let unknown = try client.post("/notes/424242/clone", nil, headers: [("Prefer", "respond-async")])
+            #expect(unknown.status == 404, "an unknown source is a 404 at once, not a job bound to fail: \(unknown.status) \(unknown.text)")
+            let dangling = try client.post("/notes/\(noteID)/clone", #"{"set":{"template":424242}}"#, headers: [("Prefer", "respond-async")])
+            #expect(dangling.status == 422)
+            #expect(F.errorFields(try dangling.json()) == ["set.template"])
+            #expect(try service.count("_cloner_jobs") == jobsBefore, "no job recorded for a rejected request")
         }
     }
 
