@@ -80,7 +80,14 @@ extension ClonerApplication {
         // One row more than a page is asked for: its presence, not the page's size, says whether
         // a next page exists (only the page itself is faulted in).
         let (objects, hasMore) = try store.read { context -> ([StoredObject], Bool) in
-            let ids = try context.fetchIDs(fetch)
+            let ids: [Int64]
+            do {
+                ids = try context.fetchIDs(fetch)
+            } catch StoreError.notFound(_, let id) where id == fetch.after {
+                // The cursor row is gone (deleted since the last page): a bad parameter, not a
+                // missing collection, so 422 naming `after` rather than a 404 for the URL.
+                throw Problem.validationFailed([FieldError(field: "after", message: "no \(entity.name) with _id \(id): the cursor must name an existing record")])
+            }
             return (try context.fetchObjects(entity: entity.name, ids: Array(ids.prefix(pageSize))), ids.count > pageSize)
         }
         var writer = JSONWriter(capacity: 64 + objects.count * 256)
