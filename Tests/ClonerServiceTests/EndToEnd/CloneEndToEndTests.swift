@@ -140,3 +140,41 @@ struct CloneEndToEndTests {
         }
     }
 }
+
+/// Clone semantics that need their own service: a clone joining a shared parent, and the
+/// per-clone object limit from the command line.
+@Suite("End to end: clone limits and shared parents")
+struct CloneSharingEndToEndTests {
+    typealias F = EndToEndFixture
+
+    @Test("an Item clone joins its note (shared, inverse to-many) at the end; a clone over --max-objects is refused and writes nothing")
+    func sharedParentAndObjectLimit() throws {
+        try ServiceProcess.withService(arguments: ["--max-objects", "3"]) { service in
+            let client = service.client
+            let note = try client.create("notes", F.note(#""name":"parent","items":[{"name":"a","itemDatas":[{"createDate":"\#(F.date)"}]},{"name":"b"}]"#))
+            let noteID = try #require(F.int(note["_id"]))
+            let items = try #require(F.ints(note["items"]))
+
+            let cloned = try client.post("/items/\(items[0])/clone", nil)
+            #expect(cloned.status == 201, "\(cloned.text)")
+            let answer = try cloned.json()
+            #expect(F.counts(answer["created"]) == ["Item": 1, "ItemData": 1])
+            #expect(F.counts(answer["linked"]) == ["Note": 1])
+            let copyID = try #require(F.int((answer["clone"] as? [String: Any])?["id"]))
+            #expect(F.ints(try client.get("/notes/\(noteID)").json()["items"]) == items + [copyID], "appended at the end")
+            let copy = try client.get("/items/\(copyID)").json()
+            #expect(F.int(copy["note"]) == noteID)
+            #expect(copy["noteID"] is NSNull, "followParent without a parent: withoutParent blank")
+
+            let rows = try service.count("Item") + service.count("ItemData") + service.count("Note")
+            let tooLarge = try client.post("/notes/\(noteID)/clone", nil)
+            #expect(tooLarge.status == 422)
+            let problem = try tooLarge.json()
+            #expect(problem["code"] as? String == "too_many_objects")
+            #expect((problem["detail"] as? String)?.contains("3") == true)
+            #expect(try service.count("Item") + service.count("ItemData") + service.count("Note") == rows)
+            let dry = try client.post("/notes/\(noteID)/clone", #"{"dryRun":true}"#)
+            #expect(dry.status == 422, "a dry run reports the limit too")
+        }
+    }
+}

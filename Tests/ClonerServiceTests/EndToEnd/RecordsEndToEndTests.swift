@@ -102,6 +102,9 @@ struct RecordsEndToEndTests {
             try expectInvalid(#"{"text":"x","createDate":"\#(F.date)","tags":[\#(tagID), 987654]}"#, field: "tags", collection: "memos")
             try expectInvalid(F.note(#""items":[{"name":"ok"},{"name":7}]"#), field: "items[1].name")
             try expectInvalid(F.note(#""_version":3"#), field: "_version")
+            try expectInvalid(#"{"image":"AAEC"}"#, field: "memo", collection: "attachments")
+            try expectInvalid(#"{"image":"not base64!","memo":\#(memoID)}"#, field: "image", collection: "attachments")
+            try expectInvalid(F.note(#""index":1.5"#), field: "index")
 
             let malformed = try client.post("/notes", #"{"id": "#)
             #expect(malformed.status == 400)
@@ -192,7 +195,7 @@ struct RecordsEndToEndTests {
             #expect((loose["data"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["loose"])
 
             for (query, field) in [("limit=0", "limit"), ("limit=1001", "limit"), ("limit=ten", "limit"), ("after=-3", "after"),
-                                   ("order=nope", "order"), ("flavour=salty", "flavour"), ("memos=1", "memos")] {
+                                   ("after=424242", "after"), ("limit=2&limit=3", "limit"), ("order=nope", "order"), ("flavour=salty", "flavour"), ("memos=1", "memos")] {
                 let response = try client.get("/tags?\(query)")
                 #expect(response.status == 422, "\(query)")
                 let problem = try response.json()
@@ -241,6 +244,23 @@ struct RecordsEndToEndTests {
             #expect(F.ints(try reordered.json()["items"]) == [firstItems[0], firstItems[1]])
             #expect(F.int(try client.get("/items/\(firstItems[0])").json()["note"]) == firstID)
             #expect(F.ints(try client.get("/notes/\(secondID)").json()["items"]) == secondItems)
+
+            // One-to-one: giving the second note the first one's description takes it away from the first.
+            let withDescription = try client.patch("/notes/\(firstID)", #"{"noteDescription":{"content":"mine"}}"#)
+            let descriptionID = try #require(F.int(try withDescription.json()["noteDescription"]))
+            #expect(try client.patch("/notes/\(secondID)", #"{"noteDescription":\#(descriptionID)}"#).status == 200)
+            #expect(try client.get("/notes/\(firstID)").json()["noteDescription"] is NSNull)
+            #expect(F.int(try client.get("/descriptions/\(descriptionID)").json()["note"]) == secondID)
+
+            // Many-to-many, set from either side.
+            let red = try #require(F.int(try client.create("tags", #"{"name":"red"}"#)["_id"]))
+            let blue = try #require(F.int(try client.create("tags", #"{"name":"blue"}"#)["_id"]))
+            let memo = try #require(F.int(try client.create("memos", #"{"createDate":"\#(F.date)","tags":[\#(red),\#(blue)]}"#)["_id"]))
+            #expect(F.ints(try client.get("/tags/\(blue)").json()["memos"]) == [memo])
+            #expect(try client.patch("/memos/\(memo)", #"{"tags":[\#(red)]}"#).status == 200)
+            #expect(F.ints(try client.get("/tags/\(blue)").json()["memos"]) == [])
+            #expect(try client.patch("/tags/\(blue)", #"{"memos":[\#(memo)]}"#).status == 200)
+            #expect(Set(F.ints(try client.get("/memos/\(memo)").json()["tags"]) ?? []) == [red, blue])
 
             // Invalid patches: 422 naming the field, unknown object 404, nothing changed.
             let badType = try client.patch("/notes/\(firstID)", #"{"index":"x"}"#)

@@ -72,14 +72,17 @@ final class ServiceProcess {
         return environment
     }
 
-    /// Starts `cloner serve` in `directory` with the database `directory/cloner.sqlite` (unless
-    /// `arguments` say otherwise) and waits until it listens.
-    init(directory: URL, environment: [String: String] = [:], arguments: [String] = [], startTimeout: Duration = .seconds(60)) throws {
+    /// Starts `cloner serve` in `directory` with the database `directory/cloner.sqlite` and the
+    /// sample model (unless `arguments` say otherwise) and waits until it listens. With
+    /// `defaults`, only the port is given: database, model and settings come from the working
+    /// directory and the environment, as in a deployment.
+    init(directory: URL, defaults: Bool = false, environment: [String: String] = [:], arguments: [String] = [],
+         startTimeout: Duration = .seconds(60)) throws {
         self.directory = directory
-        self.databasePath = directory.appendingPathComponent("cloner.sqlite").path
+        self.databasePath = directory.appendingPathComponent(defaults ? "data/cloner.sqlite" : "cloner.sqlite").path
         process.executableURL = URL(fileURLWithPath: ServiceProcess.executablePath)
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--database", databasePath,
-                             "--model", ServiceProcess.sampleModelPath] + arguments
+        let placement = defaults ? [] : ["--host", "127.0.0.1", "--database", databasePath, "--model", ServiceProcess.sampleModelPath]
+        process.arguments = ["serve", "--port", "0"] + placement + arguments
         process.currentDirectoryURL = directory
         process.environment = ServiceProcess.cleanEnvironment(adding: environment)
         process.standardOutput = stdoutPipe
