@@ -111,6 +111,27 @@ struct OperationsEndToEndTests {
         }
     }
 
+    @Test("HTTP limits from CLONER_HTTP_*: a body over the limit is 413 with Connection: close, judged by Content-Length before it is read")
+    func bodyLimitFromEnvironment() throws {
+        try ServiceProcess.withService(environment: ["CLONER_HTTP_MAX_BODY_BYTES": "2048"]) { service in
+            let client = service.client
+            let padding = String(repeating: "x", count: 1500)
+            #expect(try client.post("/notes", F.note(#""name":"\#(padding)""#)).status == 201)
+            let large = String(repeating: "y", count: 4000)
+            let refused = try client.post("/notes", F.note(#""name":"\#(large)""#))
+            #expect(refused.status == 413)
+            #expect(refused.header("Connection")?.lowercased() == "close")
+            #expect(try refused.json()["code"] as? String == "payload_too_large")
+
+            // Only the head is sent: the answer must come without the body.
+            let connection = try ClientConnection(port: service.port, timeoutSeconds: 20)
+            try connection.send("POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n")
+            let early = try ClientResponse.parse(try connection.receiveToEnd()).response
+            #expect(early.status == 413)
+            #expect(try service.count("Note") == 1)
+        }
+    }
+
     @Test("curl drives create, clone and read like a runbook does")
     func curlRunbook() throws {
         try ServiceProcess.withService { service in
