@@ -68,6 +68,12 @@ struct LifecycleEndToEndTests {
                 }
                 done.signal()
             }.start()
+            // And an asynchronous one: the drain waits for running jobs too.
+            let asyncNoteID = try Self.seedLargeNote(service, items: items, name: "drain-async")
+            let accepted = try client.post("/notes/\(asyncNoteID)/clone", nil, headers: [("Prefer", "respond-async")])
+            #expect(accepted.status == 202)
+            let jobLocation = try #require(accepted.header("Location"))
+
             var sawCloneRunning = false
             let watchDeadline = ContinuousClock.now + .seconds(20)
             while !sawCloneRunning && ContinuousClock.now < watchDeadline && cloneAnswers.all.isEmpty {
@@ -102,6 +108,32 @@ struct LifecycleEndToEndTests {
             #expect(try service.count("Item", where: "note = \(cloneID)") == items)
             #expect(try service.count("Note", where: "name = 'sent during the drain'") == 1)
             #expect(try service.sql("PRAGMA integrity_check;") == "ok")
+
+            // The job ran to the end before the process exited: a restart reads it succeeded.
+            let restarted = try ServiceProcess(directory: service.directory)
+            defer { restarted.stop() }
+            let job = try restarted.client.get(jobLocation).json()
+            #expect(job["status"] as? String == "succeeded", "\(job)")
+            let asyncCloneID = try #require(F.int(((job["result"] as? [String: Any])?["clone"] as? [String: Any])?["id"]))
+            #expect(try restarted.count("Item", where: "note = \(asyncCloneID)") == items)
+        }
+    }
+
+    @Test("SIGTERM with a request that never finishes: the drain timeout bounds the shutdown, exit 0")
+    func drainTimeout() throws {
+        try ServiceProcess.withService(arguments: ["--drain-timeout", "1"]) { service in
+            let stuck = try ClientConnection(port: service.port, timeoutSeconds: 60)
+            try stuck.send("POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+            Thread.sleep(forTimeInterval: 0.2)
+            let started = ContinuousClock.now
+            service.signal(SIGTERM)
+            let status = service.waitForExit(timeout: .seconds(60))
+            #expect(status == 0)
+            #expect(ContinuousClock.now - started < .seconds(30), "a 1 s drain timeout, with a generous margin")
+            // Closed by the server (end of file, possibly after an error answer), not left open
+            // until the client's own timeout, which would throw.
+            let rest = try stuck.receiveToEnd()
+            #expect(rest.isEmpty || String(decoding: rest, as: UTF8.self).hasPrefix("HTTP/1.1 "))
         }
     }
 
