@@ -178,7 +178,9 @@ extension ClonerApplication {
         guard let object = try store.read({ try $0.fetchObject(entity: entity.name, id: id) }) else {
             throw Problem.notFound("\(entity.name) \(id) does not exist")
         }
-        if let tags = request.headers["If-None-Match"], ClonerApplication.entityTags(tags).contains(object.version) {
+        // RFC 9110 §13.1.2: `*` matches any current representation, as a listed version does.
+        if let tags = request.headers["If-None-Match"],
+           tags.trimmingCharacters(in: .whitespaces) == "*" || ClonerApplication.entityTags(tags).contains(object.version) {
             return HTTPResponse(status: .notModified, headers: ["ETag": object.entityTag])
         }
         return HTTPResponse.json(object.jsonBytes(entity: entity), headers: ["ETag": object.entityTag])
