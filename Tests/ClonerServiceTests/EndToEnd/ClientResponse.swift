@@ -22,7 +22,8 @@ struct ClientResponse: Sendable {
 
     /// Parses one response (status line, fields, body framed by Content-Length or chunked, or
     /// up to the close) from the start of `bytes`; the remainder is returned for pipelining.
-    static func parse(_ bytes: [UInt8]) throws -> (response: ClientResponse, rest: ArraySlice<UInt8>) {
+    /// The answer to HEAD has no body whatever its Content-Length says (RFC 9110 §9.3.2).
+    static func parse(_ bytes: [UInt8], toHead: Bool = false) throws -> (response: ClientResponse, rest: ArraySlice<UInt8>) {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard let headEnd = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else {
             throw ClientError("no complete response head in \(bytes.count) bytes: \(String(decoding: bytes, as: UTF8.self))")
@@ -39,7 +40,7 @@ struct ClientResponse: Sendable {
         }
         var response = ClientResponse(status: status, headers: headers, body: [])
         var rest = bytes[(headEnd + 4)...]
-        if status == 204 || status == 304 || (100..<200).contains(status) {
+        if toHead || status == 204 || status == 304 || (100..<200).contains(status) {
             return (response, rest)
         }
         if response.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {

@@ -57,6 +57,12 @@ struct RecordsEndToEndTests {
             #expect(notModified.body.isEmpty)
             #expect(notModified.header("ETag") == "\"1\"")
             #expect(try client.get("/notes/\(id)", headers: [("If-None-Match", "\"7\"")]).status == 200)
+            #expect(try client.get("/notes/\(id)", headers: [("If-None-Match", "\"7\", W/\"1\"")]).status == 304)
+            #expect(try client.get("/notes/\(id)", headers: [("If-None-Match", "*")]).status == 304)
+            let head = try client.request("HEAD", "/notes/\(id)")
+            #expect(head.status == 200)
+            #expect(head.header("ETag") == "\"1\"")
+            #expect(head.body.isEmpty)
 
             // Unknown ids and collections are 404 problems.
             let missing = try client.get("/notes/999999")

@@ -30,7 +30,7 @@ struct ServiceClient: Sendable {
         defer { connection.close() }
         try connection.send(Array(head.utf8) + bytes)
         let received = try connection.receiveToEnd()
-        return try ClientResponse.parse(received).response
+        return try ClientResponse.parse(received, toHead: method == "HEAD").response
     }
 
     func get(_ path: String, headers: [(name: String, value: String)] = []) throws -> ClientResponse {
