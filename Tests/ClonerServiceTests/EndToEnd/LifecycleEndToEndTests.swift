@@ -160,6 +160,12 @@ struct LifecycleEndToEndTests {
                 Thread.sleep(forTimeInterval: 0.005)
             }
             #expect(sawRunning, "the job was never seen running")
+            let running = try client.get(jobLocation).json()
+            if running["status"] as? String == "running", let progress = running["progress"] as? [String: Any],
+               let planned = F.int(progress["planned"]), planned > 0 {
+                #expect(planned == 2 * items + 1, "progress counts every object of the clone")
+                #expect((F.int(progress["written"]) ?? -1) <= planned)
+            }
             service.signal(SIGKILL)
             #expect(service.waitForExit(timeout: .seconds(30)) != nil)
         }

@@ -94,6 +94,20 @@ struct OperationsEndToEndTests {
             #expect(try traced.json()["requestId"] as? String == chosen)
             let ok = try client.get("/healthz", headers: [("X-Request-ID", chosen + "-ok")])
             #expect(ok.header("X-Request-ID") == chosen + "-ok")
+            let unsafe = try client.get("/healthz", headers: [("X-Request-ID", "two words")])
+            #expect(unsafe.header("X-Request-ID") != "two words", "an id unfit for a log line is replaced")
+            #expect(unsafe.header("X-Request-ID")?.isEmpty == false)
+
+            // A framing error found by the HTTP layer is a problem too, and closes.
+            let framing = try ClientConnection(port: service.port)
+            try framing.send("GET /notes HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+            let rejected = try ClientResponse.parse(try framing.receiveToEnd()).response
+            #expect(rejected.status == 400)
+            #expect(rejected.header("Connection")?.lowercased() == "close")
+            let rejection = try rejected.json()
+            #expect(rejection["code"] as? String == "bad_request")
+            #expect(rejection["requestId"] as? String == rejected.header("X-Request-ID"))
+
             let first = try client.get("/healthz").header("X-Request-ID")
             let second = try client.get("/healthz").header("X-Request-ID")
             #expect(first != nil && first != second, "generated ids differ")
