@@ -45,8 +45,11 @@ struct LifecycleEndToEndTests {
     func gracefulDrain() throws {
         try ServiceProcess.withService(arguments: ["--drain-timeout", "120"]) { service in
             let client = service.client
-            let items = 3000
+            // Large enough to still be running when the signal comes (a few hundred ms).
+            let items = 10000
             let noteID = try Self.seedLargeNote(service, items: items, name: "drain")
+            let asyncItems = 3000
+            let asyncNoteID = try Self.seedLargeNote(service, items: asyncItems, name: "drain-async")
 
             // A request whose head is not finished, and a create whose body is half sent: both in
             // flight when the signal arrives (a connection between requests is closed at once).
@@ -68,17 +71,16 @@ struct LifecycleEndToEndTests {
                 }
                 done.signal()
             }.start()
-            // And an asynchronous one: the drain waits for running jobs too.
-            let asyncNoteID = try Self.seedLargeNote(service, items: items, name: "drain-async")
-            let accepted = try client.post("/notes/\(asyncNoteID)/clone", nil, headers: [("Prefer", "respond-async")])
-            #expect(accepted.status == 202)
-            let jobLocation = try #require(accepted.header("Location"))
-
             var sawCloneRunning = false
             let watchDeadline = ContinuousClock.now + .seconds(20)
             while !sawCloneRunning && ContinuousClock.now < watchDeadline && cloneAnswers.all.isEmpty {
                 sawCloneRunning = (try? client.metric("cloner_jobs_in_flight")) == 1
             }
+
+            // And an asynchronous one, accepted just before the signal: the drain waits for jobs too.
+            let accepted = try client.post("/notes/\(asyncNoteID)/clone", nil, headers: [("Prefer", "respond-async")])
+            #expect(accepted.status == 202)
+            let jobLocation = try #require(accepted.header("Location"))
 
             service.signal(SIGTERM)
             #expect(Self.waitUntilRefused(port: service.port, timeout: .seconds(30)), "the listener stays open after SIGTERM")
@@ -115,7 +117,7 @@ struct LifecycleEndToEndTests {
             let job = try restarted.client.get(jobLocation).json()
             #expect(job["status"] as? String == "succeeded", "\(job)")
             let asyncCloneID = try #require(F.int(((job["result"] as? [String: Any])?["clone"] as? [String: Any])?["id"]))
-            #expect(try restarted.count("Item", where: "note = \(asyncCloneID)") == items)
+            #expect(try restarted.count("Item", where: "note = \(asyncCloneID)") == asyncItems)
         }
     }
 
