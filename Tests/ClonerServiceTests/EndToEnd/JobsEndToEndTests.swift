@@ -88,7 +88,7 @@ struct JobsEndToEndTests {
             #expect(F.int(problem["status"]) == 409)
             #expect((problem["detail"] as? String)?.contains("id") == true)
             #expect(try ["Note", "Item", "ItemData", "Memo", "NoteDescription"].map { try service.count($0) } == rows)
-            #expect(try client.metric("cloner_jobs_in_flight") == 0)
+            #expect(try client.metric("cloner_jobs_in_flight", settlingAt: 0) == 0)
         }
     }
 

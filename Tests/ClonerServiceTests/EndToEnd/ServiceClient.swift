@@ -69,4 +69,16 @@ struct ServiceClient: Sendable {
         }
         return total
     }
+
+    /// Polls (bounded) until the sample equals `expected`; the last value read. Metrics are
+    /// recorded as a request ends, which may be just after its answer reached the client.
+    func metric(_ name: String, labels: [String] = [], settlingAt expected: Double, timeout: Duration = .seconds(10)) throws -> Double {
+        let deadline = ContinuousClock.now + timeout
+        var value = try metric(name, labels: labels)
+        while value != expected && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            value = try metric(name, labels: labels)
+        }
+        return value
+    }
 }
