@@ -223,6 +223,10 @@ extension ClonerApplication {
     /// `If-Match: "3"` → 3; `*` or no header → no check (RFC 9110 §13.1.1).
     static func expectedVersion(_ request: HTTPRequest) throws(Problem) -> Int64? {
         guard let value = request.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), value != "*" else { return nil }
+        // RFC 9110 §13.1.1: If-Match compares strongly, so a weak tag never matches.
+        if value.hasPrefix("W/") {
+            throw Problem.preconditionFailed("If-Match compares entity tags strongly: send the ETag as returned, e.g. \"3\", not \(value)")
+        }
         let versions = entityTags(value)
         guard versions.count == 1 else {
             throw Problem(code: .badRequest, detail: "If-Match must carry one entity tag as returned in ETag, e.g. \"3\"; got \(value)")
