@@ -228,6 +228,7 @@ struct RecordsEndToEndTests {
             #expect(try stale.json()["code"] as? String == "precondition_failed")
             #expect(try client.get("/notes/\(firstID)").json()["name"] as? String == "first")
 
+            #expect(try client.patch("/notes/\(firstID)", #"{"name":"renamed"}"#, headers: [("If-Match", "W/\"1\"")]).status == 412, "If-Match compares strongly")
             let renamed = try client.patch("/notes/\(firstID)", #"{"name":"renamed"}"#, headers: [("If-Match", "\"1\"")])
             #expect(renamed.status == 200)
             #expect(renamed.header("ETag") == "\"2\"")
