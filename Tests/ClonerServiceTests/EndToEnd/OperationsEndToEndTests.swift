@@ -19,6 +19,8 @@ struct OperationsEndToEndTests {
             #expect(memo["collection"] as? String == "memos", "defaults filled in")
             let tag = try #require(model.header("ETag"))
             #expect(try client.get("/model", headers: [("If-None-Match", tag)]).status == 304)
+            #expect(try client.get("/model", headers: [("If-None-Match", "\"other\", W/\(tag)")]).status == 304)
+            #expect(try client.get("/model", headers: [("If-None-Match", "\"other\"")]).status == 200)
 
             let openAPI = try client.get("/openapi.yaml")
             #expect(openAPI.status == 200)
