@@ -139,6 +139,18 @@ struct LifecycleEndToEndTests {
         }
     }
 
+    @Test("SIGINT (Ctrl-C in a terminal) drains the same way: exit 0, the data committed")
+    func interrupt() throws {
+        try ServiceProcess.withService { service in
+            let created = try service.client.post("/notes", F.note(#""name":"before ctrl-c""#))
+            #expect(created.status == 201)
+            service.signal(SIGINT)
+            #expect(service.waitForExit(timeout: .seconds(60)) == 0)
+            #expect(service.stdout.jsonLines.contains { $0["message"] as? String == "stopped" })
+            #expect(try service.count("Note", where: "name = 'before ctrl-c'") == 1)
+        }
+    }
+
     @Test("kill -9 in the middle of a large clone: after restart the clone is whole or absent, the database is intact, the job shows failed")
     func crashDuringClone() throws {
         let directory = try TemporaryDirectory()
