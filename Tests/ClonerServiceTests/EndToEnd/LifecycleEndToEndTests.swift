@@ -43,22 +43,15 @@ struct LifecycleEndToEndTests {
 
     @Test("SIGTERM: stops accepting, /readyz turns 503, in-flight requests and clones complete, exit 0")
     func gracefulDrain() throws {
-        try ServiceProcess.withService(arguments: ["--drain-timeout", "120"]) { service in
+        // Generous HTTP timeouts: the half-sent requests below must outlive a loaded machine.
+        let timeouts = ["CLONER_HTTP_HEADER_TIMEOUT": "120", "CLONER_HTTP_BODY_READ_TIMEOUT": "120"]
+        try ServiceProcess.withService(environment: timeouts, arguments: ["--drain-timeout", "120"]) { service in
             let client = service.client
             // Large enough to still be running when the signal comes (a few hundred ms).
             let items = 10000
             let noteID = try Self.seedLargeNote(service, items: items, name: "drain")
             let asyncItems = 3000
             let asyncNoteID = try Self.seedLargeNote(service, items: asyncItems, name: "drain-async")
-
-            // A request whose head is not finished, and a create whose body is half sent: both in
-            // flight when the signal arrives (a connection between requests is closed at once).
-            let readiness = try ClientConnection(port: service.port)
-            try readiness.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-            let body = Array(F.note(#""name":"sent during the drain""#).utf8)
-            let upload = try ClientConnection(port: service.port)
-            try upload.send("POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n")
-            try upload.send(Array(body[..<10]))
 
             // A large synchronous clone, running when the signal arrives if we can catch it.
             let cloneAnswers = SharedResults<Result<ClientResponse, ClientError>>()
@@ -81,6 +74,18 @@ struct LifecycleEndToEndTests {
             let accepted = try client.post("/notes/\(asyncNoteID)/clone", nil, headers: [("Prefer", "respond-async")])
             #expect(accepted.status == 202)
             let jobLocation = try #require(accepted.header("Location"))
+
+            // A request whose head is not finished, and a create whose body is half sent: both in
+            // flight when the signal arrives (a connection between requests is closed at once).
+            let readiness = try ClientConnection(port: service.port)
+            try readiness.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            let body = Array(F.note(#""name":"sent during the drain""#).utf8)
+            let upload = try ClientConnection(port: service.port)
+            try upload.send("POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n")
+            try upload.send(Array(body[..<10]))
+            // Give the event loops time to read those bytes: a connection with nothing read yet
+            // counts as idle and is closed at the start of the drain.
+            Thread.sleep(forTimeInterval: 0.5)
 
             service.signal(SIGTERM)
             #expect(Self.waitUntilRefused(port: service.port, timeout: .seconds(30)), "the listener stays open after SIGTERM")
