@@ -167,6 +167,7 @@ extension ClonerApplication {
         let requestJSON = Data(request.body.isEmpty ? Array("{}".utf8) : request.body)
         let replay = try store.write { context -> IdempotencyRecord? in
             if let key, let record = try context.idempotencyRecord(key: key) { return record }
+            try checkCloneTargets(clone, entity: entity, in: context)
             try context.saveJob(JobRecord(id: jobID, status: "queued", request: requestJSON))
             if let key {
                 try context.saveIdempotencyRecord(IdempotencyRecord(key: key, fingerprint: fingerprint, status: 202, location: location, body: Data(queued)))
@@ -206,6 +207,20 @@ extension ClonerApplication {
         jobs.add(job)
         if job.finishedAt != nil { jobs.remove(jobID) }
         return HTTPResponse.json(queued, status: .accepted, headers: ["Location": location])
+    }
+
+    /// What a synchronous clone finds missing at once — the source object (404) or a `set`
+    /// relationship's destination (422) — must not become a 202 for a job bound to fail.
+    private func checkCloneTargets(_ clone: CloneRequest, entity: EntityDescription, in context: StoreContext) throws {
+        guard try context.version(entity: entity.name, id: clone.id) != nil else {
+            throw Problem.notFound("\(entity.name) \(clone.id) does not exist")
+        }
+        for (name, value) in clone.set.sorted(by: { $0.key < $1.key }) {
+            guard let relationship = entity.relationship(named: name), case .integer(let target) = value else { continue }
+            guard try context.version(entity: relationship.destination, id: target) != nil else {
+                throw Problem.validationFailed([FieldError(field: "set.\(name)", message: "no \(relationship.destination) with _id \(target)")])
+            }
+        }
     }
 
     // MARK: GET /jobs/{id}

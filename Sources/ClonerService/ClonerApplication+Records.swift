@@ -77,18 +77,27 @@ extension ClonerApplication {
 
         let pageSize = fetch.limit ?? ClonerApplication.defaultPageSize
         fetch.limit = pageSize + 1
-        let objects = try store.read { context -> [StoredObject] in
-            let ids = try context.fetchIDs(fetch)
-            return try context.fetchObjects(entity: entity.name, ids: Array(ids.prefix(pageSize)))
+        // One row more than a page is asked for: its presence, not the page's size, says whether
+        // a next page exists (only the page itself is faulted in).
+        let (objects, hasMore) = try store.read { context -> ([StoredObject], Bool) in
+            let ids: [Int64]
+            do {
+                ids = try context.fetchIDs(fetch)
+            } catch StoreError.notFound(_, let id) where id == fetch.after {
+                // The cursor row is gone (deleted since the last page): a bad parameter, not a
+                // missing collection, so 422 naming `after` rather than a 404 for the URL.
+                throw Problem.validationFailed([FieldError(field: "after", message: "no \(entity.name) with _id \(id): the cursor must name an existing record")])
+            }
+            return (try context.fetchObjects(entity: entity.name, ids: Array(ids.prefix(pageSize))), ids.count > pageSize)
         }
         var writer = JSONWriter(capacity: 64 + objects.count * 256)
         writer.beginObject()
         writer.key("data")
         writer.beginArray()
-        for object in objects.prefix(pageSize) { object.write(entity: entity, to: &writer) }
+        for object in objects { object.write(entity: entity, to: &writer) }
         writer.endArray()
         writer.key("next")
-        if objects.count > pageSize, let last = objects.prefix(pageSize).last {
+        if hasMore, let last = objects.last {
             writer.string(nextPage(request, after: last.id))
         } else {
             writer.null()
@@ -169,7 +178,9 @@ extension ClonerApplication {
         guard let object = try store.read({ try $0.fetchObject(entity: entity.name, id: id) }) else {
             throw Problem.notFound("\(entity.name) \(id) does not exist")
         }
-        if let tags = request.headers["If-None-Match"], ClonerApplication.entityTags(tags).contains(object.version) {
+        // RFC 9110 §13.1.2: `*` matches any current representation, as a listed version does.
+        if let tags = request.headers["If-None-Match"],
+           tags.trimmingCharacters(in: .whitespaces) == "*" || ClonerApplication.entityTags(tags).contains(object.version) {
             return HTTPResponse(status: .notModified, headers: ["ETag": object.entityTag])
         }
         return HTTPResponse.json(object.jsonBytes(entity: entity), headers: ["ETag": object.entityTag])
@@ -212,6 +223,10 @@ extension ClonerApplication {
     /// `If-Match: "3"` → 3; `*` or no header → no check (RFC 9110 §13.1.1).
     static func expectedVersion(_ request: HTTPRequest) throws(Problem) -> Int64? {
         guard let value = request.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), value != "*" else { return nil }
+        // RFC 9110 §13.1.1: If-Match compares strongly, so a weak tag never matches.
+        if value.hasPrefix("W/") {
+            throw Problem.preconditionFailed("If-Match compares entity tags strongly: send the ETag as returned, e.g. \"3\", not \(value)")
+        }
         let versions = entityTags(value)
         guard versions.count == 1 else {
             throw Problem(code: .badRequest, detail: "If-Match must carry one entity tag as returned in ETag, e.g. \"3\"; got \(value)")

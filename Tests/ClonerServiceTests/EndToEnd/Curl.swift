@@ -1,0 +1,23 @@
+import Foundation
+
+/// The `curl` command-line client, for the tests that check what an operator's runbook sees.
+enum Curl {
+    /// Runs curl with `arguments` (which should include `-i`) and parses the response it prints.
+    static func run(_ arguments: [String], timeoutSeconds: Int = 60) throws -> ClientResponse {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--noproxy", "*", "--max-time", "\(timeoutSeconds)"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.lowercased().hasSuffix("_proxy") }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ClientError("curl \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errors, as: UTF8.self))")
+        }
+        return try ClientResponse.parse(Array(output)).response
+    }
+}

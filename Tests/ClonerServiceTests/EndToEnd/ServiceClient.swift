@@ -1,0 +1,84 @@
+import Foundation
+
+/// Requests to one running service, each on its own connection with `Connection: close`.
+/// A value type holding only the port and default headers, so threads can share it freely.
+struct ServiceClient: Sendable {
+    let port: Int
+    /// Sent with every request unless the request names the same field (e.g. Authorization).
+    var defaultHeaders: [(name: String, value: String)] = []
+
+    init(port: Int, defaultHeaders: [(name: String, value: String)] = []) {
+        self.port = port
+        self.defaultHeaders = defaultHeaders
+    }
+
+    /// Sends one request; a body without a Content-Type in `headers` is labelled JSON.
+    func request(_ method: String, _ path: String, headers: [(name: String, value: String)] = [], body: String? = nil) throws -> ClientResponse {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        let named = Set(headers.map { $0.name.lowercased() })
+        for field in defaultHeaders where !named.contains(field.name.lowercased()) {
+            head += "\(field.name): \(field.value)\r\n"
+        }
+        for field in headers { head += "\(field.name): \(field.value)\r\n" }
+        let bytes = Array((body ?? "").utf8)
+        if let body {
+            if !named.contains("content-type") { head += "Content-Type: application/json\r\n" }
+            head += "Content-Length: \(body.utf8.count)\r\n"
+        }
+        head += "\r\n"
+        let connection = try ClientConnection(port: port)
+        defer { connection.close() }
+        try connection.send(Array(head.utf8) + bytes)
+        let received = try connection.receiveToEnd()
+        return try ClientResponse.parse(received, toHead: method == "HEAD").response
+    }
+
+    func get(_ path: String, headers: [(name: String, value: String)] = []) throws -> ClientResponse {
+        try request("GET", path, headers: headers)
+    }
+
+    func post(_ path: String, _ body: String?, headers: [(name: String, value: String)] = []) throws -> ClientResponse {
+        try request("POST", path, headers: headers, body: body)
+    }
+
+    func patch(_ path: String, _ body: String, headers: [(name: String, value: String)] = []) throws -> ClientResponse {
+        try request("PATCH", path, headers: headers, body: body)
+    }
+
+    func delete(_ path: String, headers: [(name: String, value: String)] = []) throws -> ClientResponse {
+        try request("DELETE", path, headers: headers)
+    }
+
+    /// Creates a record and returns it; fails the calling test with the answer if it was not 201.
+    func create(_ collection: String, _ body: String) throws -> [String: Any] {
+        let response = try post("/\(collection)", body)
+        guard response.status == 201 else { throw ClientError("POST /\(collection) answered \(response.status): \(response.text)") }
+        return try response.json()
+    }
+
+    /// The current value of a Prometheus sample: the sum over every series of `name` whose labels
+    /// contain all of `labels` (e.g. `route="/{collection}"`).
+    func metric(_ name: String, labels: [String] = []) throws -> Double {
+        let response = try get("/metrics")
+        guard response.status == 200 else { throw ClientError("GET /metrics answered \(response.status)") }
+        var total = 0.0
+        for line in response.text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard line.hasPrefix(name + "{") || line.hasPrefix(name + " ") else { continue }
+            guard labels.allSatisfy({ line.contains($0) }) else { continue }
+            if let value = line.split(separator: " ").last.flatMap({ Double($0) }) { total += value }
+        }
+        return total
+    }
+
+    /// Polls (bounded) until the sample equals `expected`; the last value read. Metrics are
+    /// recorded as a request ends, which may be just after its answer reached the client.
+    func metric(_ name: String, labels: [String] = [], settlingAt expected: Double, timeout: Duration = .seconds(10)) throws -> Double {
+        let deadline = ContinuousClock.now + timeout
+        var value = try metric(name, labels: labels)
+        while value != expected && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            value = try metric(name, labels: labels)
+        }
+        return value
+    }
+}

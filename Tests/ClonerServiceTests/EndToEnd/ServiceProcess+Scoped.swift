@@ -1,0 +1,21 @@
+import Foundation
+
+extension ServiceProcess {
+    /// Runs `body` against a fresh service in a fresh temporary folder; the process is killed
+    /// and the folder removed afterwards, whatever happens.
+    static func withService<T>(environment: [String: String] = [:], arguments: [String] = [],
+                               _ body: (ServiceProcess) throws -> T) throws -> T {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let service = try ServiceProcess(directory: directory.url, environment: environment, arguments: arguments)
+        defer { service.stop() }
+        return try body(service)
+    }
+
+    /// Rows of `entity` in the database, counted with the sqlite3 shell (not through the service).
+    func count(_ entity: String, where condition: String = "1") throws -> Int {
+        let text = try sql("SELECT count(*) FROM \"\(entity)\" WHERE \(condition);")
+        guard let count = Int(text) else { throw ClientError("count of \(entity): \(text)") }
+        return count
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `cloner` executable, started as a child process on an ephemeral port with its own
+/// database and the sample model, its environment controlled by the test. The port comes from
+/// the service's "listening" JSON log line. `stop()` kills it; every test calls it in a `defer`.
+final class ServiceProcess {
+    let directory: URL
+    let databasePath: String
+    let process = Process()
+    let stdout = ServiceOutput()
+    let stderr = ServiceOutput()
+    private let stdoutPipe = Pipe()
+    private let stderrPipe = Pipe()
+    private(set) var port = 0
+    var client: ServiceClient { ServiceClient(port: port) }
+
+    /// The sample model of the repository.
+    static let sampleModelPath = repositoryRoot.appendingPathComponent("config/model.json").path
+
+    /// The `cloner` binary built beside the test bundle (`swift build --build-tests` and
+    /// `swift test` build every product), else in the package's debug build folder.
+    static let executablePath: String = {
+        var folders: [URL] = []
+        let argument0 = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        folders.append(argument0.deletingLastPathComponent())
+        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            folders.append(executable.deletingLastPathComponent())
+        }
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            folders.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        folders.append(repositoryRoot.appendingPathComponent(".build/debug"))
+        for folder in folders {
+            let candidate = folder.appendingPathComponent("cloner").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        preconditionFailure("no cloner executable beside the tests (looked in \(folders.map(\.path))); run swift build --build-tests")
+    }()
+
+    /// Runs `cloner` with `arguments` in `directory` (its working directory) and waits for the
+    /// outcome: for `serve`, use `start` instead.
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: Duration = .seconds(60)) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executablePath)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = cleanEnvironment(adding: environment)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let stdout = ServiceOutput(), stderr = ServiceOutput()
+        try process.run()
+        stdout.startReading(out.fileHandleForReading.fileDescriptor)
+        stderr.startReading(err.fileHandleForReading.fileDescriptor)
+        guard waitForExit(process, timeout: timeout) else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw ClientError("cloner \(arguments.joined(separator: " ")) did not exit within \(timeout)")
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !(stdout.isClosed && stderr.isClosed) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        return (process.terminationStatus, stdout.text, stderr.text)
+    }
+
+    /// The test runner's environment without any CLONER_* variable, plus `adding`.
+    static func cleanEnvironment(adding: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CLONER_") }
+        environment.merge(adding) { $1 }
+        return environment
+    }
+
+    /// Starts `cloner serve` in `directory` with the database `directory/cloner.sqlite` and the
+    /// sample model (unless `arguments` say otherwise) and waits until it listens. With
+    /// `defaults`, only the port is given: database, model and settings come from the working
+    /// directory and the environment, as in a deployment.
+    init(directory: URL, defaults: Bool = false, environment: [String: String] = [:], arguments: [String] = [],
+         startTimeout: Duration = .seconds(60)) throws {
+        self.directory = directory
+        self.databasePath = directory.appendingPathComponent(defaults ? "data/cloner.sqlite" : "cloner.sqlite").path
+        process.executableURL = URL(fileURLWithPath: ServiceProcess.executablePath)
+        let placement = defaults ? [] : ["--host", "127.0.0.1", "--database", databasePath, "--model", ServiceProcess.sampleModelPath]
+        process.arguments = ["serve", "--port", "0"] + placement + arguments
+        process.currentDirectoryURL = directory
+        process.environment = ServiceProcess.cleanEnvironment(adding: environment)
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        try process.run()
+        stdout.startReading(stdoutPipe.fileHandleForReading.fileDescriptor)
+        stderr.startReading(stderrPipe.fileHandleForReading.fileDescriptor)
+        let listening = stdout.waitForJSONLine(timeout: startTimeout) { $0["message"] as? String == "listening" }
+        guard let listening, let port = ServiceProcess.integer(listening["port"]), port > 0 else {
+            stop()
+            throw ClientError("cloner did not report listening; stdout:\n\(stdout.text)\nstderr:\n\(stderr.text)")
+        }
+        self.port = port
+    }
+
+    deinit { stop() }
+
+    private static func integer(_ value: Any?) -> Int? {
+        if let number = value as? Int { return number }
+        if let text = value as? String { return Int(text) }
+        return nil
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// Sends `signal` to the service.
+    func signal(_ number: Int32) {
+        if process.isRunning { kill(process.processIdentifier, number) }
+    }
+
+    /// Waits (bounded) for the process to exit; its exit status, or nil if it still runs.
+    func waitForExit(timeout: Duration) -> Int32? {
+        guard ServiceProcess.waitForExit(process, timeout: timeout) else { return nil }
+        return process.terminationStatus
+    }
+
+    private static func waitForExit(_ process: Process, timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        return !process.isRunning
+    }
+
+    /// Kills the service if it still runs and waits for it; safe to call more than once.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// Runs SQL against the service's database with the sqlite3 command-line shell.
+    func sql(_ statements: String) throws -> String {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = ["-batch", "-cmd", ".timeout 30000", databasePath, statements]
+        let out = Pipe(), err = Pipe()
+        shell.standardOutput = out
+        shell.standardError = err
+        try shell.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        shell.waitUntilExit()
+        guard shell.terminationStatus == 0 else {
+            throw ClientError("sqlite3 failed (\(shell.terminationStatus)): \(String(decoding: errors, as: UTF8.self))")
+        }
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
