@@ -77,18 +77,19 @@ extension ClonerApplication {
 
         let pageSize = fetch.limit ?? ClonerApplication.defaultPageSize
         fetch.limit = pageSize + 1
-        let objects = try store.read { context -> [StoredObject] in
+        // One row past the page tells whether there is a next page; only the page is loaded.
+        let (objects, hasMore) = try store.read { context -> ([StoredObject], Bool) in
             let ids = try context.fetchIDs(fetch)
-            return try context.fetchObjects(entity: entity.name, ids: Array(ids.prefix(pageSize)))
+            return (try context.fetchObjects(entity: entity.name, ids: Array(ids.prefix(pageSize))), ids.count > pageSize)
         }
         var writer = JSONWriter(capacity: 64 + objects.count * 256)
         writer.beginObject()
         writer.key("data")
         writer.beginArray()
-        for object in objects.prefix(pageSize) { object.write(entity: entity, to: &writer) }
+        for object in objects { object.write(entity: entity, to: &writer) }
         writer.endArray()
         writer.key("next")
-        if objects.count > pageSize, let last = objects.prefix(pageSize).last {
+        if hasMore, let last = objects.last {
             writer.string(nextPage(request, after: last.id))
         } else {
             writer.null()
