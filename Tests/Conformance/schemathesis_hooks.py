@@ -9,7 +9,7 @@ hypothesis's own "unknown" wording instead of failing the run.
 
 import hypothesis.internal.lambda_sources as lambda_sources
 
-_describe = lambda_sources._lambda_description
+_describe = getattr(lambda_sources, "_lambda_description", None)
 
 
 def _describe_or_unknown(function, *args, **kwargs):
@@ -19,4 +19,5 @@ def _describe_or_unknown(function, *args, **kwargs):
         return "lambda: <unknown>"
 
 
-lambda_sources._lambda_description = _describe_or_unknown
+if _describe is not None:
+    lambda_sources._lambda_description = _describe_or_unknown
