@@ -149,6 +149,11 @@ extension ClonerApplication {
         let requestJSON = Data(request.body.isEmpty ? Array("{}".utf8) : request.body)
         let replay = try store.write { context -> IdempotencyRecord? in
             if let key, let record = try context.idempotencyRecord(key: key) { return record }
+            // An unknown root is a 404 now, as for a synchronous clone (DESIGN.md §4), not a 202
+            // whose job fails later.
+            guard try context.version(entity: entity.name, id: clone.id) != nil else {
+                throw Problem.notFound("\(entity.name) \(clone.id) does not exist")
+            }
             try context.saveJob(JobRecord(id: jobID, status: "queued", request: requestJSON))
             if let key {
                 try context.saveIdempotencyRecord(IdempotencyRecord(key: key, fingerprint: fingerprint, status: 202, location: location, body: Data(queued)))
