@@ -167,7 +167,9 @@ if queued.status_code == 202:
         if status in ("queued", "running"):
             time.sleep(0.1)
     expect(status == "succeeded", f"the job ends succeeded, got {status}")
-failing = exchange("POST", "/{collection}/{id}/clone", 202, {"collection": "notes", "id": 999999}, headers={"Prefer": "respond-async"})
+# A job that fails: the root's clone would repeat its own unique `id`.
+own_uuid = created.json().get("id") if created.status_code == 201 else str(uuid.uuid4())
+failing = exchange("POST", "/{collection}/{id}/clone", 202, clone, headers={"Prefer": "respond-async"}, body={"set": {"id": own_uuid}})
 if failing.status_code == 202:
     deadline = time.monotonic() + 60
     status = "queued"
@@ -176,7 +178,11 @@ if failing.status_code == 202:
         status = job.json().get("status") if job.status_code == 200 else "?"
         if status in ("queued", "running"):
             time.sleep(0.1)
-    expect(status == "failed", f"a clone of a missing note ends failed, got {status}")
+    expect(status == "failed" and job.json().get("error", {}).get("code") == "conflict",
+           f"a clone repeating a unique value ends failed with a conflict: {job.text}")
+exchange("POST", "/{collection}/{id}/clone", 409, clone, body={"set": {"id": own_uuid}})
+# An unknown root is a 404 before any job exists, as for a synchronous clone.
+exchange("POST", "/{collection}/{id}/clone", 404, {"collection": "notes", "id": 999999}, headers={"Prefer": "respond-async"})
 exchange("GET", "/jobs/{id}", 404, {"id": "no-such-job"})
 
 # Operations.
