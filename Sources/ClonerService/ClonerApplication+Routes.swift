@@ -4,28 +4,41 @@ import Foundation
 extension ClonerApplication {
     /// Every route of DESIGN.md §4. Cheap answers (probes, metrics, model, API description) run on
     /// the event loop; anything touching SQLite runs on the store workers; clones on their own
-    /// queues.
+    /// queues. `makeRouter()` registers exactly these, and the OpenAPI conformance test checks
+    /// each is described in `openapi.yaml`.
+    public static let routes: [ServiceRoute] = [
+        ServiceRoute(.get, "/healthz") { _ in .immediate { _ in ClonerApplication.healthyResponse } },
+        ServiceRoute(.get, "/readyz") { app in .immediate { _ in app.readiness() } },
+        ServiceRoute(.get, "/metrics") { app in
+            app.onLoop { _ in
+                HTTPResponse(status: .ok, headers: ["Content-Type": ServiceMetrics.contentType], body: app.metrics.render())
+            }
+        },
+        ServiceRoute(.get, "/model") { app in app.onLoop { request in app.modelResponse(request) } },
+        ServiceRoute(.get, "/openapi.yaml") { app in
+            app.onLoop { _ in
+                HTTPResponse(status: .ok, headers: ["Content-Type": OpenAPIDocument.contentType], body: OpenAPIDocument.bytes)
+            }
+        },
+        ServiceRoute(.get, "/jobs/{id}") { app in app.onStore(.read) { request in try app.jobResponse(request) } },
+        ServiceRoute(.get, "/{collection}") { app in app.onStore(.read) { request in try app.list(request) } },
+        ServiceRoute(.post, "/{collection}") { app in app.onStore(.write) { request in try app.create(request) } },
+        ServiceRoute(.get, "/{collection}/{id}") { app in app.onStore(.read) { request in try app.read(request) } },
+        ServiceRoute(.patch, "/{collection}/{id}") { app in app.onStore(.write) { request in try app.update(request) } },
+        ServiceRoute(.delete, "/{collection}/{id}") { app in app.onStore(.delete) { request in try app.delete(request) } },
+        ServiceRoute(.post, "/{collection}/{id}/clone") { app in
+            .deferred { request, responder in
+                try app.authorize(request)
+                try app.startClone(request, responder: responder)
+            }
+        },
+    ]
+
     func makeRouter() -> Router {
         var router = Router()
-        router.add(.get, "/healthz", .immediate { _ in ClonerApplication.healthyResponse })
-        router.add(.get, "/readyz", .immediate { [self] _ in readiness() })
-        router.add(.get, "/metrics", onLoop { [self] _ in
-            HTTPResponse(status: .ok, headers: ["Content-Type": ServiceMetrics.contentType], body: metrics.render())
-        })
-        router.add(.get, "/model", onLoop { [self] request in modelResponse(request) })
-        router.add(.get, "/openapi.yaml", onLoop { _ in
-            HTTPResponse(status: .ok, headers: ["Content-Type": OpenAPIDocument.contentType], body: OpenAPIDocument.bytes)
-        })
-        router.add(.get, "/jobs/{id}", onStore(.read) { [self] request in try jobResponse(request) })
-        router.add(.get, "/{collection}", onStore(.read) { [self] request in try list(request) })
-        router.add(.post, "/{collection}", onStore(.write) { [self] request in try create(request) })
-        router.add(.get, "/{collection}/{id}", onStore(.read) { [self] request in try read(request) })
-        router.add(.patch, "/{collection}/{id}", onStore(.write) { [self] request in try update(request) })
-        router.add(.delete, "/{collection}/{id}", onStore(.delete) { [self] request in try delete(request) })
-        router.add(.post, "/{collection}/{id}/clone", .deferred { [self] request, responder in
-            try authorize(request)
-            try startClone(request, responder: responder)
-        })
+        for route in ClonerApplication.routes {
+            router.add(route.method, route.pattern, route.handler(self))
+        }
         return router
     }
 

@@ -1,0 +1,23 @@
+"""Loaded by schemathesis through SCHEMATHESIS_HOOKS (OpenAPIConformanceTests sets it).
+
+Hypothesis names a filtered strategy by parsing the source of its lambda with `ast.parse`.
+On some CPython 3.11 releases that parse, done deep in schemathesis's coverage walk, raises
+`SystemError: AST constructor recursion depth mismatch` (a CPython bug, not ours), which ends the
+operation's tests with a runtime error. The name is only used in messages, so fall back to
+hypothesis's own "unknown" wording instead of failing the run.
+"""
+
+import hypothesis.internal.lambda_sources as lambda_sources
+
+_describe = getattr(lambda_sources, "_lambda_description", None)
+
+
+def _describe_or_unknown(function, *args, **kwargs):
+    try:
+        return _describe(function, *args, **kwargs)
+    except SystemError:
+        return "lambda: <unknown>"
+
+
+if _describe is not None:
+    lambda_sources._lambda_description = _describe_or_unknown
