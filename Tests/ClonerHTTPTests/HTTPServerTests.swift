@@ -48,6 +48,17 @@ import Testing
         #expect(client.readResponse()?.text == "last")
     }
 
+    /// A thousand tiny requests in one send: answered in order, without recursion per request.
+    @Test func deepPipeline() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send((0..<1000).map { "GET /items/\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
+        var inOrder = 0
+        for index in 0..<1000 where client.readResponse()?.text == "item \(index)" { inOrder += 1 }
+        #expect(inOrder == 1000)
+    }
+
     @Test func requestIDIsHonouredOrGenerated() throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -74,6 +74,9 @@ final class Connection: EventLoopHandler {
     private var tlsReadWantsWrite = false
     /// TLS can need the peer's bytes to finish a write (a key update); wait for readable then.
     private var tlsWriteWantsRead = false
+    /// Set while `process()` runs: a synchronous answer must not re-enter it (pipelined requests
+    /// would otherwise recurse once per request); the running loop picks the next request up.
+    private var processing = false
     private var requestCount = 0
     /// Sequence number of the dispatched request, so a late answer for an earlier one is ignored.
     private var requestNumber = 0
@@ -200,8 +203,15 @@ final class Connection: EventLoopHandler {
         }
     }
 
-    /// Parses and dispatches as many buffered requests as the handlers answer synchronously.
+    /// Parses and dispatches as many buffered requests as the handlers answer synchronously, then
+    /// writes all their responses with one flush (pipelined answers share a sendmsg).
     private func process() {
+        if processing { return }
+        processing = true
+        defer {
+            processing = false
+            if !outbound.isEmpty && phase != .closed { flush() }
+        }
         while phase == .reading && !closeAfterFlush {
             if headStartedAt == 0 && exchange == nil && !buffer.isEmpty {
                 headStartedAt = owner.loop.now
@@ -241,7 +251,9 @@ final class Connection: EventLoopHandler {
 
     private func receivedHead(_ head: RequestHead) {
         var exchange = Exchange(head: head, startedAt: headStartedAt == 0 ? owner.loop.now : headStartedAt)
-        if case .contentLength(let length) = head.framing { exchange.body.reserveCapacity(length) }
+        // Reserve for the announced body, but not blindly: a client announcing 8 MiB and sending
+        // nothing must not make every connection hold 8 MiB.
+        if case .contentLength(let length) = head.framing { exchange.body.reserveCapacity(min(length, 256 * 1024)) }
         self.exchange = exchange
         headStartedAt = 0
         // RFC 9110 §10.1.1: 100 Continue only once the head passed every check (it did, or the
@@ -374,6 +386,7 @@ final class Connection: EventLoopHandler {
     /// After a response: serve whatever pipelined requests are already buffered.
     private func resumeReading() {
         phase = .reading
+        if processing { return }
         flush()
         if phase == .reading {
             process()
