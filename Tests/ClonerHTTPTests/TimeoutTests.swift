@@ -120,4 +120,18 @@ import Testing
         #expect(ContinuousClock.now - start < .seconds(5))
         #expect(client.readResponse() == nil)
     }
+
+    @Test func asyncShutdownFromAsyncCode() async throws {
+        let server = try TestServer()
+        let port = server.port
+        let status = try await offPool {
+            let client = try RawClient(port: port)
+            client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            return client.readResponse()?.status
+        }
+        #expect(status == 200)
+        await server.server.shutdown(drainTimeout: .seconds(2))
+        #expect(server.server.isDraining)
+        #expect(throws: SocketError.self) { _ = try RawClient(port: port) }
+    }
 }

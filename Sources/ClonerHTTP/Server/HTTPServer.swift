@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Synchronization
 
 /// An HTTP/1.1 server on non-blocking sockets and epoll event loops (one per core by default),
@@ -29,11 +30,15 @@ import Synchronization
 /// - The server owns framing: it adds `Content-Length`, `Date` (cached per second),
 ///   `X-Request-ID` (the client's if sane, else generated) and `Connection`, drops the body of
 ///   HEAD answers, and closes after every rejection whose framing can't be trusted.
+/// - Large or slow bodies: `HTTPResponse.streaming { writer in try await writer.write(...) }` sends
+///   chunked with backpressure (the producer's `write` waits while the client is behind).
+/// - Hooks (`onRequestStart`, `accessLog`, `errorResponse`) run on loop threads: keep them cheap.
 /// - Limits and timeouts: `Configuration.limits` (`HTTPLimits`, DESIGN.md §5 defaults).
 /// - `shutdown(drainTimeout:)` blocks: it stops accepting, closes idle connections, lets
 ///   in-flight requests finish (answered with `Connection: close`) until the drain timeout,
 ///   then closes everything and joins the loop threads. `isDraining` turns true at its start
 ///   (the service's `/readyz` reports it). Never call it from a handler running on a loop.
+///   From async code, `await shutdown(drainTimeout:)` waits without blocking a pool thread.
 public final class HTTPServer: Sendable {
     private struct State {
         var core: ServerCore?
@@ -121,5 +126,16 @@ public final class HTTPServer: Sendable {
             serverLoop.loop.stop()
         }
         for serverLoop in loops { serverLoop.loop.waitUntilStopped() }
+    }
+
+    /// `shutdown(drainTimeout:)` for async callers: the blocking wait runs on a Dispatch thread,
+    /// not on the cooperative pool that in-flight async handlers may need to finish.
+    public func shutdown(drainTimeout: Duration = .seconds(10)) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.shutdown(drainTimeout: drainTimeout)
+                continuation.resume()
+            }
+        }
     }
 }
