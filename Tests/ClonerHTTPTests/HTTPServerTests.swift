@@ -246,6 +246,34 @@ import Testing
         #expect(started.load(ordering: .relaxed) == 2)
     }
 
+    @Test func interceptAnswersBeforeTheHandler() throws {
+        struct Unauthorized: HTTPResponseError {
+            func response(for request: HTTPRequest) -> HTTPResponse {
+                .text("no", status: .unauthorized, headers: ["WWW-Authenticate": "Bearer"])
+            }
+        }
+        var hooks = HTTPServer.Hooks()
+        hooks.intercept = { request in
+            if request.route == "/hello" { return nil }
+            if request.headers["authorization"] == "Bearer key" { return nil }
+            if request.parameter("id") == "teapot" { return .text("short-circuit", status: HTTPStatus(418)) }
+            throw Unauthorized()
+        }
+        let server = try TestServer(hooks: hooks)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
+        client.send("GET /items/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        let denied = try #require(client.readResponse())
+        #expect(denied.status == 401)
+        #expect(denied.header("WWW-Authenticate") == "Bearer")
+        client.send("GET /items/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer key\r\n\r\n")
+        #expect(client.readResponse()?.text == "item 1")
+        client.send("GET /items/teapot HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.status == 418)
+    }
+
     @Test func largeBodiesRoundTrip() throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -309,6 +309,17 @@ final class Connection: EventLoopHandler {
             exchange.request = request
             self.exchange = exchange
             phase = .awaiting
+            if let intercept = core.hooks.intercept {
+                do {
+                    if let early = try intercept(request) {
+                        complete(requestNumber, .success(early))
+                        return
+                    }
+                } catch {
+                    complete(requestNumber, .failure(error))
+                    return
+                }
+            }
             run(handler, request)
         }
     }
