@@ -511,7 +511,9 @@ final class Connection: EventLoopHandler {
 
     private func logAccess(method: HTTPMethod, request: HTTPRequest, status: HTTPStatus, startedAt: UInt64, bytes: Int) {
         guard let log = core.hooks.accessLog else { return }
-        let now = owner.loop.now
+        // A fresh reading, not the loop's cached one: a deferred answer that comes back within the
+        // same loop iteration would otherwise log 0 ms however long its work took.
+        let now = MonotonicClock.now()
         let elapsed = now >= startedAt ? now - startedAt : 0
         log(HTTPAccessLogRecord(
             method: method.rawValue, path: request.target.isEmpty ? "" : String(request.path), route: request.route,
