@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,8 +8,9 @@ import Glibc
 /// test can hang on a silent server. A raw socket rather than URLSession: the end-to-end tests
 /// must control every byte (a partial request head held open across SIGTERM, a missing
 /// Content-Type, exact header values) and see every byte of the answer.
-final class ClientConnection {
-    private(set) var descriptor: Int32
+final class ClientConnection: Sendable {
+    let descriptor: Int32
+    private let closed = Atomic<Bool>(false)
 
     init(port: Int, timeoutSeconds: Int = 60) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -46,6 +48,16 @@ final class ClientConnection {
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
+    /// `receiveToEnd` on a thread of its own (see `Blocking`).
+    func receive() async throws -> [UInt8] {
+        try await Blocking.run { try self.receiveToEnd() }
+    }
+
+    /// `receive` parsed as one response.
+    func receiveResponse() async throws -> ClientResponse {
+        try ClientResponse.parse(try await receive()).response
+    }
+
     /// Everything the server sends until it closes the connection (the tests ask for
     /// `Connection: close`), or a timeout error.
     func receiveToEnd() throws -> [UInt8] {
@@ -63,10 +75,8 @@ final class ClientConnection {
         }
     }
 
+    /// Closes once, however often it is called.
     func close() {
-        if descriptor >= 0 {
-            Glibc.close(descriptor)
-            descriptor = -1
-        }
+        if !closed.exchange(true, ordering: .acquiringAndReleasing) { Glibc.close(descriptor) }
     }
 }

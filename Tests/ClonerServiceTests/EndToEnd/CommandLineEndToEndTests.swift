@@ -16,16 +16,16 @@ struct CommandLineEndToEndTests {
         """
 
     @Test("check-model: exit 0 and a summary on the sample model; exit 1 with every problem, naming entity and property, on a broken one")
-    func checkModel() throws {
+    func checkModel() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let good = try ServiceProcess.run(["check-model", ServiceProcess.sampleModelPath], in: directory.url)
+        let good = try await ServiceProcess.run(["check-model", ServiceProcess.sampleModelPath], in: directory.url)
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stdout.contains("valid"))
         #expect(good.stdout.contains("7 entities"))
 
         let path = try directory.write(Self.brokenModel, to: "broken.json")
-        let bad = try ServiceProcess.run(["check-model", path], in: directory.url)
+        let bad = try await ServiceProcess.run(["check-model", path], in: directory.url)
         #expect(bad.status == 1)
         let problems = bad.stderr
         #expect(problems.contains("Note.when"), "\(problems)")
@@ -35,34 +35,34 @@ struct CommandLineEndToEndTests {
         #expect(problems.contains("owner"), "\(problems)")
         #expect(problems.split(separator: "\n").count >= 4, "one line per problem: \(problems)")
 
-        let missing = try ServiceProcess.run(["check-model", directory.url.appendingPathComponent("absent.json").path], in: directory.url)
+        let missing = try await ServiceProcess.run(["check-model", directory.url.appendingPathComponent("absent.json").path], in: directory.url)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("absent.json"))
-        let notJSON = try ServiceProcess.run(["check-model", try directory.write("{ entities: ", to: "garbage.json")], in: directory.url)
+        let notJSON = try await ServiceProcess.run(["check-model", try directory.write("{ entities: ", to: "garbage.json")], in: directory.url)
         #expect(notJSON.status == 1)
         #expect(!notJSON.stderr.isEmpty)
 
-        let help = try ServiceProcess.run(["check-model", "--help"], in: directory.url)
+        let help = try await ServiceProcess.run(["check-model", "--help"], in: directory.url)
         #expect(help.status == 0)
         #expect(help.stdout.contains("check-model"))
     }
 
     @Test("serve refuses to start on a broken model or a bad setting, before listening, with a non-zero exit")
-    func serveRefusesBadStart() throws {
+    func serveRefusesBadStart() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let model = try directory.write(Self.brokenModel, to: "broken.json")
         let database = directory.url.appendingPathComponent("db.sqlite").path
-        let broken = try ServiceProcess.run(["serve", "--port", "0", "--model", model, "--database", database], in: directory.url)
+        let broken = try await ServiceProcess.run(["serve", "--port", "0", "--model", model, "--database", database], in: directory.url)
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("Ghost"))
         #expect(!broken.stdout.contains("\"listening\""))
 
-        let badPort = try ServiceProcess.run(["serve", "--database", database, "--model", ServiceProcess.sampleModelPath],
+        let badPort = try await ServiceProcess.run(["serve", "--database", database, "--model", ServiceProcess.sampleModelPath],
                                              in: directory.url, environment: ["CLONER_PORT": "eighty"])
         #expect(badPort.status == 2)
         #expect(badPort.stderr.contains("CLONER_PORT"))
-        let badKey = try ServiceProcess.run(["serve", "--port", "0", "--database", database, "--model", ServiceProcess.sampleModelPath],
+        let badKey = try await ServiceProcess.run(["serve", "--port", "0", "--database", database, "--model", ServiceProcess.sampleModelPath],
                                             in: directory.url, environment: ["CLONER_API_KEYS": "sha256:abc"])
         #expect(badKey.status == 2)
         #expect(badKey.stderr.contains("CLONER_API_KEYS"))

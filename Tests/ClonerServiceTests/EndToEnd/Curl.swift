@@ -3,7 +3,11 @@ import Foundation
 /// The `curl` command-line client, for the tests that check what an operator's runbook sees.
 enum Curl {
     /// Runs curl with `arguments` (which should include `-i`) and parses the response it prints.
-    static func run(_ arguments: [String], timeoutSeconds: Int = 60) throws -> ClientResponse {
+    static func run(_ arguments: [String], timeoutSeconds: Int = 60) async throws -> ClientResponse {
+        try await Blocking.run { try runNow(arguments, timeoutSeconds: timeoutSeconds) }
+    }
+
+    private static func runNow(_ arguments: [String], timeoutSeconds: Int) throws -> ClientResponse {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["--noproxy", "*", "--max-time", "\(timeoutSeconds)"] + arguments

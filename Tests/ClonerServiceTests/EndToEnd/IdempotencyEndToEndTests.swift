@@ -7,75 +7,67 @@ struct IdempotencyEndToEndTests {
     typealias F = EndToEndFixture
 
     @Test("same key and body: the same answer and one clone; same key, other body: 422 idempotency_key_reused")
-    func retries() throws {
-        try ServiceProcess.withService { service in
+    func retries() async throws {
+        try await ServiceProcess.withService { service in
             let client = service.client
-            let note = try client.create("notes", F.richNote(name: "once", tag: "t"))
+            let note = try await client.create("notes", F.richNote(name: "once", tag: "t"))
             let noteID = try #require(F.int(note["_id"]))
             let key = [("Idempotency-Key", "retry-\(UUID().uuidString)")]
             let body = #"{"set":{"name":"copy"}}"#
 
-            let first = try client.post("/notes/\(noteID)/clone", body, headers: key)
+            let first = try await client.post("/notes/\(noteID)/clone", body, headers: key)
             #expect(first.status == 201)
-            let second = try client.post("/notes/\(noteID)/clone", body, headers: key)
+            let second = try await client.post("/notes/\(noteID)/clone", body, headers: key)
             #expect(second.status == 201)
             #expect(second.body == first.body)
             #expect(second.header("Location") == first.header("Location"))
             #expect(second.header("Idempotent-Replayed") == "true")
-            #expect(try service.count("Note") == 2, "one original, one clone")
-            #expect(try service.count("Item") == 4)
+            #expect(try await service.count("Note") == 2, "one original, one clone")
+            #expect(try await service.count("Item") == 4)
 
-            let other = try client.post("/notes/\(noteID)/clone", #"{"set":{"name":"another"}}"#, headers: key)
+            let other = try await client.post("/notes/\(noteID)/clone", #"{"set":{"name":"another"}}"#, headers: key)
             #expect(other.status == 422)
             #expect(try other.json()["code"] as? String == "idempotency_key_reused")
             let cloneID = try #require(F.int((try first.json()["clone"] as? [String: Any])?["id"]))
-            let otherPath = try client.post("/notes/\(cloneID)/clone", body, headers: key)
+            let otherPath = try await client.post("/notes/\(cloneID)/clone", body, headers: key)
             #expect(otherPath.status == 422, "another source with the same key")
-            #expect(try service.count("Note") == 2)
+            #expect(try await service.count("Note") == 2)
 
             // A dry run with a key replays too, and writes nothing.
             let dryKey = [("Idempotency-Key", "dry-\(UUID().uuidString)")]
-            let dry = try client.post("/notes/\(noteID)/clone", #"{"dryRun":true}"#, headers: dryKey)
+            let dry = try await client.post("/notes/\(noteID)/clone", #"{"dryRun":true}"#, headers: dryKey)
             #expect(dry.status == 200)
-            #expect(try client.post("/notes/\(noteID)/clone", #"{"dryRun":true}"#, headers: dryKey).body == dry.body)
-            #expect(try service.count("Note") == 2)
+            #expect(try await client.post("/notes/\(noteID)/clone", #"{"dryRun":true}"#, headers: dryKey).body == dry.body)
+            #expect(try await service.count("Note") == 2)
 
-            let tooLong = try client.post("/notes/\(noteID)/clone", body, headers: [("Idempotency-Key", String(repeating: "k", count: 300))])
+            let tooLong = try await client.post("/notes/\(noteID)/clone", body, headers: [("Idempotency-Key", String(repeating: "k", count: 300))])
             #expect(tooLong.status == 422)
         }
     }
 
     @Test("concurrent requests with one key make exactly one clone and all get its answer")
-    func concurrentRetries() throws {
-        try ServiceProcess.withService { service in
+    func concurrentRetries() async throws {
+        try await ServiceProcess.withService { service in
             let client = service.client
-            let note = try client.create("notes", F.richNote(name: "race", tag: "t"))
+            let note = try await client.create("notes", F.richNote(name: "race", tag: "t"))
             let noteID = try #require(F.int(note["_id"]))
             let key = "race-\(UUID().uuidString)"
-            let answers = SharedResults<Result<ClientResponse, ClientError>>()
-            let group = DispatchGroup()
-            for _ in 0..<8 {
-                group.enter()
-                Thread {
-                    let result: Result<ClientResponse, ClientError>
-                    do {
-                        result = .success(try client.post("/notes/\(noteID)/clone", "{}", headers: [("Idempotency-Key", key)]))
-                    } catch {
-                        result = .failure(ClientError("\(error)"))
-                    }
-                    answers.append(result)
-                    group.leave()
-                }.start()
+            // Eight requests at once, each on a thread of its own (see `Blocking`).
+            let responses = try await withThrowingTaskGroup(of: ClientResponse.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await client.post("/notes/\(noteID)/clone", "{}", headers: [("Idempotency-Key", key)]) }
+                }
+                var all: [ClientResponse] = []
+                for try await response in group { all.append(response) }
+                return all
             }
-            #expect(group.wait(timeout: .now() + 120) == .success)
-            let responses = try answers.all.map { try $0.get() }
             #expect(responses.count == 8)
             #expect(responses.allSatisfy { $0.status == 201 }, "\(responses.map(\.status))")
             #expect(Set(responses.map(\.body)).count == 1, "every retry got the first answer")
             #expect(Set(responses.compactMap { $0.header("Location") }).count == 1)
             #expect(responses.filter { $0.header("Idempotent-Replayed") == nil }.count == 1, "exactly one did the work")
-            #expect(try service.count("Note") == 2)
-            #expect(try service.count("Item") == 4)
+            #expect(try await service.count("Note") == 2)
+            #expect(try await service.count("Item") == 4)
         }
     }
 }

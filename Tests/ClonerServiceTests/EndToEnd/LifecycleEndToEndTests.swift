@@ -11,8 +11,8 @@ struct LifecycleEndToEndTests {
 
     /// Adds a note owning `items` items, each with one ItemData, straight into the database with
     /// the sqlite3 shell (thousands of API calls would be slower); returns the note's _id.
-    static func seedLargeNote(_ service: ServiceProcess, items: Int, name: String) throws -> Int {
-        let output = try service.sql("""
+    static func seedLargeNote(_ service: ServiceProcess, items: Int, name: String) async throws -> Int {
+        let output = try await service.sql("""
             BEGIN IMMEDIATE;
             INSERT INTO Note (id, name, createDate) VALUES ('\(F.uuid())', '\(name)', 1767323045678);
             WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(items - 1))
@@ -27,7 +27,7 @@ struct LifecycleEndToEndTests {
     }
 
     /// Polls (bounded) until connecting to `port` is refused: the listener is closed.
-    static func waitUntilRefused(port: Int, timeout: Duration) -> Bool {
+    static func waitUntilRefused(port: Int, timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             do {
@@ -36,42 +36,38 @@ struct LifecycleEndToEndTests {
             } catch {
                 return true
             }
-            Thread.sleep(forTimeInterval: 0.02)
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return false
     }
 
     @Test("SIGTERM: stops accepting, /readyz turns 503, in-flight requests and clones complete, exit 0")
-    func gracefulDrain() throws {
+    func gracefulDrain() async throws {
         // Generous HTTP timeouts: the half-sent requests below must outlive a loaded machine.
         let timeouts = ["CLONER_HTTP_HEADER_TIMEOUT": "120", "CLONER_HTTP_BODY_READ_TIMEOUT": "120"]
-        try ServiceProcess.withService(environment: timeouts, arguments: ["--drain-timeout", "120"]) { service in
+        try await ServiceProcess.withService(environment: timeouts, arguments: ["--drain-timeout", "120"]) { service in
             let client = service.client
             // Large enough to still be running when the signal comes (a few hundred ms).
             let items = 10000
-            let noteID = try Self.seedLargeNote(service, items: items, name: "drain")
+            let noteID = try await Self.seedLargeNote(service, items: items, name: "drain")
             let asyncItems = 3000
-            let asyncNoteID = try Self.seedLargeNote(service, items: asyncItems, name: "drain-async")
+            let asyncNoteID = try await Self.seedLargeNote(service, items: asyncItems, name: "drain-async")
 
             // A large synchronous clone, running when the signal arrives if we can catch it.
-            let cloneAnswers = SharedResults<Result<ClientResponse, ClientError>>()
-            let done = DispatchSemaphore(value: 0)
-            Thread {
-                do {
-                    cloneAnswers.append(.success(try client.post("/notes/\(noteID)/clone", nil)))
-                } catch {
-                    cloneAnswers.append(.failure(ClientError("clone request failed: \(error)")))
-                }
-                done.signal()
-            }.start()
+            let cloneTask = Task { try await client.post("/notes/\(noteID)/clone", nil) }
+            let cloneFinished = SharedResults<Bool>()
+            Task {
+                _ = try? await cloneTask.value
+                cloneFinished.append(true)
+            }
             var sawCloneRunning = false
             let watchDeadline = ContinuousClock.now + .seconds(20)
-            while !sawCloneRunning && ContinuousClock.now < watchDeadline && cloneAnswers.all.isEmpty {
-                sawCloneRunning = (try? client.metric("cloner_jobs_in_flight")) == 1
+            while !sawCloneRunning && ContinuousClock.now < watchDeadline && cloneFinished.all.isEmpty {
+                sawCloneRunning = (try? await client.metric("cloner_jobs_in_flight")) == 1
             }
 
             // And an asynchronous one, accepted just before the signal: the drain waits for jobs too.
-            let accepted = try client.post("/notes/\(asyncNoteID)/clone", nil, headers: [("Prefer", "respond-async")])
+            let accepted = try await client.post("/notes/\(asyncNoteID)/clone", nil, headers: [("Prefer", "respond-async")])
             #expect(accepted.status == 202)
             let jobLocation = try #require(accepted.header("Location"))
 
@@ -85,127 +81,126 @@ struct LifecycleEndToEndTests {
             try upload.send(Array(body[..<10]))
             // Give the event loops time to read those bytes: a connection with nothing read yet
             // counts as idle and is closed at the start of the drain.
-            Thread.sleep(forTimeInterval: 0.5)
+            try await Task.sleep(for: .milliseconds(500))
 
             service.signal(SIGTERM)
-            #expect(Self.waitUntilRefused(port: service.port, timeout: .seconds(30)), "the listener stays open after SIGTERM")
+            #expect(await Self.waitUntilRefused(port: service.port, timeout: .seconds(30)), "the listener stays open after SIGTERM")
 
             try readiness.send("\r\n")
-            let ready = try ClientResponse.parse(try readiness.receiveToEnd()).response
+            let ready = try await readiness.receiveResponse()
             #expect(ready.status == 503, "/readyz during the drain: \(ready.status) \(ready.text)")
             #expect(ready.text.contains("draining"))
             #expect(ready.header("Connection")?.lowercased() == "close")
 
             try upload.send(Array(body[10...]))
-            let created = try ClientResponse.parse(try upload.receiveToEnd()).response
+            let created = try await upload.receiveResponse()
             #expect(created.status == 201, "the half-sent create completes: \(created.text)")
 
-            #expect(done.wait(timeout: .now() + 180) == .success)
-            let clone = try #require(cloneAnswers.all.first).get()
+            let clone = try await cloneTask.value
             #expect(clone.status == 201, "the clone in flight completes: \(clone.text)")
             let cloneID = try #require(F.int((try clone.json()["clone"] as? [String: Any])?["id"]))
 
-            let status = service.waitForExit(timeout: .seconds(150))
+            let status = await service.waitForExit(timeout: .seconds(150))
             #expect(status == 0, "exit status after SIGTERM")
             #expect(service.stdout.jsonLines.contains { $0["message"] as? String == "draining" })
             #expect(service.stdout.jsonLines.contains { $0["message"] as? String == "stopped" })
             if !sawCloneRunning { print("note: the clone finished before SIGTERM; its completion was not observed under drain") }
 
             // Everything answered was committed.
-            #expect(try service.count("Item", where: "note = \(cloneID)") == items)
-            #expect(try service.count("Note", where: "name = 'sent during the drain'") == 1)
-            #expect(try service.sql("PRAGMA integrity_check;") == "ok")
+            #expect(try await service.count("Item", where: "note = \(cloneID)") == items)
+            #expect(try await service.count("Note", where: "name = 'sent during the drain'") == 1)
+            #expect(try await service.sql("PRAGMA integrity_check;") == "ok")
 
             // The job ran to the end before the process exited: a restart reads it succeeded.
-            let restarted = try ServiceProcess(directory: service.directory)
+            let restarted = try await ServiceProcess.start(directory: service.directory)
             defer { restarted.stop() }
-            let job = try restarted.client.get(jobLocation).json()
+            let job = try await restarted.client.get(jobLocation).json()
             #expect(job["status"] as? String == "succeeded", "\(job)")
             let asyncCloneID = try #require(F.int(((job["result"] as? [String: Any])?["clone"] as? [String: Any])?["id"]))
-            #expect(try restarted.count("Item", where: "note = \(asyncCloneID)") == asyncItems)
+            #expect(try await restarted.count("Item", where: "note = \(asyncCloneID)") == asyncItems)
         }
     }
 
     @Test("SIGTERM with a request that never finishes: the drain timeout bounds the shutdown, exit 0")
-    func drainTimeout() throws {
-        try ServiceProcess.withService(arguments: ["--drain-timeout", "1"]) { service in
+    func drainTimeout() async throws {
+        try await ServiceProcess.withService(arguments: ["--drain-timeout", "1"]) { service in
             let stuck = try ClientConnection(port: service.port, timeoutSeconds: 60)
             try stuck.send("POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(for: .milliseconds(200))
             let started = ContinuousClock.now
             service.signal(SIGTERM)
-            let status = service.waitForExit(timeout: .seconds(60))
+            let status = await service.waitForExit(timeout: .seconds(60))
             #expect(status == 0)
             #expect(ContinuousClock.now - started < .seconds(30), "a 1 s drain timeout, with a generous margin")
             // Closed by the server (end of file, possibly after an error answer), not left open
             // until the client's own timeout, which would throw.
-            let rest = try stuck.receiveToEnd()
+            let rest = try await stuck.receive()
             #expect(rest.isEmpty || String(decoding: rest, as: UTF8.self).hasPrefix("HTTP/1.1 "))
         }
     }
 
     @Test("SIGINT (Ctrl-C in a terminal) drains the same way: exit 0, the data committed")
-    func interrupt() throws {
-        try ServiceProcess.withService { service in
-            let created = try service.client.post("/notes", F.note(#""name":"before ctrl-c""#))
+    func interrupt() async throws {
+        try await ServiceProcess.withService { service in
+            let created = try await service.client.post("/notes", F.note(#""name":"before ctrl-c""#))
             #expect(created.status == 201)
             service.signal(SIGINT)
-            #expect(service.waitForExit(timeout: .seconds(60)) == 0)
+            #expect(await service.waitForExit(timeout: .seconds(60)) == 0)
             #expect(service.stdout.jsonLines.contains { $0["message"] as? String == "stopped" })
-            #expect(try service.count("Note", where: "name = 'before ctrl-c'") == 1)
+            #expect(try await service.count("Note", where: "name = 'before ctrl-c'") == 1)
         }
     }
 
     @Test("kill -9 in the middle of a large clone: after restart the clone is whole or absent, the database is intact, the job shows failed")
-    func crashDuringClone() throws {
+    func crashDuringClone() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let items = 40000
         var jobLocation = ""
         var sawRunning = false
         do {
-            let service = try ServiceProcess(directory: directory.url)
+            let service = try await ServiceProcess.start(directory: directory.url)
             defer { service.stop() }
             let client = service.client
-            let noteID = try Self.seedLargeNote(service, items: items, name: "crash")
-            let accepted = try client.post("/notes/\(noteID)/clone", nil, headers: [("Prefer", "respond-async")])
+            let noteID = try await Self.seedLargeNote(service, items: items, name: "crash")
+            let accepted = try await client.post("/notes/\(noteID)/clone", nil, headers: [("Prefer", "respond-async")])
             #expect(accepted.status == 202)
             jobLocation = try #require(accepted.header("Location"))
             let deadline = ContinuousClock.now + .seconds(60)
             while ContinuousClock.now < deadline {
-                let status = try client.get(jobLocation).json()["status"] as? String
+                let status = try await client.get(jobLocation).json()["status"] as? String
                 if status == "running" { sawRunning = true; break }
                 if status != "queued" { break }
-                Thread.sleep(forTimeInterval: 0.005)
+                try await Task.sleep(for: .milliseconds(5))
             }
             #expect(sawRunning, "the job was never seen running")
-            let running = try client.get(jobLocation).json()
+            let running = try await client.get(jobLocation).json()
             if running["status"] as? String == "running", let progress = running["progress"] as? [String: Any],
                let planned = F.int(progress["planned"]), planned > 0 {
                 #expect(planned == 2 * items + 1, "progress counts every object of the clone")
                 #expect((F.int(progress["written"]) ?? -1) <= planned)
             }
             service.signal(SIGKILL)
-            #expect(service.waitForExit(timeout: .seconds(30)) != nil)
+            #expect(await service.waitForExit(timeout: .seconds(30)) != nil)
         }
 
-        let restarted = try ServiceProcess(directory: directory.url)
+        let restarted = try await ServiceProcess.start(directory: directory.url)
         defer { restarted.stop() }
         let client = restarted.client
-        #expect(try client.get("/readyz").status == 200)
-        #expect(try restarted.sql("PRAGMA integrity_check;") == "ok")
-        #expect(try restarted.sql("PRAGMA foreign_key_check;") == "")
+        #expect(try await client.get("/readyz").status == 200)
+        #expect(try await restarted.sql("PRAGMA integrity_check;") == "ok")
+        #expect(try await restarted.sql("PRAGMA foreign_key_check;") == "")
 
         // Whole or absent: every note owns all its items, and every item its ItemData.
-        let notes = try restarted.count("Note")
+        let notes = try await restarted.count("Note")
         #expect(notes == 1 || notes == 2)
-        let perNote = try restarted.sql("SELECT count(*) FROM Item GROUP BY note ORDER BY note;")
+        let perNote = try await restarted.sql("SELECT count(*) FROM Item GROUP BY note ORDER BY note;")
         #expect(perNote.split(separator: "\n").map(String.init) == Array(repeating: "\(items)", count: notes))
-        #expect(try restarted.count("Item") == notes * items)
-        #expect(try restarted.count("ItemData") == notes * items)
-        #expect(try restarted.count("ItemData", where: "item IS NULL") == 0)
+        #expect(try await restarted.count("Item") == notes * items)
+        #expect(try await restarted.count("ItemData") == notes * items)
+        #expect(try await restarted.count("ItemData", where: "item IS NULL") == 0)
 
-        let job = try client.get(jobLocation).json()
+        let job = try await client.get(jobLocation).json()
         if sawRunning {
             if notes == 1 {
                 #expect(job["status"] as? String == "failed", "an interrupted job reads as failed: \(job)")
@@ -214,7 +209,7 @@ struct LifecycleEndToEndTests {
                 #expect(job["status"] as? String == "succeeded", "a committed clone has its succeeded row in the same transaction")
             }
         }
-        #expect(try client.metric("cloner_jobs_in_flight") == 0)
-        #expect(try client.post("/notes", F.note(#""name":"after the crash""#)).status == 201, "writable after restart")
+        #expect(try await client.metric("cloner_jobs_in_flight") == 0)
+        #expect(try await client.post("/notes", F.note(#""name":"after the crash""#)).status == 201, "writable after restart")
     }
 }

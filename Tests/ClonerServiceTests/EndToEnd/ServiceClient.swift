@@ -12,8 +12,14 @@ struct ServiceClient: Sendable {
         self.defaultHeaders = defaultHeaders
     }
 
-    /// Sends one request; a body without a Content-Type in `headers` is labelled JSON.
-    func request(_ method: String, _ path: String, headers: [(name: String, value: String)] = [], body: String? = nil) throws -> ClientResponse {
+    /// Sends one request on a thread of its own (see `Blocking`).
+    func request(_ method: String, _ path: String, headers: [(name: String, value: String)] = [], body: String? = nil) async throws -> ClientResponse {
+        try await Blocking.run { try requestNow(method, path, headers: headers, body: body) }
+    }
+
+    /// Sends one request, blocking the calling thread; a body without a Content-Type in
+    /// `headers` is labelled JSON.
+    func requestNow(_ method: String, _ path: String, headers: [(name: String, value: String)] = [], body: String? = nil) throws -> ClientResponse {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         let named = Set(headers.map { $0.name.lowercased() })
         for field in defaultHeaders where !named.contains(field.name.lowercased()) {
@@ -33,33 +39,33 @@ struct ServiceClient: Sendable {
         return try ClientResponse.parse(received, toHead: method == "HEAD").response
     }
 
-    func get(_ path: String, headers: [(name: String, value: String)] = []) throws -> ClientResponse {
-        try request("GET", path, headers: headers)
+    func get(_ path: String, headers: [(name: String, value: String)] = []) async throws -> ClientResponse {
+        try await request("GET", path, headers: headers)
     }
 
-    func post(_ path: String, _ body: String?, headers: [(name: String, value: String)] = []) throws -> ClientResponse {
-        try request("POST", path, headers: headers, body: body)
+    func post(_ path: String, _ body: String?, headers: [(name: String, value: String)] = []) async throws -> ClientResponse {
+        try await request("POST", path, headers: headers, body: body)
     }
 
-    func patch(_ path: String, _ body: String, headers: [(name: String, value: String)] = []) throws -> ClientResponse {
-        try request("PATCH", path, headers: headers, body: body)
+    func patch(_ path: String, _ body: String, headers: [(name: String, value: String)] = []) async throws -> ClientResponse {
+        try await request("PATCH", path, headers: headers, body: body)
     }
 
-    func delete(_ path: String, headers: [(name: String, value: String)] = []) throws -> ClientResponse {
-        try request("DELETE", path, headers: headers)
+    func delete(_ path: String, headers: [(name: String, value: String)] = []) async throws -> ClientResponse {
+        try await request("DELETE", path, headers: headers)
     }
 
     /// Creates a record and returns it; fails the calling test with the answer if it was not 201.
-    func create(_ collection: String, _ body: String) throws -> [String: Any] {
-        let response = try post("/\(collection)", body)
+    func create(_ collection: String, _ body: String) async throws -> [String: Any] {
+        let response = try await post("/\(collection)", body)
         guard response.status == 201 else { throw ClientError("POST /\(collection) answered \(response.status): \(response.text)") }
         return try response.json()
     }
 
     /// The current value of a Prometheus sample: the sum over every series of `name` whose labels
     /// contain all of `labels` (e.g. `route="/{collection}"`).
-    func metric(_ name: String, labels: [String] = []) throws -> Double {
-        let response = try get("/metrics")
+    func metric(_ name: String, labels: [String] = []) async throws -> Double {
+        let response = try await get("/metrics")
         guard response.status == 200 else { throw ClientError("GET /metrics answered \(response.status)") }
         var total = 0.0
         for line in response.text.split(separator: "\n") where !line.hasPrefix("#") {
@@ -72,12 +78,12 @@ struct ServiceClient: Sendable {
 
     /// Polls (bounded) until the sample equals `expected`; the last value read. Metrics are
     /// recorded as a request ends, which may be just after its answer reached the client.
-    func metric(_ name: String, labels: [String] = [], settlingAt expected: Double, timeout: Duration = .seconds(10)) throws -> Double {
+    func metric(_ name: String, labels: [String] = [], settlingAt expected: Double, timeout: Duration = .seconds(10)) async throws -> Double {
         let deadline = ContinuousClock.now + timeout
-        var value = try metric(name, labels: labels)
+        var value = try await metric(name, labels: labels)
         while value != expected && ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
-            value = try metric(name, labels: labels)
+            try await Task.sleep(for: .milliseconds(20))
+            value = try await metric(name, labels: labels)
         }
         return value
     }

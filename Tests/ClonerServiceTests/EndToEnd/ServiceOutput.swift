@@ -58,6 +58,17 @@ final class ServiceOutput: Sendable {
         }
     }
 
+    /// Polls (bounded, without blocking a thread) until a JSON line satisfies `match`.
+    func jsonLine(within timeout: Duration, where match: ([String: Any]) -> Bool) async -> [String: Any]? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let line = jsonLines.first(where: match) { return line }
+            if isClosed { return jsonLines.first(where: match) }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
     /// Polls (bounded) until a JSON line satisfies `match`; nil on timeout or end of output.
     func waitForJSONLine(timeout: Duration, where match: ([String: Any]) -> Bool) -> [String: Any]? {
         let deadline = ContinuousClock.now + timeout

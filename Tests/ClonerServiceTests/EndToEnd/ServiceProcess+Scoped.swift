@@ -4,18 +4,25 @@ extension ServiceProcess {
     /// Runs `body` against a fresh service in a fresh temporary folder; the process is killed
     /// and the folder removed afterwards, whatever happens.
     static func withService<T>(environment: [String: String] = [:], arguments: [String] = [],
-                               _ body: (ServiceProcess) throws -> T) throws -> T {
+                               _ body: (ServiceProcess) async throws -> T) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let service = try ServiceProcess(directory: directory.url, environment: environment, arguments: arguments)
+        let service = try await ServiceProcess.start(directory: directory.url, environment: environment, arguments: arguments)
         defer { service.stop() }
-        return try body(service)
+        return try await body(service)
     }
 
     /// Rows of `entity` in the database, counted with the sqlite3 shell (not through the service).
-    func count(_ entity: String, where condition: String = "1") throws -> Int {
-        let text = try sql("SELECT count(*) FROM \"\(entity)\" WHERE \(condition);")
+    func count(_ entity: String, where condition: String = "1") async throws -> Int {
+        let text = try await sql("SELECT count(*) FROM \"\(entity)\" WHERE \(condition);")
         guard let count = Int(text) else { throw ClientError("count of \(entity): \(text)") }
         return count
+    }
+
+    /// `count` of each entity, in order.
+    func counts(_ entities: [String]) async throws -> [Int] {
+        var counts: [Int] = []
+        for entity in entities { counts.append(try await count(entity)) }
+        return counts
     }
 }

@@ -6,7 +6,8 @@ import Glibc
 /// The real `cloner` executable, started as a child process on an ephemeral port with its own
 /// database and the sample model, its environment controlled by the test. The port comes from
 /// the service's "listening" JSON log line. `stop()` kills it; every test calls it in a `defer`.
-final class ServiceProcess {
+/// Every stored property is an immutable reference to a thread-safe object, hence `Sendable`.
+final class ServiceProcess: Sendable {
     let directory: URL
     let databasePath: String
     let process = Process()
@@ -14,7 +15,7 @@ final class ServiceProcess {
     let stderr = ServiceOutput()
     private let stdoutPipe = Pipe()
     private let stderrPipe = Pipe()
-    private(set) var port = 0
+    let port: Int
     var client: ServiceClient { ServiceClient(port: port) }
 
     /// The sample model of the repository.
@@ -42,7 +43,19 @@ final class ServiceProcess {
 
     /// Runs `cloner` with `arguments` in `directory` (its working directory) and waits for the
     /// outcome: for `serve`, use `start` instead.
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: Duration = .seconds(60)) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
+                    timeout: Duration = .seconds(60)) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let outcome = try await Blocking.run { try runNow(arguments, in: directory, environment: environment, timeout: timeout) }
+        return (outcome.status, outcome.stdout, outcome.stderr)
+    }
+
+    private struct Outcome: Sendable {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    private static func runNow(_ arguments: [String], in directory: URL, environment: [String: String], timeout: Duration) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executablePath)
         process.arguments = arguments
@@ -62,7 +75,7 @@ final class ServiceProcess {
         }
         let deadline = ContinuousClock.now + .seconds(10)
         while !(stdout.isClosed && stderr.isClosed) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        return (process.terminationStatus, stdout.text, stderr.text)
+        return Outcome(status: process.terminationStatus, stdout: stdout.text, stderr: stderr.text)
     }
 
     /// The test runner's environment without any CLONER_* variable, plus `adding`.
@@ -70,6 +83,12 @@ final class ServiceProcess {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CLONER_") }
         environment.merge(adding) { $1 }
         return environment
+    }
+
+    /// Starts the service (see `init`) from a thread of its own and awaits it listening.
+    static func start(directory: URL, defaults: Bool = false, environment: [String: String] = [:],
+                      arguments: [String] = []) async throws -> ServiceProcess {
+        try await Blocking.run { try ServiceProcess(directory: directory, defaults: defaults, environment: environment, arguments: arguments) }
     }
 
     /// Starts `cloner serve` in `directory` with the database `directory/cloner.sqlite` and the
@@ -92,7 +111,10 @@ final class ServiceProcess {
         stderr.startReading(stderrPipe.fileHandleForReading.fileDescriptor)
         let listening = stdout.waitForJSONLine(timeout: startTimeout) { $0["message"] as? String == "listening" }
         guard let listening, let port = ServiceProcess.integer(listening["port"]), port > 0 else {
-            stop()
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
             throw ClientError("cloner did not report listening; stdout:\n\(stdout.text)\nstderr:\n\(stderr.text)")
         }
         self.port = port
@@ -114,9 +136,10 @@ final class ServiceProcess {
     }
 
     /// Waits (bounded) for the process to exit; its exit status, or nil if it still runs.
-    func waitForExit(timeout: Duration) -> Int32? {
-        guard ServiceProcess.waitForExit(process, timeout: timeout) else { return nil }
-        return process.terminationStatus
+    func waitForExit(timeout: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        return process.isRunning ? nil : process.terminationStatus
     }
 
     private static func waitForExit(_ process: Process, timeout: Duration) -> Bool {
@@ -134,7 +157,12 @@ final class ServiceProcess {
     }
 
     /// Runs SQL against the service's database with the sqlite3 command-line shell.
-    func sql(_ statements: String) throws -> String {
+    func sql(_ statements: String) async throws -> String {
+        let path = databasePath
+        return try await Blocking.run { try ServiceProcess.sqlNow(statements, path: path) }
+    }
+
+    private static func sqlNow(_ statements: String, path databasePath: String) throws -> String {
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         shell.arguments = ["-batch", "-cmd", ".timeout 30000", databasePath, statements]
