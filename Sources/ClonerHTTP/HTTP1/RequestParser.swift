@@ -216,7 +216,7 @@ public struct RequestParser: Sendable {
     // MARK: Header section (RFC 9112 §5)
 
     private mutating func parseHeaderLine(_ buffer: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Step {
-        let limit = min(limits.maxHeaderFieldLength, limits.maxHeaderSectionLength - headerSectionLength)
+        let limit = sectionLineLimit()
         let offset = streamOffset, fieldLimit = limits.maxHeaderFieldLength
         guard let length = try lineLength(in: buffer, limit: limit, tooLong: { limit in
             HTTPParseError(
@@ -266,14 +266,23 @@ public struct RequestParser: Sendable {
         var end = line.count
         while end > start, line[end - 1] == space || line[end - 1] == tab { end -= 1 }
         var position = start
+        var hasObsText = false
         while position < end {
             let byte = line[position]
             if byte < space && byte != tab || byte == 0x7F {
                 throw error(.badRequest, "control byte 0x\(String(byte, radix: 16)) in field value", at: position)
             }
+            if byte >= 0x80 { hasObsText = true }
             position += 1
         }
-        return (name, string(line, start..<end))
+        guard hasObsText else { return (name, string(line, start..<end)) }
+        // obs-text (RFC 9110 §5.5) is only accepted as UTF-8: decoding other bytes would replace
+        // them with U+FFFD, so a handler, a log line or a key check would see a value that is not
+        // the one on the wire.
+        guard let value = String(validating: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self) else {
+            throw error(.badRequest, "field value is not valid UTF-8", at: start)
+        }
+        return (name, value)
     }
 
     /// Decides framing and connection semantics once the whole header section is in.
@@ -426,7 +435,7 @@ public struct RequestParser: Sendable {
     /// Trailer fields (RFC 9112 §7.1.2) are validated like header fields and then dropped:
     /// nothing in this service reads them, and merging them into the head invites confusion.
     private mutating func parseTrailerLine(_ buffer: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Step {
-        let limit = min(limits.maxHeaderFieldLength, limits.maxHeaderSectionLength - headerSectionLength)
+        let limit = sectionLineLimit()
         let offset = streamOffset
         guard let length = try lineLength(in: buffer, limit: limit, tooLong: { _ in
             HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "trailer section too large", offset: offset + limit)
@@ -443,6 +452,13 @@ public struct RequestParser: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The longest next line (without its CRLF) the header or trailer section still has room for.
+    /// The CRLF is budgeted too, so a line that fits leaves the section within its limit, and a
+    /// refusal's offset is the start of the refused line, never before it.
+    private func sectionLineLimit() -> Int {
+        max(0, min(limits.maxHeaderFieldLength, limits.maxHeaderSectionLength - headerSectionLength - 2))
+    }
 
     private func error(_ status: HTTPStatus, _ reason: String, at index: Int) -> HTTPParseError {
         HTTPParseError(status: status, reason: reason, offset: streamOffset + index)
