@@ -170,7 +170,8 @@ extension ClonerApplication {
         guard let object = try store.read({ try $0.fetchObject(entity: entity.name, id: id) }) else {
             throw Problem.notFound("\(entity.name) \(id) does not exist")
         }
-        if let tags = request.headers["If-None-Match"], ClonerApplication.entityTags(tags).contains(object.version) {
+        if let tags = request.headers["If-None-Match"],
+           tags.trimmingCharacters(in: .whitespaces) == "*" || ClonerApplication.entityTags(tags).contains(object.version) {
             return HTTPResponse(status: .notModified, headers: ["ETag": object.entityTag])
         }
         return HTTPResponse.json(object.jsonBytes(entity: entity), headers: ["ETag": object.entityTag])
