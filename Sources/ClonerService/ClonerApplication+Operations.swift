@@ -15,14 +15,20 @@ extension ClonerApplication {
 
     /// The normalised model, with the fingerprint as ETag so clients can cache it.
     func modelResponse(_ request: HTTPRequest) -> HTTPResponse {
-        // RFC 9110 §13.1.2: a list of tags, weak comparison, or `*`.
-        if let header = request.headers["If-None-Match"], header.split(separator: ",").contains(where: { part in
-            var tag = part.trimmingCharacters(in: .whitespaces)
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == modelTag || tag == "*"
-        }) {
+        if let tags = request.headers["If-None-Match"], ClonerApplication.noneMatch(tags, current: modelTag) {
             return HTTPResponse(status: .notModified, headers: ["ETag": modelTag])
         }
         return HTTPResponse.json(modelDocument, headers: ["ETag": modelTag])
+    }
+
+    /// Whether an `If-None-Match` list names the current tag: `*`, or any member by weak
+    /// comparison, `W/` ignored (RFC 9110 §13.1.2).
+    static func noneMatch(_ header: String, current: String) -> Bool {
+        header.split(separator: ",").contains { member in
+            var tag = member.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == current
+        }
     }
 }

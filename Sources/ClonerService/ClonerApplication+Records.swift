@@ -179,8 +179,7 @@ extension ClonerApplication {
             throw Problem.notFound("\(entity.name) \(id) does not exist")
         }
         // RFC 9110 §13.1.2: `*` matches any current representation, as a listed version does.
-        if let tags = request.headers["If-None-Match"],
-           tags.trimmingCharacters(in: .whitespaces) == "*" || ClonerApplication.entityTags(tags).contains(object.version) {
+        if let tags = request.headers["If-None-Match"], ClonerApplication.noneMatch(tags, current: object.entityTag) {
             return HTTPResponse(status: .notModified, headers: ["ETag": object.entityTag])
         }
         return HTTPResponse.json(object.jsonBytes(entity: entity), headers: ["ETag": object.entityTag])

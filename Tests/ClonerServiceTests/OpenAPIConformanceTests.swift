@@ -25,8 +25,10 @@ import Testing
     /// a walk through the answers that need a sequence of requests (Tests/Conformance/scenarios.py),
     /// then schemathesis fuzzing every operation (examples, coverage, fuzzing and stateful phases).
     /// Needs `pip install schemathesis==4.32.5`; fails rather than skips in CI (`CI=true`).
+    /// Async, waiting with `Task.sleep`: minutes of blocking a thread of the small cooperative
+    /// pool would starve other suites' tasks running meanwhile.
     @Test(.enabled(if: Self.toolsAvailable || Self.isCI, "schemathesis not installed: pip install schemathesis==4.32.5"))
-    func realAnswersConformToTheDescription() throws {
+    func realAnswersConformToTheDescription() async throws {
         guard Self.toolsAvailable else {
             Issue.record("CI=true but schemathesis is not installed; .ci/run installs schemathesis==4.32.5 with pip")
             return
@@ -36,10 +38,10 @@ import Testing
         defer { folder.remove() }
         let server = try ServerProcess(binary: binary, folder: folder.url)
         defer { server.stop() }
-        let base = "http://127.0.0.1:\(server.port)"
+        let base = "http://127.0.0.1:\(try await server.listeningPort())"
         let conformance = repositoryRoot.appendingPathComponent("Tests/Conformance")
 
-        let scenarios = try Self.run(
+        let scenarios = try await Self.run(
             ["python3", conformance.appendingPathComponent("scenarios.py").path,
              repositoryRoot.appendingPathComponent("openapi.yaml").path, base, ServerProcess.fullKey, ServerProcess.readKey],
             in: folder.url, log: "scenarios.log", timeout: .seconds(180))
@@ -47,7 +49,7 @@ import Testing
         #expect(scenarios.output.contains(" exchanges, 0 failures"), "\(scenarios.output)")
 
         // The document is fetched from the server, so the copy embedded in the binary is the one checked.
-        let fuzz = try Self.run(
+        let fuzz = try await Self.run(
             ["schemathesis", "--config-file", conformance.appendingPathComponent("schemathesis.toml").path,
              "run", "\(base)/openapi.yaml", "--url", base,
              "-H", "Authorization: Bearer \(ServerProcess.fullKey)",
@@ -69,9 +71,11 @@ import Testing
     static let toolsAvailable: Bool = {
         guard let folder = try? TemporaryDirectory() else { return false }
         defer { folder.remove() }
-        let python = try? run(["python3", "-c", "import schemathesis, requests"], in: folder.url, log: "probe.log", timeout: .seconds(60))
-        let cli = try? run(["schemathesis", "--version"], in: folder.url, log: "probe-cli.log", timeout: .seconds(60))
-        return python?.status == 0 && cli?.status == 0
+        return [["python3", "-c", "import schemathesis, requests"], ["schemathesis", "--version"]].allSatisfy { arguments in
+            guard let process = try? launch(arguments, in: folder.url, log: "probe.log") else { return false }
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }
     }()
 
     /// `METHOD /path` of every operation under `paths:` in openapi.yaml. The file keeps one layout
@@ -110,7 +114,25 @@ import Testing
 
     /// Runs a command found on PATH, output to a file in `folder`, killed after `timeout`.
     static func run(_ arguments: [String], in folder: URL, log: String, timeout: Duration,
-                    environment: [String: String] = [:]) throws -> Outcome {
+                    environment: [String: String] = [:]) async throws -> Outcome {
+        let process = try launch(arguments, in: folder, log: log, environment: environment)
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        var timedOut = false
+        if process.isRunning {
+            timedOut = true
+            process.terminate()
+            process.waitUntilExit()
+        }
+        let text = (try? String(contentsOf: folder.appendingPathComponent(log), encoding: .utf8)) ?? ""
+        return Outcome(status: timedOut ? -1 : process.terminationStatus,
+                       output: (timedOut ? "TIMED OUT after \(timeout)\n" : "") + String(text.suffix(20_000)))
+    }
+
+    /// Starts a command found on PATH with stdout and stderr going to `log` in `folder`.
+    static func launch(_ arguments: [String], in folder: URL, log: String, environment: [String: String] = [:]) throws -> Process {
         let logURL = folder.appendingPathComponent(log)
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: logURL)
@@ -124,18 +146,6 @@ import Testing
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        var timedOut = false
-        if process.isRunning {
-            timedOut = true
-            process.terminate()
-            process.waitUntilExit()
-        }
-        let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
-        return Outcome(status: timedOut ? -1 : process.terminationStatus,
-                       output: (timedOut ? "TIMED OUT after \(timeout)\n" : "") + String(text.suffix(20_000)))
+        return process
     }
 }

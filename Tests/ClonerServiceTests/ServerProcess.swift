@@ -8,7 +8,6 @@ final class ServerProcess {
 
     private let process = Process()
     private let logURL: URL
-    let port: Int
 
     init(binary: URL, folder: URL) throws {
         logURL = folder.appendingPathComponent("server.log")
@@ -32,25 +31,22 @@ final class ServerProcess {
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
+    }
 
-        // The log line `listening` carries the port the kernel picked.
+    /// Waits for the log line `listening`, which carries the port the kernel picked.
+    func listeningPort() async throws -> Int {
         let deadline = ContinuousClock.now + .seconds(60)
-        var found: Int?
-        while found == nil, process.isRunning, ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
+        while process.isRunning, ContinuousClock.now < deadline {
             let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
             for line in text.split(separator: "\n") where line.contains(#""message":"listening""#) {
                 if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                    let port = (object["port"] as? String).flatMap(Int.init) {
-                    found = port
+                    return port
                 }
             }
+            try await Task.sleep(for: .milliseconds(50))
         }
-        guard let found else {
-            if process.isRunning { process.terminate() }
-            throw StartError(log: (try? String(contentsOf: logURL, encoding: .utf8)) ?? "")
-        }
-        port = found
+        throw StartError(log: (try? String(contentsOf: logURL, encoding: .utf8)) ?? "")
     }
 
     var isRunning: Bool { process.isRunning }

@@ -88,6 +88,8 @@ record = {"collection": "notes", "id": note_id}
 read = exchange("GET", "/{collection}/{id}", 200, record)
 etag = read.headers.get("ETag", '"1"')
 exchange("GET", "/{collection}/{id}", 304, record, headers={"If-None-Match": etag})
+exchange("GET", "/{collection}/{id}", 304, record, headers={"If-None-Match": f'"998", W/{etag}'})
+exchange("GET", "/{collection}/{id}", 304, record, headers={"If-None-Match": "*"})
 exchange("GET", "/{collection}/{id}", 200, record, headers={"If-None-Match": '"999"'})
 exchange("PATCH", "/{collection}/{id}", 412, record, headers={"If-Match": '"999"'}, body={"name": "stale"})
 exchange("PATCH", "/{collection}/{id}", 400, record, headers={"If-Match": "1"}, body={"name": "unquoted"})
@@ -109,14 +111,19 @@ exchange("GET", "/{collection}/{id}", 404, {"collection": "notes", "id": 999999}
 exchange("POST", "/{collection}", 400, {"collection": "notes"}, raw=b"[1,")
 exchange("POST", "/{collection}", 415, {"collection": "notes"}, raw=b"{}", content_type="text/plain")
 exchange("POST", "/{collection}", 422, {"collection": "notes"}, body={"nosuch": 1})
-exchange("POST", "/{collection}", 422, {"collection": "items"}, body={"note": 999999})
+dangling = exchange("POST", "/{collection}", 422, {"collection": "items"}, body={"note": 999999})
+expect(dangling.json().get("field") == "note", f"a dangling _id names the relationship: {dangling.text}")
 
 # Conflicts: a unique attribute, and a deny delete rule with related objects.
 tag = exchange("POST", "/{collection}", 201, {"collection": "tags"}, body={"name": "unique-tag"})
-exchange("POST", "/{collection}", 409, {"collection": "tags"}, body={"name": "unique-tag"})
+duplicate = exchange("POST", "/{collection}", 409, {"collection": "tags"}, body={"name": "unique-tag"})
+expect(duplicate.json().get("code") == "conflict" and duplicate.json().get("field") == "name",
+       f"a unique conflict names the attribute: {duplicate.text}")
 tags = exchange("GET", "/{collection}", 200, {"collection": "tags"}, query={"name": "deny-tag"})
 deny_tag = tags.json()["data"][0]["_id"] if tags.status_code == 200 and tags.json()["data"] else 1
-exchange("DELETE", "/{collection}/{id}", 409, {"collection": "tags", "id": deny_tag})
+denied = exchange("DELETE", "/{collection}/{id}", 409, {"collection": "tags", "id": deny_tag})
+expect(denied.json().get("code") == "conflict" and denied.json().get("field") == "memos",
+       f"a deny rule conflict names the relationship: {denied.text}")
 if tag.status_code == 201:
     tag_id = tag.json()["_id"]
     exchange("DELETE", "/{collection}/{id}", 412, {"collection": "tags", "id": tag_id}, headers={"If-Match": '"7"'})
@@ -188,6 +195,9 @@ exchange("GET", "/jobs/{id}", 404, {"id": "no-such-job"})
 # Operations.
 model = exchange("GET", "/model", 200)
 exchange("GET", "/model", 304, headers={"If-None-Match": model.headers.get("ETag", "")})
+exchange("GET", "/model", 304, headers={"If-None-Match": '"other", W/' + model.headers.get("ETag", "")})
+exchange("GET", "/model", 304, headers={"If-None-Match": "*"})
+exchange("GET", "/model", 200, headers={"If-None-Match": '"other"'})
 exchange("GET", "/openapi.yaml", 200)
 exchange("GET", "/metrics", 200)
 exchange("GET", "/healthz", 200, key="")
