@@ -33,17 +33,17 @@ import Testing
             Issue.record("CI=true but schemathesis is not installed; .ci/run installs schemathesis==4.32.5 with pip")
             return
         }
-        let binary = try #require(Self.clonerBinary(), "the cloner executable was not built next to the tests")
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let server = try ServerProcess(binary: binary, folder: folder.url)
+        let server = try await ServiceProcess.start(
+            directory: folder.url, environment: ["CLONER_API_KEYS": Self.fullKey, "CLONER_READ_API_KEYS": Self.readKey])
         defer { server.stop() }
-        let base = "http://127.0.0.1:\(try await server.listeningPort())"
+        let base = "http://127.0.0.1:\(server.port)"
         let conformance = repositoryRoot.appendingPathComponent("Tests/Conformance")
 
         let scenarios = try await Self.run(
             ["python3", conformance.appendingPathComponent("scenarios.py").path,
-             repositoryRoot.appendingPathComponent("openapi.yaml").path, base, ServerProcess.fullKey, ServerProcess.readKey],
+             repositoryRoot.appendingPathComponent("openapi.yaml").path, base, Self.fullKey, Self.readKey],
             in: folder.url, log: "scenarios.log", timeout: .seconds(180))
         #expect(scenarios.status == 0, "real answers disagree with openapi.yaml:\n\(scenarios.output)")
         #expect(scenarios.output.contains(" exchanges, 0 failures"), "\(scenarios.output)")
@@ -52,18 +52,22 @@ import Testing
         let fuzz = try await Self.run(
             ["schemathesis", "--config-file", conformance.appendingPathComponent("schemathesis.toml").path,
              "run", "\(base)/openapi.yaml", "--url", base,
-             "-H", "Authorization: Bearer \(ServerProcess.fullKey)",
+             "-H", "Authorization: Bearer \(Self.fullKey)",
              "--seed", "20261121", "--max-time", "\(Self.fuzzSeconds)", "--workers", "2", "--max-failures", "20"],
             in: folder.url, log: "schemathesis.log", timeout: .seconds(Self.fuzzSeconds + 240),
             environment: ["SCHEMATHESIS_HOOKS": conformance.appendingPathComponent("schemathesis_hooks.py").path, "NO_COLOR": "1"])
         #expect(fuzz.status == 0, "schemathesis found answers that disagree with openapi.yaml:\n\(fuzz.output)")
         #expect(fuzz.output.contains("Test cases:"), "schemathesis did not run:\n\(fuzz.output)")
-        #expect(server.isRunning, "the server died during the run:\n\(server.logTail())")
+        #expect(server.isRunning, "the server died during the run:\n\(server.stdout.text.suffix(4000))")
     }
 
     // MARK: Support
 
     static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// A full-access and a read-only key, so the run also meets 401 and 403 answers.
+    static let fullKey = "conformance-full-key"
+    static let readKey = "conformance-read-key"
 
     /// The time schemathesis may spend on all its phases; the whole test stays a few minutes.
     static let fuzzSeconds = 120
@@ -95,16 +99,6 @@ import Testing
             }
         }
         return operations
-    }
-
-    /// The `cloner` executable SwiftPM built beside this test bundle.
-    static func clonerBinary() -> URL? {
-        let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let candidates = [
-            running.deletingLastPathComponent().appendingPathComponent("cloner"),
-            repositoryRoot.appendingPathComponent(".build/debug/cloner"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
     struct Outcome {
