@@ -72,13 +72,11 @@ public struct CloneExecutor {
         for (name, ids) in request.setLinks.sorted(by: { $0.key < $1.key }) {
             let relationship = schema.model.entity(named: request.entity)!.relationship(named: name)!
             let tag = schema.entityTag(relationship.destination)
-            for id in ids {
-                try connection.execute("""
-                    INSERT INTO \(ClonePlan.linkedTable) (ent, id, bump) SELECT ?1, ?2, 0 \
-                    WHERE NOT EXISTS (SELECT 1 FROM \(ClonePlan.mapTable) WHERE ent = ?1 AND old = ?2) \
-                    ON CONFLICT (ent, id) DO NOTHING
-                    """, [.integer(Int64(tag)), .integer(id)])
-            }
+            try connection.execute("""
+                INSERT INTO \(ClonePlan.linkedTable) (ent, id, bump) SELECT ?1, value, 0 FROM json_each(?2) \
+                WHERE NOT EXISTS (SELECT 1 FROM \(ClonePlan.mapTable) WHERE ent = ?1 AND old = value) \
+                ON CONFLICT (ent, id) DO NOTHING
+                """, [.integer(Int64(tag)), .text("[" + ids.map(String.init).joined(separator: ",") + "]")])
         }
         var linkedCounts: [Int: Int] = [:]
         try connection.forEachRow("SELECT ent, count(*) FROM \(ClonePlan.linkedTable) GROUP BY ent") { linkedCounts[Int($0.int64(0))] = Int($0.int64(1)) }
