@@ -88,7 +88,7 @@ extension ClonerApplication {
         }
         let fingerprint = ClonerApplication.fingerprint(request)
         if request.headers.containsToken("respond-async", in: "Prefer") && !clone.dryRun {
-            workers.submit { [self] in
+            writeWorkers.submit { [self] in
                 do {
                     responder.respond(try enqueueClone(clone, entity: entity, request: request, key: key, fingerprint: fingerprint))
                 } catch {

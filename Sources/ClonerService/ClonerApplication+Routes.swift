@@ -84,7 +84,7 @@ extension ClonerApplication {
     private func onStore(_ operation: Problem.Operation, _ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> HTTPHandler {
         .deferred { [self] request, responder in
             try authorize(request)
-            workers.submit { [self] in
+            (operation == .read ? readWorkers : writeWorkers).submit { [self] in
                 do {
                     responder.respond(try body(request))
                 } catch {

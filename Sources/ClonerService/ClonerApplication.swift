@@ -17,7 +17,10 @@ public final class ClonerApplication: Sendable {
     public let metrics: ServiceMetrics
     let logger: Logger
     let authenticator: APIKeyAuthenticator
-    let workers: StoreWorkers
+    /// Reads and writes run on separate workers: a write waiting for the writer lock (behind a long
+    /// clone) must never hold up a read, which WAL lets run beside the writer.
+    let readWorkers: StoreWorkers
+    let writeWorkers: StoreWorkers
     let jobs = JobRegistry()
     /// `GET /model` and the model's ETag, rendered once: the model cannot change while running.
     let modelDocument: [UInt8]
@@ -36,7 +39,8 @@ public final class ClonerApplication: Sendable {
         self.store = try IncrementalStore(path: configuration.databasePath, model: model)
         self.engine = CloneEngine(store: store)
         self.authenticator = APIKeyAuthenticator(configuration: configuration)
-        self.workers = StoreWorkers(count: max(4, ProcessInfo.processInfo.activeProcessorCount * 2))
+        self.readWorkers = StoreWorkers(label: "read", count: max(4, ProcessInfo.processInfo.activeProcessorCount * 2))
+        self.writeWorkers = StoreWorkers(label: "write", count: 4)
         self.modelDocument = Array(model.normalizedText.utf8)
         self.modelTag = "\"\(model.fingerprint)\""
 

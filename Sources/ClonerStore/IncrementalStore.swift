@@ -18,13 +18,17 @@ public final class IncrementalStore: Sendable {
     private let readers: ConnectionPool
     private let writers: ConnectionPool
     private let writerGate = DispatchSemaphore(value: 1)
+    /// How long a write waits for the writer before giving up with `StoreError.busy`, so a caller
+    /// queued behind a long clone gets an answer instead of waiting without bound.
+    public let writerWait: Duration
 
     /// Metadata format marker: a file whose metadata lacks it was not made by Cloner.
     static let formatName = "cloner-store"
     static let formatVersion = "1"
 
-    public init(path: String, model: DataModel) throws {
+    public init(path: String, model: DataModel, writerWait: Duration = .seconds(30)) throws {
         self.path = path
+        self.writerWait = writerWait
         self.model = model
         self.schema = StoreSchema(model: model)
         if path != ":memory:" {
@@ -69,7 +73,9 @@ public final class IncrementalStore: Sendable {
     /// Runs `body` in one write transaction: everything it does is committed together, or nothing
     /// is if it throws.
     public func write<T>(_ body: (StoreContext) throws -> T) throws -> T {
-        writerGate.wait()
+        let (seconds, attoseconds) = writerWait.components
+        let wait = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        guard writerGate.wait(timeout: wait) == .success else { throw StoreError.busy(waited: writerWait) }
         defer { writerGate.signal() }
         return try writers.withConnection { connection in
             do {

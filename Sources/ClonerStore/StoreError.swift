@@ -17,6 +17,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// A relationship value names an `_id` that does not exist.
     case danglingReference(entity: String, relationship: String, id: Int64)
     case sqlite(SQLiteError)
+    /// Another write (a long clone, say) held the writer for longer than the store waits.
+    case busy(waited: Duration)
 
     public var description: String {
         switch self {
@@ -31,6 +33,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case let .unknownProperty(entity, property): return "\(entity) has no attribute or relationship named \(property)"
         case let .danglingReference(entity, relationship, id): return "\(entity).\(relationship): no object with _id \(id)"
         case let .sqlite(error): return error.description
+        case let .busy(waited): return "the database was busy with other writes for \(waited)"
         }
     }
 }

@@ -277,3 +277,33 @@ import Testing
         #expect(try store.read { try $0.fetchIDs(FetchRequest(entity: "Note")) }.count == 51)
     }
 }
+
+@Suite struct WriterWaitTests {
+    @Test func aWriteQueuedBehindALongOneGivesUpAndReadsGoOn() throws {
+        let directory = TemporaryDirectory()
+        let store = try IncrementalStore(path: directory.path("busy.sqlite"), model: StoreFixtures.notesModel(), writerWait: .milliseconds(200))
+        _ = try store.write { try $0.save(ChangeSet(inserts: [StoreFixtures.note("seed")])) }
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? store.write { context in
+                holding.signal()
+                release.wait()
+                return try context.save(ChangeSet(inserts: [StoreFixtures.note("long")]))
+            }
+            finished.signal()
+        }.start()
+        holding.wait()
+        #expect {
+            try store.write { try $0.save(ChangeSet(inserts: [StoreFixtures.note("queued")])) }
+        } throws: { error in
+            guard case StoreError.busy = error else { return false }
+            return true
+        }
+        #expect(try store.read { try $0.fetchIDs(FetchRequest(entity: "Note")) }.count == 1, "a read does not wait for the writer")
+        release.signal()
+        finished.wait()
+        #expect(try store.read { try $0.fetchIDs(FetchRequest(entity: "Note")) }.count == 2)
+    }
+}

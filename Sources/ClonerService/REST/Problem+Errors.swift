@@ -45,6 +45,8 @@ extension Problem {
             return .validationFailed([FieldError(field: property, message: "\(entity) has no attribute or relationship named \(property)")])
         case let .danglingReference(entity, relationship, id):
             return .validationFailed([FieldError(field: relationship, message: "\(entity).\(relationship): no object with _id \(id)")])
+        case .busy:
+            return Problem(code: .serviceUnavailable, detail: "the database is busy with other writes (a long clone, perhaps); retry shortly")
         case .incompatibleStore, .migrationRefused, .sqlite:
             return nil
         }

@@ -9,6 +9,7 @@ extension Problem: HTTPResponseError {
     public func response(requestID: String) -> HTTPResponse {
         var headers: HTTPHeaders = ["Content-Type": Problem.contentType]
         if status == 401 { headers.set("WWW-Authenticate", "Bearer") }
+        if status == 503 { headers.set("Retry-After", "1") }
         return HTTPResponse(status: HTTPStatus(status), headers: headers, body: with(requestId: requestID).jsonBytes())
     }
 

@@ -8,9 +8,9 @@ final class StoreWorkers: Sendable {
     private let queues: [DispatchQueue]
     private let next = Atomic<Int>(0)
 
-    init(count: Int) {
+    init(label: String, count: Int) {
         precondition(count > 0)
-        queues = (0..<count).map { DispatchQueue(label: "cloner.store.\($0)", qos: .userInitiated) }
+        queues = (0..<count).map { DispatchQueue(label: "cloner.store.\(label).\($0)", qos: .userInitiated) }
     }
 
     func submit(_ work: @escaping @Sendable () -> Void) {
