@@ -55,6 +55,8 @@ final class Connection: EventLoopHandler {
     private var closeAfterFlush = false
     private var peerClosed = false
     private var tlsReadWantsWrite = false
+    /// TLS can need the peer's bytes to finish a write (a key update); wait for readable then.
+    private var tlsWriteWantsRead = false
     private var requestCount = 0
     /// Sequence number of the dispatched request, so a late answer for an earlier one is ignored.
     private var requestNumber = 0
@@ -104,7 +106,7 @@ final class Connection: EventLoopHandler {
         case .lingering:
             if readable { discardInput() }
         case .reading, .awaiting:
-            if writable || tlsReadWantsWrite {
+            if writable || tlsReadWantsWrite || (readable && tlsWriteWantsRead) {
                 flush()
                 if phase == .closed { return }
             }
@@ -396,6 +398,7 @@ final class Connection: EventLoopHandler {
             switch result {
             case .bytes(var count):
                 lastWriteProgress = owner.loop.now
+                tlsWriteWantsRead = false
                 while count > 0 {
                     let left = outbound[0].count - outboundOffset
                     if count >= left {
@@ -408,7 +411,7 @@ final class Connection: EventLoopHandler {
                     }
                 }
             case .wouldBlock(let wantsWrite):
-                if !wantsWrite { tlsReadWantsWrite = false }
+                tlsWriteWantsRead = tls != nil && !wantsWrite
                 updateInterest()
                 return
             case .eof, .failed:
@@ -501,7 +504,8 @@ final class Connection: EventLoopHandler {
         case .lingering: events = EPOLLIN.rawValue
         case .closed: return
         }
-        if !outbound.isEmpty || tlsReadWantsWrite { events |= EPOLLOUT.rawValue }
+        if !outbound.isEmpty { events |= tlsWriteWantsRead ? EPOLLIN.rawValue : EPOLLOUT.rawValue }
+        if tlsReadWantsWrite { events |= EPOLLOUT.rawValue }
         if events != registeredEvents {
             registeredEvents = events
             owner.loop.modify(fd: fd, token: token, events: events)
