@@ -143,7 +143,9 @@ while read -r c name rps p99; do
     if [[ "$name" == hummingbird ]]; then
         awk -v c="$c" -v a="$cloner_rps" -v b="$rps" -v pa="$cloner_p99" -v pb="$p99" 'BEGIN {
             ratio = a / b
+            goal = (ratio >= 1.5) ? "met" : "NOT met"
+            latency = (pa <= pb) ? "no worse" : "WORSE"
             printf "c=%-4s cloner/hummingbird = %.2fx req/s (goal 1.5x: %s), p99 %.2f vs %.2f ms (%s)\n",
-                c, ratio, ratio >= 1.5 ? "met" : "NOT met", pa, pb, pa <= pb ? "no worse" : "WORSE" }'
+                c, ratio, goal, pa, pb, latency }'
     fi
 done < "$work/summary.txt"
