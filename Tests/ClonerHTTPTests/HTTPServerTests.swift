@@ -48,6 +48,17 @@ import Testing
         #expect(client.readResponse()?.text == "last")
     }
 
+    /// A thousand tiny requests in one send: answered in order, without recursion per request.
+    @Test func deepPipeline() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send((0..<1000).map { "GET /items/\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
+        var inOrder = 0
+        for index in 0..<1000 where client.readResponse()?.text == "item \(index)" { inOrder += 1 }
+        #expect(inOrder == 1000)
+    }
+
     @Test func requestIDIsHonouredOrGenerated() throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -157,7 +168,7 @@ import Testing
         #expect(client.readResponse()?.status == 200)
     }
 
-    @Test func thrownErrorsBecomeResponses() throws {
+    @Test func thrownErrorsBecomeResponses() async throws {
         struct Teapot: HTTPResponseError {
             func response(for request: HTTPRequest) -> HTTPResponse {
                 .json(Array("{\"id\":\"\(request.id)\"}".utf8), status: HTTPStatus(418))
@@ -190,8 +201,14 @@ import Testing
         #expect(client.readResponse()?.status == 418)
         client.send("GET /forgotten HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(client.readResponse()?.status == 500)
-        client.send("GET /async HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(client.readResponse()?.text == "async GET")
+        // The async handler runs on the cooperative pool: wait for it off the pool.
+        let port = server.port
+        let text = try await offPool {
+            let patient = try RawClient(port: port, timeout: 60)
+            patient.send("GET /async HTTP/1.1\r\nHost: x\r\n\r\n")
+            return patient.readResponse()?.text
+        }
+        #expect(text == "async GET")
     }
 
     @Test func hooksSeeEveryRequest() throws {
@@ -229,6 +246,34 @@ import Testing
         #expect(started.load(ordering: .relaxed) == 2)
     }
 
+    @Test func interceptAnswersBeforeTheHandler() throws {
+        struct Unauthorized: HTTPResponseError {
+            func response(for request: HTTPRequest) -> HTTPResponse {
+                .text("no", status: .unauthorized, headers: ["WWW-Authenticate": "Bearer"])
+            }
+        }
+        var hooks = HTTPServer.Hooks()
+        hooks.intercept = { request in
+            if request.route == "/hello" { return nil }
+            if request.headers["authorization"] == "Bearer key" { return nil }
+            if request.parameter("id") == "teapot" { return .text("short-circuit", status: HTTPStatus(418)) }
+            throw Unauthorized()
+        }
+        let server = try TestServer(hooks: hooks)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
+        client.send("GET /items/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        let denied = try #require(client.readResponse())
+        #expect(denied.status == 401)
+        #expect(denied.header("WWW-Authenticate") == "Bearer")
+        client.send("GET /items/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer key\r\n\r\n")
+        #expect(client.readResponse()?.text == "item 1")
+        client.send("GET /items/teapot HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.status == 418)
+    }
+
     @Test func largeBodiesRoundTrip() throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -243,7 +288,7 @@ import Testing
     @Test func ipv6Listener() throws {
         let server = try TestServer(host: "::1")
         defer { server.stop() }
-        let (status, output) = try run("/usr/bin/curl", ["-s", "-g", "http://[::1]:\(server.port)/hello"])
+        let (status, output) = try run("/usr/bin/curl", ["-s", "-m", "60", "-g", "http://[::1]:\(server.port)/hello"])
         #expect(status == 0)
         #expect(output == "hello")
     }
@@ -252,13 +297,13 @@ import Testing
         let server = try TestServer()
         defer { server.stop() }
         let (status, output) = try run("/usr/bin/curl", [
-            "-s", "-o", "-", "-w", " %{http_code}", "--data-binary", "payload", "-H", "Content-Type: text/plain",
+            "-s", "-m", "60", "-o", "-", "-w", " %{http_code}", "--data-binary", "payload", "-H", "Content-Type: text/plain",
             "http://127.0.0.1:\(server.port)/echo", "--next", "-s", "http://127.0.0.1:\(server.port)/items/5",
         ])
         #expect(status == 0)
         #expect(output == "payload 200item 5")
         let chunked = try run("/usr/bin/curl", [
-            "-s", "-H", "Transfer-Encoding: chunked", "--data-binary", "chunky", "http://127.0.0.1:\(server.port)/echo",
+            "-s", "-m", "60", "-H", "Transfer-Encoding: chunked", "--data-binary", "chunky", "http://127.0.0.1:\(server.port)/echo",
         ])
         #expect(chunked.output == "chunky")
     }

@@ -78,6 +78,12 @@ private func bodyBytes(_ outputs: [BufferedRequestParser.Output]) -> [UInt8] {
         #expect(heads(whole).last?.version == .http1_0)
     }
 
+    @Test func validHostForms() throws {
+        for host in ["example.com", "example.com:8080", "127.0.0.1:1", "[::1]:8080", ""] {
+            #expect(rejection("GET / HTTP/1.1\r\nHost: \(host)\r\n\r\n") == nil, "\(host)")
+        }
+    }
+
     @Test func connectionSemantics() throws {
         #expect(try heads(parse("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n").get())[0].keepAlive == false)
         #expect(try heads(parse("GET / HTTP/1.0\r\n\r\n").get())[0].keepAlive == false)
@@ -106,6 +112,8 @@ private func bodyBytes(_ outputs: [BufferedRequestParser.Output]) -> [UInt8] {
         ("GET / HTTP/1.1\r\nHost: a\n\r\n", 400),
         ("GET / HTTP/1.1\r\n\r\n", 400),
         ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a b\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: evil.com/x\r\n\r\n", 400),
         ("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
         ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n", 400),
         ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", 400),

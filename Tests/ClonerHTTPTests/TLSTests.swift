@@ -29,7 +29,7 @@ import Testing
 
         // Two requests in one curl run reuse the connection (keep-alive over TLS).
         let (status, output) = try run("/usr/bin/curl", [
-            "-s", "--cacert", tls.certificateChainPath, "-w", " %{http_code} %{num_connects}\n",
+            "-s", "-m", "60", "--cacert", tls.certificateChainPath, "-w", " %{http_code} %{num_connects}\n",
             "\(base)/hello", "\(base)/items/77",
         ])
         #expect(status == 0)
@@ -41,7 +41,7 @@ import Testing
         try Data(bytes).write(to: payload)
         let echoed = folder.appendingPathComponent("echoed.bin")
         let upload = try run("/usr/bin/curl", [
-            "-s", "--cacert", tls.certificateChainPath, "--data-binary", "@\(payload.path)",
+            "-s", "-m", "60", "--cacert", tls.certificateChainPath, "--data-binary", "@\(payload.path)",
             "-o", echoed.path, "\(base)/echo",
         ])
         #expect(upload.status == 0)
@@ -57,7 +57,7 @@ import Testing
         client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(client.readResponse() == nil)
         // The server is still fine for real TLS clients.
-        let (status, output) = try run("/usr/bin/curl", ["-s", "--cacert", tls.certificateChainPath, "https://localhost:\(server.port)/hello"])
+        let (status, output) = try run("/usr/bin/curl", ["-s", "-m", "60", "--cacert", tls.certificateChainPath, "https://localhost:\(server.port)/hello"])
         #expect(status == 0)
         #expect(output == "hello")
     }

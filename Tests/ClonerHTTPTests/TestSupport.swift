@@ -160,6 +160,17 @@ final class RawClient {
     }
 }
 
+/// Runs blocking work on a Dispatch worker thread, so an async test waiting for it leaves the
+/// cooperative pool free for the server's Tasks (streamed bodies, async handlers): on a 2-core
+/// machine that pool has two threads, and blocking them from tests would starve the server.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+            continuation.resume(with: Result { try body() })
+        }
+    }
+}
+
 /// Runs a command and returns its exit status and standard output.
 @discardableResult
 func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {

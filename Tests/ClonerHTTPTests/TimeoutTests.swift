@@ -120,4 +120,38 @@ import Testing
         #expect(ContinuousClock.now - start < .seconds(5))
         #expect(client.readResponse() == nil)
     }
+
+    @Test func asyncShutdownFromAsyncCode() async throws {
+        let server = try TestServer()
+        let port = server.port
+        let status = try await offPool {
+            let client = try RawClient(port: port)
+            client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            return client.readResponse()?.status
+        }
+        #expect(status == 200)
+        await server.server.shutdown(drainTimeout: .seconds(2))
+        #expect(server.server.isDraining)
+        #expect(throws: SocketError.self) { _ = try RawClient(port: port) }
+    }
+
+    /// A client that stops reading a large response is dropped after the write timeout instead of
+    /// holding the response in memory forever.
+    @Test func stalledReaderIsDroppedAfterTheWriteTimeout() throws {
+        var limits = Self.shortLimits()
+        limits.writeTimeout = .seconds(1)
+        var router = Router()
+        let big = [UInt8](repeating: 0x61, count: 32 * 1024 * 1024)
+        router.get("/big") { _ in HTTPResponse(body: big) }
+        let server = try TestServer(router: router, limits: limits)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        var open = server.server.openConnectionCount
+        for _ in 0..<600 where open > 0 {
+            usleep(10_000)
+            open = server.server.openConnectionCount
+        }
+        #expect(open == 0)
+    }
 }

@@ -299,6 +299,10 @@ public struct RequestParser: Sendable {
                 }
             } else if name.equalsASCIICaseInsensitive("host") {
                 hostCount += 1
+                // RFC 9112 §3.2: a Host with an invalid value is a 400 (Host = uri-host [ ":" port ]).
+                guard field.value.utf8.allSatisfy(isHostByte) else {
+                    throw error(.badRequest, "invalid Host header", at: 0)
+                }
             }
         }
 
@@ -478,6 +482,17 @@ private let tokenTable: [Bool] = {
     for byte in "!#$%&'*+-.^_`|~".utf8 { table[Int(byte)] = true }
     return table
 }()
+
+/// Bytes of uri-host [ ":" port ] (RFC 3986 §3.2.2): unreserved, pct-encoded, sub-delims, and
+/// the brackets and colons of IP literals and ports. No "/", "?", "#", "@" or whitespace.
+private func isHostByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        true
+    default:
+        "-._~%!$&'()*+,;=:[]".utf8.contains(byte)
+    }
+}
 
 @inline(__always) private func isTokenByte(_ byte: UInt8) -> Bool {
     tokenTable[Int(byte)]

@@ -21,7 +21,7 @@ enum ResponseHeadWriter {
     }
 
     static func write(
-        status: HTTPStatus, headers: HTTPHeaders, contentLength: Int?, date: [UInt8],
+        status: HTTPStatus, headers: HTTPHeaders, contentLength: Int?, chunked: Bool, date: [UInt8],
         requestID: String, connection: ConnectionField, into bytes: inout [UInt8]
     ) {
         bytes.append(contentsOf: "HTTP/1.1 ".utf8)
@@ -39,6 +39,8 @@ enum ResponseHeadWriter {
             bytes.append(contentsOf: "Content-Length: ".utf8)
             appendDecimal(contentLength, to: &bytes)
             bytes.append(contentsOf: "\r\n".utf8)
+        } else if chunked {
+            bytes.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
         }
         bytes.append(contentsOf: "Date: ".utf8)
         bytes.append(contentsOf: date)

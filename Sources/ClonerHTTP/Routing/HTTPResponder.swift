@@ -39,8 +39,3 @@ public final class HTTPResponder: Sendable {
         if claim() { deliver(.failure(ResponderDropped())) }
     }
 }
-
-/// The handler let go of its responder without answering.
-struct ResponderDropped: Error, CustomStringConvertible {
-    var description: String { "handler released its HTTPResponder without responding" }
-}

@@ -33,6 +33,22 @@ final class Connection: EventLoopHandler {
         var request: HTTPRequest?
     }
 
+    /// A streamed response in progress (the connection stays `.awaiting` until it ends).
+    private struct Stream {
+        var number: Int
+        var chunked: Bool
+        var keepAlive: Bool
+        var method: HTTPMethod
+        var status: HTTPStatus
+        var request: HTTPRequest
+        var startedAt: UInt64
+        var bytesSent: Int
+        /// The producer's suspended `write`, resumed once the queue drains below `streamWindow`.
+        var pending: CheckedContinuation<Void, any Error>?
+    }
+
+    private static let streamWindow = 64 * 1024
+
     private unowned let owner: ServerLoop
     private let core: ServerCore
     let fd: Int32
@@ -47,6 +63,7 @@ final class Connection: EventLoopHandler {
 
     private(set) var phase: Phase
     private var exchange: Exchange?
+    private var stream: Stream?
     /// When the current request's first byte arrived (0: no request in progress).
     private var headStartedAt: UInt64 = 0
     private var lastActivity: UInt64
@@ -57,6 +74,9 @@ final class Connection: EventLoopHandler {
     private var tlsReadWantsWrite = false
     /// TLS can need the peer's bytes to finish a write (a key update); wait for readable then.
     private var tlsWriteWantsRead = false
+    /// Set while `process()` runs: a synchronous answer must not re-enter it (pipelined requests
+    /// would otherwise recurse once per request); the running loop picks the next request up.
+    private var processing = false
     private var requestCount = 0
     /// Sequence number of the dispatched request, so a late answer for an earlier one is ignored.
     private var requestNumber = 0
@@ -183,8 +203,15 @@ final class Connection: EventLoopHandler {
         }
     }
 
-    /// Parses and dispatches as many buffered requests as the handlers answer synchronously.
+    /// Parses and dispatches as many buffered requests as the handlers answer synchronously, then
+    /// writes all their responses with one flush (pipelined answers share a sendmsg).
     private func process() {
+        if processing { return }
+        processing = true
+        defer {
+            processing = false
+            if !outbound.isEmpty && phase != .closed { flush() }
+        }
         while phase == .reading && !closeAfterFlush {
             if headStartedAt == 0 && exchange == nil && !buffer.isEmpty {
                 headStartedAt = owner.loop.now
@@ -224,7 +251,9 @@ final class Connection: EventLoopHandler {
 
     private func receivedHead(_ head: RequestHead) {
         var exchange = Exchange(head: head, startedAt: headStartedAt == 0 ? owner.loop.now : headStartedAt)
-        if case .contentLength(let length) = head.framing { exchange.body.reserveCapacity(length) }
+        // Reserve for the announced body, but not blindly: a client announcing 8 MiB and sending
+        // nothing must not make every connection hold 8 MiB.
+        if case .contentLength(let length) = head.framing { exchange.body.reserveCapacity(min(length, 256 * 1024)) }
         self.exchange = exchange
         headStartedAt = 0
         // RFC 9110 §10.1.1: 100 Continue only once the head passed every check (it did, or the
@@ -280,6 +309,17 @@ final class Connection: EventLoopHandler {
             exchange.request = request
             self.exchange = exchange
             phase = .awaiting
+            if let intercept = core.hooks.intercept {
+                do {
+                    if let early = try intercept(request) {
+                        complete(requestNumber, .success(early))
+                        return
+                    }
+                } catch {
+                    complete(requestNumber, .failure(error))
+                    return
+                }
+            }
             run(handler, request)
         }
     }
@@ -319,12 +359,45 @@ final class Connection: EventLoopHandler {
         case .failure(let error): response = core.response(for: error, request: request)
         }
         let handlerCloses = response.headers.containsToken("close", in: "connection")
-        let keepAlive = exchange.head.keepAlive && !handlerCloses && !core.isDraining
+        var keepAlive = exchange.head.keepAlive && !handlerCloses && !core.isDraining
             && requestCount < core.limits.maxRequestsPerConnection && !peerClosed
+        if let producer = response.stream, exchange.head.method != .head {
+            // HTTP/1.0 has no chunked coding: the body ends where the connection does.
+            let chunked = exchange.head.version == .http1_1
+            keepAlive = keepAlive && chunked
+            var head: [UInt8] = []
+            head.reserveCapacity(256)
+            ResponseHeadWriter.write(
+                status: response.status, headers: response.headers, contentLength: nil, chunked: chunked,
+                date: owner.date(), requestID: request.id, connection: keepAlive ? .none : .close, into: &head)
+            outbound.append(head)
+            stream = Stream(
+                number: number, chunked: chunked, keepAlive: keepAlive, method: exchange.head.method,
+                status: response.status, request: request, startedAt: exchange.startedAt, bytesSent: head.count)
+            self.exchange = nil
+            flush()
+            updateInterest()
+            let writer = owner.makeBodyWriter(token: token, requestNumber: number)
+            Task {
+                do {
+                    try await producer(writer)
+                    writer.finish()
+                } catch {
+                    writer.fail()
+                }
+            }
+            return
+        }
         write(response, method: exchange.head.method, version: exchange.head.version, request: request,
               requestID: request.id, startedAt: exchange.startedAt, keepAlive: keepAlive)
         self.exchange = nil
+        resumeReading()
+    }
+
+    /// After a response: serve whatever pipelined requests are already buffered.
+    private func resumeReading() {
         phase = .reading
+        if processing { return }
         flush()
         if phase == .reading {
             process()
@@ -334,6 +407,56 @@ final class Connection: EventLoopHandler {
             }
         }
         updateInterest()
+    }
+
+    /// A piece, the end, or the failure of a streamed body (on the loop thread).
+    func streamEvent(_ number: Int, _ event: HTTPBodyWriter.Event) {
+        guard phase == .awaiting, var stream, stream.number == number else {
+            if case .chunk(_, let continuation) = event { continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed()) }
+            return
+        }
+        switch event {
+        case .chunk(let bytes, let continuation):
+            var frame: [UInt8] = []
+            if stream.chunked {
+                frame.reserveCapacity(bytes.count + 12)
+                frame.append(contentsOf: String(bytes.count, radix: 16).utf8)
+                frame.append(contentsOf: "\r\n".utf8)
+                frame.append(contentsOf: bytes)
+                frame.append(contentsOf: "\r\n".utf8)
+            } else {
+                frame = bytes
+            }
+            stream.bytesSent += frame.count
+            outbound.append(frame)
+            self.stream = stream
+            flush()
+            if phase == .closed {
+                continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed())
+            } else if queuedBytes < Self.streamWindow {
+                continuation.resume()
+            } else {
+                self.stream?.pending = continuation
+            }
+            updateInterest()
+        case .end:
+            self.stream = nil
+            if stream.chunked { outbound.append(Array("0\r\n\r\n".utf8)) }
+            if !stream.keepAlive { closeAfterFlush = true }
+            logAccess(method: stream.method, request: stream.request, status: stream.status,
+                      startedAt: stream.startedAt, bytes: stream.bytesSent + (stream.chunked ? 5 : 0))
+            resumeReading()
+        case .failed:
+            // The head already promised a complete body; cutting the connection is the only way
+            // left to tell the client it did not get one.
+            logAccess(method: stream.method, request: stream.request, status: stream.status,
+                      startedAt: stream.startedAt, bytes: stream.bytesSent)
+            close()
+        }
+    }
+
+    private var queuedBytes: Int {
+        outbound.reduce(0) { $0 + $1.count } - outboundOffset
     }
 
     /// Answers a framing error or timeout and closes: after such an error nothing more on this
@@ -361,10 +484,12 @@ final class Connection: EventLoopHandler {
             !keepAlive ? .close : (version == .http1_0 ? .keepAlive : .none)
         var head: [UInt8] = []
         head.reserveCapacity(256 + (tls != nil && sendsBody ? response.body.count : 0))
+        // Only HEAD answers to streamed responses get here: announce the framing a GET would get.
+        let streamed = response.stream != nil
         ResponseHeadWriter.write(
             status: status, headers: response.headers,
-            contentLength: status.forbidsBody ? nil : response.body.count,
-            date: owner.date(), requestID: requestID, connection: connectionField, into: &head)
+            contentLength: status.forbidsBody || streamed ? nil : response.body.count,
+            chunked: streamed && !status.forbidsBody, date: owner.date(), requestID: requestID, connection: connectionField, into: &head)
         var bytes = head.count
         if sendsBody && !response.body.isEmpty {
             bytes += response.body.count
@@ -381,13 +506,17 @@ final class Connection: EventLoopHandler {
         }
         if !keepAlive { closeAfterFlush = true }
 
-        if let log = core.hooks.accessLog {
-            let elapsed = owner.loop.now >= startedAt ? owner.loop.now - startedAt : 0
-            log(HTTPAccessLogRecord(
-                method: method.rawValue, path: String(request.target.isEmpty ? "" : request.path), route: request.route,
-                status: status.code, duration: .nanoseconds(Int64(clamping: elapsed)), bytesSent: bytes,
-                requestID: requestID, remoteAddress: remoteAddress))
-        }
+        logAccess(method: method, request: request, status: status, startedAt: startedAt, bytes: bytes)
+    }
+
+    private func logAccess(method: HTTPMethod, request: HTTPRequest, status: HTTPStatus, startedAt: UInt64, bytes: Int) {
+        guard let log = core.hooks.accessLog else { return }
+        let now = owner.loop.now
+        let elapsed = now >= startedAt ? now - startedAt : 0
+        log(HTTPAccessLogRecord(
+            method: method.rawValue, path: request.target.isEmpty ? "" : String(request.path), route: request.route,
+            status: status.code, duration: .nanoseconds(Int64(clamping: elapsed)), bytesSent: bytes,
+            requestID: request.id, remoteAddress: remoteAddress))
     }
 
     // MARK: Writing
@@ -418,6 +547,10 @@ final class Connection: EventLoopHandler {
                 close()
                 return
             }
+        }
+        if let pending = stream?.pending, queuedBytes < Self.streamWindow {
+            stream?.pending = nil
+            pending.resume()
         }
         if outbound.isEmpty && closeAfterFlush && phase != .closed && phase != .lingering {
             startLingeringClose()
@@ -490,6 +623,10 @@ final class Connection: EventLoopHandler {
         outbound.removeAll()
         exchange = nil
         tls = nil
+        if let pending = stream?.pending {
+            pending.resume(throwing: HTTPBodyWriter.ConnectionClosed())
+        }
+        stream = nil
     }
 
     // MARK: Interest and timeouts

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Synchronization
 
 /// An HTTP/1.1 server on non-blocking sockets and epoll event loops (one per core by default),
@@ -29,64 +30,16 @@ import Synchronization
 /// - The server owns framing: it adds `Content-Length`, `Date` (cached per second),
 ///   `X-Request-ID` (the client's if sane, else generated) and `Connection`, drops the body of
 ///   HEAD answers, and closes after every rejection whose framing can't be trusted.
+/// - Large or slow bodies: `HTTPResponse.streaming { writer in try await writer.write(...) }` sends
+///   chunked with backpressure (the producer's `write` waits while the client is behind).
+/// - Hooks (`onRequestStart`, `accessLog`, `errorResponse`) run on loop threads: keep them cheap.
 /// - Limits and timeouts: `Configuration.limits` (`HTTPLimits`, DESIGN.md §5 defaults).
 /// - `shutdown(drainTimeout:)` blocks: it stops accepting, closes idle connections, lets
 ///   in-flight requests finish (answered with `Connection: close`) until the drain timeout,
 ///   then closes everything and joins the loop threads. `isDraining` turns true at its start
 ///   (the service's `/readyz` reports it). Never call it from a handler running on a loop.
+///   From async code, `await shutdown(drainTimeout:)` waits without blocking a pool thread.
 public final class HTTPServer: Sendable {
-    public struct Configuration: Sendable {
-        /// Address to bind: an IPv4 or IPv6 literal (`127.0.0.1`, `::`, `0.0.0.0`) or a name.
-        public var host: String
-        /// Port to bind; 0 picks an ephemeral port (see `start()`'s result).
-        public var port: Int
-        /// Event loops (threads), each with its own SO_REUSEPORT listener.
-        public var eventLoopCount: Int
-        public var limits: HTTPLimits
-        /// TLS from PEM files; nil serves plain HTTP.
-        public var tls: TLSConfiguration?
-        /// listen(2) backlog per loop.
-        public var backlog: Int32
-
-        public init(
-            host: String = "127.0.0.1", port: Int = 8080, eventLoopCount: Int? = nil,
-            limits: HTTPLimits = HTTPLimits(), tls: TLSConfiguration? = nil, backlog: Int32 = 1024
-        ) {
-            self.host = host
-            self.port = port
-            self.eventLoopCount = max(1, eventLoopCount ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-            self.limits = limits
-            self.tls = tls
-            self.backlog = backlog
-        }
-    }
-
-    /// The service's per-request hooks. All run on an event loop thread: keep them cheap.
-    public struct Hooks: Sendable {
-        /// Called once a request is complete, before routing (e.g. an in-flight gauge).
-        public var onRequestStart: (@Sendable (HTTPRequest) -> Void)?
-        /// Called once per answered request, as the response is queued for the socket.
-        public var accessLog: (@Sendable (HTTPAccessLogRecord) -> Void)?
-        /// Builds the responses the server makes itself (framing rejections, timeouts, 404, 405,
-        /// 500 for unknown errors). The default is a short plain-text body.
-        public var errorResponse: @Sendable (HTTPErrorContext) -> HTTPResponse
-
-        public init(
-            onRequestStart: (@Sendable (HTTPRequest) -> Void)? = nil,
-            accessLog: (@Sendable (HTTPAccessLogRecord) -> Void)? = nil,
-            errorResponse: @escaping @Sendable (HTTPErrorContext) -> HTTPResponse = HTTPServer.plainTextErrorResponse
-        ) {
-            self.onRequestStart = onRequestStart
-            self.accessLog = accessLog
-            self.errorResponse = errorResponse
-        }
-    }
-
-    /// `404 Not Found: no route for /x` as text/plain.
-    public static let plainTextErrorResponse: @Sendable (HTTPErrorContext) -> HTTPResponse = { context in
-        .text("\(context.status.code) \(context.status.reasonPhrase): \(context.reason)\n", status: context.status)
-    }
-
     private struct State {
         var core: ServerCore?
         var loops: [ServerLoop] = []
@@ -173,5 +126,16 @@ public final class HTTPServer: Sendable {
             serverLoop.loop.stop()
         }
         for serverLoop in loops { serverLoop.loop.waitUntilStopped() }
+    }
+
+    /// `shutdown(drainTimeout:)` for async callers: the blocking wait runs on a Dispatch thread,
+    /// not on the cooperative pool that in-flight async handlers may need to finish.
+    public func shutdown(drainTimeout: Duration = .seconds(10)) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.shutdown(drainTimeout: drainTimeout)
+                continuation.resume()
+            }
+        }
     }
 }

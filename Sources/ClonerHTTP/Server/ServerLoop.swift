@@ -45,6 +45,18 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
         }
     }
 
+    func makeBodyWriter(token: UInt64, requestNumber: Int) -> HTTPBodyWriter {
+        HTTPBodyWriter { [self] event in
+            loop.execute { [self] in
+                if let connection = connections[token] {
+                    connection.streamEvent(requestNumber, event)
+                } else if case .chunk(_, let continuation) = event {
+                    continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed())
+                }
+            }
+        }
+    }
+
     func remove(_ connection: Connection) {
         connections[connection.token] = nil
         loop.unregister(fd: connection.fd, token: connection.token)

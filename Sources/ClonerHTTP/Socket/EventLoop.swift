@@ -18,8 +18,9 @@ protocol EventLoopHandler: AnyObject {
 /// wakes the loop through an eventfd. Timeouts come from `epoll_wait`'s timeout: every
 /// `tickInterval` the loop calls `onTick`, which scans deadlines; no timer threads.
 ///
-/// `@unchecked Sendable`: the only state touched from other threads is `inbox` (a Mutex) and the
-/// immutable descriptors; everything else is confined to the loop thread by construction.
+/// `@unchecked Sendable`: the only state touched from other threads is `inbox` and `threadID`
+/// (Mutexes) and the immutable descriptors; everything else is confined to the loop thread by
+/// construction.
 final class EventLoop: @unchecked Sendable {
     let index: Int
     private let epollFD: Int32
@@ -36,7 +37,8 @@ final class EventLoop: @unchecked Sendable {
     private(set) var now: UInt64 = MonotonicClock.now()
     var tickInterval: UInt64 = 250_000_000
     var onTick: (() -> Void)?
-    private nonisolated(unsafe) var threadID: pthread_t?
+    /// Written once by the loop thread, read by others (`inEventLoop`): hence the lock.
+    private let threadID = Mutex<pthread_t?>(nil)
 
     private static let wakeToken: UInt64 = 0
 
@@ -61,14 +63,14 @@ final class EventLoop: @unchecked Sendable {
 
     /// True on the loop's own thread.
     var inEventLoop: Bool {
-        guard let threadID else { return false }
-        return pthread_equal(threadID, pthread_self()) != 0
+        guard let id = threadID.withLock({ $0 }) else { return false }
+        return pthread_equal(id, pthread_self()) != 0
     }
 
     /// Starts the loop's thread.
     func start(name: String) {
         let thread = Thread { [self] in
-            threadID = pthread_self()
+            threadID.withLock { $0 = pthread_self() }
             run()
             exited.signal()
         }

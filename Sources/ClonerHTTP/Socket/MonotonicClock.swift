@@ -11,13 +11,3 @@ enum MonotonicClock {
         return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
     }
 }
-
-extension Duration {
-    /// Whole nanoseconds, saturating: limits are configured as `Duration`, deadlines are integers.
-    var nanoseconds: UInt64 {
-        let (seconds, attoseconds) = components
-        guard seconds >= 0 else { return 0 }
-        let (product, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? UInt64.max / 2 : product + UInt64(attoseconds / 1_000_000_000)
-    }
-}

@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension HTTPServer {
+    public struct Configuration: Sendable {
+        /// Address to bind: an IPv4 or IPv6 literal (`127.0.0.1`, `::`, `0.0.0.0`) or a name.
+        public var host: String
+        /// Port to bind; 0 picks an ephemeral port (see `start()`'s result).
+        public var port: Int
+        /// Event loops (threads), each with its own SO_REUSEPORT listener.
+        public var eventLoopCount: Int
+        public var limits: HTTPLimits
+        /// TLS from PEM files; nil serves plain HTTP.
+        public var tls: TLSConfiguration?
+        /// listen(2) backlog per loop.
+        public var backlog: Int32
+
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, eventLoopCount: Int? = nil,
+            limits: HTTPLimits = HTTPLimits(), tls: TLSConfiguration? = nil, backlog: Int32 = 1024
+        ) {
+            self.host = host
+            self.port = port
+            self.eventLoopCount = max(1, eventLoopCount ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+            self.limits = limits
+            self.tls = tls
+            self.backlog = backlog
+        }
+    }
+}

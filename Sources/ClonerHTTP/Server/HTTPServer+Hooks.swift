@@ -1,0 +1,33 @@
+extension HTTPServer {
+    /// The service's per-request hooks. All run on an event loop thread: keep them cheap.
+    public struct Hooks: Sendable {
+        /// Called once a request is complete, before routing (e.g. an in-flight gauge).
+        public var onRequestStart: (@Sendable (HTTPRequest) -> Void)?
+        /// Runs before the handler of a matched route (on the loop thread, with `route` and
+        /// `pathParameters` set): return a response, or throw an error, to answer without running
+        /// the handler (authentication, rate limits); return nil to go on.
+        public var intercept: (@Sendable (HTTPRequest) throws -> HTTPResponse?)?
+        /// Called once per answered request, as the response is queued for the socket.
+        public var accessLog: (@Sendable (HTTPAccessLogRecord) -> Void)?
+        /// Builds the responses the server makes itself (framing rejections, timeouts, 404, 405,
+        /// 500 for unknown errors). The default is a short plain-text body.
+        public var errorResponse: @Sendable (HTTPErrorContext) -> HTTPResponse
+
+        public init(
+            onRequestStart: (@Sendable (HTTPRequest) -> Void)? = nil,
+            intercept: (@Sendable (HTTPRequest) throws -> HTTPResponse?)? = nil,
+            accessLog: (@Sendable (HTTPAccessLogRecord) -> Void)? = nil,
+            errorResponse: @escaping @Sendable (HTTPErrorContext) -> HTTPResponse = HTTPServer.plainTextErrorResponse
+        ) {
+            self.onRequestStart = onRequestStart
+            self.intercept = intercept
+            self.accessLog = accessLog
+            self.errorResponse = errorResponse
+        }
+    }
+
+    /// `404 Not Found: no route for /x` as text/plain.
+    public static let plainTextErrorResponse: @Sendable (HTTPErrorContext) -> HTTPResponse = { context in
+        .text("\(context.status.code) \(context.status.reasonPhrase): \(context.reason)\n", status: context.status)
+    }
+}
