@@ -12,11 +12,12 @@
 # takes each side's median over the rounds (the lower middle one for an even count). Goal
 # (issue 3): Cloner >= 1.5x Hummingbird's requests/s at every concurrency, with p99 no worse.
 #
-# Measured 2026-11-21 on the shared 2-core VM (load average 4-8 from other builds, so single runs
-# swing by 2x; compare the medians): ROUNDS=3 DURATION=10s, log to /dev/null —
-#   c=50:  cloner 78,744 req/s p99 3.1 ms | hummingbird 34,294 p99 26.4 ms | nginx 75,928 p99 7.0 ms
-#   c=500: cloner 56,443 req/s p99 80.5 ms | hummingbird 22,098 p99 93.6 ms | nginx 67,264 p99 81.9 ms
-#   ratio 2.30x and 2.55x. With ACCESS_LOG to a file (ROUNDS=2): 2.33x and 2.13x.
+# Measured 2026-11-21 on the shared 2-core VM, ROUNDS=3 DURATION=10s, access log to /dev/null,
+# machine nearly idle at the start (load average 0.4; other builds make single runs swing 2x):
+#   c=50:  cloner 82,338 req/s p99 2.5 ms  | hummingbird 42,436 p99 2.7 ms  | nginx 120,801 p99 7.0 ms
+#   c=500: cloner 90,963 req/s p99 11.2 ms | hummingbird 36,952 p99 27.7 ms | nginx 112,053 p99 8.8 ms
+#   ratio 1.94x and 2.46x (goal met; c=50 p99 is close: one round of three was worse).
+#   Under load average ~8: 2.30x / 2.55x; with ACCESS_LOG to a file: 2.33x / 2.13x.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
