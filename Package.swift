@@ -70,6 +70,11 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Tools, not shipped: the request parser's libFuzzer target (scripts/fuzz-parser.sh) and
+        // the HTTP server benchmarked against Hummingbird 2 (scripts/bench-http.sh).
+        .executableTarget(name: "http-parser-fuzz", dependencies: ["ClonerHTTP"], swiftSettings: strict),
+        .executableTarget(name: "http-bench-server", dependencies: ["ClonerHTTP"], swiftSettings: strict),
+
         .testTarget(name: "ClonerModelTests", dependencies: ["ClonerModel"], swiftSettings: strict),
         .testTarget(name: "ClonerStoreTests", dependencies: ["ClonerStore", "ClonerModel"], swiftSettings: strict),
         .testTarget(name: "ClonerCloneTests", dependencies: ["ClonerClone", "ClonerStore", "ClonerModel"], swiftSettings: strict),
