@@ -1,9 +1,8 @@
 import Testing
 import ClonerHTTP
 
-/// Reproducers for what http-parser-fuzz found (fuzz/FINDINGS.md). Each states the behaviour we
-/// want; while the parser still falls short it is wrapped in `withKnownIssue`, so the suite stays
-/// green — and turns red once the fix lands, as a reminder to drop the wrapper.
+/// Reproducers for what http-parser-fuzz found (fuzz/FINDINGS.md), both fixed: they keep the
+/// parser from sliding back.
 @Suite struct ParserFuzzFindingsTests {
     /// Parses `bytes` in one piece: the heads it framed and the error it stopped at.
     private func parse(_ bytes: [UInt8], limits: HTTPLimits = HTTPLimits()) -> (heads: [RequestHead], error: HTTPParseError?) {
@@ -23,17 +22,19 @@ import ClonerHTTP
         let value: [UInt8] = Array("caf".utf8) + [0xE9, 0xFF]
         let request = Array("GET / HTTP/1.1\r\nHost: a\r\nX-Name: ".utf8) + value + Array("\r\n\r\n".utf8)
         let (heads, error) = parse(request)
-        // The parser must not crash or lose framing either way.
-        #expect(heads.count == 1 || error?.status == .badRequest)
-        withKnownIssue("F1: invalid UTF-8 in a field value is replaced by U+FFFD") {
-            let kept = heads.first?.headers["x-name"].map { Array($0.utf8) == value } ?? false
-            #expect(kept || error?.status == .badRequest)
-        }
+        #expect(heads.isEmpty)
+        #expect(error?.status == .badRequest)
+        #expect(error?.reason == "field value is not valid UTF-8")
+        #expect(error?.offset == 33, "the value's first byte")
+        // Valid UTF-8 obs-text is kept as sent.
+        let accepted = parse(Array("GET / HTTP/1.1\r\nHost: a\r\nX-Name: café\r\n\r\n".utf8))
+        #expect(accepted.heads.first?.headers["x-name"] == "café")
     }
 
-    /// F2: when a field line fills the header-section budget to within 2 bytes, the section
-    /// length (which counts CRLFs) ends up past the limit, the next line's length limit turns
-    /// negative, and the 431 points up to 2 bytes before that line, into bytes already consumed.
+    /// F2: when a field line filled the header-section budget to within 2 bytes, the section
+    /// length (which counts CRLFs) ended up past the limit, the next line's length limit turned
+    /// negative, and the 431 pointed up to 2 bytes before that line. Each line's CRLF is now
+    /// budgeted, so the line that does not fit is refused, at the first byte past the budget.
     @Test func headerSectionOverflowPointsAtTheRefusedLine() {
         var limits = HTTPLimits()
         limits.maxHeaderSectionLength = 20
@@ -42,8 +43,7 @@ import ClonerHTTP
         let (heads, error) = parse(request, limits: limits)
         #expect(heads.isEmpty)
         #expect(error?.status == .requestHeaderFieldsTooLarge)
-        withKnownIssue("F2: the 431 offset is 36, 2 bytes before the refused line at 38") {
-            #expect((error?.offset ?? 0) >= 38)
-        }
+        // "X: 12345678" starts at byte 25; with 9 bytes used and 2 kept for its CRLF, 9 remain.
+        #expect(error?.offset == 34)
     }
 }
