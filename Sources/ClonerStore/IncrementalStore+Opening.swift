@@ -84,7 +84,7 @@ extension IncrementalStore {
                 "store_uuid": uuid,
                 "model_fingerprint": snapshot.fingerprint,
                 "schema": String(decoding: snapshot.encoded(), as: UTF8.self),
-                "created_at": ISO8601DateFormatter().string(from: Date()),
+                "created_at": RFC3339Timestamp.format(millisecondsSince1970: RFC3339Timestamp.nowMilliseconds()),
             ])
         }
         return uuid
@@ -113,7 +113,7 @@ extension IncrementalStore {
             try writeMetadata(connection, [
                 "model_fingerprint": new.fingerprint,
                 "schema": String(decoding: new.encoded(), as: UTF8.self),
-                "migrated_at": ISO8601DateFormatter().string(from: Date()),
+                "migrated_at": RFC3339Timestamp.format(millisecondsSince1970: RFC3339Timestamp.nowMilliseconds()),
             ])
         }
     }
