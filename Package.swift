@@ -73,7 +73,6 @@ let package = Package(
         // Tools, not shipped: the request parser's libFuzzer target (scripts/fuzz-parser.sh) and
         // the HTTP server benchmarked against Hummingbird 2 (scripts/bench-http.sh).
         .executableTarget(name: "http-parser-fuzz", dependencies: ["ClonerHTTP"], swiftSettings: strict),
-        .executableTarget(name: "http-bench-server", dependencies: ["ClonerHTTP"], swiftSettings: strict),
 
         .testTarget(name: "ClonerModelTests", dependencies: ["ClonerModel"], swiftSettings: strict),
         .testTarget(name: "ClonerStoreTests", dependencies: ["ClonerStore", "ClonerModel"], swiftSettings: strict),

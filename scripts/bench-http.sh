@@ -5,19 +5,18 @@
 #   scripts/bench-http.sh                     ROUNDS=2 DURATION=10s CONNECTIONS="50 500"
 #   ACCESS_LOG=/tmp/access.log scripts/bench-http.sh     log to a real file instead of /dev/null
 #
-# Cloner's side is the http-bench-server target (real parser, router, request ids and the JSON
-# access log on, as in the service). The peer is /work/shared/bench/hbpeer, built in a copy under
+# Cloner's side is the release `cloner serve` itself on a scratch database: its real parser,
+# router, request ids, JSON access log and request metrics. The peer is /work/shared/bench/hbpeer, built in a copy under
 # /tmp so its .build/ never enters this tree. Runs alternate between the servers, round after
 # round, so a noisy neighbour on this shared 2-core machine hurts both sides alike; the summary
 # takes each side's median over the rounds (the lower middle one for an even count). Goal
 # (issue 3): Cloner >= 1.5x Hummingbird's requests/s at every concurrency, with p99 no worse.
 #
 # Measured 2026-11-21 on the shared 2-core VM, ROUNDS=3 DURATION=10s, access log to /dev/null,
-# machine nearly idle at the start (load average 0.4; other builds make single runs swing 2x):
-#   c=50:  cloner 82,338 req/s p99 2.5 ms  | hummingbird 42,436 p99 2.7 ms  | nginx 120,801 p99 7.0 ms
-#   c=500: cloner 90,963 req/s p99 11.2 ms | hummingbird 36,952 p99 27.7 ms | nginx 112,053 p99 8.8 ms
-#   ratio 1.94x and 2.46x (goal met; c=50 p99 is close: one round of three was worse).
-#   Under load average ~8: 2.30x / 2.55x; with ACCESS_LOG to a file: 2.33x / 2.13x.
+# against the release `cloner serve` (load average ~2 at the start):
+#   c=50:  cloner 83,244 req/s p99 2.2 ms  | hummingbird 50,228 p99 2.4 ms  | nginx 119,297 p99 7.3 ms
+#   c=500: cloner 77,936 req/s p99 12.0 ms | hummingbird 44,404 p99 23.1 ms | nginx 127,821 p99 8.8 ms
+#   ratio 1.66x and 1.76x, p99 no worse at either (goal met).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,9 +46,9 @@ if [[ ! -x "$hb_build/.build/release/hbpeer" ]]; then
     chmod -R u+w "$hb_build"
     (cd "$hb_build" && swift build -c release >&2)
 fi
-echo "building http-bench-server (release)" >&2
-swift build -c release --product http-bench-server >&2
-cloner_bin="$(swift build -c release --show-bin-path)/http-bench-server"
+echo "building cloner (release)" >&2
+swift build -c release --product cloner >&2
+cloner_bin="$(swift build -c release --show-bin-path)/cloner"
 
 wait_for_port() {
     for _ in $(seq 1 100); do
@@ -60,7 +59,10 @@ wait_for_port() {
     return 1
 }
 
-"$cloner_bin" "$cloner_port" "$access_log" > "$work/cloner.out" 2>&1 &
+# The service itself: its /healthz route, with request ids, the JSON access log (one line per
+# request on stdout, sent to $access_log) and the Prometheus request metrics all on.
+"$cloner_bin" serve --port "$cloner_port" --database "$work/cloner.sqlite" --model config/model.json \
+    > "$access_log" 2> "$work/cloner.err" &
 pids+=($!)
 "$hb_build/.build/release/hbpeer" "$hb_port" > "$work/hbpeer.out" 2>&1 &
 pids+=($!)

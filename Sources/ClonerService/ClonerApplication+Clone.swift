@@ -104,14 +104,7 @@ extension ClonerApplication {
     /// the key (RFC draft "The Idempotency-Key HTTP Header Field", §2.2).
     static func fingerprint(_ request: HTTPRequest) -> String {
         let bytes = Array("\(request.method.rawValue) \(request.path)\n".utf8) + request.body
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in APIKeyAuthenticator.sha256(bytes) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        return APIKeyAuthenticator.sha256(bytes).lowercaseHex
     }
 
     private func replayResponse(_ record: IdempotencyRecord, fingerprint: String, request: HTTPRequest) -> HTTPResponse {

@@ -37,15 +37,7 @@ extension AttributeValue {
         case .integer(let v): return String(v)
         case .double(let v): return v.isFinite ? "\(v)" : "NULL"
         case .text(let v): return "'" + v.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let v):
-            let digits = Array("0123456789abcdef".utf8)
-            var hex: [UInt8] = []
-            hex.reserveCapacity(v.count * 2)
-            for byte in v {
-                hex.append(digits[Int(byte >> 4)])
-                hex.append(digits[Int(byte & 0x0F)])
-            }
-            return "X'" + String(decoding: hex, as: UTF8.self) + "'"
+        case .blob(let v): return "X'" + v.lowercaseHex + "'"
         }
     }
 
