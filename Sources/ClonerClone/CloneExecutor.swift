@@ -124,7 +124,9 @@ public struct CloneExecutor {
                        parameters: [String: SQLValue], connection: SQLiteConnection, schema: StoreSchema,
                        progress: CloneProgress) throws(SQLiteError) {
         for step in steps {
-            try connection.cachedStatement(step.insert).execute(named: parameters)
+            for insert in step.inserts {
+                try connection.cachedStatement(insert).execute(named: parameters)
+            }
             progress.addWritten(counts[step.tag] ?? 0)
         }
         for insert in plan.joinInserts {

@@ -23,7 +23,8 @@ public struct ClonePlan: Sendable {
         /// Needs `:base` (the table's next `_id` minus one).
         let mapFill: String
         let nextIDQuery: String
-        let insert: String
+        /// One INSERT … SELECT, or two when ordered references split the rows (see the builder).
+        let inserts: [String]
     }
 
     struct FollowStep: Sendable {

@@ -93,21 +93,46 @@ struct ClonePlanBuilder {
             columns.append(quoted(attribute.name))
             values.append(attributeExpression(entity, attribute))
         }
-        for foreignKey in schema.foreignKeys[entity.name] ?? [] {
+        // One LEFT JOIN on the map per reference column: its clone, if the destination is in the
+        // clone set, looked up once per row however many expressions use it.
+        var joins: [String] = []
+        // Rows whose every ordered reference keeps its place (a cloned owner, or none) need no
+        // window function; only rows joining an original owner's list are numbered (rule 7), in a
+        // second INSERT, so the common case is not sorted for a row_number it never uses.
+        var keepsPlaces: [String] = []
+        var simpleValues = values
+        var appendingValues = values
+        for (index, foreignKey) in (schema.foreignKeys[entity.name] ?? []).enumerated() {
             let relationship = entity.relationship(named: foreignKey.relationship!)!
-            let reference = referenceExpression(entity, relationship, column: foreignKey.column)
+            let alias = "f\(index)"
+            joins.append("LEFT JOIN \(map) \(alias) ON \(alias).ent = \(tag(relationship.destination)) AND \(alias).old = o.\(quoted(foreignKey.column))")
+            let mapped = "\(alias).new"
+            let reference = referenceExpression(entity, relationship, column: foreignKey.column, mapped: mapped)
             columns.append(quoted(foreignKey.column))
-            values.append(reference)
+            simpleValues.append(reference)
+            appendingValues.append(reference)
             if let position = foreignKey.positionColumn {
                 columns.append(quoted(position))
-                values.append(positionExpression(entity, relationship, column: foreignKey.column, position: position, reference: reference))
+                simpleValues.append("CASE WHEN (\(reference)) IS NULL THEN NULL ELSE o.\(quoted(position)) END")
+                appendingValues.append(positionExpression(entity, relationship, column: foreignKey.column, position: position,
+                                                          reference: reference, mapped: mapped))
+                let rootSet = setAtRoot(entity.name, relationship.name) ? " AND m.pold IS NOT NULL" : ""
+                keepsPlaces.append("((\(reference)) IS NULL OR (\(mapped) IS NOT NULL\(rootSet)))")
             }
         }
-        let insert = """
-            INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
-            FROM \(map) m JOIN \(table) o ON o."_id" = m.old WHERE m.ent = \(entityTag) ORDER BY m.new
-            """
-        return ClonePlan.EntityStep(name: entity.name, tag: entityTag, mapFill: mapFill, nextIDQuery: nextIDQuery, insert: insert)
+        let source = "FROM \(map) m JOIN \(table) o ON o.\"_id\" = m.old " + joins.joined(separator: " ") + " WHERE m.ent = \(entityTag)"
+        let into = "INSERT INTO \(table) (\(columns.joined(separator: ", ")))"
+        var inserts: [String]
+        if keepsPlaces.isEmpty {
+            inserts = ["\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) ORDER BY m.new"]
+        } else {
+            let condition = keepsPlaces.joined(separator: " AND ")
+            inserts = [
+                "\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) AND \(condition) ORDER BY m.new",
+                "\(into) SELECT \(appendingValues.joined(separator: ", ")) \(source) AND NOT (\(condition)) ORDER BY m.new",
+            ]
+        }
+        return ClonePlan.EntityStep(name: entity.name, tag: entityTag, mapFill: mapFill, nextIDQuery: nextIDQuery, inserts: inserts)
     }
 
     private func blank(_ attribute: AttributeDescription) -> String {
@@ -146,15 +171,10 @@ struct ClonePlanBuilder {
         return expression
     }
 
-    private func mappedExpression(_ destination: String, _ id: String) -> String {
-        "(SELECT x.new FROM \(map) x WHERE x.ent = \(tag(destination)) AND x.old = \(id))"
-    }
-
     /// A reference into the clone set points at the clone (rule 4); outside it, a shared
     /// relationship keeps linking the original, an owned one has nothing to point at.
-    private func referenceExpression(_ entity: EntityDescription, _ relationship: RelationshipDescription, column: String) -> String {
+    private func referenceExpression(_ entity: EntityDescription, _ relationship: RelationshipDescription, column: String, mapped: String) -> String {
         let original = "o.\(quoted(column))"
-        let mapped = mappedExpression(relationship.destination, original)
         // An excluded side still links to a clone whose own (inverse) side is not excluded: in
         // Core Data that clone would set the inverse, which sets this side too.
         var excludedValue = "NULL"
@@ -175,7 +195,7 @@ struct ClonePlanBuilder {
     /// Position in the destination's ordered list: a clone under a cloned owner keeps its place;
     /// a clone joining an original owner goes to the end (rule 7), in original order.
     private func positionExpression(_ entity: EntityDescription, _ relationship: RelationshipDescription, column: String,
-                                    position: String, reference: String) -> String {
+                                    position: String, reference: String, mapped: String) -> String {
         let table = quoted(entity.name)
         let original = "o.\(quoted(column))"
         let positionColumn = quoted(position)
@@ -183,7 +203,7 @@ struct ClonePlanBuilder {
         if setAtRoot(entity.name, relationship.name) {
             cases.append("WHEN m.pold IS NULL THEN coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = :set_\(relationship.name)), -1) + 1")
         }
-        cases.append("WHEN \(mappedExpression(relationship.destination, original)) IS NOT NULL THEN o.\(positionColumn)")
+        cases.append("WHEN \(mapped) IS NOT NULL THEN o.\(positionColumn)")
         cases.append("ELSE coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(original)), -1) + row_number() OVER (PARTITION BY \(original) ORDER BY o.\(positionColumn), o.\"_id\")")
         return "CASE " + cases.joined(separator: " ") + " END"
     }
