@@ -1,27 +1,12 @@
+import ClonerModel
 @testable import ClonerService
 import Foundation
 import Testing
 
 @Suite struct APIKeyAuthenticatorTests {
-    /// The digest computed by the `openssl` command-line tool, not by the code under test.
-    func opensslSHA256(_ text: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["dgst", "-sha256", "-r"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: " ")[0].lowercased()
-    }
-
     @Test func sha256MatchesOpenSSLTool() throws {
         let digest = APIKeyAuthenticator.sha256(Array("s3cret-key".utf8))
-        #expect(digest.map { String(format: "%02x", $0) }.joined() == (try opensslSHA256("s3cret-key")))
+        #expect(digest.lowercaseHex == (try opensslSHA256Hex("s3cret-key")))
         #expect(APIKeyAuthenticator.sha256([]).count == 32)
     }
 
@@ -32,13 +17,13 @@ import Testing
     }
 
     @Test func fullAndReadOnlyKeys() throws {
-        let hashed = "sha256:" + (try opensslSHA256("hashed-key")).uppercased()
+        let hashed = "sha256:" + (try opensslSHA256Hex("hashed-key")).uppercased()
         let auth = APIKeyAuthenticator(fullAccessKeys: ["full-key", hashed], readOnlyKeys: ["read-key"])
         #expect(auth.authorize(authorization: "Bearer full-key", isWrite: true) == .allowed(.full))
         #expect(auth.authorize(authorization: "bearer   hashed-key", isWrite: true) == .allowed(.full))
         #expect(auth.authorize(authorization: "Bearer read-key", isWrite: false) == .allowed(.readOnly))
         #expect(auth.authorize(authorization: "Bearer read-key", isWrite: true) == .forbidden)
-        #expect(auth.authorize(authorization: "Bearer sha256:" + (try opensslSHA256("hashed-key")), isWrite: false)
+        #expect(auth.authorize(authorization: "Bearer sha256:" + (try opensslSHA256Hex("hashed-key")), isWrite: false)
             == .unauthorized(reason: "Authorization is not of the form Bearer <key>"), "the digest itself is not a key")
     }
 

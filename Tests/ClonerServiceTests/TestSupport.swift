@@ -63,3 +63,20 @@ let sampleModel: DataModel = {
 func foundationJSON(_ bytes: [UInt8]) throws -> [String: Any] {
     try #require(JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
 }
+
+/// SHA-256 of `text` as lower-case hex, computed by the `openssl` command-line tool, so tests
+/// check the service's digests against an independent implementation.
+func opensslSHA256Hex(_ text: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+    process.arguments = ["dgst", "-sha256", "-r"]
+    let input = Pipe(), output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(Data(text.utf8))
+    try input.fileHandleForWriting.close()
+    let digest = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(String(decoding: digest, as: UTF8.self).prefix(64)).lowercased()
+}

@@ -12,22 +12,7 @@ struct AuthEndToEndTests {
 
     /// The digest comes from the openssl command, independently of the service's own SHA-256.
     static func sha256Hex(_ text: String) async throws -> String {
-        try await Blocking.run { try sha256HexNow(text) }
-    }
-
-    private static func sha256HexNow(_ text: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["dgst", "-sha256", "-r"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let digest = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(String(decoding: digest, as: UTF8.self).prefix(64))
+        try await Blocking.run { try opensslSHA256Hex(text) }
     }
 
     @Test("401 with WWW-Authenticate: Bearer without or with a wrong key; full and sha256 keys write; read-only keys get 403 on writes; probes stay open")
