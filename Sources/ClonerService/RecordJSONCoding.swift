@@ -1,3 +1,4 @@
+import ClonerStore
 import ClonerModel
 import Foundation
 
@@ -125,7 +126,7 @@ public enum RecordJSONCoding {
     ///   - relationships: one value per `entity.relationships`, same order.
     public static func writeRecord(
         entity: EntityDescription, id: Int64, version: Int64,
-        attributes: [AttributeValue], relationships: [RelationshipIDs],
+        attributes: [AttributeValue], relationships: [RelationshipValue],
         to writer: inout JSONWriter
     ) {
         precondition(attributes.count == entity.attributes.count, "\(entity.name): \(attributes.count) values for \(entity.attributes.count) attributes")
@@ -155,7 +156,7 @@ public enum RecordJSONCoding {
     /// One record as bytes; for lists, call `writeRecord` repeatedly on one writer.
     public static func encodeRecord(
         entity: EntityDescription, id: Int64, version: Int64,
-        attributes: [AttributeValue], relationships: [RelationshipIDs]
+        attributes: [AttributeValue], relationships: [RelationshipValue]
     ) -> [UInt8] {
         var writer = JSONWriter(capacity: 64 + 32 * (attributes.count + relationships.count))
         writeRecord(entity: entity, id: id, version: version, attributes: attributes, relationships: relationships, to: &writer)

@@ -7,13 +7,7 @@ extension StoredObject {
         RecordJSONCoding.writeRecord(
             entity: entity, id: id, version: version,
             attributes: entity.attributes.map { attributes[$0.name] ?? .null },
-            relationships: entity.relationships.map { relationship in
-                switch relationships[relationship.name] {
-                case .toOne(let target)?: return .toOne(target)
-                case .toMany(let targets)?: return .toMany(targets)
-                case nil: return relationship.isToMany ? .toMany([]) : .toOne(nil)
-                }
-            },
+            relationships: entity.relationships.map { relationships[$0.name] ?? ($0.isToMany ? .toMany([]) : .toOne(nil)) },
             to: &writer)
     }
 
