@@ -119,7 +119,7 @@ extension ClonerApplication {
         }
         if isStoredToOne(entity, name) {
             if text == "null" { return .init(name, .null) }
-            guard let id = Int64(text) else { throw FieldError(field: name, message: "expected an _id or null, got \(text)") }
+            guard let id = Int64(text), id > 0 else { throw FieldError(field: name, message: "expected an _id (a positive integer) or null, got \(text)") }
             return .init(name, .integer(id))
         }
         if entity.relationship(named: name) != nil {
@@ -222,13 +222,13 @@ extension ClonerApplication {
     /// `If-Match: "3"` → 3; `*` or no header → no check (RFC 9110 §13.1.1).
     static func expectedVersion(_ request: HTTPRequest) throws(Problem) -> Int64? {
         guard let value = request.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), value != "*" else { return nil }
-        // RFC 9110 §13.1.1: If-Match compares strongly, so a weak tag never matches.
-        if value.hasPrefix("W/") {
-            throw Problem.preconditionFailed("If-Match compares entity tags strongly: send the ETag as returned, e.g. \"3\", not \(value)")
-        }
         let versions = entityTags(value)
         guard versions.count == 1 else {
             throw Problem(code: .badRequest, detail: "If-Match must carry one entity tag as returned in ETag, e.g. \"3\"; got \(value)")
+        }
+        // RFC 9110 §13.1.1: If-Match compares strongly, so a well-formed weak tag never matches.
+        if value.hasPrefix("W/") {
+            throw Problem.preconditionFailed("If-Match compares entity tags strongly: send the ETag as returned, e.g. \"3\", not \(value)")
         }
         return versions[0]
     }

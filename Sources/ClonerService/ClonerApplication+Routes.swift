@@ -17,7 +17,7 @@ extension ClonerApplication {
         ServiceRoute(.get, "/model") { app in app.onLoop { request in app.modelResponse(request) } },
         ServiceRoute(.get, "/openapi.yaml") { app in
             app.onLoop { _ in
-                HTTPResponse(status: .ok, headers: ["Content-Type": OpenAPIDocument.contentType], body: OpenAPIDocument.bytes)
+                HTTPResponse(status: .ok, headers: ["Content-Type": OpenAPIDocument.contentType], body: app.openAPIDocument)
             }
         },
         ServiceRoute(.get, "/jobs/{id}") { app in app.onStore(.read) { request in try app.jobResponse(request) } },

@@ -25,6 +25,8 @@ public final class ClonerApplication: Sendable {
     /// `GET /model` and the model's ETag, rendered once: the model cannot change while running.
     let modelDocument: [UInt8]
     let modelTag: String
+    /// `GET /openapi.yaml`: the description with this model's collections and schemas, rendered once.
+    let openAPIDocument: [UInt8]
     private let server: Mutex<HTTPServer?> = Mutex(nil)
     private let housekeepingQueue = DispatchQueue(label: "cloner.housekeeping", qos: .utility)
     private let stopped = Atomic<Bool>(false)
@@ -43,6 +45,15 @@ public final class ClonerApplication: Sendable {
         self.writeWorkers = StoreWorkers(label: "write", count: 4)
         self.modelDocument = Array(model.normalizedText.utf8)
         self.modelTag = "\"\(model.fingerprint)\""
+        let schema = store.schema
+        self.openAPIDocument = OpenAPIDocument.specialized(for: model, deployment: .init(
+            requiresKeys: authenticator.isEnabled,
+            filterableToOnes: { entity in
+                entity.relationships.filter { relationship in
+                    guard !relationship.isToMany, case .foreignKeyOnSource = schema.storage(of: relationship) else { return false }
+                    return true
+                }.map(\.name)
+            }))
 
         // A job row still queued or running belongs to a process that died: its clone committed
         // together with a `succeeded` row, or rolled back. Say so instead of showing it running.

@@ -1,0 +1,272 @@
+import ClonerModel
+
+/// The description as served: `openapi.yaml` speaks of records generically (`/{collection}`, any
+/// property name), which no client generator or fuzzer can hold the service to. The service knows
+/// its model, so it answers a document in which every collection has its own operations and every
+/// body its exact schema — the names the service accepts and nothing else — and whose `security`
+/// says whether this deployment asks for keys.
+///
+/// The generated parts are JSON, which YAML 1.2 reads as flow collections, so the template's text
+/// is kept as written and only three of its sections are swapped. Built once at start-up.
+extension OpenAPIDocument {
+    /// What the document needs to know of the deployment besides the model.
+    struct Deployment {
+        /// Whether API keys are configured: `security` is then required, else absent.
+        var requiresKeys: Bool
+        /// The to-one relationships a list can filter and order by (those stored on the entity).
+        var filterableToOnes: (EntityDescription) -> [String]
+    }
+
+    static func specialized(for model: DataModel, deployment: Deployment) -> [UInt8] {
+        var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        replace(from: "security:", until: "tags:", in: &lines,
+                with: ["security:", deployment.requiresKeys ? "  - apiKey: []" : "  - {}"])
+        var paths: [String] = []
+        var schemas: [String] = []
+        for entity in model.entities {
+            let generator = EntityOperations(entity: entity, model: model, filterableToOnes: deployment.filterableToOnes(entity))
+            for (path, item) in generator.pathItems() {
+                paths.append("  " + JSONValue.string(path).canonicalText + ": " + item.canonicalText)
+            }
+            for (name, schema) in generator.schemas() {
+                schemas.append("    " + name + ": " + schema.canonicalText)
+            }
+        }
+        replace(from: "  /{collection}:", until: "  /jobs/{id}:", in: &lines, with: paths)
+        // The generic links name the generic operations, which the served document no longer has;
+        // each generated operation carries its own.
+        replace(from: "  links:", until: "  schemas:", in: &lines, with: [])
+        replace(from: "  schemas:", until: "    ObjectID:", in: &lines, with: ["  schemas:"] + schemas)
+        return Array(lines.joined(separator: "\n").utf8)
+    }
+
+    /// Replaces the lines from the one equal to `from` up to (not including) the next one equal to
+    /// `until`. The markers are lines of our own template at their indentation; a template without
+    /// them is a programmer mistake that the document's tests catch.
+    private static func replace(from: String, until: String, in lines: inout [String], with replacement: [String]) {
+        guard let start = lines.firstIndex(of: from), let end = lines[(start + 1)...].firstIndex(of: until) else {
+            preconditionFailure("openapi.yaml lost its `\(from)` … `\(until)` lines")
+        }
+        lines.replaceSubrange(start..<end, with: replacement)
+    }
+}
+
+/// One entity's operations and schemas in the served description.
+private struct EntityOperations {
+    let entity: EntityDescription
+    let model: DataModel
+    let filterableToOnes: [String]
+
+    private var name: String { entity.name }
+    private var collection: String { entity.collection }
+
+    private static func ref(_ path: String) -> JSONValue { ["$ref": .string(path)] }
+    private static func response(_ name: String) -> JSONValue { ref("#/components/responses/\(name)") }
+    private static func header(_ name: String) -> JSONValue { ref("#/components/headers/\(name)") }
+    private static func schema(_ name: String) -> JSONValue { ref("#/components/schemas/\(name)") }
+    private static let objectID = schema("ObjectID")
+    /// An `_id` or null, as one type list rather than a `oneOf` with a null branch: fuzzers that
+    /// mutate a schema to make invalid data read the list right, and a `oneOf` less.
+    private static let objectIDOrNull: JSONValue = ["type": ["integer", "null"], "format": "int64", "minimum": 1]
+    private static let requestID = ref("#/components/parameters/RequestID")
+
+    func schemas() -> [(String, JSONValue)] {
+        [("\(name)Record", recordSchema()), ("\(name)Create", inputSchema(create: true)),
+         ("\(name)Update", inputSchema(create: false)), ("\(name)CloneRequest", cloneRequestSchema())]
+    }
+
+    func pathItems() -> [(String, JSONValue)] {
+        [("/\(collection)", collectionItem()), ("/\(collection)/{id}", recordItem()), ("/\(collection)/{id}/clone", cloneItem())]
+    }
+
+    // MARK: Schemas
+
+    /// An attribute's JSON form (DESIGN §2: date RFC 3339, uuid canonical text, binary base64).
+    static func valueSchema(_ attribute: AttributeDescription) -> JSONValue {
+        var schema: [String: JSONValue]
+        switch attribute.type {
+        case .string: schema = ["type": "string"]
+        case .integer: schema = ["type": "integer", "format": "int64"]
+        case .double: schema = ["type": "number"]
+        case .boolean: schema = ["type": "boolean"]
+        case .date: schema = ["type": "string", "format": "date-time"]
+        case .uuid: schema = ["type": "string", "format": "uuid"]
+        case .binary: schema = ["type": "string", "contentEncoding": "base64"]
+        case .json: return ["description": "Any JSON value, stored as written."]
+        }
+        if attribute.isOptional, case .string(let type) = schema["type"] { schema["type"] = [.string(type), "null"] }
+        return .object(schema)
+    }
+
+    /// A record as answered: every property, always present.
+    private func recordSchema() -> JSONValue {
+        var properties: [String: JSONValue] = [
+            "_id": Self.objectID, "_entity": ["const": .string(name)], "_version": ["type": "integer", "format": "int64", "minimum": 1],
+        ]
+        for attribute in entity.attributes { properties[attribute.name] = Self.valueSchema(attribute) }
+        for relationship in entity.relationships {
+            properties[relationship.name] = relationship.isToMany
+                ? ["type": "array", "items": Self.objectID]
+                : Self.objectIDOrNull
+        }
+        return ["type": "object", "additionalProperties": false,
+                "required": .array(properties.keys.sorted().map(JSONValue.string)), "properties": .object(properties)]
+    }
+
+    /// A create or PATCH body: the entity's properties and nothing else. A relationship takes
+    /// `_id`s to link or nested objects to create; a PATCH may echo `_id`/`_version` of the record.
+    private func inputSchema(create: Bool) -> JSONValue {
+        var properties: [String: JSONValue] = ["_entity": ["const": .string(name)]]
+        if !create {
+            properties["_id"] = Self.objectID
+            properties["_version"] = ["type": "integer", "format": "int64", "minimum": 1]
+        }
+        var required: [JSONValue] = []
+        for attribute in entity.attributes {
+            properties[attribute.name] = Self.valueSchema(attribute)
+            if create && !attribute.acceptsBlank { required.append(.string(attribute.name)) }
+        }
+        for relationship in entity.relationships {
+            let nested = Self.schema("\(relationship.destination)Create")
+            properties[relationship.name] = relationship.isToMany
+                ? ["type": "array", "items": ["anyOf": [Self.objectID, nested]]]
+                : ["anyOf": [Self.objectIDOrNull, nested]]
+        }
+        var schema: [String: JSONValue] = ["type": "object", "additionalProperties": false, "properties": .object(properties)]
+        if !required.isEmpty { schema["required"] = .array(required) }
+        return .object(schema)
+    }
+
+    /// `exclude` names a root property or `Entity.property`; `set` takes the root's properties.
+    private func cloneRequestSchema() -> JSONValue {
+        var excludable: [JSONValue] = entity.attributes.map { .string($0.name) } + entity.relationships.map { .string($0.name) }
+        for other in model.entities {
+            excludable += other.attributes.map { .string("\(other.name).\($0.name)") }
+            excludable += other.relationships.map { .string("\(other.name).\($0.name)") }
+        }
+        var settable: [String: JSONValue] = [:]
+        for attribute in entity.attributes { settable[attribute.name] = Self.valueSchema(attribute) }
+        for relationship in entity.relationships {
+            settable[relationship.name] = relationship.isToMany
+                ? ["type": "array", "items": Self.objectID]
+                : Self.objectIDOrNull
+        }
+        return ["type": "object", "additionalProperties": false, "properties": [
+            "exclude": ["type": "array", "items": ["enum": .array(excludable)]],
+            "set": ["type": "object", "additionalProperties": false, "properties": .object(settable)],
+            "dryRun": ["type": "boolean", "default": false],
+            "returnIds": ["type": "boolean", "default": false],
+        ]]
+    }
+
+    // MARK: Operations
+
+    private static let errors: [String: JSONValue] = [
+        "401": response("Unauthorized"), "404": response("NotFound"), "default": response("Error"),
+    ]
+    private static let writeErrors: [String: JSONValue] = errors.merging([
+        "400": response("BadRequest"), "403": response("Forbidden"), "409": response("Conflict"),
+        "413": response("PayloadTooLarge"), "415": response("UnsupportedMediaType"), "422": response("ValidationFailed"),
+    ]) { $1 }
+
+    private static func json(_ schema: JSONValue) -> JSONValue { ["application/json": ["schema": schema]] }
+
+    private var recordLinks: JSONValue {
+        let parameters: JSONValue = ["id": "$response.body#/_id"]
+        return ["Get\(name)": ["operationId": .string("get\(name)"), "parameters": parameters],
+                "Update\(name)": ["operationId": .string("update\(name)"), "parameters": parameters],
+                "Clone\(name)": ["operationId": .string("clone\(name)"), "parameters": parameters]]
+    }
+
+    private func collectionItem() -> JSONValue {
+        var parameters: [JSONValue] = [
+            ["name": "limit", "in": "query", "schema": ["type": "integer", "minimum": 1, "maximum": 1000, "default": 50]],
+            ["name": "after", "in": "query", "description": "The cursor of the previous page's `next` URL.", "schema": ["type": "string"]],
+            ["name": "order", "in": "query", "description": "Comma-separated property names, `-` for descending.", "schema": ["type": "string"]],
+        ]
+        for attribute in entity.attributes {
+            parameters.append(["name": .string(attribute.name), "in": "query", "description": "Equality filter, in the attribute's text form.",
+                               "schema": ["type": "string"]])
+        }
+        for relationship in filterableToOnes {
+            parameters.append(["name": .string(relationship), "in": "query", "description": "Equality filter: an `_id` or `null`.",
+                               "schema": ["type": "string", "pattern": "^([1-9][0-9]{0,18}|null)$"]])
+        }
+        let page: JSONValue = ["type": "object", "additionalProperties": false, "required": ["data", "next"], "properties": [
+            "data": ["type": "array", "items": Self.schema("\(name)Record")],
+            "next": ["type": ["string", "null"], "description": "The next page (path and query), or null on the last page."],
+        ]]
+        let created: JSONValue = [
+            "description": "Created; `Location` is the new record.",
+            "headers": ["Location": Self.header("RecordLocation"), "ETag": Self.header("ETag"), "X-Request-ID": Self.header("RequestID")],
+            "content": Self.json(Self.schema("\(name)Record")),
+            "links": recordLinks,
+        ]
+        return [
+            "parameters": [Self.requestID],
+            "get": ["tags": ["records"], "operationId": .string("list\(name)"), "summary": .string("List \(collection)."),
+                    "parameters": .array(parameters),
+                    "responses": .object(Self.errors.merging([
+                        "200": ["description": "One page.", "headers": ["X-Request-ID": Self.header("RequestID")], "content": Self.json(page)],
+                        "400": Self.response("BadRequest"), "422": Self.response("ValidationFailed"),
+                    ]) { $1 })],
+            "post": ["tags": ["records"], "operationId": .string("create\(name)"), "summary": .string("Create a \(name), with nested objects."),
+                     "requestBody": ["required": true, "content": Self.json(Self.schema("\(name)Create"))],
+                     "responses": .object(Self.writeErrors.merging(["201": created]) { $1 })],
+        ]
+    }
+
+    private func recordItem() -> JSONValue {
+        let record: JSONValue = ["description": "The record.",
+                                 "headers": ["ETag": Self.header("ETag"), "X-Request-ID": Self.header("RequestID")],
+                                 "content": Self.json(Self.schema("\(name)Record"))]
+        let notModified: JSONValue = ["description": "The client's copy (If-None-Match) is current.",
+                                      "headers": ["ETag": Self.header("ETag"), "X-Request-ID": Self.header("RequestID")]]
+        let ifNoneMatch: JSONValue = ["name": "If-None-Match", "in": "header", "schema": ["type": "string"]]
+        let ifMatch = Self.ref("#/components/parameters/IfMatch")
+        return [
+            "parameters": [Self.ref("#/components/parameters/ID"), Self.requestID],
+            "get": ["tags": ["records"], "operationId": .string("get\(name)"), "summary": .string("One \(name)."),
+                    "parameters": [ifNoneMatch],
+                    "responses": .object(Self.errors.merging(["200": record, "304": notModified]) { $1 })],
+            "patch": ["tags": ["records"], "operationId": .string("update\(name)"), "summary": .string("Update a \(name) in part."),
+                      "parameters": [ifMatch],
+                      "requestBody": ["required": false, "content": Self.json(Self.schema("\(name)Update"))],
+                      "responses": .object(Self.writeErrors.merging(["200": record, "412": Self.response("PreconditionFailed")]) { $1 })],
+            "delete": ["tags": ["records"], "operationId": .string("delete\(name)"), "summary": .string("Delete a \(name) with the delete rules."),
+                       "parameters": [ifMatch],
+                       "responses": .object(Self.errors.merging([
+                           "204": ["description": "Deleted.", "headers": ["X-Request-ID": Self.header("RequestID")]],
+                           "400": Self.response("BadRequest"), "403": Self.response("Forbidden"), "409": Self.response("Conflict"),
+                           "412": Self.response("PreconditionFailed"),
+                       ]) { $1 })],
+        ]
+    }
+
+    private func cloneItem() -> JSONValue {
+        let replayed = Self.header("IdempotentReplayed")
+        let result = Self.json(Self.schema("CloneResult"))
+        let responses: [String: JSONValue] = [
+            "201": ["description": "Cloned; `Location` is the new root.", "content": result,
+                    "headers": ["Location": Self.header("RecordLocation"), "Idempotent-Replayed": replayed, "X-Request-ID": Self.header("RequestID")],
+                    "links": ["Get\(name)Clone": ["operationId": .string("get\(name)"), "parameters": ["id": "$response.body#/clone/id"]]]],
+            "200": ["description": "Dry run: the counts only.", "content": result,
+                    "headers": ["Idempotent-Replayed": replayed, "X-Request-ID": Self.header("RequestID")]],
+            "202": ["description": "Accepted as a job (`Prefer: respond-async`).", "content": Self.json(Self.schema("Job")),
+                    "headers": ["Location": ["required": true, "schema": ["type": "string", "pattern": "^/jobs/[^/]+$"]],
+                                "Idempotent-Replayed": replayed, "X-Request-ID": Self.header("RequestID")],
+                    "links": ["GetJob": ["operationId": "getJob", "parameters": ["id": "$response.body#/id"]]]],
+        ]
+        return [
+            "parameters": [Self.ref("#/components/parameters/ID"), Self.requestID],
+            "post": ["tags": ["clone"], "operationId": .string("clone\(name)"),
+                     "summary": .string("Deep-clone a \(name) and what it owns, in one transaction."),
+                     "parameters": [
+                        ["name": "Idempotency-Key", "in": "header", "schema": ["type": "string", "minLength": 1, "maxLength": 255]],
+                        ["name": "Prefer", "in": "header", "schema": ["type": "string"]],
+                     ],
+                     "requestBody": ["required": false, "content": Self.json(Self.schema("\(name)CloneRequest"))],
+                     "responses": .object(Self.writeErrors.merging(responses) { $1 })],
+        ]
+    }
+}
