@@ -4,7 +4,13 @@ import Foundation
 /// at once, before the service listens, because a model is edited by hand and fixing it one error per
 /// restart is slow.
 public enum ModelLoader {
+    /// A model file, or a Core Data model as Xcode saves it (`.xcdatamodeld`, `.xcdatamodel`, or its
+    /// `contents` file; DESIGN.md §2a), told apart by name and first bytes.
     public static func load(contentsOf url: URL, keys: CloneRuleKeys = .moCloner) throws(ModelError) -> DataModel {
+        if CoreDataModelReader.isCoreDataModel(url) {
+            let reading = try CoreDataModelReader.read(contentsOf: url)
+            return try load(root: reading.document, path: url.path, keys: keys, refusals: reading.refusals)
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -22,11 +28,25 @@ public enum ModelLoader {
         } catch {
             throw ModelError(path: path, problems: [ModelProblem(message: "malformed JSON at \(error)")])
         }
+        return try load(root: root, path: path, keys: keys, refusals: [])
+    }
+
+    /// `cloner import-model`: a Core Data model in the model file's form, once it is known to load
+    /// (every refusal and mistake is thrown, as `load` would). Loading the result gives the same model.
+    public static func importCoreDataModel(contentsOf url: URL, keys: CloneRuleKeys = .moCloner) throws(ModelError) -> JSONValue {
+        let reading = try CoreDataModelReader.read(contentsOf: url)
+        _ = try load(root: reading.document, path: url.path, keys: keys, refusals: reading.refusals)
+        return reading.document
+    }
+
+    /// Decodes and validates a model in the file's JSON form. `refusals` are problems found before
+    /// (what a Core Data model has that Cloner cannot represent), reported with the rest.
+    private static func load(root: JSONValue, path: String?, keys: CloneRuleKeys, refusals: [ModelProblem]) throws(ModelError) -> DataModel {
         var decoder = ModelFileDecoder(keys: keys)
         let draft = decoder.decode(root)
         var validator = ModelValidator(draft: draft, keys: keys)
         validator.validate()
-        let problems = decoder.problems + validator.problems
+        let problems = refusals + decoder.problems + validator.problems
         guard problems.isEmpty else { throw ModelError(path: path, problems: inFileOrder(problems, draft: draft)) }
         return validator.model()
     }

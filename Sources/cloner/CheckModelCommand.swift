@@ -10,7 +10,7 @@ struct CheckModelCommand: ParsableCommand {
         abstract: "Validate a data model file and list every problem found.",
         discussion: "Exits 0 when the model is valid, 1 when it has problems (each printed on its own line, naming entity and property).")
 
-    @Argument(help: "Path of the model file (JSON).", completion: .file(extensions: ["json"]))
+    @Argument(help: "Path of the model: a model file (JSON), or a Core Data .xcdatamodeld, .xcdatamodel or contents file.", completion: .file())
     var path: String
 
     @Option(name: .customLong("rule-key"), parsing: .upToNextOption,
