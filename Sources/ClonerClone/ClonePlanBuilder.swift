@@ -64,7 +64,12 @@ struct ClonePlanBuilder {
                     // Rule 2: not back through the exact edge of arrival.
                     conditions.append("w.via <> \(inverseIndex)")
                 }
-                if excludedAtRoot(entity.name, relationship.name) { conditions.append("w.via <> -1") }
+                // Rule 8: a relationship the request sets on the root replaces what the walk would
+                // give it, so its branch is not walked from the root (objects reachable another
+                // way still are).
+                if excludedAtRoot(entity.name, relationship.name) || setAtRoot(entity.name, relationship.name) {
+                    conditions.append("w.via <> -1")
+                }
                 parts.append("""
                     SELECT \(tag(relationship.destination)), t.\(quoted(join.destinationColumn)), \(relationshipIndex[relationship.qualifiedName]!), w.ent, w.id \
                     FROM w JOIN \(quoted(join.table)) t ON t.\(quoted(join.sourceColumn)) = w.id WHERE \(conditions.joined(separator: " AND "))
