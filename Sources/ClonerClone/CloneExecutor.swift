@@ -94,8 +94,13 @@ public struct CloneExecutor {
                     _ = try context.save(ChangeSet(updates: [ChangeSet.Update(entity: request.entity, id: cloneID, relationships: edits)]))
                 }
             } catch {
-                if case StoreError.uniqueViolation(let entity, let attribute) = StoreContext.translate(error, schema: schema) {
+                switch StoreContext.translate(error, schema: schema) {
+                case StoreError.uniqueViolation(let entity, let attribute):
                     throw CloneError.conflict(entity: entity, attribute: attribute)
+                case StoreError.uniqueTogetherViolation(let entity, let attributes):
+                    throw CloneError.conflictTogether(entity: entity, attributes: attributes)
+                default:
+                    break
                 }
                 throw error
             }
