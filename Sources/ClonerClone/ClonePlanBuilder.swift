@@ -60,7 +60,12 @@ struct ClonePlanBuilder {
             for relationship in entity.relationships where isFollowed(relationship) {
                 let join = schema.join(for: relationship)
                 var conditions = ["w.ent = \(tag(entity.name))", join.nonNullCondition(alias: "t")]
-                if let inverse = model.inverse(of: relationship), let inverseIndex = relationshipIndex[inverse.qualifiedName] {
+                if relationship.isSelfInverse {
+                    // Rule 2 for a relationship that is its own inverse (`Person.friends`): only the
+                    // edge back to the object of arrival is skipped, so the rest of its list is
+                    // still walked.
+                    conditions.append("(w.via <> \(relationshipIndex[relationship.qualifiedName]!) OR t.\(quoted(join.destinationColumn)) <> w.pid)")
+                } else if let inverse = model.inverse(of: relationship), let inverseIndex = relationshipIndex[inverse.qualifiedName] {
                     // Rule 2: not back through the exact edge of arrival.
                     conditions.append("w.via <> \(inverseIndex)")
                 }
