@@ -9,6 +9,8 @@ public enum CloneError: Error, Sendable, CustomStringConvertible {
     case tooLarge(objects: Int, limit: Int)
     /// A unique attribute would hold the same value twice.
     case conflict(entity: String, attribute: String)
+    /// A `uniqueTogether` group would hold the same combination twice.
+    case conflictTogether(entity: String, attributes: [String])
 
     public var description: String {
         switch self {
@@ -17,6 +19,8 @@ public enum CloneError: Error, Sendable, CustomStringConvertible {
         case let .invalidRequest(field, message): return "\(field): \(message)"
         case let .tooLarge(objects, limit): return "the clone would create \(objects) objects, more than the limit of \(limit)"
         case let .conflict(entity, attribute): return "\(entity).\(attribute) must be unique, and the clone would repeat a value"
+        case let .conflictTogether(entity, attributes):
+            return "\(attributes.map { "\(entity).\($0)" }.joined(separator: ", ")) must be unique together, and the clone would repeat a combination"
         }
     }
 }

@@ -60,12 +60,13 @@ public struct CloneExecutor {
             """)
 
         for query in plan.linkedQueries { try connection.cachedStatement(query).execute(named: parameters) }
+        // Rule 8: what `set` names is linked as given — the original, even when the walk also
+        // copies it another way — so it counts in `linked` like any other shared destination.
         for reference in plan.setReferences {
             let tag = schema.entityTag(reference.destination)
             let hasInverse = schema.model.entity(named: request.entity)?.relationship(named: reference.relationship)?.hasInverse ?? false
             try connection.execute("""
-                INSERT INTO \(ClonePlan.linkedTable) (ent, id, bump) SELECT ?1, ?2, ?3 \
-                WHERE NOT EXISTS (SELECT 1 FROM \(ClonePlan.mapTable) WHERE ent = ?1 AND old = ?2) \
+                INSERT INTO \(ClonePlan.linkedTable) (ent, id, bump) SELECT ?1, ?2, ?3 WHERE true \
                 ON CONFLICT (ent, id) DO UPDATE SET bump = max(bump, excluded.bump)
                 """, [.integer(Int64(tag)), .integer(reference.id), .integer(hasInverse ? 1 : 0)])
         }
@@ -73,8 +74,7 @@ public struct CloneExecutor {
             let relationship = schema.model.entity(named: request.entity)!.relationship(named: name)!
             let tag = schema.entityTag(relationship.destination)
             try connection.execute("""
-                INSERT INTO \(ClonePlan.linkedTable) (ent, id, bump) SELECT ?1, value, 0 FROM json_each(?2) \
-                WHERE NOT EXISTS (SELECT 1 FROM \(ClonePlan.mapTable) WHERE ent = ?1 AND old = value) \
+                INSERT INTO \(ClonePlan.linkedTable) (ent, id, bump) SELECT ?1, value, 0 FROM json_each(?2) WHERE true \
                 ON CONFLICT (ent, id) DO NOTHING
                 """, [.integer(Int64(tag)), .text("[" + ids.map(String.init).joined(separator: ",") + "]")])
         }
@@ -94,8 +94,13 @@ public struct CloneExecutor {
                     _ = try context.save(ChangeSet(updates: [ChangeSet.Update(entity: request.entity, id: cloneID, relationships: edits)]))
                 }
             } catch {
-                if case StoreError.uniqueViolation(let entity, let attribute) = StoreContext.translate(error, schema: schema) {
+                switch StoreContext.translate(error, schema: schema) {
+                case StoreError.uniqueViolation(let entity, let attribute):
                     throw CloneError.conflict(entity: entity, attribute: attribute)
+                case StoreError.uniqueTogetherViolation(let entity, let attributes):
+                    throw CloneError.conflictTogether(entity: entity, attributes: attributes)
+                default:
+                    break
                 }
                 throw error
             }

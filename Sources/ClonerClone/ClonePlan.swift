@@ -79,6 +79,7 @@ public struct ClonePlan: Sendable {
             guard Set(ids).count == ids.count else {
                 throw .invalidRequest(field: "set.\(name)", message: "lists the same _id twice")
             }
+            if !ids.isEmpty { try ClonePlan.checkLinkKeepsOwners(relationship, model: model) }
         }
         self.setParameters = setParameters
         self.setReferences = setReferences
@@ -92,6 +93,17 @@ public struct ClonePlan: Sendable {
             + schema.joinTables.flatMap { builder.joinLinkedQueries($0, reachable: reachable) }
         self.joinInserts = schema.joinTables.flatMap { builder.joinInserts($0, reachable: reachable) }
         self.follows = builder.followSteps(reachable: reachable)
+    }
+
+    /// DESIGN.md §3 rule 8 (and rule 3): a `set` value naming original objects links them, and
+    /// linking through a relationship whose inverse is to-one would re-point each object's single
+    /// back-reference to the clone, taking it from its owner in the source. A clone request never
+    /// changes its source, so such a link is refused.
+    private static func checkLinkKeepsOwners(_ relationship: RelationshipDescription, model: DataModel) throws(CloneError) {
+        guard let inverse = model.inverse(of: relationship), !inverse.isToMany else { return }
+        throw .invalidRequest(
+            field: "set.\(relationship.name)",
+            message: "\(relationship.qualifiedName) cannot link existing objects: its inverse \(inverse.qualifiedName) is to-one, so linking would take them from their owner, and a clone never changes its source")
     }
 
     private static func checkSet(_ values: [String: AttributeValue], root: EntityDescription, schema: StoreSchema) throws(CloneError)
@@ -116,6 +128,7 @@ public struct ClonePlan: Sendable {
                     guard relationship.isOptional else { throw .invalidRequest(field: field, message: "\(root.name).\(name) is required and cannot be null") }
                     parameters[":set_\(name)"] = .null
                 case .integer(let id):
+                    try checkLinkKeepsOwners(relationship, model: schema.model)
                     parameters[":set_\(name)"] = .integer(id)
                     references.append((name, relationship.destination, id))
                 default:

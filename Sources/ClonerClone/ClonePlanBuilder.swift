@@ -60,11 +60,21 @@ struct ClonePlanBuilder {
             for relationship in entity.relationships where isFollowed(relationship) {
                 let join = schema.join(for: relationship)
                 var conditions = ["w.ent = \(tag(entity.name))", join.nonNullCondition(alias: "t")]
-                if let inverse = model.inverse(of: relationship), let inverseIndex = relationshipIndex[inverse.qualifiedName] {
+                if relationship.isSelfInverse {
+                    // Rule 2 for a relationship that is its own inverse (`Person.friends`): only the
+                    // edge back to the object of arrival is skipped, so the rest of its list is
+                    // still walked.
+                    conditions.append("(w.via <> \(relationshipIndex[relationship.qualifiedName]!) OR t.\(quoted(join.destinationColumn)) <> w.pid)")
+                } else if let inverse = model.inverse(of: relationship), let inverseIndex = relationshipIndex[inverse.qualifiedName] {
                     // Rule 2: not back through the exact edge of arrival.
                     conditions.append("w.via <> \(inverseIndex)")
                 }
-                if excludedAtRoot(entity.name, relationship.name) { conditions.append("w.via <> -1") }
+                // Rule 8: a relationship the request sets on the root replaces what the walk would
+                // give it, so its branch is not walked from the root (objects reachable another
+                // way still are).
+                if excludedAtRoot(entity.name, relationship.name) || setAtRoot(entity.name, relationship.name) {
+                    conditions.append("w.via <> -1")
+                }
                 parts.append("""
                     SELECT \(tag(relationship.destination)), t.\(quoted(join.destinationColumn)), \(relationshipIndex[relationship.qualifiedName]!), w.ent, w.id \
                     FROM w JOIN \(quoted(join.table)) t ON t.\(quoted(join.sourceColumn)) = w.id WHERE \(conditions.joined(separator: " AND "))

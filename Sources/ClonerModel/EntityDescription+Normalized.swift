@@ -6,6 +6,7 @@ extension EntityDescription {
             "collection": .string(collection),
             "attributes": .array(attributes.map(\.normalizedJSON)),
             "relationships": .array(relationships.map(\.normalizedJSON)),
+            "uniqueTogether": .array(uniqueTogether.map { .array($0.map(JSONValue.string)) }),
         ])
     }
 }

@@ -5,15 +5,20 @@ public struct EntityDescription: Sendable, Hashable {
     public var collection: String
     public var attributes: [AttributeDescription]
     public var relationships: [RelationshipDescription]
+    /// Groups of attributes whose values together must be unique (Core Data's uniqueness
+    /// constraints, SwiftData's `#Unique`), each guarded by one unique index (DESIGN.md §2).
+    public var uniqueTogether: [[String]]
 
     private var attributeIndex: [String: Int] = [:]
     private var relationshipIndex: [String: Int] = [:]
 
-    public init(name: String, collection: String? = nil, attributes: [AttributeDescription], relationships: [RelationshipDescription] = []) {
+    public init(name: String, collection: String? = nil, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
+                uniqueTogether: [[String]] = []) {
         self.name = name
         self.collection = collection ?? EntityDescription.defaultCollection(for: name)
         self.attributes = attributes
         self.relationships = relationships
+        self.uniqueTogether = uniqueTogether
         reindex()
     }
 

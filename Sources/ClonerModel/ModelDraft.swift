@@ -50,6 +50,8 @@ struct ModelDraft {
         var collection: String?
         var attributes: [Attribute] = []
         var relationships: [Relationship] = []
+        /// Attribute names per `uniqueTogether` group; only well-formed groups are kept.
+        var uniqueTogether: [[String]] = []
 
         var effectiveCollection: String? { collection ?? name.map(EntityDescription.defaultCollection(for:)) }
 
@@ -61,7 +63,8 @@ struct ModelDraft {
             let attributes = attributes.compactMap { $0.description() }
             let relationships = relationships.compactMap { $0.description() }
             guard attributes.count == self.attributes.count, relationships.count == self.relationships.count else { return nil }
-            return EntityDescription(name: name, collection: effectiveCollection, attributes: attributes, relationships: relationships)
+            return EntityDescription(name: name, collection: effectiveCollection, attributes: attributes, relationships: relationships,
+                                     uniqueTogether: uniqueTogether)
         }
     }
 

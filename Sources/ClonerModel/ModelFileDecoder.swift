@@ -4,7 +4,7 @@
 /// `ModelValidator`'s. Every problem is recorded and decoding goes on, so one run reports them all.
 struct ModelFileDecoder {
     static let modelFields = ["entities"]
-    static let entityFields = ["name", "collection", "attributes", "relationships"]
+    static let entityFields = ["name", "collection", "attributes", "relationships", "uniqueTogether"]
     static let attributeFields = ["name", "type", "optional", "default", "unique", "originalName", "userInfo"]
     static let relationshipFields = ["name", "destination", "toMany", "ordered", "inverse", "deleteRule", "optional", "userInfo"]
 
@@ -67,7 +67,33 @@ struct ModelFileDecoder {
                 entity.relationships.append(relationship)
             }
         }
+        entity.uniqueTogether = uniqueTogether(fields, at: location)
         return entity
+    }
+
+    /// `"uniqueTogether": [["firstName", "lastName"], ...]`: the shape only; whether the names are
+    /// attributes of the entity is `ModelValidator`'s check.
+    private mutating func uniqueTogether(_ fields: [String: JSONValue], at location: Location) -> [[String]] {
+        let groupsLocation = location.field("uniqueTogether")
+        var groups: [[String]] = []
+        for (index, element) in array(fields, "uniqueTogether", at: location).enumerated() {
+            let groupLocation = groupsLocation.element(index)
+            guard case .array(let names) = element else {
+                report(at: groupLocation, "uniqueTogether: expected an array of attribute names, found \(element.briefDescription)")
+                continue
+            }
+            guard !names.isEmpty else {
+                report(at: groupLocation, "uniqueTogether: a group must name at least one attribute")
+                continue
+            }
+            let strings = names.compactMap(\.stringValue)
+            guard strings.count == names.count else {
+                report(at: groupLocation, "uniqueTogether: expected attribute names (strings), found \(element.briefDescription)")
+                continue
+            }
+            groups.append(strings)
+        }
+        return groups
     }
 
     private mutating func decodeAttribute(_ value: JSONValue, at location: Location) -> ModelDraft.Attribute? {
@@ -127,6 +153,10 @@ struct ModelFileDecoder {
         }
         relationship.userInfo = userInfo(fields, at: location)
         relationship.cloneRule = relationshipCloneRule(relationship.userInfo, at: location.field("userInfo"))
+        // DESIGN.md §2: a required relationship can't carry a rule that would leave a clone without it.
+        if relationship.cloneRule.isExcluded && !relationship.isOptional && !relationship.isToMany {
+            report(at: location.field("userInfo").field(keys.exclude), "\(keys.exclude) leaves clones without this relationship, but it is required (optional: false); make it optional or drop the rule")
+        }
         return relationship
     }
 

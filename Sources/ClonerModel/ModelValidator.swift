@@ -22,6 +22,7 @@ struct ModelValidator {
         checkEntityNames()
         for entity in draft.entities {
             checkProperties(of: entity)
+            checkUniqueTogether(of: entity)
             for relationship in entity.relationships {
                 checkRelationship(relationship, of: entity)
             }
@@ -130,6 +131,39 @@ struct ModelValidator {
                 problems.append(ModelProblem(entity: entity.name, property: name, at: path, "originalName \"\(originalName)\" is also the originalName of \(other)"))
             } else {
                 originalNames[originalName.lowercased()] = name
+            }
+        }
+    }
+
+    /// Every name of every `uniqueTogether` group is an attribute of the entity, named once, and no
+    /// group repeats another (in any order): a repeated index would only slow writes down.
+    private mutating func checkUniqueTogether(of entity: ModelDraft.Entity) {
+        var seenGroups: [Set<String>: Int] = [:]
+        for (index, group) in entity.uniqueTogether.enumerated() {
+            let path = "\(entity.path).uniqueTogether[\(index)]"
+            func report(_ message: String) {
+                problems.append(ModelProblem(entity: entity.name, property: nil, at: path, "uniqueTogether \(group): \(message)"))
+            }
+            var seen: Set<String> = []
+            var valid = true
+            for name in group {
+                if !seen.insert(name).inserted {
+                    report("names \(name) twice")
+                    valid = false
+                } else if entity.relationship(named: name) != nil {
+                    report("\(name) is a relationship; only attributes can be unique together")
+                    valid = false
+                } else if entity.attribute(named: name) == nil {
+                    let known = entity.attributes.compactMap(\.name)
+                    report("\(entity.name ?? "the entity") has no attribute named \(name); the attributes are \(known.joined(separator: ", "))")
+                    valid = false
+                }
+            }
+            guard valid else { continue }
+            if let earlier = seenGroups[seen] {
+                report("repeats uniqueTogether[\(earlier)] (the same attributes)")
+            } else {
+                seenGroups[seen] = index
             }
         }
     }

@@ -42,6 +42,10 @@ public struct RelationshipDescription: Sendable, Hashable {
 
     public var hasInverse: Bool { inverseName != nil }
 
+    /// A relationship that is its own inverse (`Person.spouse` ↔ `Person.spouse`, `Person.friends`):
+    /// setting one side sets the other, so the store keeps both directions (DESIGN.md §2).
+    public var isSelfInverse: Bool { inverseName == name && destination == source }
+
     /// MOCloner's default ownership, overridable per relationship: the destinations are shared when
     /// the inverse is to-many (many-to-one, many-to-many), copied otherwise.
     public var ownership: RelationshipCloneRule.Ownership {

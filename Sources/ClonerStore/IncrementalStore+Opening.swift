@@ -108,6 +108,13 @@ extension IncrementalStore {
                     } catch let error as SQLiteError where error.isConstraintViolation {
                         throw StoreError.migrationRefused(reasons: ["\(entity).\(attribute): made unique, but existing rows share values"])
                     }
+                case let .createUniqueTogetherIndex(entity, attributes):
+                    do {
+                        try connection.execute(StoreSchema.uniqueTogetherIndexStatement(entity: entity, attributes: attributes))
+                    } catch let error as SQLiteError where error.isConstraintViolation {
+                        let names = attributes.map { "\(entity).\($0)" }.joined(separator: ", ")
+                        throw StoreError.migrationRefused(reasons: ["\(names): made unique together, but existing rows share values"])
+                    }
                 }
             }
             try writeMetadata(connection, [

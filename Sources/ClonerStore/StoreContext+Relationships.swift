@@ -52,9 +52,37 @@ extension StoreContext {
         }
     }
 
+    /// A one-to-one that is its own inverse (`Person.spouse`) keeps both directions in its column,
+    /// so either object reads the other. Setting `a.spouse = b` clears the previous spouses of both
+    /// `a` and `b` (their own columns too), then points `a` and `b` at each other — as Core Data
+    /// does. The unique index on the column holds throughout: each object is pointed at by at
+    /// most its one partner.
+    private func setSelfInverseToOne(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, column: String,
+                                     target: Int64?, touched: inout TouchedObjects) throws {
+        let table = quoted(entity.name)
+        let current = try connection.scalar("SELECT \(quoted(column)) FROM \(table) WHERE \"_id\" = ?", [.integer(id)])?.int64
+        guard current != target else { return }
+        let targetCurrent = try target.flatMap { try connection.scalar("SELECT \(quoted(column)) FROM \(table) WHERE \"_id\" = ?", [.integer($0)])?.int64 }
+        let partners = Set([id, current, target, targetCurrent].compactMap { $0 })
+        let leftAlone = [current, targetCurrent].compactMap { $0 }.filter { $0 != id && $0 != target }
+        if !leftAlone.isEmpty && !relationship.isOptional {
+            throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
+        }
+        try connection.execute("UPDATE \(table) SET \(quoted(column)) = NULL WHERE \"_id\" IN (\(StoreContext.idsFromArray))",
+                               [StoreContext.idArray(partners.sorted())])
+        if let target {
+            try connection.execute("UPDATE \(table) SET \(quoted(column)) = ?2 WHERE \"_id\" = ?1", [.integer(id), .integer(target)])
+            try connection.execute("UPDATE \(table) SET \(quoted(column)) = ?1 WHERE \"_id\" = ?2", [.integer(id), .integer(target)])
+        }
+        touched.insert(entity.name, contentsOf: partners.sorted())
+    }
+
     private func setToOne(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, target: Int64?,
                           hasInverse: Bool, touched: inout TouchedObjects) throws {
         let destination = relationship.destination
+        if relationship.isSelfInverse, case .foreignKeyOnSource(let column) = schema.storage(of: relationship) {
+            return try setSelfInverseToOne(entity, id: id, relationship: relationship, column: column, target: target, touched: &touched)
+        }
         switch schema.storage(of: relationship) {
         case .foreignKeyOnSource(let column):
             let table = quoted(entity.name)
@@ -164,6 +192,20 @@ extension StoreContext {
                                    [.integer(id), array])
             if let position {
                 try connection.execute("UPDATE \(table) SET \(quoted(position)) = (SELECT key FROM json_each(?2) WHERE value = \(table).\(target)) WHERE \(source) = ?1",
+                                       [.integer(id), array])
+            }
+            if relationship.isSelfInverse {
+                // A self-inverse to-many (`Person.friends`) stores each pair in both directions, so
+                // a read from either object finds the other: mirror the removals and additions.
+                // A mirrored link joins the end of the other object's ordered list.
+                try connection.execute("DELETE FROM \(table) WHERE \(target) = ? AND \(source) NOT IN (\(StoreContext.idsFromArray))", [.integer(id), array])
+                var mirrorColumns = [source, target]
+                var mirrorSelects = ["value", "?1"]
+                if let position {
+                    mirrorColumns.append(quoted(position))
+                    mirrorSelects.append("(SELECT coalesce(max(\(quoted(position))), -1) + 1 FROM \(table) WHERE \(source) = value)")
+                }
+                try connection.execute("INSERT OR IGNORE INTO \(table) (\(mirrorColumns.joined(separator: ", "))) SELECT \(mirrorSelects.joined(separator: ", ")) FROM json_each(?2)",
                                        [.integer(id), array])
             }
             if inverse != nil {

@@ -31,10 +31,15 @@ public struct StoreContext {
     public static func translate(_ error: any Error, schema: StoreSchema) -> any Error {
         guard let error = error as? SQLiteError else { return error }
         if error.isUniqueViolation, let range = error.message.range(of: "failed: ") {
-            // SQLite names the column as "Table.column" (the first one, for composite indexes).
-            let names = error.message[range.upperBound...].split(separator: ",").first.map(String.init) ?? ""
-            let parts = names.trimmingCharacters(in: .whitespaces).split(separator: ".", maxSplits: 1).map(String.init)
-            if parts.count == 2 { return StoreError.uniqueViolation(entity: parts[0], attribute: parts[1]) }
+            // SQLite names every column of the index as "Table.column", comma-separated; more than
+            // one is a `uniqueTogether` group.
+            let columns = error.message[range.upperBound...].split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).split(separator: ".", maxSplits: 1).map(String.init)
+            }
+            if columns.count == 1, columns[0].count == 2 { return StoreError.uniqueViolation(entity: columns[0][0], attribute: columns[0][1]) }
+            if columns.count > 1, columns.allSatisfy({ $0.count == 2 && $0[0] == columns[0][0] }) {
+                return StoreError.uniqueTogetherViolation(entity: columns[0][0], attributes: columns.map { $0[1] })
+            }
         }
         return StoreError.sqlite(error)
     }

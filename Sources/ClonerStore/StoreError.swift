@@ -8,6 +8,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case versionConflict(entity: String, id: Int64, expected: Int64, actual: Int64)
     /// A unique attribute would hold the same value twice.
     case uniqueViolation(entity: String, attribute: String)
+    /// A `uniqueTogether` group would hold the same combination of values twice.
+    case uniqueTogetherViolation(entity: String, attributes: [String])
     /// A `deny` delete rule found related objects.
     case deleteDenied(entity: String, id: Int64, relationship: String)
     /// A required relationship would be left empty (by a delete's nullify, or by an edit).
@@ -27,6 +29,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case let .notFound(entity, id): return "\(entity) \(id) not found"
         case let .versionConflict(entity, id, expected, actual): return "\(entity) \(id) is at version \(actual), not \(expected)"
         case let .uniqueViolation(entity, attribute): return "\(entity).\(attribute) must be unique: the value is already used"
+        case let .uniqueTogetherViolation(entity, attributes):
+            return "\(attributes.map { "\(entity).\($0)" }.joined(separator: ", ")) must be unique together: the combination is already used"
         case let .deleteDenied(entity, id, relationship): return "\(entity) \(id) cannot be deleted: \(entity).\(relationship) still has related objects (delete rule deny)"
         case let .requiredRelationship(entity, relationship): return "\(entity).\(relationship) is required and would be left empty"
         case let .invalidValue(entity, property, reason): return "\(entity).\(property): \(reason)"

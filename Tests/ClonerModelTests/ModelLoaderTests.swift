@@ -133,6 +133,7 @@ import Testing
                 "name": "next", "destination": "Note", "toMany": false, "ordered": false, "inverse": .null,
                 "deleteRule": "nullify", "optional": true, "userInfo": .object(["clone": "share"]),
             ])]),
+            "uniqueTogether": .array([]),
         ])])])
         #expect(model.normalizedJSON == expected)
         // Encodable gives the same document through JSONEncoder.

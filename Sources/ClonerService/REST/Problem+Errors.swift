@@ -32,6 +32,8 @@ extension Problem {
             return .preconditionFailed("\(entity) \(id) is at version \(actual), not \(expected) (If-Match)")
         case let .uniqueViolation(entity, attribute):
             return .conflict("\(entity).\(attribute) must be unique and the value is already used", field: attribute)
+        case let .uniqueTogetherViolation(entity, attributes):
+            return uniqueTogether(entity, attributes, "must be unique together and this combination of values is already used")
         case let .deleteDenied(entity, id, relationship):
             return .conflict("\(entity) \(id) cannot be deleted while \(relationship) has related objects (delete rule deny)", field: relationship)
         case let .requiredRelationship(entity, relationship):
@@ -64,6 +66,15 @@ extension Problem {
             return Problem(code: .tooManyObjects, detail: "the clone would create \(objects) objects; the limit is \(limit)")
         case let .conflict(entity, attribute):
             return .conflict("\(entity).\(attribute) must be unique and the clone would repeat a value; use set to give the root a new one", field: attribute)
+        case let .conflictTogether(entity, attributes):
+            return uniqueTogether(entity, attributes, "must be unique together and the clone would repeat a combination; use set to give the root new values")
         }
+    }
+
+    /// A 409 naming every attribute of the `uniqueTogether` group, in `detail` and in `errors`.
+    private static func uniqueTogether(_ entity: String, _ attributes: [String], _ reason: String) -> Problem {
+        let names = attributes.map { "\(entity).\($0)" }.joined(separator: ", ")
+        return Problem(code: .conflict, detail: "\(names) \(reason)",
+                       errors: attributes.map { FieldError(field: $0, message: "\(names) must be unique together") })
     }
 }

@@ -2,7 +2,8 @@ import ClonerModel
 
 /// Works out how to bring a store from the layout it records to the one a new model needs.
 /// Only additive changes are applied (new entity, new optional or defaulted attribute, new
-/// relationship, `originalName` renames, `unique` added or dropped, required made optional);
+/// relationship, `originalName` renames, `unique` or `uniqueTogether` added or dropped, required
+/// made optional);
 /// everything else is refused with the reason, because a silent guess would lose data.
 struct SchemaMigrator {
     enum Step: Equatable {
@@ -11,6 +12,8 @@ struct SchemaMigrator {
         case requireNoNulls(entity: String, column: String)
         /// Adding a unique index fails if duplicates exist; say so instead of a raw SQLite error.
         case createUniqueIndex(entity: String, attribute: String)
+        /// The same for a `uniqueTogether` group.
+        case createUniqueTogetherIndex(entity: String, attributes: [String])
     }
 
     let old: SchemaSnapshot
@@ -33,7 +36,16 @@ struct SchemaMigrator {
                 steps += newSchema.createStatements(for: entity).map(Step.sql)
                 continue
             }
+            // A group whose attributes were renamed is dropped before the rename and created
+            // again after it, so the index name always follows the current attribute names.
+            let oldGroups = Set(oldEntity.uniqueTogether), newGroups = Set(entity.uniqueTogether)
+            for group in oldEntity.uniqueTogether where !newGroups.contains(group) {
+                steps.append(.sql("DROP INDEX IF EXISTS \(quoted(StoreSchema.uniqueTogetherIndexName(entity: entity.name, attributes: group)))"))
+            }
             steps += attributeSteps(entity: entity, oldEntity: oldEntity, refusals: &refusals)
+            for group in entity.uniqueTogether where !oldGroups.contains(group) {
+                steps.append(.createUniqueTogetherIndex(entity: entity.name, attributes: group))
+            }
 
             for oldRelationship in oldEntity.relationships {
                 guard let relationship = entity.relationship(named: oldRelationship.name) else {

@@ -13,7 +13,8 @@ extension SchemaSnapshot {
                 relationships: entity.relationships.map {
                     RelationshipDescription(name: $0.name, destination: $0.destination, isToMany: $0.toMany,
                                             isOrdered: $0.ordered, inverseName: $0.inverse, isOptional: $0.optional)
-                })
+                },
+                uniqueTogether: entity.uniqueTogether ?? [])
         })
     }
 }

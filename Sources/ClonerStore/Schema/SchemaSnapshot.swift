@@ -26,6 +26,9 @@ struct SchemaSnapshot: Codable, Equatable, Sendable {
         var name: String
         var attributes: [Attribute]
         var relationships: [Relationship]
+        /// nil when the entity has none, so stores recorded before `uniqueTogether` existed (and
+        /// entities without it) keep their snapshot bytes and fingerprint.
+        var uniqueTogether: [[String]]?
     }
 
     var entities: [Entity]
@@ -40,7 +43,8 @@ struct SchemaSnapshot: Codable, Equatable, Sendable {
                 relationships: entity.relationships.map {
                     Relationship(name: $0.name, destination: $0.destination, toMany: $0.isToMany, ordered: $0.isOrdered,
                                  inverse: $0.inverseName, optional: $0.isOptional)
-                })
+                },
+                uniqueTogether: entity.uniqueTogether.isEmpty ? nil : entity.uniqueTogether)
         }
     }
 

@@ -33,6 +33,17 @@ extension StoreSchema {
         "CREATE UNIQUE INDEX IF NOT EXISTS \(quoted(uniqueIndexName(entity: entity, attribute: attribute))) ON \(quoted(entity))(\(quoted(attribute)))"
     }
 
+    /// The index of one `uniqueTogether` group. Parentheses and commas cannot occur in model names,
+    /// so this name never collides with a single attribute's `uniqueIndexName`.
+    static func uniqueTogetherIndexName(entity: String, attributes: [String]) -> String {
+        "\(entity)(\(attributes.joined(separator: ",")))_unique"
+    }
+
+    static func uniqueTogetherIndexStatement(entity: String, attributes: [String]) -> String {
+        let columns = attributes.map(quoted).joined(separator: ", ")
+        return "CREATE UNIQUE INDEX IF NOT EXISTS \(quoted(uniqueTogetherIndexName(entity: entity, attributes: attributes))) ON \(quoted(entity))(\(columns))"
+    }
+
     /// CREATE TABLE and its indexes for one entity.
     func createStatements(for entity: EntityDescription) -> [String] {
         // Reference columns come before the attributes: SQLite reads a row's fields in order, and
@@ -44,6 +55,7 @@ extension StoreSchema {
         var statements = ["CREATE TABLE \(quoted(entity.name)) (\n  \(columns.joined(separator: ",\n  "))\n)"]
         statements += references.flatMap(StoreSchema.indexStatements)
         statements += entity.attributes.filter(\.isUnique).map { StoreSchema.uniqueIndexStatement(entity: entity.name, attribute: $0.name) }
+        statements += entity.uniqueTogether.map { StoreSchema.uniqueTogetherIndexStatement(entity: entity.name, attributes: $0) }
         return statements
     }
 

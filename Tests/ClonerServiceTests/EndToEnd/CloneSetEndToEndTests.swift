@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// DESIGN.md §3 rule 8 over HTTP: a `set` link never takes objects from their owner, the branch
+/// it replaces is not copied, and what it links counts in `linked`.
+@Suite("End to end: clone set rules")
+struct CloneSetEndToEndTests {
+    typealias F = EndToEndFixture
+
+    @Test("set items/memos to the source's own objects: 422 naming the field, the original unchanged, nothing written")
+    func setThatWouldTakeObjectsIsRefused() async throws {
+        try await ServiceProcess.withService { service in
+            let client = service.client
+            let original = try await client.create("notes", F.richNote(name: "trip", tag: "travel"))
+            let originalID = try #require(F.int(original["_id"]))
+            let before = try await client.get("/notes/\(originalID)").text
+            let counts = try await service.counts(["Note", "Item", "Memo", "NoteDescription"])
+            for field in ["items", "memos"] {
+                let taken = try #require(F.ints(original[field])?.first)
+                let response = try await client.post("/notes/\(originalID)/clone", #"{"set": {"\#(field)": [\#(taken)]}}"#)
+                #expect(response.status == 422, "\(response.text)")
+                #expect(F.errorFields(try response.json()) == ["set.\(field)"])
+                #expect(response.text.contains("Note.\(field)"))
+            }
+            #expect(try await client.get("/notes/\(originalID)").text == before)
+            #expect(try await service.counts(["Note", "Item", "Memo", "NoteDescription"]) == counts)
+        }
+    }
+
+    @Test("set noteDescription null copies no description; set template counts in linked")
+    func setReplacesTheBranchAndCountsLinks() async throws {
+        try await ServiceProcess.withService { service in
+            let client = service.client
+            let original = try await client.create("notes", F.richNote(name: "trip", tag: "travel"))
+            let originalID = try #require(F.int(original["_id"]))
+            let template = try await client.create("notes", F.note(#""name":"template""#))
+            let templateID = try #require(F.int(template["_id"]))
+            let response = try await client.post("/notes/\(originalID)/clone", #"{"set": {"noteDescription": null, "template": \#(templateID)}}"#)
+            #expect(response.status == 201, "\(response.text)")
+            let answer = try response.json()
+            #expect(F.counts(answer["created"])["NoteDescription"] == nil)
+            #expect(F.counts(answer["linked"]) == ["Tag": 1, "Note": 1])
+            #expect(try await service.count("NoteDescription") == 1)
+            let cloneID = try #require(F.int((answer["clone"] as? [String: Any])?["id"]))
+            let copy = try await client.get("/notes/\(cloneID)").json()
+            #expect(copy["noteDescription"] is NSNull)
+            #expect(F.int(copy["template"]) == templateID)
+        }
+    }
+}

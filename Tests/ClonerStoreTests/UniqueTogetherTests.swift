@@ -1,0 +1,74 @@
+import ClonerModel
+@testable import ClonerStore
+import Foundation
+import Testing
+
+/// `uniqueTogether` (DESIGN.md §2): one unique index per group, a clash names every attribute,
+/// and the migrator adds or drops the index like `unique`.
+@Suite struct UniqueTogetherTests {
+    static func model(groups: [[String]], rename: Bool = false) -> DataModel {
+        DataModel(entities: [EntityDescription(name: "Person", attributes: [
+            AttributeDescription(name: rename ? "givenName" : "firstName", type: .string, originalName: rename ? "firstName" : nil),
+            AttributeDescription(name: "lastName", type: .string),
+            AttributeDescription(name: "age", type: .integer, isOptional: true),
+        ], uniqueTogether: groups)])
+    }
+
+    static func person(_ first: String, _ last: String, firstName: String = "firstName") -> ChangeSet.Insert {
+        ChangeSet.Insert(entity: "Person", attributes: [firstName: .string(first), "lastName": .string(last)])
+    }
+
+    static func indexNames(_ store: IncrementalStore) throws -> [String] {
+        try store.read { context in
+            var names: [String] = []
+            try context.connection.forEachRow("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Person' AND sql IS NOT NULL ORDER BY name") {
+                names.append($0.string(0))
+            }
+            return names
+        }
+    }
+
+    @Test func aClashNamesEveryAttributeOfTheGroupAndWritesNothing() throws {
+        let directory = TemporaryDirectory()
+        let store = try StoreFixtures.openStore(directory, model: UniqueTogetherTests.model(groups: [["firstName", "lastName"]]))
+        _ = try store.write { try $0.save(ChangeSet(inserts: [UniqueTogetherTests.person("Ada", "Lovelace"), UniqueTogetherTests.person("Ada", "Byron")])) }
+        #expect {
+            try store.write { try $0.save(ChangeSet(inserts: [UniqueTogetherTests.person("Alan", "Turing"), UniqueTogetherTests.person("Ada", "Lovelace")])) }
+        } throws: { error in
+            guard case StoreError.uniqueTogetherViolation("Person", ["firstName", "lastName"]) = error else { return false }
+            return "\(error)".contains("Person.firstName, Person.lastName")
+        }
+        #expect(try store.read { try $0.fetchIDs(FetchRequest(entity: "Person")) }.count == 2)
+    }
+
+    @Test func theMigratorAddsAndDropsTheIndexAndFollowsARename() throws {
+        let directory = TemporaryDirectory()
+        _ = try StoreFixtures.openStore(directory, model: UniqueTogetherTests.model(groups: []))
+            .write { try $0.save(ChangeSet(inserts: [UniqueTogetherTests.person("Ada", "Lovelace")])) }
+
+        let added = try StoreFixtures.openStore(directory, model: UniqueTogetherTests.model(groups: [["firstName", "lastName"]]))
+        #expect(try UniqueTogetherTests.indexNames(added) == ["Person(firstName,lastName)_unique"])
+        #expect(throws: StoreError.self) {
+            try added.write { try $0.save(ChangeSet(inserts: [UniqueTogetherTests.person("Ada", "Lovelace")])) }
+        }
+
+        let renamed = try StoreFixtures.openStore(directory, model: UniqueTogetherTests.model(groups: [["givenName", "lastName"]], rename: true))
+        #expect(try UniqueTogetherTests.indexNames(renamed) == ["Person(givenName,lastName)_unique"])
+
+        let dropped = try StoreFixtures.openStore(directory, model: UniqueTogetherTests.model(groups: [], rename: true))
+        #expect(try UniqueTogetherTests.indexNames(dropped).isEmpty)
+        _ = try dropped.write { try $0.save(ChangeSet(inserts: [UniqueTogetherTests.person("Ada", "Lovelace", firstName: "givenName")])) }
+    }
+
+    @Test func addingAGroupThatExistingRowsBreakIsRefusedWithTheNames() throws {
+        let directory = TemporaryDirectory()
+        _ = try StoreFixtures.openStore(directory, model: UniqueTogetherTests.model(groups: []))
+            .write { try $0.save(ChangeSet(inserts: [UniqueTogetherTests.person("Ada", "Lovelace"), UniqueTogetherTests.person("Ada", "Lovelace")])) }
+        #expect {
+            try StoreFixtures.openStore(directory, model: UniqueTogetherTests.model(groups: [["firstName", "lastName"]]))
+        } throws: { error in
+            guard case StoreError.migrationRefused(let reasons) = error else { return false }
+            return reasons.contains { $0.contains("Person.firstName, Person.lastName") }
+        }
+    }
+}
