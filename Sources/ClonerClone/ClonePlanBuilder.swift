@@ -168,7 +168,10 @@ struct ClonePlanBuilder {
             // then the row holds a placeholder that satisfies the column.
             let withoutParent = rule.withoutParent == .blank ? blank(attribute) : rebuilt
             let placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map(\.sqlLiteral) ?? original)
-            expression = "CASE WHEN m.pold IS NULL THEN \(withoutParent) ELSE \(placeholder) END"
+            // A parent whose entity lacks the followed attribute counts as no parent (DESIGN §3).
+            let followable = model.entities.filter { $0.attribute(named: rule.followParent!) != nil }.map { String(tag($0.name)) }
+            let noParent = followable.isEmpty ? "1" : "m.pold IS NULL OR m.pent NOT IN (\(followable.joined(separator: ", ")))"
+            expression = "CASE WHEN \(noParent) THEN \(withoutParent) ELSE \(placeholder) END"
         } else {
             expression = rebuilt
         }

@@ -241,20 +241,22 @@ struct ModelValidator {
             guard let entityName = entity.name else { continue }
             for attribute in entity.attributes {
                 guard let name = attribute.name, let type = attribute.type, let followed = attribute.cloneRule.followParent else { continue }
+                // DESIGN §3 rule 2: a parent whose entity lacks the attribute counts as no parent
+                // (`withoutParent` decides), so only a type clash, or no possible parent having the
+                // attribute at all (a typo), is a mistake.
+                let possible = parents[entityName] ?? []
+                let path = "\(attribute.path).userInfo.\(keys.followParent)"
                 var reported: Set<String> = []
-                for parent in parents[entityName] ?? [] {
-                    guard let parentName = parent.entity.name, !reported.contains(parentName) else { continue }
+                for parent in possible {
+                    guard let parentName = parent.entity.name, !reported.contains(parentName),
+                          let parentType = parent.entity.attribute(named: followed)?.type, parentType != type else { continue }
+                    reported.insert(parentName)
                     let through = "\(parentName) can be the parent of \(entityName) through \(parentName).\(parent.relationship)"
-                    let path = "\(attribute.path).userInfo.\(keys.followParent)"
-                    if let parentAttribute = parent.entity.attribute(named: followed) {
-                        if let parentType = parentAttribute.type, parentType != type {
-                            reported.insert(parentName)
-                            problems.append(ModelProblem(entity: entityName, property: name, at: path, "\(keys.followParent) \"\(followed)\": \(parentName).\(followed) is \(parentType.rawValue), but \(entityName).\(name) is \(type.rawValue); \(through)"))
-                        }
-                    } else {
-                        reported.insert(parentName)
-                        problems.append(ModelProblem(entity: entityName, property: name, at: path, "\(keys.followParent) \"\(followed)\": \(parentName) has no attribute \(followed); \(through)"))
-                    }
+                    problems.append(ModelProblem(entity: entityName, property: name, at: path, "\(keys.followParent) \"\(followed)\": \(parentName).\(followed) is \(parentType.rawValue), but \(entityName).\(name) is \(type.rawValue); \(through)"))
+                }
+                if !possible.isEmpty, !possible.contains(where: { $0.entity.attribute(named: followed) != nil }) {
+                    let names = Array(Set(possible.compactMap(\.entity.name))).sorted().joined(separator: ", ")
+                    problems.append(ModelProblem(entity: entityName, property: name, at: path, "\(keys.followParent) \"\(followed)\": no entity that can be the parent of \(entityName) (\(names)) has an attribute \(followed)"))
                 }
             }
         }

@@ -270,14 +270,23 @@ import Testing
             entity: "Note", property: "code", containing: ["only matters with followParent"])
     }
 
-    @Test func followParentMissingOnOneOfTheParents() {
-        // Item is reached from Note (which has `id`) and from Folder (which does not).
+    @Test func followParentMissingOnOneOfTheParentsCountsAsNoParent() throws {
+        // Item is reached from Note (which has `id`) and from Folder (which does not): under Folder
+        // an item has no parent to follow and `withoutParent` decides (DESIGN §3 rule 2).
+        let model = try load(modelText(
+            #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
+            #"{"name": "Folder", "relationships": [{"name": "items", "destination": "Item", "toMany": true}]}"#,
+            #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "id"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#))
+        #expect(model.entity(named: "Item")?.attribute(named: "noteID")?.cloneRule.followParent == "id")
+    }
+
+    @Test func followParentNamingAnAttributeNoParentHas() {
         expectSingleProblem(
             modelText(
                 #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
                 #"{"name": "Folder", "relationships": [{"name": "items", "destination": "Item", "toMany": true}]}"#,
-                #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "id"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#),
-            entity: "Item", property: "noteID", containing: ["Folder has no attribute id", "Folder.items"])
+                #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "idd"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#),
+            entity: "Item", property: "noteID", containing: ["no entity that can be the parent of Item (Folder, Note) has an attribute idd"])
     }
 
     @Test func followParentOfAnotherTypeOnAParent() {
@@ -302,13 +311,13 @@ import Testing
     }
 
     @Test func followParentThroughACopyOverride() {
-        // Board.items would be shared, but `clone: copy` makes Board a parent, so it needs `id` too.
+        // Board.items would be shared, but `clone: copy` makes Board a parent, so its `id` must have the type.
         expectSingleProblem(
             modelText(
                 #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
-                #"{"name": "Board", "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "boards", "userInfo": {"clone": "copy"}}]}"#,
+                #"{"name": "Board", "attributes": [{"name": "id", "type": "string"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "boards", "userInfo": {"clone": "copy"}}]}"#,
                 #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "id"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}, {"name": "boards", "destination": "Board", "toMany": true, "inverse": "items"}]}"#),
-            entity: "Item", property: "noteID", containing: ["Board has no attribute id"])
+            entity: "Item", property: "noteID", containing: ["Board.id is string, but Item.noteID is uuid"])
     }
 
     // MARK: Relationship clone rules
