@@ -214,8 +214,16 @@ extension ClonerApplication {
         } catch {
             throw error.problem
         }
+        if let claimed = input.claimedID, claimed != id {
+            throw Problem.validationFailed([FieldError(field: "_id", message: "the body names \(entity.name) \(claimed) but the URL \(entity.name) \(id); _id cannot be changed")])
+        }
         let changes = input.changeSet(updating: id, expectedVersion: expected)
         let object = try store.write { context -> StoredObject? in
+            if let claimed = input.claimedVersion, let current = try context.version(entity: entity.name, id: id), claimed != current {
+                // A body's _version is not a precondition (that is If-Match, 412) but a value that
+                // cannot be set: naming another one is an invalid field.
+                throw Problem.validationFailed([FieldError(field: "_version", message: "the body names _version \(claimed) but \(entity.name) \(id) is at version \(current); _version cannot be set (use If-Match to update only an unchanged record)")])
+            }
             _ = try context.save(changes)
             return try context.fetchObject(entity: entity.name, id: id)
         }

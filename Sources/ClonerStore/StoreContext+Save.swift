@@ -15,16 +15,32 @@ extension StoreContext {
             try checkKnown(entity, attributes: insert.attributes.keys, relationships: insert.relationships.keys)
             insertedIDs.append(try insertRow(entity, insert.attributes))
         }
-        for update in changes.updates {
-            let entity = entity(update.entity)
+        // What each updated object holds now (one fetch per entity), so an update that sets what
+        // is already there writes nothing and leaves the version alone.
+        var current: [String: [Int64: StoredObject]] = [:]
+        for (name, updates) in Dictionary(grouping: changes.updates, by: \.entity) {
+            let objects = try fetchObjects(entity: name, ids: updates.map(\.id))
+            current[name] = Dictionary(objects.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        var updateCounts: [String: [Int64: Int]] = [:]
+        for update in changes.updates { updateCounts[update.entity, default: [:]][update.id, default: 0] += 1 }
+        var updates = changes.updates
+        for index in updates.indices {
+            let entity = entity(updates[index].entity)
+            let update = updates[index]
             try checkKnown(entity, attributes: update.attributes.keys, relationships: update.relationships.keys)
-            guard let version = try version(entity: entity.name, id: update.id) else {
+            guard let object = current[entity.name]?[update.id] else {
                 throw StoreError.notFound(entity: entity.name, id: update.id)
             }
-            if let expected = update.expectedVersion, expected != version {
-                throw StoreError.versionConflict(entity: entity.name, id: update.id, expected: expected, actual: version)
+            if let expected = update.expectedVersion, expected != object.version {
+                throw StoreError.versionConflict(entity: entity.name, id: update.id, expected: expected, actual: object.version)
             }
-            try updateRow(entity, id: update.id, update.attributes)
+            for (name, value) in update.attributes { try checkValue(value, for: entity.attribute(named: name)!, entity: entity) }
+            if updateCounts[entity.name]?[update.id] == 1 {
+                updates[index] = withoutNoOps(update, current: object)
+            }
+            guard !updates[index].attributes.isEmpty else { continue }
+            try updateRow(entity, id: update.id, updates[index].attributes)
             touched.insert(entity.name, update.id)
         }
 
@@ -43,7 +59,7 @@ extension StoreContext {
                               edit: insert.relationships[name]!, resolve: resolve, touched: &touched)
             }
         }
-        for update in changes.updates {
+        for update in updates {
             let entity = entity(update.entity)
             for name in update.relationships.keys.sorted() {
                 try applyEdit(entity, id: update.id, relationship: entity.relationship(named: name)!,
@@ -65,6 +81,45 @@ extension StoreContext {
         for (index, insert) in changes.inserts.enumerated() { touched.remove(insert.entity, insertedIDs[index]) }
         try touched.bumpVersions(connection)
         return SaveResult(insertedIDs: insertedIDs, deletedCounts: deletedCounts)
+    }
+
+    /// `update` without the attributes and relationship edits that would leave `current` as it is.
+    /// Compared as stored: text by its bytes (Swift's `==` would take "é" and "e\u{301}" as equal),
+    /// a to-many list in order when ordered, as a set otherwise.
+    func withoutNoOps(_ update: ChangeSet.Update, current: StoredObject) -> ChangeSet.Update {
+        var update = update
+        update.attributes = update.attributes.filter { name, value in
+            !StoreContext.isSameStored(value.sqlValue, (current.attributes[name] ?? .null).sqlValue)
+        }
+        update.relationships = update.relationships.filter { name, edit in
+            switch (edit, current.relationships[name]) {
+            case (.toOne(nil), .toOne(nil)?):
+                return false
+            case (.toOne(.existing(let target)?), .toOne(let now?)?):
+                return target != now
+            case (.toMany(let references), .toMany(let now)?):
+                var targets: [Int64] = []
+                for case .existing(let target) in references { targets.append(target) }
+                guard targets.count == references.count, targets.count == now.count else { return true }
+                if targets == now { return false }
+                let ordered = entity(current.entity).relationship(named: name)?.isOrdered ?? true
+                return ordered || Set(targets) != Set(now)
+            default:
+                return true
+            }
+        }
+        return update
+    }
+
+    private static func isSameStored(_ left: SQLValue, _ right: SQLValue) -> Bool {
+        switch (left, right) {
+        case (.null, .null): return true
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.text(let a), .text(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.blob(let a), .blob(let b)): return a == b
+        default: return false
+        }
     }
 
     private func checkKnown<A: Sequence, R: Sequence>(_ entity: EntityDescription, attributes: A, relationships: R) throws
