@@ -11,9 +11,29 @@ extension StoreContext {
         insertedIDs.reserveCapacity(changes.inserts.count)
 
         for insert in changes.inserts {
+            try checkKnown(entity(insert.entity), attributes: insert.attributes.keys, relationships: insert.relationships.keys)
+        }
+        // A nested graph's parent links are written with the rows (see InsertLinkPlan): one
+        // prepared INSERT per entity stepped per row, positions computed here.
+        let plan = InsertLinkPlan(changes, model: model, schema: schema)
+        var insertSQL: [String: String] = [:]
+        for (index, insert) in changes.inserts.enumerated() {
             let entity = entity(insert.entity)
-            try checkKnown(entity, attributes: insert.attributes.keys, relationships: insert.relationships.keys)
-            insertedIDs.append(try insertRow(entity, insert.attributes))
+            let columns = plan.columns[entity.name] ?? []
+            let sql = insertSQL[entity.name] ?? insertStatement(entity, linkColumns: columns)
+            insertSQL[entity.name] = sql
+            var values = try attributeValues(entity, insert.attributes)
+            for slot in columns {
+                if let link = plan.links[index].first(where: { $0.column == slot.column }) {
+                    values.append(.integer(insertedIDs[link.parent]))
+                    if slot.positionColumn != nil { values.append(.integer(link.position)) }
+                } else {
+                    values.append(.null)
+                    if slot.positionColumn != nil { values.append(.null) }
+                }
+            }
+            try connection.execute(sql, values)
+            insertedIDs.append(connection.lastInsertRowID)
         }
         // What each updated object holds now (one fetch per entity), so an update that sets what
         // is already there writes nothing and leaves the version alone.
@@ -54,7 +74,7 @@ extension StoreContext {
         }
         for (index, insert) in changes.inserts.enumerated() {
             let entity = entity(insert.entity)
-            for name in insert.relationships.keys.sorted() {
+            for name in insert.relationships.keys.sorted() where !plan.handled[index].contains(name) {
                 try applyEdit(entity, id: insertedIDs[index], relationship: entity.relationship(named: name)!,
                               edit: insert.relationships[name]!, resolve: resolve, touched: &touched)
             }
@@ -66,8 +86,10 @@ extension StoreContext {
                               edit: update.relationships[name]!, resolve: resolve, touched: &touched)
             }
         }
-        for (index, insert) in changes.inserts.enumerated() {
-            try checkRequiredRelationships(entity(insert.entity), id: insertedIDs[index])
+        var insertedByEntity: [String: [Int64]] = [:]
+        for (index, insert) in changes.inserts.enumerated() { insertedByEntity[insert.entity, default: []].append(insertedIDs[index]) }
+        for (name, ids) in insertedByEntity.sorted(by: { $0.key < $1.key }) {
+            try checkRequiredRelationships(entity(name), ids: ids)
         }
 
         var deletedCounts: [String: Int] = [:]
@@ -143,9 +165,10 @@ extension StoreContext {
         }
     }
 
-    private func insertRow(_ entity: EntityDescription, _ given: [String: AttributeValue]) throws -> Int64 {
+    /// The values of an insert's attribute columns, in model order: given, else default, else null.
+    private func attributeValues(_ entity: EntityDescription, _ given: [String: AttributeValue]) throws -> [SQLValue] {
         var values: [SQLValue] = []
-        values.reserveCapacity(entity.attributes.count)
+        values.reserveCapacity(entity.attributes.count + 2)
         for attribute in entity.attributes {
             let value: AttributeValue
             if let explicit = given[attribute.name] {
@@ -160,15 +183,20 @@ extension StoreContext {
             try checkValue(value, for: attribute, entity: entity)
             values.append(value.sqlValue)
         }
-        let sql: String
-        if entity.attributes.isEmpty {
-            sql = "INSERT INTO \(quoted(entity.name)) DEFAULT VALUES"
-        } else {
-            sql = "INSERT INTO \(quoted(entity.name)) (" + entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
-                + ") VALUES (" + Array(repeating: "?", count: entity.attributes.count).joined(separator: ", ") + ")"
+        return values
+    }
+
+    /// The INSERT of one row: attribute columns in model order, then each link column (and its
+    /// position column) the insert plan writes for this entity.
+    private func insertStatement(_ entity: EntityDescription, linkColumns: [(column: String, positionColumn: String?)]) -> String {
+        var columns = entity.attributes.map(\.name)
+        for link in linkColumns {
+            columns.append(link.column)
+            if let position = link.positionColumn { columns.append(position) }
         }
-        try connection.execute(sql, values)
-        return connection.lastInsertRowID
+        guard !columns.isEmpty else { return "INSERT INTO \(quoted(entity.name)) DEFAULT VALUES" }
+        return "INSERT INTO \(quoted(entity.name)) (" + columns.map(quoted).joined(separator: ", ")
+            + ") VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
     }
 
     private func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue]) throws {
@@ -185,10 +213,12 @@ extension StoreContext {
         try connection.execute(sql, values)
     }
 
-    private func checkRequiredRelationships(_ entity: EntityDescription, id: Int64) throws {
+    /// Every required to-one relationship of the new objects is set: one query per relationship
+    /// for all of them.
+    private func checkRequiredRelationships(_ entity: EntityDescription, ids: [Int64]) throws {
         for relationship in entity.relationships where !relationship.isOptional && !relationship.isToMany {
-            let destinations = try destinationIDs(of: relationship, for: [id])
-            if destinations[id]?.isEmpty ?? true {
+            let destinations = try destinationIDs(of: relationship, for: ids)
+            if ids.contains(where: { destinations[$0]?.isEmpty ?? true }) {
                 throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
             }
         }
