@@ -39,6 +39,7 @@ extension ClonerApplication {
         var fetch = FetchRequest(entity: entity.name, limit: ClonerApplication.defaultPageSize)
         var errors: [FieldError] = []
         var seen: Set<String> = []
+        var cursorText: String?
         for item in request.queryItems {
             guard seen.insert(item.name).inserted else {
                 errors.append(FieldError(field: item.name, message: "given more than once"))
@@ -55,6 +56,8 @@ extension ClonerApplication {
                 if let after = Int64(item.value), after > 0 { fetch.after = after } else {
                     errors.append(FieldError(field: "after", message: "expected an _id (a positive integer), got \(item.value)"))
                 }
+            case "cursor":
+                cursorText = item.value
             case "order":
                 for key in item.value.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
                     let descending = key.hasPrefix("-")
@@ -73,22 +76,35 @@ extension ClonerApplication {
                 }
             }
         }
+        if let cursorText, errors.isEmpty {
+            // Decoded once the order is known: a cursor is a place in one order.
+            if fetch.after != nil {
+                errors.append(FieldError(field: "after", message: "give either after or cursor, not both"))
+            } else {
+                do {
+                    fetch.position = try ListCursor.decode(cursorText, sort: fetch.sort).position
+                } catch {
+                    errors.append(error)
+                }
+            }
+        }
         guard errors.isEmpty else { throw Problem.validationFailed(errors) }
 
         let pageSize = fetch.limit ?? ClonerApplication.defaultPageSize
         fetch.limit = pageSize + 1
         // One row more than a page is asked for: its presence, not the page's size, says whether
         // a next page exists (only the page itself is faulted in).
-        let (objects, hasMore) = try store.read { context -> ([StoredObject], Bool) in
-            let ids: [Int64]
+        let (objects, lastPosition, hasMore) = try store.read { context -> ([StoredObject], FetchRequest.Position?, Bool) in
+            let rows: [(id: Int64, position: FetchRequest.Position)]
             do {
-                ids = try context.fetchIDs(fetch)
+                rows = try context.fetchPositions(fetch)
             } catch StoreError.notFound(_, let id) where id == fetch.after {
-                // The cursor row is gone (deleted since the last page): a bad parameter, not a
-                // missing collection, so 422 naming `after` rather than a 404 for the URL.
-                throw Problem.validationFailed([FieldError(field: "after", message: "no \(entity.name) with _id \(id): the cursor must name an existing record")])
+                // `after` names a record whose sort keys are needed and it is gone: a bad
+                // parameter, not a missing collection, so 422 naming `after` rather than a 404.
+                throw Problem.validationFailed([FieldError(field: "after", message: "no \(entity.name) with _id \(id): under an order other than _id, after must name an existing record; follow the next link, whose cursor needs none")])
             }
-            return (try context.fetchObjects(entity: entity.name, ids: Array(ids.prefix(pageSize))), ids.count > pageSize)
+            let page = rows.prefix(pageSize)
+            return (try context.fetchObjects(entity: entity.name, ids: page.map(\.id)), page.last?.position, rows.count > pageSize)
         }
         var writer = JSONWriter(capacity: 64 + objects.count * 256)
         writer.beginObject()
@@ -97,8 +113,8 @@ extension ClonerApplication {
         for object in objects { object.write(entity: entity, to: &writer) }
         writer.endArray()
         writer.key("next")
-        if hasMore, let last = objects.last {
-            writer.string(nextPage(request, after: last.id))
+        if hasMore, let lastPosition {
+            writer.string(nextPage(request, cursor: ListCursor(order: ListCursor.orderText(fetch.sort), position: lastPosition)))
         } else {
             writer.null()
         }
@@ -128,13 +144,13 @@ extension ClonerApplication {
         throw FieldError(field: name, message: "\(entity.name) has no attribute named \(name); the query parameters are limit, after, order and attribute names")
     }
 
-    /// The same query with the cursor moved past `after`.
-    private func nextPage(_ request: HTTPRequest, after: Int64) -> String {
+    /// The same query with the cursor moved to `cursor` (any `after` or earlier cursor dropped).
+    private func nextPage(_ request: HTTPRequest, cursor: ListCursor) -> String {
         var parts: [String] = []
-        for item in request.queryItems where item.name != "after" {
+        for item in request.queryItems where item.name != "after" && item.name != "cursor" {
             parts.append(ClonerApplication.percentEncoded(item.name) + "=" + ClonerApplication.percentEncoded(item.value))
         }
-        parts.append("after=\(after)")
+        parts.append("cursor=\(cursor.encoded)")
         return String(request.path) + "?" + parts.joined(separator: "&")
     }
 
@@ -198,8 +214,16 @@ extension ClonerApplication {
         } catch {
             throw error.problem
         }
+        if let claimed = input.claimedID, claimed != id {
+            throw Problem.validationFailed([FieldError(field: "_id", message: "the body names \(entity.name) \(claimed) but the URL \(entity.name) \(id); _id cannot be changed")])
+        }
         let changes = input.changeSet(updating: id, expectedVersion: expected)
         let object = try store.write { context -> StoredObject? in
+            if let claimed = input.claimedVersion, let current = try context.version(entity: entity.name, id: id), claimed != current {
+                // A body's _version is not a precondition (that is If-Match, 412) but a value that
+                // cannot be set: naming another one is an invalid field.
+                throw Problem.validationFailed([FieldError(field: "_version", message: "the body names _version \(claimed) but \(entity.name) \(id) is at version \(current); _version cannot be set (use If-Match to update only an unchanged record)")])
+            }
             _ = try context.save(changes)
             return try context.fetchObject(entity: entity.name, id: id)
         }

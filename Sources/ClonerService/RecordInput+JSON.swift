@@ -53,10 +53,17 @@ extension RecordInput {
                 errors.append(FieldError(field: field, message: "a nested object is always created; to link an existing \(entity.name), give its _id as a plain integer instead of an object"))
                 continue
             case "_id", "_version":
-                // A PATCH may send back a record it read; the path and If-Match carry identity and version.
                 if mode == .create {
                     errors.append(FieldError(field: field, message: "\(name) is assigned by the service and cannot be set"))
+                    continue
                 }
+                // A PATCH may send back a record it read: the values must then be the record's own
+                // (checked by the caller); anything but a positive integer never is.
+                guard case .integer(let number) = value, number > 0 else {
+                    errors.append(FieldError(field: field, message: "expected the record's own \(name) (a positive integer), got \(RecordJSONCoding.describe(value)); leave it out to keep it"))
+                    continue
+                }
+                if name == "_id" { input.claimedID = number } else { input.claimedVersion = number }
                 continue
             default:
                 break

@@ -43,6 +43,11 @@ public struct RecordInput: Sendable, Hashable {
     /// (the inverse of the relationship it was nested in). The store sets that link itself; the
     /// body may not set it. nil for the top-level object or when there is no inverse.
     public var linkedToParentThrough: String?
+    /// For `.update`: the `_id` and `_version` the body names, if it does (a client sending back a
+    /// record it read). They must be the URL's record and its current version; the caller checks
+    /// (the version only the store knows), answering 422 naming the field.
+    public var claimedID: Int64?
+    public var claimedVersion: Int64?
     /// Where this object sits in the request body (`""` for the top level, `items[2]` for a nested
     /// one), so store errors about it (a missing `_id`, a unique clash) can name the field.
     public var path: String

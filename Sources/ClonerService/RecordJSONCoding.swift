@@ -23,8 +23,14 @@ public enum RecordJSONCoding {
             switch json {
             case .integer(let number): return .integer(number)
             case .double(let number) where number.rounded(.towardZero) == number:
+                // Integers the parser could not keep as Int64 arrive as doubles; beyond 2^53 a double
+                // no longer tells one integer from its neighbours (-9223372036854775809 rounds to
+                // Int64.min), so only the exactly representable range is taken from one.
                 guard let exact = Int64(exactly: number) else {
                     throw FieldError(field: field, message: "expected a 64-bit integer, got \(describe(json)), which is out of range")
+                }
+                guard exact.magnitude <= RecordJSONCoding.largestExactDoubleInteger else {
+                    throw FieldError(field: field, message: "expected a 64-bit integer, got \(describe(json)), which is out of range or not exact: beyond ±2^53 write the integer without a fraction or exponent")
                 }
                 return .integer(exact)
             default:
@@ -58,6 +64,10 @@ public enum RecordJSONCoding {
             return .json(canonicalText(json))
         }
     }
+
+    /// 2^53: every integer up to it has its own double, so one read from a double is the integer
+    /// the client wrote.
+    static let largestExactDoubleInteger: UInt64 = 1 << 53
 
     /// A value given as text in a query string (`?name=foo`, `?index=3`): the same forms as in a
     /// body, minus the JSON quoting; `json` attributes take JSON text.

@@ -4,6 +4,12 @@ import Foundation
 extension StoreContext {
     /// The `_id`s matching a request, in its order: one query, however many objects.
     public func fetchIDs(_ request: FetchRequest) throws -> [Int64] {
+        try fetchPositions(request).map(\.id)
+    }
+
+    /// The objects matching a request, in its order, each with its position in that order (its
+    /// sort-key values and `_id`) for a cursor that continues after it: one query.
+    public func fetchPositions(_ request: FetchRequest) throws -> [(id: Int64, position: FetchRequest.Position)] {
         let entity = entity(request.entity)
         var conditions: [String] = []
         var values: [SQLValue] = []
@@ -19,24 +25,35 @@ extension StoreContext {
         var sort = try request.sort.map { (column: try filterColumn(entity, $0.key), ascending: $0.ascending) }
         sort.append((column: "_id", ascending: true))
 
-        if let after = request.after {
-            // Keyset pagination: continue after the cursor row's sort key, NULL sorting first as
-            // SQLite does, so no row is skipped or repeated when rows change between pages.
-            var cursorValues: [SQLValue] = []
-            let select = "SELECT " + sort.map { quoted($0.column) }.joined(separator: ", ") + " FROM \(quoted(entity.name)) WHERE \"_id\" = ?"
-            try connection.forEachRow(select, [.integer(after)]) { row in
-                cursorValues = (0..<Int32(sort.count)).map { row[$0] }
+        var cursor: [SQLValue]?
+        if let position = request.position {
+            precondition(position.values.count == sort.count, "a position of \(position.values.count) values for \(sort.count) sort keys")
+            cursor = position.values
+        } else if let after = request.after {
+            if sort.count == 1 {
+                // Ordered by `_id` alone, the `_id` is the whole position: no row needed.
+                cursor = [.integer(after)]
+            } else {
+                let select = "SELECT " + sort.map { quoted($0.column) }.joined(separator: ", ") + " FROM \(quoted(entity.name)) WHERE \"_id\" = ?"
+                try connection.forEachRow(select, [.integer(after)]) { row in
+                    cursor = (0..<Int32(sort.count)).map { row[$0] }
+                }
+                guard cursor != nil else { throw StoreError.notFound(entity: entity.name, id: after) }
             }
-            guard !cursorValues.isEmpty else { throw StoreError.notFound(entity: entity.name, id: after) }
+        }
+        if let cursor {
+            // Keyset pagination: rows strictly after the cursor's place in the order, NULL sorting
+            // first ascending and last descending as SQLite does, so no row is skipped or repeated
+            // when rows change between pages.
             var alternatives: [String] = []
             for index in sort.indices {
                 var parts: [String] = []
                 for previous in 0..<index {
                     parts.append("\(quoted(sort[previous].column)) IS ?")
-                    values.append(cursorValues[previous])
+                    values.append(cursor[previous])
                 }
                 let column = quoted(sort[index].column)
-                let value = cursorValues[index]
+                let value = cursor[index]
                 switch (sort[index].ascending, value) {
                 case (true, .null):
                     parts.append("\(column) IS NOT NULL")
@@ -54,16 +71,19 @@ extension StoreContext {
             conditions.append("(" + alternatives.joined(separator: " OR ") + ")")
         }
 
-        var sql = "SELECT \"_id\" FROM \(quoted(entity.name))"
+        var sql = "SELECT " + sort.map { quoted($0.column) }.joined(separator: ", ") + " FROM \(quoted(entity.name))"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY " + sort.map { quoted($0.column) + ($0.ascending ? " ASC" : " DESC") }.joined(separator: ", ")
         if let limit = request.limit {
             sql += " LIMIT ?"
             values.append(.integer(Int64(limit)))
         }
-        var ids: [Int64] = []
-        try connection.forEachRow(sql, values) { ids.append($0.int64(0)) }
-        return ids
+        var rows: [(id: Int64, position: FetchRequest.Position)] = []
+        let last = Int32(sort.count - 1)
+        try connection.forEachRow(sql, values) { row in
+            rows.append((id: row.int64(last), position: FetchRequest.Position(values: (0...last).map { row[$0] })))
+        }
+        return rows
     }
 
     private func filterColumn(_ entity: EntityDescription, _ property: String) throws -> String {

@@ -11,20 +11,56 @@ extension StoreContext {
         insertedIDs.reserveCapacity(changes.inserts.count)
 
         for insert in changes.inserts {
-            let entity = entity(insert.entity)
-            try checkKnown(entity, attributes: insert.attributes.keys, relationships: insert.relationships.keys)
-            insertedIDs.append(try insertRow(entity, insert.attributes))
+            try checkKnown(entity(insert.entity), attributes: insert.attributes.keys, relationships: insert.relationships.keys)
         }
-        for update in changes.updates {
-            let entity = entity(update.entity)
+        // A nested graph's parent links are written with the rows (see InsertLinkPlan): one
+        // prepared INSERT per entity stepped per row, positions computed here.
+        let plan = InsertLinkPlan(changes, model: model, schema: schema)
+        var insertSQL: [String: String] = [:]
+        for (index, insert) in changes.inserts.enumerated() {
+            let entity = entity(insert.entity)
+            let columns = plan.columns[entity.name] ?? []
+            let sql = insertSQL[entity.name] ?? insertStatement(entity, linkColumns: columns)
+            insertSQL[entity.name] = sql
+            var values = try attributeValues(entity, insert.attributes)
+            for slot in columns {
+                if let link = plan.links[index].first(where: { $0.column == slot.column }) {
+                    values.append(.integer(insertedIDs[link.parent]))
+                    if slot.positionColumn != nil { values.append(.integer(link.position)) }
+                } else {
+                    values.append(.null)
+                    if slot.positionColumn != nil { values.append(.null) }
+                }
+            }
+            try connection.execute(sql, values)
+            insertedIDs.append(connection.lastInsertRowID)
+        }
+        // What each updated object holds now (one fetch per entity), so an update that sets what
+        // is already there writes nothing and leaves the version alone.
+        var current: [String: [Int64: StoredObject]] = [:]
+        for (name, updates) in Dictionary(grouping: changes.updates, by: \.entity) {
+            let objects = try fetchObjects(entity: name, ids: updates.map(\.id))
+            current[name] = Dictionary(objects.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        var updateCounts: [String: [Int64: Int]] = [:]
+        for update in changes.updates { updateCounts[update.entity, default: [:]][update.id, default: 0] += 1 }
+        var updates = changes.updates
+        for index in updates.indices {
+            let entity = entity(updates[index].entity)
+            let update = updates[index]
             try checkKnown(entity, attributes: update.attributes.keys, relationships: update.relationships.keys)
-            guard let version = try version(entity: entity.name, id: update.id) else {
+            guard let object = current[entity.name]?[update.id] else {
                 throw StoreError.notFound(entity: entity.name, id: update.id)
             }
-            if let expected = update.expectedVersion, expected != version {
-                throw StoreError.versionConflict(entity: entity.name, id: update.id, expected: expected, actual: version)
+            if let expected = update.expectedVersion, expected != object.version {
+                throw StoreError.versionConflict(entity: entity.name, id: update.id, expected: expected, actual: object.version)
             }
-            try updateRow(entity, id: update.id, update.attributes)
+            for (name, value) in update.attributes { try checkValue(value, for: entity.attribute(named: name)!, entity: entity) }
+            if updateCounts[entity.name]?[update.id] == 1 {
+                updates[index] = withoutNoOps(update, current: object)
+            }
+            guard !updates[index].attributes.isEmpty else { continue }
+            try updateRow(entity, id: update.id, updates[index].attributes)
             touched.insert(entity.name, update.id)
         }
 
@@ -38,20 +74,22 @@ extension StoreContext {
         }
         for (index, insert) in changes.inserts.enumerated() {
             let entity = entity(insert.entity)
-            for name in insert.relationships.keys.sorted() {
+            for name in insert.relationships.keys.sorted() where !plan.handled[index].contains(name) {
                 try applyEdit(entity, id: insertedIDs[index], relationship: entity.relationship(named: name)!,
                               edit: insert.relationships[name]!, resolve: resolve, touched: &touched)
             }
         }
-        for update in changes.updates {
+        for update in updates {
             let entity = entity(update.entity)
             for name in update.relationships.keys.sorted() {
                 try applyEdit(entity, id: update.id, relationship: entity.relationship(named: name)!,
                               edit: update.relationships[name]!, resolve: resolve, touched: &touched)
             }
         }
-        for (index, insert) in changes.inserts.enumerated() {
-            try checkRequiredRelationships(entity(insert.entity), id: insertedIDs[index])
+        var insertedByEntity: [String: [Int64]] = [:]
+        for (index, insert) in changes.inserts.enumerated() { insertedByEntity[insert.entity, default: []].append(insertedIDs[index]) }
+        for (name, ids) in insertedByEntity.sorted(by: { $0.key < $1.key }) {
+            try checkRequiredRelationships(entity(name), ids: ids)
         }
 
         var deletedCounts: [String: Int] = [:]
@@ -65,6 +103,45 @@ extension StoreContext {
         for (index, insert) in changes.inserts.enumerated() { touched.remove(insert.entity, insertedIDs[index]) }
         try touched.bumpVersions(connection)
         return SaveResult(insertedIDs: insertedIDs, deletedCounts: deletedCounts)
+    }
+
+    /// `update` without the attributes and relationship edits that would leave `current` as it is.
+    /// Compared as stored: text by its bytes (Swift's `==` would take "é" and "e\u{301}" as equal),
+    /// a to-many list in order when ordered, as a set otherwise.
+    func withoutNoOps(_ update: ChangeSet.Update, current: StoredObject) -> ChangeSet.Update {
+        var update = update
+        update.attributes = update.attributes.filter { name, value in
+            !StoreContext.isSameStored(value.sqlValue, (current.attributes[name] ?? .null).sqlValue)
+        }
+        update.relationships = update.relationships.filter { name, edit in
+            switch (edit, current.relationships[name]) {
+            case (.toOne(nil), .toOne(nil)?):
+                return false
+            case (.toOne(.existing(let target)?), .toOne(let now?)?):
+                return target != now
+            case (.toMany(let references), .toMany(let now)?):
+                var targets: [Int64] = []
+                for case .existing(let target) in references { targets.append(target) }
+                guard targets.count == references.count, targets.count == now.count else { return true }
+                if targets == now { return false }
+                let ordered = entity(current.entity).relationship(named: name)?.isOrdered ?? true
+                return ordered || Set(targets) != Set(now)
+            default:
+                return true
+            }
+        }
+        return update
+    }
+
+    private static func isSameStored(_ left: SQLValue, _ right: SQLValue) -> Bool {
+        switch (left, right) {
+        case (.null, .null): return true
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.text(let a), .text(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.blob(let a), .blob(let b)): return a == b
+        default: return false
+        }
     }
 
     private func checkKnown<A: Sequence, R: Sequence>(_ entity: EntityDescription, attributes: A, relationships: R) throws
@@ -88,9 +165,10 @@ extension StoreContext {
         }
     }
 
-    private func insertRow(_ entity: EntityDescription, _ given: [String: AttributeValue]) throws -> Int64 {
+    /// The values of an insert's attribute columns, in model order: given, else default, else null.
+    private func attributeValues(_ entity: EntityDescription, _ given: [String: AttributeValue]) throws -> [SQLValue] {
         var values: [SQLValue] = []
-        values.reserveCapacity(entity.attributes.count)
+        values.reserveCapacity(entity.attributes.count + 2)
         for attribute in entity.attributes {
             let value: AttributeValue
             if let explicit = given[attribute.name] {
@@ -105,15 +183,20 @@ extension StoreContext {
             try checkValue(value, for: attribute, entity: entity)
             values.append(value.sqlValue)
         }
-        let sql: String
-        if entity.attributes.isEmpty {
-            sql = "INSERT INTO \(quoted(entity.name)) DEFAULT VALUES"
-        } else {
-            sql = "INSERT INTO \(quoted(entity.name)) (" + entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
-                + ") VALUES (" + Array(repeating: "?", count: entity.attributes.count).joined(separator: ", ") + ")"
+        return values
+    }
+
+    /// The INSERT of one row: attribute columns in model order, then each link column (and its
+    /// position column) the insert plan writes for this entity.
+    private func insertStatement(_ entity: EntityDescription, linkColumns: [(column: String, positionColumn: String?)]) -> String {
+        var columns = entity.attributes.map(\.name)
+        for link in linkColumns {
+            columns.append(link.column)
+            if let position = link.positionColumn { columns.append(position) }
         }
-        try connection.execute(sql, values)
-        return connection.lastInsertRowID
+        guard !columns.isEmpty else { return "INSERT INTO \(quoted(entity.name)) DEFAULT VALUES" }
+        return "INSERT INTO \(quoted(entity.name)) (" + columns.map(quoted).joined(separator: ", ")
+            + ") VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
     }
 
     private func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue]) throws {
@@ -130,10 +213,12 @@ extension StoreContext {
         try connection.execute(sql, values)
     }
 
-    private func checkRequiredRelationships(_ entity: EntityDescription, id: Int64) throws {
+    /// Every required to-one relationship of the new objects is set: one query per relationship
+    /// for all of them.
+    private func checkRequiredRelationships(_ entity: EntityDescription, ids: [Int64]) throws {
         for relationship in entity.relationships where !relationship.isOptional && !relationship.isToMany {
-            let destinations = try destinationIDs(of: relationship, for: [id])
-            if destinations[id]?.isEmpty ?? true {
+            let destinations = try destinationIDs(of: relationship, for: ids)
+            if ids.contains(where: { destinations[$0]?.isEmpty ?? true }) {
                 throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
             }
         }

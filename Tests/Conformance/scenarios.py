@@ -102,7 +102,7 @@ exchange("PATCH", "/{collection}/{id}", 415, record, raw=b"name=x", content_type
 exchange("POST", "/{collection}", 201, {"collection": "notes"}, body=note_body("second", "other-tag"))
 page = exchange("GET", "/{collection}", 200, {"collection": "notes"}, query={"limit": "1"})
 next_url = page.json().get("next") if page.status_code == 200 else None
-expect(isinstance(next_url, str) and "after=" in next_url, f"a page of 1 of 2 notes has a next URL, got {next_url!r}")
+expect(isinstance(next_url, str) and "cursor=" in next_url, f"a page of 1 of 2 notes has a next URL, got {next_url!r}")
 exchange("GET", "/{collection}", 200, {"collection": "notes"}, query={"name": "renamed", "order": "-createDate,_id"})
 exchange("GET", "/{collection}", 422, {"collection": "notes"}, query={"nosuch": "1"})
 exchange("GET", "/{collection}", 422, {"collection": "notes"}, query={"limit": "0"})

@@ -27,8 +27,23 @@ public struct FetchRequest: Sendable {
     /// Sort keys; `_id` is always appended as the last key so pages are stable.
     public var sort: [Sort]
     public var limit: Int?
-    /// Keyset cursor: the `_id` of the last object of the previous page.
+    /// Keyset cursor: the `_id` of the last object of the previous page. Under the default order
+    /// it is a position and needs no object; under another order the object gives its sort keys, so
+    /// it must still exist. `position` is the cursor that survives the object's deletion.
     public var after: Int64?
+    /// Keyset cursor as a position in the order: continue after these values.
+    public var position: Position?
+
+    /// Where a row sits in a request's order: the values of its sort keys, then its `_id` — what a
+    /// list's `next` cursor carries, so the next page starts after that place in the order whether
+    /// or not the row is still there.
+    public struct Position: Sendable, Hashable {
+        /// One value per `sort` key, then the `_id` (`.integer`).
+        public var values: [SQLValue]
+        public init(values: [SQLValue]) {
+            self.values = values
+        }
+    }
 
     public init(entity: String, predicates: [Equality] = [], sort: [Sort] = [], limit: Int? = nil, after: Int64? = nil) {
         self.entity = entity

@@ -41,7 +41,17 @@ public final class Statement {
         case .double(let v):
             code = sqlite3_bind_double(handle, index, v)
         case .text(let v):
-            code = sqlite3_bind_text(handle, index, v, -1, cloner_sqlite_transient())
+            // Bound with its byte length, never as a C string: a NUL inside the text (JSON's
+            // "\u0000") would otherwise cut it short without an error.
+            var text = v
+            code = text.withUTF8 { bytes in
+                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                    return sqlite3_bind_text(handle, index, "", 0, cloner_sqlite_transient())
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(bytes.count), cloner_sqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+            }
         case .blob(let v):
             code = v.withUnsafeBytes { raw in
                 sqlite3_bind_blob64(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(raw.count), cloner_sqlite_transient())

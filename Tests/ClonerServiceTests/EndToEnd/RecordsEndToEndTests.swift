@@ -160,7 +160,7 @@ struct RecordsEndToEndTests {
                 #expect(data.count <= 2)
                 seen += data.compactMap { F.int($0["_id"]) }
                 path = body["next"] as? String
-                if let next = path { #expect(next.contains("limit=2") && next.contains("after=")) }
+                if let next = path { #expect(next.contains("limit=2") && next.contains("cursor=")) }
                 pages += 1
             }
             #expect(seen == ids)
@@ -201,7 +201,7 @@ struct RecordsEndToEndTests {
             #expect((loose["data"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["loose"])
 
             for (query, field) in [("limit=0", "limit"), ("limit=1001", "limit"), ("limit=ten", "limit"), ("after=-3", "after"),
-                                   ("after=424242", "after"), ("limit=2&limit=3", "limit"), ("order=nope", "order"), ("flavour=salty", "flavour"), ("memos=1", "memos")] {
+                                   ("order=name&after=424242", "after"), ("limit=2&limit=3", "limit"), ("order=nope", "order"), ("flavour=salty", "flavour"), ("memos=1", "memos")] {
                 let response = try await client.get("/tags?\(query)")
                 #expect(response.status == 422, "\(query)")
                 let problem = try response.json()

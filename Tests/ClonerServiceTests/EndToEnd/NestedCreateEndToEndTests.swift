@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// A nested create of tens of thousands of objects (DESIGN.md §4: one transaction) must be linear:
+/// it holds the only writer while it runs.
+@Suite("End to end: large nested creates")
+struct NestedCreateEndToEndTests {
+    typealias F = EndToEndFixture
+
+    @Test("a note with 40,000 nested items (each with its ItemData every tenth) is created whole, in order")
+    func fortyThousandItems() async throws {
+        try await ServiceProcess.withService { service in
+            let client = service.client
+            let count = 40_000
+            var items: [String] = []
+            items.reserveCapacity(count)
+            for index in 0..<count {
+                if index % 10 == 0 {
+                    items.append("{\"name\":\"item \(index)\",\"itemDatas\":[{\"value\":\(index).5,\"createDate\":\"\(F.date)\"}]}")
+                } else {
+                    items.append("{\"name\":\"item \(index)\"}")
+                }
+            }
+            let body = F.note("\"name\":\"big\",\"items\":[" + items.joined(separator: ",") + "]")
+            let started = ContinuousClock.now
+            let created = try await client.post("/notes", body)
+            let elapsed = ContinuousClock.now - started
+            print("nested create of \(count) items (+\(count / 10) ItemData, \(body.utf8.count) bytes): \(elapsed)")
+            #expect(created.status == 201, "\(created.text.prefix(300))")
+            let note = try created.json()
+            let noteID = try #require(F.int(note["_id"]))
+            let itemIDs = try #require(F.ints(note["items"]))
+            #expect(itemIDs.count == count)
+            #expect(Set(itemIDs).count == count)
+
+            #expect(try await service.count("Item", where: "note = \(noteID)") == count)
+            #expect(try await service.count("ItemData") == count / 10)
+            // Positions 0..<count in body order; the answer lists the items the same way.
+            let outOfPlace = try await service.sql("SELECT count(*) FROM Item WHERE note = \(noteID) AND \"_pos_note\" <> CAST(substr(name, 6) AS INTEGER);")
+            #expect(outOfPlace == "0")
+            let positions = try await service.sql("SELECT min(\"_pos_note\"), max(\"_pos_note\"), count(DISTINCT \"_pos_note\") FROM Item WHERE note = \(noteID);")
+            #expect(positions == "0|\(count - 1)|\(count)")
+            let first = try await client.get("/items/\(itemIDs[0])").json()
+            #expect(first["name"] as? String == "item 0")
+            #expect(F.int(first["note"]) == noteID)
+            #expect(F.int(first["_version"]) == 1)
+            let last = try await client.get("/items/\(itemIDs[count - 1])").json()
+            #expect(last["name"] as? String == "item \(count - 1)")
+            let data = try #require(F.ints(try await client.get("/items/\(itemIDs[count - 10])").json()["itemDatas"]))
+            #expect(data.count == 1)
+            let itemData = try await client.get("/itemdata/\(data[0])").json()
+            #expect(itemData["value"] as? Double == Double(count - 10) + 0.5)
+            #expect(F.int(itemData["item"]) == itemIDs[count - 10])
+            #expect(try await service.count("ItemData", where: "item IS NULL") == 0)
+            #expect(try await service.sql("SELECT count(*) FROM Note WHERE \"_version\" <> 1;") == "0")
+
+            // The clone of the same graph, for comparison in the log.
+            let cloneStarted = ContinuousClock.now
+            let clone = try await client.post("/notes/\(noteID)/clone", nil)
+            print("clone of the same \(count) items: \(ContinuousClock.now - cloneStarted)")
+            #expect(clone.status == 201)
+        }
+    }
+}
