@@ -181,7 +181,10 @@ private struct EntityOperations {
     private func collectionItem() -> JSONValue {
         var parameters: [JSONValue] = [
             ["name": "limit", "in": "query", "schema": ["type": "integer", "minimum": 1, "maximum": 1000, "default": 50]],
-            ["name": "after", "in": "query", "description": "The cursor of the previous page's `next` URL.", "schema": ["type": "string"]],
+            ["name": "after", "in": "query", "description": "An `_id` to start after (under the default order it needs no record).",
+             "schema": ["type": "integer", "format": "int64", "minimum": 1]],
+            ["name": "cursor", "in": "query", "description": "The position the previous page's `next` URL carries; not with `after`.",
+             "schema": ["type": "string", "pattern": "^[A-Za-z0-9_-]+$"]],
             ["name": "order", "in": "query", "description": "Comma-separated property names, `-` for descending.", "schema": ["type": "string"]],
         ]
         for attribute in entity.attributes {
@@ -194,7 +197,8 @@ private struct EntityOperations {
         }
         let page: JSONValue = ["type": "object", "additionalProperties": false, "required": ["data", "next"], "properties": [
             "data": ["type": "array", "items": Self.schema("\(name)Record")],
-            "next": ["type": ["string", "null"], "description": "The next page (path and query), or null on the last page."],
+            "next": ["type": ["string", "null"], "description": "The next page (path and query), or null on the last page.",
+                     "pattern": "^/[^?]+\\?(.+&)?cursor=[A-Za-z0-9_-]+$"],
         ]]
         let created: JSONValue = [
             "description": "Created; `Location` is the new record.",
