@@ -2,8 +2,8 @@ import ClonerModel
 import ClonerStore
 import Foundation
 
-/// Clones objects of one store. Each clone is planned from the model (no object read), then run
-/// in one write transaction on the store.
+/// Clones objects of one store. Each clone is planned once from the model (`ClonePlan`, no object
+/// read), then copied by the store in one write transaction that the clone's job owns.
 public final class CloneEngine: Sendable {
     public let store: IncrementalStore
 
@@ -11,45 +11,67 @@ public final class CloneEngine: Sendable {
         self.store = store
     }
 
+    /// Checks a request against the model and plans it, without touching the store: a bad
+    /// `exclude` or `set` is refused before anything is queued.
+    public func plan(_ request: CloneRequest) throws(CloneError) -> ClonePlan {
+        try ClonePlan(request: request, schema: store.schema)
+    }
+
     /// Plans and runs one clone on the calling thread; nothing is written if it throws.
-    public func clone(_ request: CloneRequest, progress: CloneProgress = CloneProgress()) throws -> CloneResult {
-        let plan = try ClonePlan(request: request, schema: store.schema)
+    public func clone(_ request: CloneRequest, progress: GraphCopyProgress = GraphCopyProgress()) throws -> CloneResult {
+        let plan = try plan(request)
         return try store.write { context in
-            try CloneExecutor(plan: plan).run(in: context, progress: progress)
+            try CloneEngine.copy(plan, in: context, now: Date(), progress: progress)
         }
     }
 
-    /// Runs one clone inside a write transaction the caller already holds, so the caller can
-    /// record something with it atomically (an idempotency answer, a job's result): both commit
-    /// together or neither does.
-    public func clone(_ request: CloneRequest, in context: StoreContext, progress: CloneProgress = CloneProgress()) throws -> CloneResult {
-        let plan = try ClonePlan(request: request, schema: context.schema)
-        return try CloneExecutor(plan: plan).run(in: context, progress: progress)
+    /// Starts a clone on its own private serial queue and returns at once. The job opens one write
+    /// transaction there and runs, in it: `inTransactionBefore` (an idempotency replay check, say —
+    /// throwing ends the job with that error and writes nothing), the copy, then
+    /// `inTransactionAfter` with the result (an idempotency answer, a job row): all commit together
+    /// or none does. `completion` runs on the job's queue once it has committed or rolled back.
+    @discardableResult
+    public func start(_ plan: ClonePlan, jobID: String = UUID().uuidString.lowercased(),
+                      inTransactionBefore: @escaping @Sendable (any StoreContext) throws -> Void = { _ in },
+                      inTransactionAfter: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void = { _, _ in },
+                      completion: @escaping @Sendable (CloneJob) -> Void = { _ in }) -> CloneJob {
+        let job = CloneJob(id: jobID, plan: plan, store: store)
+        job.start(before: inTransactionBefore, after: inTransactionAfter, completion: completion)
+        return job
     }
 
-    /// Checks a request against the model without touching the store, so a bad `exclude` or
-    /// `set` is refused before a job is queued.
-    public func validate(_ request: CloneRequest) throws {
-        _ = try ClonePlan(request: request, schema: store.schema)
-    }
-
-    /// Starts a clone on its own private serial queue and returns at once; `completion` runs on
-    /// that queue when the clone has committed or rolled back.
+    /// Plans `request` and starts it as `start(_:jobID:…)` does.
     @discardableResult
     public func start(_ request: CloneRequest, jobID: String = UUID().uuidString.lowercased(),
-                      completion: @escaping @Sendable (CloneJob) -> Void = { _ in }) -> CloneJob {
-        start(request, jobID: jobID, work: { [self] progress in try clone(request, progress: progress) }, completion: completion)
+                      completion: @escaping @Sendable (CloneJob) -> Void = { _ in }) throws(CloneError) -> CloneJob {
+        start(try plan(request), jobID: jobID, completion: completion)
     }
 
-    /// Starts a job whose work the caller supplies — typically `store.write` around
-    /// `clone(_:in:progress:)` plus something recorded in the same transaction — still on the
-    /// job's own private serial queue.
-    @discardableResult
-    public func start(_ request: CloneRequest, jobID: String,
-                      work: @escaping @Sendable (CloneProgress) throws -> CloneResult,
-                      completion: @escaping @Sendable (CloneJob) -> Void) -> CloneJob {
-        let job = CloneJob(id: jobID, request: request)
-        job.start(work, completion: completion)
-        return job
+    /// The store's copy of `plan` in `context`, its errors said in the clone's terms.
+    static func copy(_ plan: ClonePlan, in context: any StoreContext, now: Date, progress: GraphCopyProgress) throws -> CloneResult {
+        let request = plan.request
+        let copied: GraphCopyResult
+        do {
+            copied = try context.copyGraph(plan.copy, now: now, progress: progress)
+        } catch let error as StoreError {
+            switch error {
+            case let .notFound(entity, id) where entity == request.entity && id == request.id:
+                throw CloneError.rootNotFound(entity: entity, id: id)
+            case let .invalidReference(field, message):
+                throw CloneError.invalidRequest(field: field, message: message)
+            case let .tooLarge(objects, limit):
+                throw CloneError.tooLarge(objects: objects, limit: limit)
+            case let .uniqueViolation(entity, attribute):
+                throw CloneError.conflict(entity: entity, attribute: attribute)
+            case let .uniqueTogetherViolation(entity, attributes):
+                throw CloneError.conflictTogether(entity: entity, attributes: attributes)
+            default:
+                throw error
+            }
+        }
+        return CloneResult(
+            source: .init(entity: request.entity, id: request.id),
+            clone: .init(entity: request.entity, id: copied.cloneIDs.first ?? 0),
+            created: copied.created, linked: copied.linked, ids: copied.ids?.first, dryRun: request.dryRun)
     }
 }

@@ -3,8 +3,10 @@ import ClonerModel
 /// Which properties a clone leaves out, from the model's `exclude` rules and the request's
 /// `exclude` list, split by reach: everywhere the entity occurs, or on the root object only.
 struct CloneExclusions: Sendable {
-    private var everywhere: Set<String> = []   // "Entity.property"
-    private var rootOnly: Set<String> = []      // "property" of the root entity
+    /// "Entity.property", from the model's rules and the request's qualified names.
+    private(set) var everywhere: Set<String> = []
+    /// Bare property names of the root entity.
+    private(set) var rootOnly: Set<String> = []
 
     init(model: DataModel, request: CloneRequest) throws(CloneError) {
         guard let root = model.entity(named: request.entity) else { throw .unknownEntity(request.entity) }

@@ -2,19 +2,21 @@ import ClonerStore
 import Foundation
 
 /// One clone running on its own private serial `DispatchQueue` (the product owner's rule: no two
-/// clones share a queue, and none runs on the caller's thread or an event loop).
+/// clones share a queue, and none runs on the caller's thread or an event loop), in one write
+/// transaction that the job itself opens and commits.
 ///
 /// `@unchecked Sendable`: the mutable state (`status`, `result`, `error`, `finishedAt`) is only
-/// touched under `lock`; everything else is immutable or itself thread-safe (`CloneProgress`).
+/// touched under `lock`; everything else is immutable or itself thread-safe (`GraphCopyProgress`).
 public final class CloneJob: @unchecked Sendable {
-    public enum Status: String, Sendable, Codable {
-        case queued, running, succeeded, failed
-    }
+    /// The same type as a persisted job row's status, so the two never disagree on a spelling.
+    public typealias Status = JobStatus
 
     public let id: String
-    public let request: CloneRequest
-    public let progress = CloneProgress()
+    public let plan: ClonePlan
+    public var request: CloneRequest { plan.request }
+    public let progress = GraphCopyProgress()
     public let createdAt = Date()
+    private let store: IncrementalStore
     private let queue: DispatchQueue
     private let lock = NSLock()
     private var _status: Status = .queued
@@ -22,9 +24,10 @@ public final class CloneJob: @unchecked Sendable {
     private var _error: (any Error)?
     private var _finishedAt: Date?
 
-    init(id: String, request: CloneRequest) {
+    init(id: String, plan: ClonePlan, store: IncrementalStore) {
         self.id = id
-        self.request = request
+        self.plan = plan
+        self.store = store
         self.queue = DispatchQueue(label: "cloner.clone.\(id)", qos: .userInitiated)
     }
 
@@ -33,13 +36,20 @@ public final class CloneJob: @unchecked Sendable {
     public var error: (any Error)? { lock.withLock { _error } }
     public var finishedAt: Date? { lock.withLock { _finishedAt } }
 
-    /// Runs `work` on the job's queue, then `completion` on that same queue.
-    func start(_ work: @escaping @Sendable (CloneProgress) throws -> CloneResult,
+    /// On the job's queue: one write transaction running `before`, the copy and `after`; then
+    /// `completion` on that same queue.
+    func start(before: @escaping @Sendable (any StoreContext) throws -> Void,
+               after: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void,
                completion: @escaping @Sendable (CloneJob) -> Void) {
         queue.async { [self] in
             lock.withLock { _status = .running }
             do {
-                let result = try work(progress)
+                let result = try store.write { context in
+                    try before(context)
+                    let result = try CloneEngine.copy(plan, in: context, now: Date(), progress: progress)
+                    try after(context, result)
+                    return result
+                }
                 lock.withLock {
                     _result = result
                     _status = .succeeded

@@ -1,64 +1,14 @@
 import ClonerModel
 import ClonerStore
 
-/// The SQL of one clone, derived from the model, the store's schema and the request — and from
-/// nothing else: no object has been read yet. Its size grows with the number of entities and
-/// relationships in the model, never with the number of objects, which is what keeps a clone of
-/// a million rows a few dozen statements.
-///
-/// The statements, run in this order by `CloneExecutor`:
-/// 1. `walk`: one recursive query that finds every object the root owns, through owned (copy)
-///    relationships, skipping the exact inverse edge of arrival; `UNION` ends cycles.
-/// 2. per entity, `mapFill`: old → new `_id` (new ids continue the table's sequence, in old-id
-///    order) and each object's parent — its first arrival in breadth-first order.
-/// 3. `linked`: the shared objects the clone links to (also what a dry run reports).
-/// 4. per entity, `insert`: one INSERT … SELECT copying rows inside SQLite (blobs never reach
-///    Swift), applying the attribute rules and re-pointing references into the clone set.
-/// 5. `joinInserts`: links of join tables, re-pointed or shared.
-/// 6. `follows`: `followParent` attributes, from the parent's clone, once every row exists.
+/// One clone request checked against the model and turned into the store's `GraphCopyPlan`, in
+/// model terms only: which relationships a copy owns, what is left out, how each attribute gets
+/// its value (DESIGN.md §3). Nothing is read from the store to build it; it is built once per
+/// request, before anything is queued, and the store's copier does the rest in its own SQL.
 public struct ClonePlan: Sendable {
-    struct EntityStep: Sendable {
-        let name: String
-        let tag: Int
-        /// Needs `:base` (the table's next `_id` minus one).
-        let mapFill: String
-        let nextIDQuery: String
-        /// One INSERT … SELECT, or two when ordered references split the rows (see the builder).
-        let inserts: [String]
-    }
-
-    struct FollowStep: Sendable {
-        let entity: String
-        let attribute: String
-        let update: String
-        /// For an attribute that follows itself (a tree carrying its root's id): statements that
-        /// push the value from each chain's top down all levels, run after `update`.
-        let propagation: [String]
-    }
-
     public let request: CloneRequest
-    let rootTag: Int
-    let walk: String
-    let entitySteps: [EntityStep]
-    let linkedQueries: [String]
-    let joinInserts: [String]
-    let follows: [FollowStep]
-    /// Named parameters the statements use besides `:now`, `:root`, `:base`.
-    let setParameters: [String: SQLValue]
-    /// A to-one the request sets on the root: checked to exist, and counted as linked.
-    let setReferences: [(relationship: String, destination: String, id: Int64)]
-
-    static let walkTable = "temp.\"_clone_walk\""
-    static let mapTable = "temp.\"_clone_map\""
-    static let linkedTable = "temp.\"_clone_linked\""
-    static let chainTable = "temp.\"_clone_chain\""
-
-    /// SQL for a random (version 4) UUID in canonical lower-case text, evaluated per row inside
-    /// SQLite so rebuilt ids cost no round trip to Swift.
-    static let uuidExpression = """
-        (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' \
-        || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))))
-        """
+    /// What the store copies.
+    public let copy: GraphCopyPlan
 
     public init(request: CloneRequest, schema: StoreSchema) throws(CloneError) {
         let model = schema.model
@@ -68,7 +18,7 @@ public struct ClonePlan: Sendable {
         var walked = request
         walked.exclude += request.setLinks.keys.sorted().filter { !request.exclude.contains($0) }
         let exclusions = try CloneExclusions(model: model, request: walked)
-        let (setParameters, setReferences) = try ClonePlan.checkSet(request.set, root: root, schema: schema)
+        try ClonePlan.checkSet(request.set, root: root, schema: schema)
         for (name, ids) in request.setLinks.sorted(by: { $0.key < $1.key }) {
             guard let relationship = root.relationship(named: name), relationship.isToMany else {
                 throw .invalidRequest(field: "set.\(name)", message: "\(root.name) has no to-many relationship named \(name)")
@@ -81,18 +31,51 @@ public struct ClonePlan: Sendable {
             }
             if !ids.isEmpty { try ClonePlan.checkLinkKeepsOwners(relationship, model: model) }
         }
-        self.setParameters = setParameters
-        self.setReferences = setReferences
-        self.rootTag = schema.entityTag(root.name)
 
-        let builder = ClonePlanBuilder(schema: schema, root: root, exclusions: exclusions, request: request)
-        let reachable = builder.reachableEntities()
-        self.walk = builder.walkSQL()
-        self.entitySteps = model.entities.filter { reachable.contains($0.name) }.map(builder.entityStep)
-        self.linkedQueries = model.entities.filter { reachable.contains($0.name) }.flatMap(builder.linkedQueries)
-            + schema.joinTables.flatMap { builder.joinLinkedQueries($0, reachable: reachable) }
-        self.joinInserts = schema.joinTables.flatMap { builder.joinInserts($0, reachable: reachable) }
-        self.follows = builder.followSteps(reachable: reachable)
+        var owned: Set<String> = []
+        var rules: [String: AttributeCopyRule] = [:]
+        for entity in model.entities {
+            for relationship in entity.relationships where relationship.isOwned { owned.insert(relationship.qualifiedName) }
+            for attribute in entity.attributes {
+                let rule = ClonePlan.copyRule(attribute.cloneRule)
+                if rule != .copy { rules["\(entity.name).\(attribute.name)"] = rule }
+            }
+        }
+        self.copy = GraphCopyPlan(
+            rootEntity: root.name, rootID: request.id, ownedRelationships: owned,
+            excludedEverywhere: exclusions.everywhere, excludedAtRoot: exclusions.rootOnly,
+            rootValues: request.set, rootLinks: request.setLinks, attributeRules: rules,
+            dryRun: request.dryRun, returnIDs: request.returnIDs, maximumObjects: request.maximumObjects)
+    }
+
+    /// DESIGN.md §3 attribute rules below `exclude` (which the plan carries as exclusions), in
+    /// precedence: followParent (its `withoutParent` fallback: blank, or the value kept — rebuilt
+    /// when `rebuild` is set too), rebuild, copy.
+    static func copyRule(_ rule: AttributeCloneRule) -> AttributeCopyRule {
+        let rebuilt: AttributeCopyRule
+        switch rule.rebuild {
+        case .uuid?: rebuilt = .newUUID
+        case .now?: rebuilt = .cloneTime
+        case nil: rebuilt = .copy
+        }
+        guard let followed = rule.followParent else { return rebuilt }
+        return .followParent(attribute: followed, otherwise: rule.withoutParent == .blank ? .blank : rebuilt)
+    }
+
+    /// What a clone would find missing at once — the source object (404) or a `set`
+    /// relationship's destination (422) — checked before a job is queued, so a bound-to-fail clone
+    /// never becomes a 202.
+    public func checkTargets(in context: any StoreContext) throws {
+        guard try context.version(entity: copy.rootEntity, id: copy.rootID) != nil else {
+            throw CloneError.rootNotFound(entity: copy.rootEntity, id: copy.rootID)
+        }
+        let root = context.model.entity(named: copy.rootEntity)!
+        for (name, value) in copy.rootValues.sorted(by: { $0.key < $1.key }) {
+            guard let relationship = root.relationship(named: name), case .integer(let target) = value else { continue }
+            guard try context.version(entity: relationship.destination, id: target) != nil else {
+                throw CloneError.invalidRequest(field: "set.\(name)", message: "no \(relationship.destination) with _id \(target)")
+            }
+        }
     }
 
     /// DESIGN.md §3 rule 8 (and rule 3): a `set` value naming original objects links them, and
@@ -106,10 +89,7 @@ public struct ClonePlan: Sendable {
             message: "\(relationship.qualifiedName) cannot link existing objects: its inverse \(inverse.qualifiedName) is to-one, so linking would take them from their owner, and a clone never changes its source")
     }
 
-    private static func checkSet(_ values: [String: AttributeValue], root: EntityDescription, schema: StoreSchema) throws(CloneError)
-        -> ([String: SQLValue], [(relationship: String, destination: String, id: Int64)]) {
-        var parameters: [String: SQLValue] = [:]
-        var references: [(relationship: String, destination: String, id: Int64)] = []
+    private static func checkSet(_ values: [String: AttributeValue], root: EntityDescription, schema: StoreSchema) throws(CloneError) {
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             let field = "set.\(name)"
             if let attribute = root.attribute(named: name) {
@@ -118,7 +98,6 @@ public struct ClonePlan: Sendable {
                 } else if value.type != attribute.type {
                     throw .invalidRequest(field: field, message: "\(root.name).\(name) expects a \(attribute.type.rawValue)")
                 }
-                parameters[":set_\(name)"] = value.sqlValue
             } else if let relationship = root.relationship(named: name) {
                 guard !relationship.isToMany, case .foreignKeyOnSource = schema.storage(of: relationship) else {
                     throw .invalidRequest(field: field, message: "\(root.name).\(name): only attributes and to-one relationships stored on \(root.name) can be set")
@@ -126,11 +105,8 @@ public struct ClonePlan: Sendable {
                 switch value {
                 case .null:
                     guard relationship.isOptional else { throw .invalidRequest(field: field, message: "\(root.name).\(name) is required and cannot be null") }
-                    parameters[":set_\(name)"] = .null
-                case .integer(let id):
+                case .integer:
                     try checkLinkKeepsOwners(relationship, model: schema.model)
-                    parameters[":set_\(name)"] = .integer(id)
-                    references.append((name, relationship.destination, id))
                 default:
                     throw .invalidRequest(field: field, message: "\(root.name).\(name) expects an _id (integer) or null")
                 }
@@ -138,6 +114,5 @@ public struct ClonePlan: Sendable {
                 throw .invalidRequest(field: field, message: "\(root.name) has no attribute or relationship named \(name)")
             }
         }
-        return (parameters, references)
     }
 }

@@ -77,8 +77,10 @@ extension ClonerApplication {
         let id = try objectID(of: request, entity: entity)
         try requireJSONBody(request)
         let clone = try cloneRequest(request, entity: entity, id: id)
+        // Planned once: the job copies this plan, and nothing re-checks what it checked.
+        let plan: ClonePlan
         do {
-            try engine.validate(clone)
+            plan = try engine.plan(clone)
         } catch {
             throw Problem.from(error) ?? Problem.internalError()
         }
@@ -87,16 +89,22 @@ extension ClonerApplication {
             throw Problem.validationFailed([FieldError(field: "Idempotency-Key", message: "expected 1 to \(ClonerApplication.maximumIdempotencyKeyLength) characters")])
         }
         let fingerprint = ClonerApplication.fingerprint(request)
+        // The slot is taken before anything is queued and given back when the job has finished
+        // (or, for `respond-async`, when no job was started after all).
+        guard cloneSlots.acquire() else {
+            throw Problem(code: .serviceUnavailable,
+                          detail: "\(cloneSlots.limit) clones are already running or queued (maxConcurrentClones); retry shortly")
+        }
         if request.headers.containsToken("respond-async", in: "Prefer") && !clone.dryRun {
             writeWorkers.submit { [self] in
                 do {
-                    responder.respond(try enqueueClone(clone, entity: entity, request: request, key: key, fingerprint: fingerprint))
+                    responder.respond(try enqueueClone(plan, entity: entity, request: request, key: key, fingerprint: fingerprint))
                 } catch {
                     responder.respond(problemResponse(for: error, request: request, during: .write))
                 }
             }
         } else {
-            runClone(clone, entity: entity, request: request, key: key, fingerprint: fingerprint, responder: responder)
+            runClone(plan, entity: entity, request: request, key: key, fingerprint: fingerprint, responder: responder)
         }
     }
 
@@ -118,24 +126,24 @@ extension ClonerApplication {
         return HTTPResponse(status: HTTPStatus(record.status), headers: headers, body: Array(record.body))
     }
 
-    /// A synchronous clone: on its own job queue, answered when it has committed or rolled back.
-    private func runClone(_ clone: CloneRequest, entity: EntityDescription, request: HTTPRequest, key: String?, fingerprint: String, responder: HTTPResponder) {
+    /// A synchronous clone: on its own job queue, in the job's own transaction, answered when it
+    /// has committed or rolled back. The idempotency check and answer ride in that transaction.
+    private func runClone(_ plan: ClonePlan, entity: EntityDescription, request: HTTPRequest, key: String?, fingerprint: String, responder: HTTPResponder) {
         let started = ContinuousClock.now
+        let clone = plan.request
         metrics.jobStarted()
         let status: HTTPStatus = clone.dryRun ? .ok : .created
-        engine.start(clone, jobID: UUID().uuidString.lowercased(), work: { [self] progress in
-            try store.write { context in
-                if let key, let record = try context.idempotencyRecord(key: key) { throw IdempotentReplay(record: record) }
-                let result = try engine.clone(clone, in: context, progress: progress)
-                if let key {
-                    try context.saveIdempotencyRecord(IdempotencyRecord(
-                        key: key, fingerprint: fingerprint, status: status.code,
-                        location: clone.dryRun ? nil : "/\(entity.collection)/\(result.clone.id)", body: Data(result.jsonBytes())))
-                }
-                return result
+        engine.start(plan, inTransactionBefore: { context in
+            if let key, let record = try context.idempotencyRecord(key: key) { throw IdempotentReplay(record: record) }
+        }, inTransactionAfter: { context, result in
+            if let key {
+                try context.saveIdempotencyRecord(IdempotencyRecord(
+                    key: key, fingerprint: fingerprint, status: status.code,
+                    location: clone.dryRun ? nil : "/\(entity.collection)/\(result.clone.id)", body: Data(result.jsonBytes())))
             }
         }, completion: { [self] job in
             metrics.jobFinished()
+            cloneSlots.release()
             if let result = job.result {
                 metrics.recordClone(result: clone.dryRun ? .dryRun : .succeeded, objects: clone.dryRun ? 0 : result.totalCreated,
                                     duration: ContinuousClock.now - started)
@@ -152,16 +160,19 @@ extension ClonerApplication {
     }
 
     /// `Prefer: respond-async`: the job is recorded (and the idempotency answer with it) before the
-    /// 202 goes out, so `GET /jobs/{id}` finds it even if the process dies right after.
-    private func enqueueClone(_ clone: CloneRequest, entity: EntityDescription, request: HTTPRequest, key: String?, fingerprint: String) throws -> HTTPResponse {
+    /// 202 goes out, so `GET /jobs/{id}` finds it even if the process dies right after. Holds a
+    /// clone slot (`startClone` took it): given back here unless a job started.
+    private func enqueueClone(_ plan: ClonePlan, entity: EntityDescription, request: HTTPRequest, key: String?, fingerprint: String) throws -> HTTPResponse {
+        var jobStarted = false
+        defer { if !jobStarted { cloneSlots.release() } }
         let jobID = UUID().uuidString.lowercased()
         let location = "/jobs/\(jobID)"
-        let queued = ClonerApplication.jobJSON(id: jobID, status: "queued", planned: 0, written: 0, result: nil, error: nil)
+        let queued = ClonerApplication.jobJSON(id: jobID, status: .queued, planned: 0, written: 0, result: nil, error: nil)
         let requestJSON = Data(request.body.isEmpty ? Array("{}".utf8) : request.body)
         let replay = try store.write { context -> IdempotencyRecord? in
             if let key, let record = try context.idempotencyRecord(key: key) { return record }
-            try checkCloneTargets(clone, entity: entity, in: context)
-            try context.saveJob(JobRecord(id: jobID, status: "queued", request: requestJSON))
+            try plan.checkTargets(in: context)
+            try context.saveJob(JobRecord(id: jobID, status: .queued, request: requestJSON))
             if let key {
                 try context.saveIdempotencyRecord(IdempotencyRecord(key: key, fingerprint: fingerprint, status: 202, location: location, body: Data(queued)))
             }
@@ -171,12 +182,9 @@ extension ClonerApplication {
 
         let started = ContinuousClock.now
         metrics.jobStarted()
-        let job = engine.start(clone, jobID: jobID, work: { [self] progress in
-            try store.write { context in
-                let result = try engine.clone(clone, in: context, progress: progress)
-                try context.saveJob(JobRecord(id: jobID, status: "succeeded", request: requestJSON, result: Data(result.jsonBytes()), finishedAt: Date()))
-                return result
-            }
+        jobStarted = true
+        let job = engine.start(plan, jobID: jobID, inTransactionAfter: { context, result in
+            try context.saveJob(JobRecord(id: jobID, status: .succeeded, request: requestJSON, result: Data(result.jsonBytes()), finishedAt: Date()))
         }, completion: { [self] job in
             if let result = job.result {
                 metrics.recordClone(result: .succeeded, objects: result.totalCreated, duration: ContinuousClock.now - started)
@@ -188,7 +196,7 @@ extension ClonerApplication {
                 }
                 do {
                     try store.write { context in
-                        try context.saveJob(JobRecord(id: jobID, status: "failed", request: requestJSON, error: Data(problem.jsonBytes()), finishedAt: Date()))
+                        try context.saveJob(JobRecord(id: jobID, status: .failed, request: requestJSON, error: Data(problem.jsonBytes()), finishedAt: Date()))
                     }
                 } catch {
                     logger.error("recording a failed clone job failed", metadata: ["job": "\(jobID)", "error": "\(error)"])
@@ -196,24 +204,11 @@ extension ClonerApplication {
             }
             metrics.jobFinished()
             jobs.remove(jobID)
+            cloneSlots.release()
         })
         jobs.add(job)
         if job.finishedAt != nil { jobs.remove(jobID) }
         return HTTPResponse.json(queued, status: .accepted, headers: ["Location": location])
-    }
-
-    /// What a synchronous clone finds missing at once — the source object (404) or a `set`
-    /// relationship's destination (422) — must not become a 202 for a job bound to fail.
-    private func checkCloneTargets(_ clone: CloneRequest, entity: EntityDescription, in context: StoreContext) throws {
-        guard try context.version(entity: entity.name, id: clone.id) != nil else {
-            throw Problem.notFound("\(entity.name) \(clone.id) does not exist")
-        }
-        for (name, value) in clone.set.sorted(by: { $0.key < $1.key }) {
-            guard let relationship = entity.relationship(named: name), case .integer(let target) = value else { continue }
-            guard try context.version(entity: relationship.destination, id: target) != nil else {
-                throw Problem.validationFailed([FieldError(field: "set.\(name)", message: "no \(relationship.destination) with _id \(target)")])
-            }
-        }
     }
 
     // MARK: GET /jobs/{id}
@@ -221,7 +216,7 @@ extension ClonerApplication {
     func jobResponse(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = request.parameter("id") ?? ""
         if let job = jobs.job(id), job.finishedAt == nil {
-            let status = job.status == .queued ? "queued" : "running"
+            let status: JobStatus = job.status == .queued ? .queued : .running
             return .json(ClonerApplication.jobJSON(id: id, status: status, planned: job.progress.planned, written: job.progress.written, result: nil, error: nil))
         }
         guard let record = try store.read({ try $0.job(id: id) }) else {
@@ -235,11 +230,11 @@ extension ClonerApplication {
                                                result: record.result.map(Array.init), error: record.error.map(Array.init)))
     }
 
-    static func jobJSON(id: String, status: String, planned: Int, written: Int, result: [UInt8]?, error: [UInt8]?) -> [UInt8] {
+    static func jobJSON(id: String, status: JobStatus, planned: Int, written: Int, result: [UInt8]?, error: [UInt8]?) -> [UInt8] {
         var writer = JSONWriter(capacity: 160 + (result?.count ?? 0) + (error?.count ?? 0))
         writer.beginObject()
         writer.key("id"); writer.string(id)
-        writer.key("status"); writer.string(status)
+        writer.key("status"); writer.string(status.rawValue)
         writer.key("progress")
         writer.beginObject()
         writer.key("planned"); writer.integer(planned)

@@ -22,6 +22,8 @@ public final class ClonerApplication: Sendable {
     let readWorkers: StoreWorkers
     let writeWorkers: StoreWorkers
     let jobs = JobRegistry()
+    /// At most `maxConcurrentClones` clone jobs at once; beyond, 503 before anything is queued.
+    let cloneSlots: CloneSlots
     /// `GET /model` and the model's ETag, rendered once: the model cannot change while running.
     let modelDocument: [UInt8]
     let modelTag: String
@@ -38,8 +40,10 @@ public final class ClonerApplication: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: configuration.modelPath), keys: configuration.cloneRuleKeys)
-        self.store = try IncrementalStore(path: configuration.databasePath, model: model)
+        self.store = try IncrementalStore(location: StoreLocation(configuration.databasePath), model: model)
         self.engine = CloneEngine(store: store)
+        self.cloneSlots = CloneSlots(limit: configuration.maxConcurrentClones
+            ?? (store.allowsConcurrentWrites ? 2 * ProcessInfo.processInfo.activeProcessorCount : 4))
         self.authenticator = APIKeyAuthenticator(configuration: configuration)
         self.readWorkers = StoreWorkers(label: "read", count: max(4, ProcessInfo.processInfo.activeProcessorCount * 2))
         self.writeWorkers = StoreWorkers(label: "write", count: 4)
@@ -93,7 +97,7 @@ public final class ClonerApplication: Sendable {
         startHousekeeping()
         logger.info("listening", metadata: [
             "host": "\(configuration.host)", "port": "\(port)", "tls": "\(tls != nil)",
-            "database": "\(configuration.databasePath)", "model": "\(configuration.modelPath)",
+            "database": "\(store.location)", "model": "\(configuration.modelPath)",
             "entities": "\(model.entities.count)", "auth": "\(authenticator.isEnabled)",
         ])
         return port

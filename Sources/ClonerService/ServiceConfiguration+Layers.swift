@@ -66,6 +66,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "maxObjectsPerClone", environmentVariable: "CLONER_MAX_OBJECTS_PER_CLONE") { config, raw, source throws(ConfigurationError) in
             config.maxObjectsPerClone = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
         },
+        Setting(fileKey: "maxConcurrentClones", environmentVariable: "CLONER_MAX_CONCURRENT_CLONES") { config, raw, source throws(ConfigurationError) in
+            config.maxConcurrentClones = try parseInteger(raw, source: source, range: 1...10_000, expected: "an integer from 1 to 10000")
+        },
         Setting(fileKey: "idempotencyRetentionSeconds", environmentVariable: "CLONER_IDEMPOTENCY_RETENTION") { config, raw, source throws(ConfigurationError) in
             config.idempotencyRetention = try parseSeconds(raw, source: source)
         },

@@ -1,46 +1,63 @@
 import ClonerModel
 import Foundation
 
-/// The store's operations inside one transaction of `IncrementalStore.read` or `.write`.
-/// Not `Sendable`: it wraps a connection that belongs to the calling thread for the duration.
-public struct StoreContext {
-    public let connection: SQLiteConnection
-    public let schema: StoreSchema
+/// The store's operations inside one transaction of `IncrementalStore.read` or `.write`, the same
+/// on every backend (DESIGN.md §1: the clone and service layers see no table, column or SQL).
+///
+/// Not `Sendable`: a context wraps a connection that belongs to the calling thread for the
+/// duration of the body, and must not leave it.
+public protocol StoreContext {
+    var schema: StoreSchema { get }
 
-    init(connection: SQLiteConnection, schema: StoreSchema) {
-        self.connection = connection
-        self.schema = schema
-    }
+    // MARK: Fetch
 
+    /// The `_id`s matching a request, in its order: one query, however many objects.
+    func fetchIDs(_ request: FetchRequest) throws -> [Int64]
+    /// The objects matching a request, in its order, each with its position in that order (its
+    /// sort-key values and `_id`) for a cursor that continues after it: one query.
+    func fetchPositions(_ request: FetchRequest) throws -> [(id: Int64, position: FetchRequest.Position)]
+    func fetchObject(entity: String, id: Int64) throws -> StoredObject?
+    /// Objects of one entity by `_id`, in the order of `ids`, missing ones left out.
+    func fetchObjects(entity: String, ids: [Int64]) throws -> [StoredObject]
+    /// The destinations of `relationship` for each source, in its order.
+    func destinationIDs(of relationship: RelationshipDescription, for sources: [Int64]) throws -> [Int64: [Int64]]
+    /// An object's row version, or nil when it does not exist.
+    func version(entity: String, id: Int64) throws -> Int64?
+
+    // MARK: Save
+
+    /// Applies inserts, updates and deletes (with delete rules) together.
+    func save(_ changes: ChangeSet) throws -> SaveResult
+
+    // MARK: Service tables
+
+    func idempotencyRecord(key: String) throws -> IdempotencyRecord?
+    func saveIdempotencyRecord(_ record: IdempotencyRecord) throws
+    /// Forgets answers older than `date`; returns how many.
+    @discardableResult func purgeIdempotencyRecords(olderThan date: Date) throws -> Int
+    func saveJob(_ job: JobRecord) throws
+    func job(id: String) throws -> JobRecord?
+    /// Marks jobs left queued or running by a process that stopped as failed (and forgets the
+    /// idempotency answers pointing at them); returns how many.
+    @discardableResult func failInterruptedJobs(error: Data, at date: Date) throws -> Int
+    /// Forgets finished jobs older than `date`; returns how many.
+    @discardableResult func purgeJobs(finishedBefore date: Date) throws -> Int
+
+    // MARK: Clone
+
+    /// Runs a clone's bulk copy in this transaction, in the backend's own SQL: a few statements
+    /// per entity of the model, never one per object. Throws `StoreError.notFound` for a missing
+    /// root, `.invalidReference` for a `rootValues`/`rootLinks` id that does not exist,
+    /// `.tooLarge` beyond `plan.maximumObjects`, unique violations as `.uniqueViolation` /
+    /// `.uniqueTogetherViolation`.
+    func copyGraph(_ plan: GraphCopyPlan, now: Date, progress: GraphCopyProgress) throws -> GraphCopyResult
+}
+
+extension StoreContext {
     public var model: DataModel { schema.model }
 
-    func entity(_ name: String) -> EntityDescription {
-        guard let entity = model.entity(named: name) else { preconditionFailure("unknown entity \(name)") }
-        return entity
-    }
-
-    /// A JSON array of ids, bound as one parameter and expanded with `json_each`, so a batch of any
-    /// size is one statement with one cached plan.
-    static func idArray<S: Sequence>(_ ids: S) -> SQLValue where S.Element == Int64 {
-        .text("[" + ids.map(String.init).joined(separator: ",") + "]")
-    }
-
-    static let idsFromArray = "SELECT value FROM json_each(?)"
-
-    /// Maps SQLite's constraint errors to what they mean in the model.
-    public static func translate(_ error: any Error, schema: StoreSchema) -> any Error {
-        guard let error = error as? SQLiteError else { return error }
-        if error.isUniqueViolation, let range = error.message.range(of: "failed: ") {
-            // SQLite names every column of the index as "Table.column", comma-separated; more than
-            // one is a `uniqueTogether` group.
-            let columns = error.message[range.upperBound...].split(separator: ",").map {
-                $0.trimmingCharacters(in: .whitespaces).split(separator: ".", maxSplits: 1).map(String.init)
-            }
-            if columns.count == 1, columns[0].count == 2 { return StoreError.uniqueViolation(entity: columns[0][0], attribute: columns[0][1]) }
-            if columns.count > 1, columns.allSatisfy({ $0.count == 2 && $0[0] == columns[0][0] }) {
-                return StoreError.uniqueTogetherViolation(entity: columns[0][0], attributes: columns.map { $0[1] })
-            }
-        }
-        return StoreError.sqlite(error)
+    @discardableResult
+    public func failInterruptedJobs(error: Data) throws -> Int {
+        try failInterruptedJobs(error: error, at: Date())
     }
 }

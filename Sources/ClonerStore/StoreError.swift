@@ -2,6 +2,8 @@
 public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// The file is not a SQLite database, fails its integrity check, or belongs to something else.
     case incompatibleStore(path: String, reason: String)
+    /// The location names a backend this build cannot open (`reason` says which and why).
+    case backendUnavailable(location: String, reason: String)
     /// The model changed in a way the store cannot apply without losing or inventing data.
     case migrationRefused(reasons: [String])
     case notFound(entity: String, id: Int64)
@@ -18,7 +20,13 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case unknownProperty(entity: String, property: String)
     /// A relationship value names an `_id` that does not exist.
     case danglingReference(entity: String, relationship: String, id: Int64)
-    case sqlite(SQLiteError)
+    /// A request value names an object that does not exist (a clone's `set` link): `field` is the
+    /// request field (`set.template`).
+    case invalidReference(field: String, message: String)
+    /// A bulk copy would create more objects than its plan allows.
+    case tooLarge(objects: Int, limit: Int)
+    /// A database error with no meaning in the model, with the backend's code, message and SQL.
+    case database(DatabaseFailure)
     /// Another write (a long clone, say) held the writer for longer than the store waits.
     case busy(waited: Duration)
 
@@ -36,7 +44,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case let .invalidValue(entity, property, reason): return "\(entity).\(property): \(reason)"
         case let .unknownProperty(entity, property): return "\(entity) has no attribute or relationship named \(property)"
         case let .danglingReference(entity, relationship, id): return "\(entity).\(relationship): no object with _id \(id)"
-        case let .sqlite(error): return error.description
+        case let .backendUnavailable(location, reason): return "cannot use store \(location): \(reason)"
+        case let .invalidReference(field, message): return "\(field): \(message)"
+        case let .tooLarge(objects, limit): return "the copy would create \(objects) objects, more than the limit of \(limit)"
+        case let .database(failure): return failure.description
         case let .busy(waited): return "the database was busy with other writes for \(waited)"
         }
     }

@@ -24,7 +24,7 @@ struct BenchDataSet {
     func build(in store: IncrementalStore) throws -> Int64 {
         precondition(items > 0 && tagCount >= 2, "a bench note needs items and at least two tags")
         return try store.write { context in
-            let connection = context.connection
+            let connection = context.sqliteConnection
             let existing = try connection.scalar("SELECT count(*) FROM \"Note\"")?.int64 ?? 0
             precondition(existing == 0, "the bench data set is built into a fresh store only")
 

@@ -58,7 +58,7 @@ struct BenchRun {
             var counts: [String: Int] = [:]
             let tables = context.model.entities.map(\.name) + context.schema.joinTables.map(\.name)
             for table in tables {
-                counts[table] = Int(try context.connection.scalar("SELECT count(*) FROM \(quoted(table))")?.int64 ?? 0)
+                counts[table] = Int(try context.sqliteConnection.scalar("SELECT count(*) FROM \(quoted(table))")?.int64 ?? 0)
             }
             return counts
         }

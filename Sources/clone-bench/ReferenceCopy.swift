@@ -13,8 +13,8 @@ struct ReferenceCopy {
     let root: Int64
 
     /// Copies the note inside the caller's write transaction; returns the new note's `_id`.
-    func run(in context: StoreContext, now: Date = Date()) throws -> Int64 {
-        let connection = context.connection
+    func run(in context: any StoreContext, now: Date = Date()) throws -> Int64 {
+        let connection = context.sqliteConnection
         let nowValue = AttributeValue.date(now).sqlValue
         let maps = ["item", "memo", "itemdata", "attachment"]
         for name in maps {

@@ -67,17 +67,17 @@ final class CloneFixture {
         try store.read { context in
             var counts: [String: Int64] = [:]
             for entity in context.model.entities {
-                counts[entity.name] = try context.connection.scalar("SELECT count(*) FROM \"\(entity.name)\"")?.int64
+                counts[entity.name] = try context.sqliteConnection.scalar("SELECT count(*) FROM \"\(entity.name)\"")?.int64
             }
             for table in context.schema.joinTables {
-                counts[table.name] = try context.connection.scalar("SELECT count(*) FROM \"\(table.name)\"")?.int64
+                counts[table.name] = try context.sqliteConnection.scalar("SELECT count(*) FROM \"\(table.name)\"")?.int64
             }
             return counts
         }
     }
 
     func sql(_ text: String) throws {
-        try store.write { try $0.connection.execute(text) }
+        try store.write { try $0.sqliteConnection.execute(text) }
     }
 
     /// A note with `items` items, each with one item data and its memo (with `tags` of the given

@@ -134,8 +134,8 @@ import Testing
         #expect(count == 5000)
         #expect(result.created == ["Folder": 5000])
         let stats = try fixture.store.read { context -> (Int64, Int64) in
-            let pointingOut = try context.connection.scalar("SELECT count(*) FROM \"Folder\" WHERE \"_id\" > \(count) AND \"parent\" <= \(count)")?.int64 ?? -1
-            let carrying = try context.connection.scalar("SELECT count(*) FROM \"Folder\" WHERE \"rootID\" = ?", [.text(newRootID.uuidString.lowercased())])?.int64 ?? -1
+            let pointingOut = try context.sqliteConnection.scalar("SELECT count(*) FROM \"Folder\" WHERE \"_id\" > \(count) AND \"parent\" <= \(count)")?.int64 ?? -1
+            let carrying = try context.sqliteConnection.scalar("SELECT count(*) FROM \"Folder\" WHERE \"rootID\" = ?", [.text(newRootID.uuidString.lowercased())])?.int64 ?? -1
             return (pointingOut, carrying)
         }
         #expect(stats.0 == 0, "no clone points back into the original chain")

@@ -99,7 +99,7 @@ import Testing
     @Test func concurrentClonesOfTheSameRootAllComplete() async throws {
         let fixture = try CloneFixture()
         let sample = try fixture.makeSampleNote(items: 20)
-        let jobs = (0..<6).map { _ in fixture.engine.start(CloneRequest(entity: "Note", id: sample.note)) }
+        let jobs = try (0..<6).map { _ in try fixture.engine.start(CloneRequest(entity: "Note", id: sample.note)) }
         for job in jobs { job.wait() }
         #expect(jobs.allSatisfy { $0.status == .succeeded })
         let clones = Set(jobs.compactMap { $0.result?.clone.id })
@@ -124,7 +124,7 @@ import Testing
         #expect(result.created["Attachment"] == 26)
         let memoClone = result.ids!["Memo"]![sample.memos[0]]!
         let same = try fixture.store.read { context in
-            try context.connection.scalar("""
+            try context.sqliteConnection.scalar("""
                 SELECT count(*) FROM "Attachment" a JOIN "Attachment" b ON a."image" = b."image" \
                 WHERE a."memo" = ? AND b."memo" = ? AND a."_id" <> b."_id"
                 """, [.integer(sample.memos[0]), .integer(memoClone)])?.int64

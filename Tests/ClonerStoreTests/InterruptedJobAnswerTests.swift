@@ -10,9 +10,9 @@ import Testing
     @Test func theAnswerOfAnInterruptedJobIsForgottenAndNoOtherIs() throws {
         let store = try StoreFixtures.openStore(directory)
         try store.write { context in
-            try context.saveJob(JobRecord(id: "job-a", status: "running", request: Data("{}".utf8)))
-            try context.saveJob(JobRecord(id: "job-b", status: "queued", request: Data("{}".utf8)))
-            try context.saveJob(JobRecord(id: "done", status: "succeeded", request: Data("{}".utf8), result: Data("{}".utf8), finishedAt: Date()))
+            try context.saveJob(JobRecord(id: "job-a", status: .running, request: Data("{}".utf8)))
+            try context.saveJob(JobRecord(id: "job-b", status: .queued, request: Data("{}".utf8)))
+            try context.saveJob(JobRecord(id: "done", status: .succeeded, request: Data("{}".utf8), result: Data("{}".utf8), finishedAt: Date()))
             for (key, location) in [("running", "/jobs/job-a"), ("queued", "/jobs/job-b"), ("finished", "/jobs/done"),
                                     ("clone", "/notes/7"), ("suffix", "/jobs/xjob-a"), ("dry", nil)] as [(String, String?)] {
                 try context.saveIdempotencyRecord(IdempotencyRecord(key: key, fingerprint: "f", status: location == nil ? 200 : 202,
@@ -23,6 +23,6 @@ import Testing
         #expect(failed == 2)
         for key in ["running", "queued"] { #expect(try store.read { try $0.idempotencyRecord(key: key) } == nil, "\(key)") }
         for key in ["finished", "clone", "suffix", "dry"] { #expect(try store.read { try $0.idempotencyRecord(key: key) } != nil, "\(key)") }
-        #expect(try store.read { try $0.job(id: "job-a")?.status } == "failed", "the job still reads failed")
+        #expect(try store.read { try $0.job(id: "job-a")?.status } == .failed, "the job still reads failed")
     }
 }

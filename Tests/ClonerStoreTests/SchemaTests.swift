@@ -9,11 +9,11 @@ import Testing
         let store = try StoreFixtures.openStore(directory)
         let (tables, indexes, itemColumns, journal) = try store.read { context -> (Set<String>, Set<String>, [String], String) in
             var tables: Set<String> = [], indexes: Set<String> = [], columns: [String] = []
-            try context.connection.forEachRow("SELECT type, name FROM sqlite_master") { row in
+            try context.sqliteConnection.forEachRow("SELECT type, name FROM sqlite_master") { row in
                 if row.string(0) == "table" { tables.insert(row.string(1)) } else if row.string(0) == "index" { indexes.insert(row.string(1)) }
             }
-            try context.connection.forEachRow("PRAGMA table_info(\"Item\")") { columns.append($0.string(1)) }
-            let journal = try context.connection.scalar("PRAGMA journal_mode")?.string ?? ""
+            try context.sqliteConnection.forEachRow("PRAGMA table_info(\"Item\")") { columns.append($0.string(1)) }
+            let journal = try context.sqliteConnection.scalar("PRAGMA journal_mode")?.string ?? ""
             return (tables, indexes, columns, journal)
         }
         #expect(tables.isSuperset(of: ["Note", "Item", "Tag", "NoteDescription", "Card", "_cloner_meta", "_rel_Item_tags", "_rel_Card_links"]))

@@ -26,17 +26,17 @@ import Testing
         do {
             let store = try StoreFixtures.openStore(directory)
             try store.write { context in
-                try context.saveJob(JobRecord(id: "done", status: "succeeded", request: Data("{}".utf8), result: Data("{\"ok\":1}".utf8), finishedAt: Date()))
-                try context.saveJob(JobRecord(id: "running", status: "running", request: Data("{}".utf8)))
-                try context.saveJob(JobRecord(id: "queued", status: "queued", request: Data("{}".utf8)))
+                try context.saveJob(JobRecord(id: "done", status: .succeeded, request: Data("{}".utf8), result: Data("{\"ok\":1}".utf8), finishedAt: Date()))
+                try context.saveJob(JobRecord(id: "running", status: .running, request: Data("{}".utf8)))
+                try context.saveJob(JobRecord(id: "queued", status: .queued, request: Data("{}".utf8)))
             }
         }
         let store = try StoreFixtures.openStore(directory)
         let failed = try store.write { try $0.failInterruptedJobs(error: Data("\"interrupted\"".utf8)) }
         #expect(failed == 2)
         let (done, running) = try store.read { (try $0.job(id: "done"), try $0.job(id: "running")) }
-        #expect(done?.status == "succeeded" && done?.result == Data("{\"ok\":1}".utf8))
-        #expect(running?.status == "failed" && running?.error == Data("\"interrupted\"".utf8) && running?.finishedAt != nil)
+        #expect(done?.status == .succeeded && done?.result == Data("{\"ok\":1}".utf8))
+        #expect(running?.status == .failed && running?.error == Data("\"interrupted\"".utf8) && running?.finishedAt != nil)
         #expect(try store.read { try $0.job(id: "missing") } == nil)
     }
 }

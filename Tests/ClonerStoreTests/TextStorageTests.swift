@@ -29,7 +29,7 @@ import Testing
         #expect(sorted == expected)
         let lengths = try store.read { context -> [Int64] in
             var lengths: [Int64] = []
-            try context.connection.forEachRow("SELECT length(CAST(name AS BLOB)) FROM Note ORDER BY _id") { lengths.append($0.int64(0)) }
+            try context.sqliteConnection.forEachRow("SELECT length(CAST(name AS BLOB)) FROM Note ORDER BY _id") { lengths.append($0.int64(0)) }
             return lengths
         }
         #expect(lengths == names.map { Int64($0.utf8.count) })

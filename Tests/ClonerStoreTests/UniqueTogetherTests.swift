@@ -21,7 +21,7 @@ import Testing
     static func indexNames(_ store: IncrementalStore) throws -> [String] {
         try store.read { context in
             var names: [String] = []
-            try context.connection.forEachRow("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Person' AND sql IS NOT NULL ORDER BY name") {
+            try context.sqliteConnection.forEachRow("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Person' AND sql IS NOT NULL ORDER BY name") {
                 names.append($0.string(0))
             }
             return names

@@ -60,7 +60,7 @@ struct ListCursor {
         guard order == expected else {
             throw refuse("this cursor belongs to order=\(order.isEmpty ? "_id" : order), not \(expected.isEmpty ? "_id" : expected)")
         }
-        var values: [SQLValue] = []
+        var values: [FetchRequest.Position.Value] = []
         for key in keys {
             switch key {
             case .null: values.append(.null)

@@ -17,8 +17,6 @@ extension Problem {
             return from(error, during: operation)
         case let error as CloneError:
             return from(error)
-        case let error as SQLiteError where error.isBusy:
-            return Problem(code: .serviceUnavailable, detail: "the database is busy; retry shortly")
         default:
             return nil
         }
@@ -49,7 +47,13 @@ extension Problem {
             return .validationFailed([FieldError(field: relationship, message: "\(entity).\(relationship): no object with _id \(id)")])
         case .busy:
             return Problem(code: .serviceUnavailable, detail: "the database is busy with other writes (a long clone, perhaps); retry shortly")
-        case .incompatibleStore, .migrationRefused, .sqlite:
+        case let .database(failure) where failure.isBusy:
+            return Problem(code: .serviceUnavailable, detail: "the database is busy; retry shortly")
+        case let .invalidReference(field, message):
+            return .validationFailed([FieldError(field: field, message: message)])
+        case let .tooLarge(objects, limit):
+            return Problem(code: .tooManyObjects, detail: "the clone would create \(objects) objects; the limit is \(limit)")
+        case .incompatibleStore, .backendUnavailable, .migrationRefused, .database:
             return nil
         }
     }

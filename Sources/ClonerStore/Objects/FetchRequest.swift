@@ -1,4 +1,5 @@
 import ClonerModel
+import Foundation
 
 /// Which objects of one entity to list, in which order, from where.
 public struct FetchRequest: Sendable {
@@ -38,9 +39,18 @@ public struct FetchRequest: Sendable {
     /// list's `next` cursor carries, so the next page starts after that place in the order whether
     /// or not the row is still there.
     public struct Position: Sendable, Hashable {
+        /// A sort-key value as the store compares it: the storage classes every backend has.
+        public enum Value: Sendable, Hashable {
+            case null
+            case integer(Int64)
+            case double(Double)
+            case text(String)
+            case blob(Data)
+        }
+
         /// One value per `sort` key, then the `_id` (`.integer`).
-        public var values: [SQLValue]
-        public init(values: [SQLValue]) {
+        public var values: [Value]
+        public init(values: [Value]) {
             self.values = values
         }
     }

@@ -3,32 +3,32 @@ import Foundation
 
 /// The current row of a stepping statement. Valid only inside the `forEachRow` callback that
 /// produced it: it reads straight from SQLite's buffers without copying the row first.
-public struct Row {
+package struct Row {
     let statement: Statement
 
-    public var count: Int32 { sqlite3_column_count(statement.handle) }
+    package var count: Int32 { sqlite3_column_count(statement.handle) }
 
-    public func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement.handle, index) == SQLITE_NULL }
+    package func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement.handle, index) == SQLITE_NULL }
 
-    public func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement.handle, index) }
+    package func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement.handle, index) }
 
-    public func optionalInt64(_ index: Int32) -> Int64? { isNull(index) ? nil : int64(index) }
+    package func optionalInt64(_ index: Int32) -> Int64? { isNull(index) ? nil : int64(index) }
 
-    public func double(_ index: Int32) -> Double { sqlite3_column_double(statement.handle, index) }
+    package func double(_ index: Int32) -> Double { sqlite3_column_double(statement.handle, index) }
 
-    public func string(_ index: Int32) -> String {
+    package func string(_ index: Int32) -> String {
         guard let text = sqlite3_column_text(statement.handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(statement.handle, index))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
-    public func data(_ index: Int32) -> Data {
+    package func data(_ index: Int32) -> Data {
         let count = Int(sqlite3_column_bytes(statement.handle, index))
         guard count > 0, let bytes = sqlite3_column_blob(statement.handle, index) else { return Data() }
         return Data(bytes: bytes, count: count)
     }
 
-    public subscript(_ index: Int32) -> SQLValue {
+    package subscript(_ index: Int32) -> SQLValue {
         switch sqlite3_column_type(statement.handle, index) {
         case SQLITE_INTEGER: return .integer(int64(index))
         case SQLITE_FLOAT: return .double(double(index))

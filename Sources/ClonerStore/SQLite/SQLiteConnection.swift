@@ -1,27 +1,28 @@
 import CSQLite
 import Foundation
 
-/// One SQLite connection. Not thread-safe and deliberately not `Sendable`: a connection is used by
-/// one thread or serial queue at a time (the pool hands it out exclusively), which is how SQLite's
-/// WAL mode gives readers in parallel with one writer.
-public final class SQLiteConnection {
+/// One SQLite connection. Not thread-safe, and explicitly not `Sendable` (the conformance is
+/// marked unavailable below): a connection is used by one thread or serial queue at a time (the
+/// pool hands it out exclusively), which is how SQLite's WAL mode gives readers in parallel with
+/// one writer.
+package final class SQLiteConnection {
     let handle: OpaquePointer
-    public let path: String
+    package let path: String
     private var statementCache: [String: Statement] = [:]
 
-    public struct OpenOptions: Sendable {
-        public var readOnly: Bool = false
-        public var create: Bool = true
+    package struct OpenOptions: Sendable {
+        package var readOnly: Bool = false
+        package var create: Bool = true
         /// How long a statement waits for a lock held by another connection before SQLITE_BUSY.
-        public var busyTimeoutMilliseconds: Int32 = 10_000
-        public init(readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 10_000) {
+        package var busyTimeoutMilliseconds: Int32 = 10_000
+        package init(readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 10_000) {
             self.readOnly = readOnly
             self.create = create
             self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         }
     }
 
-    public init(path: String, options: OpenOptions = OpenOptions()) throws(SQLiteError) {
+    package init(path: String, options: OpenOptions = OpenOptions()) throws(SQLiteError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         if options.readOnly {
             flags |= SQLITE_OPEN_READONLY
@@ -34,7 +35,7 @@ public final class SQLiteConnection {
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             if let handle { sqlite3_close_v2(handle) }
-            throw SQLiteError(extendedCode: code, message: "\(message) (\(path))")
+            throw SQLiteError(resultCode: ResultCode(rawValue: code), message: "\(message) (\(path))")
         }
         self.handle = handle
         self.path = path
@@ -50,28 +51,28 @@ public final class SQLiteConnection {
     func lastError(code: Int32, sql: String?) -> SQLiteError {
         let extended = sqlite3_extended_errcode(handle)
         let message = String(cString: sqlite3_errmsg(handle))
-        return SQLiteError(extendedCode: extended != 0 ? extended : code, message: message, sql: sql)
+        return SQLiteError(resultCode: ResultCode(rawValue: extended != 0 ? extended : code), message: message, sql: sql)
     }
 
     /// Runs one or more statements without parameters (DDL, pragmas).
-    public func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if code != SQLITE_OK {
             let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(errorMessage)
-            throw SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: message, sql: sql)
+            throw SQLiteError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(handle)), message: message, sql: sql)
         }
     }
 
     /// Runs one statement with positional parameters.
-    public func execute(_ sql: String, _ values: [SQLValue]) throws(SQLiteError) {
+    package func execute(_ sql: String, _ values: [SQLValue]) throws(SQLiteError) {
         try cachedStatement(sql).execute(values)
     }
 
     /// A prepared statement kept for the connection's lifetime: the hot paths reuse the same SQL
     /// text, so preparing once saves the parse and plan on every call.
-    public func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+    package func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
         if let statement = statementCache[sql] { return statement }
         let statement = try Statement(connection: self, sql: sql)
         statementCache[sql] = statement
@@ -79,26 +80,26 @@ public final class SQLiteConnection {
     }
 
     /// A statement prepared for one use (dynamic SQL that would only bloat the cache).
-    public func makeStatement(_ sql: String) throws(SQLiteError) -> Statement {
+    package func makeStatement(_ sql: String) throws(SQLiteError) -> Statement {
         try Statement(connection: self, sql: sql)
     }
 
-    public func scalar(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
+    package func scalar(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
         try cachedStatement(sql).scalar(values)
     }
 
-    public func forEachRow(_ sql: String, _ values: [SQLValue] = [], _ body: (Row) throws -> Void) throws {
+    package func forEachRow(_ sql: String, _ values: [SQLValue] = [], _ body: (Row) throws -> Void) throws {
         try cachedStatement(sql).forEachRow(values, body)
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
 
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
-    public enum TransactionKind: String, Sendable {
+    package enum TransactionKind: String, Sendable {
         case deferred = "DEFERRED"
         /// Takes the write lock at BEGIN, so a read-then-write transaction cannot fail half-way
         /// with SQLITE_BUSY when another writer got in between.
@@ -106,7 +107,7 @@ public final class SQLiteConnection {
     }
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
-    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         precondition(!isInTransaction, "nested transaction on \(path)")
         try execute("BEGIN \(kind.rawValue)")
         do {
@@ -119,3 +120,8 @@ public final class SQLiteConnection {
         }
     }
 }
+
+/// A connection belongs to one thread or serial queue at a time (SQLite is opened NOMUTEX); the
+/// compiler refuses to send one across isolation domains.
+@available(*, unavailable, message: "a SQLiteConnection is used by one thread at a time; borrow one from the pool instead")
+extension SQLiteConnection: Sendable {}

@@ -3,9 +3,9 @@ import Foundation
 
 /// A prepared statement. Not thread-safe: it belongs to its connection, which belongs to one thread
 /// (or serial queue) at a time.
-public final class Statement {
+package final class Statement {
     let handle: OpaquePointer
-    public let sql: String
+    package let sql: String
     private unowned let connection: SQLiteConnection
 
     init(connection: SQLiteConnection, sql: String) throws(SQLiteError) {
@@ -22,7 +22,7 @@ public final class Statement {
     deinit { sqlite3_finalize(handle) }
 
     /// Binds `values` to the positional parameters 1...n, after clearing any earlier bindings.
-    public func bind(_ values: [SQLValue]) throws(SQLiteError) {
+    package func bind(_ values: [SQLValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
@@ -31,7 +31,7 @@ public final class Statement {
     }
 
     /// Binds one value to a parameter by its 1-based index.
-    public func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
+    package func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
         let code: Int32
         switch value {
         case .null:
@@ -62,7 +62,7 @@ public final class Statement {
 
     /// Binds a named parameter (`:name`, `@name` or `$name`); a name the statement lacks is a
     /// programmer error.
-    public func bind(_ value: SQLValue, named name: String) throws(SQLiteError) {
+    package func bind(_ value: SQLValue, named name: String) throws(SQLiteError) {
         let index = sqlite3_bind_parameter_index(handle, name)
         precondition(index > 0, "no parameter \(name) in: \(sql)")
         try bind(value, at: index)
@@ -71,7 +71,7 @@ public final class Statement {
     /// Binds every named parameter of the statement from `values`; a parameter missing from the
     /// dictionary is a programmer error, extra entries are ignored (one dictionary serves a set of
     /// statements).
-    public func bind(named values: [String: SQLValue]) throws(SQLiteError) {
+    package func bind(named values: [String: SQLValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         let count = sqlite3_bind_parameter_count(handle)
@@ -88,7 +88,7 @@ public final class Statement {
 
     /// Runs the statement to completion with named parameters; returns the rows changed.
     @discardableResult
-    public func execute(named values: [String: SQLValue]) throws(SQLiteError) -> Int {
+    package func execute(named values: [String: SQLValue]) throws(SQLiteError) -> Int {
         try bind(named: values)
         while try step() {}
         sqlite3_reset(handle)
@@ -97,7 +97,7 @@ public final class Statement {
 
     /// Advances to the next row; false when done.
     @discardableResult
-    public func step() throws(SQLiteError) -> Bool {
+    package func step() throws(SQLiteError) -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
@@ -110,14 +110,14 @@ public final class Statement {
     }
 
     /// Runs the statement to completion, ignoring rows.
-    public func execute(_ values: [SQLValue] = []) throws(SQLiteError) {
+    package func execute(_ values: [SQLValue] = []) throws(SQLiteError) {
         try bind(values)
         while try step() {}
         sqlite3_reset(handle)
     }
 
     /// Runs the statement and hands each row to `body`.
-    public func forEachRow(_ values: [SQLValue] = [], _ body: (Row) throws -> Void) throws {
+    package func forEachRow(_ values: [SQLValue] = [], _ body: (Row) throws -> Void) throws {
         try bind(values)
         defer { sqlite3_reset(handle) }
         let row = Row(statement: self)
@@ -125,14 +125,18 @@ public final class Statement {
     }
 
     /// The first column of the first row, if any.
-    public func scalar(_ values: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
+    package func scalar(_ values: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
         try bind(values)
         defer { sqlite3_reset(handle) }
         guard try step() else { return nil }
         return Row(statement: self)[0]
     }
 
-    public var columnCount: Int32 { sqlite3_column_count(handle) }
+    package var columnCount: Int32 { sqlite3_column_count(handle) }
 
-    public func columnName(_ index: Int32) -> String { String(cString: sqlite3_column_name(handle, index)) }
+    package func columnName(_ index: Int32) -> String { String(cString: sqlite3_column_name(handle, index)) }
 }
+
+/// A statement belongs to its connection, which belongs to one thread at a time.
+@available(*, unavailable, message: "a Statement belongs to its connection's thread")
+extension Statement: Sendable {}

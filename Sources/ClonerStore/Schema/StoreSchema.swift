@@ -109,6 +109,6 @@ public struct StoreSchema: Sendable {
 /// Quotes an identifier for SQL. Model names are validated to letters, digits and `_`, so this is
 /// about reserved words (`index`, `order`), not injection — but it is applied everywhere anyway.
 @inline(__always)
-public func quoted(_ identifier: String) -> String {
+package func quoted(_ identifier: String) -> String {
     "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }

@@ -4,15 +4,14 @@ import Foundation
 /// gone. `result` and `error` are the service's JSON, opaque to the store.
 public struct JobRecord: Sendable, Hashable {
     public var id: String
-    /// `queued`, `running`, `succeeded` or `failed`.
-    public var status: String
+    public var status: JobStatus
     public var request: Data
     public var result: Data?
     public var error: Data?
     public var createdAt: Date
     public var finishedAt: Date?
 
-    public init(id: String, status: String, request: Data, result: Data? = nil, error: Data? = nil, createdAt: Date = Date(), finishedAt: Date? = nil) {
+    public init(id: String, status: JobStatus, request: Data, result: Data? = nil, error: Data? = nil, createdAt: Date = Date(), finishedAt: Date? = nil) {
         self.id = id
         self.status = status
         self.request = request

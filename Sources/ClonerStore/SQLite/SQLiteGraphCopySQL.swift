@@ -1,28 +1,96 @@
 import ClonerModel
-import ClonerStore
 
-/// Writes the SQL of a `ClonePlan`. Row aliases used throughout: `m` is the object's map row
-/// (`old`, `new`, `pent`, `pold`, `pnew`), `o` the original row. The root is the only object
-/// without a parent, so `m.pold IS NULL` is how a statement tells the root apart.
-struct ClonePlanBuilder {
+/// The SQL of one graph copy on SQLite, derived from the schema and a `GraphCopyPlan` — and from
+/// nothing else: no object has been read yet. Its size grows with the number of entities and
+/// relationships in the model, never with the number of objects, which is what keeps a clone of
+/// a million rows a few dozen statements.
+///
+/// The statements, run in this order by `SQLiteGraphCopier`:
+/// 1. `walk`: one recursive query that finds every object the root owns, through owned
+///    relationships, skipping the exact inverse edge of arrival; `UNION` ends cycles.
+/// 2. per entity, `mapFill`: old → new `_id` (new ids continue the table's sequence, in old-id
+///    order) and each object's parent — its first arrival in breadth-first order.
+/// 3. `linkedQueries`: the shared objects the copy links to (also what a dry run reports).
+/// 4. per entity, `inserts`: one INSERT … SELECT copying rows inside SQLite (blobs never reach
+///    Swift), applying the attribute rules and re-pointing references into the clone set.
+/// 5. `joinInserts`: links of join tables, re-pointed or shared.
+/// 6. `follows`: `followParent` attributes, from the parent's clone, once every row exists.
+///
+/// Row aliases used throughout: `m` is the object's map row (`old`, `new`, `pent`, `pold`,
+/// `pnew`), `o` the original row. The root is the only object without a parent, so
+/// `m.pold IS NULL` is how a statement tells the root apart.
+struct SQLiteGraphCopySQL {
+    struct EntityStep {
+        let name: String
+        let tag: Int
+        /// Needs `:base` (the table's next `_id` minus one).
+        let mapFill: String
+        let nextIDQuery: String
+        /// One INSERT … SELECT, or two when ordered references split the rows.
+        let inserts: [String]
+    }
+
+    struct FollowStep {
+        let entity: String
+        let attribute: String
+        let update: String
+        /// For an attribute that follows itself (a tree carrying its root's id): statements that
+        /// push the value from each chain's top down all levels, run after `update`.
+        let propagation: [String]
+    }
+
+    static let walkTable = "temp.\"_clone_walk\""
+    static let mapTable = "temp.\"_clone_map\""
+    static let linkedTable = "temp.\"_clone_linked\""
+    static let chainTable = "temp.\"_clone_chain\""
+
+    /// SQL for a random (version 4) UUID in canonical lower-case text, evaluated per row inside
+    /// SQLite so rebuilt ids cost no round trip to Swift.
+    static let uuidExpression = """
+        (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' \
+        || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))))
+        """
+
     let schema: StoreSchema
     let root: EntityDescription
-    let exclusions: CloneExclusions
-    let request: CloneRequest
+    let plan: GraphCopyPlan
+    let rootTag: Int
+    private(set) var walk: String
+    private(set) var entitySteps: [EntityStep]
+    private(set) var linkedQueries: [String]
+    private(set) var joinInserts: [String]
+    private(set) var follows: [FollowStep]
+    /// Root properties not walked or carried for the root: its exclusions, and the to-manys
+    /// `rootLinks` replaces (rule 8).
+    private let rootExclusions: Set<String>
     private let relationshipIndex: [String: Int]
 
-    init(schema: StoreSchema, root: EntityDescription, exclusions: CloneExclusions, request: CloneRequest) {
+    init(plan: GraphCopyPlan, schema: StoreSchema) {
+        guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
         self.schema = schema
         self.root = root
-        self.exclusions = exclusions
-        self.request = request
+        self.plan = plan
+        self.rootTag = schema.entityTag(root.name)
+        self.rootExclusions = plan.excludedAtRoot.union(plan.rootLinks.keys)
         var index: [String: Int] = [:]
         for relationship in schema.model.entities.flatMap(\.relationships) { index[relationship.qualifiedName] = index.count }
         self.relationshipIndex = index
+        self.walk = ""
+        self.entitySteps = []
+        self.linkedQueries = []
+        self.joinInserts = []
+        self.follows = []
+        let reachable = reachableEntities()
+        let entities = schema.model.entities.filter { reachable.contains($0.name) }
+        self.walk = walkSQL()
+        self.entitySteps = entities.map(entityStep)
+        self.linkedQueries = entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) }
+        self.joinInserts = schema.joinTables.flatMap { joinTableInserts($0, reachable: reachable) }
+        self.follows = followSteps(reachable: reachable)
     }
 
     private var model: DataModel { schema.model }
-    private var map: String { ClonePlan.mapTable }
+    private var map: String { SQLiteGraphCopySQL.mapTable }
 
     private func tag(_ entity: String) -> Int { schema.entityTag(entity) }
 
@@ -30,18 +98,18 @@ struct ClonePlanBuilder {
 
     /// Owned relationships not excluded for a whole entity: the edges a walk may take.
     private func isFollowed(_ relationship: RelationshipDescription) -> Bool {
-        relationship.isOwned && !exclusions.isExcludedEverywhere(relationship.source, relationship.name)
+        plan.isOwned(relationship) && !plan.isExcludedEverywhere(relationship.source, relationship.name)
     }
 
     private func excludedAtRoot(_ entity: String, _ property: String) -> Bool {
-        isRootEntity(entity) && exclusions.isExcludedAtRoot(property)
+        isRootEntity(entity) && rootExclusions.contains(property)
     }
 
     private func setAtRoot(_ entity: String, _ property: String) -> Bool {
-        isRootEntity(entity) && request.set[property] != nil
+        isRootEntity(entity) && plan.rootValues[property] != nil
     }
 
-    func reachableEntities() -> Set<String> {
+    private func reachableEntities() -> Set<String> {
         var seen: Set<String> = [root.name]
         var queue = [root.name]
         while let name = queue.popLast() {
@@ -54,7 +122,7 @@ struct ClonePlanBuilder {
 
     // MARK: 1. Walk
 
-    func walkSQL() -> String {
+    private func walkSQL() -> String {
         var parts = ["SELECT :rootTag, :root, -1, NULL, NULL"]
         for entity in model.entities {
             for relationship in entity.relationships where isFollowed(relationship) {
@@ -81,18 +149,18 @@ struct ClonePlanBuilder {
                     """)
             }
         }
-        return "INSERT INTO \(ClonePlan.walkTable) (ent, id, via, pent, pid) WITH RECURSIVE w(ent, id, via, pent, pid) AS (\n"
+        return "INSERT INTO \(SQLiteGraphCopySQL.walkTable) (ent, id, via, pent, pid) WITH RECURSIVE w(ent, id, via, pent, pid) AS (\n"
             + parts.joined(separator: "\nUNION\n") + "\n) SELECT ent, id, via, pent, pid FROM w"
     }
 
     // MARK: 2–4. Map and insert per entity
 
-    func entityStep(_ entity: EntityDescription) -> ClonePlan.EntityStep {
+    private func entityStep(_ entity: EntityDescription) -> EntityStep {
         let entityTag = tag(entity.name)
         let table = quoted(entity.name)
         let mapFill = """
             INSERT INTO \(map) (ent, old, new, pent, pold) SELECT ent, id, :base + row_number() OVER (ORDER BY id), pent, pid \
-            FROM (SELECT ent, id, pent, pid, min(seq) FROM \(ClonePlan.walkTable) WHERE ent = \(entityTag) GROUP BY id)
+            FROM (SELECT ent, id, pent, pid, min(seq) FROM \(SQLiteGraphCopySQL.walkTable) WHERE ent = \(entityTag) GROUP BY id)
             """
         let nextIDQuery = """
             SELECT max(coalesce((SELECT max("_id") FROM \(table)), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = '\(entity.name)'), 0))
@@ -142,38 +210,44 @@ struct ClonePlanBuilder {
                 "\(into) SELECT \(appendingValues.joined(separator: ", ")) \(source) AND NOT (\(condition)) ORDER BY m.new",
             ]
         }
-        return ClonePlan.EntityStep(name: entity.name, tag: entityTag, mapFill: mapFill, nextIDQuery: nextIDQuery, inserts: inserts)
+        return SQLiteGraphCopySQL.EntityStep(name: entity.name, tag: entityTag, mapFill: mapFill, nextIDQuery: nextIDQuery, inserts: inserts)
     }
 
     private func blank(_ attribute: AttributeDescription) -> String {
         attribute.defaultValue.map(\.sqlLiteral) ?? "NULL"
     }
 
+    /// The value a rule gives a copied row (`followParent` here means its fallback: the follow
+    /// step writes the parent's value afterwards).
+    private func ruleExpression(_ rule: AttributeCopyRule, _ attribute: AttributeDescription, original: String) -> String {
+        switch rule {
+        case .copy: return original
+        case .blank: return blank(attribute)
+        case .newUUID: return SQLiteGraphCopySQL.uuidExpression
+        case .cloneTime: return ":now"
+        case .followParent(_, let otherwise): return ruleExpression(otherwise, attribute, original: original)
+        }
+    }
+
     /// DESIGN.md §3 attribute rules, in precedence: exclude, followParent (+ withoutParent),
     /// rebuild, copy; the request's `set` on the root over all of them.
     private func attributeExpression(_ entity: EntityDescription, _ attribute: AttributeDescription) -> String {
         let original = "o.\(quoted(attribute.name))"
-        let rule = attribute.cloneRule
-        let rebuilt: String
-        switch rule.rebuild {
-        case .uuid?: rebuilt = ClonePlan.uuidExpression
-        case .now?: rebuilt = ":now"
-        case nil: rebuilt = original
-        }
+        let rule = plan.rule(for: entity.name, attribute.name)
         var expression: String
-        if exclusions.isExcludedEverywhere(entity.name, attribute.name) {
+        if plan.isExcludedEverywhere(entity.name, attribute.name) {
             expression = blank(attribute)
-        } else if rule.followParent != nil {
+        } else if case .followParent(let followed, let otherwise) = rule {
             // With a parent, the follow step fills the value once the parent's clone exists; until
             // then the row holds a placeholder that satisfies the column.
-            let withoutParent = rule.withoutParent == .blank ? blank(attribute) : rebuilt
+            let withoutParent = ruleExpression(otherwise, attribute, original: original)
             let placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map(\.sqlLiteral) ?? original)
             // A parent whose entity lacks the followed attribute counts as no parent (DESIGN §3).
-            let followable = model.entities.filter { $0.attribute(named: rule.followParent!) != nil }.map { String(tag($0.name)) }
+            let followable = model.entities.filter { $0.attribute(named: followed) != nil }.map { String(tag($0.name)) }
             let noParent = followable.isEmpty ? "1" : "m.pold IS NULL OR m.pent NOT IN (\(followable.joined(separator: ", ")))"
             expression = "CASE WHEN \(noParent) THEN \(withoutParent) ELSE \(placeholder) END"
         } else {
-            expression = rebuilt
+            expression = ruleExpression(rule, attribute, original: original)
         }
         if excludedAtRoot(entity.name, attribute.name) {
             expression = "CASE WHEN m.pold IS NULL THEN \(blank(attribute)) ELSE \(expression) END"
@@ -191,11 +265,11 @@ struct ClonePlanBuilder {
         // An excluded side still links to a clone whose own (inverse) side is not excluded: in
         // Core Data that clone would set the inverse, which sets this side too.
         var excludedValue = "NULL"
-        if let inverse = model.inverse(of: relationship), !exclusions.isExcludedEverywhere(inverse.source, inverse.name) {
+        if let inverse = model.inverse(of: relationship), !plan.isExcludedEverywhere(inverse.source, inverse.name) {
             excludedValue = mapped
         }
-        var expression = relationship.isOwned ? mapped : "coalesce(\(mapped), \(original))"
-        if exclusions.isExcludedEverywhere(entity.name, relationship.name) { expression = excludedValue }
+        var expression = plan.isOwned(relationship) ? mapped : "coalesce(\(mapped), \(original))"
+        if plan.isExcludedEverywhere(entity.name, relationship.name) { expression = excludedValue }
         if excludedAtRoot(entity.name, relationship.name) {
             expression = "CASE WHEN m.pold IS NULL THEN \(excludedValue) ELSE \(expression) END"
         }
@@ -224,20 +298,20 @@ struct ClonePlanBuilder {
     // MARK: 3. Linked shared objects
 
     private static func linkedInsert(_ select: String) -> String {
-        "INSERT INTO \(ClonePlan.linkedTable) (ent, id, bump) \(select) ON CONFLICT (ent, id) DO UPDATE SET bump = max(bump, excluded.bump)"
+        "INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) \(select) ON CONFLICT (ent, id) DO UPDATE SET bump = max(bump, excluded.bump)"
     }
 
-    func linkedQueries(_ entity: EntityDescription) -> [String] {
+    private func entityLinkedQueries(_ entity: EntityDescription) -> [String] {
         (schema.foreignKeys[entity.name] ?? []).compactMap { foreignKey in
             let relationship = entity.relationship(named: foreignKey.relationship!)!
-            guard !relationship.isOwned, !exclusions.isExcludedEverywhere(entity.name, relationship.name) else { return nil }
+            guard !plan.isOwned(relationship), !plan.isExcludedEverywhere(entity.name, relationship.name) else { return nil }
             let column = "o.\(quoted(foreignKey.column))"
             var conditions = ["m.ent = \(tag(entity.name))", "\(column) IS NOT NULL",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(relationship.destination)) AND x.old = \(column))"]
             if excludedAtRoot(entity.name, relationship.name) || setAtRoot(entity.name, relationship.name) {
                 conditions.append("m.pold IS NOT NULL")
             }
-            return ClonePlanBuilder.linkedInsert("""
+            return SQLiteGraphCopySQL.linkedInsert("""
                 SELECT \(tag(relationship.destination)), \(column), \(relationship.hasInverse ? 1 : 0) \
                 FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
                 """)
@@ -254,25 +328,25 @@ struct ClonePlanBuilder {
         preconditionFailure("join table \(joinTable.name) has no source relationship")
     }
 
-    func joinLinkedQueries(_ joinTable: JoinTableDescription, reachable: Set<String>) -> [String] {
+    private func joinLinkedQueries(_ joinTable: JoinTableDescription, reachable: Set<String>) -> [String] {
         let (source, inverse) = sides(of: joinTable)
         let table = quoted(joinTable.name)
         var queries: [String] = []
-        if reachable.contains(joinTable.sourceEntity), !source.isOwned, !exclusions.isExcludedEverywhere(source.source, source.name) {
+        if reachable.contains(joinTable.sourceEntity), !plan.isOwned(source), !plan.isExcludedEverywhere(source.source, source.name) {
             var conditions = ["m.ent = \(tag(joinTable.sourceEntity))",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.destinationEntity)) AND x.old = j.dst)"]
             if excludedAtRoot(source.source, source.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append(ClonePlanBuilder.linkedInsert("""
+            queries.append(SQLiteGraphCopySQL.linkedInsert("""
                 SELECT \(tag(joinTable.destinationEntity)), j.dst, \(inverse == nil ? 0 : 1) FROM \(map) m JOIN \(table) j ON j.src = m.old \
                 WHERE \(conditions.joined(separator: " AND "))
                 """))
         }
-        if let inverse, reachable.contains(joinTable.destinationEntity), !inverse.isOwned,
-           !exclusions.isExcludedEverywhere(inverse.source, inverse.name) {
+        if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
+           !plan.isExcludedEverywhere(inverse.source, inverse.name) {
             var conditions = ["m.ent = \(tag(joinTable.destinationEntity))",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.sourceEntity)) AND x.old = j.src)"]
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append(ClonePlanBuilder.linkedInsert("""
+            queries.append(SQLiteGraphCopySQL.linkedInsert("""
                 SELECT \(tag(joinTable.sourceEntity)), j.src, 1 FROM \(map) m JOIN \(table) j ON j.dst = m.old \
                 WHERE \(conditions.joined(separator: " AND "))
                 """))
@@ -282,7 +356,7 @@ struct ClonePlanBuilder {
 
     // MARK: 5. Join tables
 
-    func joinInserts(_ joinTable: JoinTableDescription, reachable: Set<String>) -> [String] {
+    private func joinTableInserts(_ joinTable: JoinTableDescription, reachable: Set<String>) -> [String] {
         let (source, inverse) = sides(of: joinTable)
         let table = quoted(joinTable.name)
         let sourceTag = tag(joinTable.sourceEntity)
@@ -293,19 +367,19 @@ struct ClonePlanBuilder {
         // its object (setting one side of an inverse pair sets the other, as in Core Data).
         if reachable.contains(joinTable.sourceEntity) {
             var columns = ["src", "dst"]
-            var values = ["ms.new", source.isOwned ? "md.new" : "coalesce(md.new, j.dst)"]
+            var values = ["ms.new", plan.isOwned(source) ? "md.new" : "coalesce(md.new, j.dst)"]
             if let position = joinTable.sourcePositionColumn { columns.append(position); values.append("j.\(position)") }
             if let position = joinTable.destinationPositionColumn {
                 columns.append(position)
                 values.append("CASE WHEN md.new IS NOT NULL THEN j.\(position) ELSE coalesce((SELECT max(e.\(position)) FROM \(table) e WHERE e.dst = j.dst), -1) + row_number() OVER (PARTITION BY j.dst ORDER BY ms.new) END")
             }
-            let sourceKept = exclusions.isExcludedEverywhere(source.source, source.name) ? "0"
+            let sourceKept = plan.isExcludedEverywhere(source.source, source.name) ? "0"
                 : (excludedAtRoot(source.source, source.name) ? "ms.pold IS NOT NULL" : "1")
             var inverseKept = "0"
-            if let inverse, !exclusions.isExcludedEverywhere(inverse.source, inverse.name) {
+            if let inverse, !plan.isExcludedEverywhere(inverse.source, inverse.name) {
                 inverseKept = "md.new IS NOT NULL" + (excludedAtRoot(inverse.source, inverse.name) ? " AND md.pold IS NOT NULL" : "")
             }
-            let condition = "ms.ent = \(sourceTag) AND (((\(sourceKept)) AND (md.new IS NOT NULL OR \(source.isOwned ? 0 : 1))) OR (\(inverseKept)))"
+            let condition = "ms.ent = \(sourceTag) AND (((\(sourceKept)) AND (md.new IS NOT NULL OR \(plan.isOwned(source) ? 0 : 1))) OR (\(inverseKept)))"
             statements.append("""
                 INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
                 FROM \(map) ms JOIN \(table) j ON j.src = ms.old LEFT JOIN \(map) md ON md.ent = \(destinationTag) AND md.old = j.dst \
@@ -315,8 +389,8 @@ struct ClonePlanBuilder {
 
         // Pairs whose destination is cloned but whose source is not: the clone joins the
         // original source's list through a shared inverse.
-        if let inverse, reachable.contains(joinTable.destinationEntity), !inverse.isOwned,
-           !exclusions.isExcludedEverywhere(inverse.source, inverse.name) {
+        if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
+           !plan.isExcludedEverywhere(inverse.source, inverse.name) {
             var columns = ["src", "dst"]
             var values = ["j.src", "md.new"]
             if let position = joinTable.sourcePositionColumn {
@@ -337,13 +411,13 @@ struct ClonePlanBuilder {
 
     // MARK: 6. followParent
 
-    func followSteps(reachable: Set<String>) -> [ClonePlan.FollowStep] {
+    private func followSteps(reachable: Set<String>) -> [FollowStep] {
         struct Key: Hashable { let entity: String; let attribute: String }
-        var steps: [Key: (step: ClonePlan.FollowStep, dependsOn: [Key])] = [:]
+        var steps: [Key: (step: SQLiteGraphCopySQL.FollowStep, dependsOn: [Key])] = [:]
         for entity in model.entities where reachable.contains(entity.name) {
             for attribute in entity.attributes {
-                guard let followed = attribute.cloneRule.followParent,
-                      !exclusions.isExcludedEverywhere(entity.name, attribute.name) else { continue }
+                guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
+                      !plan.isExcludedEverywhere(entity.name, attribute.name) else { continue }
                 // Possible parents: entities with a followed relationship into this one.
                 var parents: [String] = []
                 for candidate in model.entities where reachable.contains(candidate.name) {
@@ -360,8 +434,8 @@ struct ClonePlanBuilder {
                 let table = quoted(entity.name)
                 let value = "(SELECT CASE m.pent \(cases) ELSE \(table).\(quoted(attribute.name)) END FROM \(map) m WHERE m.ent = \(entityTag) AND m.new = \(table).\"_id\")"
                 let dependsOn = parents.compactMap { parent -> Key? in
-                    let parentAttribute = model.entity(named: parent)!.attribute(named: followed)!
-                    return parentAttribute.cloneRule.followParent != nil ? Key(entity: parent, attribute: followed) : nil
+                    guard case .followParent = plan.rule(for: parent, followed) else { return nil }
+                    return Key(entity: parent, attribute: followed)
                 }
                 // A self-following attribute (a tree carrying its root's id) needs the value pushed
                 // down every level: one recursive query over the clone's parent links does it.
@@ -370,26 +444,26 @@ struct ClonePlanBuilder {
                 var propagation: [String] = []
                 if selfFollowing {
                     propagation = [
-                        "DELETE FROM \(ClonePlan.chainTable)",
+                        "DELETE FROM \(SQLiteGraphCopySQL.chainTable)",
                         """
-                        INSERT INTO \(ClonePlan.chainTable) (new, value) WITH RECURSIVE chain(new, value) AS (\
+                        INSERT INTO \(SQLiteGraphCopySQL.chainTable) (new, value) WITH RECURSIVE chain(new, value) AS (\
                         SELECT m.new, e.\(quoted(attribute.name)) FROM \(map) m JOIN \(table) e ON e."_id" = m.new \
                         WHERE m.ent = \(entityTag) AND (m.pnew IS NULL OR m.pent <> \(entityTag)) \
                         UNION ALL SELECT c.new, chain.value FROM chain JOIN \(map) c ON c.ent = \(entityTag) AND c.pent = \(entityTag) AND c.pnew = chain.new\
                         ) SELECT new, value FROM chain
                         """,
                         """
-                        UPDATE \(table) SET \(quoted(attribute.name)) = (SELECT value FROM \(ClonePlan.chainTable) c WHERE c.new = \(table)."_id") \
+                        UPDATE \(table) SET \(quoted(attribute.name)) = (SELECT value FROM \(SQLiteGraphCopySQL.chainTable) c WHERE c.new = \(table)."_id") \
                         WHERE "_id" IN (SELECT new FROM \(map) WHERE ent = \(entityTag) AND pent = \(entityTag))
                         """,
                     ]
                 }
                 steps[Key(entity: entity.name, attribute: attribute.name)] = (
-                    ClonePlan.FollowStep(entity: entity.name, attribute: attribute.name, update: update, propagation: propagation), dependsOn)
+                    SQLiteGraphCopySQL.FollowStep(entity: entity.name, attribute: attribute.name, update: update, propagation: propagation), dependsOn)
             }
         }
         // Parents' values first: a depth-first topological order over the follow dependencies.
-        var ordered: [ClonePlan.FollowStep] = []
+        var ordered: [SQLiteGraphCopySQL.FollowStep] = []
         var done: Set<Key> = []
         var visiting: Set<Key> = []
         func visit(_ key: Key) {

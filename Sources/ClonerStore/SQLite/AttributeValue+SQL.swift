@@ -4,7 +4,7 @@ import Foundation
 extension AttributeType {
     /// The column type: dates are integer milliseconds (exact, and what the JSON form carries),
     /// uuids lower-case canonical text (readable with the sqlite3 shell during an incident).
-    public var sqlType: String {
+    package var sqlType: String {
         switch self {
         case .string, .uuid, .json: return "TEXT"
         case .integer, .boolean, .date: return "INTEGER"
@@ -15,7 +15,7 @@ extension AttributeType {
 }
 
 extension AttributeValue {
-    public var sqlValue: SQLValue {
+    package var sqlValue: SQLValue {
         switch self {
         case .null: return .null
         case .string(let v): return .text(v)
@@ -31,7 +31,7 @@ extension AttributeValue {
 
     /// The SQL literal for a column DEFAULT clause (used when a migration adds a column to rows
     /// that already exist).
-    public var sqlLiteral: String {
+    package var sqlLiteral: String {
         switch sqlValue {
         case .null: return "NULL"
         case .integer(let v): return String(v)
@@ -44,7 +44,7 @@ extension AttributeValue {
     /// Reads a column value back into the attribute's type. A value of another storage class
     /// (written by hand with the sqlite3 shell, say) is converted the way SQLite would, rather
     /// than trapping.
-    public init(sql: SQLValue, type: AttributeType) {
+    package init(sql: SQLValue, type: AttributeType) {
         switch (sql, type) {
         case (.null, _): self = .null
         case (.text(let v), .string): self = .string(v)

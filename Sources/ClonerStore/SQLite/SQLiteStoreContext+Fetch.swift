@@ -1,7 +1,7 @@
 import ClonerModel
 import Foundation
 
-extension StoreContext {
+extension SQLiteStoreContext {
     /// The `_id`s matching a request, in its order: one query, however many objects.
     public func fetchIDs(_ request: FetchRequest) throws -> [Int64] {
         try fetchPositions(request).map(\.id)
@@ -28,7 +28,7 @@ extension StoreContext {
         var cursor: [SQLValue]?
         if let position = request.position {
             precondition(position.values.count == sort.count, "a position of \(position.values.count) values for \(sort.count) sort keys")
-            cursor = position.values
+            cursor = position.values.map(SQLValue.init)
         } else if let after = request.after {
             if sort.count == 1 {
                 // Ordered by `_id` alone, the `_id` is the whole position: no row needed.
@@ -81,7 +81,7 @@ extension StoreContext {
         var rows: [(id: Int64, position: FetchRequest.Position)] = []
         let last = Int32(sort.count - 1)
         try connection.forEachRow(sql, values) { row in
-            rows.append((id: row.int64(last), position: FetchRequest.Position(values: (0...last).map { row[$0] })))
+            rows.append((id: row.int64(last), position: FetchRequest.Position(values: (0...last).map { row[$0].positionValue })))
         }
         return rows
     }
@@ -113,10 +113,10 @@ extension StoreContext {
             return nil
         }
         let columns = ["_id", "_version"] + entity.attributes.map(\.name) + ownColumns.map(\.1)
-        let sql = "SELECT " + columns.map(quoted).joined(separator: ", ") + " FROM \(quoted(name)) WHERE \"_id\" IN (\(StoreContext.idsFromArray))"
+        let sql = "SELECT " + columns.map(quoted).joined(separator: ", ") + " FROM \(quoted(name)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))"
         var byID: [Int64: StoredObject] = [:]
         byID.reserveCapacity(ids.count)
-        try connection.forEachRow(sql, [StoreContext.idArray(ids)]) { row in
+        try connection.forEachRow(sql, [SQLiteStoreContext.idArray(ids)]) { row in
             var attributes: [String: AttributeValue] = [:]
             attributes.reserveCapacity(entity.attributes.count)
             for (offset, attribute) in entity.attributes.enumerated() {
@@ -150,9 +150,9 @@ extension StoreContext {
         var order = [source]
         if let position = join.positionColumn { order.append(quoted(position)) }
         order.append(destination)
-        let sql = "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source) IN (\(StoreContext.idsFromArray)) AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
+        let sql = "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source) IN (\(SQLiteStoreContext.idsFromArray)) AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
         var result: [Int64: [Int64]] = [:]
-        try connection.forEachRow(sql, [StoreContext.idArray(sources)]) { row in
+        try connection.forEachRow(sql, [SQLiteStoreContext.idArray(sources)]) { row in
             result[row.int64(0), default: []].append(row.int64(1))
         }
         return result
@@ -165,6 +165,6 @@ extension StoreContext {
 
     /// How many of `ids` exist.
     func existingCount(entity: String, ids: [Int64]) throws -> Int {
-        Int(try connection.scalar("SELECT count(*) FROM \(quoted(entity)) WHERE \"_id\" IN (\(StoreContext.idsFromArray))", [StoreContext.idArray(ids)])?.int64 ?? 0)
+        Int(try connection.scalar("SELECT count(*) FROM \(quoted(entity)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))", [SQLiteStoreContext.idArray(ids)])?.int64 ?? 0)
     }
 }

@@ -2,7 +2,7 @@ import ClonerModel
 import CSQLite
 import Foundation
 
-extension IncrementalStore {
+extension SQLiteBackend {
     /// Brings a freshly opened file to the model: creates the schema in a new file, or checks the
     /// file is a healthy Cloner store and migrates it. Returns the store's UUID.
     static func prepare(connection: SQLiteConnection, path: String, model: DataModel, schema: StoreSchema) throws -> String {
@@ -34,11 +34,11 @@ extension IncrementalStore {
         }
 
         let metadata = try readMetadata(connection)
-        guard metadata["format"] == formatName else {
-            throw StoreError.incompatibleStore(path: path, reason: "metadata table has format \(metadata["format"] ?? "none"), expected \(formatName)")
+        guard metadata["format"] == IncrementalStore.formatName else {
+            throw StoreError.incompatibleStore(path: path, reason: "metadata table has format \(metadata["format"] ?? "none"), expected \(IncrementalStore.formatName)")
         }
-        guard metadata["format_version"] == formatVersion else {
-            throw StoreError.incompatibleStore(path: path, reason: "store format version \(metadata["format_version"] ?? "none") is not supported (this build reads \(formatVersion))")
+        guard metadata["format_version"] == IncrementalStore.formatVersion else {
+            throw StoreError.incompatibleStore(path: path, reason: "store format version \(metadata["format_version"] ?? "none") is not supported (this build reads \(IncrementalStore.formatVersion))")
         }
         guard let uuid = metadata["store_uuid"], let stored = metadata["schema"].flatMap({ $0.data(using: .utf8) }),
               let old = try? JSONDecoder().decode(SchemaSnapshot.self, from: stored) else {
@@ -79,8 +79,8 @@ extension IncrementalStore {
             try connection.execute("CREATE TABLE \(quoted(StoreSchema.metadataTable)) (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             for statement in schema.createStatements() { try connection.execute(statement) }
             try writeMetadata(connection, [
-                "format": formatName,
-                "format_version": formatVersion,
+                "format": IncrementalStore.formatName,
+                "format_version": IncrementalStore.formatVersion,
                 "store_uuid": uuid,
                 "model_fingerprint": snapshot.fingerprint,
                 "schema": String(decoding: snapshot.encoded(), as: UTF8.self),
@@ -105,13 +105,13 @@ extension IncrementalStore {
                 case let .createUniqueIndex(entity, attribute):
                     do {
                         try connection.execute(StoreSchema.uniqueIndexStatement(entity: entity, attribute: attribute))
-                    } catch let error as SQLiteError where error.isConstraintViolation {
+                    } catch ResultCode.constraint {
                         throw StoreError.migrationRefused(reasons: ["\(entity).\(attribute): made unique, but existing rows share values"])
                     }
                 case let .createUniqueTogetherIndex(entity, attributes):
                     do {
                         try connection.execute(StoreSchema.uniqueTogetherIndexStatement(entity: entity, attributes: attributes))
-                    } catch let error as SQLiteError where error.isConstraintViolation {
+                    } catch ResultCode.constraint {
                         let names = attributes.map { "\(entity).\($0)" }.joined(separator: ", ")
                         throw StoreError.migrationRefused(reasons: ["\(names): made unique together, but existing rows share values"])
                     }

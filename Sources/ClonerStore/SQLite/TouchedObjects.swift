@@ -19,8 +19,8 @@ struct TouchedObjects {
     func bumpVersions(_ connection: SQLiteConnection) throws {
         for (entity, set) in ids.sorted(by: { $0.key < $1.key }) where !set.isEmpty {
             try connection.execute(
-                "UPDATE \(quoted(entity)) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" IN (\(StoreContext.idsFromArray))",
-                [StoreContext.idArray(set.sorted())])
+                "UPDATE \(quoted(entity)) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
+                [SQLiteStoreContext.idArray(set.sorted())])
         }
     }
 }

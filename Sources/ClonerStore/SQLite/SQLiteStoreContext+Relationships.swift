@@ -1,7 +1,7 @@
 import ClonerModel
 import Foundation
 
-extension StoreContext {
+extension SQLiteStoreContext {
     /// Sets one relationship of one object. Because each inverse pair is stored once, writing the
     /// storage updates both sides; what remains is to take a one-to-one destination away from its
     /// previous owner, keep positions of ordered lists, and note whose record changed.
@@ -45,8 +45,8 @@ extension StoreContext {
         guard !ids.isEmpty else { return }
         if try existingCount(entity: relationship.destination, ids: ids) != ids.count {
             var found: Set<Int64> = []
-            try connection.forEachRow("SELECT \"_id\" FROM \(quoted(relationship.destination)) WHERE \"_id\" IN (\(StoreContext.idsFromArray))",
-                                      [StoreContext.idArray(ids)]) { found.insert($0.int64(0)) }
+            try connection.forEachRow("SELECT \"_id\" FROM \(quoted(relationship.destination)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
+                                      [SQLiteStoreContext.idArray(ids)]) { found.insert($0.int64(0)) }
             let missing = ids.first { !found.contains($0) } ?? ids[0]
             throw StoreError.danglingReference(entity: entity.name, relationship: relationship.name, id: missing)
         }
@@ -68,8 +68,8 @@ extension StoreContext {
         if !leftAlone.isEmpty && !relationship.isOptional {
             throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
         }
-        try connection.execute("UPDATE \(table) SET \(quoted(column)) = NULL WHERE \"_id\" IN (\(StoreContext.idsFromArray))",
-                               [StoreContext.idArray(partners.sorted())])
+        try connection.execute("UPDATE \(table) SET \(quoted(column)) = NULL WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
+                               [SQLiteStoreContext.idArray(partners.sorted())])
         if let target {
             try connection.execute("UPDATE \(table) SET \(quoted(column)) = ?2 WHERE \"_id\" = ?1", [.integer(id), .integer(target)])
             try connection.execute("UPDATE \(table) SET \(quoted(column)) = ?1 WHERE \"_id\" = ?2", [.integer(id), .integer(target)])
@@ -142,14 +142,14 @@ extension StoreContext {
     private func setToMany(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
                            touched: inout TouchedObjects) throws {
         let destination = relationship.destination
-        let array = StoreContext.idArray(targets)
+        let array = SQLiteStoreContext.idArray(targets)
         let inverse = model.inverse(of: relationship)
         switch schema.storage(of: relationship) {
         case let .foreignKeyOnDestination(column, position):
             let table = quoted(destination)
             let fk = quoted(column)
             var removed: [Int64] = []
-            try connection.forEachRow("SELECT \"_id\" FROM \(table) WHERE \(fk) = ? AND \"_id\" NOT IN (\(StoreContext.idsFromArray))", [.integer(id), array]) {
+            try connection.forEachRow("SELECT \"_id\" FROM \(table) WHERE \(fk) = ? AND \"_id\" NOT IN (\(SQLiteStoreContext.idsFromArray))", [.integer(id), array]) {
                 removed.append($0.int64(0))
             }
             if !removed.isEmpty, let inverse, !inverse.isOptional {
@@ -157,11 +157,11 @@ extension StoreContext {
             }
             // Destinations taken from another owner change that owner's list too.
             var previousOwners: [Int64] = []
-            try connection.forEachRow("SELECT DISTINCT \(fk) FROM \(table) WHERE \"_id\" IN (\(StoreContext.idsFromArray)) AND \(fk) IS NOT NULL AND \(fk) <> ?", [array, .integer(id)]) {
+            try connection.forEachRow("SELECT DISTINCT \(fk) FROM \(table) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray)) AND \(fk) IS NOT NULL AND \(fk) <> ?", [array, .integer(id)]) {
                 previousOwners.append($0.int64(0))
             }
             let positionReset = position.map { ", \(quoted($0)) = NULL" } ?? ""
-            try connection.execute("UPDATE \(table) SET \(fk) = NULL\(positionReset) WHERE \(fk) = ? AND \"_id\" NOT IN (\(StoreContext.idsFromArray))", [.integer(id), array])
+            try connection.execute("UPDATE \(table) SET \(fk) = NULL\(positionReset) WHERE \(fk) = ? AND \"_id\" NOT IN (\(SQLiteStoreContext.idsFromArray))", [.integer(id), array])
             let positionSet = position.map { ", \(quoted($0)) = (SELECT key FROM json_each(?2) WHERE value = \(table).\"_id\")" } ?? ""
             try connection.execute("UPDATE \(table) SET \(fk) = ?1\(positionSet) WHERE \"_id\" IN (SELECT value FROM json_each(?2))", [.integer(id), array])
             touched.insert(destination, contentsOf: removed)
@@ -175,12 +175,12 @@ extension StoreContext {
             // The other side's position column, when the inverse is ordered: new links join its end.
             let otherPosition = sourceColumn == "src" ? description.destinationPositionColumn : description.sourcePositionColumn
             var removed: [Int64] = []
-            try connection.forEachRow("SELECT \(target) FROM \(table) WHERE \(source) = ? AND \(target) NOT IN (\(StoreContext.idsFromArray))", [.integer(id), array]) {
+            try connection.forEachRow("SELECT \(target) FROM \(table) WHERE \(source) = ? AND \(target) NOT IN (\(SQLiteStoreContext.idsFromArray))", [.integer(id), array]) {
                 removed.append($0.int64(0))
             }
             var existing: Set<Int64> = []
             try connection.forEachRow("SELECT \(target) FROM \(table) WHERE \(source) = ?", [.integer(id)]) { existing.insert($0.int64(0)) }
-            try connection.execute("DELETE FROM \(table) WHERE \(source) = ? AND \(target) NOT IN (\(StoreContext.idsFromArray))", [.integer(id), array])
+            try connection.execute("DELETE FROM \(table) WHERE \(source) = ? AND \(target) NOT IN (\(SQLiteStoreContext.idsFromArray))", [.integer(id), array])
             var columns = [source, target]
             var selects = ["?1", "value"]
             if let position { columns.append(quoted(position)); selects.append("key") }
@@ -198,7 +198,7 @@ extension StoreContext {
                 // A self-inverse to-many (`Person.friends`) stores each pair in both directions, so
                 // a read from either object finds the other: mirror the removals and additions.
                 // A mirrored link joins the end of the other object's ordered list.
-                try connection.execute("DELETE FROM \(table) WHERE \(target) = ? AND \(source) NOT IN (\(StoreContext.idsFromArray))", [.integer(id), array])
+                try connection.execute("DELETE FROM \(table) WHERE \(target) = ? AND \(source) NOT IN (\(SQLiteStoreContext.idsFromArray))", [.integer(id), array])
                 var mirrorColumns = [source, target]
                 var mirrorSelects = ["value", "?1"]
                 if let position {

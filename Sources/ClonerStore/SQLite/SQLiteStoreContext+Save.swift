@@ -1,7 +1,7 @@
 import ClonerModel
 import Foundation
 
-extension StoreContext {
+extension SQLiteStoreContext {
     /// Applies a change set: inserts, updates (with optimistic version checks), relationship edits
     /// with their inverses, and deletes with the model's delete rules. Run it inside
     /// `IncrementalStore.write`, whose transaction makes it all-or-nothing.
@@ -111,7 +111,7 @@ extension StoreContext {
     func withoutNoOps(_ update: ChangeSet.Update, current: StoredObject) -> ChangeSet.Update {
         var update = update
         update.attributes = update.attributes.filter { name, value in
-            !StoreContext.isSameStored(value.sqlValue, (current.attributes[name] ?? .null).sqlValue)
+            !SQLiteStoreContext.isSameStored(value.sqlValue, (current.attributes[name] ?? .null).sqlValue)
         }
         update.relationships = update.relationships.filter { name, edit in
             switch (edit, current.relationships[name]) {

@@ -1,7 +1,7 @@
 import ClonerModel
 import Foundation
 
-extension StoreContext {
+extension SQLiteStoreContext {
     /// Deletes one object and applies the delete rules set-wise: the cascade closure is found by
     /// one recursive query (any depth, cycles included), `deny` is checked over the whole closure,
     /// and references from surviving objects are cleared with one UPDATE per reference column.

@@ -1,16 +1,17 @@
 import Foundation
 
-/// How far a clone has got, read by the jobs API while the clone runs on its own queue.
+/// How far a bulk copy has got, updated by the copier and read by the jobs API while the copy runs
+/// on its job's queue.
 ///
 /// `@unchecked Sendable`: both counters are only read and written under `lock`.
-public final class CloneProgress: @unchecked Sendable {
+public final class GraphCopyProgress: @unchecked Sendable {
     private let lock = NSLock()
     private var _planned = 0
     private var _written = 0
 
     public init() {}
 
-    /// Objects the clone will create (known once the walk is done).
+    /// Objects the copy will create (known once the walk is done).
     public var planned: Int { lock.withLock { _planned } }
     /// Objects written so far.
     public var written: Int { lock.withLock { _written } }

@@ -1,6 +1,6 @@
 import Foundation
 
-extension StoreContext {
+extension SQLiteStoreContext {
     private static func milliseconds(_ date: Date) -> SQLValue { .integer(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
     private static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
@@ -9,7 +9,7 @@ extension StoreContext {
         try connection.forEachRow("SELECT fingerprint, status, location, body, created_at FROM \"\(ServiceTables.idempotency)\" WHERE key = ?", [.text(key)]) { row in
             record = IdempotencyRecord(key: key, fingerprint: row.string(0), status: Int(row.int64(1)),
                                        location: row.isNull(2) ? nil : row.string(2), body: row.data(3),
-                                       createdAt: StoreContext.date(row.int64(4)))
+                                       createdAt: SQLiteStoreContext.date(row.int64(4)))
         }
         return record
     }
@@ -18,30 +18,30 @@ extension StoreContext {
         try connection.execute("""
             INSERT OR REPLACE INTO "\(ServiceTables.idempotency)" (key, fingerprint, status, location, body, created_at) VALUES (?, ?, ?, ?, ?, ?)
             """, [.text(record.key), .text(record.fingerprint), .integer(Int64(record.status)),
-                  record.location.map(SQLValue.text) ?? .null, .blob(record.body), StoreContext.milliseconds(record.createdAt)])
+                  record.location.map(SQLValue.text) ?? .null, .blob(record.body), SQLiteStoreContext.milliseconds(record.createdAt)])
     }
 
     /// Forgets answers older than `date`; returns how many.
     @discardableResult
     public func purgeIdempotencyRecords(olderThan date: Date) throws -> Int {
-        try connection.execute("DELETE FROM \"\(ServiceTables.idempotency)\" WHERE created_at < ?", [StoreContext.milliseconds(date)])
+        try connection.execute("DELETE FROM \"\(ServiceTables.idempotency)\" WHERE created_at < ?", [SQLiteStoreContext.milliseconds(date)])
         return connection.changes
     }
 
     public func saveJob(_ job: JobRecord) throws {
         try connection.execute("""
             INSERT OR REPLACE INTO "\(ServiceTables.jobs)" (id, status, request, result, error, created_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, [.text(job.id), .text(job.status), .blob(job.request), job.result.map(SQLValue.blob) ?? .null,
-                  job.error.map(SQLValue.blob) ?? .null, StoreContext.milliseconds(job.createdAt),
-                  job.finishedAt.map(StoreContext.milliseconds) ?? .null])
+            """, [.text(job.id), .text(job.status.rawValue), .blob(job.request), job.result.map(SQLValue.blob) ?? .null,
+                  job.error.map(SQLValue.blob) ?? .null, SQLiteStoreContext.milliseconds(job.createdAt),
+                  job.finishedAt.map(SQLiteStoreContext.milliseconds) ?? .null])
     }
 
     public func job(id: String) throws -> JobRecord? {
         var job: JobRecord?
         try connection.forEachRow("SELECT status, request, result, error, created_at, finished_at FROM \"\(ServiceTables.jobs)\" WHERE id = ?", [.text(id)]) { row in
-            job = JobRecord(id: id, status: row.string(0), request: row.data(1), result: row.isNull(2) ? nil : row.data(2),
-                            error: row.isNull(3) ? nil : row.data(3), createdAt: StoreContext.date(row.int64(4)),
-                            finishedAt: row.isNull(5) ? nil : StoreContext.date(row.int64(5)))
+            job = JobRecord(id: id, status: JobStatus(rawValue: row.string(0)) ?? .failed, request: row.data(1), result: row.isNull(2) ? nil : row.data(2),
+                            error: row.isNull(3) ? nil : row.data(3), createdAt: SQLiteStoreContext.date(row.int64(4)),
+                            finishedAt: row.isNull(5) ? nil : SQLiteStoreContext.date(row.int64(5)))
         }
         return job
     }
@@ -55,21 +55,21 @@ extension StoreContext {
     /// once, as any first request with a key does — rather than replay the interruption for the
     /// key's whole retention. The job's own row stays, reading `failed`.
     @discardableResult
-    public func failInterruptedJobs(error: Data, at date: Date = Date()) throws -> Int {
+    public func failInterruptedJobs(error: Data, at date: Date) throws -> Int {
         try connection.execute("""
             DELETE FROM "\(ServiceTables.idempotency)" AS answer WHERE answer.location IS NOT NULL AND EXISTS (
               SELECT 1 FROM "\(ServiceTables.jobs)" AS job
               WHERE job.status IN ('queued', 'running') AND substr(answer.location, -length(job.id) - 1) = '/' || job.id)
             """, [])
         try connection.execute("UPDATE \"\(ServiceTables.jobs)\" SET status = 'failed', error = ?, finished_at = ? WHERE status IN ('queued', 'running')",
-                               [.blob(error), StoreContext.milliseconds(date)])
+                               [.blob(error), SQLiteStoreContext.milliseconds(date)])
         return connection.changes
     }
 
     /// Forgets finished jobs older than `date`.
     @discardableResult
     public func purgeJobs(finishedBefore date: Date) throws -> Int {
-        try connection.execute("DELETE FROM \"\(ServiceTables.jobs)\" WHERE finished_at IS NOT NULL AND finished_at < ?", [StoreContext.milliseconds(date)])
+        try connection.execute("DELETE FROM \"\(ServiceTables.jobs)\" WHERE finished_at IS NOT NULL AND finished_at < ?", [SQLiteStoreContext.milliseconds(date)])
         return connection.changes
     }
 }

@@ -1,0 +1,16 @@
+/// How a copy's attribute gets its value (DESIGN.md §3 attribute rules, resolved by the clone layer
+/// from the model's clone rules; exclusion is the plan's `excludedEverywhere`/`excludedAtRoot`).
+public indirect enum AttributeCopyRule: Sendable, Hashable {
+    /// Byte for byte.
+    case copy
+    /// The attribute's default, else null.
+    case blank
+    /// A fresh random version 4 UUID per object.
+    case newUUID
+    /// The clone's single timestamp (`now`).
+    case cloneTime
+    /// The value of `attribute` of the clone of this object's parent (the object through whose
+    /// owned relationship it was reached). Without a parent — the root, or a parent whose entity has
+    /// no such attribute — `otherwise` decides.
+    case followParent(attribute: String, otherwise: AttributeCopyRule)
+}

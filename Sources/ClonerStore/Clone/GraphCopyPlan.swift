@@ -1,0 +1,71 @@
+import ClonerModel
+
+/// A clone's bulk copy in model terms: which object to copy, which relationships a copy owns,
+/// what is left out and how each attribute gets its value. Built by the clone layer from the
+/// model's clone rules and the request; each backend's copier turns it into its own SQL. It names
+/// entities, attributes and relationships only — no table, column or SQL.
+public struct GraphCopyPlan: Sendable {
+    public var rootEntity: String
+    public var rootID: Int64
+    /// Relationships a copy owns (their destinations are copied), as qualified names
+    /// "Entity.relationship". Every other relationship is shared: a copy links to the same
+    /// destinations — re-pointed to the clone when the destination is itself in the clone set
+    /// (DESIGN.md §3 identity rule 4).
+    public var ownedRelationships: Set<String>
+    /// Properties left out for every object of their entity ("Item.tags", "Note.shareLink"): an
+    /// excluded relationship is neither walked nor carried; an excluded attribute takes `.blank`.
+    public var excludedEverywhere: Set<String>
+    /// Properties of the root left out for the root object only (bare names).
+    public var excludedAtRoot: Set<String>
+    /// Root values that override every rule: attributes (any value, `.null` included) and to-one
+    /// relationships stored on the root (`.integer(id)` links an existing object, `.null` none).
+    /// A relationship set here is not walked from the root (DESIGN.md §3 rule 8).
+    public var rootValues: [String: AttributeValue]
+    /// Root to-many relationships replaced by these existing objects, in order; not walked from
+    /// the root either.
+    public var rootLinks: [String: [Int64]]
+    /// How each attribute of a copy gets its value, by qualified name; absent means `.copy`.
+    public var attributeRules: [String: AttributeCopyRule]
+    /// Plan and count only; write nothing.
+    public var dryRun: Bool
+    /// Report the old → new `_id` map per entity.
+    public var returnIDs: Bool
+    /// Refuse (before writing anything) a copy of more objects than this.
+    public var maximumObjects: Int
+    /// How many copies of the root (1 = a normal clone; DESIGN.md §3a). Only 1 is supported yet.
+    public var copies: Int
+    /// Per copy (when non-empty): values merged over `rootValues` for that copy.
+    public var perCopyRootValues: [[String: AttributeValue]]
+
+    public init(rootEntity: String, rootID: Int64, ownedRelationships: Set<String>, excludedEverywhere: Set<String> = [],
+                excludedAtRoot: Set<String> = [], rootValues: [String: AttributeValue] = [:], rootLinks: [String: [Int64]] = [:],
+                attributeRules: [String: AttributeCopyRule] = [:], dryRun: Bool = false, returnIDs: Bool = false,
+                maximumObjects: Int = 1_000_000, copies: Int = 1, perCopyRootValues: [[String: AttributeValue]] = []) {
+        self.rootEntity = rootEntity
+        self.rootID = rootID
+        self.ownedRelationships = ownedRelationships
+        self.excludedEverywhere = excludedEverywhere
+        self.excludedAtRoot = excludedAtRoot
+        self.rootValues = rootValues
+        self.rootLinks = rootLinks
+        self.attributeRules = attributeRules
+        self.dryRun = dryRun
+        self.returnIDs = returnIDs
+        self.maximumObjects = maximumObjects
+        self.copies = copies
+        self.perCopyRootValues = perCopyRootValues
+    }
+
+    public func isOwned(_ relationship: RelationshipDescription) -> Bool {
+        ownedRelationships.contains(relationship.qualifiedName)
+    }
+
+    public func isExcludedEverywhere(_ entity: String, _ property: String) -> Bool {
+        excludedEverywhere.contains("\(entity).\(property)")
+    }
+
+    /// The rule for one attribute (`.copy` unless the plan says otherwise).
+    public func rule(for entity: String, _ attribute: String) -> AttributeCopyRule {
+        attributeRules["\(entity).\(attribute)"] ?? .copy
+    }
+}

@@ -1,0 +1,96 @@
+import ClonerModel
+import CSQLite
+import Foundation
+
+/// The SQLite backend: one file in WAL mode. Readers each get their own connection (WAL lets them
+/// run beside the writer); writers are serialised in-process by `writerGate` before they ask
+/// SQLite for the write lock, so they queue fairly instead of spinning in SQLite's busy handler.
+final class SQLiteBackend: StoreBackend {
+    let path: String
+    let schema: StoreSchema
+    let storeUUID: String
+    let writerWait: Duration
+    private let readers: ConnectionPool
+    private let writers: ConnectionPool
+    private let writerGate = DispatchSemaphore(value: 1)
+
+    var allowsConcurrentWrites: Bool { false }
+
+    init(path: String, schema: StoreSchema, writerWait: Duration) throws {
+        self.path = path
+        self.schema = schema
+        self.writerWait = writerWait
+        if path != ":memory:" {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteBackend.openConnection(path: path, readOnly: false)
+        } catch let error as SQLiteError {
+            throw StoreError.incompatibleStore(path: path, reason: "not a SQLite database or unreadable (\(error.description))")
+        }
+        do {
+            self.storeUUID = try SQLiteBackend.prepare(connection: connection, path: path, model: schema.model, schema: schema)
+        } catch let error as SQLiteError {
+            throw StoreError.database(error.failure)
+        }
+        let readerPath = path
+        self.readers = ConnectionPool(maximumIdle: 8) { try SQLiteBackend.openConnection(path: readerPath, readOnly: true) }
+        self.writers = ConnectionPool(maximumIdle: 2) { try SQLiteBackend.openConnection(path: readerPath, readOnly: false) }
+    }
+
+    static func openConnection(path: String, readOnly: Bool) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, options: .init(readOnly: readOnly, create: !readOnly))
+        try connection.execute("PRAGMA foreign_keys = ON")
+        if !readOnly {
+            // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose
+            // the last commits, never corrupt the file.
+            try connection.execute("PRAGMA synchronous = NORMAL")
+        }
+        // Temporary tables (clone maps, delete sets) spill to disk rather than grow the heap.
+        try connection.execute("PRAGMA temp_store = FILE")
+        return connection
+    }
+
+    func read<T>(_ body: (any StoreContext) throws -> T) throws -> T {
+        do {
+            return try readers.withConnection { connection in
+                try connection.transaction(.deferred) {
+                    try body(SQLiteStoreContext(connection: connection, schema: schema))
+                }
+            }
+        } catch let error as SQLiteError {
+            throw SQLiteStoreContext.translate(error, schema: schema)
+        }
+    }
+
+    func write<T>(_ body: (any StoreContext) throws -> T) throws -> T {
+        let (seconds, attoseconds) = writerWait.components
+        let wait = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        guard writerGate.wait(timeout: wait) == .success else { throw StoreError.busy(waited: writerWait) }
+        defer { writerGate.signal() }
+        do {
+            return try writers.withConnection { connection in
+                try connection.transaction(.immediate) {
+                    try body(SQLiteStoreContext(connection: connection, schema: schema))
+                }
+            }
+        } catch let error as SQLiteError {
+            throw SQLiteStoreContext.translate(error, schema: schema)
+        }
+    }
+
+    func closeIdleConnections() {
+        readers.drain()
+        writers.drain()
+    }
+
+    /// Whether the file and its folder (where SQLite puts the WAL) can be written. Deliberately does
+    /// not take the write lock.
+    func isWritable() -> Bool {
+        guard path != ":memory:" else { return true }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return access(path, W_OK) == 0 && access(directory, W_OK) == 0
+    }
+}

@@ -1,0 +1,16 @@
+/// What `IncrementalStore` asks of a backend (SQLite today; PostgreSQL beside it): transactions
+/// handing out that backend's `StoreContext`, connection housekeeping and health. Internal: the
+/// public API is `IncrementalStore`'s, which names no backend type.
+protocol StoreBackend: Sendable {
+    /// The store's own identity, made when it was created.
+    var storeUUID: String { get }
+    /// Whether a second write transaction may run beside a first one.
+    var allowsConcurrentWrites: Bool { get }
+    /// One read transaction: everything `body` reads comes from one consistent snapshot.
+    func read<T>(_ body: (any StoreContext) throws -> T) throws -> T
+    /// One write transaction: committed if `body` returns, rolled back if it throws. Backend
+    /// errors leave it as `StoreError`.
+    func write<T>(_ body: (any StoreContext) throws -> T) throws -> T
+    func closeIdleConnections()
+    func isWritable() -> Bool
+}
