@@ -43,7 +43,7 @@ public final class ClonerApplication: Sendable {
         self.store = try IncrementalStore(location: StoreLocation(configuration.databasePath), model: model)
         self.engine = CloneEngine(store: store)
         self.cloneSlots = CloneSlots(limit: configuration.maxConcurrentClones
-            ?? (store.allowsConcurrentWrites ? 2 * ProcessInfo.processInfo.activeProcessorCount : 4))
+            ?? (store.allowsConcurrentWrites ? 2 * ProcessInfo.processInfo.activeProcessorCount : 8))
         self.authenticator = APIKeyAuthenticator(configuration: configuration)
         self.readWorkers = StoreWorkers(label: "read", count: max(4, ProcessInfo.processInfo.activeProcessorCount * 2))
         self.writeWorkers = StoreWorkers(label: "write", count: 4)

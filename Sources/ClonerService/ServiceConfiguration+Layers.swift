@@ -67,7 +67,11 @@ extension ServiceConfiguration {
             config.maxObjectsPerClone = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
         },
         Setting(fileKey: "maxConcurrentClones", environmentVariable: "CLONER_MAX_CONCURRENT_CLONES") { config, raw, source throws(ConfigurationError) in
-            config.maxConcurrentClones = try parseInteger(raw, source: source, range: 1...10_000, expected: "an integer from 1 to 10000")
+            if case .json(.null) = raw {
+                config.maxConcurrentClones = nil
+            } else {
+                config.maxConcurrentClones = try parseInteger(raw, source: source, range: 1...10_000, expected: "an integer from 1 to 10000, or null for the store's default")
+            }
         },
         Setting(fileKey: "idempotencyRetentionSeconds", environmentVariable: "CLONER_IDEMPOTENCY_RETENTION") { config, raw, source throws(ConfigurationError) in
             config.idempotencyRetention = try parseSeconds(raw, source: source)

@@ -28,9 +28,9 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// A clone planning more objects than this is refused before anything is written.
     public var maxObjectsPerClone = 1_000_000
     /// Clone jobs (synchronous and `respond-async`) running or queued at once; one more answers
-    /// 503 with `Retry-After` before anything is queued. Nil: the store's default — 4 on SQLite,
-    /// whose single writer runs them one after another anyway; twice the cores on a store that
-    /// writes concurrently.
+    /// 503 with `Retry-After` before anything is queued. Nil: the store's default — 8 on SQLite,
+    /// whose single writer runs them one after another anyway (more would only wait for it);
+    /// twice the cores on a store that writes concurrently.
     public var maxConcurrentClones: Int?
     /// How long an `Idempotency-Key`'s first answer is kept for replay.
     public var idempotencyRetention: Duration = .seconds(24 * 3600)
