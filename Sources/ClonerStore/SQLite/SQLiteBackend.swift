@@ -54,15 +54,7 @@ final class SQLiteBackend: StoreBackend {
     }
 
     func read<T>(_ body: (any StoreContext) throws -> T) throws -> T {
-        do {
-            return try readers.withConnection { connection in
-                try connection.transaction(.deferred) {
-                    try body(SQLiteStoreContext(connection: connection, schema: schema))
-                }
-            }
-        } catch let error as SQLiteError {
-            throw SQLiteStoreContext.translate(error, schema: schema)
-        }
+        try transaction(.deferred, on: readers, body)
     }
 
     func write<T>(_ body: (any StoreContext) throws -> T) throws -> T {
@@ -70,9 +62,15 @@ final class SQLiteBackend: StoreBackend {
         let wait = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
         guard writerGate.wait(timeout: wait) == .success else { throw StoreError.busy(waited: writerWait) }
         defer { writerGate.signal() }
+        return try transaction(.immediate, on: writers, body)
+    }
+
+    /// One transaction on a pooled connection; SQLite's errors leave it as `StoreError`.
+    private func transaction<T>(_ kind: SQLiteConnection.TransactionKind, on pool: ConnectionPool,
+                                _ body: (any StoreContext) throws -> T) throws -> T {
         do {
-            return try writers.withConnection { connection in
-                try connection.transaction(.immediate) {
+            return try pool.withConnection { connection in
+                try connection.transaction(kind) {
                     try body(SQLiteStoreContext(connection: connection, schema: schema))
                 }
             }

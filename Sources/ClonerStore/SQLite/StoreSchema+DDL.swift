@@ -75,7 +75,7 @@ extension StoreSchema {
     }
 
     /// The whole schema, for a new store.
-    public func createStatements() -> [String] {
+    func createStatements() -> [String] {
         model.entities.flatMap(createStatements(for:)) + joinTables.flatMap(StoreSchema.createStatements(for:))
     }
 }

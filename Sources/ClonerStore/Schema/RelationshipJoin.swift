@@ -11,7 +11,7 @@ public struct RelationshipJoin: Sendable, Hashable {
     public let positionColumn: String?
 
     /// The condition to add so rows with no destination are skipped (a NULL reference column).
-    public func nonNullCondition(alias: String) -> String {
+    func nonNullCondition(alias: String) -> String {
         "\(alias).\(quoted(destinationColumn)) IS NOT NULL"
     }
 }
