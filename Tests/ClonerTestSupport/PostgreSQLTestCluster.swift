@@ -92,13 +92,24 @@ package final class PostgreSQLTestCluster: @unchecked Sendable {
         let data = directory.appendingPathComponent("data")
         let initdb = binaries.appendingPathComponent("initdb")
         let pgCtl = binaries.appendingPathComponent("pg_ctl")
-        try Self.run(initdb, ["-D", data.path, "-U", "postgres", "-A", "trust", "-E", "UTF8",
-                              "--locale=C", "--no-sync"])
-        // Durability off: a test cluster is thrown away, and fsync costs seconds per test run.
-        let options = "-k \(directory.path) -c listen_addresses='' -p \(Self.port) -c fsync=off"
-            + " -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=32MB"
-        try Self.run(pgCtl, ["-D", data.path, "-l", directory.appendingPathComponent("server.log").path,
-                             "-o", options, "-w", "-t", "60", "start"])
+        var serverStarted = false
+        do {
+            try Self.run(initdb, ["-D", data.path, "-U", "postgres", "-A", "trust", "-E", "UTF8",
+                                  "--locale=C", "--no-sync"])
+            // Durability off: a test cluster is thrown away, and fsync costs seconds per test run.
+            let options = "-k \(directory.path) -c listen_addresses='' -p \(Self.port) -c fsync=off"
+                + " -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=32MB"
+            try Self.run(pgCtl, ["-D", data.path, "-l", directory.appendingPathComponent("server.log").path,
+                                 "-o", options, "-w", "-t", "60", "start"])
+            serverStarted = true
+        } catch {
+            // Leave nothing behind: a half-started cluster is stopped, its directory removed.
+            if serverStarted || FileManager.default.fileExists(atPath: data.appendingPathComponent("postmaster.pid").path) {
+                _ = try? Self.run(pgCtl, ["-D", data.path, "-m", "immediate", "-w", "stop"])
+            }
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
         Self.startWatchdog(pgCtl: pgCtl, data: data, directory: directory)
         let uri = "postgresql://postgres@/postgres?host=\(directory.path)&port=\(Self.port)"
         guard let admin = PQconnectdb(uri), PQstatus(admin) == CONNECTION_OK else {
@@ -131,7 +142,8 @@ package final class PostgreSQLTestCluster: @unchecked Sendable {
 
     /// A shell that waits for this process to end, then stops the cluster and removes its
     /// directory — for a test process killed before its `atexit` handler could run. After a normal
-    /// exit the cluster is already gone and the stop is a no-op.
+    /// exit the cluster is already gone and the stop is a no-op. It runs in its own session, so
+    /// the Ctrl-C that kills the test run does not kill it too.
     private static func startWatchdog(pgCtl: URL, data: URL, directory: URL) {
         let script = """
             pid=$1; data=$2; dir=$3; shift 3
@@ -140,14 +152,9 @@ package final class PostgreSQLTestCluster: @unchecked Sendable {
             rm -rf "$dir" 2>/dev/null
             """
         let stop = command(pgCtl, ["-D", data.path, "-m", "immediate", "stop"])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "watchdog", String(getpid()), data.path, directory.path]
-            + [stop.executable.path] + stop.arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try? process.run()
+        _ = try? spawn("/bin/sh", ["-c", script, "watchdog", String(getpid()), data.path, directory.path,
+                                   stop.executable.path] + stop.arguments,
+                       output: "/dev/null", newSession: true)
     }
 
     // MARK: - processes
@@ -160,33 +167,66 @@ package final class PostgreSQLTestCluster: @unchecked Sendable {
         return (URL(fileURLWithPath: runuser), ["-u", "postgres", "--", executable.path] + arguments)
     }
 
+    /// Runs a command to completion, its output going to a file read back for the error message.
+    /// posix_spawn + waitpid rather than Foundation's `Process`, whose termination monitoring
+    /// missed runuser's exit here and left `waitUntilExit` blocked for good.
     @discardableResult
     private static func run(_ executable: URL, _ arguments: [String]) throws -> String {
         let (launched, launchArguments) = command(executable, arguments)
-        let process = Process()
-        process.executableURL = launched
-        process.arguments = launchArguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let outputPath = "/tmp/cloner-pg-output-\(getpid())-\(UUID().uuidString.prefix(8)).log"
+        defer { unlink(outputPath) }
+        let pid = try spawn(launched.path, launchArguments, output: outputPath, newSession: false)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else {
+                throw PostgreSQLTestClusterError(message: "waitpid for \(executable.lastPathComponent): errno \(errno)")
+            }
+        }
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // WIFEXITED && WEXITSTATUS == 0, spelled out: the C macros are not imported.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             throw PostgreSQLTestClusterError(
-                message: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) exited with "
-                    + "\(process.terminationStatus): \(text)")
+                message: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) failed (wait status "
+                    + "\(status)): \(text)")
         }
         return text
     }
 
+    /// Starts `path` with stdin from /dev/null and stdout and stderr to `output`.
+    private static func spawn(_ path: String, _ arguments: [String], output: String, newSession: Bool) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // POSIX_SPAWN_SETSID (glibc ≥ 2.26, <spawn.h>) is hidden behind _GNU_SOURCE, so not imported.
+        let posixSpawnSetSID: Int16 = 0x80
+        if newSession { posix_spawnattr_setflags(&attributes, posixSpawnSetSID) }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        guard code == 0 else {
+            throw PostgreSQLTestClusterError(message: "cannot start \(path): error \(code)")
+        }
+        return pid
+    }
+
     /// initdb and pg_ctl from the newest /usr/lib/postgresql/<major>/bin (Debian), else from PATH.
+    /// `CLONER_TEST_POSTGRESQL_BINDIR`, when set, is the only place looked (set it to a missing
+    /// directory to see the skip, or the CI failure, on a machine that has PostgreSQL).
     private static func findBinaryDirectory() -> URL? {
         let fileManager = FileManager.default
         func hasBinaries(_ directory: String) -> Bool {
             fileManager.isExecutableFile(atPath: directory + "/initdb")
                 && fileManager.isExecutableFile(atPath: directory + "/pg_ctl")
+        }
+        if let override = ProcessInfo.processInfo.environment["CLONER_TEST_POSTGRESQL_BINDIR"] {
+            return hasBinaries(override) ? URL(fileURLWithPath: override) : nil
         }
         let versions = ((try? fileManager.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
             .compactMap(Int.init).sorted(by: >)

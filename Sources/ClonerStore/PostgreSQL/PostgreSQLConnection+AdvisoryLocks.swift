@@ -14,6 +14,7 @@ extension PostgreSQLConnection {
     /// long as another session holds it: how replicas starting together let one of them migrate
     /// the schema while the others wait, then find it done. The lock is released when `body`
     /// returns or throws — and by the server if the session dies.
+    @discardableResult
     package func withAdvisoryLock<T>(key: Int64, _ body: () throws -> T) throws -> T {
         try cachedQuery("SELECT pg_advisory_lock($1)", [.int8(key)])
         defer { _ = try? cachedQuery("SELECT pg_advisory_unlock($1)", [.int8(key)]) }

@@ -19,6 +19,7 @@ extension PostgreSQLConnection {
     /// caught the error; PostgreSQL would then answer COMMIT with a silent ROLLBACK, so this
     /// throws instead of reporting success. Retrying on `isRetryableTransactionFailure` is the
     /// caller's decision: only it knows whether `body` may run again.
+    @discardableResult
     package func transaction<T>(
         _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false,
         _ body: () throws -> T

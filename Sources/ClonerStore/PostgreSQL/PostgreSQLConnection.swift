@@ -73,12 +73,18 @@ package final class PostgreSQLConnection {
     /// terminate it.
     package var backendPID: Int32 { PQbackendPID(handle) }
 
-    /// Whether the session is open and idle outside a transaction, checked without a round trip:
-    /// `PQconsumeInput` reads whatever the server sent since the last command, so a session the
-    /// server has closed (its FATAL message and end-of-file are waiting in the socket) turns BAD.
+    /// Whether the session is open and idle outside a transaction, checked without a round trip.
+    ///
+    /// A session the server closed while idle (`pg_terminate_backend`, restart) has its FATAL
+    /// message and then end-of-file waiting in the socket. `PQconsumeInput` reads without blocking
+    /// but stops after the bytes it got, and `PQisBusy` parses them (an error while idle goes to
+    /// the notice processor); the second read then meets end-of-file and turns the status BAD.
+    /// Left unread, that FATAL message would instead be taken as the next query's answer.
     package var isHealthy: Bool {
-        guard PQstatus(handle) == CONNECTION_OK else { return false }
-        guard PQconsumeInput(handle) == 1 else { return false }
+        for _ in 0..<2 {
+            guard PQstatus(handle) == CONNECTION_OK, PQconsumeInput(handle) == 1 else { return false }
+            _ = PQisBusy(handle)
+        }
         return PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE
     }
 

@@ -46,6 +46,7 @@ package final class PostgreSQLConnectionPool: @unchecked Sendable {
 
     /// Lends a connection to `body`, opening or waiting for one as needed. The connection goes
     /// back to the pool afterwards, with any transaction `body` left open rolled back.
+    @discardableResult
     package func withConnection<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
         let connection = try checkout()
         defer { checkin(connection) }
