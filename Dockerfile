@@ -6,7 +6,7 @@
 FROM swift:6.3-bookworm AS build
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
-    && apt-get install -y -q --no-install-recommends libsqlite3-dev libssl-dev \
+    && apt-get install -y -q --no-install-recommends libsqlite3-dev libssl-dev libpq-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Resolve dependencies in their own layer so source edits do not refetch them.
@@ -23,7 +23,7 @@ RUN swift build -c release --static-swift-stdlib --product cloner \
 FROM debian:bookworm-slim
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
-    && apt-get install -y -q --no-install-recommends libsqlite3-0 libssl3 ca-certificates \
+    && apt-get install -y -q --no-install-recommends libsqlite3-0 libssl3 libpq5 ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --create-home --home-dir /app --uid 10001 cloner
 WORKDIR /app
