@@ -67,6 +67,9 @@ public final class ClonerApplication: Sendable {
         httpLimits.maxBodyLength = limits.maxBodyBytes
         httpLimits.headerTimeout = limits.headerTimeout
         httpLimits.bodyReadTimeout = limits.bodyReadTimeout
+        httpLimits.bodyTimeout = limits.bodyTimeout
+        httpLimits.bodyMinimumRate = limits.bodyMinimumRate
+        httpLimits.bodyMaximumTimeout = limits.bodyMaximumTimeout
         httpLimits.idleTimeout = limits.idleTimeout
         httpLimits.maxRequestsPerConnection = limits.maxRequestsPerConnection
         httpLimits.maxConnections = limits.maxConnections

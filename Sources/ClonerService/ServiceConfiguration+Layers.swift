@@ -93,6 +93,15 @@ extension ServiceConfiguration {
         Setting(fileKey: "http.bodyReadTimeoutSeconds", environmentVariable: "CLONER_HTTP_BODY_READ_TIMEOUT") { config, raw, source throws(ConfigurationError) in
             config.http.bodyReadTimeout = try parseSeconds(raw, source: source)
         },
+        Setting(fileKey: "http.bodyTimeoutSeconds", environmentVariable: "CLONER_HTTP_BODY_TIMEOUT") { config, raw, source throws(ConfigurationError) in
+            config.http.bodyTimeout = try parseSeconds(raw, source: source)
+        },
+        Setting(fileKey: "http.bodyMinimumRateBytesPerSecond", environmentVariable: "CLONER_HTTP_BODY_MIN_RATE") { config, raw, source throws(ConfigurationError) in
+            config.http.bodyMinimumRate = try parseInteger(raw, source: source, range: 1...(1 << 30), expected: "bytes per second 1–1073741824")
+        },
+        Setting(fileKey: "http.bodyMaximumTimeoutSeconds", environmentVariable: "CLONER_HTTP_BODY_MAX_TIMEOUT") { config, raw, source throws(ConfigurationError) in
+            config.http.bodyMaximumTimeout = try parseSeconds(raw, source: source)
+        },
         Setting(fileKey: "http.idleTimeoutSeconds", environmentVariable: "CLONER_HTTP_IDLE_TIMEOUT") { config, raw, source throws(ConfigurationError) in
             config.http.idleTimeout = try parseSeconds(raw, source: source)
         },

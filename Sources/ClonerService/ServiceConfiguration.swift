@@ -51,6 +51,11 @@ public struct ServiceConfiguration: Sendable, Hashable {
         public var headerTimeout: Duration = .seconds(10)
         /// Longest wait between two reads of a body.
         public var bodyReadTimeout: Duration = .seconds(30)
+        /// The body's first window (408 past its deadline), extended by one second per
+        /// `bodyMinimumRate` bytes received, up to `bodyMaximumTimeout` (Apache mod_reqtimeout's rule).
+        public var bodyTimeout: Duration = .seconds(20)
+        public var bodyMinimumRate = 500
+        public var bodyMaximumTimeout: Duration = .seconds(120)
         /// Idle keep-alive; longer than load balancers' usual 60 s so they close first (no 502).
         public var idleTimeout: Duration = .seconds(75)
         public var maxRequestsPerConnection = 1000
@@ -141,6 +146,11 @@ public struct ServiceConfiguration: Sendable, Hashable {
             throw ConfigurationError(source: "CLONER_TLS_KEY (tlsKey, --tls-key)", message: "the TLS certificate \(certificate) is configured without its private key")
         case (nil, .some(let key)):
             throw ConfigurationError(source: "CLONER_TLS_CERT (tlsCertificate, --tls-cert)", message: "the TLS private key \(key) is configured without its certificate")
+        }
+        if http.bodyTimeout > http.bodyMaximumTimeout {
+            throw ConfigurationError(
+                source: "http.bodyTimeoutSeconds", value: "\(http.bodyTimeout)",
+                message: "must not exceed http.bodyMaximumTimeoutSeconds (\(http.bodyMaximumTimeout))")
         }
         if http.maxHeaderFieldBytes > http.maxHeaderSectionBytes {
             throw ConfigurationError(

@@ -66,6 +66,10 @@ final class Connection: EventLoopHandler {
     private var stream: Stream?
     /// When the current request's first byte arrived (0: no request in progress).
     private var headStartedAt: UInt64 = 0
+    /// When the current request's body began (the end of its head), and how many body bytes have
+    /// arrived since: the minimum-rate deadline grows with the bytes received, not the ones declared.
+    private var bodyStartedAt: UInt64 = 0
+    private var bodyReceived = 0
     private var lastActivity: UInt64
     private var lastWriteProgress: UInt64
     private var lingerDeadline: UInt64 = 0
@@ -225,6 +229,7 @@ final class Connection: EventLoopHandler {
                     event = step.event
                     if case .body(let range)? = step.event {
                         exchange?.body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+                        bodyReceived += range.count
                     }
                 }
             } catch {
@@ -256,6 +261,8 @@ final class Connection: EventLoopHandler {
         if case .contentLength(let length) = head.framing { exchange.body.reserveCapacity(min(length, 256 * 1024)) }
         self.exchange = exchange
         headStartedAt = 0
+        bodyStartedAt = owner.loop.now
+        bodyReceived = 0
         // RFC 9110 §10.1.1: 100 Continue only once the head passed every check (it did, or the
         // parser would have thrown) and only if the client is not already sending the body.
         if head.expectsContinue && buffer.isEmpty {
@@ -669,6 +676,9 @@ final class Connection: EventLoopHandler {
             } else if exchange != nil && parser.isReadingBody {
                 if now &- lastActivity > limits.bodyReadTimeout.nanoseconds {
                     timeOut("no body bytes for \(limits.bodyReadTimeout)")
+                } else if now &- bodyStartedAt > bodyAllowance(limits) {
+                    timeOut("request body slower than \(limits.bodyMinimumRate) bytes/s: \(bodyReceived) bytes in "
+                        + "\((now &- bodyStartedAt) / 1_000_000) ms (at most \(limits.bodyMaximumTimeout) in all)")
                 }
             } else if headStartedAt != 0 {
                 // Measured from the request's first byte, not the last: trickling doesn't extend it.
@@ -679,6 +689,16 @@ final class Connection: EventLoopHandler {
                 close()
             }
         }
+    }
+
+    /// How long the current body may take so far: the first window plus one second per
+    /// `bodyMinimumRate` bytes received, capped (DESIGN.md §5, as Apache mod_reqtimeout). A trickle
+    /// of a byte every few seconds earns a few milliseconds and is cut after the first window.
+    private func bodyAllowance(_ limits: HTTPLimits) -> UInt64 {
+        let earned = limits.bodyMinimumRate > 0
+            ? min(UInt64(bodyReceived), 1 << 33) * 1_000_000_000 / UInt64(limits.bodyMinimumRate)
+            : UInt64.max / 2
+        return min(limits.bodyMaximumTimeout.nanoseconds, limits.bodyTimeout.nanoseconds &+ earned)
     }
 
     private func timeOut(_ reason: String) {
