@@ -73,6 +73,7 @@ public final class ClonerApplication: Sendable {
         httpLimits.idleTimeout = limits.idleTimeout
         httpLimits.maxRequestsPerConnection = limits.maxRequestsPerConnection
         httpLimits.maxConnections = limits.maxConnections
+        httpLimits.maxConnectionsPerClient = limits.maxConnectionsPerClient
         var tls: TLSConfiguration?
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
             tls = TLSConfiguration(certificateChainPath: certificate, privateKeyPath: key)

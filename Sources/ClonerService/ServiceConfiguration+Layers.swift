@@ -111,6 +111,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "http.maxConnections", environmentVariable: "CLONER_HTTP_MAX_CONNECTIONS") { config, raw, source throws(ConfigurationError) in
             config.http.maxConnections = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a count 1–1000000")
         },
+        Setting(fileKey: "http.maxConnectionsPerClient", environmentVariable: "CLONER_HTTP_MAX_CONNECTIONS_PER_CLIENT") { config, raw, source throws(ConfigurationError) in
+            config.http.maxConnectionsPerClient = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a count 1–1000000")
+        },
     ]
 
     /// Every environment variable the service reads, for `--help` and the README.

@@ -60,6 +60,9 @@ public struct ServiceConfiguration: Sendable, Hashable {
         public var idleTimeout: Duration = .seconds(75)
         public var maxRequestsPerConnection = 1000
         public var maxConnections = 1024
+        /// Open connections from one client address; past it (or past `maxConnections`) a new
+        /// connection gets 503 with `Retry-After` and is closed.
+        public var maxConnectionsPerClient = 256
 
         public init() {}
     }

@@ -31,6 +31,7 @@ import Testing
         #expect(config.http.idleTimeout == .seconds(75))
         #expect(config.http.maxRequestsPerConnection == 1000)
         #expect(config.http.maxConnections == 1024)
+        #expect(config.http.maxConnectionsPerClient == 256)
         #expect(config.settingsFile == nil)
     }
 

@@ -42,8 +42,14 @@ public struct HTTPLimits: Sendable, Equatable {
     public var idleTimeout: Duration = .seconds(75)
     /// Requests served on one connection before the server closes it (`Connection: close`).
     public var maxRequestsPerConnection: Int = 1000
-    /// Open connections across all event loops; connections beyond it are accepted and closed at once.
+    /// Open connections across all event loops; a connection beyond it is answered 503 with
+    /// `Retry-After` and closed.
     public var maxConnections: Int = 1024
+    /// Open connections from one client address (IP, without port): one client can't take every
+    /// slot. Beyond it, the same 503. Clients behind one NAT or proxy share it.
+    public var maxConnectionsPerClient: Int = 256
+    /// The `Retry-After` of that 503 (RFC 9110 §10.2.3), in whole seconds.
+    public var connectionRetryAfter: Duration = .seconds(1)
 
     public init() {}
 }

@@ -54,6 +54,12 @@ final class Connection: EventLoopHandler {
     let fd: Int32
     var token: UInt64 = 0
     let remoteAddress: String
+    /// The client address counted against `maxConnectionsPerClient`; nil for a refused connection,
+    /// which counts against nothing.
+    let clientHost: String?
+    /// Why this connection is refused (a limit is reached): it gets a 503 with `Retry-After` as
+    /// soon as it can be written to (after the TLS handshake), then closes.
+    let refusal: String?
     private var tls: TLSSession?
 
     private let buffer: InboundBuffer
@@ -86,11 +92,16 @@ final class Connection: EventLoopHandler {
     private var requestNumber = 0
     private var registeredEvents: UInt32 = 0
 
-    init(owner: ServerLoop, core: ServerCore, fd: Int32, remoteAddress: String, tls: TLSSession?, now: UInt64) {
+    init(
+        owner: ServerLoop, core: ServerCore, fd: Int32, remoteAddress: String, clientHost: String?, refusal: String?,
+        tls: TLSSession?, now: UInt64
+    ) {
         self.owner = owner
         self.core = core
         self.fd = fd
         self.remoteAddress = remoteAddress
+        self.clientHost = clientHost
+        self.refusal = refusal
         self.tls = tls
         let limits = core.limits
         buffer = InboundBuffer(
@@ -108,6 +119,7 @@ final class Connection: EventLoopHandler {
     func didRegister(token: UInt64) {
         self.token = token
         registeredEvents = initialEvents
+        if let refusal, phase == .reading { refuse(refusal) }
     }
 
     var isIdle: Bool {
@@ -154,6 +166,10 @@ final class Connection: EventLoopHandler {
         case .done:
             phase = .reading
             lastActivity = owner.loop.now
+            if let refusal {
+                refuse(refusal)
+                return
+            }
             readOnce()
             process()
         case .wantRead:
@@ -466,11 +482,20 @@ final class Connection: EventLoopHandler {
         outbound.reduce(0) { $0 + $1.count } - outboundOffset
     }
 
+    /// A connection past a limit: 503 with `Retry-After` (RFC 9110 §15.6.4, §10.2.3) before any
+    /// request is read, then a lingering close, so the client reads the answer instead of a reset.
+    private func refuse(_ reason: String) {
+        let seconds = max(1, core.limits.connectionRetryAfter.components.seconds)
+        reject(HTTPParseError(status: .serviceUnavailable, reason: reason, offset: 0), retryAfter: seconds)
+        updateInterest()
+    }
+
     /// Answers a framing error or timeout and closes: after such an error nothing more on this
     /// connection can be trusted to be a request of its own.
-    private func reject(_ error: HTTPParseError) {
+    private func reject(_ error: HTTPParseError, retryAfter: Int64? = nil) {
         let id = owner.nextRequestID()
-        let response = core.hooks.errorResponse(HTTPErrorContext(status: error.status, reason: error.reason, requestID: id))
+        var response = core.hooks.errorResponse(HTTPErrorContext(status: error.status, reason: error.reason, requestID: id))
+        if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
         let head = exchange?.head
         let request = HTTPRequest(
             method: head?.method ?? HTTPMethod(""), target: head?.target ?? "", id: id, remoteAddress: remoteAddress)

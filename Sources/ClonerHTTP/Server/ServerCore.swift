@@ -8,6 +8,9 @@ final class ServerCore: Sendable {
     let hooks: HTTPServer.Hooks
     let tls: TLSContext?
     let openConnections = Atomic<Int>(0)
+    /// Open connections per client address (only addresses with at least one). Taken once per
+    /// accept and once per close, never per request, so the lock is not on any hot path.
+    private let connectionsPerClient = Mutex<[String: Int]>([:])
     let draining = Atomic<Bool>(false)
 
     init(configuration: HTTPServer.Configuration, router: Router, hooks: HTTPServer.Hooks, tls: TLSContext?) {
@@ -19,6 +22,26 @@ final class ServerCore: Sendable {
 
     var limits: HTTPLimits { configuration.limits }
     var isDraining: Bool { draining.load(ordering: .relaxed) }
+
+    /// Counts a new connection from `host` unless the address already holds
+    /// `maxConnectionsPerClient`; false means refuse it.
+    func admitClient(_ host: String) -> Bool {
+        let limit = limits.maxConnectionsPerClient
+        return connectionsPerClient.withLock { counts in
+            let count = counts[host, default: 0]
+            guard count < limit else { return false }
+            counts[host] = count + 1
+            return true
+        }
+    }
+
+    /// Releases what `admitClient` counted.
+    func releaseClient(_ host: String) {
+        connectionsPerClient.withLock { counts in
+            guard let count = counts[host] else { return }
+            counts[host] = count > 1 ? count - 1 : nil
+        }
+    }
 
     /// The response for a thrown error: its own if it is an `HTTPResponseError`, else a 500 that
     /// says nothing about the error itself (it may hold paths, SQL or data).

@@ -14,6 +14,11 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
     private var listenerFD: Int32
     private var listenerToken: UInt64 = 0
     private var acceptPausedUntil: UInt64 = 0
+    /// Refused connections of this loop still writing their 503 or lingering; beyond
+    /// `maxRefusedConnections` a refused connection is closed without an answer, so a flood
+    /// can't turn refusals into an unbounded number of descriptors.
+    private var refusedConnections = 0
+    private static let maxRefusedConnections = 64
     private var connections: [UInt64: Connection] = [:]
     private var dateCache = HTTPDateCache()
     private var requestIDs: RequestIDGenerator
@@ -60,7 +65,12 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
     func remove(_ connection: Connection) {
         connections[connection.token] = nil
         loop.unregister(fd: connection.fd, token: connection.token)
-        core.openConnections.subtract(1, ordering: .relaxed)
+        if connection.refusal != nil {
+            refusedConnections -= 1
+        } else {
+            core.openConnections.subtract(1, ordering: .relaxed)
+            if let host = connection.clientHost { core.releaseClient(host) }
+        }
     }
 
     // MARK: Accepting
@@ -82,31 +92,52 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
                 }
                 return
             }
-            let open = core.openConnections.add(1, ordering: .relaxed).newValue
-            if open > core.limits.maxConnections || core.isDraining {
-                core.openConnections.subtract(1, ordering: .relaxed)
+            if core.isDraining {
                 Glibc.close(fd)
                 continue
+            }
+            let (remote, host) = withUnsafePointer(to: &storage) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (SocketAddress.describe($0), SocketAddress.host($0)) }
+            }
+            var refusal: String?
+            let open = core.openConnections.add(1, ordering: .relaxed).newValue
+            if open > core.limits.maxConnections {
+                core.openConnections.subtract(1, ordering: .relaxed)
+                refusal = "the server holds its limit of \(core.limits.maxConnections) open connections; retry later"
+            } else if !core.admitClient(host) {
+                core.openConnections.subtract(1, ordering: .relaxed)
+                refusal = "client \(host) holds its limit of \(core.limits.maxConnectionsPerClient) open connections; retry later"
+            }
+            if refusal != nil {
+                guard refusedConnections < Self.maxRefusedConnections else {
+                    Glibc.close(fd)
+                    continue
+                }
+                refusedConnections += 1
             }
             var on: Int32 = 1
             // Responses leave in one write; Nagle would only delay them.
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-            let remote = withUnsafePointer(to: &storage) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress.describe($0) }
-            }
             var session: TLSSession?
             if let context = core.tls {
                 session = TLSSession(context: context, fd: fd)
                 if session == nil {
-                    core.openConnections.subtract(1, ordering: .relaxed)
+                    if refusal != nil {
+                        refusedConnections -= 1
+                    } else {
+                        core.openConnections.subtract(1, ordering: .relaxed)
+                        core.releaseClient(host)
+                    }
                     Glibc.close(fd)
                     continue
                 }
             }
-            let connection = Connection(owner: self, core: core, fd: fd, remoteAddress: remote, tls: session, now: loop.now)
+            let connection = Connection(
+                owner: self, core: core, fd: fd, remoteAddress: remote, clientHost: refusal == nil ? host : nil,
+                refusal: refusal, tls: session, now: loop.now)
             let token = loop.register(fd: fd, events: connection.initialEvents, handler: connection)
-            connection.didRegister(token: token)
             connections[token] = connection
+            connection.didRegister(token: token)
         }
     }
 
