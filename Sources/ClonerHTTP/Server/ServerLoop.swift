@@ -11,6 +11,7 @@ import CEpoll
 final class ServerLoop: EventLoopHandler, @unchecked Sendable {
     let loop: EventLoop
     private let core: ServerCore
+    /// The server's listener, shared by every loop; the server closes it, never a loop.
     private var listenerFD: Int32
     private var listenerToken: UInt64 = 0
     private var acceptPausedUntil: UInt64 = 0
@@ -30,9 +31,13 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
         requestIDs = RequestIDGenerator(loopIndex: loop.index)
     }
 
+    /// EPOLLEXCLUSIVE: a new connection wakes one of the loops watching the shared listener,
+    /// not all of them.
+    private static let listenerEvents = EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue
+
     /// Registers the listener; runs on the loop thread.
     func activate() {
-        listenerToken = loop.register(fd: listenerFD, events: EPOLLIN.rawValue, handler: self)
+        listenerToken = loop.register(fd: listenerFD, events: Self.listenerEvents, handler: self)
         let smallest = [core.limits.headerTimeout, core.limits.bodyReadTimeout, core.limits.bodyTimeout, core.limits.idleTimeout, core.limits.writeTimeout]
             .map(\.nanoseconds).min() ?? 1_000_000_000
         loop.tickInterval = max(10_000_000, min(250_000_000, smallest / 4))
@@ -152,7 +157,7 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
         let now = loop.now
         if listenerToken == 0 && listenerFD >= 0 && acceptPausedUntil != 0 && now >= acceptPausedUntil && !core.isDraining {
             acceptPausedUntil = 0
-            listenerToken = loop.register(fd: listenerFD, events: EPOLLIN.rawValue, handler: self)
+            listenerToken = loop.register(fd: listenerFD, events: Self.listenerEvents, handler: self)
         }
         for connection in Array(connections.values) {
             connection.checkTimeouts(now: now)
@@ -162,14 +167,12 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
 
     // MARK: Shutdown
 
-    /// Stops accepting and closes idle connections; busy ones close after their current response.
+    /// Stops watching the listener (the server closes it once every loop did) and closes idle
+    /// connections; busy ones close after their current response.
     func beginDrain() {
         if listenerToken != 0 { loop.unregister(fd: listenerFD, token: listenerToken) }
         listenerToken = 0
-        if listenerFD >= 0 {
-            Glibc.close(listenerFD)
-            listenerFD = -1
-        }
+        listenerFD = -1
         for connection in Array(connections.values) { connection.beginDrain() }
     }
 
