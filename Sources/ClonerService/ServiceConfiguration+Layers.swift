@@ -63,6 +63,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "drainTimeoutSeconds", environmentVariable: "CLONER_DRAIN_TIMEOUT") { config, raw, source throws(ConfigurationError) in
             config.drainTimeout = try parseSeconds(raw, source: source)
         },
+        Setting(fileKey: "drainGraceSeconds", environmentVariable: "CLONER_DRAIN_GRACE") { config, raw, source throws(ConfigurationError) in
+            config.drainGrace = try parseSeconds(raw, source: source)
+        },
         Setting(fileKey: "maxObjectsPerClone", environmentVariable: "CLONER_MAX_OBJECTS_PER_CLONE") { config, raw, source throws(ConfigurationError) in
             config.maxObjectsPerClone = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
         },

@@ -25,6 +25,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var logLevel: Logger.Level = .info
     /// How long SIGTERM waits for in-flight requests before exiting.
     public var drainTimeout: Duration = .seconds(30)
+    /// The first part of the drain during which the listener stays open and everything is served
+    /// while `/readyz` answers 503, so load balancers see the drain before connections are
+    /// refused. Counted within `drainTimeout`.
+    public var drainGrace: Duration = .seconds(2)
     /// A clone planning more objects than this is refused before anything is written.
     public var maxObjectsPerClone = 1_000_000
     /// How long an `Idempotency-Key`'s first answer is kept for replay.

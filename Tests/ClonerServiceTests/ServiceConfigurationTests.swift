@@ -17,6 +17,7 @@ import Testing
         #expect(config.tlsCertificatePath == nil && config.tlsKeyPath == nil)
         #expect(config.logLevel == .info)
         #expect(config.maxObjectsPerClone == 1_000_000)
+        #expect(config.drainGrace == .seconds(2))
         #expect(config.idempotencyRetention == .seconds(86_400))
         #expect(config.http.maxRequestLineBytes == 8192)
         #expect(config.http.maxHeaderFieldBytes == 8192)

@@ -382,7 +382,7 @@ final class Connection: EventLoopHandler {
         case .failure(let error): response = core.response(for: error, request: request)
         }
         let handlerCloses = response.headers.containsToken("close", in: "connection")
-        var keepAlive = exchange.head.keepAlive && !handlerCloses && !core.isDraining
+        var keepAlive = exchange.head.keepAlive && !handlerCloses && !core.isClosing
             && requestCount < core.limits.maxRequestsPerConnection && !peerClosed
         if let producer = response.stream, exchange.head.method != .head {
             // HTTP/1.0 has no chunked coding: the body ends where the connection does.

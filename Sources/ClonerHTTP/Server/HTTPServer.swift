@@ -34,7 +34,7 @@ import Synchronization
 ///   chunked with backpressure (the producer's `write` waits while the client is behind).
 /// - Hooks (`onRequestStart`, `accessLog`, `errorResponse`) run on loop threads: keep them cheap.
 /// - Limits and timeouts: `Configuration.limits` (`HTTPLimits`, DESIGN.md §5 defaults).
-/// - `shutdown(drainTimeout:)` blocks: it stops accepting, closes idle connections, lets
+/// - `shutdown(drainTimeout:grace:)` blocks: after the grace (listener open, all served) it stops accepting, closes idle connections, lets
 ///   in-flight requests finish (answered with `Connection: close`) until the drain timeout,
 ///   then closes everything and joins the loop threads. `isDraining` turns true at its start
 ///   (the service's `/readyz` reports it). Never call it from a handler running on a loop.
@@ -105,7 +105,13 @@ public final class HTTPServer: Sendable {
 
     /// Graceful stop; blocks until every loop thread has exited (at most about `drainTimeout`).
     /// Calling it again, or before `start()`, returns at once.
-    public func shutdown(drainTimeout: Duration = .seconds(10)) {
+    ///
+    /// For the first `grace` (counted within `drainTimeout`) nothing changes for clients but
+    /// `isDraining`: the listener stays open and every connection is served, so a load balancer
+    /// can still ask `/readyz`, see 503 and stop sending, instead of meeting refused connections.
+    /// Then the listener closes, idle connections close, and in-flight requests finish with
+    /// `Connection: close` until the drain timeout.
+    public func shutdown(drainTimeout: Duration = .seconds(10), grace: Duration = .zero) {
         let (core, loops, listenerFD) = state.withLock { state -> (ServerCore?, [ServerLoop], Int32) in
             guard !state.stopped else { return (nil, [], -1) }
             state.stopped = true
@@ -113,7 +119,12 @@ public final class HTTPServer: Sendable {
         }
         guard let core else { return }
         precondition(!loops.contains { $0.loop.inEventLoop }, "HTTPServer.shutdown called from an event loop thread")
+        let start = MonotonicClock.now()
+        let deadline = start + drainTimeout.nanoseconds
         core.draining.store(true, ordering: .relaxed)
+        let graceEnd = start + min(grace, drainTimeout).nanoseconds
+        while MonotonicClock.now() < graceEnd { usleep(10_000) }
+        core.closing.store(true, ordering: .relaxed)
         // Every loop lets go of the shared listener before it is closed, so no loop is left
         // watching (or accepting from) a descriptor number the process may reuse.
         let released = DispatchGroup()
@@ -126,7 +137,6 @@ public final class HTTPServer: Sendable {
         }
         released.wait()
         close(listenerFD)
-        let deadline = MonotonicClock.now() + drainTimeout.nanoseconds
         while core.openConnections.load(ordering: .relaxed) > 0 && MonotonicClock.now() < deadline {
             usleep(5_000)
         }
@@ -139,10 +149,10 @@ public final class HTTPServer: Sendable {
 
     /// `shutdown(drainTimeout:)` for async callers: the blocking wait runs on a Dispatch thread,
     /// not on the cooperative pool that in-flight async handlers may need to finish.
-    public func shutdown(drainTimeout: Duration = .seconds(10)) async {
+    public func shutdown(drainTimeout: Duration = .seconds(10), grace: Duration = .zero) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
-                self.shutdown(drainTimeout: drainTimeout)
+                self.shutdown(drainTimeout: drainTimeout, grace: grace)
                 continuation.resume()
             }
         }

@@ -11,7 +11,11 @@ final class ServerCore: Sendable {
     /// Open connections per client address (only addresses with at least one). Taken once per
     /// accept and once per close, never per request, so the lock is not on any hot path.
     private let connectionsPerClient = Mutex<[String: Int]>([:])
+    /// True from the start of `shutdown`: readiness reports it, connections keep being served.
     let draining = Atomic<Bool>(false)
+    /// True once the drain grace is over: the listener is closed, idle connections are closed,
+    /// answers carry `Connection: close`.
+    let closing = Atomic<Bool>(false)
 
     init(configuration: HTTPServer.Configuration, router: Router, hooks: HTTPServer.Hooks, tls: TLSContext?) {
         self.configuration = configuration
@@ -22,6 +26,7 @@ final class ServerCore: Sendable {
 
     var limits: HTTPLimits { configuration.limits }
     var isDraining: Bool { draining.load(ordering: .relaxed) }
+    var isClosing: Bool { closing.load(ordering: .relaxed) }
 
     /// Counts a new connection from `host` unless the address already holds
     /// `maxConnectionsPerClient`; false means refuse it.

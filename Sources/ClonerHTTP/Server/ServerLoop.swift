@@ -97,7 +97,7 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
                 }
                 return
             }
-            if core.isDraining {
+            if core.isClosing {
                 Glibc.close(fd)
                 continue
             }
@@ -155,13 +155,13 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
 
     private func tick() {
         let now = loop.now
-        if listenerToken == 0 && listenerFD >= 0 && acceptPausedUntil != 0 && now >= acceptPausedUntil && !core.isDraining {
+        if listenerToken == 0 && listenerFD >= 0 && acceptPausedUntil != 0 && now >= acceptPausedUntil && !core.isClosing {
             acceptPausedUntil = 0
             listenerToken = loop.register(fd: listenerFD, events: Self.listenerEvents, handler: self)
         }
         for connection in Array(connections.values) {
             connection.checkTimeouts(now: now)
-            if core.isDraining { connection.beginDrain() }
+            if core.isClosing { connection.beginDrain() }
         }
     }
 
