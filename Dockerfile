@@ -6,7 +6,7 @@
 FROM swift:6.3-bookworm AS build
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
-    && apt-get install -y -q --no-install-recommends libsqlite3-dev libssl-dev libxml2-dev \
+    && apt-get install -y -q --no-install-recommends libsqlite3-dev libssl-dev libpq-dev libxml2-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Resolve dependencies in their own layer so source edits do not refetch them.
@@ -24,7 +24,7 @@ RUN swift build -c release --static-swift-stdlib --product cloner \
 FROM debian:bookworm-slim
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
-    && apt-get install -y -q --no-install-recommends libsqlite3-0 libssl3 libxml2 ca-certificates \
+    && apt-get install -y -q --no-install-recommends libsqlite3-0 libssl3 libpq5 libxml2 ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --create-home --home-dir /app --uid 10001 cloner
 WORKDIR /app

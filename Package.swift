@@ -12,7 +12,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "cloner",
-    platforms: [.macOS(.v14)],
+    // Linux only: the HTTP server is built on epoll (CEpoll), so no Apple platform is claimed.
     products: [
         .executable(name: "cloner", targets: ["cloner"]),
     ],
@@ -37,10 +37,16 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // PostgreSQL's client library, for the second store backend (DESIGN.md §6).
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         .target(name: "CEpoll"),
 
         .target(name: "ClonerModel", swiftSettings: strict),
-        .target(name: "ClonerStore", dependencies: ["ClonerModel", "CSQLite"], swiftSettings: strict),
+        .target(name: "ClonerStore", dependencies: ["ClonerModel", "CSQLite", "CLibPQ"], swiftSettings: strict),
         .target(name: "ClonerClone", dependencies: ["ClonerModel", "ClonerStore"], swiftSettings: strict),
         .target(name: "ClonerHTTP", dependencies: ["CEpoll", "COpenSSL"], swiftSettings: strict),
         .target(
@@ -74,8 +80,16 @@ let package = Package(
         // the HTTP server benchmarked against Hummingbird 2 (scripts/bench-http.sh).
         .executableTarget(name: "http-parser-fuzz", dependencies: ["ClonerHTTP"], swiftSettings: strict),
 
+        // Shared by test targets only: a throwaway PostgreSQL cluster per test process.
+        .target(
+            name: "ClonerTestSupport",
+            dependencies: ["CLibPQ"],
+            path: "Tests/ClonerTestSupport",
+            swiftSettings: strict
+        ),
+
         .testTarget(name: "ClonerModelTests", dependencies: ["ClonerModel"], swiftSettings: strict),
-        .testTarget(name: "ClonerStoreTests", dependencies: ["ClonerStore", "ClonerModel"], swiftSettings: strict),
+        .testTarget(name: "ClonerStoreTests", dependencies: ["ClonerStore", "ClonerModel", "ClonerTestSupport"], swiftSettings: strict),
         .testTarget(name: "ClonerCloneTests", dependencies: ["ClonerClone", "ClonerStore", "ClonerModel"], swiftSettings: strict),
         .testTarget(name: "ClonerHTTPTests", dependencies: ["ClonerHTTP"], swiftSettings: strict),
         .testTarget(name: "ClonerServiceTests", dependencies: ["ClonerService", "ClonerHTTP", "ClonerModel", "ClonerStore", "ClonerClone"], swiftSettings: strict),

@@ -61,7 +61,8 @@ wait_for_port() {
 
 # The service itself: its /healthz route, with request ids, the JSON access log (one line per
 # request on stdout, sent to $access_log) and the Prometheus request metrics all on.
-"$cloner_bin" serve --port "$cloner_port" --database "$work/cloner.sqlite" --model config/model.json \
+# Every wrk connection comes from 127.0.0.1: lift the per-client share (256) above 500.
+CLONER_HTTP_MAX_CONNECTIONS_PER_CLIENT=4096 "$cloner_bin" serve --port "$cloner_port" --database "$work/cloner.sqlite" --model config/model.json \
     > "$access_log" 2> "$work/cloner.err" &
 pids+=($!)
 "$hb_build/.build/release/hbpeer" "$hb_port" > "$work/hbpeer.out" 2>&1 &

@@ -6,9 +6,9 @@ extension AttributeType {
         case .integer: return "an integer"
         case .double: return "a number"
         case .boolean: return "true or false"
-        case .date: return "an RFC 3339 date-time string such as \"2024-05-01T12:00:00.000Z\""
-        case .uuid: return "a UUID string such as \"4f9d3c1e-8a2b-4c6d-9e0f-1a2b3c4d5e6f\""
-        case .binary: return "a base64 string"
+        case .date: return "an RFC 3339 date-time such as \"2026-11-21T20:15:29.123Z\""
+        case .uuid: return "a UUID such as \"0f8fad5b-d9cb-469f-a165-70867728950e\""
+        case .binary: return "base64 text"
         case .json: return "any JSON value"
         }
     }

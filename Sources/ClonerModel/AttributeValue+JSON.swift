@@ -1,34 +1,65 @@
 import Foundation
 
 extension AttributeValue {
-    /// The attribute value a JSON value stands for in an attribute of `type`, in the JSON forms of
-    /// DESIGN.md §2 (date = RFC 3339, uuid = text, binary = base64, json = any value); nil when the
-    /// JSON does not fit the type. JSON `null` is `.null` for every type: whether null is allowed is
-    /// the attribute's business, not the value's.
-    public init?(json: JSONValue, type: AttributeType) {
-        if case .null = json { self = .null; return }
-        switch (type, json) {
-        case (.string, .string(let value)): self = .string(value)
-        case (.integer, .integer(let value)): self = .integer(value)
-        // An integer literal is a perfectly good double; the reverse would lose the fraction.
-        case (.double, .integer(let value)): self = .double(Double(value))
-        case (.double, .double(let value)): self = .double(value)
-        case (.boolean, .bool(let value)): self = .boolean(value)
-        case (.date, .string(let text)):
-            guard let milliseconds = RFC3339Timestamp.parse(text) else { return nil }
-            self = .date(millisecondsSince1970: milliseconds)
-        case (.uuid, .string(let text)):
-            guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else { return nil }
-            self = .uuid(uuid)
-        case (.binary, .string(let text)):
-            guard let data = Data(base64Encoded: text) else { return nil }
-            self = .binary(data)
-        case (.json, let value): self = .json(value.canonicalText)
-        default: return nil
-        }
+    /// Why a JSON value does not fit an attribute's type: what was expected, and (for numbers out
+    /// of range) why. The caller names the field; this is the one place that decides the mapping.
+    public struct JSONMismatch: Error, Sendable, Hashable {
+        public var expected: String
+        public var reason: String?
     }
 
-    /// The JSON form of the value, the inverse of `init(json:type:)`.
+    /// 2^53: every integer up to it has its own double, so one read from a double is the integer
+    /// the client wrote.
+    static let largestExactDoubleInteger: UInt64 = 1 << 53
+
+    /// The attribute value a JSON value stands for in an attribute of `type`, in the JSON forms of
+    /// DESIGN.md §2: date = RFC 3339 (any offset), uuid = text (either case), binary = base64,
+    /// json = any value (stored as its canonical text), integer = 64-bit (`1.0` accepted, a fraction
+    /// refused: JSON has one number type), boolean = `true`/`false` only. JSON `null` is `.null`
+    /// for every type: whether null is allowed is the attribute's business, not the value's.
+    ///
+    /// Model defaults, record bodies and clone `set` values all go through here, so the service
+    /// and the model file can never disagree on what a value means.
+    public static func decode(json: JSONValue, type: AttributeType) throws(JSONMismatch) -> AttributeValue {
+        if case .null = json { return .null }
+        switch (type, json) {
+        case (.string, .string(let value)): return .string(value)
+        case (.integer, .integer(let value)): return .integer(value)
+        case (.integer, .double(let number)) where number.rounded(.towardZero) == number:
+            // Integers the parser could not keep as Int64 arrive as doubles; beyond 2^53 a double
+            // no longer tells one integer from its neighbours (-9223372036854775809 rounds to
+            // Int64.min), so only the exactly representable range is taken from one.
+            guard let exact = Int64(exactly: number) else {
+                throw JSONMismatch(expected: type.expectedJSONForm, reason: "out of range")
+            }
+            guard exact.magnitude <= largestExactDoubleInteger else {
+                throw JSONMismatch(expected: type.expectedJSONForm,
+                                   reason: "out of range or not exact: beyond ±2^53 write the integer without a fraction or exponent")
+            }
+            return .integer(exact)
+        // An integer literal is a perfectly good double; the reverse would lose the fraction.
+        case (.double, .integer(let value)): return .double(Double(value))
+        case (.double, .double(let value)): return .double(value)
+        case (.boolean, .bool(let value)): return .boolean(value)
+        case (.date, .string(let text)):
+            if let milliseconds = RFC3339Timestamp.parse(text) { return .date(millisecondsSince1970: milliseconds) }
+        case (.uuid, .string(let text)):
+            if text.utf8.count == 36, let uuid = UUID(uuidString: text) { return .uuid(uuid) }
+        case (.binary, .string(let text)):
+            if let data = Data(base64Encoded: text) { return .binary(data) }
+        case (.json, let value): return .json(value.canonicalText)
+        default: break
+        }
+        throw JSONMismatch(expected: type.expectedJSONForm, reason: nil)
+    }
+
+    /// `decode(json:type:)` for callers that only need to know whether the value fits.
+    public init?(json: JSONValue, type: AttributeType) {
+        guard let value = try? AttributeValue.decode(json: json, type: type) else { return nil }
+        self = value
+    }
+
+    /// The JSON form of the value, the inverse of `decode(json:type:)`.
     public var jsonValue: JSONValue {
         switch self {
         case .null: return .null

@@ -82,9 +82,13 @@ public final class ClonerApplication: Sendable {
         httpLimits.maxBodyLength = limits.maxBodyBytes
         httpLimits.headerTimeout = limits.headerTimeout
         httpLimits.bodyReadTimeout = limits.bodyReadTimeout
+        httpLimits.bodyTimeout = limits.bodyTimeout
+        httpLimits.bodyMinimumRate = limits.bodyMinimumRate
+        httpLimits.bodyMaximumTimeout = limits.bodyMaximumTimeout
         httpLimits.idleTimeout = limits.idleTimeout
         httpLimits.maxRequestsPerConnection = limits.maxRequestsPerConnection
         httpLimits.maxConnections = limits.maxConnections
+        httpLimits.maxConnectionsPerClient = limits.maxConnectionsPerClient
         var tls: TLSConfiguration?
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
             tls = TLSConfiguration(certificateChainPath: certificate, privateKeyPath: key)
@@ -106,15 +110,19 @@ public final class ClonerApplication: Sendable {
     /// True from the start of a shutdown on; `/readyz` answers 503.
     public var isDraining: Bool { server.withLock { $0?.isDraining ?? false } }
 
-    /// Graceful stop (DESIGN.md §5): stop accepting, let in-flight requests finish, wait for
+    /// Graceful stop (DESIGN.md §5): `/readyz` turns 503 at once; after `drainGrace` (listener
+    /// still open, so load balancers can see that) stop accepting, let in-flight requests finish, wait for
     /// running clone jobs (each commits or rolls back as a whole), all within `drainTimeout`.
     public func shutdown(drainTimeout: Duration? = nil) {
         let timeout = drainTimeout ?? configuration.drainTimeout
         let start = ContinuousClock.now
         let running = server.withLock { $0 }
         stopped.store(true, ordering: .releasing)
-        logger.info("draining", metadata: ["timeout_seconds": "\(timeout.components.seconds)"])
-        running?.shutdown(drainTimeout: timeout)
+        logger.info("draining", metadata: [
+            "timeout_seconds": "\(timeout.components.seconds)",
+            "grace": "\(configuration.drainGrace)",
+        ])
+        running?.shutdown(drainTimeout: timeout, grace: configuration.drainGrace)
         let remaining = max(.zero, timeout - (ContinuousClock.now - start))
         let unfinished = jobs.waitForRunningJobs(timeout: remaining)
         if unfinished > 0 {

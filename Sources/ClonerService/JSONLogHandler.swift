@@ -1,5 +1,6 @@
 import ClonerModel
 import Foundation
+import Synchronization
 import Logging
 
 /// A swift-log backend writing one JSON object per record on one line (DESIGN.md §5).
@@ -126,33 +127,34 @@ public struct JSONLogHandler: LogHandler {
 extension JSONLogHandler {
     /// The file descriptor a handler writes to, shared by every handler on it.
     ///
-    /// `@unchecked Sendable`: the only mutable state is the file's position in the kernel; the
-    /// lock makes each line a single uninterrupted sequence of `write(2)` calls, so lines from
-    /// concurrent requests never interleave even when a line exceeds `PIPE_BUF` or a write is partial.
-    final class LineOutput: @unchecked Sendable {
+    /// The lock makes each line a single uninterrupted sequence of `write(2)` calls, so lines from
+    /// concurrent requests never interleave even when a line exceeds `PIPE_BUF` or a write is
+    /// partial; the only other state is the file's position, which the kernel keeps.
+    final class LineOutput: Sendable {
         let fileDescriptor: Int32
-        private let lock = NSLock()
+        private let lock = Mutex<Void>(())
 
         private init(fileDescriptor: Int32) {
             self.fileDescriptor = fileDescriptor
         }
 
-        private static let registryLock = NSLock()
-        nonisolated(unsafe) private static var outputs: [Int32: LineOutput] = [:]
+        private static let outputs = Mutex<[Int32: LineOutput]>([:])
 
         /// One output (one lock) per descriptor, whichever handler copy or label writes to it.
         static func shared(for fileDescriptor: Int32) -> LineOutput {
-            registryLock.lock()
-            defer { registryLock.unlock() }
-            if let existing = outputs[fileDescriptor] { return existing }
-            let output = LineOutput(fileDescriptor: fileDescriptor)
-            outputs[fileDescriptor] = output
-            return output
+            outputs.withLock { outputs in
+                if let existing = outputs[fileDescriptor] { return existing }
+                let output = LineOutput(fileDescriptor: fileDescriptor)
+                outputs[fileDescriptor] = output
+                return output
+            }
         }
 
         func write(_ bytes: [UInt8]) {
-            lock.lock()
-            defer { lock.unlock() }
+            lock.withLock { _ in write(unlocked: bytes) }
+        }
+
+        private func write(unlocked bytes: [UInt8]) {
             bytes.withUnsafeBytes { buffer in
                 var offset = 0
                 while offset < buffer.count {

@@ -103,26 +103,10 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
-    /// Writes a `JSONValue` with object keys sorted, so equal values always give equal text.
+    /// A `JSONValue` in its one canonical text (`JSONValue.canonicalText`: keys in UTF-8 byte
+    /// order), so a value written here and one stored in a `json` attribute are the same bytes.
     public mutating func value(_ value: JSONValue) {
-        switch value {
-        case .null: null()
-        case .bool(let flag): bool(flag)
-        case .integer(let number): integer(number)
-        case .double(let number): double(number)
-        case .string(let text): string(text)
-        case .array(let elements):
-            beginArray()
-            for element in elements { self.value(element) }
-            endArray()
-        case .object(let members):
-            beginObject()
-            for name in members.keys.sorted() {
-                key(name)
-                self.value(members[name]!)
-            }
-            endObject()
-        }
+        raw(value.canonicalText)
     }
 
     mutating func appendDecimal(_ value: Int64) {

@@ -11,63 +11,17 @@ import Foundation
 /// 64-bit integer (a fraction or an out-of-range number is refused, `1.0` is accepted: JSON has one
 /// number type); boolean = `true`/`false` only (not 0/1); null = no value, for optional attributes.
 public enum RecordJSONCoding {
-    /// A JSON value as the attribute's type; JSON null becomes `.null` (the caller decides whether
-    /// the attribute may be null). Errors name `field` and say what was expected.
+    /// A JSON value as the attribute's type (the model's one mapping, `AttributeValue.decode`);
+    /// JSON null becomes `.null` (the caller decides whether the attribute may be null). Errors name
+    /// `field` and say what was expected.
     public static func decodeValue(_ json: JSONValue, type: AttributeType, field: String) throws(FieldError) -> AttributeValue {
-        if case .null = json { return .null }
-        switch type {
-        case .string:
-            guard case .string(let text) = json else { throw mismatch(field, expected: "a string", got: json) }
-            return .string(text)
-        case .integer:
-            switch json {
-            case .integer(let number): return .integer(number)
-            case .double(let number) where number.rounded(.towardZero) == number:
-                // Integers the parser could not keep as Int64 arrive as doubles; beyond 2^53 a double
-                // no longer tells one integer from its neighbours (-9223372036854775809 rounds to
-                // Int64.min), so only the exactly representable range is taken from one.
-                guard let exact = Int64(exactly: number) else {
-                    throw FieldError(field: field, message: "expected a 64-bit integer, got \(describe(json)), which is out of range")
-                }
-                guard exact.magnitude <= RecordJSONCoding.largestExactDoubleInteger else {
-                    throw FieldError(field: field, message: "expected a 64-bit integer, got \(describe(json)), which is out of range or not exact: beyond ±2^53 write the integer without a fraction or exponent")
-                }
-                return .integer(exact)
-            default:
-                throw mismatch(field, expected: "an integer", got: json)
-            }
-        case .double:
-            switch json {
-            case .integer(let number): return .double(Double(number))
-            case .double(let number): return .double(number)
-            default: throw mismatch(field, expected: "a number", got: json)
-            }
-        case .boolean:
-            guard case .bool(let flag) = json else { throw mismatch(field, expected: "true or false", got: json) }
-            return .boolean(flag)
-        case .date:
-            guard case .string(let text) = json, let milliseconds = RFC3339Timestamp.parse(text) else {
-                throw mismatch(field, expected: "an RFC 3339 date-time such as \"2026-11-21T20:15:29.123Z\"", got: json)
-            }
-            return .date(millisecondsSince1970: milliseconds)
-        case .uuid:
-            guard case .string(let text) = json, let uuid = UUID(uuidString: text) else {
-                throw mismatch(field, expected: "a UUID such as \"0f8fad5b-d9cb-469f-a165-70867728950e\"", got: json)
-            }
-            return .uuid(uuid)
-        case .binary:
-            guard case .string(let text) = json, let data = Data(base64Encoded: text) else {
-                throw mismatch(field, expected: "base64 text", got: json)
-            }
-            return .binary(data)
-        case .json:
-            return .json(canonicalText(json))
+        do {
+            return try AttributeValue.decode(json: json, type: type)
+        } catch {
+            let reason = error.reason.map { ", which is \($0)" } ?? ""
+            throw FieldError(field: field, message: "expected \(error.expected), got \(describe(json))\(reason)")
         }
     }
-
-    /// 2^53: every integer up to it has its own double, so one read from a double is the integer
-    /// the client wrote.
-    static let largestExactDoubleInteger: UInt64 = 1 << 53
 
     /// A value given as text in a query string (`?name=foo`, `?index=3`): the same forms as in a
     /// body, minus the JSON quoting; `json` attributes take JSON text.
@@ -91,19 +45,11 @@ public enum RecordJSONCoding {
             return try decodeValue(.string(text), type: type, field: field)
         case .json:
             do {
-                return .json(canonicalText(try JSONValue(parsing: text)))
+                return .json(try JSONValue(parsing: text).canonicalText)
             } catch {
                 throw FieldError(field: field, message: "expected JSON text: \(error.description)")
             }
         }
-    }
-
-    /// The canonical text a `json` attribute is stored as: equal values give equal text, so
-    /// equality filters and unique indexes on the column behave.
-    public static func canonicalText(_ value: JSONValue) -> String {
-        var writer = JSONWriter()
-        writer.value(value)
-        return writer.string
     }
 
     /// Writes a value in its JSON form.
@@ -171,10 +117,6 @@ public enum RecordJSONCoding {
         var writer = JSONWriter(capacity: 64 + 32 * (attributes.count + relationships.count))
         writeRecord(entity: entity, id: id, version: version, attributes: attributes, relationships: relationships, to: &writer)
         return writer.bytes
-    }
-
-    static func mismatch(_ field: String, expected: String, got json: JSONValue) -> FieldError {
-        FieldError(field: field, message: "expected \(expected), got \(describe(json))")
     }
 
     /// A short rendering of what the client sent, for messages: scalars as written, containers by kind.

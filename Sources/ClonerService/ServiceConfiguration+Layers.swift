@@ -63,6 +63,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "drainTimeoutSeconds", environmentVariable: "CLONER_DRAIN_TIMEOUT") { config, raw, source throws(ConfigurationError) in
             config.drainTimeout = try parseSeconds(raw, source: source)
         },
+        Setting(fileKey: "drainGraceSeconds", environmentVariable: "CLONER_DRAIN_GRACE") { config, raw, source throws(ConfigurationError) in
+            config.drainGrace = try parseSeconds(raw, source: source)
+        },
         Setting(fileKey: "maxObjectsPerClone", environmentVariable: "CLONER_MAX_OBJECTS_PER_CLONE") { config, raw, source throws(ConfigurationError) in
             config.maxObjectsPerClone = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
         },
@@ -100,6 +103,15 @@ extension ServiceConfiguration {
         Setting(fileKey: "http.bodyReadTimeoutSeconds", environmentVariable: "CLONER_HTTP_BODY_READ_TIMEOUT") { config, raw, source throws(ConfigurationError) in
             config.http.bodyReadTimeout = try parseSeconds(raw, source: source)
         },
+        Setting(fileKey: "http.bodyTimeoutSeconds", environmentVariable: "CLONER_HTTP_BODY_TIMEOUT") { config, raw, source throws(ConfigurationError) in
+            config.http.bodyTimeout = try parseSeconds(raw, source: source)
+        },
+        Setting(fileKey: "http.bodyMinimumRateBytesPerSecond", environmentVariable: "CLONER_HTTP_BODY_MIN_RATE") { config, raw, source throws(ConfigurationError) in
+            config.http.bodyMinimumRate = try parseInteger(raw, source: source, range: 1...(1 << 30), expected: "bytes per second 1–1073741824")
+        },
+        Setting(fileKey: "http.bodyMaximumTimeoutSeconds", environmentVariable: "CLONER_HTTP_BODY_MAX_TIMEOUT") { config, raw, source throws(ConfigurationError) in
+            config.http.bodyMaximumTimeout = try parseSeconds(raw, source: source)
+        },
         Setting(fileKey: "http.idleTimeoutSeconds", environmentVariable: "CLONER_HTTP_IDLE_TIMEOUT") { config, raw, source throws(ConfigurationError) in
             config.http.idleTimeout = try parseSeconds(raw, source: source)
         },
@@ -108,6 +120,9 @@ extension ServiceConfiguration {
         },
         Setting(fileKey: "http.maxConnections", environmentVariable: "CLONER_HTTP_MAX_CONNECTIONS") { config, raw, source throws(ConfigurationError) in
             config.http.maxConnections = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a count 1–1000000")
+        },
+        Setting(fileKey: "http.maxConnectionsPerClient", environmentVariable: "CLONER_HTTP_MAX_CONNECTIONS_PER_CLIENT") { config, raw, source throws(ConfigurationError) in
+            config.http.maxConnectionsPerClient = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a count 1–1000000")
         },
     ]
 

@@ -25,6 +25,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var logLevel: Logger.Level = .info
     /// How long SIGTERM waits for in-flight requests before exiting.
     public var drainTimeout: Duration = .seconds(30)
+    /// The first part of the drain during which the listener stays open and everything is served
+    /// while `/readyz` answers 503, so load balancers see the drain before connections are
+    /// refused. Counted within `drainTimeout`.
+    public var drainGrace: Duration = .seconds(2)
     /// A clone planning more objects than this is refused before anything is written.
     public var maxObjectsPerClone = 1_000_000
     /// Clone jobs (synchronous and `respond-async`) running or queued at once; one more answers
@@ -56,10 +60,18 @@ public struct ServiceConfiguration: Sendable, Hashable {
         public var headerTimeout: Duration = .seconds(10)
         /// Longest wait between two reads of a body.
         public var bodyReadTimeout: Duration = .seconds(30)
+        /// The body's first window (408 past its deadline), extended by one second per
+        /// `bodyMinimumRate` bytes received, up to `bodyMaximumTimeout` (Apache mod_reqtimeout's rule).
+        public var bodyTimeout: Duration = .seconds(20)
+        public var bodyMinimumRate = 500
+        public var bodyMaximumTimeout: Duration = .seconds(120)
         /// Idle keep-alive; longer than load balancers' usual 60 s so they close first (no 502).
         public var idleTimeout: Duration = .seconds(75)
         public var maxRequestsPerConnection = 1000
         public var maxConnections = 1024
+        /// Open connections from one client address; past it (or past `maxConnections`) a new
+        /// connection gets 503 with `Retry-After` and is closed.
+        public var maxConnectionsPerClient = 256
 
         public init() {}
     }
@@ -146,6 +158,11 @@ public struct ServiceConfiguration: Sendable, Hashable {
             throw ConfigurationError(source: "CLONER_TLS_KEY (tlsKey, --tls-key)", message: "the TLS certificate \(certificate) is configured without its private key")
         case (nil, .some(let key)):
             throw ConfigurationError(source: "CLONER_TLS_CERT (tlsCertificate, --tls-cert)", message: "the TLS private key \(key) is configured without its certificate")
+        }
+        if http.bodyTimeout > http.bodyMaximumTimeout {
+            throw ConfigurationError(
+                source: "http.bodyTimeoutSeconds", value: "\(http.bodyTimeout)",
+                message: "must not exceed http.bodyMaximumTimeoutSeconds (\(http.bodyMaximumTimeout))")
         }
         if http.maxHeaderFieldBytes > http.maxHeaderSectionBytes {
             throw ConfigurationError(

@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import Synchronization
 import Metrics
 import Prometheus
 
@@ -108,12 +109,10 @@ extension ServiceMetrics {
     /// The per-label-set metric objects, made once: looking up a dictionary under a lock is cheaper
     /// than building a swift-metrics handle (and a registry lookup) on every request.
     ///
-    /// `@unchecked Sendable`: the dictionary is only touched while `lock` is held; the metric
-    /// objects it hands out are themselves thread-safe.
-    final class RequestMetricCache: @unchecked Sendable {
+    /// Sendable through `Mutex`; the metric objects it hands out are themselves thread-safe.
+    final class RequestMetricCache: Sendable {
         private let factory: PrometheusMetricsFactory
-        private let lock = NSLock()
-        private var cache: [RequestKey: RequestMetrics] = [:]
+        private let cache = Mutex<[RequestKey: RequestMetrics]>([:])
 
         init(factory: PrometheusMetricsFactory) {
             self.factory = factory
@@ -121,19 +120,19 @@ extension ServiceMetrics {
 
         func metrics(route: String, method: String, status: Int) -> RequestMetrics {
             let key = RequestKey(route: route, method: method, status: status)
-            lock.lock()
-            defer { lock.unlock() }
-            if let existing = cache[key] { return existing }
-            let made = RequestMetrics(
-                count: Metrics.Counter(
-                    label: "http_requests_total",
-                    dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory),
-                // The histogram has no status label: latency per route and method is what alerts use,
-                // and a status label would multiply its buckets.
-                duration: Metrics.Timer(
-                    label: "http_request_duration_seconds", dimensions: [("route", route), ("method", method)], factory: factory))
-            cache[key] = made
-            return made
+            return cache.withLock { cache in
+                if let existing = cache[key] { return existing }
+                let made = RequestMetrics(
+                    count: Metrics.Counter(
+                        label: "http_requests_total",
+                        dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory),
+                    // The histogram has no status label: latency per route and method is what alerts use,
+                    // and a status label would multiply its buckets.
+                    duration: Metrics.Timer(
+                        label: "http_request_duration_seconds", dimensions: [("route", route), ("method", method)], factory: factory))
+                cache[key] = made
+                return made
+            }
         }
     }
 }

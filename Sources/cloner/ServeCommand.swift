@@ -12,8 +12,9 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Settings come from built-in defaults, then the settings file (config/cloner.json, or --config / CLONER_CONFIG), \
             then environment variables (\(ServiceConfiguration.environmentVariables.joined(separator: ", "))), then these flags. \
-            On SIGTERM or SIGINT the service stops accepting, answers /readyz with 503, finishes in-flight requests and clone \
-            jobs within the drain timeout, and exits 0.
+            On SIGTERM or SIGINT the service answers /readyz with 503, keeps its listener open for the drain grace \
+            (CLONER_DRAIN_GRACE, default 2 s) so load balancers see that, then stops accepting, finishes in-flight requests \
+            and clone jobs within the drain timeout, and exits 0.
             """)
 
     @Option(name: .customLong("config"), help: "Settings file (JSON). Default: config/cloner.json when it exists.")

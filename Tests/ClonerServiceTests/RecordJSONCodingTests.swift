@@ -19,6 +19,26 @@ import Testing
         }
     }
 
+    /// Issue 10: one canonical text for `json` values, whatever path they take (record body, model
+    /// default, `set`, query filter, a JSONWriter answer). Keys go in UTF-8 byte order, which
+    /// differs from `String <` for text not in NFC ("e" + U+0301 sorts before "f" by bytes).
+    @Test func equalJSONValuesAreStoredAsEqualText() throws {
+        let orders = [#"{"f": 1, "e\u0301": [true, null], "z": {"b": 2, "a": 1}}"#,
+                      #"{"z": {"a": 1, "b": 2}, "e\u0301": [true, null], "f": 1}"#]
+        var texts: Set<String> = []
+        for text in orders {
+            let json = try JSONValue(parsing: text)
+            guard case .json(let stored) = try decode(text, .json) else { Issue.record("not json"); continue }
+            texts.insert(stored)
+            #expect(AttributeValue(json: json, type: .json) == .json(stored), "the model's mapping gives the same text")
+            #expect(try RecordJSONCoding.decodeQueryValue(text, type: .json, field: "f") == .json(stored), "a filter gives the same text")
+            var writer = JSONWriter()
+            writer.value(json)
+            #expect(writer.string == stored, "an answer writes the same text")
+        }
+        #expect(texts == ["{\"e\u{301}\":[true,null],\"f\":1,\"z\":{\"a\":1,\"b\":2}}"])
+    }
+
     @Test func decodesEveryType() throws {
         let uuid = try #require(UUID(uuidString: "0f8fad5b-d9cb-469f-a165-70867728950e"))
         #expect(try decode(#""text""#, .string) == .string("text"))

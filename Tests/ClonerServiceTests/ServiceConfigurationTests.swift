@@ -17,6 +17,7 @@ import Testing
         #expect(config.tlsCertificatePath == nil && config.tlsKeyPath == nil)
         #expect(config.logLevel == .info)
         #expect(config.maxObjectsPerClone == 1_000_000)
+        #expect(config.drainGrace == .seconds(2))
         #expect(config.idempotencyRetention == .seconds(86_400))
         #expect(config.http.maxRequestLineBytes == 8192)
         #expect(config.http.maxHeaderFieldBytes == 8192)
@@ -25,9 +26,13 @@ import Testing
         #expect(config.http.maxBodyBytes == 8 * 1024 * 1024)
         #expect(config.http.headerTimeout == .seconds(10))
         #expect(config.http.bodyReadTimeout == .seconds(30))
+        #expect(config.http.bodyTimeout == .seconds(20))
+        #expect(config.http.bodyMinimumRate == 500)
+        #expect(config.http.bodyMaximumTimeout == .seconds(120))
         #expect(config.http.idleTimeout == .seconds(75))
         #expect(config.http.maxRequestsPerConnection == 1000)
         #expect(config.http.maxConnections == 1024)
+        #expect(config.http.maxConnectionsPerClient == 256)
         #expect(config.settingsFile == nil)
     }
 
@@ -58,7 +63,8 @@ import Testing
             """#, to: "settings.json")
         let config = try ServiceConfiguration.load(
             environment: ["CLONER_CONFIG": file, "CLONER_PORT": "9100", "CLONER_LOG_LEVEL": "WARNING", "CLONER_HOST": "",
-                          "CLONER_API_KEYS": " a , b ,", "CLONER_HTTP_MAX_BODY_BYTES": "2048"],
+                          "CLONER_API_KEYS": " a , b ,", "CLONER_HTTP_MAX_BODY_BYTES": "2048",
+                          "CLONER_HTTP_BODY_TIMEOUT": "5", "CLONER_HTTP_BODY_MIN_RATE": "1000"],
             overrides: .init(port: 9200, databasePath: "flag.sqlite"),
             defaultSettingsFile: missing)
         #expect(config.settingsFile == file)
@@ -69,6 +75,8 @@ import Testing
         #expect(config.apiKeys == ["a", "b"])
         #expect(config.http.maxBodyBytes == 2048)
         #expect(config.http.idleTimeout == .milliseconds(2500))
+        #expect(config.http.bodyTimeout == .seconds(5))
+        #expect(config.http.bodyMinimumRate == 1000)
         #expect(config.cloneRuleKeys.exclude == "skip")
         #expect(config.cloneRuleKeys.rebuild == "rebuild")
     }
@@ -93,6 +101,8 @@ import Testing
         expectError("CLONER_LOG_LEVEL", value: "loud", containing: "one of trace", environment: ["CLONER_LOG_LEVEL": "loud"])
         expectError("CLONER_DRAIN_TIMEOUT", value: "-1", containing: "seconds", environment: ["CLONER_DRAIN_TIMEOUT": "-1"])
         expectError("CLONER_HTTP_MAX_CONNECTIONS", value: "0", containing: "count", environment: ["CLONER_HTTP_MAX_CONNECTIONS": "0"])
+        expectError("CLONER_HTTP_BODY_MIN_RATE", value: "0", containing: "bytes per second", environment: ["CLONER_HTTP_BODY_MIN_RATE": "0"])
+        expectError("http.bodyTimeoutSeconds", containing: "must not exceed", environment: ["CLONER_HTTP_BODY_TIMEOUT": "200"])
         expectError("CLONER_HOST", value: "a b", containing: "host", environment: ["CLONER_HOST": "a b"])
         expectError("CLONER_CONFIG", value: "/nope.json", containing: "not found", environment: ["CLONER_CONFIG": "/nope.json"])
     }

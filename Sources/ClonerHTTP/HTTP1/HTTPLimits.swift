@@ -25,6 +25,16 @@ public struct HTTPLimits: Sendable, Equatable {
     public var headerTimeout: Duration = .seconds(10)
     /// Longest pause between two reads of a request body.
     public var bodyReadTimeout: Duration = .seconds(30)
+    /// The body's first window, from the end of the head (Apache mod_reqtimeout's `body=20`).
+    /// A body still incomplete past its deadline answers 408 and closes: the pause timer alone
+    /// can't stop a client trickling one byte just before each pause ends.
+    public var bodyTimeout: Duration = .seconds(20)
+    /// Bytes per second that extend the body's deadline: each `bodyMinimumRate` bytes actually
+    /// received (not declared in Content-Length) add one second (mod_reqtimeout's `MinRate=500`).
+    public var bodyMinimumRate: Int = 500
+    /// The body's deadline never extends past this, however fast it arrives: at 8 MiB that still
+    /// allows about 70 KB/s.
+    public var bodyMaximumTimeout: Duration = .seconds(120)
     /// Longest pause while the client does not drain a response we are writing.
     public var writeTimeout: Duration = .seconds(30)
     /// Idle keep-alive: longer than the 60 s idle timeout of common load balancers, which
@@ -32,8 +42,14 @@ public struct HTTPLimits: Sendable, Equatable {
     public var idleTimeout: Duration = .seconds(75)
     /// Requests served on one connection before the server closes it (`Connection: close`).
     public var maxRequestsPerConnection: Int = 1000
-    /// Open connections across all event loops; connections beyond it are accepted and closed at once.
+    /// Open connections across all event loops; a connection beyond it is answered 503 with
+    /// `Retry-After` and closed.
     public var maxConnections: Int = 1024
+    /// Open connections from one client address (IP, without port): one client can't take every
+    /// slot. Beyond it, the same 503. Clients behind one NAT or proxy share it.
+    public var maxConnectionsPerClient: Int = 256
+    /// The `Retry-After` of that 503 (RFC 9110 §10.2.3), in whole seconds.
+    public var connectionRetryAfter: Duration = .seconds(1)
 
     public init() {}
 }

@@ -75,6 +75,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let preconditionFailed = HTTPStatus(412)
     public static let contentTooLarge = HTTPStatus(413)
     public static let uriTooLong = HTTPStatus(414)
+    public static let expectationFailed = HTTPStatus(417)
     public static let unprocessableContent = HTTPStatus(422)
     public static let requestHeaderFieldsTooLarge = HTTPStatus(431)
     public static let internalServerError = HTTPStatus(500)

@@ -188,6 +188,7 @@ public struct RequestParser: Sendable {
         guard index > targetStart, index < line.count, line[index] == space else {
             throw error(.badRequest, "malformed request-target", at: index)
         }
+        try checkPercentEncoding(UnsafeBufferPointer(rebasing: line[targetStart..<index]), at: offset + targetStart)
         let target = string(line, targetStart..<index)
 
         // HTTP-version = "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3), case-sensitive.
@@ -211,6 +212,38 @@ public struct RequestParser: Sendable {
         headerSectionLength = 0
         state = .headerFields
         return Step(consumed: length + 2, event: nil)
+    }
+
+    /// RFC 3986 §2.1: `pct-encoded = "%" HEXDIG HEXDIG`; a `%` followed by anything else makes
+    /// the target an invalid URI (RFC 9112 §3.2: 400). Rejected here, with the place named,
+    /// rather than decoded into something the client did not mean (`?name=%zz`).
+    private func checkPercentEncoding(_ target: UnsafeBufferPointer<UInt8>, at targetOffset: Int) throws(HTTPParseError) {
+        var inQuery = false
+        var index = 0
+        while index < target.count {
+            let byte = target[index]
+            if byte == UInt8(ascii: "?") { inQuery = true }
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < target.count, isHexDigit(target[index + 1]), isHexDigit(target[index + 2]) else {
+                    let end = min(target.count, index + 3)
+                    let escape = string(target, index..<end)
+                    throw HTTPParseError(
+                        status: .badRequest,
+                        reason: "invalid percent-encoding \"\(escape)\" in the \(inQuery ? "query" : "path") of the request-target: % must be followed by two hex digits",
+                        offset: targetOffset + index)
+                }
+                index += 3
+                continue
+            }
+            index += 1
+        }
+    }
+
+    private func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+        default: false
+        }
     }
 
     // MARK: Header section (RFC 9112 §5)
@@ -305,6 +338,15 @@ public struct RequestParser: Sendable {
                 for coding in field.value.split(separator: ",", omittingEmptySubsequences: true) {
                     let trimmed = coding.trimmingOWS()
                     if !trimmed.isEmpty { transferCodings.append(trimmed) }
+                }
+            } else if name.equalsASCIICaseInsensitive("expect") {
+                // RFC 9110 §10.1.1: 100-continue is the only expectation defined; a server that
+                // can't meet one answers 417. (Ignored on HTTP/1.0, as the RFC requires, below.)
+                for member in field.value.split(separator: ",", omittingEmptySubsequences: true) {
+                    let trimmed = member.trimmingOWS()
+                    guard trimmed.equalsASCIICaseInsensitive("100-continue") else {
+                        throw error(.expectationFailed, "unsupported expectation \"\(trimmed)\": only 100-continue is supported", at: 0)
+                    }
                 }
             } else if name.equalsASCIICaseInsensitive("host") {
                 hostCount += 1

@@ -54,6 +54,12 @@ final class Connection: EventLoopHandler {
     let fd: Int32
     var token: UInt64 = 0
     let remoteAddress: String
+    /// The client address counted against `maxConnectionsPerClient`; nil for a refused connection,
+    /// which counts against nothing.
+    let clientHost: String?
+    /// Why this connection is refused (a limit is reached): it gets a 503 with `Retry-After` as
+    /// soon as it can be written to (after the TLS handshake), then closes.
+    let refusal: String?
     private var tls: TLSSession?
 
     private let buffer: InboundBuffer
@@ -66,6 +72,10 @@ final class Connection: EventLoopHandler {
     private var stream: Stream?
     /// When the current request's first byte arrived (0: no request in progress).
     private var headStartedAt: UInt64 = 0
+    /// When the current request's body began (the end of its head), and how many body bytes have
+    /// arrived since: the minimum-rate deadline grows with the bytes received, not the ones declared.
+    private var bodyStartedAt: UInt64 = 0
+    private var bodyReceived = 0
     private var lastActivity: UInt64
     private var lastWriteProgress: UInt64
     private var lingerDeadline: UInt64 = 0
@@ -82,11 +92,16 @@ final class Connection: EventLoopHandler {
     private var requestNumber = 0
     private var registeredEvents: UInt32 = 0
 
-    init(owner: ServerLoop, core: ServerCore, fd: Int32, remoteAddress: String, tls: TLSSession?, now: UInt64) {
+    init(
+        owner: ServerLoop, core: ServerCore, fd: Int32, remoteAddress: String, clientHost: String?, refusal: String?,
+        tls: TLSSession?, now: UInt64
+    ) {
         self.owner = owner
         self.core = core
         self.fd = fd
         self.remoteAddress = remoteAddress
+        self.clientHost = clientHost
+        self.refusal = refusal
         self.tls = tls
         let limits = core.limits
         buffer = InboundBuffer(
@@ -104,6 +119,7 @@ final class Connection: EventLoopHandler {
     func didRegister(token: UInt64) {
         self.token = token
         registeredEvents = initialEvents
+        if let refusal, phase == .reading { refuse(refusal) }
     }
 
     var isIdle: Bool {
@@ -150,6 +166,10 @@ final class Connection: EventLoopHandler {
         case .done:
             phase = .reading
             lastActivity = owner.loop.now
+            if let refusal {
+                refuse(refusal)
+                return
+            }
             readOnce()
             process()
         case .wantRead:
@@ -225,6 +245,7 @@ final class Connection: EventLoopHandler {
                     event = step.event
                     if case .body(let range)? = step.event {
                         exchange?.body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+                        bodyReceived += range.count
                     }
                 }
             } catch {
@@ -256,6 +277,8 @@ final class Connection: EventLoopHandler {
         if case .contentLength(let length) = head.framing { exchange.body.reserveCapacity(min(length, 256 * 1024)) }
         self.exchange = exchange
         headStartedAt = 0
+        bodyStartedAt = owner.loop.now
+        bodyReceived = 0
         // RFC 9110 §10.1.1: 100 Continue only once the head passed every check (it did, or the
         // parser would have thrown) and only if the client is not already sending the body.
         if head.expectsContinue && buffer.isEmpty {
@@ -359,7 +382,7 @@ final class Connection: EventLoopHandler {
         case .failure(let error): response = core.response(for: error, request: request)
         }
         let handlerCloses = response.headers.containsToken("close", in: "connection")
-        var keepAlive = exchange.head.keepAlive && !handlerCloses && !core.isDraining
+        var keepAlive = exchange.head.keepAlive && !handlerCloses && !core.isClosing
             && requestCount < core.limits.maxRequestsPerConnection && !peerClosed
         if let producer = response.stream, exchange.head.method != .head {
             // HTTP/1.0 has no chunked coding: the body ends where the connection does.
@@ -459,11 +482,20 @@ final class Connection: EventLoopHandler {
         outbound.reduce(0) { $0 + $1.count } - outboundOffset
     }
 
+    /// A connection past a limit: 503 with `Retry-After` (RFC 9110 §15.6.4, §10.2.3) before any
+    /// request is read, then a lingering close, so the client reads the answer instead of a reset.
+    private func refuse(_ reason: String) {
+        let seconds = max(1, core.limits.connectionRetryAfter.components.seconds)
+        reject(HTTPParseError(status: .serviceUnavailable, reason: reason, offset: 0), retryAfter: seconds)
+        updateInterest()
+    }
+
     /// Answers a framing error or timeout and closes: after such an error nothing more on this
     /// connection can be trusted to be a request of its own.
-    private func reject(_ error: HTTPParseError) {
+    private func reject(_ error: HTTPParseError, retryAfter: Int64? = nil) {
         let id = owner.nextRequestID()
-        let response = core.hooks.errorResponse(HTTPErrorContext(status: error.status, reason: error.reason, requestID: id))
+        var response = core.hooks.errorResponse(HTTPErrorContext(status: error.status, reason: error.reason, requestID: id))
+        if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
         let head = exchange?.head
         let request = HTTPRequest(
             method: head?.method ?? HTTPMethod(""), target: head?.target ?? "", id: id, remoteAddress: remoteAddress)
@@ -669,6 +701,9 @@ final class Connection: EventLoopHandler {
             } else if exchange != nil && parser.isReadingBody {
                 if now &- lastActivity > limits.bodyReadTimeout.nanoseconds {
                     timeOut("no body bytes for \(limits.bodyReadTimeout)")
+                } else if now &- bodyStartedAt > bodyAllowance(limits) {
+                    timeOut("request body slower than \(limits.bodyMinimumRate) bytes/s: \(bodyReceived) bytes in "
+                        + "\((now &- bodyStartedAt) / 1_000_000) ms (at most \(limits.bodyMaximumTimeout) in all)")
                 }
             } else if headStartedAt != 0 {
                 // Measured from the request's first byte, not the last: trickling doesn't extend it.
@@ -679,6 +714,16 @@ final class Connection: EventLoopHandler {
                 close()
             }
         }
+    }
+
+    /// How long the current body may take so far: the first window plus one second per
+    /// `bodyMinimumRate` bytes received, capped (DESIGN.md §5, as Apache mod_reqtimeout). A trickle
+    /// of a byte every few seconds earns a few milliseconds and is cut after the first window.
+    private func bodyAllowance(_ limits: HTTPLimits) -> UInt64 {
+        let earned = limits.bodyMinimumRate > 0
+            ? min(UInt64(bodyReceived), 1 << 33) * 1_000_000_000 / UInt64(limits.bodyMinimumRate)
+            : UInt64.max / 2
+        return min(limits.bodyMaximumTimeout.nanoseconds, limits.bodyTimeout.nanoseconds &+ earned)
     }
 
     private func timeOut(_ reason: String) {

@@ -8,12 +8,12 @@ extension HTTPServer {
         public var host: String
         /// Port to bind; 0 picks an ephemeral port (see `start()`'s result).
         public var port: Int
-        /// Event loops (threads), each with its own SO_REUSEPORT listener.
+        /// Event loops (threads), all accepting from the server's one listener.
         public var eventLoopCount: Int
         public var limits: HTTPLimits
         /// TLS from PEM files; nil serves plain HTTP.
         public var tls: TLSConfiguration?
-        /// listen(2) backlog per loop.
+        /// listen(2) backlog of the listener.
         public var backlog: Int32
 
         public init(

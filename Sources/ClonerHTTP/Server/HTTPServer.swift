@@ -18,7 +18,7 @@ import Synchronization
 /// hooks.accessLog = { record in logger.info(...) }            // one record per request
 /// hooks.errorResponse = { context in problemJSON(context) }   // bodies of 400/404/405/408/413/.../500
 /// let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 8080), router: router, hooks: hooks)
-/// let port = try server.start()      // binds every loop's listener, returns the bound port
+/// let port = try server.start()      // binds the listener (EADDRINUSE if served), returns the port
 /// ...
 /// server.shutdown(drainTimeout: .seconds(10))   // blocking graceful stop
 /// ```
@@ -34,7 +34,7 @@ import Synchronization
 ///   chunked with backpressure (the producer's `write` waits while the client is behind).
 /// - Hooks (`onRequestStart`, `accessLog`, `errorResponse`) run on loop threads: keep them cheap.
 /// - Limits and timeouts: `Configuration.limits` (`HTTPLimits`, DESIGN.md §5 defaults).
-/// - `shutdown(drainTimeout:)` blocks: it stops accepting, closes idle connections, lets
+/// - `shutdown(drainTimeout:grace:)` blocks: after the grace (listener open, all served) it stops accepting, closes idle connections, lets
 ///   in-flight requests finish (answered with `Connection: close`) until the drain timeout,
 ///   then closes everything and joins the loop threads. `isDraining` turns true at its start
 ///   (the service's `/readyz` reports it). Never call it from a handler running on a loop.
@@ -43,6 +43,9 @@ public final class HTTPServer: Sendable {
     private struct State {
         var core: ServerCore?
         var loops: [ServerLoop] = []
+        /// The one listening socket every loop accepts from; closed by `shutdown` once no loop
+        /// watches it any more.
+        var listenerFD: Int32 = -1
         var port: Int?
         var stopped = false
     }
@@ -69,17 +72,11 @@ public final class HTTPServer: Sendable {
             signal(SIGPIPE, SIG_IGN)
             let tls = try configuration.tls.map { configuration throws(TLSError) in try TLSContext(configuration) }
             let core = ServerCore(configuration: configuration, router: router, hooks: hooks, tls: tls)
-            var descriptors: [Int32] = []
-            var port = configuration.port
+            let listener = try ListeningSocket.open(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
             do {
-                for _ in 0..<configuration.eventLoopCount {
-                    let listener = try ListeningSocket.open(host: configuration.host, port: port, backlog: configuration.backlog)
-                    descriptors.append(listener.fd)
-                    port = listener.port
-                }
                 var loops: [ServerLoop] = []
-                for (index, fd) in descriptors.enumerated() {
-                    loops.append(ServerLoop(loop: try EventLoop(index: index), core: core, listenerFD: fd))
+                for index in 0..<configuration.eventLoopCount {
+                    loops.append(ServerLoop(loop: try EventLoop(index: index), core: core, listenerFD: listener.fd))
                 }
                 for serverLoop in loops {
                     serverLoop.loop.start(name: "http-loop-\(serverLoop.loop.index)")
@@ -87,12 +84,13 @@ public final class HTTPServer: Sendable {
                 }
                 state.loops = loops
             } catch {
-                for fd in descriptors { close(fd) }
+                close(listener.fd)
                 throw error
             }
             state.core = core
-            state.port = port
-            return port
+            state.listenerFD = listener.fd
+            state.port = listener.port
+            return listener.port
         }
     }
 
@@ -107,17 +105,38 @@ public final class HTTPServer: Sendable {
 
     /// Graceful stop; blocks until every loop thread has exited (at most about `drainTimeout`).
     /// Calling it again, or before `start()`, returns at once.
-    public func shutdown(drainTimeout: Duration = .seconds(10)) {
-        let (core, loops) = state.withLock { state -> (ServerCore?, [ServerLoop]) in
-            guard !state.stopped else { return (nil, []) }
+    ///
+    /// For the first `grace` (counted within `drainTimeout`) nothing changes for clients but
+    /// `isDraining`: the listener stays open and every connection is served, so a load balancer
+    /// can still ask `/readyz`, see 503 and stop sending, instead of meeting refused connections.
+    /// Then the listener closes, idle connections close, and in-flight requests finish with
+    /// `Connection: close` until the drain timeout.
+    public func shutdown(drainTimeout: Duration = .seconds(10), grace: Duration = .zero) {
+        let (core, loops, listenerFD) = state.withLock { state -> (ServerCore?, [ServerLoop], Int32) in
+            guard !state.stopped else { return (nil, [], -1) }
             state.stopped = true
-            return (state.core, state.loops)
+            return (state.core, state.loops, state.listenerFD)
         }
         guard let core else { return }
         precondition(!loops.contains { $0.loop.inEventLoop }, "HTTPServer.shutdown called from an event loop thread")
+        let start = MonotonicClock.now()
+        let deadline = start + drainTimeout.nanoseconds
         core.draining.store(true, ordering: .relaxed)
-        for serverLoop in loops { serverLoop.loop.execute { serverLoop.beginDrain() } }
-        let deadline = MonotonicClock.now() + drainTimeout.nanoseconds
+        let graceEnd = start + min(grace, drainTimeout).nanoseconds
+        while MonotonicClock.now() < graceEnd { usleep(10_000) }
+        core.closing.store(true, ordering: .relaxed)
+        // Every loop lets go of the shared listener before it is closed, so no loop is left
+        // watching (or accepting from) a descriptor number the process may reuse.
+        let released = DispatchGroup()
+        for serverLoop in loops {
+            released.enter()
+            serverLoop.loop.execute {
+                serverLoop.beginDrain()
+                released.leave()
+            }
+        }
+        released.wait()
+        close(listenerFD)
         while core.openConnections.load(ordering: .relaxed) > 0 && MonotonicClock.now() < deadline {
             usleep(5_000)
         }
@@ -130,10 +149,10 @@ public final class HTTPServer: Sendable {
 
     /// `shutdown(drainTimeout:)` for async callers: the blocking wait runs on a Dispatch thread,
     /// not on the cooperative pool that in-flight async handlers may need to finish.
-    public func shutdown(drainTimeout: Duration = .seconds(10)) async {
+    public func shutdown(drainTimeout: Duration = .seconds(10), grace: Duration = .zero) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
-                self.shutdown(drainTimeout: drainTimeout)
+                self.shutdown(drainTimeout: drainTimeout, grace: grace)
                 continuation.resume()
             }
         }

@@ -1,5 +1,6 @@
-/// Percent-decoding (RFC 3986 §2.1). Invalid escapes are kept as written rather than rejected:
-/// the router then simply finds no match, which is a clearer 404 than a 400.
+/// Percent-decoding (RFC 3986 §2.1). The request parser already refuses a target with an invalid
+/// escape (400 naming it), so requests from the wire only hold valid ones; for other callers an
+/// invalid escape is kept as written rather than guessed at.
 enum PercentDecoding {
     static func decode(_ text: Substring, plusIsSpace: Bool) -> String {
         let utf8 = text.utf8

@@ -11,9 +11,15 @@ import CEpoll
 final class ServerLoop: EventLoopHandler, @unchecked Sendable {
     let loop: EventLoop
     private let core: ServerCore
+    /// The server's listener, shared by every loop; the server closes it, never a loop.
     private var listenerFD: Int32
     private var listenerToken: UInt64 = 0
     private var acceptPausedUntil: UInt64 = 0
+    /// Refused connections of this loop still writing their 503 or lingering; beyond
+    /// `maxRefusedConnections` a refused connection is closed without an answer, so a flood
+    /// can't turn refusals into an unbounded number of descriptors.
+    private var refusedConnections = 0
+    private static let maxRefusedConnections = 64
     private var connections: [UInt64: Connection] = [:]
     private var dateCache = HTTPDateCache()
     private var requestIDs: RequestIDGenerator
@@ -25,10 +31,14 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
         requestIDs = RequestIDGenerator(loopIndex: loop.index)
     }
 
+    /// EPOLLEXCLUSIVE: a new connection wakes one of the loops watching the shared listener,
+    /// not all of them.
+    private static let listenerEvents = EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue
+
     /// Registers the listener; runs on the loop thread.
     func activate() {
-        listenerToken = loop.register(fd: listenerFD, events: EPOLLIN.rawValue, handler: self)
-        let smallest = [core.limits.headerTimeout, core.limits.bodyReadTimeout, core.limits.idleTimeout, core.limits.writeTimeout]
+        listenerToken = loop.register(fd: listenerFD, events: Self.listenerEvents, handler: self)
+        let smallest = [core.limits.headerTimeout, core.limits.bodyReadTimeout, core.limits.bodyTimeout, core.limits.idleTimeout, core.limits.writeTimeout]
             .map(\.nanoseconds).min() ?? 1_000_000_000
         loop.tickInterval = max(10_000_000, min(250_000_000, smallest / 4))
         loop.onTick = { [unowned self] in tick() }
@@ -60,7 +70,12 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
     func remove(_ connection: Connection) {
         connections[connection.token] = nil
         loop.unregister(fd: connection.fd, token: connection.token)
-        core.openConnections.subtract(1, ordering: .relaxed)
+        if connection.refusal != nil {
+            refusedConnections -= 1
+        } else {
+            core.openConnections.subtract(1, ordering: .relaxed)
+            if let host = connection.clientHost { core.releaseClient(host) }
+        }
     }
 
     // MARK: Accepting
@@ -82,31 +97,52 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
                 }
                 return
             }
-            let open = core.openConnections.add(1, ordering: .relaxed).newValue
-            if open > core.limits.maxConnections || core.isDraining {
-                core.openConnections.subtract(1, ordering: .relaxed)
+            if core.isClosing {
                 Glibc.close(fd)
                 continue
+            }
+            let (remote, host) = withUnsafePointer(to: &storage) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (SocketAddress.describe($0), SocketAddress.host($0)) }
+            }
+            var refusal: String?
+            let open = core.openConnections.add(1, ordering: .relaxed).newValue
+            if open > core.limits.maxConnections {
+                core.openConnections.subtract(1, ordering: .relaxed)
+                refusal = "the server holds its limit of \(core.limits.maxConnections) open connections; retry later"
+            } else if !core.admitClient(host) {
+                core.openConnections.subtract(1, ordering: .relaxed)
+                refusal = "client \(host) holds its limit of \(core.limits.maxConnectionsPerClient) open connections; retry later"
+            }
+            if refusal != nil {
+                guard refusedConnections < Self.maxRefusedConnections else {
+                    Glibc.close(fd)
+                    continue
+                }
+                refusedConnections += 1
             }
             var on: Int32 = 1
             // Responses leave in one write; Nagle would only delay them.
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-            let remote = withUnsafePointer(to: &storage) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress.describe($0) }
-            }
             var session: TLSSession?
             if let context = core.tls {
                 session = TLSSession(context: context, fd: fd)
                 if session == nil {
-                    core.openConnections.subtract(1, ordering: .relaxed)
+                    if refusal != nil {
+                        refusedConnections -= 1
+                    } else {
+                        core.openConnections.subtract(1, ordering: .relaxed)
+                        core.releaseClient(host)
+                    }
                     Glibc.close(fd)
                     continue
                 }
             }
-            let connection = Connection(owner: self, core: core, fd: fd, remoteAddress: remote, tls: session, now: loop.now)
+            let connection = Connection(
+                owner: self, core: core, fd: fd, remoteAddress: remote, clientHost: refusal == nil ? host : nil,
+                refusal: refusal, tls: session, now: loop.now)
             let token = loop.register(fd: fd, events: connection.initialEvents, handler: connection)
-            connection.didRegister(token: token)
             connections[token] = connection
+            connection.didRegister(token: token)
         }
     }
 
@@ -119,26 +155,24 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
 
     private func tick() {
         let now = loop.now
-        if listenerToken == 0 && listenerFD >= 0 && acceptPausedUntil != 0 && now >= acceptPausedUntil && !core.isDraining {
+        if listenerToken == 0 && listenerFD >= 0 && acceptPausedUntil != 0 && now >= acceptPausedUntil && !core.isClosing {
             acceptPausedUntil = 0
-            listenerToken = loop.register(fd: listenerFD, events: EPOLLIN.rawValue, handler: self)
+            listenerToken = loop.register(fd: listenerFD, events: Self.listenerEvents, handler: self)
         }
         for connection in Array(connections.values) {
             connection.checkTimeouts(now: now)
-            if core.isDraining { connection.beginDrain() }
+            if core.isClosing { connection.beginDrain() }
         }
     }
 
     // MARK: Shutdown
 
-    /// Stops accepting and closes idle connections; busy ones close after their current response.
+    /// Stops watching the listener (the server closes it once every loop did) and closes idle
+    /// connections; busy ones close after their current response.
     func beginDrain() {
         if listenerToken != 0 { loop.unregister(fd: listenerFD, token: listenerToken) }
         listenerToken = 0
-        if listenerFD >= 0 {
-            Glibc.close(listenerFD)
-            listenerFD = -1
-        }
+        listenerFD = -1
         for connection in Array(connections.values) { connection.beginDrain() }
     }
 

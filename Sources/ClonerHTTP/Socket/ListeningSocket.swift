@@ -2,10 +2,13 @@
 import Glibc
 #endif
 
-/// A bound, listening, non-blocking TCP socket.
+/// A bound, listening, non-blocking TCP socket: one per server, which every event loop watches
+/// with EPOLLEXCLUSIVE (one loop woken per new connection, no thundering herd).
 ///
-/// Each event loop gets its own listener on the same address with SO_REUSEPORT, so the kernel
-/// spreads new connections across loops and no loop hands sockets to another.
+/// No SO_REUSEPORT: with it a second process could bind the same port and the kernel would split
+/// connections between two services with different databases (DESIGN.md §5). Without it a
+/// second bind fails with EADDRINUSE. SO_REUSEADDR stays, so a restart can bind while the old
+/// process's connections are in TIME_WAIT; on Linux it never lets two listeners share a port.
 enum ListeningSocket {
     /// Binds `host:port` (IPv4 or IPv6 literal or name; port 0 picks an ephemeral port) and
     /// returns the descriptor and the port actually bound.
@@ -25,7 +28,6 @@ enum ListeningSocket {
         guard fd >= 0 else { throw SocketError("socket", errno: errno, context: host) }
         var on: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size))
         guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
             let code = errno
             close(fd)

@@ -33,6 +33,24 @@ enum SocketAddress {
         }
     }
 
+    /// The address without the port (`127.0.0.1`, `::1`): what the per-client connection limit counts.
+    static func host(_ address: UnsafePointer<sockaddr>) -> String {
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
+                var addr = inet.pointee.sin_addr
+                return text(AF_INET, &addr)
+            }
+        case AF_INET6:
+            return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { inet in
+                var addr = inet.pointee.sin6_addr
+                return text(AF_INET6, &addr)
+            }
+        default:
+            return "unknown"
+        }
+    }
+
     private static func text(_ family: Int32, _ address: UnsafeRawPointer) -> String {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { buffer in
             guard let result = inet_ntop(family, address, buffer.baseAddress, socklen_t(buffer.count)) else { return "?" }

@@ -1,34 +1,40 @@
 import ClonerClone
 import Foundation
-import Synchronization
 
 /// Clone jobs of this process that have not finished yet, for live progress on `GET /jobs/{id}`
 /// and for the shutdown drain. Finished jobs are answered from their persisted row instead.
-final class JobRegistry: Sendable {
-    private let running = Mutex<[String: CloneJob]>([:])
+///
+/// `@unchecked Sendable`: `running` is only touched while `condition` is locked, which is also what
+/// `waitForRunningJobs` sleeps on, so the drain wakes the moment the last job leaves instead of
+/// polling. (`Mutex` has no condition variable to wait on.)
+final class JobRegistry: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var running: [String: CloneJob] = [:]
 
     func add(_ job: CloneJob) {
-        running.withLock { $0[job.id] = job }
+        condition.withLock { running[job.id] = job }
     }
 
     func remove(_ id: String) {
-        running.withLock { $0[id] = nil }
+        condition.withLock {
+            running[id] = nil
+            if running.isEmpty { condition.broadcast() }
+        }
     }
 
     func job(_ id: String) -> CloneJob? {
-        running.withLock { $0[id] }
+        condition.withLock { running[id] }
     }
 
-    var count: Int { running.withLock { $0.count } }
+    var count: Int { condition.withLock { running.count } }
 
     /// Waits until every running job has finished or `timeout` passed; returns how many are left.
     func waitForRunningJobs(timeout: Duration) -> Int {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let left = count
-            if left == 0 { return 0 }
-            Thread.sleep(forTimeInterval: 0.02)
+        let (seconds, attoseconds) = timeout.components
+        let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
+        return condition.withLock {
+            while !running.isEmpty && condition.wait(until: deadline) {}
+            return running.count
         }
-        return count
     }
 }

@@ -21,11 +21,7 @@ struct HardModelEndToEndTests {
     """
 
     static func withService(_ body: (ServiceProcess) async throws -> Void) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.url.appendingPathComponent("model.json").path
-        try Data(model.utf8).write(to: URL(fileURLWithPath: path))
-        try await ServiceProcess.withService(arguments: ["--model", path]) { try await body($0) }
+        try await ServiceProcess.withService(modelText: model, body)
     }
 
     static func expectConflict(_ response: ClientResponse, sourceLocation: SourceLocation = #_sourceLocation) throws {

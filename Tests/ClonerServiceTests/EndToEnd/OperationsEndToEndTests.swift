@@ -25,7 +25,7 @@ struct OperationsEndToEndTests {
             let openAPI = try await client.get("/openapi.yaml")
             #expect(openAPI.status == 200)
             #expect(openAPI.text.hasPrefix("openapi: 3.1") || openAPI.text.contains("\nopenapi: 3.1"))
-            #expect(openAPI.text.contains("/{collection}/{id}/clone"))
+            #expect(openAPI.text.contains("\"/notes/{id}/clone\"") && openAPI.text.contains("NoteCreate"), "specialised to the loaded model")
             #expect(openAPI.header("Content-Type")?.contains("yaml") == true)
             #expect(!FileManager.default.fileExists(atPath: service.directory.appendingPathComponent("openapi.yaml").path))
         }

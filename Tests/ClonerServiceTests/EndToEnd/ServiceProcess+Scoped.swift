@@ -12,6 +12,14 @@ extension ServiceProcess {
         return try await body(service)
     }
 
+    /// `withService` on a model of the test's own, written to a file beside the database.
+    static func withService<T>(modelText: String, _ body: (ServiceProcess) async throws -> T) async throws -> T {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try directory.write(modelText, to: "model.json")
+        return try await withService(arguments: ["--model", path], body)
+    }
+
     /// Rows of `entity` in the database, counted with the sqlite3 shell (not through the service).
     func count(_ entity: String, where condition: String = "1") async throws -> Int {
         let text = try await sql("SELECT count(*) FROM \"\(entity)\" WHERE \(condition);")

@@ -110,11 +110,7 @@ struct ValueEdgesEndToEndTests {
 
     @Test("every attribute type at its edges survives create, read, filter and clone exactly")
     func edgesRoundTrip() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let modelPath = directory.url.appendingPathComponent("edges-model.json").path
-        try Data(Self.model.utf8).write(to: URL(fileURLWithPath: modelPath))
-        try await ServiceProcess.withService(arguments: ["--model", modelPath]) { service in
+        try await ServiceProcess.withService(modelText: Self.model) { service in
             let client = service.client
             for (number, sample) in Self.cases.enumerated() {
                 let label = "case \(number) (\(sample.field) = \(sample.json.prefix(60)))"
@@ -149,11 +145,7 @@ struct ValueEdgesEndToEndTests {
 
     @Test("values JSON or the store cannot carry are refused naming the field, and nothing is written")
     func edgesRefused() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let modelPath = directory.url.appendingPathComponent("edges-model.json").path
-        try Data(Self.model.utf8).write(to: URL(fileURLWithPath: modelPath))
-        try await ServiceProcess.withService(arguments: ["--model", modelPath]) { service in
+        try await ServiceProcess.withService(modelText: Self.model) { service in
             let client = service.client
             let refusals: [(field: String, json: String, status: Int)] = [
                 // JSON has no infinity or NaN: a number beyond a double's range is refused by the parser.

@@ -1,0 +1,256 @@
+import CLibPQ
+import Foundation
+
+/// One PostgreSQL session through libpq's blocking C API.
+///
+/// Thread-safety: like `SQLiteConnection`, a connection is used by one thread or serial queue at a
+/// time (libpq allows a `PGconn` on any thread, never on two at once), so it is deliberately not
+/// `Sendable`; `PostgreSQLConnectionPool` hands each one out exclusively and is the `Sendable`
+/// way to share connections.
+///
+/// Statements use the extended protocol with binary parameters and binary results
+/// (`PostgreSQLValue`, `PostgreSQLRow`). A lost connection (server restart, `pg_terminate_backend`,
+/// network) is reported as a `.connection` error, never a crash, and is re-opened by the next call
+/// made outside a transaction — never inside one, where silently continuing in autocommit on a new
+/// session would break the transaction's atomicity.
+package final class PostgreSQLConnection {
+    let handle: OpaquePointer
+    /// The URI with its password replaced by `***`: the only form errors and logs ever show.
+    package let redactedURI: String
+    /// Spellings of the URI's password, scrubbed from every message libpq builds.
+    private let secrets: [String]
+    /// Prepared statement names by SQL text and parameter types; cleared when the session is
+    /// re-opened, since prepared statements live in the server session.
+    private var preparedStatements: [PreparedStatementKey: String] = [:]
+    private var preparedStatementCounter = 0
+    /// Whether the session was idle (outside a transaction block) after the last command: only
+    /// then may a lost session be re-opened transparently.
+    var wasIdleAfterLastCommand = true
+    /// Set while `transaction(_:readOnly:_:)` runs its body.
+    var isInTransactionBlock = false
+
+    struct PreparedStatementKey: Hashable {
+        let sql: String
+        let types: [Oid]
+    }
+
+    /// Opens a session. `uri` is in libpq's format (`postgresql://user@/db?host=/socket/dir&port=5432`,
+    /// or keyword/value); `connectTimeoutSeconds` applies unless the URI sets `connect_timeout`.
+    /// The client encoding is forced to UTF8, which every text reader and writer here assumes.
+    package init(uri: String, connectTimeoutSeconds: Int = 10) throws(PostgreSQLError) {
+        redactedURI = PostgreSQLURI.redacted(uri)
+        secrets = PostgreSQLURI.secrets(in: uri)
+        // With expand_dbname, the URI in `dbname` expands in place: keywords before it are
+        // defaults the URI may override, keywords after it override the URI (libpq §34.1,
+        // PQconnectdbParams).
+        let keywords = ["connect_timeout", "fallback_application_name", "dbname", "client_encoding"]
+        let values = [String(connectTimeoutSeconds), "cloner", uri, "UTF8"]
+        let opened = withCStringArrays(keywords, values) { keywords, values in
+            PQconnectdbParams(keywords, values, 1)
+        }
+        guard let opened else {
+            throw PostgreSQLError(kind: .connection, code: .unableToEstablishConnection,
+                                  message: "libpq could not allocate a connection", connection: redactedURI)
+        }
+        guard PQstatus(opened) == CONNECTION_OK else {
+            let message = PostgreSQLURI.scrub(Self.trimmed(PQerrorMessage(opened)), secrets: secrets)
+            PQfinish(opened)
+            throw PostgreSQLError(kind: .connection, code: .unableToEstablishConnection,
+                                  message: message, connection: redactedURI)
+        }
+        handle = opened
+        // libpq prints NOTICEs ("relation already exists, skipping") to stderr by default, which
+        // would interleave with the JSON log lines. They carry nothing the store acts on.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// The server's version as an integer (150018 for 15.18).
+    package var serverVersion: Int { Int(PQserverVersion(handle)) }
+
+    /// The server process serving this session (`pg_backend_pid()`), for logs and for tests that
+    /// terminate it.
+    package var backendPID: Int32 { PQbackendPID(handle) }
+
+    /// Whether the session is open and idle outside a transaction, checked without a round trip.
+    ///
+    /// A session the server closed while idle (`pg_terminate_backend`, restart) has its FATAL
+    /// message and then end-of-file waiting in the socket. `PQconsumeInput` reads without blocking
+    /// but stops after the bytes it got, and `PQisBusy` parses them (an error while idle goes to
+    /// the notice processor); the second read then meets end-of-file and turns the status BAD.
+    /// Left unread, that FATAL message would instead be taken as the next query's answer.
+    package var isHealthy: Bool {
+        for _ in 0..<2 {
+            guard PQstatus(handle) == CONNECTION_OK, PQconsumeInput(handle) == 1 else { return false }
+            _ = PQisBusy(handle)
+        }
+        return PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE
+    }
+
+    package var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Whether a transaction block is open on the server (including a failed one awaiting ROLLBACK).
+    package var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
+    /// Re-opens the session with the same parameters (`PQreset`). Prepared statements and session
+    /// state (advisory locks, SET values) are gone afterwards.
+    package func reopen() throws(PostgreSQLError) {
+        preparedStatements.removeAll()
+        PQreset(handle)
+        wasIdleAfterLastCommand = true
+        guard PQstatus(handle) == CONNECTION_OK else {
+            throw PostgreSQLError(kind: .connection, code: .unableToEstablishConnection,
+                                  message: lastErrorMessage(), connection: redactedURI)
+        }
+    }
+
+    // MARK: - statements
+
+    /// Runs one or more statements without parameters through the simple protocol (DDL, SET,
+    /// BEGIN). Returns nothing: rows of the simple protocol come in text format, which the row
+    /// readers do not decode — use `query` for rows.
+    package func execute(_ sql: String) throws(PostgreSQLError) {
+        try prepareForCommand(sql)
+        let result = PQexec(handle, sql)
+        _ = try check(result, sql: sql)
+    }
+
+    /// Runs one statement with positional parameters (`$1`, `$2`…) without keeping a prepared
+    /// statement: for dynamic SQL that would only bloat the cache.
+    @discardableResult
+    package func query(_ sql: String, _ values: [PostgreSQLValue] = []) throws(PostgreSQLError) -> PostgreSQLResult {
+        try prepareForCommand(sql)
+        let parameters = try PostgreSQLParameters(values)
+        let result = parameters.withUnsafeArguments { types, values, lengths, formats in
+            PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+        }
+        return try check(result, sql: sql)
+    }
+
+    /// Runs one statement through a prepared statement kept for the session's lifetime, prepared
+    /// on first use (`PQprepare`) and then only executed (`PQexecPrepared`): the hot paths reuse
+    /// the same SQL, so parsing and planning happen once per connection.
+    ///
+    /// The cache key is the SQL and the parameter types (a NULL leaves its type to the server), so
+    /// the same text called with other types gets its own statement rather than a type error.
+    /// List columns explicitly: a cached `SELECT *` fails with 0A000 ("cached plan must not change
+    /// result type") once a migration adds a column.
+    @discardableResult
+    package func cachedQuery(_ sql: String, _ values: [PostgreSQLValue] = []) throws(PostgreSQLError) -> PostgreSQLResult {
+        try prepareForCommand(sql)
+        let parameters = try PostgreSQLParameters(values)
+        let key = PreparedStatementKey(sql: sql, types: parameters.types)
+        let name: String
+        if let cached = preparedStatements[key] {
+            name = cached
+        } else {
+            preparedStatementCounter += 1
+            let candidate = "cloner_\(preparedStatementCounter)"
+            let prepared = key.types.withUnsafeBufferPointer { types in
+                PQprepare(handle, candidate, sql, Int32(types.count), types.baseAddress)
+            }
+            _ = try check(prepared, sql: sql)
+            preparedStatements[key] = candidate
+            name = candidate
+        }
+        let result = parameters.withUnsafeArguments { _, values, lengths, formats in
+            PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
+        }
+        do throws(PostgreSQLError) {
+            return try check(result, sql: sql)
+        } catch where error.code == .invalidSQLStatementName {
+            // The server lost the statement (DISCARD ALL from a pooler): prepare it again next time.
+            preparedStatements[key] = nil
+            throw error
+        }
+    }
+
+    /// The number of statements in the prepared-statement cache (for tests and metrics).
+    package var cachedStatementCount: Int { preparedStatements.count }
+
+    // MARK: - errors
+
+    /// Before each command: re-opens a session lost while idle (outside any transaction), and
+    /// refuses to run on a session lost inside a transaction.
+    private func prepareForCommand(_ sql: String) throws(PostgreSQLError) {
+        guard PQstatus(handle) != CONNECTION_OK else { return }
+        guard wasIdleAfterLastCommand, !isInTransactionBlock else {
+            throw PostgreSQLError(
+                kind: .connection, code: .connectionFailure,
+                message: "the connection was lost inside a transaction, which the server rolled back",
+                sql: sql, connection: redactedURI)
+        }
+        try reopen()
+    }
+
+    /// Turns a `PGresult` into a `PostgreSQLResult`, or throws the error it carries.
+    private func check(_ result: OpaquePointer?, sql: String) throws(PostgreSQLError) -> PostgreSQLResult {
+        defer { wasIdleAfterLastCommand = PQtransactionStatus(handle) == PQTRANS_IDLE }
+        guard let result else {
+            throw PostgreSQLError(
+                kind: isConnected ? .server : .connection, code: isConnected ? nil : .connectionFailure,
+                message: lastErrorMessage(), sql: sql, connection: redactedURI)
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_SINGLE_TUPLE:
+            return PostgreSQLResult(handle: result, sql: sql)
+        default:
+            let error = makeError(result, sql: sql)
+            PQclear(result)
+            throw error
+        }
+    }
+
+    private func makeError(_ result: OpaquePointer, sql: String) -> PostgreSQLError {
+        func field(_ code: Int32) -> String? {
+            guard let value = PQresultErrorField(result, code) else { return nil }
+            return PostgreSQLURI.scrub(String(cString: value), secrets: secrets)
+        }
+        let lost = !isConnected
+        let code = field(cloner_pq_diag_sqlstate).map(PostgreSQLError.Code.init(rawValue:))
+        let message = field(cloner_pq_diag_message_primary) ?? lastErrorMessage()
+        return PostgreSQLError(
+            kind: lost ? .connection : .server,
+            code: code ?? (lost ? .connectionFailure : nil),
+            message: message,
+            detail: field(cloner_pq_diag_message_detail),
+            hint: field(cloner_pq_diag_message_hint),
+            constraint: field(cloner_pq_diag_constraint_name),
+            table: field(cloner_pq_diag_table_name),
+            column: field(cloner_pq_diag_column_name),
+            sql: sql, connection: redactedURI)
+    }
+
+    func lastErrorMessage() -> String {
+        PostgreSQLURI.scrub(Self.trimmed(PQerrorMessage(handle)), secrets: secrets)
+    }
+
+    private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        guard let message else { return "unknown libpq error" }
+        let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? "unknown libpq error" : text
+    }
+}
+
+/// A connection must not cross threads while in use: the pool is the way to share them.
+@available(*, unavailable)
+extension PostgreSQLConnection: Sendable {}
+
+/// Calls `body` with two NULL-terminated arrays of C strings, as `PQconnectdbParams` takes.
+private func withCStringArrays<T>(
+    _ first: [String], _ second: [String],
+    _ body: (UnsafePointer<UnsafePointer<CChar>?>, UnsafePointer<UnsafePointer<CChar>?>) -> T
+) -> T {
+    let firstPointers = first.map { UnsafePointer(strdup($0)) } + [nil]
+    let secondPointers = second.map { UnsafePointer(strdup($0)) } + [nil]
+    defer {
+        for pointer in firstPointers + secondPointers { free(UnsafeMutablePointer(mutating: pointer)) }
+    }
+    return firstPointers.withUnsafeBufferPointer { a in
+        secondPointers.withUnsafeBufferPointer { b in body(a.baseAddress!, b.baseAddress!) }
+    }
+}

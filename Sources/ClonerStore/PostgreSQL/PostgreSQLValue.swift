@@ -1,0 +1,34 @@
+import Foundation
+
+/// A statement parameter or column value, in the PostgreSQL types the store maps the model onto
+/// (DESIGN.md §6: `int8`, `float8`, `boolean`, `timestamptz` at millisecond precision, `uuid`,
+/// `bytea`, `json` as text kept exactly, plus `text`).
+///
+/// Every case is sent in binary format: it keeps doubles bit-exact
+/// (-0.0, subnormals, NaN), bytea free of hex escaping (an 8 MiB blob crosses the wire once, as
+/// is), and text length-delimited, so a NUL byte reaches the server — which refuses it with
+/// SQLSTATE 22021 — instead of silently truncating the string as a C-string text parameter would.
+package enum PostgreSQLValue: Sendable, Hashable {
+    case null
+    case int8(Int64)
+    case float8(Double)
+    case bool(Bool)
+    /// UTF-8 text. PostgreSQL text cannot hold U+0000: such a value fails with
+    /// `.characterNotInRepertoire` (22021), so the store must refuse it up front with an error
+    /// naming the attribute.
+    case text(String)
+    case bytea(Data)
+    /// Milliseconds since 1970-01-01T00:00:00Z, as `AttributeValue.date` holds it.
+    case timestamptz(millisecondsSince1970: Int64)
+    case uuid(UUID)
+    /// JSON text, stored in a `json` (not `jsonb`) column so whitespace, key order and duplicate
+    /// keys come back exactly as written.
+    case json(String)
+    /// An `int8[]`, for set-based statements over many rows in one call
+    /// (`WHERE _id = ANY($1)`, `unnest($1::int8[])`) instead of one statement per object.
+    case int8Array([Int64])
+    /// A `text[]`, for the same set-based statements over text keys.
+    case textArray([String])
+
+    package var isNull: Bool { if case .null = self { return true } else { return false } }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+/// A second `cloner serve` on a port already served (DESIGN.md §5) fails at start with "address
+/// in use" and a non-zero exit — never shares the port, which would split requests between two
+/// services with different databases.
+@Suite("End to end: port in use")
+struct PortInUseEndToEndTests {
+    @Test("a second cloner serve on the same port exits non-zero with \"address in use\"; the first keeps serving")
+    func secondServeOnTheSamePortFails() async throws {
+        try await ServiceProcess.withService { first in
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let second = try await ServiceProcess.run(
+                ["serve", "--host", "127.0.0.1", "--port", "\(first.port)",
+                 "--database", directory.url.appendingPathComponent("second.sqlite").path,
+                 "--model", ServiceProcess.sampleModelPath],
+                in: directory.url, timeout: .seconds(30))
+            #expect(second.status != 0, "the second service started: \(second.stdout)")
+            #expect(second.stderr.contains("address in use"), "stderr: \(second.stderr)")
+            #expect(second.stderr.contains("127.0.0.1:\(first.port)"), "stderr: \(second.stderr)")
+            #expect(!second.stdout.contains(#""message":"listening""#))
+            #expect(try await first.client.get("/healthz").status == 200)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+@testable import ClonerStore
+import ClonerTestSupport
+import Foundation
+import Testing
+
+/// Each PostgreSQL test gets its own database in the process's shared throwaway cluster.
+enum PostgreSQLFixtures {
+    static func database() throws -> PostgreSQLTestDatabase {
+        try PostgreSQLTestCluster.shared.createDatabase()
+    }
+
+    static func connect(_ database: PostgreSQLTestDatabase) throws -> PostgreSQLConnection {
+        try PostgreSQLConnection(uri: database.uri)
+    }
+
+    /// A connection to a fresh database.
+    static func connection() throws -> PostgreSQLConnection {
+        try connect(database())
+    }
+
+    /// Polls until the server no longer lists backend `pid` (after `pg_terminate_backend`).
+    static func waitUntilGone(backend pid: Int32, admin: PostgreSQLConnection) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let alive = try admin.query("SELECT count(*) FROM pg_stat_activity WHERE pid = $1::int4", [.int8(Int64(pid))])[0].int64(0)
+            if alive == 0 {
+                // The entry goes a moment before the process closes its socket.
+                Thread.sleep(forTimeInterval: 0.1)
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        Issue.record("backend \(pid) still alive 10 s after pg_terminate_backend")
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the suite where PostgreSQL is installed; skips with a clear reason elsewhere — except
+    /// under CI=true, where the tests run and fail (`PostgreSQLTestCluster.isEnabled`).
+    static var requiresPostgreSQL: Self {
+        .enabled(if: PostgreSQLTestCluster.isEnabled, Comment(rawValue: PostgreSQLTestCluster.skipReason))
+    }
+}
