@@ -19,6 +19,7 @@ import Testing
             == "postgres://cloner:***@db.internal:5432/cloner?sslmode=require")
         #expect(StoreLocation("postgresql://cloner@db/cloner").description == "postgresql://cloner@db/cloner")
         #expect(StoreLocation("postgresql://db/cloner").description == "postgresql://db/cloner")
+        #expect(StoreLocation("postgresql://db/cloner?password=pw&sslmode=require").description == "postgresql://db/cloner?password=***&sslmode=require")
         #expect(StoreLocation("data/cloner.sqlite").description == "data/cloner.sqlite")
     }
 
