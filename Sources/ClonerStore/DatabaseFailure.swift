@@ -23,8 +23,6 @@ public struct DatabaseFailure: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = "\(backend) error \(code): \(message)"
-        if let sql { text += " — in: \(sql)" }
-        return text
+        "\(backend) error \(code): \(message)" + (sql.map { " — in: \($0)" } ?? "")
     }
 }
