@@ -58,46 +58,40 @@ public final class ClonerApplication: Sendable {
                     return true
                 }.map(\.name)
             }))
+    }
 
-        // A job row still queued or running belongs to a process that died: its clone committed
-        // together with a `succeeded` row, or rolled back. Say so instead of showing it running.
+    /// A job row still queued or running belongs to a process that died: its clone committed
+    /// together with a `succeeded` row, or rolled back. Say so instead of showing it running.
+    /// Done once this process holds the port: a second `cloner serve` that fails to bind (the
+    /// first still serving on the same database) must not fail the first one's live jobs.
+    private func failInterruptedJobs() throws {
         let interrupted = Problem(code: Problem.Code("job_interrupted"), status: 500,
                                   detail: "the service stopped before this clone finished; nothing of it was written")
         let failed = try store.write { context -> Int in
-            try context.failInterruptedJobs(error: Data(interrupted.jsonBytes()))
+            try context.failInterruptedJobs(error: Data(interrupted.jsonBytes()), at: Date())
         }
         if failed > 0 { logger.warning("marked interrupted clone jobs as failed", metadata: ["jobs": "\(failed)"]) }
-        purgeExpiredRecords()
     }
 
     /// Binds and starts serving; returns the bound port (useful with port 0).
     @discardableResult
     public func start() throws -> Int {
-        let limits = configuration.http
-        var httpLimits = HTTPLimits()
-        httpLimits.maxRequestLineLength = limits.maxRequestLineBytes
-        httpLimits.maxHeaderFieldLength = limits.maxHeaderFieldBytes
-        httpLimits.maxHeaderSectionLength = limits.maxHeaderSectionBytes
-        httpLimits.maxHeaderCount = limits.maxHeaderFields
-        httpLimits.maxBodyLength = limits.maxBodyBytes
-        httpLimits.headerTimeout = limits.headerTimeout
-        httpLimits.bodyReadTimeout = limits.bodyReadTimeout
-        httpLimits.bodyTimeout = limits.bodyTimeout
-        httpLimits.bodyMinimumRate = limits.bodyMinimumRate
-        httpLimits.bodyMaximumTimeout = limits.bodyMaximumTimeout
-        httpLimits.idleTimeout = limits.idleTimeout
-        httpLimits.maxRequestsPerConnection = limits.maxRequestsPerConnection
-        httpLimits.maxConnections = limits.maxConnections
-        httpLimits.maxConnectionsPerClient = limits.maxConnectionsPerClient
         var tls: TLSConfiguration?
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
             tls = TLSConfiguration(certificateChainPath: certificate, privateKeyPath: key)
         }
         let server = HTTPServer(
-            configuration: .init(host: configuration.host, port: configuration.port, limits: httpLimits, tls: tls),
+            configuration: .init(host: configuration.host, port: configuration.port, limits: configuration.http, tls: tls),
             router: makeRouter(), hooks: makeHooks())
         let port = try server.start()
         self.server.withLock { $0 = server }
+        do {
+            try failInterruptedJobs()
+        } catch {
+            server.shutdown(drainTimeout: .zero)
+            throw error
+        }
+        purgeExpiredRecords()
         startHousekeeping()
         logger.info("listening", metadata: [
             "host": "\(configuration.host)", "port": "\(port)", "tls": "\(tls != nil)",

@@ -83,19 +83,19 @@ extension ServiceConfiguration {
             config.cloneRuleKeys = try parseCloneRuleKeys(raw, source: source)
         },
         Setting(fileKey: "http.maxRequestLineBytes", environmentVariable: "CLONER_HTTP_MAX_REQUEST_LINE_BYTES") { config, raw, source throws(ConfigurationError) in
-            config.http.maxRequestLineBytes = try parseInteger(raw, source: source, range: 64...(1 << 20), expected: "a byte count 64–1048576")
+            config.http.maxRequestLineLength = try parseInteger(raw, source: source, range: 64...(1 << 20), expected: "a byte count 64–1048576")
         },
         Setting(fileKey: "http.maxHeaderFieldBytes", environmentVariable: "CLONER_HTTP_MAX_HEADER_FIELD_BYTES") { config, raw, source throws(ConfigurationError) in
-            config.http.maxHeaderFieldBytes = try parseInteger(raw, source: source, range: 64...(1 << 20), expected: "a byte count 64–1048576")
+            config.http.maxHeaderFieldLength = try parseInteger(raw, source: source, range: 64...(1 << 20), expected: "a byte count 64–1048576")
         },
         Setting(fileKey: "http.maxHeaderSectionBytes", environmentVariable: "CLONER_HTTP_MAX_HEADER_SECTION_BYTES") { config, raw, source throws(ConfigurationError) in
-            config.http.maxHeaderSectionBytes = try parseInteger(raw, source: source, range: 256...(16 << 20), expected: "a byte count 256–16777216")
+            config.http.maxHeaderSectionLength = try parseInteger(raw, source: source, range: 256...(16 << 20), expected: "a byte count 256–16777216")
         },
         Setting(fileKey: "http.maxHeaderFields", environmentVariable: "CLONER_HTTP_MAX_HEADER_FIELDS") { config, raw, source throws(ConfigurationError) in
-            config.http.maxHeaderFields = try parseInteger(raw, source: source, range: 1...10_000, expected: "a count 1–10000")
+            config.http.maxHeaderCount = try parseInteger(raw, source: source, range: 1...10_000, expected: "a count 1–10000")
         },
         Setting(fileKey: "http.maxBodyBytes", environmentVariable: "CLONER_HTTP_MAX_BODY_BYTES") { config, raw, source throws(ConfigurationError) in
-            config.http.maxBodyBytes = try parseInteger(raw, source: source, range: 0...(1 << 31), expected: "a byte count 0–2147483648")
+            config.http.maxBodyLength = try parseInteger(raw, source: source, range: 0...(1 << 31), expected: "a byte count 0–2147483648")
         },
         Setting(fileKey: "http.headerTimeoutSeconds", environmentVariable: "CLONER_HTTP_HEADER_TIMEOUT") { config, raw, source throws(ConfigurationError) in
             config.http.headerTimeout = try parseSeconds(raw, source: source)

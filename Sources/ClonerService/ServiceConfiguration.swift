@@ -1,3 +1,4 @@
+import ClonerHTTP
 import ClonerModel
 import Foundation
 import Logging
@@ -43,38 +44,6 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var http = HTTPLimits()
     /// The settings file that was read, if any (for the start-up log line).
     public var settingsFile: String?
-
-    /// Limits of the HTTP/1.1 server (DESIGN.md §5); the executable hands them to ClonerHTTP.
-    public struct HTTPLimits: Sendable, Hashable {
-        /// Longer request lines answer 414.
-        public var maxRequestLineBytes = 8 * 1024
-        /// One header field (name, colon, value) longer than this answers 431.
-        public var maxHeaderFieldBytes = 8 * 1024
-        /// The whole header section longer than this answers 431.
-        public var maxHeaderSectionBytes = 32 * 1024
-        /// More header fields than this answers 431.
-        public var maxHeaderFields = 100
-        /// Bodies larger than this answer 413, checked against Content-Length before reading.
-        public var maxBodyBytes = 8 * 1024 * 1024
-        /// From a request's first byte to the end of its headers, not reset by trickled bytes (408).
-        public var headerTimeout: Duration = .seconds(10)
-        /// Longest wait between two reads of a body.
-        public var bodyReadTimeout: Duration = .seconds(30)
-        /// The body's first window (408 past its deadline), extended by one second per
-        /// `bodyMinimumRate` bytes received, up to `bodyMaximumTimeout` (Apache mod_reqtimeout's rule).
-        public var bodyTimeout: Duration = .seconds(20)
-        public var bodyMinimumRate = 500
-        public var bodyMaximumTimeout: Duration = .seconds(120)
-        /// Idle keep-alive; longer than load balancers' usual 60 s so they close first (no 502).
-        public var idleTimeout: Duration = .seconds(75)
-        public var maxRequestsPerConnection = 1000
-        public var maxConnections = 1024
-        /// Open connections from one client address; past it (or past `maxConnections`) a new
-        /// connection gets 503 with `Retry-After` and is closed.
-        public var maxConnectionsPerClient = 256
-
-        public init() {}
-    }
 
     /// Values given on the command line; nil leaves the lower layers' value.
     public struct Overrides: Sendable, Hashable {
@@ -164,10 +133,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
                 source: "http.bodyTimeoutSeconds", value: "\(http.bodyTimeout)",
                 message: "must not exceed http.bodyMaximumTimeoutSeconds (\(http.bodyMaximumTimeout))")
         }
-        if http.maxHeaderFieldBytes > http.maxHeaderSectionBytes {
+        if http.maxHeaderFieldLength > http.maxHeaderSectionLength {
             throw ConfigurationError(
-                source: "http.maxHeaderFieldBytes", value: String(http.maxHeaderFieldBytes),
-                message: "must not exceed http.maxHeaderSectionBytes (\(http.maxHeaderSectionBytes))")
+                source: "http.maxHeaderFieldBytes", value: String(http.maxHeaderFieldLength),
+                message: "must not exceed http.maxHeaderSectionBytes (\(http.maxHeaderSectionLength))")
         }
     }
 }

@@ -3,7 +3,7 @@
 /// The defaults are DESIGN.md §5: they bound what one client can make the server hold
 /// (memory per connection, time per request) so that slow or hostile clients cost a file
 /// descriptor and a small buffer, never a thread or unbounded memory.
-public struct HTTPLimits: Sendable, Equatable {
+public struct HTTPLimits: Sendable, Hashable {
     /// Longest request line (method, target, version); beyond it the answer is 414
     /// (RFC 9112 §3: a server that receives a longer request-target than it wishes to parse answers 414).
     public var maxRequestLineLength: Int = 8 * 1024

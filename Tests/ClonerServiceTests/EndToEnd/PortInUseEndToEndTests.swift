@@ -23,4 +23,23 @@ struct PortInUseEndToEndTests {
             #expect(try await first.client.get("/healthz").status == 200)
         }
     }
+
+    /// Found while fixing the port: a second instance opened the store and marked the first one's
+    /// running jobs as interrupted before it failed to bind. It now marks them only once it holds
+    /// the port.
+    @Test("a second cloner serve that cannot bind leaves the first one's running jobs alone")
+    func failedSecondStartKeepsLiveJobs() async throws {
+        try await ServiceProcess.withService { first in
+            _ = try await first.sql("""
+                INSERT INTO _cloner_jobs (id, status, request, created_at) VALUES ('live-job', 'running', X'7B7D', 0);
+                """)
+            let second = try await ServiceProcess.run(
+                ["serve", "--host", "127.0.0.1", "--port", "\(first.port)",
+                 "--database", first.databasePath, "--model", ServiceProcess.sampleModelPath],
+                in: first.directory, timeout: .seconds(30))
+            #expect(second.status != 0 && second.stderr.contains("address in use"), "stderr: \(second.stderr)")
+            #expect(try await first.sql("SELECT status FROM _cloner_jobs WHERE id = 'live-job';") == "running",
+                    "the live instance's job was marked failed by an instance that never served")
+        }
+    }
 }
