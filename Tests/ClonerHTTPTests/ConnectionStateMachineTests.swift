@@ -41,6 +41,7 @@ import Testing
         case .startStream(let reply, let chunked):
             "stream \(reply.number) \(chunked ? "chunked" : "raw") \(reply.keepAlive ? "keep-alive" : "close")"
         case .writeChunk(let chunked): "chunk \(chunked ? "chunked" : "raw")"
+        case .rejectChunk: "rejectChunk"
         case .endStream(let stream): "end \(stream.number) \(stream.keepAlive ? "keep-alive" : "close")"
         case .abortStream(let stream): "abort \(stream.number)"
         case .resumeProducer: "resumeProducer"
@@ -352,7 +353,9 @@ import Testing
         #expect(Self.name(machine.streamEnded(number: 7)) == "nothing")
         #expect(Self.name(machine.streamFailed(number: 7)) == "nothing")
         machine.streamQueued(bytes: 100)
-        #expect(Self.name(machine.outputBelowWindow()) == "nothing")  // no producer waits
+        #expect(Self.name(machine.outputDrained(now: 0)) == "nothing")  // no producer waits
+        #expect(Self.name(machine.streamChunk(number: 1)) == "chunk chunked")
+        #expect(Self.name(machine.streamChunk(number: 7)) == "rejectChunk")
         guard case .abortStream(let stream) = machine.streamFailed(number: 1) else {
             Issue.record("a failing producer aborts its stream")
             return

@@ -90,10 +90,10 @@ final class Connection: EventLoopHandler {
             flush()
         case .dispatch(let head, let body, let number):
             dispatch(head, body: body, number: number)
-        case .resumeProducer(let continuation):
-            continuation.resume()
-        case .failProducer(let continuation):
-            continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed())
+        case .resumeProducer(let parked):
+            parked.continuation.resume()
+        case .failProducer(let parked):
+            parked.continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed())
         case .timeOut(let reason):
             reject(HTTPParseError(status: .requestTimeout, reason: reason, offset: parser.offset))
             updateInterest()
@@ -104,7 +104,7 @@ final class Connection: EventLoopHandler {
             updateInterest()
         case .close:
             close()
-        case .writeResponse, .startStream, .writeChunk, .endStream, .abortStream, .writeRejection:
+        case .writeResponse, .startStream, .writeChunk, .rejectChunk, .endStream, .abortStream, .writeRejection:
             preconditionFailure("\(action) is executed where its response is at hand")
         }
     }
@@ -380,9 +380,8 @@ final class Connection: EventLoopHandler {
     func streamEvent(_ number: Int, _ event: HTTPBodyWriter.Event) {
         switch event {
         case .chunk(let bytes, let continuation):
-            let action = machine.streamChunk(number: number, continuation: continuation)
-            guard case .writeChunk(let chunked) = action else {
-                perform(action)
+            guard case .writeChunk(let chunked) = machine.streamChunk(number: number) else {
+                continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed())
                 return
             }
             var frame: [UInt8]
@@ -398,10 +397,14 @@ final class Connection: EventLoopHandler {
             }
             machine.streamQueued(bytes: frame.count)
             outbound.append(frame)
-            // A full drain resumes the producer from `flush`; closing fails it from `close`.
             flush()
-            if !machine.isClosed && queuedBytes < Self.streamWindow {
-                perform(machine.outputBelowWindow())
+            if machine.isClosed {
+                continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed())
+            } else if queuedBytes < Self.streamWindow {
+                continuation.resume()
+            } else {
+                // `flush` resumes it once the queue drains; `close` fails it.
+                machine.producerParked(ConnectionStateMachine.ParkedProducer(continuation))
             }
             updateInterest()
         case .end:

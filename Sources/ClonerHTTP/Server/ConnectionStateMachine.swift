@@ -63,8 +63,21 @@ struct ConnectionStateMachine {
         var status: HTTPStatus
         var startedAt: UInt64
         var bytesSent: Int
-        /// The producer's suspended `write`, resumed once the queue drains below the window.
-        var waiting: CheckedContinuation<Void, any Error>?
+        /// The producer's suspended `write` while the queue is above the window; resumed once it
+        /// drains.
+        var parked: ParkedProducer?
+    }
+
+    /// A stream producer's suspended `write`. A class because `CheckedContinuation` is a
+    /// resilient type: held directly, it would give `State` and `Action` a layout known only at
+    /// run time, and every transition would go through value witnesses. Allocated only when a
+    /// producer outruns its client.
+    final class ParkedProducer {
+        let continuation: CheckedContinuation<Void, any Error>
+
+        init(_ continuation: CheckedContinuation<Void, any Error>) {
+            self.continuation = continuation
+        }
     }
 
     enum State {
@@ -132,14 +145,16 @@ struct ConnectionStateMachine {
         case startStream(Reply, chunked: Bool)
         /// Queue the chunk just offered (framed when `chunked`).
         case writeChunk(chunked: Bool)
+        /// The chunk just offered belongs to no stream in progress: fail its `write`.
+        case rejectChunk
         /// Queue the stream's end and log it; the connection carries on or closes as the state says.
         case endStream(Streaming)
         /// The producer failed after the head went out: log, then close (the only way left to tell
         /// the client its body is incomplete).
         case abortStream(Streaming)
-        case resumeProducer(CheckedContinuation<Void, any Error>)
-        /// Resume the producer with `HTTPBodyWriter.ConnectionClosed`.
-        case failProducer(CheckedContinuation<Void, any Error>)
+        case resumeProducer(ParkedProducer)
+        /// Resume the parked producer with `HTTPBodyWriter.ConnectionClosed`.
+        case failProducer(ParkedProducer)
         /// Queue an error answer with `Connection: close`.
         case writeRejection(Rejection)
         /// A deadline of the request being received passed: answer 408 with this reason.
@@ -327,7 +342,7 @@ struct ConnectionStateMachine {
             keepAlive = keepAlive && chunked
             state = .streaming(Streaming(
                 number: number, chunked: chunked, keepAlive: keepAlive, request: awaiting.request, status: status,
-                startedAt: awaiting.startedAt, bytesSent: 0, waiting: nil))
+                startedAt: awaiting.startedAt, bytesSent: 0, parked: nil))
             return .startStream(
                 Reply(number: number, request: awaiting.request, startedAt: awaiting.startedAt, keepAlive: keepAlive),
                 chunked: chunked)
@@ -337,15 +352,18 @@ struct ConnectionStateMachine {
             number: number, request: awaiting.request, startedAt: awaiting.startedAt, keepAlive: keepAlive))
     }
 
-    /// The producer of stream `number` offers a chunk and waits on `continuation`.
-    mutating func streamChunk(number: Int, continuation: CheckedContinuation<Void, any Error>) -> Action {
-        guard case .streaming(var streaming) = state, streaming.number == number else {
-            return .failProducer(continuation)
-        }
-        precondition(streaming.waiting == nil, "a stream producer wrote again before its previous write returned")
-        streaming.waiting = continuation
-        state = .streaming(streaming)
+    /// The producer of stream `number` offers a chunk.
+    func streamChunk(number: Int) -> Action {
+        guard case .streaming(let streaming) = state, streaming.number == number else { return .rejectChunk }
+        precondition(streaming.parked == nil, "a stream producer wrote again before its previous write returned")
         return .writeChunk(chunked: streaming.chunked)
+    }
+
+    /// The queue is above the stream window after a chunk: its producer waits for the drain.
+    mutating func producerParked(_ parked: ParkedProducer) {
+        guard case .streaming(var streaming) = state else { preconditionFailure("producer parked in \(state)") }
+        streaming.parked = parked
+        state = .streaming(streaming)
     }
 
     /// Bytes of the streamed response (its head or a framed chunk) were queued.
@@ -392,19 +410,14 @@ struct ConnectionStateMachine {
         lastWrite = now
     }
 
-    /// The queue is below the stream window (not necessarily empty).
-    mutating func outputBelowWindow() -> Action {
-        guard case .streaming(var streaming) = state, let waiting = streaming.waiting else { return .nothing }
-        streaming.waiting = nil
-        state = .streaming(streaming)
-        return .resumeProducer(waiting)
-    }
-
     /// Everything queued is written.
     mutating func outputDrained(now: UInt64) -> Action {
         switch state {
-        case .streaming:
-            return outputBelowWindow()
+        case .streaming(var streaming):
+            guard let parked = streaming.parked else { return .nothing }
+            streaming.parked = nil
+            state = .streaming(streaming)
+            return .resumeProducer(parked)
         case .closingAfterWrite(let peer):
             if peer == .halfClosed { return .close }
             state = .lingering(deadline: now + Self.lingerDuration)
@@ -471,8 +484,8 @@ struct ConnectionStateMachine {
     mutating func close() -> Action {
         let previous = state
         state = .closed
-        if case .streaming(let streaming) = previous, let waiting = streaming.waiting {
-            return .failProducer(waiting)
+        if case .streaming(let streaming) = previous, let parked = streaming.parked {
+            return .failProducer(parked)
         }
         return .nothing
     }
