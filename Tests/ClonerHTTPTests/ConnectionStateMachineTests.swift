@@ -362,4 +362,35 @@ import Testing
         }
         #expect(stream.bytesSent == 100)
     }
+
+    @Test func aParkedProducerResumesWhenTheQueueDrainsAndFailsWhenTheConnectionCloses() async throws {
+        var machine = Self.machine()
+        Self.receive(Self.head(), into: &machine)
+        _ = Self.answer(1, stream: true, &machine)
+        var actions: [String] = []
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            machine.producerParked(ConnectionStateMachine.ParkedProducer(continuation))
+            let action = machine.outputDrained(now: 0)
+            actions.append(Self.name(action))
+            if case .resumeProducer(let parked) = action { parked.continuation.resume() } else { continuation.resume() }
+        }
+        var closed = false
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                machine.producerParked(ConnectionStateMachine.ParkedProducer(continuation))
+                let action = machine.close()
+                actions.append(Self.name(action))
+                if case .failProducer(let parked) = action {
+                    parked.continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed())
+                } else {
+                    continuation.resume()
+                }
+            }
+        } catch is HTTPBodyWriter.ConnectionClosed {
+            closed = true
+        }
+        #expect(actions == ["resumeProducer", "failProducer"])
+        #expect(closed)
+        #expect(machine.isClosed)
+    }
 }
