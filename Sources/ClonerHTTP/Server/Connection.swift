@@ -4,7 +4,9 @@ import Glibc
 import CEpoll
 
 /// One client connection: reads into its buffer, parses requests one at a time, runs the
-/// handler, writes responses in order, enforces the per-connection timeouts.
+/// handler, writes responses in order. What to do next — dispatch, write, close, linger, time
+/// out — is decided by its `ConnectionStateMachine`; this class executes those actions on the
+/// socket, the TLS session and the loop.
 ///
 /// Loop-confined (every method runs on its loop's thread), so it holds plain mutable state and
 /// is not Sendable. A slow or stalled client costs this object, its descriptor and its buffer —
@@ -42,7 +44,7 @@ final class Connection: EventLoopHandler {
 
     /// Which request is being received or answered, the peer's half-close, the deadlines: every
     /// decision about this connection's lifecycle is a transition of this value.
-    private(set) var machine: ConnectionStateMachine
+    private var machine: ConnectionStateMachine
     private var tlsWaits: TLSWaits = []
     private var registeredEvents: UInt32 = 0
 
