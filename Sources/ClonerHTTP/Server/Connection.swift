@@ -4,47 +4,22 @@ import Glibc
 import CEpoll
 
 /// One client connection: reads into its buffer, parses requests one at a time, runs the
-/// handler, writes responses in order, enforces the per-connection timeouts.
+/// handler, writes responses in order. What to do next — dispatch, write, close, linger, time
+/// out — is decided by its `ConnectionStateMachine`; this class executes those actions on the
+/// socket, the TLS session and the loop.
 ///
 /// Loop-confined (every method runs on its loop's thread), so it holds plain mutable state and
 /// is not Sendable. A slow or stalled client costs this object, its descriptor and its buffer —
 /// never a thread.
 final class Connection: EventLoopHandler {
-    enum Phase {
-        /// TLS handshake in progress.
-        case handshaking
-        /// Reading (or between) requests.
-        case reading
-        /// A request was dispatched; its handler has not answered yet. Later pipelined requests
-        /// wait in the buffer, so answers stay in order.
-        case awaiting
-        /// The final response is out and our side is shut down; reading and discarding until the
-        /// client closes, so unread request bytes don't turn our close into a RST that destroys
-        /// the response in the client's receive buffer (RFC 9112 §9.6).
-        case lingering
-        case closed
-    }
-
-    /// The request being received or handled.
-    private struct Exchange {
-        var head: RequestHead
-        var body: [UInt8] = []
-        var startedAt: UInt64
-        var request: HTTPRequest?
-    }
-
-    /// A streamed response in progress (the connection stays `.awaiting` until it ends).
-    private struct Stream {
-        var number: Int
-        var chunked: Bool
-        var keepAlive: Bool
-        var method: HTTPMethod
-        var status: HTTPStatus
-        var request: HTTPRequest
-        var startedAt: UInt64
-        var bytesSent: Int
-        /// The producer's suspended `write`, resumed once the queue drains below `streamWindow`.
-        var pending: CheckedContinuation<Void, any Error>?
+    /// TLS needs the other direction to make progress (OpenSSL's WANT_WRITE on a read, WANT_READ
+    /// on a write, e.g. during a key update): transport readiness, not connection state.
+    private struct TLSWaits: OptionSet {
+        let rawValue: UInt8
+        /// A read (or the handshake) waits for the socket to be writable.
+        static let readNeedsWritable = TLSWaits(rawValue: 1)
+        /// A write waits for the socket to be readable.
+        static let writeNeedsReadable = TLSWaits(rawValue: 2)
     }
 
     private static let streamWindow = 64 * 1024
@@ -67,29 +42,10 @@ final class Connection: EventLoopHandler {
     private var outbound: [[UInt8]] = []
     private var outboundOffset = 0
 
-    private(set) var phase: Phase
-    private var exchange: Exchange?
-    private var stream: Stream?
-    /// When the current request's first byte arrived (0: no request in progress).
-    private var headStartedAt: UInt64 = 0
-    /// When the current request's body began (the end of its head), and how many body bytes have
-    /// arrived since: the minimum-rate deadline grows with the bytes received, not the ones declared.
-    private var bodyStartedAt: UInt64 = 0
-    private var bodyReceived = 0
-    private var lastActivity: UInt64
-    private var lastWriteProgress: UInt64
-    private var lingerDeadline: UInt64 = 0
-    private var closeAfterFlush = false
-    private var peerClosed = false
-    private var tlsReadWantsWrite = false
-    /// TLS can need the peer's bytes to finish a write (a key update); wait for readable then.
-    private var tlsWriteWantsRead = false
-    /// Set while `process()` runs: a synchronous answer must not re-enter it (pipelined requests
-    /// would otherwise recurse once per request); the running loop picks the next request up.
-    private var processing = false
-    private var requestCount = 0
-    /// Sequence number of the dispatched request, so a late answer for an earlier one is ignored.
-    private var requestNumber = 0
+    /// Which request is being received or answered, the peer's half-close, the deadlines: every
+    /// decision about this connection's lifecycle is a transition of this value.
+    private var machine: ConnectionStateMachine
+    private var tlsWaits: TLSWaits = []
     private var registeredEvents: UInt32 = 0
 
     init(
@@ -108,9 +64,7 @@ final class Connection: EventLoopHandler {
             initialCapacity: 4096,
             maxCapacity: limits.maxRequestLineLength + limits.maxHeaderSectionLength + 16 * 1024)
         parser = RequestParser(limits: limits)
-        phase = tls == nil ? .reading : .handshaking
-        lastActivity = now
-        lastWriteProgress = now
+        machine = ConnectionStateMachine(limits: limits, secure: tls != nil, refused: refusal != nil, now: now)
     }
 
     /// The events to register with initially.
@@ -119,37 +73,70 @@ final class Connection: EventLoopHandler {
     func didRegister(token: UInt64) {
         self.token = token
         registeredEvents = initialEvents
-        if let refusal, phase == .reading { refuse(refusal) }
+        perform(machine.registered())
     }
 
-    var isIdle: Bool {
-        phase == .reading && exchange == nil && headStartedAt == 0 && buffer.isEmpty && outbound.isEmpty
+    /// Executes a transition's action. Actions that need the response at hand (`writeResponse`,
+    /// `startStream`, the stream's) are executed where it is.
+    private func perform(_ action: ConnectionStateMachine.Action) {
+        switch action {
+        case .nothing:
+            break
+        case .readMore:
+            readOnce()
+            process()
+        case .refuse:
+            refuse(refusal ?? "the server is past a connection limit")
+        case .writeContinue:
+            outbound.append(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+            flush()
+        case .dispatch(let head, let body, let number):
+            dispatch(head, body: body, number: number)
+        case .resumeProducer(let parked):
+            parked.continuation.resume()
+        case .failProducer(let parked):
+            parked.continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed())
+        case .timeOut(let reason):
+            reject(HTTPParseError(status: .requestTimeout, reason: reason, offset: parser.offset))
+            updateInterest()
+        case .linger:
+            tls?.shutdown()
+            shutdown(fd, Int32(SHUT_WR))
+            buffer.clear()
+            updateInterest()
+        case .close:
+            close()
+        case .writeResponse, .startStream, .writeChunk, .rejectChunk, .endStream, .abortStream, .writeRejection:
+            preconditionFailure("\(action) is executed where its response is at hand")
+        }
     }
 
     // MARK: Events
 
     func handleEvents(_ events: UInt32) {
-        if phase == .closed { return }
+        if machine.isClosed { return }
         if events & EPOLLERR.rawValue != 0 {
             close()
             return
         }
         let readable = events & (EPOLLIN.rawValue | EPOLLHUP.rawValue) != 0
         let writable = events & EPOLLOUT.rawValue != 0
-        switch phase {
+        switch machine.activity {
         case .handshaking:
             continueHandshake()
         case .lingering:
             if readable { discardInput() }
-        case .reading, .awaiting:
-            if writable || tlsReadWantsWrite || (readable && tlsWriteWantsRead) {
+        case .reading, .responding, .finishing:
+            if writable || tlsWaits.contains(.readNeedsWritable) || (readable && tlsWaits.contains(.writeNeedsReadable)) {
                 flush()
-                if phase == .closed { return }
+                if machine.isClosed { return }
             }
-            if phase == .reading && (readable || (writable && tlsReadWantsWrite)) {
+            let activity = machine.activity
+            if (activity == .reading || activity == .finishing)
+                && (readable || (writable && tlsWaits.contains(.readNeedsWritable))) {
                 readOnce()
                 process()
-            } else if phase == .awaiting && events & EPOLLHUP.rawValue != 0 {
+            } else if activity == .responding && events & EPOLLHUP.rawValue != 0 {
                 // The client is gone; the handler's answer will find the connection closed.
                 close()
                 return
@@ -164,18 +151,11 @@ final class Connection: EventLoopHandler {
         guard let tls else { return }
         switch tls.handshake() {
         case .done:
-            phase = .reading
-            lastActivity = owner.loop.now
-            if let refusal {
-                refuse(refusal)
-                return
-            }
-            readOnce()
-            process()
+            perform(machine.handshakeCompleted(now: owner.loop.now))
         case .wantRead:
-            tlsReadWantsWrite = false
+            tlsWaits.remove(.readNeedsWritable)
         case .wantWrite:
-            tlsReadWantsWrite = true
+            tlsWaits.insert(.readNeedsWritable)
         case .failed:
             close()
         }
@@ -203,20 +183,20 @@ final class Connection: EventLoopHandler {
                     result = errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .wouldBlock(wantsWrite: false) : .failed(errno)
                 }
             }
-            tlsReadWantsWrite = false
+            tlsWaits.remove(.readNeedsWritable)
             switch result {
             case .bytes(let count):
                 buffer.didWrite(count)
-                lastActivity = owner.loop.now
+                machine.didRead(now: owner.loop.now)
                 // OpenSSL may hold decrypted bytes epoll cannot see: take them now.
                 if let tls, tls.hasPendingBytes {
                     space = buffer.reserveWritable(4096)
                     more = space > 0
                 }
             case .wouldBlock(let wantsWrite):
-                tlsReadWantsWrite = wantsWrite
+                if wantsWrite { tlsWaits.insert(.readNeedsWritable) }
             case .eof:
-                peerClosed = true
+                perform(machine.peerClosed())
             case .failed:
                 close()
             }
@@ -224,18 +204,15 @@ final class Connection: EventLoopHandler {
     }
 
     /// Parses and dispatches as many buffered requests as the handlers answer synchronously, then
-    /// writes all their responses with one flush (pipelined answers share a sendmsg).
+    /// writes all their responses with one flush (pipelined answers share a sendmsg). A
+    /// synchronous answer leaves the machine reading again and this loop picks the next request
+    /// up; an asynchronous one arrives later through `complete`, which calls this again.
     private func process() {
-        if processing { return }
-        processing = true
         defer {
-            processing = false
-            if !outbound.isEmpty && phase != .closed { flush() }
+            if !outbound.isEmpty && !machine.isClosed { flush() }
         }
-        while phase == .reading && !closeAfterFlush {
-            if headStartedAt == 0 && exchange == nil && !buffer.isEmpty {
-                headStartedAt = owner.loop.now
-            }
+        while machine.activity == .reading {
+            if !buffer.isEmpty { machine.requestBytesBuffered(now: owner.loop.now) }
             var event: RequestParser.Event?
             var consumed = 0
             do throws(HTTPParseError) {
@@ -244,8 +221,7 @@ final class Connection: EventLoopHandler {
                     consumed = step.consumed
                     event = step.event
                     if case .body(let range)? = step.event {
-                        exchange?.body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
-                        bodyReceived += range.count
+                        machine.bodyReceived(UnsafeBufferPointer(rebasing: bytes[range]))
                     }
                 }
             } catch {
@@ -255,105 +231,70 @@ final class Connection: EventLoopHandler {
             buffer.consume(consumed)
             switch event {
             case .head(let head)?:
-                receivedHead(head)
+                perform(machine.headReceived(head, now: owner.loop.now, bodyAlreadyBuffered: !buffer.isEmpty))
             case .body?:
                 break
             case .end?:
-                dispatch()
+                perform(machine.requestComplete())
             case nil:
                 if consumed == 0 {
-                    if buffer.isEmpty && exchange == nil && parser.isIdle { headStartedAt = 0 }
-                    if peerClosed { finishAfterPeerClosed() }
+                    perform(machine.inputExhausted(
+                        bufferEmpty: buffer.isEmpty, parserIdle: parser.isIdle, outputPending: !outbound.isEmpty))
                     return
                 }
             }
         }
     }
 
-    private func receivedHead(_ head: RequestHead) {
-        var exchange = Exchange(head: head, startedAt: headStartedAt == 0 ? owner.loop.now : headStartedAt)
-        // Reserve for the announced body, but not blindly: a client announcing 8 MiB and sending
-        // nothing must not make every connection hold 8 MiB.
-        if case .contentLength(let length) = head.framing { exchange.body.reserveCapacity(min(length, 256 * 1024)) }
-        self.exchange = exchange
-        headStartedAt = 0
-        bodyStartedAt = owner.loop.now
-        bodyReceived = 0
-        // RFC 9110 §10.1.1: 100 Continue only once the head passed every check (it did, or the
-        // parser would have thrown) and only if the client is not already sending the body.
-        if head.expectsContinue && buffer.isEmpty {
-            outbound.append(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-            flush()
-        }
-    }
-
-    private func finishAfterPeerClosed() {
-        // The client sent FIN: answer what was complete, then close. A half-received request
-        // can never complete.
-        if outbound.isEmpty && phase == .reading { close() }
-    }
-
     // MARK: Handling
 
-    private func dispatch() {
-        guard var exchange else { return }
-        requestCount += 1
-        requestNumber += 1
-        let head = exchange.head
+    private func dispatch(_ head: RequestHead, body: [UInt8], number: Int) {
         let clientID = head.headers["x-request-id"]
         let id = clientID.flatMap { RequestIDGenerator.isAcceptable($0) ? $0 : nil } ?? owner.nextRequestID()
         var request = HTTPRequest(
             method: head.method, target: head.target, version: head.version, headers: head.headers,
-            body: exchange.body, id: id, remoteAddress: remoteAddress, isSecure: tls != nil)
-        exchange.body = []
+            body: body, id: id, remoteAddress: remoteAddress, isSecure: tls != nil)
         core.hooks.onRequestStart?(request)
 
         let resolution = core.router.resolve(head.method, path: request.path)
         switch resolution {
         case .notFound:
-            exchange.request = request
-            self.exchange = exchange
-            phase = .awaiting
+            machine.requestRouted(request)
             let response = core.hooks.errorResponse(HTTPErrorContext(
                 status: .notFound, reason: "no route for \(request.path)", requestID: id, request: request))
-            complete(requestNumber, .success(response))
+            answer(number, .success(response))
         case .methodNotAllowed(let allowed):
-            exchange.request = request
-            self.exchange = exchange
-            phase = .awaiting
+            machine.requestRouted(request)
             var response = core.hooks.errorResponse(HTTPErrorContext(
                 status: .methodNotAllowed, reason: "\(head.method) is not allowed on \(request.path)",
                 requestID: id, request: request, allowedMethods: allowed))
             response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
-            complete(requestNumber, .success(response))
+            answer(number, .success(response))
         case .matched(let handler, let route, let parameters):
             request.route = route
             request.pathParameters = parameters
-            exchange.request = request
-            self.exchange = exchange
-            phase = .awaiting
+            machine.requestRouted(request)
             if let intercept = core.hooks.intercept {
                 do {
                     if let early = try intercept(request) {
-                        complete(requestNumber, .success(early))
+                        answer(number, .success(early))
                         return
                     }
                 } catch {
-                    complete(requestNumber, .failure(error))
+                    answer(number, .failure(error))
                     return
                 }
             }
-            run(handler, request)
+            run(handler, request, number: number)
         }
     }
 
-    private func run(_ handler: HTTPHandler, _ request: HTTPRequest) {
-        let number = requestNumber
+    private func run(_ handler: HTTPHandler, _ request: HTTPRequest, number: Int) {
         switch handler {
         case .immediate(let body):
             let result: Result<HTTPResponse, any Error>
             do { result = .success(try body(request)) } catch { result = .failure(error) }
-            complete(number, result)
+            answer(number, result)
         case .deferred(let body):
             let responder = owner.makeResponder(token: token, requestNumber: number)
             do {
@@ -373,31 +314,39 @@ final class Connection: EventLoopHandler {
         }
     }
 
-    /// The handler's answer for request `number` (on the loop thread).
+    /// The handler's answer for request `number`, arriving later on the loop thread (deferred and
+    /// async handlers answer through `loop.execute`, never from inside `process`).
     func complete(_ number: Int, _ result: Result<HTTPResponse, any Error>) {
-        guard phase == .awaiting, number == requestNumber, let exchange, let request = exchange.request else { return }
+        if answer(number, result) { resumeReading() }
+    }
+
+    /// Queues the answer for request `number`; true when it was a plain response, after which the
+    /// connection reads on (or finishes). A synchronous answer is written by `process`'s flush.
+    @discardableResult
+    private func answer(_ number: Int, _ result: Result<HTTPResponse, any Error>) -> Bool {
+        guard let request = machine.awaitedRequest(number) else { return false }
         let response: HTTPResponse
         switch result {
         case .success(let answer): response = answer
         case .failure(let error): response = core.response(for: error, request: request)
         }
-        let handlerCloses = response.headers.containsToken("close", in: "connection")
-        var keepAlive = exchange.head.keepAlive && !handlerCloses && !core.isClosing
-            && requestCount < core.limits.maxRequestsPerConnection && !peerClosed
-        if let producer = response.stream, exchange.head.method != .head {
-            // HTTP/1.0 has no chunked coding: the body ends where the connection does.
-            let chunked = exchange.head.version == .http1_1
-            keepAlive = keepAlive && chunked
+        let action = machine.responseReady(
+            number: number, status: response.status, handlerCloses: response.headers.containsToken("close", in: "connection"),
+            hasStream: response.stream != nil, serverClosing: core.isClosing)
+        switch action {
+        case .writeResponse(let reply):
+            write(response, method: request.method, version: request.version, request: request,
+                  requestID: request.id, startedAt: reply.startedAt, keepAlive: reply.keepAlive)
+            return true
+        case .startStream(let reply, let chunked):
+            guard let producer = response.stream else { preconditionFailure("a stream without a producer") }
             var head: [UInt8] = []
             head.reserveCapacity(256)
             ResponseHeadWriter.write(
                 status: response.status, headers: response.headers, contentLength: nil, chunked: chunked,
-                date: owner.date(), requestID: request.id, connection: keepAlive ? .none : .close, into: &head)
+                date: owner.date(), requestID: request.id, connection: reply.keepAlive ? .none : .close, into: &head)
+            machine.streamQueued(bytes: head.count)
             outbound.append(head)
-            stream = Stream(
-                number: number, chunked: chunked, keepAlive: keepAlive, method: exchange.head.method,
-                status: response.status, request: request, startedAt: exchange.startedAt, bytesSent: head.count)
-            self.exchange = nil
             flush()
             updateInterest()
             let writer = owner.makeBodyWriter(token: token, requestNumber: number)
@@ -409,22 +358,19 @@ final class Connection: EventLoopHandler {
                     writer.fail()
                 }
             }
-            return
+            return false
+        default:
+            perform(action)
+            return false
         }
-        write(response, method: exchange.head.method, version: exchange.head.version, request: request,
-              requestID: request.id, startedAt: exchange.startedAt, keepAlive: keepAlive)
-        self.exchange = nil
-        resumeReading()
     }
 
     /// After a response: serve whatever pipelined requests are already buffered.
     private func resumeReading() {
-        phase = .reading
-        if processing { return }
         flush()
-        if phase == .reading {
+        if machine.activity == .reading {
             process()
-            if phase == .reading && tls?.hasPendingBytes == true {
+            if machine.activity == .reading && tls?.hasPendingBytes == true {
                 readOnce()
                 process()
             }
@@ -434,14 +380,15 @@ final class Connection: EventLoopHandler {
 
     /// A piece, the end, or the failure of a streamed body (on the loop thread).
     func streamEvent(_ number: Int, _ event: HTTPBodyWriter.Event) {
-        guard phase == .awaiting, var stream, stream.number == number else {
-            if case .chunk(_, let continuation) = event { continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed()) }
-            return
-        }
         switch event {
         case .chunk(let bytes, let continuation):
-            var frame: [UInt8] = []
-            if stream.chunked {
+            guard case .writeChunk(let chunked) = machine.streamChunk(number: number) else {
+                continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed())
+                return
+            }
+            var frame: [UInt8]
+            if chunked {
+                frame = []
                 frame.reserveCapacity(bytes.count + 12)
                 frame.append(contentsOf: String(bytes.count, radix: 16).utf8)
                 frame.append(contentsOf: "\r\n".utf8)
@@ -450,29 +397,37 @@ final class Connection: EventLoopHandler {
             } else {
                 frame = bytes
             }
-            stream.bytesSent += frame.count
+            machine.streamQueued(bytes: frame.count)
             outbound.append(frame)
-            self.stream = stream
             flush()
-            if phase == .closed {
+            if machine.isClosed {
                 continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed())
             } else if queuedBytes < Self.streamWindow {
                 continuation.resume()
             } else {
-                self.stream?.pending = continuation
+                // `flush` resumes it once the queue drains; `close` fails it.
+                machine.producerParked(ConnectionStateMachine.ParkedProducer(continuation))
             }
             updateInterest()
         case .end:
-            self.stream = nil
+            let action = machine.streamEnded(number: number)
+            guard case .endStream(let stream) = action else {
+                perform(action)
+                return
+            }
             if stream.chunked { outbound.append(Array("0\r\n\r\n".utf8)) }
-            if !stream.keepAlive { closeAfterFlush = true }
-            logAccess(method: stream.method, request: stream.request, status: stream.status,
+            logAccess(method: stream.request.method, request: stream.request, status: stream.status,
                       startedAt: stream.startedAt, bytes: stream.bytesSent + (stream.chunked ? 5 : 0))
             resumeReading()
         case .failed:
+            let action = machine.streamFailed(number: number)
+            guard case .abortStream(let stream) = action else {
+                perform(action)
+                return
+            }
             // The head already promised a complete body; cutting the connection is the only way
             // left to tell the client it did not get one.
-            logAccess(method: stream.method, request: stream.request, status: stream.status,
+            logAccess(method: stream.request.method, request: stream.request, status: stream.status,
                       startedAt: stream.startedAt, bytes: stream.bytesSent)
             close()
         }
@@ -493,16 +448,17 @@ final class Connection: EventLoopHandler {
     /// Answers a framing error or timeout and closes: after such an error nothing more on this
     /// connection can be trusted to be a request of its own.
     private func reject(_ error: HTTPParseError, retryAfter: Int64? = nil) {
+        guard case .writeRejection(let rejection) = machine.rejected() else {
+            preconditionFailure("a rejection answers with an error response")
+        }
         let id = owner.nextRequestID()
         var response = core.hooks.errorResponse(HTTPErrorContext(status: error.status, reason: error.reason, requestID: id))
         if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
-        let head = exchange?.head
+        let head = rejection.head
         let request = HTTPRequest(
             method: head?.method ?? HTTPMethod(""), target: head?.target ?? "", id: id, remoteAddress: remoteAddress)
         write(response, method: head?.method ?? .get, version: head?.version ?? .http1_1, request: request, requestID: id,
-              startedAt: exchange?.startedAt ?? (headStartedAt == 0 ? lastActivity : headStartedAt), keepAlive: false)
-        exchange = nil
-        phase = .reading
+              startedAt: rejection.startedAt, keepAlive: false)
         flush()
     }
 
@@ -536,8 +492,6 @@ final class Connection: EventLoopHandler {
         } else {
             outbound.append(head)
         }
-        if !keepAlive { closeAfterFlush = true }
-
         logAccess(method: method, request: request, status: status, startedAt: startedAt, bytes: bytes)
     }
 
@@ -556,12 +510,12 @@ final class Connection: EventLoopHandler {
     // MARK: Writing
 
     private func flush() {
-        while !outbound.isEmpty && phase != .closed {
+        while !outbound.isEmpty && !machine.isClosed {
             let result = tls == nil ? writePlain() : writeTLS()
             switch result {
             case .bytes(var count):
-                lastWriteProgress = owner.loop.now
-                tlsWriteWantsRead = false
+                machine.didWrite(now: owner.loop.now)
+                tlsWaits.remove(.writeNeedsReadable)
                 while count > 0 {
                     let left = outbound[0].count - outboundOffset
                     if count >= left {
@@ -574,7 +528,11 @@ final class Connection: EventLoopHandler {
                     }
                 }
             case .wouldBlock(let wantsWrite):
-                tlsWriteWantsRead = tls != nil && !wantsWrite
+                if tls != nil && !wantsWrite {
+                    tlsWaits.insert(.writeNeedsReadable)
+                } else {
+                    tlsWaits.remove(.writeNeedsReadable)
+                }
                 updateInterest()
                 return
             case .eof, .failed:
@@ -582,13 +540,7 @@ final class Connection: EventLoopHandler {
                 return
             }
         }
-        if let pending = stream?.pending, queuedBytes < Self.streamWindow {
-            stream?.pending = nil
-            pending.resume()
-        }
-        if outbound.isEmpty && closeAfterFlush && phase != .closed && phase != .lingering {
-            startLingeringClose()
-        }
+        if !machine.isClosed { perform(machine.outputDrained(now: owner.loop.now)) }
     }
 
     private func writePlain() -> IOResult {
@@ -626,57 +578,42 @@ final class Connection: EventLoopHandler {
 
     // MARK: Closing
 
-    private func startLingeringClose() {
-        if peerClosed {
-            close()
-            return
-        }
-        tls?.shutdown()
-        shutdown(fd, Int32(SHUT_WR))
-        buffer.clear()
-        phase = .lingering
-        lingerDeadline = owner.loop.now + 2_000_000_000
-        updateInterest()
-    }
-
     private func discardInput() {
         var scratch = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         for _ in 0..<16 {
             let count = withUnsafeMutableBytes(of: &scratch) { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count > 0 { continue }
-            if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { close() }
+            if count == 0 {
+                perform(machine.peerClosed())
+            } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
+                close()
+            }
             return
         }
     }
 
     func close() {
-        guard phase != .closed else { return }
-        phase = .closed
+        guard !machine.isClosed else { return }
+        let action = machine.close()
         owner.remove(self)
         Glibc.close(fd)
         outbound.removeAll()
-        exchange = nil
         tls = nil
-        if let pending = stream?.pending {
-            pending.resume(throwing: HTTPBodyWriter.ConnectionClosed())
-        }
-        stream = nil
+        perform(action)
     }
 
     // MARK: Interest and timeouts
 
     private func updateInterest() {
-        guard phase != .closed else { return }
         var events: UInt32 = 0
-        switch phase {
-        case .handshaking: events = tlsReadWantsWrite ? EPOLLOUT.rawValue : EPOLLIN.rawValue
-        case .reading: events = closeAfterFlush ? 0 : EPOLLIN.rawValue
-        case .awaiting: events = 0
-        case .lingering: events = EPOLLIN.rawValue
+        switch machine.activity {
+        case .handshaking: events = tlsWaits.contains(.readNeedsWritable) ? EPOLLOUT.rawValue : EPOLLIN.rawValue
+        case .reading, .lingering: events = EPOLLIN.rawValue
+        case .responding, .finishing: events = 0
         case .closed: return
         }
-        if !outbound.isEmpty { events |= tlsWriteWantsRead ? EPOLLIN.rawValue : EPOLLOUT.rawValue }
-        if tlsReadWantsWrite { events |= EPOLLOUT.rawValue }
+        if !outbound.isEmpty { events |= tlsWaits.contains(.writeNeedsReadable) ? EPOLLIN.rawValue : EPOLLOUT.rawValue }
+        if tlsWaits.contains(.readNeedsWritable) { events |= EPOLLOUT.rawValue }
         if events != registeredEvents {
             registeredEvents = events
             owner.loop.modify(fd: fd, token: token, events: events)
@@ -685,54 +622,11 @@ final class Connection: EventLoopHandler {
 
     /// Called by the loop's tick; closes or answers 408 when a deadline passed.
     func checkTimeouts(now: UInt64) {
-        let limits = core.limits
-        switch phase {
-        case .closed:
-            return
-        case .handshaking:
-            if now &- lastActivity > limits.headerTimeout.nanoseconds { close() }
-        case .lingering:
-            if now > lingerDeadline { close() }
-        case .awaiting:
-            if !outbound.isEmpty && now &- lastWriteProgress > limits.writeTimeout.nanoseconds { close() }
-        case .reading:
-            if !outbound.isEmpty {
-                if now &- lastWriteProgress > limits.writeTimeout.nanoseconds { close() }
-            } else if exchange != nil && parser.isReadingBody {
-                if now &- lastActivity > limits.bodyReadTimeout.nanoseconds {
-                    timeOut("no body bytes for \(limits.bodyReadTimeout)")
-                } else if now &- bodyStartedAt > bodyAllowance(limits) {
-                    timeOut("request body slower than \(limits.bodyMinimumRate) bytes/s: \(bodyReceived) bytes in "
-                        + "\((now &- bodyStartedAt) / 1_000_000) ms (at most \(limits.bodyMaximumTimeout) in all)")
-                }
-            } else if headStartedAt != 0 {
-                // Measured from the request's first byte, not the last: trickling doesn't extend it.
-                if now &- headStartedAt > limits.headerTimeout.nanoseconds {
-                    timeOut("request head not complete within \(limits.headerTimeout)")
-                }
-            } else if now &- lastActivity > limits.idleTimeout.nanoseconds {
-                close()
-            }
-        }
-    }
-
-    /// How long the current body may take so far: the first window plus one second per
-    /// `bodyMinimumRate` bytes received, capped (DESIGN.md §5, as Apache mod_reqtimeout). A trickle
-    /// of a byte every few seconds earns a few milliseconds and is cut after the first window.
-    private func bodyAllowance(_ limits: HTTPLimits) -> UInt64 {
-        let earned = limits.bodyMinimumRate > 0
-            ? min(UInt64(bodyReceived), 1 << 33) * 1_000_000_000 / UInt64(limits.bodyMinimumRate)
-            : UInt64.max / 2
-        return min(limits.bodyMaximumTimeout.nanoseconds, limits.bodyTimeout.nanoseconds &+ earned)
-    }
-
-    private func timeOut(_ reason: String) {
-        reject(HTTPParseError(status: .requestTimeout, reason: reason, offset: parser.offset))
-        updateInterest()
+        perform(machine.timerFired(now: now, outputPending: !outbound.isEmpty))
     }
 
     /// Drain: close now if idle, else let the current request finish with `Connection: close`.
     func beginDrain() {
-        if isIdle { close() }
+        perform(machine.drainStarted(bufferEmpty: buffer.isEmpty, outputPending: !outbound.isEmpty))
     }
 }
