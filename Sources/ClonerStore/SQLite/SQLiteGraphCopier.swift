@@ -68,7 +68,7 @@ struct SQLiteGraphCopier {
         let map = SQLiteGraphCopySQL.mapTable
         try connection.execute("""
             UPDATE \(map) SET pnew = (SELECT p.new FROM \(map) p WHERE p.ent = \(map).pent AND p.old = \(map).pold AND p.copy = \(map).copy) \
-            WHERE pold IS NOT NULL
+            WHERE pold IS NOT NULL AND pnew IS NULL
             """)
 
         for query in sql.linkedQueries { try connection.cachedStatement(query).execute(named: parameters) }

@@ -185,10 +185,13 @@ struct SQLiteGraphCopySQL {
         let entityTag = tag(entity.name)
         let table = quoted(entity.name)
         // One map row per object per copy; copy k's new ids follow copy k-1's, in old-id order.
+        // The parent's clone is looked up here when its entity's rows are already mapped (the
+        // copier fills the rest afterwards), which spares rewriting most map rows a second time.
         let mapFill = """
-            INSERT INTO \(map) (ent, old, copy, new, pent, pold) SELECT w.ent, w.id, c.copy, :base + row_number() OVER (ORDER BY c.copy, w.id), w.pent, w.pid \
+            INSERT INTO \(map) (ent, old, copy, new, pent, pold, pnew) \
+            SELECT w.ent, w.id, c.copy, :base + row_number() OVER (ORDER BY c.copy, w.id), w.pent, w.pid, p.new \
             FROM (SELECT ent, id, pent, pid, min(seq) FROM \(SQLiteGraphCopySQL.walkTable) WHERE ent = \(entityTag) GROUP BY id) w \
-            CROSS JOIN \(SQLiteGraphCopySQL.copiesTable) c
+            CROSS JOIN \(SQLiteGraphCopySQL.copiesTable) c LEFT JOIN \(map) p ON p.ent = w.pent AND p.old = w.pid AND p.copy = c.copy
             """
         let nextIDQuery = """
             SELECT max(coalesce((SELECT max("_id") FROM \(table)), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = '\(entity.name)'), 0))
