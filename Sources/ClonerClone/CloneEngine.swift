@@ -54,24 +54,36 @@ public final class CloneEngine: Sendable {
         do {
             copied = try context.copyGraph(plan.copy, now: now, progress: progress)
         } catch let error as StoreError {
-            switch error {
-            case let .notFound(entity, id) where entity == request.entity && id == request.id:
-                throw CloneError.rootNotFound(entity: entity, id: id)
-            case let .invalidReference(field, message):
-                throw CloneError.invalidRequest(field: field, message: message)
-            case let .tooLarge(objects, limit):
-                throw CloneError.tooLarge(objects: objects, limit: limit)
-            case let .uniqueViolation(entity, attribute):
-                throw CloneError.conflict(entity: entity, attribute: attribute)
-            case let .uniqueTogetherViolation(entity, attributes):
-                throw CloneError.conflictTogether(entity: entity, attributes: attributes)
-            default:
-                throw error
-            }
+            throw cloneError(error, request: request)
         }
+        let clones = copied.cloneIDs.map { CloneResult.ObjectRef(entity: request.entity, id: $0) }
         return CloneResult(
             source: .init(entity: request.entity, id: request.id),
             clone: .init(entity: request.entity, id: copied.cloneIDs.first ?? 0),
-            created: copied.created, linked: copied.linked, ids: copied.ids?.first, dryRun: request.dryRun)
+            clones: request.copies == nil ? nil : clones,
+            created: copied.created, linked: copied.linked,
+            ids: request.copies == nil ? copied.ids?.first : nil,
+            copyIDs: request.copies == nil ? nil : copied.ids, dryRun: request.dryRun)
+    }
+
+    /// A store error in the clone's terms (a store error with no such meaning as it is).
+    private static func cloneError(_ error: StoreError, request: CloneRequest) -> any Error {
+        switch error {
+        case let .notFound(entity, id) where entity == request.entity && id == request.id:
+            return CloneError.rootNotFound(entity: entity, id: id)
+        case let .invalidReference(field, message):
+            return CloneError.invalidRequest(field: field, message: message)
+        case let .tooLarge(objects, limit):
+            return CloneError.tooLarge(objects: objects, limit: limit)
+        case let .uniqueViolation(entity, attribute):
+            return CloneError.conflict(entity: entity, attribute: attribute)
+        case let .uniqueTogetherViolation(entity, attributes):
+            return CloneError.conflictTogether(entity: entity, attributes: attributes)
+        case let .inCopy(index, inner):
+            guard let mapped = cloneError(inner, request: request) as? CloneError else { return error }
+            return CloneError.inCopy(index: index, error: mapped)
+        default:
+            return error
+        }
     }
 }

@@ -11,6 +11,8 @@ public enum CloneError: Error, Sendable, CustomStringConvertible {
     case conflict(entity: String, attribute: String)
     /// A `uniqueTogether` group would hold the same combination twice.
     case conflictTogether(entity: String, attributes: [String])
+    /// `error` happened in copy `index` (0-based) of a request for many copies; no copy was kept.
+    indirect case inCopy(index: Int, error: CloneError)
 
     public var description: String {
         switch self {
@@ -21,6 +23,7 @@ public enum CloneError: Error, Sendable, CustomStringConvertible {
         case let .conflict(entity, attribute): return "\(entity).\(attribute) must be unique, and the clone would repeat a value"
         case let .conflictTogether(entity, attributes):
             return "\(attributes.map { "\(entity).\($0)" }.joined(separator: ", ")) must be unique together, and the clone would repeat a combination"
+        case let .inCopy(index, error): return "copy \(index): \(error)"
         }
     }
 }

@@ -19,6 +19,7 @@ public struct ClonePlan: Sendable {
         walked.exclude += request.setLinks.keys.sorted().filter { !request.exclude.contains($0) }
         let exclusions = try CloneExclusions(model: model, request: walked)
         try ClonePlan.checkSet(request.set, root: root, schema: schema)
+        try ClonePlan.checkCopies(request, root: root, schema: schema)
         for (name, ids) in request.setLinks.sorted(by: { $0.key < $1.key }) {
             guard let relationship = root.relationship(named: name), relationship.isToMany else {
                 throw .invalidRequest(field: "set.\(name)", message: "\(root.name) has no to-many relationship named \(name)")
@@ -45,7 +46,8 @@ public struct ClonePlan: Sendable {
             rootEntity: root.name, rootID: request.id, ownedRelationships: owned,
             excludedEverywhere: exclusions.everywhere, excludedAtRoot: exclusions.rootOnly,
             rootValues: request.set, rootLinks: request.setLinks, attributeRules: rules,
-            dryRun: request.dryRun, returnIDs: request.returnIDs, maximumObjects: request.maximumObjects)
+            dryRun: request.dryRun, returnIDs: request.returnIDs, maximumObjects: request.maximumObjects,
+            copies: request.copies ?? 1, perCopyRootValues: request.copySets)
     }
 
     /// DESIGN.md §3 attribute rules below `exclude` (which the plan carries as exclusions), in
@@ -70,10 +72,17 @@ public struct ClonePlan: Sendable {
             throw CloneError.rootNotFound(entity: copy.rootEntity, id: copy.rootID)
         }
         let root = context.model.entity(named: copy.rootEntity)!
-        for (name, value) in copy.rootValues.sorted(by: { $0.key < $1.key }) {
-            guard let relationship = root.relationship(named: name), case .integer(let target) = value else { continue }
-            guard try context.version(entity: relationship.destination, id: target) != nil else {
-                throw CloneError.invalidRequest(field: "set.\(name)", message: "no \(relationship.destination) with _id \(target)")
+        // Each distinct link once, however many copies name it.
+        var checked: Set<String> = []
+        let sources = [(prefix: "set.", values: copy.rootValues)]
+            + copy.perCopyRootValues.enumerated().map { (prefix: "copies[\($0.offset)].set.", values: $0.element) }
+        for (prefix, values) in sources {
+            for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+                guard let relationship = root.relationship(named: name), case .integer(let target) = value,
+                      checked.insert("\(name)#\(target)").inserted else { continue }
+                guard try context.version(entity: relationship.destination, id: target) != nil else {
+                    throw CloneError.invalidRequest(field: "\(prefix)\(name)", message: "no \(relationship.destination) with _id \(target)")
+                }
             }
         }
     }
@@ -82,16 +91,43 @@ public struct ClonePlan: Sendable {
     /// linking through a relationship whose inverse is to-one would re-point each object's single
     /// back-reference to the clone, taking it from its owner in the source. A clone request never
     /// changes its source, so such a link is refused.
-    private static func checkLinkKeepsOwners(_ relationship: RelationshipDescription, model: DataModel) throws(CloneError) {
+    private static func checkLinkKeepsOwners(_ relationship: RelationshipDescription, model: DataModel, field: String? = nil) throws(CloneError) {
         guard let inverse = model.inverse(of: relationship), !inverse.isToMany else { return }
         throw .invalidRequest(
-            field: "set.\(relationship.name)",
+            field: field ?? "set.\(relationship.name)",
             message: "\(relationship.qualifiedName) cannot link existing objects: its inverse \(inverse.qualifiedName) is to-one, so linking would take them from their owner, and a clone never changes its source")
     }
 
-    private static func checkSet(_ values: [String: AttributeValue], root: EntityDescription, schema: StoreSchema) throws(CloneError) {
+    /// DESIGN.md §3a: 1 to `maximumCopies` copies, and per copy a `set` checked as the request's
+    /// own. A relationship a copy sets is not walked from the root (rule 8), and the walk is one
+    /// for all copies, so a relationship set for one copy must be set for every copy.
+    private static func checkCopies(_ request: CloneRequest, root: EntityDescription, schema: StoreSchema) throws(CloneError) {
+        guard let copies = request.copies else {
+            guard request.copySets.isEmpty else { throw .invalidRequest(field: "copies", message: "per-copy set values without copies") }
+            return
+        }
+        guard copies >= 1 else { throw .invalidRequest(field: "copies", message: "expected at least 1 copy") }
+        guard copies <= request.maximumCopies else {
+            throw .invalidRequest(field: "copies", message: "\(copies) copies is more than the limit of \(request.maximumCopies) (maxCopies)")
+        }
+        guard request.copySets.isEmpty || request.copySets.count == copies else {
+            throw .invalidRequest(field: "copies", message: "\(request.copySets.count) per-copy set objects for \(copies) copies")
+        }
+        for (index, values) in request.copySets.enumerated() {
+            try checkSet(values, root: root, schema: schema, prefix: "copies[\(index)].set.")
+            for name in values.keys.sorted() where root.relationship(named: name) != nil && request.set[name] == nil {
+                if let other = request.copySets.firstIndex(where: { $0[name] == nil }) {
+                    throw .invalidRequest(field: "copies[\(index)].set.\(name)",
+                                          message: "\(root.name).\(name) is set for copy \(index) but not for copy \(other); a relationship set for one copy must be set for every copy, or in the request's set")
+                }
+            }
+        }
+    }
+
+    private static func checkSet(_ values: [String: AttributeValue], root: EntityDescription, schema: StoreSchema,
+                                 prefix: String = "set.") throws(CloneError) {
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-            let field = "set.\(name)"
+            let field = "\(prefix)\(name)"
             if let attribute = root.attribute(named: name) {
                 if value.isNull {
                     guard attribute.isOptional else { throw .invalidRequest(field: field, message: "\(root.name).\(name) is required and cannot be null") }
@@ -106,7 +142,7 @@ public struct ClonePlan: Sendable {
                 case .null:
                     guard relationship.isOptional else { throw .invalidRequest(field: field, message: "\(root.name).\(name) is required and cannot be null") }
                 case .integer:
-                    try checkLinkKeepsOwners(relationship, model: schema.model)
+                    try checkLinkKeepsOwners(relationship, model: schema.model, field: field)
                 default:
                     throw .invalidRequest(field: field, message: "\(root.name).\(name) expects an _id (integer) or null")
                 }

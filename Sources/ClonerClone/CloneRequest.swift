@@ -19,9 +19,17 @@ public struct CloneRequest: Sendable {
     public var returnIDs: Bool
     /// Refuse (before writing anything) a clone that would create more objects than this.
     public var maximumObjects: Int
+    /// How many copies of the root to make in one transaction (DESIGN.md §3a); nil when the
+    /// request did not ask for copies, which keeps the single-clone answer.
+    public var copies: Int?
+    /// Per copy (empty, or one entry per copy): `set` values merged over `set` for that copy.
+    public var copySets: [[String: AttributeValue]]
+    /// Refuse a request for more copies than this.
+    public var maximumCopies: Int
 
     public init(entity: String, id: Int64, exclude: [String] = [], set: [String: AttributeValue] = [:],
-                setLinks: [String: [Int64]] = [:], dryRun: Bool = false, returnIDs: Bool = false, maximumObjects: Int = 1_000_000) {
+                setLinks: [String: [Int64]] = [:], dryRun: Bool = false, returnIDs: Bool = false, maximumObjects: Int = 1_000_000,
+                copies: Int? = nil, copySets: [[String: AttributeValue]] = [], maximumCopies: Int = 1_000) {
         self.entity = entity
         self.id = id
         self.exclude = exclude
@@ -30,5 +38,8 @@ public struct CloneRequest: Sendable {
         self.dryRun = dryRun
         self.returnIDs = returnIDs
         self.maximumObjects = maximumObjects
+        self.copies = copies
+        self.copySets = copySets
+        self.maximumCopies = maximumCopies
     }
 }

@@ -12,12 +12,17 @@ public struct CloneResult: Sendable, Hashable, Codable {
     public var source: ObjectRef
     /// The root's clone; for a dry run, the `_id` it would get.
     public var clone: ObjectRef
+    /// Every copy's root clone in order, when the request asked for `copies` (DESIGN.md §3a);
+    /// `clone` is the first of them.
+    public var clones: [ObjectRef]?
     /// Objects created per entity (only entities with a non-zero count).
     public var created: [String: Int]
     /// Distinct shared objects the clone links to, per entity (only non-zero counts).
     public var linked: [String: Int]
     /// Old `_id` → new `_id` per entity, when asked for.
     public var ids: [String: [Int64: Int64]]?
+    /// Per copy, old `_id` → new `_id` per entity, when asked for with `copies`.
+    public var copyIDs: [[String: [Int64: Int64]]]?
     public var dryRun: Bool
 
     public var totalCreated: Int { created.values.reduce(0, +) }

@@ -8,9 +8,11 @@ import Foundation
 extension ClonerApplication {
     static let maximumIdempotencyKeyLength = 255
 
-    /// Parses the optional body `{"exclude": [...], "set": {...}, "dryRun": false, "returnIds": false}`.
+    /// Parses the optional body `{"exclude": [...], "set": {...}, "copies": 3, "dryRun": false, "returnIds": false}`
+    /// (`copies` may instead be a list of `{"set": {...}}`, one per copy; DESIGN.md §3a).
     func cloneRequest(_ request: HTTPRequest, entity: EntityDescription, id: Int64) throws(Problem) -> CloneRequest {
-        var clone = CloneRequest(entity: entity.name, id: id, maximumObjects: configuration.maxObjectsPerClone)
+        var clone = CloneRequest(entity: entity.name, id: id, maximumObjects: configuration.maxObjectsPerClone,
+                                 maximumCopies: configuration.maxCopies)
         guard !request.body.isEmpty else { return clone }
         let json: JSONValue
         do {
@@ -19,7 +21,7 @@ extension ClonerApplication {
             throw Problem.invalidJSON(error)
         }
         guard case .object(let members) = json else {
-            throw Problem.validationFailed([FieldError(field: "", message: "expected a JSON object with exclude, set, dryRun, returnIds")])
+            throw Problem.validationFailed([FieldError(field: "", message: "expected a JSON object with exclude, set, copies, dryRun, returnIds")])
         }
         var errors: [FieldError] = []
         for (name, value) in members.sorted(by: { $0.key < $1.key }) {
@@ -31,45 +33,80 @@ extension ClonerApplication {
                     }
                 }
             case ("set", .object(let values)):
-                for (property, value) in values.sorted(by: { $0.key < $1.key }) {
-                    let field = "set.\(property)"
-                    if let attribute = entity.attribute(named: property) {
-                        do {
-                            clone.set[property] = try RecordJSONCoding.decodeValue(value, type: attribute.type, field: field)
-                        } catch {
-                            errors.append(error)
-                        }
-                    } else if let relationship = entity.relationship(named: property) {
-                        switch (relationship.isToMany, value) {
-                        case (false, .integer(let target)): clone.set[property] = .integer(target)
-                        case (false, .null): clone.set[property] = .null
-                        case (false, _): errors.append(FieldError(field: field, message: "expected an _id (integer) or null"))
-                        case (true, .array(let entries)):
-                            var ids: [Int64] = []
-                            for entry in entries {
-                                if case .integer(let target) = entry { ids.append(target) }
-                            }
-                            if ids.count == entries.count {
-                                clone.setLinks[property] = ids
-                            } else {
-                                errors.append(FieldError(field: field, message: "expected an array of _id values"))
-                            }
-                        case (true, _): errors.append(FieldError(field: field, message: "expected an array of _id values"))
-                        }
-                    } else {
-                        errors.append(FieldError(field: field, message: "\(entity.name) has no attribute or relationship named \(property)"))
+                let parsed = ClonerApplication.setValues(values, entity: entity, prefix: "set.", errors: &errors)
+                clone.set = parsed.values
+                clone.setLinks = parsed.links
+            case ("copies", .integer(let count)):
+                // The range (1…maxCopies) is the plan's check, named `copies` there too.
+                clone.copies = Int(clamping: count)
+            case ("copies", .array(let entries)):
+                guard !entries.isEmpty else {
+                    errors.append(FieldError(field: "copies", message: "expected at least one {\"set\": {...}} entry"))
+                    break
+                }
+                clone.copies = entries.count
+                for (index, entry) in entries.enumerated() {
+                    guard case .object(let members) = entry, members.count == 1, case .object(let values)? = members["set"] else {
+                        errors.append(FieldError(field: "copies[\(index)]", message: "expected {\"set\": {...}}: an object whose only member is set"))
+                        continue
                     }
+                    let prefix = "copies[\(index)].set."
+                    let parsed = ClonerApplication.setValues(values, entity: entity, prefix: prefix, errors: &errors)
+                    for name in parsed.links.keys.sorted() {
+                        errors.append(FieldError(field: prefix + name, message: "to-many links cannot differ per copy; set them in the request's own set"))
+                    }
+                    clone.copySets.append(parsed.values)
                 }
             case ("dryRun", .bool(let flag)): clone.dryRun = flag
             case ("returnIds", .bool(let flag)): clone.returnIDs = flag
             case ("exclude", _): errors.append(FieldError(field: "exclude", message: "expected an array of property names"))
             case ("set", _): errors.append(FieldError(field: "set", message: "expected an object of property values"))
+            case ("copies", _):
+                errors.append(FieldError(field: "copies", message: "expected a positive integer, or a list of {\"set\": {...}} objects, one per copy"))
             case ("dryRun", _), ("returnIds", _): errors.append(FieldError(field: name, message: "expected true or false"))
-            default: errors.append(FieldError(field: name, message: "unknown option; the options are exclude, set, dryRun, returnIds"))
+            default: errors.append(FieldError(field: name, message: "unknown option; the options are exclude, set, copies, dryRun, returnIds"))
             }
         }
         guard errors.isEmpty else { throw Problem.validationFailed(errors) }
         return clone
+    }
+
+    /// A `set` object's values for `entity` (attributes and to-one `_id`s) and to-many links;
+    /// each bad entry is an error naming `prefix` + the property (`set.name`, `copies[2].set.name`).
+    static func setValues(_ values: [String: JSONValue], entity: EntityDescription, prefix: String,
+                          errors: inout [FieldError]) -> (values: [String: AttributeValue], links: [String: [Int64]]) {
+        var set: [String: AttributeValue] = [:]
+        var links: [String: [Int64]] = [:]
+        for (property, value) in values.sorted(by: { $0.key < $1.key }) {
+            let field = prefix + property
+            if let attribute = entity.attribute(named: property) {
+                do {
+                    set[property] = try RecordJSONCoding.decodeValue(value, type: attribute.type, field: field)
+                } catch {
+                    errors.append(error)
+                }
+            } else if let relationship = entity.relationship(named: property) {
+                switch (relationship.isToMany, value) {
+                case (false, .integer(let target)): set[property] = .integer(target)
+                case (false, .null): set[property] = .null
+                case (false, _): errors.append(FieldError(field: field, message: "expected an _id (integer) or null"))
+                case (true, .array(let entries)):
+                    var ids: [Int64] = []
+                    for entry in entries {
+                        if case .integer(let target) = entry { ids.append(target) }
+                    }
+                    if ids.count == entries.count {
+                        links[property] = ids
+                    } else {
+                        errors.append(FieldError(field: field, message: "expected an array of _id values"))
+                    }
+                case (true, _): errors.append(FieldError(field: field, message: "expected an array of _id values"))
+                }
+            } else {
+                errors.append(FieldError(field: field, message: "\(entity.name) has no attribute or relationship named \(property)"))
+            }
+        }
+        return (set, links)
     }
 
     func startClone(_ request: HTTPRequest, responder: HTTPResponder) throws {

@@ -137,7 +137,8 @@ private struct EntityOperations {
         return .object(schema)
     }
 
-    /// `exclude` names a root property or `Entity.property`; `set` takes the root's properties.
+    /// `exclude` names a root property or `Entity.property`; `set` takes the root's properties;
+    /// `copies` a count or per-copy `set`s of the root's attributes and to-one relationships.
     private func cloneRequestSchema() -> JSONValue {
         var excludable: [JSONValue] = entity.attributes.map { .string($0.name) } + entity.relationships.map { .string($0.name) }
         for other in model.entities {
@@ -151,7 +152,16 @@ private struct EntityOperations {
                 ? ["type": "array", "items": Self.objectID]
                 : Self.objectIDOrNull
         }
+        let perCopySettable = settable.filter { name, _ in entity.relationship(named: name)?.isToMany != true }
+        let copies: JSONValue = ["oneOf": [
+            ["type": "integer", "minimum": 1],
+            ["type": "array", "minItems": 1, "items": [
+                "type": "object", "required": ["set"], "additionalProperties": false,
+                "properties": ["set": ["type": "object", "additionalProperties": false, "properties": .object(perCopySettable)]],
+            ]],
+        ]]
         return ["type": "object", "additionalProperties": false, "properties": [
+            "copies": copies,
             "exclude": ["type": "array", "items": ["enum": .array(excludable)]],
             "set": ["type": "object", "additionalProperties": false, "properties": .object(settable)],
             "dryRun": ["type": "boolean", "default": false],

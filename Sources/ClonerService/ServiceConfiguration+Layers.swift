@@ -69,6 +69,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "maxObjectsPerClone", environmentVariable: "CLONER_MAX_OBJECTS_PER_CLONE") { config, raw, source throws(ConfigurationError) in
             config.maxObjectsPerClone = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
         },
+        Setting(fileKey: "maxCopies", environmentVariable: "CLONER_MAX_COPIES") { config, raw, source throws(ConfigurationError) in
+            config.maxCopies = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a positive integer")
+        },
         Setting(fileKey: "maxConcurrentClones", environmentVariable: "CLONER_MAX_CONCURRENT_CLONES") { config, raw, source throws(ConfigurationError) in
             if case .json(.null) = raw {
                 config.maxConcurrentClones = nil

@@ -32,6 +32,8 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var drainGrace: Duration = .seconds(2)
     /// A clone planning more objects than this is refused before anything is written.
     public var maxObjectsPerClone = 1_000_000
+    /// The most copies one clone request may ask for (`copies`, DESIGN.md §3a); more is a 422.
+    public var maxCopies = 1_000
     /// Clone jobs (synchronous and `respond-async`) running or queued at once; one more answers
     /// 503 with `Retry-After` before anything is queued. Nil: the store's default — 8 on SQLite,
     /// whose single writer runs them one after another anyway (more would only wait for it);

@@ -29,6 +29,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case database(DatabaseFailure)
     /// Another write (a long clone, say) held the writer for longer than the store waits.
     case busy(waited: Duration)
+    /// `error` (a unique violation, say) happened in copy `index` (0-based) of a bulk copy of
+    /// many copies (DESIGN.md §3a); nothing of any copy was kept.
+    indirect case inCopy(index: Int, error: StoreError)
 
     public var description: String {
         switch self {
@@ -49,6 +52,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case let .tooLarge(objects, limit): return "the copy would create \(objects) objects, more than the limit of \(limit)"
         case let .database(failure): return failure.description
         case let .busy(waited): return "the database was busy with other writes for \(waited)"
+        case let .inCopy(index, error): return "copy \(index): \(error)"
         }
     }
 }

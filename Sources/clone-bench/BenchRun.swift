@@ -8,14 +8,19 @@ import Foundation
 /// Only the copy itself is timed; the row counts around it also prove both wrote the same rows.
 struct BenchRun {
     enum Mode: String {
+        /// One clone request; with `copies` > 1 one request for that many copies (issue 12 §2).
         case cloner
+        /// The reference SQL copy, `copies` times in one transaction.
         case sql
+        /// `copies` single clone requests, one after another, each its own transaction.
+        case singles
     }
 
     let model: DataModel
     let database: String
     let root: Int64
     let mode: Mode
+    var copies = 1
 
     func run() throws -> BenchMeasurement {
         let store = try IncrementalStore(path: database, model: model)
@@ -28,10 +33,19 @@ struct BenchRun {
         switch mode {
         case .cloner:
             // No object limit: the service's guard is not what is measured, and the largest sizes pass it.
-            let result = try CloneEngine(store: store).clone(CloneRequest(entity: "Note", id: root, maximumObjects: .max))
+            let result = try CloneEngine(store: store).clone(CloneRequest(entity: "Note", id: root, maximumObjects: .max,
+                                                                          copies: copies > 1 ? copies : nil, maximumCopies: .max))
             reportedObjects = result.totalCreated
         case .sql:
-            _ = try store.write { try ReferenceCopy(root: root).run(in: $0) }
+            _ = try store.write { context in
+                for _ in 0..<copies { _ = try ReferenceCopy(root: root).run(in: context) }
+            }
+        case .singles:
+            let engine = CloneEngine(store: store)
+            reportedObjects = 0
+            for _ in 0..<copies {
+                reportedObjects += try engine.clone(CloneRequest(entity: "Note", id: root, maximumObjects: .max)).totalCreated
+            }
         }
         let elapsed = clock.now - start
         let cpu = ProcessorTime.seconds() - startCPU

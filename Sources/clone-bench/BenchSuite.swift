@@ -81,21 +81,8 @@ struct BenchSuite {
         return result
     }
 
-    /// Runs this binary again with `arguments` and returns its RESULT line.
     private func child(_ arguments: [String]) throws -> BenchMeasurement {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = arguments + ["--model", modelPath]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0, let measurement = BenchMeasurement(parsing: text) else {
-            throw Failure(description: "clone-bench \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(text)")
-        }
-        return measurement
+        try BenchChild.run(arguments, modelPath: modelPath)
     }
 
     private func median(_ values: [Double]) -> Double {

@@ -11,9 +11,10 @@ struct CloneBench {
         usage: clone-bench [suite] [--sizes 1000,10000,100000] [--rounds 3] [--blob-bytes 4096]
                            [--large-count 256] [--large-bytes 4194304] [--no-large] [--dir PATH] [--keep]
                            [--model config/model.json]
+               clone-bench copies [--items 100] [--copies 100] [--rounds 3] [--dir PATH] [--keep]
                clone-bench verify [--dir PATH]
                clone-bench setup --db PATH --items N [--blob-bytes 4096]      (child process)
-               clone-bench run --db PATH --mode cloner|sql [--root 1]         (child process)
+               clone-bench run --db PATH --mode cloner|sql|singles [--root 1] [--copies 1]  (child process)
         """
 
     static func main() {
@@ -47,6 +48,16 @@ struct CloneBench {
             suite.keep = arguments.has("--keep")
             precondition(suite.rounds > 0, "--rounds must be positive")
             return try suite.run()
+        case "copies":
+            let directory = try arguments.string("--dir", default: FileManager.default.temporaryDirectory
+                .appendingPathComponent("clone-bench-copies-\(UUID().uuidString.prefix(8))").path)
+            var suite = CopiesBenchSuite(modelPath: modelPath, directory: URL(fileURLWithPath: directory))
+            suite.items = try arguments.int("--items", default: suite.items)
+            suite.copies = try arguments.int("--copies", default: suite.copies)
+            suite.rounds = try arguments.int("--rounds", default: suite.rounds)
+            suite.keep = arguments.has("--keep")
+            precondition(suite.rounds > 0 && suite.copies > 0, "--rounds and --copies must be positive")
+            return try suite.run()
         case "verify":
             let directory = URL(fileURLWithPath: try arguments.string("--dir", default: FileManager.default.temporaryDirectory
                 .appendingPathComponent("clone-bench-verify-\(UUID().uuidString.prefix(8))").path))
@@ -71,10 +82,11 @@ struct CloneBench {
             return true
         case "run":
             guard let mode = BenchRun.Mode(rawValue: try arguments.string("--mode")) else {
-                throw BenchArguments.Invalid(description: "--mode must be cloner or sql")
+                throw BenchArguments.Invalid(description: "--mode must be cloner, sql or singles")
             }
             let run = BenchRun(model: try model(), database: try arguments.string("--db"),
-                               root: Int64(try arguments.int("--root", default: 1)), mode: mode)
+                               root: Int64(try arguments.int("--root", default: 1)), mode: mode,
+                               copies: try arguments.int("--copies", default: 1))
             Console.line(try run.run().line)
             return true
         default:

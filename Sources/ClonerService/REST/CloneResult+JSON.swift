@@ -19,6 +19,22 @@ extension CloneResult {
             writer.key("id"); writer.integer(clone.id)
             writer.endObject()
         }
+        if let clones {
+            // DESIGN.md §3a: every copy's root, in order (null for a dry run, like `clone`).
+            writer.key("clones")
+            if dryRun {
+                writer.null()
+            } else {
+                writer.beginArray()
+                for clone in clones {
+                    writer.beginObject()
+                    writer.key("entity"); writer.string(clone.entity)
+                    writer.key("id"); writer.integer(clone.id)
+                    writer.endObject()
+                }
+                writer.endArray()
+            }
+        }
         for (name, counts) in [("created", created), ("linked", linked)] {
             writer.key(name)
             writer.beginObject()
@@ -29,23 +45,35 @@ extension CloneResult {
         }
         if let ids {
             writer.key("ids")
-            writer.beginObject()
-            for (entity, map) in ids.sorted(by: { $0.key < $1.key }) {
-                writer.key(entity)
-                writer.beginObject()
-                for (old, new) in map.sorted(by: { $0.key < $1.key }) {
-                    writer.key(String(old)); writer.integer(new)
-                }
-                writer.endObject()
-            }
-            writer.endObject()
+            CloneResult.write(ids, to: &writer)
+        }
+        if let copyIDs {
+            // Per copy, in the order of `clones`.
+            writer.key("ids")
+            writer.beginArray()
+            for ids in copyIDs { CloneResult.write(ids, to: &writer) }
+            writer.endArray()
         }
         writer.key("dryRun"); writer.bool(dryRun)
         writer.endObject()
     }
 
+    /// Old → new `_id` per entity, entities and ids sorted.
+    private static func write(_ ids: [String: [Int64: Int64]], to writer: inout JSONWriter) {
+        writer.beginObject()
+        for (entity, map) in ids.sorted(by: { $0.key < $1.key }) {
+            writer.key(entity)
+            writer.beginObject()
+            for (old, new) in map.sorted(by: { $0.key < $1.key }) {
+                writer.key(String(old)); writer.integer(new)
+            }
+            writer.endObject()
+        }
+        writer.endObject()
+    }
+
     func jsonBytes() -> [UInt8] {
-        var writer = JSONWriter(capacity: 256)
+        var writer = JSONWriter(capacity: 256 + (clones?.count ?? 0) * 32)
         write(to: &writer)
         return writer.bytes
     }

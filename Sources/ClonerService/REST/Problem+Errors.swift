@@ -53,6 +53,8 @@ extension Problem {
             return .validationFailed([FieldError(field: field, message: message)])
         case let .tooLarge(objects, limit):
             return Problem(code: .tooManyObjects, detail: "the clone would create \(objects) objects; the limit is \(limit)")
+        case let .inCopy(index, inner):
+            return from(inner, during: operation).map { $0.inCopy(index) }
         case .incompatibleStore, .backendUnavailable, .migrationRefused, .database:
             return nil
         }
@@ -72,7 +74,22 @@ extension Problem {
             return .conflict("\(entity).\(attribute) must be unique and the clone would repeat a value; use set to give the root a new one", field: attribute)
         case let .conflictTogether(entity, attributes):
             return uniqueTogether(entity, attributes, "must be unique together and the clone would repeat a combination; use set to give the root new values")
+        case let .inCopy(index, inner):
+            return from(inner).inCopy(index)
         }
+    }
+
+    /// The same problem said of copy `index` of a request for many copies (DESIGN.md §3a): the
+    /// detail names the copy, and each field is prefixed `copies[index].` (a field that already
+    /// names its copy is left alone).
+    private func inCopy(_ index: Int) -> Problem {
+        let prefix = "copies[\(index)]."
+        let located = { (field: String) in field.hasPrefix("copies[") ? field : prefix + field }
+        var problem = self
+        problem.detail = "copy \(index) (copies[\(index)]): \(detail); nothing of any copy was written"
+        problem.field = field.map(located)
+        problem.errors = errors?.map { FieldError(field: located($0.field), message: $0.message) }
+        return problem
     }
 
     /// A 409 naming every attribute of the `uniqueTogether` group, in `detail` and in `errors`.

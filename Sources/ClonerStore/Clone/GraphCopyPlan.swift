@@ -32,9 +32,14 @@ public struct GraphCopyPlan: Sendable {
     public var returnIDs: Bool
     /// Refuse (before writing anything) a copy of more objects than this.
     public var maximumObjects: Int
-    /// How many copies of the root (1 = a normal clone; DESIGN.md §3a). Only 1 is supported yet.
+    /// How many copies of the root (1 = a normal clone; DESIGN.md §3a), each a full clone with its
+    /// own identity map, all in one transaction; `maximumObjects` counts all copies together. A
+    /// unique violation in a plan of more than one copy (or with per-copy values) is thrown as
+    /// `StoreError.inCopy(index:error:)` naming the first copy that repeats a value.
     public var copies: Int
-    /// Per copy (when non-empty): values merged over `rootValues` for that copy.
+    /// Per copy (when non-empty, exactly `copies` entries): values merged over `rootValues` for that
+    /// copy. A relationship named here is named for every copy (the clone layer checks it), so the
+    /// walk is the same for all copies; a missing link is `invalidReference(field: "copies[k].set.<name>")`.
     public var perCopyRootValues: [[String: AttributeValue]]
 
     public init(rootEntity: String, rootID: Int64, ownedRelationships: Set<String>, excludedEverywhere: Set<String> = [],

@@ -12,28 +12,22 @@ struct SQLiteGraphCopier {
     private var schema: StoreSchema { context.schema }
 
     func run(now: Date, progress: GraphCopyProgress) throws -> GraphCopyResult {
-        precondition(plan.copies == 1, "copying the root \(plan.copies) times is not supported yet (issue 12 §2)")
+        precondition(plan.copies >= 1, "a copy of \(plan.copies) copies")
+        precondition(plan.perCopyRootValues.isEmpty || plan.perCopyRootValues.count == plan.copies,
+                     "\(plan.perCopyRootValues.count) per-copy root values for \(plan.copies) copies")
         guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
         let sql = SQLiteGraphCopySQL(plan: plan, schema: schema)
 
         guard try connection.scalar("SELECT 1 FROM \(quoted(root.name)) WHERE \"_id\" = ?", [.integer(plan.rootID)]) != nil else {
             throw StoreError.notFound(entity: root.name, id: plan.rootID)
         }
-        // A to-one the plan sets on the root: checked to exist, and counted as linked.
-        var setReferences: [(relationship: RelationshipDescription, id: Int64)] = []
-        var parameters: [String: SQLValue] = [:]
-        for (name, value) in plan.rootValues.sorted(by: { $0.key < $1.key }) {
-            parameters[":set_\(name)"] = value.sqlValue
-            if let relationship = root.relationship(named: name), case .integer(let id) = value {
-                setReferences.append((relationship, id))
-            }
+        // Each copy's root values: the per-copy `set` merged over the request's own.
+        let rootValues: [[String: AttributeValue]] = (0..<plan.copies).map { copy in
+            plan.perCopyRootValues.isEmpty ? plan.rootValues : plan.rootValues.merging(plan.perCopyRootValues[copy]) { $1 }
         }
-        for reference in setReferences {
-            let destination = reference.relationship.destination
-            guard try connection.scalar("SELECT 1 FROM \(quoted(destination)) WHERE \"_id\" = ?", [.integer(reference.id)]) != nil else {
-                throw StoreError.invalidReference(field: "set.\(reference.relationship.name)", message: "no \(destination) with _id \(reference.id)")
-            }
-        }
+        // A to-one the plan sets on a root: checked to exist (one query per relationship, however
+        // many copies name it), and counted as linked.
+        let setReferences = try checkedSetReferences(root: root, rootValues: rootValues)
         let rootLinks = plan.rootLinks.sorted(by: { $0.key < $1.key }).map { (relationship: root.relationship(named: $0.key)!, ids: $0.value) }
         for (relationship, ids) in rootLinks where !ids.isEmpty {
             let found = try connection.scalar("SELECT count(*) FROM \(quoted(relationship.destination)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
@@ -46,14 +40,21 @@ struct SQLiteGraphCopier {
         try prepareTemporaryTables()
         defer { try? clearTemporaryTables() }
 
+        var parameters: [String: SQLValue] = [:]
         parameters[":rootTag"] = .integer(Int64(sql.rootTag))
         parameters[":root"] = .integer(plan.rootID)
         parameters[":now"] = AttributeValue.date(now).sqlValue
 
+        try connection.cachedStatement("""
+            INSERT INTO \(SQLiteGraphCopySQL.copiesTable) (copy) WITH RECURSIVE c(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM c WHERE n + 1 < ?1) SELECT n FROM c
+            """).execute([.integer(Int64(plan.copies))])
+        try fillRootValues(rootValues)
         try connection.cachedStatement(sql.walk).execute(named: parameters)
 
         var counts: [Int: Int] = [:]
-        try connection.forEachRow("SELECT ent, count(DISTINCT id) FROM \(SQLiteGraphCopySQL.walkTable) GROUP BY ent") { counts[Int($0.int64(0))] = Int($0.int64(1)) }
+        try connection.forEachRow("SELECT ent, count(DISTINCT id) FROM \(SQLiteGraphCopySQL.walkTable) GROUP BY ent") {
+            counts[Int($0.int64(0))] = Int($0.int64(1)) * plan.copies
+        }
         let total = counts.values.reduce(0, +)
         guard total <= plan.maximumObjects else { throw StoreError.tooLarge(objects: total, limit: plan.maximumObjects) }
         progress.setPlanned(total)
@@ -66,8 +67,8 @@ struct SQLiteGraphCopier {
         }
         let map = SQLiteGraphCopySQL.mapTable
         try connection.execute("""
-            UPDATE \(map) SET pnew = (SELECT p.new FROM \(map) p WHERE p.ent = \(map).pent AND p.old = \(map).pold) \
-            WHERE pold IS NOT NULL
+            UPDATE \(map) SET pnew = (SELECT p.new FROM \(map) p WHERE p.ent = \(map).pent AND p.old = \(map).pold AND p.copy = \(map).copy) \
+            WHERE pold IS NOT NULL AND pnew IS NULL
             """)
 
         for query in sql.linkedQueries { try connection.cachedStatement(query).execute(named: parameters) }
@@ -76,9 +77,9 @@ struct SQLiteGraphCopier {
         for reference in setReferences {
             let tag = schema.entityTag(reference.relationship.destination)
             try connection.execute("""
-                INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) SELECT ?1, ?2, ?3 WHERE true \
+                INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) SELECT ?1, value, ?3 FROM json_each(?2) WHERE true \
                 ON CONFLICT (ent, id) DO UPDATE SET bump = max(bump, excluded.bump)
-                """, [.integer(Int64(tag)), .integer(reference.id), .integer(reference.relationship.hasInverse ? 1 : 0)])
+                """, [.integer(Int64(tag)), SQLiteStoreContext.idArray(reference.ids), .integer(reference.relationship.hasInverse ? 1 : 0)])
         }
         for (relationship, ids) in rootLinks {
             let tag = schema.entityTag(relationship.destination)
@@ -90,8 +91,9 @@ struct SQLiteGraphCopier {
         var linkedCounts: [Int: Int] = [:]
         try connection.forEachRow("SELECT ent, count(*) FROM \(SQLiteGraphCopySQL.linkedTable) GROUP BY ent") { linkedCounts[Int($0.int64(0))] = Int($0.int64(1)) }
 
-        let cloneID = try connection.scalar("SELECT new FROM \(map) WHERE ent = ? AND old = ?",
-                                            [.integer(Int64(sql.rootTag)), .integer(plan.rootID)])?.int64 ?? 0
+        var cloneIDs: [Int64] = []
+        try connection.forEachRow("SELECT new FROM \(map) WHERE ent = ? AND old = ? ORDER BY copy",
+                                  [.integer(Int64(sql.rootTag)), .integer(plan.rootID)]) { cloneIDs.append($0.int64(0)) }
 
         if !plan.dryRun {
             do {
@@ -99,28 +101,91 @@ struct SQLiteGraphCopier {
                 if !rootLinks.isEmpty {
                     // The store's own relationship edit keeps inverses, positions and versions right.
                     let edits = plan.rootLinks.mapValues { ChangeSet.RelationshipEdit.toMany($0.map { .existing($0) }) }
-                    _ = try context.save(ChangeSet(updates: [ChangeSet.Update(entity: root.name, id: cloneID, relationships: edits)]))
+                    _ = try context.save(ChangeSet(updates: cloneIDs.map { ChangeSet.Update(entity: root.name, id: $0, relationships: edits) }))
                 }
             } catch {
-                throw SQLiteStoreContext.translate(error, schema: schema)
+                let translated = SQLiteStoreContext.translate(error, schema: schema)
+                guard plan.copies > 1 || !plan.perCopyRootValues.isEmpty, let storeError = translated as? StoreError else { throw translated }
+                throw try locatedInCopy(storeError, sql: sql)
             }
         }
 
         var ids: [[String: [Int64: Int64]]]?
         if plan.returnIDs {
-            var byEntity: [String: [Int64: Int64]] = [:]
-            try connection.forEachRow("SELECT ent, old, new FROM \(map)") { row in
-                byEntity[schema.model.entities[Int(row.int64(0))].name, default: [:]][row.int64(1)] = row.int64(2)
+            var byCopy = [[String: [Int64: Int64]]](repeating: [:], count: plan.copies)
+            try connection.forEachRow("SELECT copy, ent, old, new FROM \(map)") { row in
+                byCopy[Int(row.int64(0))][schema.model.entities[Int(row.int64(1))].name, default: [:]][row.int64(2)] = row.int64(3)
             }
-            ids = [byEntity]
+            ids = byCopy
         }
 
         let name = { (tag: Int) in schema.model.entities[tag].name }
         return GraphCopyResult(
-            cloneIDs: [cloneID],
+            cloneIDs: cloneIDs,
             created: Dictionary(uniqueKeysWithValues: counts.map { (name($0.key), $0.value) }),
             linked: Dictionary(uniqueKeysWithValues: linkedCounts.map { (name($0.key), $0.value) }),
             ids: ids)
+    }
+
+    /// The to-one links the roots' values name, per relationship with its distinct ids, each
+    /// checked to exist; a missing one is named by the request field that gave it (`set.template`,
+    /// or `copies[3].set.template` for a per-copy value).
+    private func checkedSetReferences(root: EntityDescription, rootValues: [[String: AttributeValue]])
+        throws -> [(relationship: RelationshipDescription, ids: [Int64])] {
+        var references: [(relationship: RelationshipDescription, ids: [Int64])] = []
+        let names = Set(rootValues.flatMap(\.keys)).sorted()
+        for name in names {
+            guard let relationship = root.relationship(named: name) else { continue }
+            var ids: [Int64] = []
+            var seen: Set<Int64> = []
+            for values in rootValues {
+                if case .integer(let id)? = values[name], seen.insert(id).inserted { ids.append(id) }
+            }
+            guard !ids.isEmpty else { continue }
+            let destination = relationship.destination
+            if let missing = try connection.scalar("""
+                SELECT value FROM json_each(?1) WHERE value NOT IN (SELECT "_id" FROM \(quoted(destination))) LIMIT 1
+                """, [SQLiteStoreContext.idArray(ids)])?.int64 {
+                var field = "set.\(name)"
+                if let copy = plan.perCopyRootValues.firstIndex(where: { $0[name] == .integer(missing) }) { field = "copies[\(copy)].set.\(name)" }
+                throw StoreError.invalidReference(field: field, message: "no \(destination) with _id \(missing)")
+            }
+            references.append((relationship, ids))
+        }
+        return references
+    }
+
+    /// The root values table: one row per copy per property its root is set to, written by as
+    /// few multi-row INSERTs as SQLite's parameter limit allows (one for any usual request).
+    private func fillRootValues(_ rootValues: [[String: AttributeValue]]) throws {
+        var rows: [SQLValue] = []
+        for (copy, values) in rootValues.enumerated() {
+            for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+                rows += [.integer(Int64(copy)), .text(name), value.sqlValue]
+            }
+        }
+        let rowsPerStatement = 10_000
+        var start = 0
+        while start < rows.count {
+            let chunk = Array(rows[start..<min(rows.count, start + rowsPerStatement * 3)])
+            let placeholders = Array(repeating: "(?, ?, ?)", count: chunk.count / 3).joined(separator: ", ")
+            try connection.makeStatement("INSERT INTO \(SQLiteGraphCopySQL.rootValuesTable) (copy, name, value) VALUES \(placeholders)").execute(chunk)
+            start += chunk.count
+        }
+    }
+
+    /// A unique violation of a bulk copy of many copies, said with the first copy that repeats a
+    /// value (still inside the transaction the caller rolls back: the failed statement has been
+    /// undone, the rows of earlier statements are there to compare with).
+    private func locatedInCopy(_ error: StoreError, sql: SQLiteGraphCopySQL) throws -> StoreError {
+        let query: String?
+        switch error {
+        case let .uniqueViolation(entity, attribute): query = sql.clashingCopyQuery(entity: entity, attributes: [attribute])
+        case let .uniqueTogetherViolation(entity, attributes): query = sql.clashingCopyQuery(entity: entity, attributes: attributes)
+        default: query = nil
+        }
+        guard let query, let copy = try connection.makeStatement(query).scalar()?.int64 else { return error }
+        return .inCopy(index: Int(copy), error: error)
     }
 
     private func write(sql: SQLiteGraphCopySQL, steps: [SQLiteGraphCopySQL.EntityStep], counts: [Int: Int], linkedCounts: [Int: Int],
@@ -150,10 +215,16 @@ struct SQLiteGraphCopier {
     }
 
     private func prepareTemporaryTables() throws {
+        // The maps live in the temp database; a page cache of up to 16 MiB for it (SQLite's
+        // default is 2 MiB) keeps a map of ~150,000 rows — 100 copies of a mid-sized note — from
+        // spilling to the temp file and being read back to be cleared. Memory stays bounded.
         try connection.execute("""
+            PRAGMA temp.cache_size = -16384;
             CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq INTEGER PRIMARY KEY, ent INTEGER NOT NULL, id INTEGER NOT NULL, via INTEGER NOT NULL, pent INTEGER, pid INTEGER);
             CREATE INDEX IF NOT EXISTS temp."_clone_walk_ent" ON "_clone_walk" (ent, id);
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (ent INTEGER NOT NULL, old INTEGER NOT NULL, new INTEGER NOT NULL, pent INTEGER, pold INTEGER, pnew INTEGER, PRIMARY KEY (ent, old)) WITHOUT ROWID;
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (ent INTEGER NOT NULL, old INTEGER NOT NULL, copy INTEGER NOT NULL, new INTEGER NOT NULL, pent INTEGER, pold INTEGER, pnew INTEGER, PRIMARY KEY (ent, old, copy)) WITHOUT ROWID;
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_copies" (copy INTEGER PRIMARY KEY);
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_set" (copy INTEGER NOT NULL, name TEXT NOT NULL, value, PRIMARY KEY (copy, name)) WITHOUT ROWID;
             CREATE INDEX IF NOT EXISTS temp."_clone_map_new" ON "_clone_map" (ent, new, pent, pnew);
             CREATE INDEX IF NOT EXISTS temp."_clone_map_parent" ON "_clone_map" (ent, pent, pnew, new);
             CREATE TEMP TABLE IF NOT EXISTS "_clone_chain" (new INTEGER PRIMARY KEY, value);
@@ -163,6 +234,6 @@ struct SQLiteGraphCopier {
     }
 
     private func clearTemporaryTables() throws {
-        try connection.execute("DELETE FROM temp.\"_clone_walk\"; DELETE FROM temp.\"_clone_map\"; DELETE FROM temp.\"_clone_linked\"; DELETE FROM temp.\"_clone_chain\";")
+        try connection.execute("DELETE FROM temp.\"_clone_walk\"; DELETE FROM temp.\"_clone_map\"; DELETE FROM temp.\"_clone_linked\"; DELETE FROM temp.\"_clone_chain\"; DELETE FROM temp.\"_clone_copies\"; DELETE FROM temp.\"_clone_set\";")
     }
 }

@@ -16,9 +16,15 @@ import ClonerModel
 /// 5. `joinInserts`: links of join tables, re-pointed or shared.
 /// 6. `follows`: `followParent` attributes, from the parent's clone, once every row exists.
 ///
-/// Row aliases used throughout: `m` is the object's map row (`old`, `new`, `pent`, `pold`,
+/// Row aliases used throughout: `m` is the object's map row (`old`, `copy`, `new`, `pent`, `pold`,
 /// `pnew`), `o` the original row. The root is the only object without a parent, so
 /// `m.pold IS NULL` is how a statement tells the root apart.
+///
+/// Many copies (DESIGN.md §3a) multiply the walk's rows inside SQL: the map fill joins the walk
+/// with the copies table (one row per copy number, 0-based), so the map holds one row per object
+/// per copy, and every join on the map matches copy numbers — one identity map per copy, the same
+/// statements for 1 copy or 1,000. The root's `set` values, per copy, sit in the root values
+/// table keyed by (copy, name).
 struct SQLiteGraphCopySQL {
     struct EntityStep {
         let name: String
@@ -43,6 +49,8 @@ struct SQLiteGraphCopySQL {
     static let mapTable = "temp.\"_clone_map\""
     static let linkedTable = "temp.\"_clone_linked\""
     static let chainTable = "temp.\"_clone_chain\""
+    static let copiesTable = "temp.\"_clone_copies\""
+    static let rootValuesTable = "temp.\"_clone_set\""
 
     /// SQL for a random (version 4) UUID in canonical lower-case text, evaluated per row inside
     /// SQLite so rebuilt ids cost no round trip to Swift.
@@ -63,6 +71,8 @@ struct SQLiteGraphCopySQL {
     /// Root properties not walked or carried for the root: its exclusions, and the to-manys
     /// `rootLinks` replaces (rule 8).
     private let rootExclusions: Set<String>
+    /// Root properties some copy sets: the request's `set` and every per-copy `set`.
+    private let rootSetNames: Set<String>
     private let relationshipIndex: [String: Int]
 
     init(plan: GraphCopyPlan, schema: StoreSchema) {
@@ -72,6 +82,7 @@ struct SQLiteGraphCopySQL {
         self.plan = plan
         self.rootTag = schema.entityTag(root.name)
         self.rootExclusions = plan.excludedAtRoot.union(plan.rootLinks.keys)
+        self.rootSetNames = Set(plan.rootValues.keys).union(plan.perCopyRootValues.flatMap(\.keys))
         var index: [String: Int] = [:]
         for relationship in schema.model.entities.flatMap(\.relationships) { index[relationship.qualifiedName] = index.count }
         self.relationshipIndex = index
@@ -106,7 +117,22 @@ struct SQLiteGraphCopySQL {
     }
 
     private func setAtRoot(_ entity: String, _ property: String) -> Bool {
-        isRootEntity(entity) && plan.rootValues[property] != nil
+        isRootEntity(entity) && rootSetNames.contains(property)
+    }
+
+    /// The value a copy's root is set to, when its copy sets `property`; `otherwise` when not
+    /// (a per-copy `set` may name an attribute that other copies leave to the rules).
+    private func rootValue(_ property: String, otherwise: String) -> String {
+        let table = SQLiteGraphCopySQL.rootValuesTable
+        let name = "'" + property.replacingOccurrences(of: "'", with: "''") + "'"
+        return "CASE WHEN m.pold IS NULL AND EXISTS (SELECT 1 FROM \(table) s WHERE s.copy = m.copy AND s.name = \(name)) "
+            + "THEN (SELECT s.value FROM \(table) s WHERE s.copy = m.copy AND s.name = \(name)) ELSE \(otherwise) END"
+    }
+
+    /// The value of a root's to-one set in its copy (only used where every copy sets it).
+    private func rootReference(_ property: String) -> String {
+        let name = "'" + property.replacingOccurrences(of: "'", with: "''") + "'"
+        return "(SELECT s.value FROM \(SQLiteGraphCopySQL.rootValuesTable) s WHERE s.copy = m.copy AND s.name = \(name))"
     }
 
     private func reachableEntities() -> Set<String> {
@@ -158,9 +184,14 @@ struct SQLiteGraphCopySQL {
     private func entityStep(_ entity: EntityDescription) -> EntityStep {
         let entityTag = tag(entity.name)
         let table = quoted(entity.name)
+        // One map row per object per copy; copy k's new ids follow copy k-1's, in old-id order.
+        // The parent's clone is looked up here when its entity's rows are already mapped (the
+        // copier fills the rest afterwards), which spares rewriting most map rows a second time.
         let mapFill = """
-            INSERT INTO \(map) (ent, old, new, pent, pold) SELECT ent, id, :base + row_number() OVER (ORDER BY id), pent, pid \
-            FROM (SELECT ent, id, pent, pid, min(seq) FROM \(SQLiteGraphCopySQL.walkTable) WHERE ent = \(entityTag) GROUP BY id)
+            INSERT INTO \(map) (ent, old, copy, new, pent, pold, pnew) \
+            SELECT w.ent, w.id, c.copy, :base + row_number() OVER (ORDER BY c.copy, w.id), w.pent, w.pid, p.new \
+            FROM (SELECT ent, id, pent, pid, min(seq) FROM \(SQLiteGraphCopySQL.walkTable) WHERE ent = \(entityTag) GROUP BY id) w \
+            CROSS JOIN \(SQLiteGraphCopySQL.copiesTable) c LEFT JOIN \(map) p ON p.ent = w.pent AND p.old = w.pid AND p.copy = c.copy
             """
         let nextIDQuery = """
             SELECT max(coalesce((SELECT max("_id") FROM \(table)), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = '\(entity.name)'), 0))
@@ -183,7 +214,7 @@ struct SQLiteGraphCopySQL {
         for (index, foreignKey) in (schema.foreignKeys[entity.name] ?? []).enumerated() {
             let relationship = entity.relationship(named: foreignKey.relationship!)!
             let alias = "f\(index)"
-            joins.append("LEFT JOIN \(map) \(alias) ON \(alias).ent = \(tag(relationship.destination)) AND \(alias).old = o.\(quoted(foreignKey.column))")
+            joins.append("LEFT JOIN \(map) \(alias) ON \(alias).ent = \(tag(relationship.destination)) AND \(alias).old = o.\(quoted(foreignKey.column)) AND \(alias).copy = m.copy")
             let mapped = "\(alias).new"
             let reference = referenceExpression(entity, relationship, column: foreignKey.column, mapped: mapped)
             columns.append(quoted(foreignKey.column))
@@ -211,6 +242,27 @@ struct SQLiteGraphCopySQL {
             ]
         }
         return SQLiteGraphCopySQL.EntityStep(name: entity.name, tag: entityTag, mapFill: mapFill, nextIDQuery: nextIDQuery, inserts: inserts)
+    }
+
+    /// After a unique violation on `entity`'s `attributes`: the first copy whose rows repeat a
+    /// value, of the entity's existing rows (those this copy did not write) or of an earlier
+    /// row — lower copies first — of the same copy. Nil when the entity is not copied.
+    func clashingCopyQuery(entity name: String, attributes: [String]) -> String? {
+        guard let entity = model.entity(named: name), entitySteps.contains(where: { $0.name == name }) else { return nil }
+        let described = attributes.compactMap { entity.attribute(named: $0) }
+        guard described.count == attributes.count, !described.isEmpty else { return nil }
+        let entityTag = tag(name)
+        let table = quoted(name)
+        let values = described.enumerated().map { "\(attributeExpression(entity, $1)) AS a\($0)" }.joined(separator: ", ")
+        let names = described.indices.map { "a\($0)" }
+        let notNull = names.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
+        let matches = zip(described, names).map { "e.\(quoted($0.name)) = x.\($1)" }.joined(separator: " AND ")
+        return """
+            WITH v AS (SELECT m.copy AS copy, \(values) FROM \(map) m JOIN \(table) o ON o."_id" = m.old WHERE m.ent = \(entityTag)) \
+            SELECT min(copy) FROM (SELECT copy, \(names.joined(separator: ", ")), row_number() OVER (PARTITION BY \(names.joined(separator: ", ")) ORDER BY copy) AS r \
+            FROM v WHERE \(notNull)) x WHERE r > 1 OR EXISTS (SELECT 1 FROM \(table) e WHERE \(matches) \
+            AND e."_id" NOT IN (SELECT new FROM \(map) WHERE ent = \(entityTag)))
+            """
     }
 
     private func blank(_ attribute: AttributeDescription) -> String {
@@ -253,7 +305,7 @@ struct SQLiteGraphCopySQL {
             expression = "CASE WHEN m.pold IS NULL THEN \(blank(attribute)) ELSE \(expression) END"
         }
         if setAtRoot(entity.name, attribute.name) {
-            expression = "CASE WHEN m.pold IS NULL THEN :set_\(attribute.name) ELSE \(expression) END"
+            expression = rootValue(attribute.name, otherwise: expression)
         }
         return expression
     }
@@ -274,7 +326,7 @@ struct SQLiteGraphCopySQL {
             expression = "CASE WHEN m.pold IS NULL THEN \(excludedValue) ELSE \(expression) END"
         }
         if setAtRoot(entity.name, relationship.name) {
-            expression = "CASE WHEN m.pold IS NULL THEN :set_\(relationship.name) ELSE \(expression) END"
+            expression = "CASE WHEN m.pold IS NULL THEN \(rootReference(relationship.name)) ELSE \(expression) END"
         }
         return expression
     }
@@ -288,10 +340,12 @@ struct SQLiteGraphCopySQL {
         let positionColumn = quoted(position)
         var cases = ["WHEN (\(reference)) IS NULL THEN NULL"]
         if setAtRoot(entity.name, relationship.name) {
-            cases.append("WHEN m.pold IS NULL THEN coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = :set_\(relationship.name)), -1) + 1")
+            // Every copy's root joins the end of the list it is set to, in copy order.
+            let target = rootReference(relationship.name)
+            cases.append("WHEN m.pold IS NULL THEN coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(target)), -1) + row_number() OVER (PARTITION BY m.pold IS NULL, \(target) ORDER BY m.copy)")
         }
         cases.append("WHEN \(mapped) IS NOT NULL THEN o.\(positionColumn)")
-        cases.append("ELSE coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(original)), -1) + row_number() OVER (PARTITION BY \(original) ORDER BY o.\(positionColumn), o.\"_id\")")
+        cases.append("ELSE coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(original)), -1) + row_number() OVER (PARTITION BY \(original) ORDER BY m.copy, o.\(positionColumn), o.\"_id\")")
         return "CASE " + cases.joined(separator: " ") + " END"
     }
 
@@ -306,8 +360,9 @@ struct SQLiteGraphCopySQL {
             let relationship = entity.relationship(named: foreignKey.relationship!)!
             guard !plan.isOwned(relationship), !plan.isExcludedEverywhere(entity.name, relationship.name) else { return nil }
             let column = "o.\(quoted(foreignKey.column))"
-            var conditions = ["m.ent = \(tag(entity.name))", "\(column) IS NOT NULL",
-                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(relationship.destination)) AND x.old = \(column))"]
+            // Every copy links what copy 0 links (the walk is the same for all), so copy 0's rows say it.
+            var conditions = ["m.ent = \(tag(entity.name))", "m.copy = 0", "\(column) IS NOT NULL",
+                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(relationship.destination)) AND x.old = \(column) AND x.copy = 0)"]
             if excludedAtRoot(entity.name, relationship.name) || setAtRoot(entity.name, relationship.name) {
                 conditions.append("m.pold IS NOT NULL")
             }
@@ -333,8 +388,8 @@ struct SQLiteGraphCopySQL {
         let table = quoted(joinTable.name)
         var queries: [String] = []
         if reachable.contains(joinTable.sourceEntity), !plan.isOwned(source), !plan.isExcludedEverywhere(source.source, source.name) {
-            var conditions = ["m.ent = \(tag(joinTable.sourceEntity))",
-                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.destinationEntity)) AND x.old = j.dst)"]
+            var conditions = ["m.ent = \(tag(joinTable.sourceEntity))", "m.copy = 0",
+                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.destinationEntity)) AND x.old = j.dst AND x.copy = 0)"]
             if excludedAtRoot(source.source, source.name) { conditions.append("m.pold IS NOT NULL") }
             queries.append(SQLiteGraphCopySQL.linkedInsert("""
                 SELECT \(tag(joinTable.destinationEntity)), j.dst, \(inverse == nil ? 0 : 1) FROM \(map) m JOIN \(table) j ON j.src = m.old \
@@ -343,8 +398,8 @@ struct SQLiteGraphCopySQL {
         }
         if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
            !plan.isExcludedEverywhere(inverse.source, inverse.name) {
-            var conditions = ["m.ent = \(tag(joinTable.destinationEntity))",
-                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.sourceEntity)) AND x.old = j.src)"]
+            var conditions = ["m.ent = \(tag(joinTable.destinationEntity))", "m.copy = 0",
+                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.sourceEntity)) AND x.old = j.src AND x.copy = 0)"]
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("m.pold IS NOT NULL") }
             queries.append(SQLiteGraphCopySQL.linkedInsert("""
                 SELECT \(tag(joinTable.sourceEntity)), j.src, 1 FROM \(map) m JOIN \(table) j ON j.dst = m.old \
@@ -382,7 +437,7 @@ struct SQLiteGraphCopySQL {
             let condition = "ms.ent = \(sourceTag) AND (((\(sourceKept)) AND (md.new IS NOT NULL OR \(plan.isOwned(source) ? 0 : 1))) OR (\(inverseKept)))"
             statements.append("""
                 INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
-                FROM \(map) ms JOIN \(table) j ON j.src = ms.old LEFT JOIN \(map) md ON md.ent = \(destinationTag) AND md.old = j.dst \
+                FROM \(map) ms JOIN \(table) j ON j.src = ms.old LEFT JOIN \(map) md ON md.ent = \(destinationTag) AND md.old = j.dst AND md.copy = ms.copy \
                 WHERE \(condition)
                 """)
         }
@@ -399,7 +454,7 @@ struct SQLiteGraphCopySQL {
             }
             if let position = joinTable.destinationPositionColumn { columns.append(position); values.append("j.\(position)") }
             var conditions = ["md.ent = \(destinationTag)",
-                              "NOT EXISTS (SELECT 1 FROM \(map) ms WHERE ms.ent = \(sourceTag) AND ms.old = j.src)"]
+                              "NOT EXISTS (SELECT 1 FROM \(map) ms WHERE ms.ent = \(sourceTag) AND ms.old = j.src AND ms.copy = md.copy)"]
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("md.pold IS NOT NULL") }
             statements.append("""
                 INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \

@@ -114,7 +114,7 @@ struct CloneEndToEndTests {
             for (body, field) in [(#"{"exclude":["nope"]}"#, "exclude"), (#"{"exclude":["Item.nope"]}"#, "exclude"),
                                   (#"{"exclude":[3]}"#, "exclude[0]"), (#"{"set":{"nope":1}}"#, "set.nope"),
                                   (#"{"set":{"index":"many"}}"#, "set.index"), (#"{"set":{"template":"x"}}"#, "set.template"),
-                                  (#"{"dryRun":"yes"}"#, "dryRun"), (#"{"copies":2}"#, "copies")] {
+                                  (#"{"dryRun":"yes"}"#, "dryRun"), (#"{"copies":0}"#, "copies")] {
                 let response = try await client.post("/notes/\(originalID)/clone", body)
                 #expect(response.status == 422, "\(body) → \(response.text)")
                 let problem = try response.json()

@@ -1,0 +1,25 @@
+import CSQLite
+
+extension SQLiteConnection {
+    /// Runs `body` and counts the SQL statements SQLite started meanwhile (each `sqlite3_step` of
+    /// a fresh run, each statement of a multi-statement `execute`), through `sqlite3_trace_v2`.
+    /// For tests that prove a bulk operation's statements do not grow with its size.
+    package func countingStatements<T>(_ body: () throws -> T) rethrows -> (result: T, statements: Int) {
+        let counter = StatementCounter()
+        let context = Unmanaged.passRetained(counter)
+        defer { context.release() }
+        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, _, _ in
+            guard let context else { return 0 }
+            Unmanaged<StatementCounter>.fromOpaque(context).takeUnretainedValue().count += 1
+            return 0
+        }, context.toOpaque())
+        defer { sqlite3_trace_v2(handle, 0, nil, nil) }
+        let result = try body()
+        return (result, counter.count)
+    }
+}
+
+/// The count `countingStatements` keeps; only touched on the connection's own thread.
+private final class StatementCounter {
+    var count = 0
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Issue 12 §2: many copies in one request against as many single clone requests, and against the
+/// hand-written SQL copy run as many times in one transaction — each measurement in a fresh child
+/// process on the same file, alternating, medians reported in objects/s with the load average.
+struct CopiesBenchSuite {
+    let modelPath: String
+    var directory: URL
+    var items = 100
+    var copies = 100
+    var rounds = 3
+    var keep = false
+
+    /// Goals: the batch at least 3× the single requests, and at least half the reference SQL.
+    static let singlesTarget = 3.0
+    static let referenceTarget = 0.5
+
+    func run() throws -> Bool {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { if !keep { try? FileManager.default.removeItem(at: directory) } }
+        let database = directory.appendingPathComponent("copies.sqlite").path
+        let setup = try BenchChild.run(["setup", "--db", database, "--items", "\(items)", "--blob-bytes", "4096"], modelPath: modelPath)
+        let root = setup["root"] ?? "1"
+        Console.line("clone-bench copies: a note of \(items) items, \(copies) copies; load average before: \(Self.loadAverage())")
+        var seconds: [String: [Double]] = [:]
+        var objects: [String: Int] = [:]
+        for round in 1...rounds {
+            for mode in ["singles", "cloner", "sql"] {
+                let measurement = try BenchChild.run(["run", "--db", database, "--mode", mode, "--root", root, "--copies", "\(copies)"],
+                                                     modelPath: modelPath)
+                let count = measurement.int("objects")
+                if let known = objects[mode], known != count {
+                    throw BenchSuite.Failure(description: "\(mode) wrote \(count) objects, earlier \(known)")
+                }
+                objects[mode] = count
+                seconds[mode, default: []].append(measurement.double("seconds"))
+                Console.line(String(format: "round %d %-7@ %8.3f s  %7d objects  %9.0f objects/s", round, mode,
+                                    measurement.double("seconds"), count, Double(count) / measurement.double("seconds")))
+            }
+        }
+        guard Set(objects.values).count == 1, let count = objects.values.first else {
+            throw BenchSuite.Failure(description: "the three ways wrote different numbers of objects: \(objects)")
+        }
+        let rate = { (mode: String) in Double(count) / Self.median(seconds[mode] ?? []) }
+        let batch = rate("cloner"), singles = rate("singles"), reference = rate("sql")
+        let overSingles = batch / singles, overReference = batch / reference
+        Console.line()
+        Console.line(String(format: "objects per run: %d (%d copies of %d)", count, copies, count / copies))
+        Console.line(String(format: "%d single clone requests:      %9.0f objects/s", copies, singles))
+        Console.line(String(format: "one request for %d copies:     %9.0f objects/s", copies, batch))
+        Console.line(String(format: "hand-written SQL, %d copies:   %9.0f objects/s", copies, reference))
+        Console.line(String(format: "batch / singles: %.2f (goal ≥ %.1f): %@", overSingles, Self.singlesTarget, overSingles >= Self.singlesTarget ? "met" : "NOT met"))
+        Console.line(String(format: "batch / SQL:     %.2f (goal ≥ %.1f): %@", overReference, Self.referenceTarget, overReference >= Self.referenceTarget ? "met" : "NOT met"))
+        Console.line("medians of \(rounds) alternating runs, each in a fresh process; load average after: \(Self.loadAverage())")
+        return overSingles >= Self.singlesTarget && overReference >= Self.referenceTarget
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    static func loadAverage() -> String {
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "unknown"
+    }
+}

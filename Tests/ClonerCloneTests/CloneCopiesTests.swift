@@ -1,0 +1,154 @@
+import ClonerClone
+import ClonerModel
+import ClonerStore
+import Foundation
+import Testing
+
+/// Many copies in one request (DESIGN.md §3a, issue 12 §2).
+@Suite struct CloneCopiesTests {
+    @Test func everyCopyIsCompleteAndIndependent() throws {
+        let fixture = try CloneFixture()
+        let tags = try fixture.makeTags(["x", "y", "z"])
+        let sample = try fixture.makeSampleNote(items: 4, tags: tags)
+        let original = try fixture.object("Note", sample.note)
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, returnIDs: true, copies: 3))
+
+        let clones = try #require(result.clones).map(\.id)
+        #expect(clones.count == 3 && Set(clones).count == 3 && !clones.contains(sample.note))
+        #expect(result.clone.id == clones[0], "clone stays the first copy")
+        #expect(result.created == ["Note": 3, "NoteDescription": 3, "Item": 12, "ItemData": 12, "Memo": 12])
+        #expect(result.linked == ["Tag": 3])
+        #expect(result.ids == nil)
+
+        var seenItems: Set<Int64> = Set(sample.items)
+        var uuids: Set<AttributeValue> = [original.attributes["id"]!]
+        var dates: Set<AttributeValue> = []
+        for (copy, clone) in clones.enumerated() {
+            let note = try fixture.object("Note", clone)
+            #expect(uuids.insert(note.attributes["id"]!).inserted, "copy \(copy) has its own rebuilt id")
+            dates.insert(note.attributes["createDate"]!)
+            let items = try fixture.toMany("Note", clone, "items")
+            #expect(items.count == 4)
+            for item in items {
+                #expect(seenItems.insert(item).inserted, "copy \(copy)'s items are its own")
+                #expect(try fixture.toOne("Item", item, "note") == clone)
+                #expect(try fixture.object("Item", item).attributes["noteID"] == note.attributes["id"], "followParent per copy")
+            }
+            let memos = try fixture.toMany("Note", clone, "memos")
+            #expect(try memos.map { try fixture.object("Memo", $0).attributes["text"] } == (0..<4).map { .string("memo \($0)") })
+            let description = try #require(try fixture.toOne("Note", clone, "noteDescription"))
+            #expect(description != sample.description)
+            let ids = try #require(result.copyIDs?[copy])
+            #expect(ids["Note"] == [sample.note: clone])
+            #expect(Set(ids["Item"]!.values) == Set(items))
+        }
+        #expect(dates.count == 1, "rebuild: now is one timestamp for the whole request")
+        for tag in tags {
+            #expect(try fixture.toMany("Tag", tag, "memos").count == 4 + 3 * 4, "a shared tag gains every copy's memos")
+        }
+        #expect(try fixture.toMany("Note", sample.note, "items") == sample.items, "the source is untouched")
+    }
+
+    @Test func perCopySetIsMergedOverTheRequestSet() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 1)
+        let templates = try fixture.insert((0..<3).map { ChangeSet.Insert(entity: "Note", attributes: ["id": .uuid(UUID()), "name": .string("t\($0)"), "createDate": .date(millisecondsSince1970: 0)]) })
+        let result = try fixture.engine.clone(CloneRequest(
+            entity: "Note", id: sample.note, set: ["name": .string("Base"), "index": .integer(9)], copies: 3,
+            copySets: [["name": .string("A"), "template": .integer(templates[0])], ["template": .integer(templates[1])],
+                       ["index": .integer(1), "template": .integer(templates[1])]]))
+        let notes = try result.clones!.map { try fixture.object("Note", $0.id) }
+        #expect(notes.map { $0.attributes["name"] } == [.string("A"), .string("Base"), .string("Base")])
+        #expect(notes.map { $0.attributes["index"] } == [.integer(9), .integer(9), .integer(1)])
+        #expect(try result.clones!.map { try fixture.toOne("Note", $0.id, "template") } == [templates[0], templates[1], templates[1]])
+        #expect(result.linked["Note"] == 2)
+    }
+
+    @Test func aRelationshipSetForOneCopyMustBeSetForEvery() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 1)
+        #expect {
+            try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, copies: 2,
+                                                  copySets: [["noteDescription": .null], [:]]))
+        } throws: { error in
+            guard case CloneError.invalidRequest("copies[0].set.noteDescription", _) = error else { return false }
+            return true
+        }
+    }
+
+    @Test func aUniqueClashInOneCopyRollsBackEveryCopyAndNamesIt() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 3)
+        let originalID = try fixture.object("Note", sample.note).attributes["id"]!
+        let before = try fixture.rowCounts()
+        let fresh = AttributeValue.uuid(UUID())
+        #expect {
+            try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, copies: 4,
+                                                  copySets: [["id": fresh], [:], [:], ["id": fresh]]))
+        } throws: { error in
+            guard case CloneError.inCopy(3, .conflict("Note", "id")) = error else { return false }
+            return true
+        }
+        #expect {
+            try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, copies: 3, copySets: [[:], ["id": originalID], [:]]))
+        } throws: { error in
+            guard case CloneError.inCopy(1, .conflict("Note", "id")) = error else { return false }
+            return true
+        }
+        #expect(try fixture.rowCounts() == before)
+    }
+
+    @Test func dryRunCountsEveryCopyAndWritesNothing() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 5)
+        let before = try fixture.rowCounts()
+        let single = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, dryRun: true))
+        let dry = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, dryRun: true, copies: 4))
+        #expect(try fixture.rowCounts() == before)
+        #expect(dry.created == single.created.mapValues { $0 * 4 })
+        let real = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, copies: 4))
+        #expect(real.created == dry.created)
+        #expect(real.clones == dry.clones, "the dry run names the ids the copies get")
+    }
+
+    @Test func limitsCountEveryCopy() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 3)
+        #expect {
+            try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, maximumObjects: 30, copies: 3))
+        } throws: { error in
+            guard case CloneError.tooLarge(33, 30) = error else { return false }
+            return true
+        }
+        for copies in [0, 1_001] {
+            #expect {
+                try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, copies: copies))
+            } throws: { error in
+                guard case CloneError.invalidRequest("copies", _) = error else { return false }
+                return true
+            }
+        }
+    }
+
+    @Test func statementsDoNotGrowWithTheNumberOfCopies() throws {
+        let fixture = try CloneFixture()
+        let tags = try fixture.makeTags(["x"])
+        let sample = try fixture.makeSampleNote(items: 5, tags: tags)
+        func statements(_ copies: Int) throws -> (count: Int, created: Int) {
+            let plan = try fixture.engine.plan(CloneRequest(entity: "Note", id: sample.note, returnIDs: true, copies: copies,
+                                                            copySets: (0..<copies).map { ["name": .string("copy \($0)")] }))
+            return try fixture.store.write { context in
+                let (result, count) = try context.sqliteConnection.countingStatements {
+                    try context.copyGraph(plan.copy, now: Date(), progress: GraphCopyProgress())
+                }
+                return (count, result.created.values.reduce(0, +))
+            }
+        }
+        _ = try statements(1) // warm the statement cache's first preparation out of the picture
+        let two = try statements(2)
+        let many = try statements(60)
+        #expect(many.created == 30 * two.created)
+        #expect(two.count > 10)
+        #expect(many.count == two.count, "\(two.count) statements for 2 copies, \(many.count) for 60")
+    }
+}

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Issue 12 §2 benchmark: builds clone-bench in release and compares one request for 100 copies of
+# a 100-item note with 100 single clone requests and with the hand-written SQL copy run 100 times
+# (objects/s of each, with the load average). Extra arguments go to `clone-bench copies`, e.g.
+# `scripts/bench-copies.sh --copies 30 --rounds 5`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product clone-bench
+exec "$(swift build -c release --show-bin-path)/clone-bench" copies --model config/model.json "$@"
