@@ -21,10 +21,13 @@ struct PostgreSQLSchemaMigrator {
         let newSchema = StoreSchema(model: new)
         let layout = PostgreSQLSchema(schema: newSchema)
         var steps: [SchemaMigrator.Step] = []
+        // Reference constraints go last: a new column may name a table created further on.
+        var constraints: [SchemaMigrator.Step] = []
 
         for entity in new.entities {
             guard let oldEntity = oldModel.entity(named: entity.name) else {
                 steps += layout.createStatements(for: entity).map(SchemaMigrator.Step.sql)
+                constraints += layout.constraintStatements(for: entity).map(SchemaMigrator.Step.sql)
                 continue
             }
             let oldGroups = Set(oldEntity.uniqueTogether), newGroups = Set(entity.uniqueTogether)
@@ -40,6 +43,7 @@ struct PostgreSQLSchemaMigrator {
                 if oldEntity.attribute(named: foreignKey.column) != nil { continue }
                 steps += PostgreSQLSchema.columnDefinitions(foreignKey).map { .sql("ALTER TABLE \(quoted(entity.name)) ADD COLUMN \($0)") }
                 steps += PostgreSQLSchema.indexStatements(foreignKey).map(SchemaMigrator.Step.sql)
+                constraints.append(.sql(PostgreSQLSchema.constraintStatement(foreignKey)))
             }
         }
 
@@ -47,7 +51,7 @@ struct PostgreSQLSchemaMigrator {
         for joinTable in newSchema.joinTables where !oldJoinTables.contains(joinTable.name) {
             steps += PostgreSQLSchema.createStatements(for: joinTable).map(SchemaMigrator.Step.sql)
         }
-        return steps
+        return steps + constraints
     }
 
     private func attributeSteps(entity: EntityDescription, oldEntity: EntityDescription) -> [SchemaMigrator.Step] {
