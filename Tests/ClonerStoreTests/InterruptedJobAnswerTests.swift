@@ -1,4 +1,5 @@
 import ClonerStore
+import ClonerTestSupport
 import Foundation
 import Testing
 

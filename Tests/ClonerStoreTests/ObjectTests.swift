@@ -1,5 +1,6 @@
 import ClonerModel
 import ClonerStore
+import ClonerTestSupport
 import Foundation
 import Testing
 

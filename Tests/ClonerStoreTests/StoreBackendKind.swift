@@ -4,20 +4,8 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// Which backend a parameterised store test runs on: every store suite runs the same tests on
-/// both (DESIGN.md §1), through the real `IncrementalStore`.
-enum StoreBackendKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case sqlite
-    case postgreSQL
-
-    var testDescription: String { rawValue }
-
-    /// Whether this backend can run here (PostgreSQL needs the test cluster; under CI=true it
-    /// runs and fails instead of skipping).
-    var isAvailable: Bool { self == .sqlite || PostgreSQLTestCluster.isEnabled }
-
-    /// The backends a parameterised test runs on here.
-    static let available = allCases.filter(\.isAvailable)
+extension StoreBackendKind: CustomTestStringConvertible {
+    public var testDescription: String { rawValue }
 }
 
 /// A place for a store on one backend, of its own: a temporary SQLite file, or a fresh database

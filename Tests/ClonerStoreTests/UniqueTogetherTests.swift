@@ -1,5 +1,6 @@
 import ClonerModel
 @testable import ClonerStore
+import ClonerTestSupport
 import Foundation
 import Testing
 
