@@ -40,7 +40,8 @@ public final class ClonerApplication: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: configuration.modelPath), keys: configuration.cloneRuleKeys)
-        self.store = try IncrementalStore(location: StoreLocation(configuration.databasePath), model: model)
+        self.store = try IncrementalStore(location: configuration.storeLocation, model: model,
+                                          maximumConnections: configuration.databasePoolSize)
         self.engine = CloneEngine(store: store)
         self.cloneSlots = CloneSlots(limit: configuration.maxConcurrentClones
             ?? (store.allowsConcurrentWrites ? 2 * ProcessInfo.processInfo.activeProcessorCount : 8))

@@ -1,4 +1,5 @@
 import ClonerModel
+import ClonerStore
 import Foundation
 import Logging
 
@@ -10,6 +11,12 @@ extension ServiceConfiguration {
     enum RawValue {
         case json(JSONValue)
         case text(String)
+
+        /// A JSON string as text; anything else unchanged.
+        var asText: RawValue {
+            if case .json(.string(let text)) = self { return .text(text) }
+            return self
+        }
 
         var display: String {
             switch self {
@@ -40,7 +47,10 @@ extension ServiceConfiguration {
             config.port = try parseInteger(raw, source: source, range: 0...65535, expected: "a TCP port 0–65535 (0 picks a free port)")
         },
         Setting(fileKey: "database", environmentVariable: "CLONER_DATABASE") { config, raw, source throws(ConfigurationError) in
-            config.databasePath = try parsePath(raw, source: source)
+            config.databasePath = try parseDatabase(raw, source: source)
+        },
+        Setting(fileKey: "databasePoolSize", environmentVariable: "CLONER_DATABASE_POOL_SIZE") { config, raw, source throws(ConfigurationError) in
+            config.databasePoolSize = try parseInteger(raw, source: source, range: 1...1000, expected: "a connection count 1–1000")
         },
         Setting(fileKey: "model", environmentVariable: "CLONER_MODEL") { config, raw, source throws(ConfigurationError) in
             config.modelPath = try parsePath(raw, source: source)
@@ -182,7 +192,7 @@ extension ServiceConfiguration {
         if let port = overrides.port {
             self.port = try Self.parseInteger(.text(String(port)), source: "--port", range: 0...65535, expected: "a TCP port 0–65535")
         }
-        if let path = overrides.databasePath { databasePath = try Self.parsePath(.text(path), source: "--database") }
+        if let path = overrides.databasePath { databasePath = try Self.parseDatabase(.text(path), source: "--database") }
         if let path = overrides.modelPath { modelPath = try Self.parsePath(.text(path), source: "--model") }
         if let keys = overrides.apiKeys { apiKeys = try Self.checkKeys(keys, source: "--api-key") }
         if let keys = overrides.readOnlyAPIKeys { readOnlyAPIKeys = try Self.checkKeys(keys, source: "--read-api-key") }
@@ -224,6 +234,19 @@ extension ServiceConfiguration {
             throw ConfigurationError(source: source, value: path, message: "expected a file path")
         }
         return path
+    }
+
+    /// A SQLite path or a PostgreSQL URI. A refused value is echoed with a URI's password
+    /// replaced by `***` (DESIGN.md §6: a password never appears in an error).
+    static func parseDatabase(_ raw: RawValue, source: String) throws(ConfigurationError) -> String {
+        guard case .text(let text) = raw.asText else {
+            throw ConfigurationError(source: source, value: raw.display, message: "expected a SQLite file path or a postgres:// URI")
+        }
+        guard !text.isEmpty, !text.contains("\0") else {
+            throw ConfigurationError(source: source, value: StoreLocation(text).description,
+                                     message: "expected a SQLite file path or a postgres:// URI")
+        }
+        return text
     }
 
     /// Null (file) or an empty string turns the setting off.

@@ -1,5 +1,6 @@
 import ClonerHTTP
 import ClonerModel
+import ClonerStore
 import Foundation
 import Logging
 
@@ -14,8 +15,13 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var host = "127.0.0.1"
     /// 0 picks a free port (tests).
     public var port = 8080
-    /// The SQLite file, created on first start.
+    /// Where the store lives: a SQLite file, created on first start, or a `postgres://` /
+    /// `postgresql://` URI in libpq's format (DESIGN.md §6). Print `storeLocation`, never this:
+    /// a URI may hold a password.
     public var databasePath = "data/cloner.sqlite"
+    /// PostgreSQL: the most connections this process holds (its share of the server's
+    /// `max_connections`, shared by every replica). SQLite ignores it.
+    public var databasePoolSize = IncrementalStore.defaultMaximumConnections
     public var modelPath = "config/model.json"
     /// Full-access keys: plain or `sha256:<hex>`. None configured (in both lists) means no auth.
     public var apiKeys: [String] = []
@@ -86,6 +92,9 @@ public struct ServiceConfiguration: Sendable, Hashable {
 
     /// The built-in defaults.
     public init() {}
+
+    /// `databasePath` as the store reads it; its description hides a URI's password.
+    public var storeLocation: StoreLocation { StoreLocation(databasePath) }
 
     /// Where the settings file is looked for when neither `--config` nor `CLONER_CONFIG` names one.
     public static let defaultSettingsFile = "config/cloner.json"

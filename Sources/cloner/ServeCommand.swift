@@ -26,7 +26,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Port to listen on. Default 8080; 0 picks a free port.")
     var port: Int?
 
-    @Option(help: "SQLite database file, created on first start. Default data/cloner.sqlite.")
+    @Option(help: "SQLite database file (created on first start), or a postgres:// or postgresql:// URI in libpq's format. Default data/cloner.sqlite.")
     var database: String?
 
     @Option(help: "Data model file. Default config/model.json.")

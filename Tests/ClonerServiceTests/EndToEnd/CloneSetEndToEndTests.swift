@@ -1,3 +1,4 @@
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -7,9 +8,9 @@ import Testing
 struct CloneSetEndToEndTests {
     typealias F = EndToEndFixture
 
-    @Test("set items/memos to the source's own objects: 422 naming the field, the original unchanged, nothing written")
-    func setThatWouldTakeObjectsIsRefused() async throws {
-        try await ServiceProcess.withService { service in
+    @Test("set items/memos to the source's own objects: 422 naming the field, the original unchanged, nothing written", arguments: StoreBackendKind.available)
+    func setThatWouldTakeObjectsIsRefused(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
             let client = service.client
             let original = try await client.create("notes", F.richNote(name: "trip", tag: "travel"))
             let originalID = try #require(F.int(original["_id"]))
@@ -27,24 +28,26 @@ struct CloneSetEndToEndTests {
         }
     }
 
-    @Test("set noteDescription null copies no description; set template counts in linked")
-    func setReplacesTheBranchAndCountsLinks() async throws {
-        try await ServiceProcess.withService { service in
-            let client = service.client
-            let original = try await client.create("notes", F.richNote(name: "trip", tag: "travel"))
-            let originalID = try #require(F.int(original["_id"]))
-            let template = try await client.create("notes", F.note(#""name":"template""#))
-            let templateID = try #require(F.int(template["_id"]))
-            let response = try await client.post("/notes/\(originalID)/clone", #"{"set": {"noteDescription": null, "template": \#(templateID)}}"#)
-            #expect(response.status == 201, "\(response.text)")
-            let answer = try response.json()
-            #expect(F.counts(answer["created"])["NoteDescription"] == nil)
-            #expect(F.counts(answer["linked"]) == ["Tag": 1, "Note": 1])
-            #expect(try await service.count("NoteDescription") == 1)
-            let cloneID = try #require(F.int((answer["clone"] as? [String: Any])?["id"]))
-            let copy = try await client.get("/notes/\(cloneID)").json()
-            #expect(copy["noteDescription"] is NSNull)
-            #expect(F.int(copy["template"]) == templateID)
+    @Test("set noteDescription null copies no description; set template counts in linked", arguments: StoreBackendKind.available)
+    func setReplacesTheBranchAndCountsLinks(_ backend: StoreBackendKind) async throws {
+        try await withoutPostgreSQLCopier(backend) {
+            try await ServiceProcess.withService(backend: backend) { service in
+                let client = service.client
+                let original = try await client.create("notes", F.richNote(name: "trip", tag: "travel"))
+                let originalID = try #require(F.int(original["_id"]))
+                let template = try await client.create("notes", F.note(#""name":"template""#))
+                let templateID = try #require(F.int(template["_id"]))
+                let response = try await client.post("/notes/\(originalID)/clone", #"{"set": {"noteDescription": null, "template": \#(templateID)}}"#)
+                #expect(response.status == 201, "\(response.text)")
+                let answer = try response.json()
+                #expect(F.counts(answer["created"])["NoteDescription"] == nil)
+                #expect(F.counts(answer["linked"]) == ["Tag": 1, "Note": 1])
+                #expect(try await service.count("NoteDescription") == 1)
+                let cloneID = try #require(F.int((answer["clone"] as? [String: Any])?["id"]))
+                let copy = try await client.get("/notes/\(cloneID)").json()
+                #expect(copy["noteDescription"] is NSNull)
+                #expect(F.int(copy["template"]) == templateID)
+            }
         }
     }
 }

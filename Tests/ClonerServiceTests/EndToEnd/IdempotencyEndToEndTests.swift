@@ -1,3 +1,4 @@
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -6,68 +7,72 @@ import Testing
 struct IdempotencyEndToEndTests {
     typealias F = EndToEndFixture
 
-    @Test("same key and body: the same answer and one clone; same key, other body: 422 idempotency_key_reused")
-    func retries() async throws {
-        try await ServiceProcess.withService { service in
-            let client = service.client
-            let note = try await client.create("notes", F.richNote(name: "once", tag: "t"))
-            let noteID = try #require(F.int(note["_id"]))
-            let key = [("Idempotency-Key", "retry-\(UUID().uuidString)")]
-            let body = #"{"set":{"name":"copy"}}"#
+    @Test("same key and body: the same answer and one clone; same key, other body: 422 idempotency_key_reused", arguments: StoreBackendKind.available)
+    func retries(_ backend: StoreBackendKind) async throws {
+        try await withoutPostgreSQLCopier(backend) {
+            try await ServiceProcess.withService(backend: backend) { service in
+                let client = service.client
+                let note = try await client.create("notes", F.richNote(name: "once", tag: "t"))
+                let noteID = try #require(F.int(note["_id"]))
+                let key = [("Idempotency-Key", "retry-\(UUID().uuidString)")]
+                let body = #"{"set":{"name":"copy"}}"#
 
-            let first = try await client.post("/notes/\(noteID)/clone", body, headers: key)
-            #expect(first.status == 201)
-            let second = try await client.post("/notes/\(noteID)/clone", body, headers: key)
-            #expect(second.status == 201)
-            #expect(second.body == first.body)
-            #expect(second.header("Location") == first.header("Location"))
-            #expect(second.header("Idempotent-Replayed") == "true")
-            #expect(try await service.count("Note") == 2, "one original, one clone")
-            #expect(try await service.count("Item") == 4)
+                let first = try await client.post("/notes/\(noteID)/clone", body, headers: key)
+                #expect(first.status == 201)
+                let second = try await client.post("/notes/\(noteID)/clone", body, headers: key)
+                #expect(second.status == 201)
+                #expect(second.body == first.body)
+                #expect(second.header("Location") == first.header("Location"))
+                #expect(second.header("Idempotent-Replayed") == "true")
+                #expect(try await service.count("Note") == 2, "one original, one clone")
+                #expect(try await service.count("Item") == 4)
 
-            let other = try await client.post("/notes/\(noteID)/clone", #"{"set":{"name":"another"}}"#, headers: key)
-            #expect(other.status == 422)
-            #expect(try other.json()["code"] as? String == "idempotency_key_reused")
-            let cloneID = try #require(F.int((try first.json()["clone"] as? [String: Any])?["id"]))
-            let otherPath = try await client.post("/notes/\(cloneID)/clone", body, headers: key)
-            #expect(otherPath.status == 422, "another source with the same key")
-            #expect(try await service.count("Note") == 2)
+                let other = try await client.post("/notes/\(noteID)/clone", #"{"set":{"name":"another"}}"#, headers: key)
+                #expect(other.status == 422)
+                #expect(try other.json()["code"] as? String == "idempotency_key_reused")
+                let cloneID = try #require(F.int((try first.json()["clone"] as? [String: Any])?["id"]))
+                let otherPath = try await client.post("/notes/\(cloneID)/clone", body, headers: key)
+                #expect(otherPath.status == 422, "another source with the same key")
+                #expect(try await service.count("Note") == 2)
 
-            // A dry run with a key replays too, and writes nothing.
-            let dryKey = [("Idempotency-Key", "dry-\(UUID().uuidString)")]
-            let dry = try await client.post("/notes/\(noteID)/clone", #"{"dryRun":true}"#, headers: dryKey)
-            #expect(dry.status == 200)
-            #expect(try await client.post("/notes/\(noteID)/clone", #"{"dryRun":true}"#, headers: dryKey).body == dry.body)
-            #expect(try await service.count("Note") == 2)
+                // A dry run with a key replays too, and writes nothing.
+                let dryKey = [("Idempotency-Key", "dry-\(UUID().uuidString)")]
+                let dry = try await client.post("/notes/\(noteID)/clone", #"{"dryRun":true}"#, headers: dryKey)
+                #expect(dry.status == 200)
+                #expect(try await client.post("/notes/\(noteID)/clone", #"{"dryRun":true}"#, headers: dryKey).body == dry.body)
+                #expect(try await service.count("Note") == 2)
 
-            let tooLong = try await client.post("/notes/\(noteID)/clone", body, headers: [("Idempotency-Key", String(repeating: "k", count: 300))])
-            #expect(tooLong.status == 422)
+                let tooLong = try await client.post("/notes/\(noteID)/clone", body, headers: [("Idempotency-Key", String(repeating: "k", count: 300))])
+                #expect(tooLong.status == 422)
+            }
         }
     }
 
-    @Test("concurrent requests with one key make exactly one clone and all get its answer")
-    func concurrentRetries() async throws {
-        try await ServiceProcess.withService { service in
-            let client = service.client
-            let note = try await client.create("notes", F.richNote(name: "race", tag: "t"))
-            let noteID = try #require(F.int(note["_id"]))
-            let key = "race-\(UUID().uuidString)"
-            // Eight requests at once, each on a thread of its own (see `Blocking`).
-            let responses = try await withThrowingTaskGroup(of: ClientResponse.self) { group in
-                for _ in 0..<8 {
-                    group.addTask { try await client.post("/notes/\(noteID)/clone", "{}", headers: [("Idempotency-Key", key)]) }
+    @Test("concurrent requests with one key make exactly one clone and all get its answer", arguments: StoreBackendKind.available)
+    func concurrentRetries(_ backend: StoreBackendKind) async throws {
+        try await withoutPostgreSQLCopier(backend) {
+            try await ServiceProcess.withService(backend: backend) { service in
+                let client = service.client
+                let note = try await client.create("notes", F.richNote(name: "race", tag: "t"))
+                let noteID = try #require(F.int(note["_id"]))
+                let key = "race-\(UUID().uuidString)"
+                // Eight requests at once, each on a thread of its own (see `Blocking`).
+                let responses = try await withThrowingTaskGroup(of: ClientResponse.self) { group in
+                    for _ in 0..<8 {
+                        group.addTask { try await client.post("/notes/\(noteID)/clone", "{}", headers: [("Idempotency-Key", key)]) }
+                    }
+                    var all: [ClientResponse] = []
+                    for try await response in group { all.append(response) }
+                    return all
                 }
-                var all: [ClientResponse] = []
-                for try await response in group { all.append(response) }
-                return all
+                #expect(responses.count == 8)
+                #expect(responses.allSatisfy { $0.status == 201 }, "\(responses.map(\.status))")
+                #expect(Set(responses.map(\.body)).count == 1, "every retry got the first answer")
+                #expect(Set(responses.compactMap { $0.header("Location") }).count == 1)
+                #expect(responses.filter { $0.header("Idempotent-Replayed") == nil }.count == 1, "exactly one did the work")
+                #expect(try await service.count("Note") == 2)
+                #expect(try await service.count("Item") == 4)
             }
-            #expect(responses.count == 8)
-            #expect(responses.allSatisfy { $0.status == 201 }, "\(responses.map(\.status))")
-            #expect(Set(responses.map(\.body)).count == 1, "every retry got the first answer")
-            #expect(Set(responses.compactMap { $0.header("Location") }).count == 1)
-            #expect(responses.filter { $0.header("Idempotent-Replayed") == nil }.count == 1, "exactly one did the work")
-            #expect(try await service.count("Note") == 2)
-            #expect(try await service.count("Item") == 4)
         }
     }
 }

@@ -1,3 +1,4 @@
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -36,9 +37,9 @@ struct ListCursorEndToEndTests {
         Key(name: record["name"] as? String, date: record["createDate"] as? String ?? "", id: F.int(record["_id"]) ?? 0)
     }
 
-    @Test("paging by name,-createDate while the cursor's record is deleted and others are inserted: no repeats, no skips")
-    func pagingWhileWriting() async throws {
-        try await ServiceProcess.withService { service in
+    @Test("paging by name,-createDate while the cursor's record is deleted and others are inserted: no repeats, no skips", arguments: StoreBackendKind.available)
+    func pagingWhileWriting(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
             let client = service.client
             var generator = SplitMix(seed: 14)
             let names: [String?] = [nil, "alpha", "beta", "beta", "gamma", "Ω", "𝄞"]
@@ -89,9 +90,9 @@ struct ListCursorEndToEndTests {
         }
     }
 
-    @Test("next carries an opaque cursor; it keeps its order and filters, and a forged or foreign cursor is a 422 naming it")
-    func cursorForm() async throws {
-        try await ServiceProcess.withService { service in
+    @Test("next carries an opaque cursor; it keeps its order and filters, and a forged or foreign cursor is a 422 naming it", arguments: StoreBackendKind.available)
+    func cursorForm(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
             let client = service.client
             for index in 0..<5 { _ = try await client.create("tags", "{\"name\":\"tag \(index)\",\"color\":\"red\"}") }
             let first = try await client.get("/tags?order=-name&limit=2&color=red").json()

@@ -1,3 +1,4 @@
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -6,9 +7,9 @@ import Testing
 struct OperationsEndToEndTests {
     typealias F = EndToEndFixture
 
-    @Test("GET /model is the normalised model with an ETag; GET /openapi.yaml is served from any working directory")
-    func modelAndOpenAPI() async throws {
-        try await ServiceProcess.withService { service in
+    @Test("GET /model is the normalised model with an ETag; GET /openapi.yaml is served from any working directory", arguments: StoreBackendKind.available)
+    func modelAndOpenAPI(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
             let client = service.client
             let model = try await client.get("/model")
             #expect(model.status == 200)
@@ -31,43 +32,45 @@ struct OperationsEndToEndTests {
         }
     }
 
-    @Test("probes answer 200; /metrics counts requests by route, method and status, and clones")
-    func probesAndMetrics() async throws {
-        try await ServiceProcess.withService { service in
-            let client = service.client
-            let health = try await client.get("/healthz")
-            #expect(health.status == 200)
-            #expect(try health.json()["status"] as? String == "ok")
-            let ready = try await client.get("/readyz")
-            #expect(ready.status == 200)
-            #expect(try ready.json()["status"] as? String == "ready")
+    @Test("probes answer 200; /metrics counts requests by route, method and status, and clones", arguments: StoreBackendKind.available)
+    func probesAndMetrics(_ backend: StoreBackendKind) async throws {
+        try await withoutPostgreSQLCopier(backend) {
+            try await ServiceProcess.withService(backend: backend) { service in
+                let client = service.client
+                let health = try await client.get("/healthz")
+                #expect(health.status == 200)
+                #expect(try health.json()["status"] as? String == "ok")
+                let ready = try await client.get("/readyz")
+                #expect(ready.status == 200)
+                #expect(try ready.json()["status"] as? String == "ready")
 
-            let route = #"route="/{collection}/{id}""#
-            let readsBefore = try await client.metric("http_requests_total", labels: [route, #"method="GET""#, #"status="404""#])
-            let clonesBefore = try await client.metric("cloner_clones_total")
-            let objectsBefore = try await client.metric("cloner_objects_cloned_total")
-            for _ in 0..<3 { _ = try await client.get("/notes/4242") }
-            let note = try await client.create("notes", F.note(#""items":[{"name":"a"}]"#))
-            #expect(try await client.post("/notes/\(F.int(note["_id"])!)/clone", nil).status == 201)
+                let route = #"route="/{collection}/{id}""#
+                let readsBefore = try await client.metric("http_requests_total", labels: [route, #"method="GET""#, #"status="404""#])
+                let clonesBefore = try await client.metric("cloner_clones_total")
+                let objectsBefore = try await client.metric("cloner_objects_cloned_total")
+                for _ in 0..<3 { _ = try await client.get("/notes/4242") }
+                let note = try await client.create("notes", F.note(#""items":[{"name":"a"}]"#))
+                #expect(try await client.post("/notes/\(F.int(note["_id"])!)/clone", nil).status == 201)
 
-            let metrics = try await client.get("/metrics")
-            #expect(metrics.status == 200)
-            #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
-            for name in ["http_requests_total", "http_request_duration_seconds", "cloner_clones_total",
-                         "cloner_objects_cloned_total", "cloner_clone_duration_seconds", "cloner_jobs_in_flight"] {
-                #expect(metrics.text.contains(name), "\(name) missing from /metrics")
+                let metrics = try await client.get("/metrics")
+                #expect(metrics.status == 200)
+                #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
+                for name in ["http_requests_total", "http_request_duration_seconds", "cloner_clones_total",
+                             "cloner_objects_cloned_total", "cloner_clone_duration_seconds", "cloner_jobs_in_flight"] {
+                    #expect(metrics.text.contains(name), "\(name) missing from /metrics")
+                }
+                #expect(try await client.metric("http_requests_total", labels: [route, #"method="GET""#, #"status="404""#], settlingAt: readsBefore + 3) == readsBefore + 3)
+                #expect(try await client.metric("cloner_clones_total", settlingAt: clonesBefore + 1) == clonesBefore + 1)
+                #expect(try await client.metric("cloner_objects_cloned_total", settlingAt: objectsBefore + 2) == objectsBefore + 2)
+                #expect(try await client.metric("http_request_duration_seconds_count", labels: [route]) >= 3)
+                #expect(try await client.metric("cloner_jobs_in_flight", settlingAt: 0) == 0)
             }
-            #expect(try await client.metric("http_requests_total", labels: [route, #"method="GET""#, #"status="404""#], settlingAt: readsBefore + 3) == readsBefore + 3)
-            #expect(try await client.metric("cloner_clones_total", settlingAt: clonesBefore + 1) == clonesBefore + 1)
-            #expect(try await client.metric("cloner_objects_cloned_total", settlingAt: objectsBefore + 2) == objectsBefore + 2)
-            #expect(try await client.metric("http_request_duration_seconds_count", labels: [route]) >= 3)
-            #expect(try await client.metric("cloner_jobs_in_flight", settlingAt: 0) == 0)
         }
     }
 
-    @Test("404 and 405 with Allow are problems of the documented shape; X-Request-ID is honoured, generated and echoed; one access log line per request")
-    func routingErrorsProblemShapeAndRequestIDs() async throws {
-        try await ServiceProcess.withService { service in
+    @Test("404 and 405 with Allow are problems of the documented shape; X-Request-ID is honoured, generated and echoed; one access log line per request", arguments: StoreBackendKind.available)
+    func routingErrorsProblemShapeAndRequestIDs(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
             let client = service.client
             let notFound = try await client.get("/a/b/c/d")
             #expect(notFound.status == 404)
@@ -127,9 +130,9 @@ struct OperationsEndToEndTests {
         }
     }
 
-    @Test("HTTP limits from CLONER_HTTP_*: a body over the limit is 413 with Connection: close, judged by Content-Length before it is read")
-    func bodyLimitFromEnvironment() async throws {
-        try await ServiceProcess.withService(environment: ["CLONER_HTTP_MAX_BODY_BYTES": "2048"]) { service in
+    @Test("HTTP limits from CLONER_HTTP_*: a body over the limit is 413 with Connection: close, judged by Content-Length before it is read", arguments: StoreBackendKind.available)
+    func bodyLimitFromEnvironment(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend, environment: ["CLONER_HTTP_MAX_BODY_BYTES": "2048"]) { service in
             let client = service.client
             let padding = String(repeating: "x", count: 1500)
             #expect(try await client.post("/notes", F.note(#""name":"\#(padding)""#)).status == 201)
@@ -148,27 +151,29 @@ struct OperationsEndToEndTests {
         }
     }
 
-    @Test("curl drives create, clone and read like a runbook does")
-    func curlRunbook() async throws {
-        try await ServiceProcess.withService { service in
-            let base = "http://127.0.0.1:\(service.port)"
-            let created = try await Curl.run(["-sS", "-i", "-X", "POST", "\(base)/notes", "-H", "Content-Type: application/json",
-                                        "--data-binary", F.richNote(name: "curl", tag: "cli")])
-            #expect(created.status == 201)
-            let location = try #require(created.header("Location"))
-            let cloned = try await Curl.run(["-sS", "-i", "-X", "POST", "\(base)\(location)/clone", "-H", "Content-Type: application/json",
-                                       "-H", "Idempotency-Key: runbook-1", "--data-binary", #"{"returnIds":true}"#])
-            #expect(cloned.status == 201)
-            let copy = try await Curl.run(["-sS", "-i", "\(base)\(try #require(cloned.header("Location")))"])
-            #expect(copy.status == 200)
-            #expect(try copy.json()["name"] as? String == "curl")
-            let retried = try await Curl.run(["-sS", "-i", "-X", "POST", "\(base)\(location)/clone", "-H", "Content-Type: application/json",
-                                        "-H", "Idempotency-Key: runbook-1", "--data-binary", #"{"returnIds":true}"#])
-            #expect(retried.status == 201)
-            #expect(retried.body == cloned.body)
-            let form = try await Curl.run(["-sS", "-i", "-X", "POST", "\(base)/notes", "-d", "name=x"])
-            #expect(form.status == 415, "curl -d without a JSON Content-Type")
-            #expect(try await service.count("Note") == 2)
+    @Test("curl drives create, clone and read like a runbook does", arguments: StoreBackendKind.available)
+    func curlRunbook(_ backend: StoreBackendKind) async throws {
+        try await withoutPostgreSQLCopier(backend) {
+            try await ServiceProcess.withService(backend: backend) { service in
+                let base = "http://127.0.0.1:\(service.port)"
+                let created = try await Curl.run(["-sS", "-i", "-X", "POST", "\(base)/notes", "-H", "Content-Type: application/json",
+                                            "--data-binary", F.richNote(name: "curl", tag: "cli")])
+                #expect(created.status == 201)
+                let location = try #require(created.header("Location"))
+                let cloned = try await Curl.run(["-sS", "-i", "-X", "POST", "\(base)\(location)/clone", "-H", "Content-Type: application/json",
+                                           "-H", "Idempotency-Key: runbook-1", "--data-binary", #"{"returnIds":true}"#])
+                #expect(cloned.status == 201)
+                let copy = try await Curl.run(["-sS", "-i", "\(base)\(try #require(cloned.header("Location")))"])
+                #expect(copy.status == 200)
+                #expect(try copy.json()["name"] as? String == "curl")
+                let retried = try await Curl.run(["-sS", "-i", "-X", "POST", "\(base)\(location)/clone", "-H", "Content-Type: application/json",
+                                            "-H", "Idempotency-Key: runbook-1", "--data-binary", #"{"returnIds":true}"#])
+                #expect(retried.status == 201)
+                #expect(retried.body == cloned.body)
+                let form = try await Curl.run(["-sS", "-i", "-X", "POST", "\(base)/notes", "-d", "name=x"])
+                #expect(form.status == 415, "curl -d without a JSON Content-Type")
+                #expect(try await service.count("Note") == 2)
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -6,9 +7,9 @@ import Testing
 struct RecordsEndToEndTests {
     typealias F = EndToEndFixture
 
-    @Test("POST with nested objects creates the graph in one go: 201, Location, ETag; GET answers the same record")
-    func createNestedAndRead() async throws {
-        try await ServiceProcess.withService { service in
+    @Test("POST with nested objects creates the graph in one go: 201, Location, ETag; GET answers the same record", arguments: StoreBackendKind.available)
+    func createNestedAndRead(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
             let client = service.client
             let created = try await client.post("/notes", F.richNote(name: "groceries", tag: "home"))
             #expect(created.status == 201)
@@ -74,9 +75,9 @@ struct RecordsEndToEndTests {
         }
     }
 
-    @Test("POST links by _id and keeps the inverse; every invalid body is a 4xx naming the field and writes nothing")
-    func createLinksAndRejections() async throws {
-        try await ServiceProcess.withService { service in
+    @Test("POST links by _id and keeps the inverse; every invalid body is a 4xx naming the field and writes nothing", arguments: StoreBackendKind.available)
+    func createLinksAndRejections(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
             let client = service.client
             let tag = try await client.create("tags", #"{"name":"urgent","color":"red"}"#)
             let tagID = try #require(F.int(tag["_id"]))
@@ -133,9 +134,9 @@ struct RecordsEndToEndTests {
         }
     }
 
-    @Test("GET list: limit, after cursor with next, order, equality filters; bad parameters are 422 naming them")
-    func listing() async throws {
-        try await ServiceProcess.withService { service in
+    @Test("GET list: limit, after cursor with next, order, equality filters; bad parameters are 422 naming them", arguments: StoreBackendKind.available)
+    func listing(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
             let client = service.client
             let names = ["delta", "alpha", "echo", "charlie", "bravo"]
             var ids: [Int] = []
@@ -214,9 +215,9 @@ struct RecordsEndToEndTests {
         }
     }
 
-    @Test("PATCH: If-Match mismatch is 412 and changes nothing; partial update bumps the version; moving an item updates both notes")
-    func partialUpdate() async throws {
-        try await ServiceProcess.withService { service in
+    @Test("PATCH: If-Match mismatch is 412 and changes nothing; partial update bumps the version; moving an item updates both notes", arguments: StoreBackendKind.available)
+    func partialUpdate(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
             let client = service.client
             let first = try await client.create("notes", F.note(#""name":"first","index":3,"items":[{"name":"a"},{"name":"b"}]"#))
             let second = try await client.create("notes", F.note(#""name":"second","items":[{"name":"c"}]"#))
@@ -281,9 +282,9 @@ struct RecordsEndToEndTests {
         }
     }
 
-    @Test("DELETE cascades through owned objects; a deny rule with related objects is 409 and deletes nothing")
-    func deletion() async throws {
-        try await ServiceProcess.withService { service in
+    @Test("DELETE cascades through owned objects; a deny rule with related objects is 409 and deletes nothing", arguments: StoreBackendKind.available)
+    func deletion(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
             let client = service.client
             let note = try await client.create("notes", F.richNote(name: "doomed", tag: "keeper"))
             let noteID = try #require(F.int(note["_id"]))

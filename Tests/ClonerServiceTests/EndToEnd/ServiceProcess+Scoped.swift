@@ -1,27 +1,31 @@
+import ClonerTestSupport
 import Foundation
+import Testing
 
 extension ServiceProcess {
     /// Runs `body` against a fresh service in a fresh temporary folder; the process is killed
     /// and the folder removed afterwards, whatever happens.
-    static func withService<T>(environment: [String: String] = [:], arguments: [String] = [],
+    static func withService<T>(backend: StoreBackendKind = .sqlite, environment: [String: String] = [:], arguments: [String] = [],
                                _ body: (ServiceProcess) async throws -> T) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let service = try await ServiceProcess.start(directory: directory.url, environment: environment, arguments: arguments)
+        let service = try await ServiceProcess.start(directory: directory.url, backend: backend, environment: environment, arguments: arguments)
         defer { service.stop() }
         return try await body(service)
     }
 
     /// `withService` on a model of the test's own, written to a file beside the database.
-    static func withService<T>(modelText: String, _ body: (ServiceProcess) async throws -> T) async throws -> T {
+    static func withService<T>(backend: StoreBackendKind = .sqlite, modelText: String,
+                               _ body: (ServiceProcess) async throws -> T) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try directory.write(modelText, to: "model.json")
-        return try await withService(arguments: ["--model", path], body)
+        return try await withService(backend: backend, arguments: ["--model", path], body)
     }
 
-    /// Rows of `entity` in the database, counted with the sqlite3 shell (not through the service).
-    func count(_ entity: String, where condition: String = "1") async throws -> Int {
+    /// Rows of `entity` in the database, counted with the sqlite3 shell or psql (not through the
+    /// service). `condition` must be SQL both dialects read.
+    func count(_ entity: String, where condition: String = "true") async throws -> Int {
         let text = try await sql("SELECT count(*) FROM \"\(entity)\" WHERE \(condition);")
         guard let count = Int(text) else { throw ClientError("count of \(entity): \(text)") }
         return count
@@ -32,5 +36,19 @@ extension ServiceProcess {
         var counts: [Int] = []
         for entity in entities { counts.append(try await count(entity)) }
         return counts
+    }
+}
+
+extension StoreBackendKind: CustomTestStringConvertible {
+    public var testDescription: String { rawValue }
+}
+
+/// Runs `body`, whose clones need the PostgreSQL copier: on PostgreSQL, while that copier is not
+/// in this build (its `copyGraph` refuses), the failures are an expected, recorded known issue.
+func withoutPostgreSQLCopier(_ backend: StoreBackendKind, _ body: () async throws -> Void) async throws {
+    try await withKnownIssue("PostgreSQL copier not in this build") {
+        try await body()
+    } when: {
+        backend == .postgreSQL
     }
 }

@@ -1,3 +1,4 @@
+import ClonerTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,11 @@ import Glibc
 /// Every stored property is an immutable reference to a thread-safe object, hence `Sendable`.
 final class ServiceProcess: Sendable {
     let directory: URL
+    /// The SQLite file (on `.sqlite`; for `.postgreSQL` the file that is *not* used).
     let databasePath: String
+    let backend: StoreBackendKind
+    /// What `--database` was given: the SQLite path, or the test database's libpq URI.
+    let databaseLocation: String
     let process = Process()
     let stdout = ServiceOutput()
     let stderr = ServiceOutput()
@@ -86,21 +91,33 @@ final class ServiceProcess: Sendable {
     }
 
     /// Starts the service (see `init`) from a thread of its own and awaits it listening.
-    static func start(directory: URL, defaults: Bool = false, environment: [String: String] = [:],
-                      arguments: [String] = []) async throws -> ServiceProcess {
-        try await Blocking.run { try ServiceProcess(directory: directory, defaults: defaults, environment: environment, arguments: arguments) }
+    static func start(directory: URL, backend: StoreBackendKind = .sqlite, defaults: Bool = false,
+                      environment: [String: String] = [:], arguments: [String] = [],
+                      databasePassword: String? = nil) async throws -> ServiceProcess {
+        try await Blocking.run {
+            try ServiceProcess(directory: directory, backend: backend, defaults: defaults, environment: environment, arguments: arguments,
+                               databasePassword: databasePassword)
+        }
     }
 
     /// Starts `cloner serve` in `directory` with the database `directory/cloner.sqlite` and the
     /// sample model (unless `arguments` say otherwise) and waits until it listens. With
     /// `defaults`, only the port is given: database, model and settings come from the working
-    /// directory and the environment, as in a deployment.
-    init(directory: URL, defaults: Bool = false, environment: [String: String] = [:], arguments: [String] = [],
-         startTimeout: Duration = .seconds(60)) throws {
+    /// directory and the environment, as in a deployment. On `.postgreSQL` the database is a fresh
+    /// one in the test cluster, given to `--database` as a libpq URI (with `databasePassword` in
+    /// its user info when given: the test cluster trusts local connections and ignores it).
+    init(directory: URL, backend: StoreBackendKind = .sqlite, defaults: Bool = false, environment: [String: String] = [:],
+         arguments: [String] = [], databasePassword: String? = nil, startTimeout: Duration = .seconds(60)) throws {
+        precondition(!(defaults && backend == .postgreSQL), "defaults place the database in data/cloner.sqlite")
         self.directory = directory
+        self.backend = backend
         self.databasePath = directory.appendingPathComponent(defaults ? "data/cloner.sqlite" : "cloner.sqlite").path
+        switch backend {
+        case .sqlite: databaseLocation = databasePath
+        case .postgreSQL: databaseLocation = try PostgreSQLTestCluster.shared.createDatabase().uri(password: databasePassword)
+        }
         process.executableURL = URL(fileURLWithPath: ServiceProcess.executablePath)
-        let placement = defaults ? [] : ["--host", "127.0.0.1", "--database", databasePath, "--model", ServiceProcess.sampleModelPath]
+        let placement = defaults ? [] : ["--host", "127.0.0.1", "--database", databaseLocation, "--model", ServiceProcess.sampleModelPath]
         process.arguments = ["serve", "--port", "0"] + placement + arguments
         process.currentDirectoryURL = directory
         process.environment = ServiceProcess.cleanEnvironment(adding: environment)
@@ -156,16 +173,23 @@ final class ServiceProcess: Sendable {
         }
     }
 
-    /// Runs SQL against the service's database with the sqlite3 command-line shell.
+    /// Runs SQL against the service's database, not through the service: with the sqlite3 shell,
+    /// or psql on PostgreSQL (unaligned, tuples only: `a|b` rows as sqlite3 prints them).
     func sql(_ statements: String) async throws -> String {
-        let path = databasePath
-        return try await Blocking.run { try ServiceProcess.sqlNow(statements, path: path) }
+        let backend = backend, location = databaseLocation
+        return try await Blocking.run { try ServiceProcess.sqlNow(statements, backend: backend, location: location) }
     }
 
-    private static func sqlNow(_ statements: String, path databasePath: String) throws -> String {
+    private static func sqlNow(_ statements: String, backend: StoreBackendKind, location: String) throws -> String {
         let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        shell.arguments = ["-batch", "-cmd", ".timeout 30000", databasePath, statements]
+        switch backend {
+        case .sqlite:
+            shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            shell.arguments = ["-batch", "-cmd", ".timeout 30000", location, statements]
+        case .postgreSQL:
+            shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            shell.arguments = ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", location, "-c", statements]
+        }
         let out = Pipe(), err = Pipe()
         shell.standardOutput = out
         shell.standardError = err
@@ -174,7 +198,7 @@ final class ServiceProcess: Sendable {
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         shell.waitUntilExit()
         guard shell.terminationStatus == 0 else {
-            throw ClientError("sqlite3 failed (\(shell.terminationStatus)): \(String(decoding: errors, as: UTF8.self))")
+            throw ClientError("\(backend == .sqlite ? "sqlite3" : "psql") failed (\(shell.terminationStatus)): \(String(decoding: errors, as: UTF8.self))")
         }
         return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

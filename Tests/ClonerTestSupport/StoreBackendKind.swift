@@ -1,0 +1,13 @@
+/// Which backend a parameterised store, clone or end-to-end test runs on: the same tests run on
+/// both (DESIGN.md §1), never copies of them.
+package enum StoreBackendKind: String, CaseIterable, Sendable {
+    case sqlite
+    case postgreSQL
+
+    /// Whether this backend can run here (PostgreSQL needs the test cluster; under CI=true it
+    /// runs and fails instead of skipping).
+    package var isAvailable: Bool { self == .sqlite || PostgreSQLTestCluster.isEnabled }
+
+    /// The backends a parameterised test runs on here.
+    package static let available = allCases.filter(\.isAvailable)
+}
