@@ -73,6 +73,18 @@ package final class PostgreSQLConnectionPool: @unchecked Sendable {
         _ = closing  // PQfinish runs in deinit, outside the lock
     }
 
+    /// Closes the idle connections but keeps the pool open: the next checkouts open new ones.
+    /// Connections lent out are kept when they come back.
+    package func closeIdle() {
+        condition.lock()
+        let closing = idle
+        idle.removeAll()
+        openCount -= closing.count
+        condition.broadcast()
+        condition.unlock()
+        _ = closing  // PQfinish runs in deinit, outside the lock
+    }
+
     private func checkout() throws(PostgreSQLError) -> PostgreSQLConnection {
         let deadline = Date().addingTimeInterval(configuration.checkoutTimeout.timeInterval)
         condition.lock()

@@ -33,37 +33,6 @@ struct PostgreSQLParameters {
         case .null:
             types.append(PostgreSQLTypeOID.unspecified)
             isNull = true
-        case .int8(let v):
-            types.append(PostgreSQLTypeOID.int8)
-            appendBigEndian(UInt64(bitPattern: v))
-        case .float8(let v):
-            types.append(PostgreSQLTypeOID.float8)
-            appendBigEndian(v.bitPattern)
-        case .bool(let v):
-            types.append(PostgreSQLTypeOID.bool)
-            bytes.append(v ? 1 : 0)
-        case .text(let v):
-            types.append(PostgreSQLTypeOID.text)
-            bytes.append(contentsOf: v.utf8)
-        case .json(let v):
-            types.append(PostgreSQLTypeOID.json)
-            bytes.append(contentsOf: v.utf8)
-        case .bytea(let v):
-            types.append(PostgreSQLTypeOID.bytea)
-            bytes.append(contentsOf: v)
-        case .timestamptz(let milliseconds):
-            types.append(PostgreSQLTypeOID.timestamptz)
-            let (shifted, overflow1) = milliseconds.subtractingReportingOverflow(Self.postgresEpochMilliseconds)
-            let (microseconds, overflow2) = shifted.multipliedReportingOverflow(by: 1000)
-            guard !overflow1, !overflow2 else {
-                throw PostgreSQLError(
-                    kind: .client, code: .datetimeFieldOverflow,
-                    message: "parameter $\(position): \(milliseconds) ms since 1970 is outside timestamptz's range")
-            }
-            appendBigEndian(UInt64(bitPattern: microseconds))
-        case .uuid(let v):
-            types.append(PostgreSQLTypeOID.uuid)
-            withUnsafeBytes(of: v.uuid) { bytes.append(contentsOf: $0) }
         case .int8Array(let elements):
             types.append(PostgreSQLTypeOID.int8Array)
             appendArrayHeader(count: elements.count, elementType: PostgreSQLTypeOID.int8)
@@ -79,6 +48,27 @@ struct PostgreSQLParameters {
                 appendBigEndian(UInt32(utf8.count))
                 bytes.append(contentsOf: utf8)
             }
+        case let .array(element, elements):
+            let oids = PostgreSQLTypeOID.oids(of: element)
+            types.append(oids.array)
+            appendArrayHeader(count: elements.count, elementType: oids.element)
+            for item in elements {
+                if item.isNull {
+                    appendBigEndian(UInt32(bitPattern: -1))
+                    continue
+                }
+                precondition(Self.elementType(of: item) == element, "\(item) in an array of \(element), parameter $\(position)")
+                let lengthOffset = bytes.count
+                appendBigEndian(UInt32(0))
+                try appendScalar(item, position: position)
+                let length = UInt32(bytes.count - lengthOffset - 4).bigEndian
+                withUnsafeBytes(of: length) { raw in
+                    for (offset, byte) in raw.enumerated() { bytes[lengthOffset + offset] = byte }
+                }
+            }
+        default:
+            types.append(Self.scalarType(of: value))
+            try appendScalar(value, position: position)
         }
         let length = bytes.count - start
         guard length <= Int32.max else {
@@ -87,6 +77,62 @@ struct PostgreSQLParameters {
         }
         offsets.append(start)
         lengths.append(isNull ? -1 : Int32(length))
+    }
+
+    private static func scalarType(of value: PostgreSQLValue) -> Oid {
+        switch value {
+        case .int8: return PostgreSQLTypeOID.int8
+        case .float8: return PostgreSQLTypeOID.float8
+        case .bool: return PostgreSQLTypeOID.bool
+        case .text: return PostgreSQLTypeOID.text
+        case .json: return PostgreSQLTypeOID.json
+        case .bytea: return PostgreSQLTypeOID.bytea
+        case .timestamptz: return PostgreSQLTypeOID.timestamptz
+        case .uuid: return PostgreSQLTypeOID.uuid
+        case .null, .int8Array, .textArray, .array: preconditionFailure("\(value) is not a scalar")
+        }
+    }
+
+    private static func elementType(of value: PostgreSQLValue) -> PostgreSQLValue.ArrayElement? {
+        switch value {
+        case .int8: return .int8
+        case .float8: return .float8
+        case .bool: return .bool
+        case .text: return .text
+        case .bytea: return .bytea
+        case .timestamptz: return .timestamptz
+        case .uuid: return .uuid
+        default: return nil
+        }
+    }
+
+    /// The binary form of one scalar value (no length prefix).
+    private mutating func appendScalar(_ value: PostgreSQLValue, position: Int) throws(PostgreSQLError) {
+        switch value {
+        case .int8(let v):
+            appendBigEndian(UInt64(bitPattern: v))
+        case .float8(let v):
+            appendBigEndian(v.bitPattern)
+        case .bool(let v):
+            bytes.append(v ? 1 : 0)
+        case .text(let v), .json(let v):
+            bytes.append(contentsOf: v.utf8)
+        case .bytea(let v):
+            bytes.append(contentsOf: v)
+        case .timestamptz(let milliseconds):
+            let (shifted, overflow1) = milliseconds.subtractingReportingOverflow(Self.postgresEpochMilliseconds)
+            let (microseconds, overflow2) = shifted.multipliedReportingOverflow(by: 1000)
+            guard !overflow1, !overflow2 else {
+                throw PostgreSQLError(
+                    kind: .client, code: .datetimeFieldOverflow,
+                    message: "parameter $\(position): \(milliseconds) ms since 1970 is outside timestamptz's range")
+            }
+            appendBigEndian(UInt64(bitPattern: microseconds))
+        case .uuid(let v):
+            withUnsafeBytes(of: v.uuid) { bytes.append(contentsOf: $0) }
+        case .null, .int8Array, .textArray, .array:
+            preconditionFailure("\(value) is not a scalar")
+        }
     }
 
     /// The binary array format (`array_recv`): dimensions, has-null flag, element type, then per

@@ -24,6 +24,24 @@ enum PostgreSQLTypeOID {
     static let timestamptz: Oid = 1184
     static let uuid: Oid = 2950
     static let jsonb: Oid = 3802
+    static let boolArray: Oid = 1000
+    static let byteaArray: Oid = 1001
+    static let float8Array: Oid = 1022
+    static let timestamptzArray: Oid = 1185
+    static let uuidArray: Oid = 2951
+
+    /// The element and array OIDs of an `array` parameter's element type.
+    static func oids(of element: PostgreSQLValue.ArrayElement) -> (element: Oid, array: Oid) {
+        switch element {
+        case .int8: return (int8, int8Array)
+        case .float8: return (float8, float8Array)
+        case .bool: return (bool, boolArray)
+        case .text: return (text, textArray)
+        case .bytea: return (bytea, byteaArray)
+        case .timestamptz: return (timestamptz, timestamptzArray)
+        case .uuid: return (uuid, uuidArray)
+        }
+    }
 
     static func isTextual(_ oid: Oid) -> Bool {
         oid == text || oid == varchar || oid == bpchar || oid == name || oid == json || oid == unknown

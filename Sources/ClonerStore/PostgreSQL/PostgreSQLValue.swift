@@ -29,6 +29,16 @@ package enum PostgreSQLValue: Sendable, Hashable {
     case int8Array([Int64])
     /// A `text[]`, for the same set-based statements over text keys.
     case textArray([String])
+    /// A one-dimensional array of `element` values, NULLs allowed: one parameter per column for a
+    /// multi-row `INSERT … SELECT * FROM unnest($1::int8[], $2::text[], …)`, so a batch of any
+    /// size is one statement with one cached plan. Every non-null element must be of the
+    /// element type's case (a precondition).
+    case array(element: ArrayElement, [PostgreSQLValue])
+
+    /// The element types `array` carries: the scalar cases above.
+    package enum ArrayElement: Sendable, Hashable {
+        case int8, float8, bool, text, bytea, timestamptz, uuid
+    }
 
     package var isNull: Bool { if case .null = self { return true } else { return false } }
 }

@@ -1,0 +1,85 @@
+import ClonerModel
+
+/// The steps that bring a PostgreSQL store from the layout its metadata records to the one a new
+/// model needs.
+///
+/// What may change is decided by `SchemaMigrator`, the SQLite store's planner: `plan()` runs it
+/// first and lets its refusal through unchanged, so both backends accept and refuse exactly the
+/// same model changes with the same reasons. Only then are the accepted changes rendered in
+/// PostgreSQL's DDL, walking the model in the same order as `SchemaMigrator` so the same change
+/// gives the same steps.
+struct PostgreSQLSchemaMigrator {
+    let old: SchemaSnapshot
+    let new: DataModel
+
+    func plan() throws(StoreError) -> [SchemaMigrator.Step] {
+        // The decision: throws `.migrationRefused` with every reason, exactly as on SQLite.
+        _ = try SchemaMigrator(old: old, new: new).plan()
+
+        let oldModel = old.makeModel()
+        let oldSchema = StoreSchema(model: oldModel)
+        let newSchema = StoreSchema(model: new)
+        let layout = PostgreSQLSchema(schema: newSchema)
+        var steps: [SchemaMigrator.Step] = []
+        // Reference constraints go last: a new column may name a table created further on.
+        var constraints: [SchemaMigrator.Step] = []
+
+        for entity in new.entities {
+            guard let oldEntity = oldModel.entity(named: entity.name) else {
+                steps += layout.createStatements(for: entity).map(SchemaMigrator.Step.sql)
+                constraints += layout.constraintStatements(for: entity).map(SchemaMigrator.Step.sql)
+                continue
+            }
+            let oldGroups = Set(oldEntity.uniqueTogether), newGroups = Set(entity.uniqueTogether)
+            for group in oldEntity.uniqueTogether where !newGroups.contains(group) {
+                steps.append(.sql("DROP INDEX IF EXISTS \(quoted(PostgreSQLSchema.uniqueTogetherIndexName(entity: entity.name, attributes: group)))"))
+            }
+            steps += attributeSteps(entity: entity, oldEntity: oldEntity)
+            for group in entity.uniqueTogether where !oldGroups.contains(group) {
+                steps.append(.createUniqueTogetherIndex(entity: entity.name, attributes: group))
+            }
+            let oldColumns = Set((oldSchema.foreignKeys[entity.name] ?? []).map(\.column))
+            for foreignKey in newSchema.foreignKeys[entity.name] ?? [] where !oldColumns.contains(foreignKey.column) {
+                if oldEntity.attribute(named: foreignKey.column) != nil { continue }
+                steps += PostgreSQLSchema.columnDefinitions(foreignKey).map { .sql("ALTER TABLE \(quoted(entity.name)) ADD COLUMN \($0)") }
+                steps += PostgreSQLSchema.indexStatements(foreignKey).map(SchemaMigrator.Step.sql)
+                constraints.append(.sql(PostgreSQLSchema.constraintStatement(foreignKey)))
+            }
+        }
+
+        let oldJoinTables = Set(oldSchema.joinTables.map(\.name))
+        for joinTable in newSchema.joinTables where !oldJoinTables.contains(joinTable.name) {
+            steps += PostgreSQLSchema.createStatements(for: joinTable).map(SchemaMigrator.Step.sql)
+        }
+        return steps + constraints
+    }
+
+    private func attributeSteps(entity: EntityDescription, oldEntity: EntityDescription) -> [SchemaMigrator.Step] {
+        var steps: [SchemaMigrator.Step] = []
+        let table = quoted(entity.name)
+        for attribute in entity.attributes {
+            guard let previous = oldEntity.attribute(named: attribute.name)
+                ?? attribute.originalName.flatMap({ oldEntity.attribute(named: $0) }) else {
+                // New: `SchemaMigrator` accepted it, so it is optional or has a default.
+                steps.append(.sql("ALTER TABLE \(table) ADD COLUMN \(PostgreSQLSchema.columnDefinition(attribute))"))
+                if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity.name, attribute: attribute.name)) }
+                continue
+            }
+            if previous.name != attribute.name {
+                if previous.isUnique {
+                    steps.append(.sql("DROP INDEX IF EXISTS \(quoted(PostgreSQLSchema.uniqueIndexName(entity: entity.name, attribute: previous.name)))"))
+                }
+                steps.append(.sql("ALTER TABLE \(table) RENAME COLUMN \(quoted(previous.name)) TO \(quoted(attribute.name))"))
+                if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity.name, attribute: attribute.name)) }
+            } else if previous.isUnique != attribute.isUnique {
+                steps.append(attribute.isUnique
+                    ? .createUniqueIndex(entity: entity.name, attribute: attribute.name)
+                    : .sql("DROP INDEX IF EXISTS \(quoted(PostgreSQLSchema.uniqueIndexName(entity: entity.name, attribute: attribute.name)))"))
+            }
+            if previous.isOptional && !attribute.isOptional {
+                steps.append(.requireNoNulls(entity: entity.name, column: attribute.name))
+            }
+        }
+        return steps
+    }
+}

@@ -1,0 +1,120 @@
+import ClonerModel
+import Foundation
+
+extension PostgreSQLStore {
+    /// Brings the database to the model in one transaction under a transaction-level advisory
+    /// lock (`pg_advisory_xact_lock`): creates the schema in an empty database, or checks the
+    /// database is a Cloner store (the same metadata keys as the SQLite store's) and migrates it.
+    /// PostgreSQL's DDL is transactional, so a refused or failed migration leaves nothing behind,
+    /// and a replica that waited on the lock sees the finished result. Returns the store's UUID.
+    static func prepare(connection: PostgreSQLConnection, layout: PostgreSQLSchema) throws -> String {
+        let place = connection.redactedURI
+        let snapshot = SchemaSnapshot(model: layout.model)
+        return try connection.transaction(.readCommitted) {
+            try connection.query("SELECT pg_advisory_xact_lock($1)",
+                                 [.int8(PostgreSQLConnection.advisoryLockKey(preparationLockName))])
+            let tables = try tableNames(connection)
+            let uuid: String
+            if !tables.contains(PostgreSQLSchema.metadataTable) {
+                guard tables.isEmpty else {
+                    throw StoreError.incompatibleStore(path: place, reason: "the database holds tables (\(tables.sorted().prefix(5).joined(separator: ", "))) but no Cloner metadata; refusing to write into another application's database")
+                }
+                uuid = UUID().uuidString.lowercased()
+                try connection.execute(PostgreSQLSchema.metadataCreateStatement)
+                for statement in layout.createStatements() { try connection.execute(statement) }
+                try writeMetadata(connection, [
+                    "format": IncrementalStore.formatName,
+                    "format_version": IncrementalStore.formatVersion,
+                    "store_uuid": uuid,
+                    "model_fingerprint": snapshot.fingerprint,
+                    "schema": String(decoding: snapshot.encoded(), as: UTF8.self),
+                    "created_at": RFC3339Timestamp.format(millisecondsSince1970: RFC3339Timestamp.nowMilliseconds()),
+                ])
+            } else {
+                let metadata = try readMetadata(connection)
+                guard metadata["format"] == IncrementalStore.formatName else {
+                    throw StoreError.incompatibleStore(path: place, reason: "metadata table has format \(metadata["format"] ?? "none"), expected \(IncrementalStore.formatName)")
+                }
+                guard metadata["format_version"] == IncrementalStore.formatVersion else {
+                    throw StoreError.incompatibleStore(path: place, reason: "store format version \(metadata["format_version"] ?? "none") is not supported (this build reads \(IncrementalStore.formatVersion))")
+                }
+                guard let stored = metadata["store_uuid"], let data = metadata["schema"].flatMap({ $0.data(using: .utf8) }),
+                      let old = try? JSONDecoder().decode(SchemaSnapshot.self, from: data) else {
+                    throw StoreError.incompatibleStore(path: place, reason: "metadata is incomplete or unreadable")
+                }
+                uuid = stored
+                if metadata["model_fingerprint"] != snapshot.fingerprint || old != snapshot {
+                    try migrate(connection: connection, from: old, to: snapshot, model: layout.model)
+                }
+            }
+            for statement in PostgreSQLSchema.serviceCreateStatements { try connection.execute(statement) }
+            return uuid
+        }
+    }
+
+    /// Tables, views and the like in the schema the store's tables are created in.
+    private static func tableNames(_ connection: PostgreSQLConnection) throws -> Set<String> {
+        var names: Set<String> = []
+        try connection.query("""
+            SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+            """).forEachRow { names.insert($0.string(0)) }
+        return names
+    }
+
+    private static func readMetadata(_ connection: PostgreSQLConnection) throws -> [String: String] {
+        var metadata: [String: String] = [:]
+        try connection.query("SELECT key, value FROM \(quoted(PostgreSQLSchema.metadataTable))").forEachRow {
+            metadata[$0.string(0)] = $0.string(1)
+        }
+        return metadata
+    }
+
+    private static func writeMetadata(_ connection: PostgreSQLConnection, _ values: [String: String]) throws {
+        let pairs = values.sorted { $0.key < $1.key }
+        try connection.query("""
+            INSERT INTO \(quoted(PostgreSQLSchema.metadataTable)) (key, value) SELECT * FROM unnest($1::text[], $2::text[])
+            ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
+            """, [.textArray(pairs.map(\.key)), .textArray(pairs.map(\.value))])
+    }
+
+    private static func migrate(connection: PostgreSQLConnection, from old: SchemaSnapshot, to new: SchemaSnapshot, model: DataModel) throws {
+        let steps = try PostgreSQLSchemaMigrator(old: old, new: model).plan()
+        for step in steps {
+            switch step {
+            case .sql(let sql):
+                try connection.execute(sql)
+            case let .requireNoNulls(entity, column):
+                let count = try connection.query("SELECT count(*) FROM \(quoted(entity)) WHERE \(quoted(column)) IS NULL")[0].int64(0)
+                if count > 0 {
+                    throw StoreError.migrationRefused(reasons: ["\(entity).\(column): made required, but \(count) existing rows have no value; give it a default or fill them first"])
+                }
+            case let .createUniqueIndex(entity, attribute):
+                if try failsOnDuplicates(connection, PostgreSQLSchema.uniqueIndexStatement(entity: entity, attribute: attribute)) {
+                    throw StoreError.migrationRefused(reasons: ["\(entity).\(attribute): made unique, but existing rows share values"])
+                }
+            case let .createUniqueTogetherIndex(entity, attributes):
+                if try failsOnDuplicates(connection, PostgreSQLSchema.uniqueTogetherIndexStatement(entity: entity, attributes: attributes)) {
+                    let names = attributes.map { "\(entity).\($0)" }.joined(separator: ", ")
+                    throw StoreError.migrationRefused(reasons: ["\(names): made unique together, but existing rows share values"])
+                }
+            }
+        }
+        try writeMetadata(connection, [
+            "model_fingerprint": new.fingerprint,
+            "schema": String(decoding: new.encoded(), as: UTF8.self),
+            "migrated_at": RFC3339Timestamp.format(millisecondsSince1970: RFC3339Timestamp.nowMilliseconds()),
+        ])
+    }
+
+    /// Runs a CREATE UNIQUE INDEX; true when existing rows already share values (SQLSTATE 23505).
+    private static func failsOnDuplicates(_ connection: PostgreSQLConnection, _ sql: String) throws -> Bool {
+        do {
+            try connection.execute(sql)
+            return false
+        } catch {
+            if error.isUniqueViolation { return true }
+            throw error
+        }
+    }
+}

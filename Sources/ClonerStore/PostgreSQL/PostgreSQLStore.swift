@@ -1,0 +1,149 @@
+import ClonerModel
+import Foundation
+
+/// The PostgreSQL-backed object store (DESIGN.md §6): one database shared by every replica,
+/// reached through a bounded connection pool.
+///
+/// Opening prepares the database once however many replicas start together: creation or
+/// migration runs in one transaction under a transaction-level advisory lock, so the first
+/// replica does the work and the others, waiting on the lock, find it done.
+///
+/// Transactions: a read is one REPEATABLE READ READ ONLY transaction (one snapshot for everything
+/// the body reads). A write is one REPEATABLE READ transaction — no process-wide writer lock:
+/// writes run in parallel, and one whose rows another transaction changed since its snapshot
+/// fails with a serialization failure instead of overwriting (so an `If-Match` version check can
+/// never pass for two writers at once, as it cannot on SQLite, whose writers take turns). A
+/// serialization failure or deadlock runs the whole body again, a bounded number of times, then
+/// answers `StoreError.busy` (the service's 503 + Retry-After).
+///
+/// Threading: `Sendable`; the context a body receives is not, and must not leave the body. Calls
+/// block the calling thread (libpq is synchronous): call from the store's queues or threads.
+final class PostgreSQLStore: Sendable {
+    let layout: PostgreSQLSchema
+    let pool: PostgreSQLConnectionPool
+    /// The store's own identity, made when the database was first prepared.
+    let storeUUID: String
+    /// How many times a write body runs before a serialization failure or deadlock becomes
+    /// `StoreError.busy`.
+    let maximumAttempts: Int
+
+    /// The advisory-lock name under which replicas prepare the schema one at a time.
+    static let preparationLockName = "cloner.store.prepare"
+
+    /// Opens the database at `uri` (libpq's format), then creates or migrates the schema.
+    /// `maximumConnections` bounds this process's share of the server's `max_connections`;
+    /// `checkoutTimeout` is how long a transaction waits for a pooled connection before
+    /// `StoreError.busy`.
+    init(uri: String, schema: StoreSchema, maximumConnections: Int = 10, checkoutTimeout: Duration = .seconds(5),
+         maximumAttempts: Int = 5) throws {
+        precondition(maximumAttempts > 0, "a write needs at least one attempt")
+        let layout = PostgreSQLSchema(schema: schema)
+        self.layout = layout
+        self.maximumAttempts = maximumAttempts
+        let pool = PostgreSQLConnectionPool(configuration: .init(
+            uri: uri, maximumConnections: maximumConnections, checkoutTimeout: checkoutTimeout))
+        self.pool = pool
+        let problems = layout.identifierProblems()
+        guard problems.isEmpty else {
+            throw StoreError.incompatibleStore(path: pool.redactedURI, reason: problems.joined(separator: "; "))
+        }
+        do {
+            storeUUID = try pool.withConnection { connection in
+                try PostgreSQLStore.prepare(connection: connection, layout: layout)
+            }
+        } catch let error as PostgreSQLError where error.kind == .connection || error.kind == .poolExhausted {
+            pool.close()
+            throw StoreError.incompatibleStore(path: pool.redactedURI, reason: "cannot connect: \(error.message)")
+        } catch let error as PostgreSQLError {
+            pool.close()
+            throw PostgreSQLStore.translate(error, layout: layout)
+        } catch {
+            pool.close()
+            throw error
+        }
+    }
+
+    deinit { pool.close() }
+
+    /// Whether a second write may run beside a first one: yes, on PostgreSQL.
+    var allowsConcurrentWrites: Bool { true }
+
+    /// Runs `body` in one REPEATABLE READ READ ONLY transaction. A connection lost while reading
+    /// is re-opened and the read runs once more: it wrote nothing, so running it again is safe.
+    func read<T>(_ body: (PostgreSQLStoreContext) throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try pool.withConnection { connection in
+                    try connection.transaction(.repeatableRead, readOnly: true) {
+                        try body(PostgreSQLStoreContext(connection: connection, layout: layout))
+                    }
+                }
+            } catch let error as PostgreSQLError {
+                if error.isConnectionLost && attempt < 2 { continue }
+                throw translate(error)
+            }
+        }
+    }
+
+    /// Runs `body` in one REPEATABLE READ write transaction: committed together if it returns,
+    /// rolled back if it throws. On a serialization failure or deadlock the whole body runs again
+    /// (with a short randomised pause, so two colliding writers do not collide again in step), up
+    /// to `maximumAttempts` times; `body` must therefore only act through the context.
+    func write<T>(_ body: (PostgreSQLStoreContext) throws -> T) throws -> T {
+        let started = ContinuousClock.now
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try pool.withConnection { connection in
+                    try connection.transaction(.repeatableRead) {
+                        try body(PostgreSQLStoreContext(connection: connection, layout: layout))
+                    }
+                }
+            } catch let error as PostgreSQLError where error.isRetryableTransactionFailure {
+                guard attempt < maximumAttempts else { throw StoreError.busy(waited: ContinuousClock.now - started) }
+                let base = 0.005 * Double(1 << min(attempt, 6))
+                Thread.sleep(forTimeInterval: Double.random(in: base / 2...base))
+            } catch let error as PostgreSQLError {
+                throw translate(error)
+            }
+        }
+    }
+
+    /// Closes idle connections; new ones open on demand.
+    func closeIdleConnections() {
+        pool.closeIdle()
+    }
+
+    /// Whether the database takes writes now: one round trip on a pooled connection, false on a
+    /// read-only standby or when no connection can be had.
+    func isWritable() -> Bool {
+        (try? pool.withConnection { connection in
+            try connection.query("SELECT NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off'")[0].bool(0)
+        }) ?? false
+    }
+
+    private func translate(_ error: PostgreSQLError) -> any Error {
+        PostgreSQLStore.translate(error, layout: layout)
+    }
+
+    /// A PostgreSQL error in model terms where it has a meaning there: a unique index's
+    /// constraint name (SQLSTATE 23505) names its entity and attributes; an exhausted pool is
+    /// `busy`. Anything else stays the backend's error, with its SQLSTATE, message and SQL.
+    static func translate(_ error: PostgreSQLError, layout: PostgreSQLSchema) -> any Error {
+        if error.isUniqueViolation, let name = error.constraint, let index = layout.uniqueIndexes[name] {
+            return index.isGroup
+                ? StoreError.uniqueTogetherViolation(entity: index.entity, attributes: index.attributes)
+                : StoreError.uniqueViolation(entity: index.entity, attribute: index.attributes[0])
+        }
+        if error.kind == .poolExhausted {
+            return StoreError.busy(waited: .zero)
+        }
+        if error.isRetryableTransactionFailure {
+            return StoreError.busy(waited: .zero)
+        }
+        return error
+    }
+}

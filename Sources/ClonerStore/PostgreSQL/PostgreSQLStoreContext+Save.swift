@@ -1,0 +1,275 @@
+import ClonerModel
+import Foundation
+
+extension PostgreSQLStoreContext {
+    /// Rows per multi-row INSERT, and the parameter bytes one may carry, so a huge nested body
+    /// or a few large blobs never build one oversized message.
+    static let insertBatchRows = 5_000
+    static let insertBatchBytes = 32 << 20
+
+    /// Applies a change set as the SQLite store does — the same checks in the same order, so
+    /// the same change set gets the same answer — with inserts made set-wise: the `_id`s of each
+    /// entity's new rows come from its identity sequence in one statement, which lets a nested
+    /// graph's parent links be written with the rows, and then one multi-row INSERT per entity
+    /// (`unnest` of one array per column) makes them all.
+    func save(_ changes: ChangeSet) throws -> SaveResult {
+        var touched = PostgreSQLTouchedObjects()
+        for insert in changes.inserts {
+            try checkKnown(entity(insert.entity), attributes: insert.attributes.keys, relationships: insert.relationships.keys)
+        }
+        let plan = InsertLinkPlan(changes, model: model, schema: schema)
+        var rowValues: [[PostgreSQLValue]] = []
+        rowValues.reserveCapacity(changes.inserts.count)
+        for insert in changes.inserts {
+            rowValues.append(try attributeValues(entity(insert.entity), insert.attributes))
+        }
+        let insertedIDs = try allocateIDs(changes.inserts)
+        try insertRows(changes.inserts, ids: insertedIDs, values: rowValues, plan: plan)
+
+        // What each updated object holds now (one fetch per entity), so an update that sets what
+        // is already there writes nothing and leaves the version alone.
+        var current: [String: [Int64: StoredObject]] = [:]
+        for (name, updates) in Dictionary(grouping: changes.updates, by: \.entity) {
+            let objects = try fetchObjects(entity: name, ids: updates.map(\.id))
+            current[name] = Dictionary(objects.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        var updateCounts: [String: [Int64: Int]] = [:]
+        for update in changes.updates { updateCounts[update.entity, default: [:]][update.id, default: 0] += 1 }
+        var updates = changes.updates
+        for index in updates.indices {
+            let entity = entity(updates[index].entity)
+            let update = updates[index]
+            try checkKnown(entity, attributes: update.attributes.keys, relationships: update.relationships.keys)
+            guard let object = current[entity.name]?[update.id] else {
+                throw StoreError.notFound(entity: entity.name, id: update.id)
+            }
+            if let expected = update.expectedVersion, expected != object.version {
+                throw StoreError.versionConflict(entity: entity.name, id: update.id, expected: expected, actual: object.version)
+            }
+            for (name, value) in update.attributes { try checkValue(value, for: entity.attribute(named: name)!, entity: entity) }
+            if updateCounts[entity.name]?[update.id] == 1 {
+                updates[index] = withoutNoOps(update, current: object)
+            }
+            guard !updates[index].attributes.isEmpty else { continue }
+            try updateRow(entity, id: update.id, updates[index].attributes)
+            touched.insert(entity.name, update.id)
+        }
+
+        func resolve(_ reference: ChangeSet.Reference) -> Int64 {
+            switch reference {
+            case .existing(let id): return id
+            case .inserted(let index):
+                precondition(insertedIDs.indices.contains(index), "reference to insert #\(index) of \(insertedIDs.count)")
+                return insertedIDs[index]
+            }
+        }
+        for (index, insert) in changes.inserts.enumerated() {
+            let entity = entity(insert.entity)
+            for name in insert.relationships.keys.sorted() where !plan.handled[index].contains(name) {
+                try applyEdit(entity, id: insertedIDs[index], relationship: entity.relationship(named: name)!,
+                              edit: insert.relationships[name]!, resolve: resolve, touched: &touched)
+            }
+        }
+        for update in updates {
+            let entity = entity(update.entity)
+            for name in update.relationships.keys.sorted() {
+                try applyEdit(entity, id: update.id, relationship: entity.relationship(named: name)!,
+                              edit: update.relationships[name]!, resolve: resolve, touched: &touched)
+            }
+        }
+        var insertedByEntity: [String: [Int64]] = [:]
+        for (index, insert) in changes.inserts.enumerated() { insertedByEntity[insert.entity, default: []].append(insertedIDs[index]) }
+        for (name, ids) in insertedByEntity.sorted(by: { $0.key < $1.key }) {
+            try checkRequiredRelationships(entity(name), ids: ids)
+        }
+
+        var deletedCounts: [String: Int] = [:]
+        for delete in changes.deletes {
+            for (entity, count) in try deleteObject(delete, touched: &touched) {
+                deletedCounts[entity, default: 0] += count
+            }
+        }
+
+        for (index, insert) in changes.inserts.enumerated() { touched.remove(insert.entity, insertedIDs[index]) }
+        try touched.bumpVersions(self)
+        return SaveResult(insertedIDs: insertedIDs, deletedCounts: deletedCounts)
+    }
+
+    /// New `_id`s for every insert, from each entity's identity sequence: one statement per
+    /// entity, ascending in insert order as SQLite's would be.
+    private func allocateIDs(_ inserts: [ChangeSet.Insert]) throws -> [Int64] {
+        var indicesByEntity: [String: [Int]] = [:]
+        for (index, insert) in inserts.enumerated() { indicesByEntity[insert.entity, default: []].append(index) }
+        var ids = [Int64](repeating: 0, count: inserts.count)
+        for (entity, indices) in indicesByEntity.sorted(by: { $0.key < $1.key }) {
+            var allocated: [Int64] = []
+            allocated.reserveCapacity(indices.count)
+            try run("SELECT nextval(pg_get_serial_sequence($1, '_id')) FROM generate_series(1, $2)",
+                    [.text(quoted(entity)), .int8(Int64(indices.count))]).forEachRow { allocated.append($0.int64(0)) }
+            allocated.sort()
+            for (index, id) in zip(indices, allocated) { ids[index] = id }
+        }
+        return ids
+    }
+
+    /// One multi-row INSERT per entity (per batch): `_id`, the attribute columns in model order,
+    /// then each link column (and its position) the insert plan writes for the entity.
+    private func insertRows(_ inserts: [ChangeSet.Insert], ids: [Int64], values: [[PostgreSQLValue]], plan: InsertLinkPlan) throws {
+        var indicesByEntity: [String: [Int]] = [:]
+        for (index, insert) in inserts.enumerated() { indicesByEntity[insert.entity, default: []].append(index) }
+        for (name, indices) in indicesByEntity.sorted(by: { $0.key < $1.key }) {
+            let entity = entity(name)
+            let links = plan.columns[name] ?? []
+            var columns = ["_id"] + entity.attributes.map(\.name)
+            var elements: [PostgreSQLValue.ArrayElement] = [.int8] + entity.attributes.map { Self.arrayElement($0.type) }
+            for link in links {
+                columns.append(link.column)
+                elements.append(.int8)
+                if let position = link.positionColumn {
+                    columns.append(position)
+                    elements.append(.int8)
+                }
+            }
+            let sql = "INSERT INTO \(quoted(name)) (" + columns.map(quoted).joined(separator: ", ") + ") SELECT * FROM unnest("
+                + elements.indices.map { "$\($0 + 1)" }.joined(separator: ", ") + ")"
+
+            var batch = [[PostgreSQLValue]](repeating: [], count: columns.count)
+            var batchRows = 0, batchBytes = 0
+            func flush() throws {
+                guard batchRows > 0 else { return }
+                try run(sql, zip(elements, batch).map { PostgreSQLValue.array(element: $0, $1) })
+                batch = [[PostgreSQLValue]](repeating: [], count: columns.count)
+                batchRows = 0
+                batchBytes = 0
+            }
+            for index in indices {
+                var row: [PostgreSQLValue] = [.int8(ids[index])] + values[index]
+                for slot in links {
+                    if let link = plan.links[index].first(where: { $0.column == slot.column }) {
+                        row.append(.int8(ids[link.parent]))
+                        if slot.positionColumn != nil { row.append(.int8(link.position)) }
+                    } else {
+                        row.append(.null)
+                        if slot.positionColumn != nil { row.append(.null) }
+                    }
+                }
+                let bytes = row.reduce(0) { $0 + Self.approximateSize($1) }
+                if batchRows > 0 && (batchRows >= Self.insertBatchRows || batchBytes + bytes > Self.insertBatchBytes) { try flush() }
+                for (column, value) in row.enumerated() { batch[column].append(value) }
+                batchRows += 1
+                batchBytes += bytes
+            }
+            try flush()
+        }
+    }
+
+    private static func approximateSize(_ value: PostgreSQLValue) -> Int {
+        switch value {
+        case .text(let v), .json(let v): return v.utf8.count + 4
+        case .bytea(let v): return v.count + 4
+        default: return 12
+        }
+    }
+
+    /// `update` without the attributes and relationship edits that would leave `current` as it
+    /// is. Text compares by its bytes (Swift's `==` would take "é" and "e\u{301}" as equal).
+    func withoutNoOps(_ update: ChangeSet.Update, current: StoredObject) -> ChangeSet.Update {
+        var update = update
+        update.attributes = update.attributes.filter { name, value in
+            !Self.isSameStored(value, current.attributes[name] ?? .null)
+        }
+        update.relationships = update.relationships.filter { name, edit in
+            switch (edit, current.relationships[name]) {
+            case (.toOne(nil), .toOne(nil)?):
+                return false
+            case (.toOne(.existing(let target)?), .toOne(let now?)?):
+                return target != now
+            case (.toMany(let references), .toMany(let now)?):
+                var targets: [Int64] = []
+                for case .existing(let target) in references { targets.append(target) }
+                guard targets.count == references.count, targets.count == now.count else { return true }
+                if targets == now { return false }
+                let ordered = entity(current.entity).relationship(named: name)?.isOrdered ?? true
+                return ordered || Set(targets) != Set(now)
+            default:
+                return true
+            }
+        }
+        return update
+    }
+
+    private static func isSameStored(_ left: AttributeValue, _ right: AttributeValue) -> Bool {
+        switch (left, right) {
+        case (.string(let a), .string(let b)), (.json(let a), .json(let b)): return a.utf8.elementsEqual(b.utf8)
+        default: return left == right
+        }
+    }
+
+    private func checkKnown<A: Sequence, R: Sequence>(_ entity: EntityDescription, attributes: A, relationships: R) throws
+    where A.Element == String, R.Element == String {
+        for name in attributes where entity.attribute(named: name) == nil {
+            throw StoreError.unknownProperty(entity: entity.name, property: name)
+        }
+        for name in relationships where entity.relationship(named: name) == nil {
+            throw StoreError.unknownProperty(entity: entity.name, property: name)
+        }
+    }
+
+    private func checkValue(_ value: AttributeValue, for attribute: AttributeDescription, entity: EntityDescription) throws {
+        if value.isNull {
+            guard attribute.isOptional else {
+                throw StoreError.invalidValue(entity: entity.name, property: attribute.name, reason: "is required and cannot be null")
+            }
+        } else if value.type != attribute.type {
+            throw StoreError.invalidValue(entity: entity.name, property: attribute.name,
+                                          reason: "expected a \(attribute.type.rawValue), got a \(value.type?.rawValue ?? "null")")
+        }
+    }
+
+    /// The values of an insert's attribute columns, in model order: given, else default, else null.
+    private func attributeValues(_ entity: EntityDescription, _ given: [String: AttributeValue]) throws -> [PostgreSQLValue] {
+        var values: [PostgreSQLValue] = []
+        values.reserveCapacity(entity.attributes.count)
+        for attribute in entity.attributes {
+            let value: AttributeValue
+            if let explicit = given[attribute.name] {
+                value = explicit
+            } else if let fallback = attribute.defaultValue {
+                value = fallback
+            } else if attribute.isOptional {
+                value = .null
+            } else {
+                throw StoreError.invalidValue(entity: entity.name, property: attribute.name, reason: "is required")
+            }
+            try checkValue(value, for: attribute, entity: entity)
+            values.append(try Self.parameter(value, entity: entity.name, attribute: attribute.name))
+        }
+        return values
+    }
+
+    private func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue]) throws {
+        guard !given.isEmpty else { return }
+        let names = given.keys.sorted()
+        var values: [PostgreSQLValue] = []
+        for name in names {
+            let attribute = entity.attribute(named: name)!
+            try checkValue(given[name]!, for: attribute, entity: entity)
+            values.append(try Self.parameter(given[name]!, entity: entity.name, attribute: name))
+        }
+        values.append(.int8(id))
+        let sql = "UPDATE \(quoted(entity.name)) SET " + names.enumerated().map { "\(quoted($1)) = $\($0 + 1)" }.joined(separator: ", ")
+            + " WHERE \"_id\" = $\(names.count + 1)"
+        try run(sql, values)
+    }
+
+    /// Every required to-one relationship of the new objects is set: one query per relationship
+    /// for all of them.
+    private func checkRequiredRelationships(_ entity: EntityDescription, ids: [Int64]) throws {
+        for relationship in entity.relationships where !relationship.isOptional && !relationship.isToMany {
+            let destinations = try destinationIDs(of: relationship, for: ids)
+            if ids.contains(where: { destinations[$0]?.isEmpty ?? true }) {
+                throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
+            }
+        }
+    }
+}
