@@ -23,7 +23,19 @@ public final class IncrementalStore: Sendable {
     static let formatName = "cloner-store"
     static let formatVersion = "1"
 
-    public init(location: StoreLocation, model: DataModel, writerWait: Duration = .seconds(30)) throws {
+    /// The default bound of a PostgreSQL store's connection pool.
+    public static let defaultMaximumConnections = 10
+
+    /// Opens (or creates) the store at `location` and migrates it to `model`.
+    /// - Parameters:
+    ///   - writerWait: SQLite: how long a write waits for the single writer before
+    ///     `StoreError.busy`. PostgreSQL: how long a transaction waits for a pooled connection.
+    ///   - maximumConnections: PostgreSQL: how many connections this process holds at most — its
+    ///     share of the server's `max_connections`, which every replica shares. SQLite opens
+    ///     connections as readers need them and ignores it.
+    public init(location: StoreLocation, model: DataModel, writerWait: Duration = .seconds(30),
+                maximumConnections: Int = IncrementalStore.defaultMaximumConnections) throws {
+        precondition(maximumConnections > 0, "a store needs at least one connection")
         self.location = location
         self.model = model
         self.schema = StoreSchema(model: model)
@@ -31,8 +43,9 @@ public final class IncrementalStore: Sendable {
         switch location {
         case .sqlite(let path):
             self.backend = try SQLiteBackend(path: path, schema: schema, writerWait: writerWait)
-        case .postgreSQL:
-            throw StoreError.backendUnavailable(location: location.description, reason: "PostgreSQL store not available in this build")
+        case .postgreSQL(let uri):
+            self.backend = try PostgreSQLStore(uri: uri, schema: schema, maximumConnections: maximumConnections,
+                                               checkoutTimeout: writerWait)
         }
     }
 
@@ -64,6 +77,7 @@ public final class IncrementalStore: Sendable {
         backend.isWritable()
     }
 
-    /// Whether a second write may run beside a first one (false on SQLite: one writer).
+    /// Whether a second write may run beside a first one (false on SQLite: one writer; true on
+    /// PostgreSQL).
     public var allowsConcurrentWrites: Bool { backend.allowsConcurrentWrites }
 }

@@ -5,10 +5,9 @@ import Testing
 /// An idempotency answer pointing at a job the process died running is forgotten when the job is
 /// marked failed, so the key can clone again; answers of finished jobs and other requests stay.
 @Suite struct InterruptedJobAnswerTests {
-    let directory = TemporaryDirectory()
-
-    @Test func theAnswerOfAnInterruptedJobIsForgottenAndNoOtherIs() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func theAnswerOfAnInterruptedJobIsForgottenAndNoOtherIs(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         try store.write { context in
             try context.saveJob(JobRecord(id: "job-a", status: .running, request: Data("{}".utf8)))
             try context.saveJob(JobRecord(id: "job-b", status: .queued, request: Data("{}".utf8)))

@@ -6,10 +6,9 @@ import Testing
 /// Inserts whose links point at other inserts of the same change set: the rows carry their
 /// parent's `_id` and position from the start, with the same outcome the edit-by-edit path gives.
 @Suite struct NestedInsertTests {
-    let directory = TemporaryDirectory()
-
-    @Test func nestedListsAndOneToOneAreLinkedInOrderWithVersionOne() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func nestedListsAndOneToOneAreLinkedInOrderWithVersionOne(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         let count = 5000
         var inserts = [StoreFixtures.note("parent")]
         inserts[0].relationships["items"] = .toMany((1...count).map { .inserted($0) })
@@ -28,8 +27,9 @@ import Testing
         #expect(description.relationships["note"] == .toOne(ids[0]))
     }
 
-    @Test func anInsertNamedByTwoEditsEndsWhereTheLastEditPutsIt() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func anInsertNamedByTwoEditsEndsWhereTheLastEditPutsIt(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         let existing = try store.write { try $0.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Item", attributes: ["name": .string("old")])])).insertedIDs[0] }
         var first = StoreFixtures.note("first")
         first.relationships["items"] = .toMany([.inserted(2), .inserted(3)])
@@ -47,7 +47,8 @@ import Testing
         #expect(try store.read { try $0.fetchObject(entity: "Item", id: existing)?.version } == 2, "the existing item changed")
     }
 
-    @Test func aRequiredRelationshipMissingOnAnyNewObjectFailsTheWholeSave() throws {
+    @Test(arguments: StoreBackendKind.available) func aRequiredRelationshipMissingOnAnyNewObjectFailsTheWholeSave(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
         let model = DataModel(entities: [
             EntityDescription(name: "Box", attributes: [], relationships: [
                 RelationshipDescription(name: "parts", destination: "Part", isToMany: true, inverseName: "box", deleteRule: .cascade),
@@ -56,7 +57,7 @@ import Testing
                 RelationshipDescription(name: "box", destination: "Box", inverseName: "parts", isOptional: false),
             ]),
         ])
-        let store = try StoreFixtures.openStore(directory, model: model)
+        let store = try StoreFixtures.openStore(place, model: model)
         var box = ChangeSet.Insert(entity: "Box")
         box.relationships["parts"] = .toMany([.inserted(1), .inserted(2)])
         let ids = try store.write { try $0.save(ChangeSet(inserts: [box, ChangeSet.Insert(entity: "Part"), ChangeSet.Insert(entity: "Part")])).insertedIDs }

@@ -4,10 +4,9 @@ import Foundation
 import Testing
 
 @Suite struct ObjectTests {
-    let directory = TemporaryDirectory()
-
-    @Test func everyAttributeTypeRoundTrips() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func everyAttributeTypeRoundTrips(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         let uuid = UUID()
         let blob = Data((0...255).map { UInt8($0) } + [0, 0])
         let noteID = try store.write { context in
@@ -35,8 +34,9 @@ import Testing
         #expect(item.attributes["name"] == .null)
     }
 
-    @Test func missingRequiredAttributeAndWrongTypeAreRejected() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func missingRequiredAttributeAndWrongTypeAreRejected(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         #expect {
             try store.write { try $0.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Note", attributes: ["name": .string("x")])])) }
         } throws: { error in
@@ -52,8 +52,9 @@ import Testing
         #expect(try store.read { try $0.fetchIDs(FetchRequest(entity: "Item")) }.isEmpty)
     }
 
-    @Test func orderedToManyKeepsOrderAndInverse() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func orderedToManyKeepsOrderAndInverse(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         let ids = try store.write { context in
             try context.save(ChangeSet(inserts: [
                 StoreFixtures.note("n"),
@@ -83,8 +84,9 @@ import Testing
         #expect(try store.read { try $0.fetchObject(entity: "Item", id: c)?.relationships["note"] } == .toOne(nil))
     }
 
-    @Test func manyToManyIsConsistentFromBothSides() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func manyToManyIsConsistentFromBothSides(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         let ids = try store.write { context in
             try context.save(ChangeSet(inserts: [
                 ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("red")]),
@@ -103,8 +105,9 @@ import Testing
         #expect(try store.read { try $0.fetchObject(entity: "Item", id: first)?.version } == 2)
     }
 
-    @Test func oneToOneMovesTheDestinationFromItsPreviousOwner() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func oneToOneMovesTheDestinationFromItsPreviousOwner(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         let ids = try store.write { context in
             try context.save(ChangeSet(inserts: [
                 StoreFixtures.note("one"), StoreFixtures.note("two"),
@@ -119,8 +122,9 @@ import Testing
         #expect(try store.read { try $0.fetchObject(entity: "NoteDescription", id: ids[2])?.relationships["note"] } == .toOne(ids[1]))
     }
 
-    @Test func danglingReferenceIsRejectedAndNothingIsWritten() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func danglingReferenceIsRejectedAndNothingIsWritten(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         #expect {
             try store.write { try $0.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Item", attributes: ["name": .string("x")], relationships: ["note": .toOne(.existing(999))])])) }
         } throws: { error in
@@ -130,8 +134,9 @@ import Testing
         #expect(try store.read { try $0.fetchIDs(FetchRequest(entity: "Item")) }.isEmpty)
     }
 
-    @Test func versionConflictIsDetected() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func versionConflictIsDetected(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         let id = try store.write { try $0.save(ChangeSet(inserts: [StoreFixtures.note("v")])).insertedIDs[0] }
         try store.write { _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: id, expectedVersion: 1, attributes: ["name": .string("v2")])])) }
         #expect {
@@ -143,8 +148,9 @@ import Testing
         #expect(try store.read { try $0.fetchObject(entity: "Note", id: id)?.attributes["name"] } == .string("v2"))
     }
 
-    @Test func uniqueViolationNamesTheAttribute() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func uniqueViolationNamesTheAttribute(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         _ = try store.write { try $0.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("dup")])])) }
         #expect {
             try store.write { try $0.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("dup")])])) }
@@ -154,8 +160,9 @@ import Testing
         }
     }
 
-    @Test func cascadeDeletesTheWholeOwnedGraphAndNullifiesTheRest() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func cascadeDeletesTheWholeOwnedGraphAndNullifiesTheRest(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         let ids = try store.write { context in
             try context.save(ChangeSet(inserts: [
                 StoreFixtures.note("doomed"),
@@ -183,8 +190,9 @@ import Testing
         #expect(try store.read { try $0.fetchIDs(FetchRequest(entity: "Tag")) }.isEmpty)
     }
 
-    @Test func nullifyAndNoActionClearReferencesToTheDeletedObject() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func nullifyAndNoActionClearReferencesToTheDeletedObject(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         let ids = try store.write { context in
             try context.save(ChangeSet(inserts: [
                 ChangeSet.Insert(entity: "Card", attributes: ["title": .string("a")]),
@@ -202,7 +210,8 @@ import Testing
         #expect(try store.read { try $0.fetchObject(entity: "Note", id: ids[2])?.relationships["items"] } == .toMany([]))
     }
 
-    @Test func cascadeThroughADeepChainAndACycle() throws {
+    @Test(arguments: StoreBackendKind.available) func cascadeThroughADeepChainAndACycle(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
         let model = DataModel(entities: [
             EntityDescription(name: "Folder", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)], relationships: [
                 RelationshipDescription(name: "children", destination: "Folder", isToMany: true, inverseName: "parent", deleteRule: .cascade),
@@ -210,7 +219,7 @@ import Testing
                 RelationshipDescription(name: "buddy", destination: "Folder", deleteRule: .cascade),
             ]),
         ])
-        let store = try IncrementalStore(path: directory.path("folders.sqlite"), model: model)
+        let store = try place.open(model: model)
         let depth = 3000
         try store.write { context in
             var inserts = [ChangeSet.Insert(entity: "Folder", attributes: ["name": .string("root")])]
@@ -226,8 +235,9 @@ import Testing
         #expect(try store.read { try $0.fetchIDs(FetchRequest(entity: "Folder")) }.isEmpty)
     }
 
-    @Test func fetchFiltersSortsAndPagesWithACursor() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func fetchFiltersSortsAndPagesWithACursor(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         try store.write { context in
             var inserts: [ChangeSet.Insert] = []
             for index in 0..<25 {
@@ -255,8 +265,9 @@ import Testing
         #expect(throws: StoreError.self) { try store.read { try $0.fetchIDs(FetchRequest(entity: "Note", predicates: [.init("colour", .string("x"))])) } }
     }
 
-    @Test func readersRunBesideAWriter() async throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func readersRunBesideAWriter(_ kind: StoreBackendKind) async throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         _ = try store.write { try $0.save(ChangeSet(inserts: [StoreFixtures.note("seed")])) }
         try await withThrowingTaskGroup(of: Int.self) { group in
             for worker in 0..<4 {

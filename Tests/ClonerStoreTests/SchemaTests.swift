@@ -4,17 +4,24 @@ import Foundation
 import Testing
 
 @Suite struct SchemaTests {
-    @Test func createsTablesColumnsAndIndexes() throws {
-        let directory = TemporaryDirectory()
-        let store = try StoreFixtures.openStore(directory)
-        let (tables, indexes, itemColumns, journal) = try store.read { context -> (Set<String>, Set<String>, [String], String) in
-            var tables: Set<String> = [], indexes: Set<String> = [], columns: [String] = []
-            try context.sqliteConnection.forEachRow("SELECT type, name FROM sqlite_master") { row in
-                if row.string(0) == "table" { tables.insert(row.string(1)) } else if row.string(0) == "index" { indexes.insert(row.string(1)) }
+    @Test(arguments: StoreBackendKind.available) func createsTablesColumnsAndIndexes(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
+        let (tables, indexes, itemColumns) = try store.read { context -> (Set<String?>, Set<String?>, [String?]) in
+            switch kind {
+            case .sqlite:
+                #expect(try context.rawTexts("PRAGMA journal_mode") == ["wal"])
+                return (Set(try context.rawTexts("SELECT name FROM sqlite_master WHERE type = 'table'")),
+                        Set(try context.rawTexts("SELECT name FROM sqlite_master WHERE type = 'index'")),
+                        try context.rawTexts("SELECT name FROM pragma_table_info('Item') ORDER BY cid"))
+            case .postgreSQL:
+                return (Set(try context.rawTexts("SELECT tablename::text FROM pg_tables WHERE schemaname = current_schema()")),
+                        Set(try context.rawTexts("SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema()")),
+                        try context.rawTexts("""
+                            SELECT column_name::text FROM information_schema.columns
+                            WHERE table_schema = current_schema() AND table_name = 'Item' ORDER BY ordinal_position
+                            """))
             }
-            try context.sqliteConnection.forEachRow("PRAGMA table_info(\"Item\")") { columns.append($0.string(1)) }
-            let journal = try context.sqliteConnection.scalar("PRAGMA journal_mode")?.string ?? ""
-            return (tables, indexes, columns, journal)
         }
         #expect(tables.isSuperset(of: ["Note", "Item", "Tag", "NoteDescription", "Card", "_cloner_meta", "_rel_Item_tags", "_rel_Card_links"]))
         #expect(itemColumns == ["_id", "_version", "note", "_pos_note", "name", "score", "done", "extra"], "references before attributes")
@@ -22,7 +29,6 @@ import Testing
         #expect(indexes.contains("Tag_name_unique"))
         #expect(indexes.contains("Note_noteDescription_fk"), "one-to-one column lives on the side with the smaller qualified name")
         #expect(indexes.contains("_rel_Item_tags_dst"))
-        #expect(journal == "wal")
         #expect(!store.storeUUID.isEmpty)
     }
 
@@ -40,12 +46,12 @@ import Testing
         #expect(schema.storage(of: rel("Card", "links")) == .joinTable(table: "_rel_Card_links", sourceColumn: "src", destinationColumn: "dst", positionColumn: "src_pos"))
     }
 
-    @Test func reopeningWithTheSameModelKeepsDataAndIdentity() throws {
-        let directory = TemporaryDirectory()
-        let first = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func reopeningWithTheSameModelKeepsDataAndIdentity(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let first = try StoreFixtures.openStore(place)
         let id = try first.write { try $0.save(ChangeSet(inserts: [StoreFixtures.note("kept")])).insertedIDs[0] }
         let uuid = first.storeUUID
-        let second = try StoreFixtures.openStore(directory)
+        let second = try StoreFixtures.openStore(place)
         #expect(second.storeUUID == uuid)
         let note = try second.read { try $0.fetchObject(entity: "Note", id: id) }
         #expect(note?.attributes["name"] == .string("kept"))

@@ -3,10 +3,9 @@ import Foundation
 import Testing
 
 @Suite struct ServiceTablesTests {
-    let directory = TemporaryDirectory()
-
-    @Test func idempotencyRecordsRoundTripAndExpire() throws {
-        let store = try StoreFixtures.openStore(directory)
+    @Test(arguments: StoreBackendKind.available) func idempotencyRecordsRoundTripAndExpire(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
         let old = IdempotencyRecord(key: "k1", fingerprint: "f1", status: 201, location: "/notes/2", body: Data("{}".utf8),
                                     createdAt: Date(timeIntervalSinceNow: -100_000))
         let fresh = IdempotencyRecord(key: "k2", fingerprint: "f2", status: 200, location: nil, body: Data("[1]".utf8))
@@ -22,16 +21,17 @@ import Testing
         #expect(try store.read { try $0.idempotencyRecord(key: "k2") }?.location == nil)
     }
 
-    @Test func interruptedJobsAreReportedFailedAfterReopening() throws {
+    @Test(arguments: StoreBackendKind.available) func interruptedJobsAreReportedFailedAfterReopening(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
         do {
-            let store = try StoreFixtures.openStore(directory)
+            let store = try StoreFixtures.openStore(place)
             try store.write { context in
                 try context.saveJob(JobRecord(id: "done", status: .succeeded, request: Data("{}".utf8), result: Data("{\"ok\":1}".utf8), finishedAt: Date()))
                 try context.saveJob(JobRecord(id: "running", status: .running, request: Data("{}".utf8)))
                 try context.saveJob(JobRecord(id: "queued", status: .queued, request: Data("{}".utf8)))
             }
         }
-        let store = try StoreFixtures.openStore(directory)
+        let store = try StoreFixtures.openStore(place)
         let failed = try store.write { try $0.failInterruptedJobs(error: Data("\"interrupted\"".utf8)) }
         #expect(failed == 2)
         let (done, running) = try store.read { (try $0.job(id: "done"), try $0.job(id: "running")) }

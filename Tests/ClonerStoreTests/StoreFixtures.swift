@@ -3,7 +3,7 @@ import ClonerStore
 import Foundation
 
 /// A temporary folder removed when the value goes away, so each test has its own store file.
-final class TemporaryDirectory {
+final class TemporaryDirectory: Sendable {
     let url: URL
 
     init() {
@@ -63,6 +63,11 @@ enum StoreFixtures {
 
     static func openStore(_ directory: TemporaryDirectory, model: DataModel = notesModel()) throws -> IncrementalStore {
         try IncrementalStore(path: directory.path("store.sqlite"), model: model)
+    }
+
+    /// The real store at `place`, on its backend.
+    static func openStore(_ place: StorePlace, model: DataModel = notesModel()) throws -> IncrementalStore {
+        try place.open(model: model)
     }
 
     static func note(_ name: String, index: Int64 = 0) -> ChangeSet.Insert {

@@ -1,5 +1,6 @@
 import ClonerModel
-import ClonerStore
+@testable import ClonerStore
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -23,17 +24,30 @@ import Testing
         #expect(StoreLocation("data/cloner.sqlite").description == "data/cloner.sqlite")
     }
 
-    @Test func aPostgreSQLLocationIsRefusedClearlyInThisBuild() {
+    /// A server that cannot be reached is an error naming the place — without the password.
+    @Test func anUnreachablePostgreSQLServerIsRefusedWithoutItsPassword() throws {
+        let directory = TemporaryDirectory()
+        let uri = "postgresql://cloner:s3cret-pw@/cloner?host=\(directory.url.path)&port=1&connect_timeout=2"
         let error = #expect(throws: StoreError.self) {
-            try IncrementalStore(location: StoreLocation("postgres://cloner:pw@db/cloner"), model: StoreFixtures.notesModel())
+            try IncrementalStore(location: StoreLocation(uri), model: StoreFixtures.notesModel())
         }
-        guard case let .backendUnavailable(location, reason)? = error else {
-            Issue.record("expected backendUnavailable, got \(String(describing: error))")
+        guard case let .incompatibleStore(location, reason)? = error else {
+            Issue.record("expected incompatibleStore, got \(String(describing: error))")
             return
         }
-        #expect(reason == "PostgreSQL store not available in this build")
-        #expect(location == "postgres://cloner:***@db/cloner")
-        #expect(!(error?.description.contains("pw") ?? true))
+        #expect(location.contains("cloner:***@"))
+        #expect(reason.contains("cannot connect"))
+        #expect(!"\(error!)".contains("s3cret-pw"))
+        #expect(!String(reflecting: error!).contains("s3cret-pw"))
+    }
+
+    @Test(.requiresPostgreSQL) func aPostgreSQLURIOpensAPostgreSQLStore() throws {
+        let database = try PostgreSQLTestCluster.shared.createDatabase()
+        let store = try IncrementalStore(location: StoreLocation(database.uri), model: StoreFixtures.notesModel())
+        #expect(store.location == .postgreSQL(uri: database.uri))
+        #expect(store.allowsConcurrentWrites)
+        #expect(store.isWritable())
+        #expect(try store.read { try $0.fetchIDs(FetchRequest(entity: "Note")) } == [])
     }
 
     @Test func aPathOpensASQLiteStore() throws {

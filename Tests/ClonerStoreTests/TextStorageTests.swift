@@ -1,16 +1,26 @@
 import ClonerModel
-import ClonerStore
+@testable import ClonerStore
 import Foundation
 import Testing
 
 /// Text is stored by its bytes: a NUL inside a string (JSON's `"\u0000"`) is kept, filtered on and
-/// read back whole, never cut at the NUL as a C string would be.
+/// read back whole, never cut at the NUL as a C string would be — on SQLite. PostgreSQL's text
+/// cannot hold U+0000: there the save is refused naming the attribute, and nothing is written.
 @Suite struct TextStorageTests {
-    let directory = TemporaryDirectory()
-
-    @Test func textWithNULIsKeptFilteredAndSortedByItsBytes() throws {
-        let store = try StoreFixtures.openStore(directory)
-        let names = ["nul\u{0}tail", "nul", "\u{0}", "", "nul\u{0}", "e\u{301}", "é", "😀\u{0}𝄞"]
+    @Test(arguments: StoreBackendKind.available) func textWithNULIsKeptFilteredAndSortedByItsBytes(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
+        var names = ["nul\u{0}tail", "nul", "\u{0}", "", "nul\u{0}", "e\u{301}", "é", "😀\u{0}𝄞"]
+        if kind == .postgreSQL {
+            #expect {
+                try store.save(ChangeSet(inserts: names.map { StoreFixtures.note($0) }))
+            } throws: { error in
+                guard case StoreError.invalidValue("Note", "name", let reason) = error else { return false }
+                return reason.contains("U+0000")
+            }
+            #expect(try store.read { try $0.fetchIDs(FetchRequest(entity: "Note")) }.isEmpty, "nothing half-written")
+            names.removeAll { $0.utf8.contains(0) }
+        }
         let ids = try store.write { context in
             try context.save(ChangeSet(inserts: names.map { StoreFixtures.note($0) })).insertedIDs
         }
@@ -27,11 +37,10 @@ import Testing
         let sorted = try store.read { try $0.fetchIDs(FetchRequest(entity: "Note", sort: [FetchRequest.Sort("name")])) }
         let expected = zip(names, ids).sorted { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }.map(\.1)
         #expect(sorted == expected)
-        let lengths = try store.read { context -> [Int64] in
-            var lengths: [Int64] = []
-            try context.sqliteConnection.forEachRow("SELECT length(CAST(name AS BLOB)) FROM Note ORDER BY _id") { lengths.append($0.int64(0)) }
-            return lengths
+        let lengths = try store.read { context in
+            try context.rawTexts(kind == .sqlite ? "SELECT length(CAST(name AS BLOB)) FROM Note ORDER BY _id"
+                                                 : "SELECT octet_length(name)::text FROM \"Note\" ORDER BY _id")
         }
-        #expect(lengths == names.map { Int64($0.utf8.count) })
+        #expect(lengths == names.map { String($0.utf8.count) })
     }
 }

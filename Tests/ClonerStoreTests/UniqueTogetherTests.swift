@@ -18,19 +18,19 @@ import Testing
         ChangeSet.Insert(entity: "Person", attributes: [firstName: .string(first), "lastName": .string(last)])
     }
 
+    /// The unique indexes on Person, by name, on either backend.
     static func indexNames(_ store: IncrementalStore) throws -> [String] {
         try store.read { context in
-            var names: [String] = []
-            try context.sqliteConnection.forEachRow("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Person' AND sql IS NOT NULL ORDER BY name") {
-                names.append($0.string(0))
-            }
-            return names
+            let sql = context is PostgreSQLStoreContext
+                ? "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Person' AND indexname <> 'Person_pkey' ORDER BY indexname"
+                : "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Person' AND sql IS NOT NULL ORDER BY name"
+            return try context.rawTexts(sql).compactMap { $0 }
         }
     }
 
-    @Test func aClashNamesEveryAttributeOfTheGroupAndWritesNothing() throws {
-        let directory = TemporaryDirectory()
-        let store = try StoreFixtures.openStore(directory, model: UniqueTogetherTests.model(groups: [["firstName", "lastName"]]))
+    @Test(arguments: StoreBackendKind.available) func aClashNamesEveryAttributeOfTheGroupAndWritesNothing(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place, model: UniqueTogetherTests.model(groups: [["firstName", "lastName"]]))
         _ = try store.write { try $0.save(ChangeSet(inserts: [UniqueTogetherTests.person("Ada", "Lovelace"), UniqueTogetherTests.person("Ada", "Byron")])) }
         #expect {
             try store.write { try $0.save(ChangeSet(inserts: [UniqueTogetherTests.person("Alan", "Turing"), UniqueTogetherTests.person("Ada", "Lovelace")])) }
@@ -41,31 +41,31 @@ import Testing
         #expect(try store.read { try $0.fetchIDs(FetchRequest(entity: "Person")) }.count == 2)
     }
 
-    @Test func theMigratorAddsAndDropsTheIndexAndFollowsARename() throws {
-        let directory = TemporaryDirectory()
-        _ = try StoreFixtures.openStore(directory, model: UniqueTogetherTests.model(groups: []))
+    @Test(arguments: StoreBackendKind.available) func theMigratorAddsAndDropsTheIndexAndFollowsARename(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        _ = try StoreFixtures.openStore(place, model: UniqueTogetherTests.model(groups: []))
             .write { try $0.save(ChangeSet(inserts: [UniqueTogetherTests.person("Ada", "Lovelace")])) }
 
-        let added = try StoreFixtures.openStore(directory, model: UniqueTogetherTests.model(groups: [["firstName", "lastName"]]))
+        let added = try StoreFixtures.openStore(place, model: UniqueTogetherTests.model(groups: [["firstName", "lastName"]]))
         #expect(try UniqueTogetherTests.indexNames(added) == ["Person(firstName,lastName)_unique"])
         #expect(throws: StoreError.self) {
             try added.write { try $0.save(ChangeSet(inserts: [UniqueTogetherTests.person("Ada", "Lovelace")])) }
         }
 
-        let renamed = try StoreFixtures.openStore(directory, model: UniqueTogetherTests.model(groups: [["givenName", "lastName"]], rename: true))
+        let renamed = try StoreFixtures.openStore(place, model: UniqueTogetherTests.model(groups: [["givenName", "lastName"]], rename: true))
         #expect(try UniqueTogetherTests.indexNames(renamed) == ["Person(givenName,lastName)_unique"])
 
-        let dropped = try StoreFixtures.openStore(directory, model: UniqueTogetherTests.model(groups: [], rename: true))
+        let dropped = try StoreFixtures.openStore(place, model: UniqueTogetherTests.model(groups: [], rename: true))
         #expect(try UniqueTogetherTests.indexNames(dropped).isEmpty)
         _ = try dropped.write { try $0.save(ChangeSet(inserts: [UniqueTogetherTests.person("Ada", "Lovelace", firstName: "givenName")])) }
     }
 
-    @Test func addingAGroupThatExistingRowsBreakIsRefusedWithTheNames() throws {
-        let directory = TemporaryDirectory()
-        _ = try StoreFixtures.openStore(directory, model: UniqueTogetherTests.model(groups: []))
+    @Test(arguments: StoreBackendKind.available) func addingAGroupThatExistingRowsBreakIsRefusedWithTheNames(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        _ = try StoreFixtures.openStore(place, model: UniqueTogetherTests.model(groups: []))
             .write { try $0.save(ChangeSet(inserts: [UniqueTogetherTests.person("Ada", "Lovelace"), UniqueTogetherTests.person("Ada", "Lovelace")])) }
         #expect {
-            try StoreFixtures.openStore(directory, model: UniqueTogetherTests.model(groups: [["firstName", "lastName"]]))
+            try StoreFixtures.openStore(place, model: UniqueTogetherTests.model(groups: [["firstName", "lastName"]]))
         } throws: { error in
             guard case StoreError.migrationRefused(let reasons) = error else { return false }
             return reasons.contains { $0.contains("Person.firstName, Person.lastName") }

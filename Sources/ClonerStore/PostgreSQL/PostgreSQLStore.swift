@@ -18,7 +18,7 @@ import Foundation
 ///
 /// Threading: `Sendable`; the context a body receives is not, and must not leave the body. Calls
 /// block the calling thread (libpq is synchronous): call from the store's queues or threads.
-final class PostgreSQLStore: Sendable {
+final class PostgreSQLStore: StoreBackend {
     let layout: PostgreSQLSchema
     let pool: PostgreSQLConnectionPool
     /// The store's own identity, made when the database was first prepared.
@@ -70,7 +70,7 @@ final class PostgreSQLStore: Sendable {
 
     /// Runs `body` in one REPEATABLE READ READ ONLY transaction. A connection lost while reading
     /// is re-opened and the read runs once more: it wrote nothing, so running it again is safe.
-    func read<T>(_ body: (PostgreSQLStoreContext) throws -> T) throws -> T {
+    func read<T>(_ body: (any StoreContext) throws -> T) throws -> T {
         var attempt = 0
         while true {
             attempt += 1
@@ -91,7 +91,7 @@ final class PostgreSQLStore: Sendable {
     /// rolled back if it throws. On a serialization failure or deadlock the whole body runs again
     /// (with a short randomised pause, so two colliding writers do not collide again in step), up
     /// to `maximumAttempts` times; `body` must therefore only act through the context.
-    func write<T>(_ body: (PostgreSQLStoreContext) throws -> T) throws -> T {
+    func write<T>(_ body: (any StoreContext) throws -> T) throws -> T {
         let started = ContinuousClock.now
         var attempt = 0
         while true {
@@ -125,14 +125,16 @@ final class PostgreSQLStore: Sendable {
         }) ?? false
     }
 
-    private func translate(_ error: PostgreSQLError) -> any Error {
+    private func translate(_ error: PostgreSQLError) -> StoreError {
         PostgreSQLStore.translate(error, layout: layout)
     }
 
     /// A PostgreSQL error in model terms where it has a meaning there: a unique index's
-    /// constraint name (SQLSTATE 23505) names its entity and attributes; an exhausted pool is
-    /// `busy`. Anything else stays the backend's error, with its SQLSTATE, message and SQL.
-    static func translate(_ error: PostgreSQLError, layout: PostgreSQLSchema) -> any Error {
+    /// constraint name (SQLSTATE 23505) names its entity and attributes; an exhausted pool, a
+    /// serialization failure or a deadlock is `busy`. Anything else becomes
+    /// `StoreError.database` with its SQLSTATE, message and SQL (never a password), so callers
+    /// see `StoreError` only, whichever backend runs.
+    static func translate(_ error: PostgreSQLError, layout: PostgreSQLSchema) -> StoreError {
         if error.isUniqueViolation, let name = error.constraint, let index = layout.uniqueIndexes[name] {
             return index.isGroup
                 ? StoreError.uniqueTogetherViolation(entity: index.entity, attributes: index.attributes)
@@ -144,6 +146,6 @@ final class PostgreSQLStore: Sendable {
         if error.isRetryableTransactionFailure {
             return StoreError.busy(waited: .zero)
         }
-        return error
+        return StoreError.database(error.failure)
     }
 }

@@ -106,7 +106,7 @@ extension PostgreSQLStoreContext {
     }
 
     /// A sort-key value as a position carries it (the SQLite store's storage classes).
-    private func positionValue(_ row: PostgreSQLRow, _ column: Int, _ kind: KeyColumn.Kind) -> SQLValue {
+    private func positionValue(_ row: PostgreSQLRow, _ column: Int, _ kind: KeyColumn.Kind) -> FetchRequest.Position.Value {
         if row.isNull(column) { return .null }
         switch kind {
         case .id: return .integer(row.int64(column))
@@ -125,7 +125,7 @@ extension PostgreSQLStoreContext {
 
     /// A position's value as a parameter of the sort column's type. A cursor is the client's to
     /// send back, so a value of the wrong kind is a bad request naming the key, not a crash.
-    private func cursorParameter(_ value: SQLValue, column: KeyColumn, entity: String) throws -> PostgreSQLValue {
+    private func cursorParameter(_ value: FetchRequest.Position.Value, column: KeyColumn, entity: String) throws -> PostgreSQLValue {
         func refuse() -> StoreError {
             StoreError.invalidValue(entity: entity, property: column.name, reason: "the cursor's value does not fit this sort key")
         }

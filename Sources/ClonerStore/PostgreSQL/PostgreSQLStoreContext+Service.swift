@@ -47,7 +47,7 @@ extension PostgreSQLStoreContext {
             INSERT INTO \(Self.jobs) (id, status, request, result, error, created_at, finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
             ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, request = EXCLUDED.request, result = EXCLUDED.result,
               error = EXCLUDED.error, created_at = EXCLUDED.created_at, finished_at = EXCLUDED.finished_at
-            """, [Self.key(job.id), Self.key(job.status), .bytea(job.request), job.result.map(PostgreSQLValue.bytea) ?? .null,
+            """, [Self.key(job.id), Self.key(job.status.rawValue), .bytea(job.request), job.result.map(PostgreSQLValue.bytea) ?? .null,
                   job.error.map(PostgreSQLValue.bytea) ?? .null, Self.milliseconds(job.createdAt),
                   job.finishedAt.map(Self.milliseconds) ?? .null])
     }
@@ -56,7 +56,7 @@ extension PostgreSQLStoreContext {
         let result = try run("SELECT status, request, result, error, created_at, finished_at FROM \(Self.jobs) WHERE id = $1", [Self.key(id)])
         guard result.rowCount > 0 else { return nil }
         let row = result[0]
-        return JobRecord(id: id, status: row.string(0), request: row.data(1), result: row.optionalData(2), error: row.optionalData(3),
+        return JobRecord(id: id, status: JobStatus(rawValue: row.string(0)) ?? .failed, request: row.data(1), result: row.optionalData(2), error: row.optionalData(3),
                          createdAt: Self.date(row, 4), finishedAt: row.isNull(5) ? nil : Self.date(row, 5))
     }
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Not `Sendable`: it wraps a pooled connection lent to the calling thread for the duration of
 /// the body, and must not leave it.
-struct PostgreSQLStoreContext {
+struct PostgreSQLStoreContext: StoreContext {
     let connection: PostgreSQLConnection
     let layout: PostgreSQLSchema
 

@@ -9,7 +9,7 @@ import Testing
 /// someone else, replicas preparing one database together, writers running in parallel.
 @Suite(.requiresPostgreSQL) struct PostgreSQLStoreConcurrencyTests {
     @Test func aStringWithNULIsRefusedNamingTheAttributeAndNothingIsWritten() throws {
-        let store = try BackendStore(.postgreSQL)
+        let store = try StorePlace(.postgreSQL).open()
         #expect {
             try store.save(ChangeSet(inserts: [StoreFixtures.note("fine"), StoreFixtures.note("nul\u{0}tail")]))
         } throws: { error in
@@ -32,7 +32,7 @@ import Testing
         let connection = try PostgreSQLConnection(uri: database.uri(password: "hunter2"))
         try connection.execute("CREATE TABLE invoices (id int8)")
         #expect {
-            _ = try PostgreSQLStore(uri: database.uri(password: "hunter2"), schema: StoreSchema(model: StoreFixtures.notesModel()))
+            _ = try IncrementalStore(location: StoreLocation(database.uri(password: "hunter2")), model: StoreFixtures.notesModel())
         } throws: { error in
             guard case StoreError.incompatibleStore(let place, let reason) = error else { return false }
             return reason.contains("invoices") && reason.contains("no Cloner metadata") && !"\(error)".contains("hunter2") && place.contains("***")
@@ -45,20 +45,19 @@ import Testing
     /// advisory lock, the others wait and find it — every one opens, all with the same UUID.
     @Test func replicasStartingTogetherPrepareOnce() throws {
         let database = try PostgreSQLTestCluster.shared.createDatabase()
-        let schema = StoreSchema(model: StoreFixtures.notesModel())
         let results = Mutex<[Result<String, any Error>]>([])
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
-            let result = Result { try PostgreSQLStore(uri: database.uri, schema: schema, maximumConnections: 2).storeUUID }
+            let result = Result { try IncrementalStore(location: .postgreSQL(uri: database.uri), model: StoreFixtures.notesModel(), maximumConnections: 2).storeUUID }
             results.withLock { $0.append(result) }
         }
         let uuids = try results.withLock { try $0.map { try $0.get() } }
         #expect(uuids.count == 6)
         #expect(Set(uuids).count == 1)
         // And a migration run by several at once is applied once.
-        let migrated = StoreSchema(model: StoreFixtures.notesModel(renameIndex: true))
+        let migrated = StoreFixtures.notesModel(renameIndex: true)
         let again = Mutex<[Result<String, any Error>]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            let result = Result { try PostgreSQLStore(uri: database.uri, schema: migrated, maximumConnections: 2).storeUUID }
+            let result = Result { try IncrementalStore(location: .postgreSQL(uri: database.uri), model: migrated, maximumConnections: 2).storeUUID }
             again.withLock { $0.append(result) }
         }
         #expect(try again.withLock { try Set($0.map { try $0.get() }) } == Set(uuids))
@@ -68,12 +67,12 @@ import Testing
     /// version it lost to — as on SQLite, where writers take turns — even though nothing here
     /// serialises them in-process (the loser's serialization failure runs its body again).
     @Test func concurrentVersionCheckedWritesLetExactlyOneWin() throws {
-        let store = try BackendStore(.postgreSQL)
+        let store = try StorePlace(.postgreSQL).open()
         let id = try store.save(ChangeSet(inserts: [StoreFixtures.note("n")])).insertedIDs[0]
         for round in 0..<5 {
             let version = try #require(try store.read { try $0.version(entity: "Note", id: id) })
             let outcomes = Mutex<[String]>([])
-            let shared = try #require(store.postgreSQL)
+            let shared = store
             DispatchQueue.concurrentPerform(iterations: 4) { writer in
                 do {
                     _ = try shared.write { try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: id, expectedVersion: version,
@@ -93,10 +92,10 @@ import Testing
     /// Writers touching the same rows without version checks all succeed: deadlocks and
     /// serialization failures between them are retried, never surfaced.
     @Test func concurrentWritesToSharedListsAllCommit() throws {
-        let store = try BackendStore(.postgreSQL)
+        let store = try StorePlace(.postgreSQL).open()
         let ids = try store.save(ChangeSet(inserts: [StoreFixtures.note("n")] + (0..<8).map { _ in ChangeSet.Insert(entity: "Item") })).insertedIDs
         let failures = Mutex<[String]>([])
-        let shared = try #require(store.postgreSQL)
+        let shared = store
         DispatchQueue.concurrentPerform(iterations: 4) { writer in
             do {
                 for _ in 0..<3 {
@@ -112,20 +111,20 @@ import Testing
     }
 
     @Test func serviceTablesRoundTripAndInterruptedJobsFail() throws {
-        let store = try BackendStore(.postgreSQL)
+        let store = try StorePlace(.postgreSQL).open()
         let created = Date(timeIntervalSince1970: 1_700_000_000.123)
         try store.write { context in
             try context.saveIdempotencyRecord(IdempotencyRecord(key: "k1", fingerprint: "f", status: 202, location: "/jobs/j1", body: Data([1, 2]), createdAt: created))
             try context.saveIdempotencyRecord(IdempotencyRecord(key: "k2", fingerprint: "f", status: 201, location: "/notes/1", body: Data(), createdAt: created))
-            try context.saveJob(JobRecord(id: "j1", status: "running", request: Data([3]), createdAt: created))
-            try context.saveJob(JobRecord(id: "j2", status: "succeeded", request: Data(), result: Data([4]), createdAt: created, finishedAt: created))
+            try context.saveJob(JobRecord(id: "j1", status: .running, request: Data([3]), createdAt: created))
+            try context.saveJob(JobRecord(id: "j2", status: .succeeded, request: Data(), result: Data([4]), createdAt: created, finishedAt: created))
         }
         #expect(try store.read { try $0.idempotencyRecord(key: "k2") } == IdempotencyRecord(key: "k2", fingerprint: "f", status: 201, location: "/notes/1", body: Data(), createdAt: created))
         let failed = try store.write { try $0.failInterruptedJobs(error: Data([9]), at: created.addingTimeInterval(1)) }
         #expect(failed == 1)
         #expect(try store.read { try $0.idempotencyRecord(key: "k1") } == nil, "the answer pointing at the interrupted job is forgotten")
         let job = try #require(try store.read { try $0.job(id: "j1") })
-        #expect(job.status == "failed" && job.error == Data([9]) && job.finishedAt == created.addingTimeInterval(1))
+        #expect(job.status == .failed && job.error == Data([9]) && job.finishedAt == created.addingTimeInterval(1))
         #expect(try store.write { try $0.purgeJobs(finishedBefore: created.addingTimeInterval(0.5)) } == 1)
         #expect(try store.write { try $0.purgeIdempotencyRecords(olderThan: created.addingTimeInterval(1)) } == 1)
         #expect(try store.read { try $0.job(id: "j2") } == nil)
