@@ -273,7 +273,20 @@ struct PostgreSQLGraphCopySQL {
         if let setting = setting(entity.name, attribute.name) {
             expression = "CASE WHEN \(isSetRoot(setting)) THEN \(setValue(setting)) ELSE \(expression) END"
         }
-        return expression
+        // Typed, so a CASE whose every branch is NULL is still the column's type.
+        return "CAST(\(expression) AS \(PostgreSQLGraphCopySQL.castType(attribute.type)))"
+    }
+
+    private static func castType(_ type: AttributeType) -> String {
+        switch type {
+        case .string, .json: return "text"
+        case .integer: return "int8"
+        case .double: return "float8"
+        case .boolean: return "boolean"
+        case .date: return "timestamptz"
+        case .uuid: return "uuid"
+        case .binary: return "bytea"
+        }
     }
 
     /// A reference into the copy's clone set points at the clone (rule 4); outside it, a shared
