@@ -90,7 +90,7 @@ let package = Package(
 
         .testTarget(name: "ClonerModelTests", dependencies: ["ClonerModel"], swiftSettings: strict),
         .testTarget(name: "ClonerStoreTests", dependencies: ["ClonerStore", "ClonerModel", "ClonerTestSupport"], swiftSettings: strict),
-        .testTarget(name: "ClonerCloneTests", dependencies: ["ClonerClone", "ClonerStore", "ClonerModel"], swiftSettings: strict),
+        .testTarget(name: "ClonerCloneTests", dependencies: ["ClonerClone", "ClonerStore", "ClonerModel", "ClonerTestSupport"], swiftSettings: strict),
         .testTarget(name: "ClonerHTTPTests", dependencies: ["ClonerHTTP"], swiftSettings: strict),
         .testTarget(name: "ClonerServiceTests", dependencies: ["ClonerService", "ClonerHTTP", "ClonerModel", "ClonerStore", "ClonerClone", "ClonerTestSupport"], swiftSettings: strict),
     ]

@@ -1,7 +1,22 @@
 import ClonerClone
 import ClonerModel
 import ClonerStore
+import ClonerTestSupport
 import Foundation
+import Testing
+
+/// Which backend a clone test runs on: the same scenarios, the same expected answers.
+enum CloneBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite
+    case postgreSQL
+
+    var testDescription: String { rawValue }
+
+    /// SQLite always; PostgreSQL where the test cluster can run (under CI=true it must).
+    static var available: [CloneBackend] {
+        PostgreSQLTestCluster.isEnabled ? [.sqlite, .postgreSQL] : [.sqlite]
+    }
+}
 
 /// A temporary folder removed with the value, one per test.
 final class TemporaryDirectory {
@@ -14,10 +29,13 @@ final class TemporaryDirectory {
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
-/// A store on the sample model of `config/model.json` (or another model text), with helpers to
+/// A store on the sample model of `config/model.json` (or another model text), on either backend
+/// (a temporary SQLite file, or a fresh database in the PostgreSQL test cluster), with helpers to
 /// build graphs and read them back.
 final class CloneFixture {
     let directory = TemporaryDirectory()
+    let backend: CloneBackend
+    let database: PostgreSQLTestDatabase?
     let store: IncrementalStore
     let engine: CloneEngine
 
@@ -27,13 +45,33 @@ final class CloneFixture {
 
     static func sampleModel() throws -> DataModel { try ModelLoader.load(contentsOf: sampleModelURL) }
 
-    init(model: DataModel? = nil) throws {
-        store = try IncrementalStore(path: directory.path("clone.sqlite"), model: model ?? CloneFixture.sampleModel())
+    init(_ backend: CloneBackend = .sqlite, model: DataModel? = nil) throws {
+        self.backend = backend
+        let model = try model ?? CloneFixture.sampleModel()
+        switch backend {
+        case .sqlite:
+            database = nil
+            store = try IncrementalStore(path: directory.path("clone.sqlite"), model: model)
+        case .postgreSQL:
+            let database = try PostgreSQLTestCluster.shared.createDatabase()
+            self.database = database
+            store = try IncrementalStore(location: .postgreSQL(uri: database.uri), model: model, maximumConnections: 4)
+        }
         engine = CloneEngine(store: store)
     }
 
-    convenience init(modelJSON: String) throws {
-        try self.init(model: ModelLoader.load(data: Data(modelJSON.utf8)))
+    convenience init(_ backend: CloneBackend = .sqlite, modelJSON: String) throws {
+        try self.init(backend, model: ModelLoader.load(data: Data(modelJSON.utf8)))
+    }
+
+    convenience init(modelJSON: String, _ backend: CloneBackend) throws {
+        try self.init(backend, model: ModelLoader.load(data: Data(modelJSON.utf8)))
+    }
+
+    /// One count on the PostgreSQL database, on a connection of its own (committed rows only).
+    func postgreSQLCount(_ table: String) throws -> Int64 {
+        let connection = try PostgreSQLConnection(uri: database!.uri)
+        return try connection.query("SELECT count(*) FROM \"\(table)\"")[0].int64(0)
     }
 
     @discardableResult
@@ -64,7 +102,13 @@ final class CloneFixture {
 
     /// Row counts of every table, to prove a failed clone left nothing behind.
     func rowCounts() throws -> [String: Int64] {
-        try store.read { context in
+        if backend == .postgreSQL {
+            var counts: [String: Int64] = [:]
+            for entity in store.model.entities { counts[entity.name] = try postgreSQLCount(entity.name) }
+            for table in store.schema.joinTables { counts[table.name] = try postgreSQLCount(table.name) }
+            return counts
+        }
+        return try store.read { context in
             var counts: [String: Int64] = [:]
             for entity in context.model.entities {
                 counts[entity.name] = try context.sqliteConnection.scalar("SELECT count(*) FROM \"\(entity.name)\"")?.int64
@@ -77,6 +121,7 @@ final class CloneFixture {
     }
 
     func sql(_ text: String) throws {
+        precondition(backend == .sqlite, "raw SQL helpers are SQLite's")
         try store.write { try $0.sqliteConnection.execute(text) }
     }
 

@@ -35,10 +35,10 @@ import Testing
     ] }
     """
 
-    @Test func objectReachedTwiceIsClonedOnce() throws {
+    @Test(arguments: CloneBackend.available) func objectReachedTwiceIsClonedOnce(_ backend: CloneBackend) throws {
         // In the sample model every memo is reached through Note.memos and through
         // Item → ItemData → memo: a diamond.
-        let fixture = try CloneFixture()
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 5)
         let before = try fixture.rowCounts()
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, returnIDs: true))
@@ -52,8 +52,8 @@ import Testing
         }
     }
 
-    @Test func sharedReferencesInsideTheCloneSetPointAtTheClones() throws {
-        let fixture = try CloneFixture(modelJSON: CloneIdentityTests.boardModel)
+    @Test(arguments: CloneBackend.available) func sharedReferencesInsideTheCloneSetPointAtTheClones(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(modelJSON: CloneIdentityTests.boardModel, backend)
         let ids = try fixture.insert([
             ChangeSet.Insert(entity: "Board", attributes: ["title": .string("Sprint")]),
             ChangeSet.Insert(entity: "Label", attributes: ["name": .string("bug")], relationships: ["board": .toOne(.inserted(0))]),
@@ -72,8 +72,8 @@ import Testing
         #expect(Set(try fixture.toMany("Label", ids[2], "cards")) == [ids[4], ids[5]], "original labels keep only original cards")
     }
 
-    @Test func cyclesThroughInverseLessToOneTerminate() throws {
-        let fixture = try CloneFixture(modelJSON: CloneIdentityTests.boardModel)
+    @Test(arguments: CloneBackend.available) func cyclesThroughInverseLessToOneTerminate(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(modelJSON: CloneIdentityTests.boardModel, backend)
         let ids = try fixture.insert([
             ChangeSet.Insert(entity: "Board", attributes: ["title": .string("b")]),
             ChangeSet.Insert(entity: "Column", attributes: ["title": .string("c")], relationships: ["board": .toOne(.inserted(0))]),
@@ -110,8 +110,8 @@ import Testing
         return (ids[0], ids.count)
     }
 
-    @Test func selfReferentialTreeIsClonedToFullDepth() throws {
-        let fixture = try CloneFixture(modelJSON: CloneIdentityTests.boardModel)
+    @Test(arguments: CloneBackend.available) func selfReferentialTreeIsClonedToFullDepth(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(modelJSON: CloneIdentityTests.boardModel, backend)
         let (root, count) = try makeTree(fixture, depth: 3, fanOut: 2)
         let newRootID = UUID()
         let result = try fixture.engine.clone(CloneRequest(entity: "Folder", id: root, set: ["rootID": .uuid(newRootID)], returnIDs: true))
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func chainFiveThousandDeepDoesNotOverflow() throws {
-        let fixture = try CloneFixture(modelJSON: CloneIdentityTests.boardModel)
+        let fixture = try CloneFixture(modelJSON: CloneIdentityTests.boardModel, .sqlite)
         let (root, count) = try makeTree(fixture, depth: 5000, fanOut: 1)
         let newRootID = UUID()
         let result = try fixture.engine.clone(CloneRequest(entity: "Folder", id: root, set: ["rootID": .uuid(newRootID)]))
@@ -142,8 +142,8 @@ import Testing
         #expect(stats.1 == 5000)
     }
 
-    @Test func qualifiedExclusionAppliesWhereverTheEntityOccurs() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func qualifiedExclusionAppliesWhereverTheEntityOccurs(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 3)
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, exclude: ["Item.itemDatas", "Memo.itemData", "Item.name"], returnIDs: true))
         // Item data is reachable through items and through memos: excluding both ways leaves it out;
@@ -158,8 +158,8 @@ import Testing
         }
     }
 
-    @Test func bareExclusionAppliesToTheRootOnly() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func bareExclusionAppliesToTheRootOnly(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 2)
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, exclude: ["name", "memos", "data"]))
         let clone = try fixture.object("Note", result.clone.id)
@@ -170,8 +170,8 @@ import Testing
         #expect(result.created["Memo"] == 2)
     }
 
-    @Test func setOverridesTheRootsValues() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func setOverridesTheRootsValues(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 2)
         let chosen = UUID()
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, set: [
@@ -186,8 +186,8 @@ import Testing
         }
     }
 
-    @Test func setCanMoveAClonedItemIntoAnotherNote() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func setCanMoveAClonedItemIntoAnotherNote(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let first = try fixture.makeSampleNote(name: "A", items: 1)
         let second = try fixture.makeSampleNote(name: "B", items: 2)
         let result = try fixture.engine.clone(CloneRequest(entity: "Item", id: first.items[0], set: ["note": .integer(second.note)]))
@@ -197,8 +197,8 @@ import Testing
 }
 
 @Suite struct CloneSetLinksTests {
-    @Test func setReplacesAToManyOfTheRootsClone() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func setReplacesAToManyOfTheRootsClone(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let tags = try fixture.makeTags(["a", "b", "c"])
         let sample = try fixture.makeSampleNote(items: 1, tags: [tags[0]])
         let result = try fixture.engine.clone(CloneRequest(entity: "Memo", id: sample.memos[0], setLinks: ["tags": [tags[2], tags[1]]]))

@@ -6,8 +6,8 @@ import Testing
 
 /// All or nothing, options, and concurrency.
 @Suite struct CloneSafetyTests {
-    @Test func dryRunCountsEqualTheRealCloneAndWriteNothing() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func dryRunCountsEqualTheRealCloneAndWriteNothing(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let tags = try fixture.makeTags(["x", "y", "z"])
         let sample = try fixture.makeSampleNote(items: 6, tags: tags)
         let before = try fixture.rowCounts()
@@ -21,8 +21,8 @@ import Testing
         #expect(real.linked == ["Tag": 3])
     }
 
-    @Test func uniqueConflictRollsBackEverything() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func uniqueConflictRollsBackEverything(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 3)
         let originalID = try fixture.object("Note", sample.note).attributes["id"]!
         let before = try fixture.rowCounts()
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func injectedFailureMidCloneLeavesNothingBehind() throws {
-        let fixture = try CloneFixture()
+        let fixture = try CloneFixture(.sqlite)
         let sample = try fixture.makeSampleNote(items: 4)
         try fixture.sql("""
             INSERT INTO "Attachment" ("image", "memo") SELECT randomblob(64), "_id" FROM "Memo";
@@ -54,8 +54,8 @@ import Testing
         #expect(result.created["Attachment"] == 4, "the store is usable after the rollback")
     }
 
-    @Test func limitIsCheckedBeforeWriting() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func limitIsCheckedBeforeWriting(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 10)
         let before = try fixture.rowCounts()
         #expect {
@@ -67,8 +67,8 @@ import Testing
         #expect(try fixture.rowCounts() == before)
     }
 
-    @Test func badRequestsNameTheField() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func badRequestsNameTheField(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 1)
         let cases: [(CloneRequest, String)] = [
             (CloneRequest(entity: "Note", id: sample.note, exclude: ["colour"]), "exclude[0]"),
@@ -96,8 +96,8 @@ import Testing
         }
     }
 
-    @Test func concurrentClonesOfTheSameRootAllComplete() async throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func concurrentClonesOfTheSameRootAllComplete(_ backend: CloneBackend) async throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 20)
         let jobs = try (0..<6).map { _ in try fixture.engine.start(CloneRequest(entity: "Note", id: sample.note)) }
         for job in jobs { job.wait() }
@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test func blobsLargerThanTheMemoryBudgetAreCopiedInsideSQLite() throws {
-        let fixture = try CloneFixture()
+        let fixture = try CloneFixture(.sqlite)
         let sample = try fixture.makeSampleNote(items: 2)
         // 26 attachments of 4 MiB: 104 MiB, more than the 100 MiB the service may use.
         try fixture.sql("""

@@ -24,8 +24,8 @@ import Testing
 
     // MARK: Item 1: a set link never takes objects from their owner
 
-    @Test func settingAToManyWhoseInverseIsToOneIsRefusedAndTheOriginalKeepsItsItems() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func settingAToManyWhoseInverseIsToOneIsRefusedAndTheOriginalKeepsItsItems(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 2)
         let before = try fixture.rowCounts()
         for name in ["items", "memos"] {
@@ -42,8 +42,8 @@ import Testing
         #expect(try fixture.rowCounts() == before)
     }
 
-    @Test func settingAOneToOneToAnotherOwnersObjectIsRefused() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func settingAOneToOneToAnotherOwnersObjectIsRefused(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let first = try fixture.makeSampleNote(items: 1)
         let second = try fixture.makeSampleNote(items: 1)
         #expect {
@@ -55,8 +55,8 @@ import Testing
         #expect(try fixture.toOne("NoteDescription", second.description, "note") == second.note)
     }
 
-    @Test func anEmptyListOrNullTakesNothingAndIsAllowed() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func anEmptyListOrNullTakesNothingAndIsAllowed(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 2)
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, setLinks: ["items": []]))
         #expect(try fixture.toMany("Note", result.clone.id, "items").isEmpty)
@@ -65,8 +65,8 @@ import Testing
 
     // MARK: Item 2: the replaced branch is not copied
 
-    @Test func settingTheDescriptionToNullCopiesNoDescription() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func settingTheDescriptionToNullCopiesNoDescription(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 1)
         let before = try fixture.rowCounts()
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, set: ["noteDescription": .null]))
@@ -76,8 +76,8 @@ import Testing
         #expect(try fixture.toOne("Note", sample.note, "noteDescription") == sample.description)
     }
 
-    @Test func aCycleCutBySetCopiesNothingBeyondTheRoot() throws {
-        let fixture = try CloneFixture(modelJSON: CloneSetRuleTests.model)
+    @Test(arguments: CloneBackend.available) func aCycleCutBySetCopiesNothingBeyondTheRoot(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(modelJSON: CloneSetRuleTests.model, backend)
         let ids = try fixture.insert([
             ChangeSet.Insert(entity: "Card", attributes: ["title": .string("a")]),
             ChangeSet.Insert(entity: "Card", attributes: ["title": .string("b")], relationships: ["next": .toOne(.inserted(2))]),
@@ -99,8 +99,8 @@ import Testing
         #expect(try fixture.ids("Card").count == 5)
     }
 
-    @Test func anObjectAlsoReachableAnotherWayIsStillCopied() throws {
-        let fixture = try CloneFixture(modelJSON: CloneSetRuleTests.model)
+    @Test(arguments: CloneBackend.available) func anObjectAlsoReachableAnotherWayIsStillCopied(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(modelJSON: CloneSetRuleTests.model, backend)
         let ids = try fixture.insert([
             ChangeSet.Insert(entity: "Leaf", attributes: ["title": .string("shared")]),
             ChangeSet.Insert(entity: "Leaf", attributes: ["title": .string("only a")], relationships: ["child": .toOne(.inserted(0))]),
@@ -118,8 +118,8 @@ import Testing
 
     // MARK: Item 3: set links count in `linked`
 
-    @Test func objectsLinkedBySetCountAsLinked() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func objectsLinkedBySetCountAsLinked(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 1)
         let template = try fixture.makeSampleNote(name: "template", items: 0)
         let dry = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, set: ["template": .integer(template.note)], dryRun: true))
@@ -129,8 +129,8 @@ import Testing
         #expect(try fixture.toOne("Note", result.clone.id, "template") == template.note)
     }
 
-    @Test func anObjectLinkedBySetAndCopiedAnotherWayStillCountsAsLinked() throws {
-        let fixture = try CloneFixture(modelJSON: CloneSetRuleTests.model)
+    @Test(arguments: CloneBackend.available) func anObjectLinkedBySetAndCopiedAnotherWayStillCountsAsLinked(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(modelJSON: CloneSetRuleTests.model, backend)
         let ids = try fixture.insert([
             ChangeSet.Insert(entity: "Leaf", attributes: ["title": .string("shared")]),
             ChangeSet.Insert(entity: "Leaf", attributes: ["title": .string("only a")]),
@@ -143,8 +143,8 @@ import Testing
         #expect(try fixture.toOne("Root", result.clone.id, "b") == result.ids?["Leaf"]?[ids[0]])
     }
 
-    @Test func objectsLinkedBySetOnAnInverselessToManyCountAsLinked() throws {
-        let fixture = try CloneFixture(modelJSON: """
+    @Test(arguments: CloneBackend.available) func objectsLinkedBySetOnAnInverselessToManyCountAsLinked(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend, modelJSON: """
             { "entities": [
               { "name": "Shelf", "attributes": [ { "name": "title", "type": "string", "optional": true } ],
                 "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "ordered": true } ] },

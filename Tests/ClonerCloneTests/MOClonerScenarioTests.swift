@@ -6,8 +6,8 @@ import Testing
 
 /// MOCloner's own test scenarios, on the sample model.
 @Suite struct MOClonerScenarioTests {
-    @Test func singleObjectGetsFreshIdentityAndTimestampAndCopiedValues() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func singleObjectGetsFreshIdentityAndTimestampAndCopiedValues(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let note = try fixture.insert([ChangeSet.Insert(entity: "Note", attributes: [
             "id": .uuid(UUID()), "name": .string("solo"), "createDate": .date(millisecondsSince1970: 1_000),
             "index": .integer(9), "data": .binary(Data([9, 8, 7])), "isPinned": .boolean(true), "shareLink": .string("https://s"),
@@ -29,8 +29,8 @@ import Testing
         #expect(clone.version == 1)
     }
 
-    @Test func oneToManyWithFollowParent() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func oneToManyWithFollowParent(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 3)
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
         let clone = try fixture.object("Note", result.clone.id)
@@ -46,8 +46,8 @@ import Testing
         #expect(try fixture.toMany("Note", sample.note, "items") == sample.items, "original untouched")
     }
 
-    @Test func oneToOneIsCopied() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func oneToOneIsCopied(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 0)
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
         let description = try #require(try fixture.toOne("Note", result.clone.id, "noteDescription"))
@@ -57,8 +57,8 @@ import Testing
         #expect(try fixture.toOne("Note", sample.note, "noteDescription") == sample.description)
     }
 
-    @Test func manyToOneSharedTagsGainTheClones() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func manyToOneSharedTagsGainTheClones(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let tags = try fixture.makeTags(["home", "work"])
         let sample = try fixture.makeSampleNote(items: 2, tags: tags)
         let tagVersion = try fixture.object("Tag", tags[0]).version
@@ -75,8 +75,8 @@ import Testing
         #expect(try fixture.object("Tag", tags[0]).version == tagVersion + 1, "a tag whose list changed moves its version")
     }
 
-    @Test func manyToManySplitByExcludingTheRelationship() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func manyToManySplitByExcludingTheRelationship(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let tags = try fixture.makeTags(["a", "b"])
         let sample = try fixture.makeSampleNote(items: 1, tags: tags)
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, exclude: ["Memo.tags"], returnIDs: true))
@@ -86,8 +86,8 @@ import Testing
         #expect(result.linked.isEmpty)
     }
 
-    @Test func orderedMemosKeepTheirOrder() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func orderedMemosKeepTheirOrder(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 4)
         let shuffled = [sample.memos[2], sample.memos[0], sample.memos[3], sample.memos[1]]
         try fixture.store.write { context in
@@ -98,8 +98,8 @@ import Testing
         #expect(try fixture.toMany("Note", result.clone.id, "memos") == expected)
     }
 
-    @Test func cloneFromTheMiddleWithNoteExcludedBlanksTheFollowedValue() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func cloneFromTheMiddleWithNoteExcludedBlanksTheFollowedValue(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 2)
         let result = try fixture.engine.clone(CloneRequest(entity: "Item", id: sample.items[1], exclude: ["note"]))
         let clone = try fixture.object("Item", result.clone.id)
@@ -109,18 +109,18 @@ import Testing
         #expect(try fixture.toMany("Note", sample.note, "items") == sample.items)
     }
 
-    @Test func cloneFromTheMiddleKeepsTheValueWithWithoutParentKeep() throws {
+    @Test(arguments: CloneBackend.available) func cloneFromTheMiddleKeepsTheValueWithWithoutParentKeep(_ backend: CloneBackend) throws {
         var text = try String(contentsOf: CloneFixture.sampleModelURL, encoding: .utf8)
         text = text.replacingOccurrences(of: #""withoutParent": "blank""#, with: #""withoutParent": "keep""#)
-        let fixture = try CloneFixture(modelJSON: text)
+        let fixture = try CloneFixture(modelJSON: text, backend)
         let sample = try fixture.makeSampleNote(items: 2)
         let noteUUID = try fixture.object("Note", sample.note).attributes["id"]
         let result = try fixture.engine.clone(CloneRequest(entity: "Item", id: sample.items[0], exclude: ["note"]))
         #expect(try fixture.object("Item", result.clone.id).attributes["noteID"] == noteUUID)
     }
 
-    @Test func itemClonedWithoutExclusionJoinsTheOriginalNoteAtTheEnd() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func itemClonedWithoutExclusionJoinsTheOriginalNoteAtTheEnd(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 3)
         let noteVersion = try fixture.object("Note", sample.note).version
         let result = try fixture.engine.clone(CloneRequest(entity: "Item", id: sample.items[0]))

@@ -30,8 +30,8 @@ import Testing
         try fixture.store.write { _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Person", id: id, relationships: relationships)])) }
     }
 
-    @Test func settingOneSpouseSetsTheOtherAndClearsBothPreviousSpouses() throws {
-        let fixture = try CloneFixture(modelJSON: SelfInverseTests.model)
+    @Test(arguments: CloneBackend.available) func settingOneSpouseSetsTheOtherAndClearsBothPreviousSpouses(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(modelJSON: SelfInverseTests.model, backend)
         let ids = try fixture.insert([
             SelfInverseTests.person("a"), SelfInverseTests.person("b", ["spouse": .toOne(.inserted(0))]),
             SelfInverseTests.person("c"), SelfInverseTests.person("d", ["spouse": .toOne(.inserted(2))]),
@@ -56,8 +56,8 @@ import Testing
         #expect(try fixture.toOne("Person", b, "spouse") == nil, "delete nullifies the partner's side")
     }
 
-    @Test func friendsAreListedFromBothSides() throws {
-        let fixture = try CloneFixture(modelJSON: SelfInverseTests.model)
+    @Test(arguments: CloneBackend.available) func friendsAreListedFromBothSides(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(modelJSON: SelfInverseTests.model, backend)
         let ids = try fixture.insert([
             SelfInverseTests.person("a"), SelfInverseTests.person("b"), SelfInverseTests.person("c"),
             SelfInverseTests.person("d", ["friends": .toMany([.inserted(0), .inserted(1)])]),
@@ -78,8 +78,8 @@ import Testing
         #expect(try fixture.toMany("Person", d, "friends") == [b])
     }
 
-    @Test func aCloneRepointsSelfInverseReferencesBetweenItsObjectsOnBothSides() throws {
-        let fixture = try CloneFixture(modelJSON: SelfInverseTests.model)
+    @Test(arguments: CloneBackend.available) func aCloneRepointsSelfInverseReferencesBetweenItsObjectsOnBothSides(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(modelJSON: SelfInverseTests.model, backend)
         let ids = try fixture.insert([
             SelfInverseTests.person("parent"),
             ChangeSet.Insert(entity: "Child", attributes: ["name": .string("x")], relationships: ["parent": .toOne(.inserted(0))]),

@@ -1,0 +1,241 @@
+import ClonerModel
+import Foundation
+
+/// Runs a `GraphCopyPlan` on PostgreSQL as set-based SQL (`PostgreSQLGraphCopySQL`) inside the
+/// caller's REPEATABLE READ write transaction: one snapshot of the source, nothing left behind on
+/// any failure, and statements per clone that grow with the model, never with the objects or the
+/// copies. Blobs are copied by INSERT … SELECT inside the server and never reach Swift.
+///
+/// Scratch space is three temporary tables per session, created once per connection and emptied
+/// at the start of every clone (not `ON COMMIT DROP`: a cached plan of a dropped table fails).
+/// Statements naming them run unprepared anyway (`query`, not `cachedQuery`): their plans depend on
+/// how many rows the clone has, and a rolled-back first clone on a connection drops the tables it
+/// created.
+///
+/// The store may run the whole transaction again after a serialization failure or deadlock, so
+/// this keeps nothing between runs: the progress counters start from zero and the tables are
+/// emptied at the start.
+struct PostgreSQLGraphCopier {
+    let context: PostgreSQLStoreContext
+    let plan: GraphCopyPlan
+
+    private var connection: PostgreSQLConnection { context.connection }
+    private var schema: StoreSchema { context.schema }
+
+    /// Statements sent per clone, for the benchmark's "statements per clone".
+    private(set) var statementCount = 0
+
+    init(context: PostgreSQLStoreContext, plan: GraphCopyPlan) {
+        self.context = context
+        self.plan = plan
+    }
+
+    /// One statement on the scratch tables (unprepared).
+    @discardableResult
+    private mutating func query(_ sql: String, _ values: [PostgreSQLValue]) throws -> PostgreSQLResult {
+        statementCount += 1
+        return try connection.query(sql, values)
+    }
+
+    /// One statement on the store's own tables (prepared and cached per connection).
+    @discardableResult
+    private mutating func run(_ sql: String, _ values: [PostgreSQLValue]) throws -> PostgreSQLResult {
+        statementCount += 1
+        return try context.run(sql, values)
+    }
+
+    mutating func run(now: Date, progress: GraphCopyProgress) throws -> GraphCopyResult {
+        precondition(plan.copies >= 1, "a clone makes at least one copy")
+        precondition(plan.perCopyRootValues.isEmpty || plan.perCopyRootValues.count == plan.copies,
+                     "\(plan.perCopyRootValues.count) per-copy values for \(plan.copies) copies")
+        // A run after a retried transaction starts the counters again.
+        progress.setPlanned(0)
+        progress.addWritten(-progress.written)
+        guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
+        let copies = plan.copies
+
+        guard try run("SELECT 1 FROM \(quoted(root.name)) WHERE \"_id\" = $1", [.int8(plan.rootID)]).rowCount > 0 else {
+            throw StoreError.notFound(entity: root.name, id: plan.rootID)
+        }
+
+        // The root's values per copy: the request's own, with each copy's merged over them.
+        let perCopy: [[String: AttributeValue]] = (0..<copies).map { index in
+            plan.perCopyRootValues.isEmpty ? plan.rootValues : plan.rootValues.merging(plan.perCopyRootValues[index]) { _, own in own }
+        }
+        var parameters: [PostgreSQLValue] = [.int8(plan.rootID),
+                                             try PostgreSQLStoreContext.parameter(.date(now), entity: root.name, attribute: "now"),
+                                             .int8(Int64(copies))]
+        var settings: [String: PostgreSQLGraphCopySQL.Setting] = [:]
+        var setReferences: [(relationship: RelationshipDescription, ids: [Int64])] = []
+        var perCopyWalk = false
+        let names = Set(perCopy.flatMap(\.keys)).sorted()
+        for name in names {
+            let flags = perCopy.map { $0[name] != nil }
+            var values: [PostgreSQLValue] = []
+            let element: PostgreSQLValue.ArrayElement
+            if let attribute = root.attribute(named: name) {
+                element = PostgreSQLStoreContext.arrayElement(attribute.type)
+                for copy in perCopy {
+                    values.append(try PostgreSQLStoreContext.parameter(copy[name] ?? .null, entity: root.name, attribute: name))
+                }
+            } else {
+                guard let relationship = root.relationship(named: name) else { preconditionFailure("\(root.name) has no property \(name)") }
+                element = .int8
+                var ids: [Int64] = []
+                for copy in perCopy {
+                    if case .integer(let id)? = copy[name] {
+                        values.append(.int8(id))
+                        ids.append(id)
+                    } else {
+                        values.append(.null)
+                    }
+                }
+                if !ids.isEmpty { setReferences.append((relationship, ids)) }
+                if flags.contains(false) { perCopyWalk = true }
+            }
+            settings[name] = .init(values: parameters.count + 1, flags: parameters.count + 2, inEveryCopy: !flags.contains(false))
+            parameters.append(.array(element: element, values))
+            parameters.append(.array(element: .bool, flags.map { .bool($0) }))
+        }
+        // A to-one the plan sets on the root: checked to exist, and counted as linked.
+        for reference in setReferences {
+            let destination = reference.relationship.destination
+            let wanted = Set(reference.ids)
+            var found: Set<Int64> = []
+            try run("SELECT \"_id\" FROM \(quoted(destination)) WHERE \"_id\" = ANY($1)", [PostgreSQLStoreContext.idArray(wanted.sorted())])
+                .forEachRow { found.insert($0.int64(0)) }
+            if let missing = reference.ids.first(where: { !found.contains($0) }) {
+                throw StoreError.invalidReference(field: "set.\(reference.relationship.name)", message: "no \(destination) with _id \(missing)")
+            }
+        }
+        let rootLinks = plan.rootLinks.sorted(by: { $0.key < $1.key }).map { (relationship: root.relationship(named: $0.key)!, ids: $0.value) }
+        for (relationship, ids) in rootLinks where !ids.isEmpty {
+            let found = try run("SELECT count(*) FROM \(quoted(relationship.destination)) WHERE \"_id\" = ANY($1)",
+                                [PostgreSQLStoreContext.idArray(ids)])[0].int64(0)
+            if found != ids.count {
+                throw StoreError.invalidReference(field: "set.\(relationship.name)", message: "lists an _id that is not a \(relationship.destination)")
+            }
+        }
+
+        let sql = PostgreSQLGraphCopySQL(plan: plan, schema: schema, settings: settings, perCopyWalk: perCopyWalk)
+        try prepareTemporaryTables()
+
+        do {
+            return try copy(sql: sql, root: root, rootLinks: rootLinks, setReferences: setReferences,
+                            parameters: parameters, progress: progress)
+        } catch let error as PostgreSQLError where error.isUniqueViolation {
+            throw PostgreSQLStore.translate(error, layout: context.layout)
+        }
+    }
+
+    private mutating func copy(sql: PostgreSQLGraphCopySQL, root: EntityDescription,
+                               rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
+                               setReferences: [(relationship: RelationshipDescription, ids: [Int64])],
+                               parameters: [PostgreSQLValue], progress: GraphCopyProgress) throws -> GraphCopyResult {
+        let copies = plan.copies
+        let walk = PostgreSQLGraphCopySQL.walkTable, map = PostgreSQLGraphCopySQL.mapTable, linked = PostgreSQLGraphCopySQL.linkedTable
+        try query(sql.walk, parameters)
+
+        // Objects per entity, all copies together (a walk shared by all copies counts once each).
+        var counts: [Int: Int] = [:]
+        try query("SELECT ent, count(*) FROM (SELECT DISTINCT cp, ent, id FROM \(walk)) d GROUP BY ent", []).forEachRow {
+            counts[Int($0.int64(0))] = Int($0.int64(1)) * (sql.perCopyWalk ? 1 : copies)
+        }
+        let total = counts.values.reduce(0, +)
+        guard total <= plan.maximumObjects else { throw StoreError.tooLarge(objects: total, limit: plan.maximumObjects) }
+        progress.setPlanned(total)
+
+        let steps = sql.entitySteps.filter { (counts[$0.tag] ?? 0) > 0 }
+        for step in steps {
+            try query(step.mapFill(counts[step.tag]!, plan.dryRun), parameters)
+        }
+        try query("""
+            UPDATE \(map) m SET pnew = p.new FROM \(map) p \
+            WHERE m.pold IS NOT NULL AND p.cp = m.cp AND p.ent = m.pent AND p.old = m.pold
+            """, [])
+        if total > 1_000 {
+            // Temporary tables are never analysed automatically; without statistics a large clone
+            // would be planned as if the map held a handful of rows.
+            try query("ANALYZE \(map)", [])
+        }
+
+        for statement in sql.linkedQueries { try query(statement, parameters) }
+        for reference in setReferences {
+            let tag = schema.entityTag(reference.relationship.destination)
+            try query("""
+                INSERT INTO \(linked) AS l (ent, id, bump) SELECT DISTINCT \(tag), v, \(reference.relationship.hasInverse ? 1 : 0) FROM unnest($1::int8[]) v \
+                ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)
+                """, [PostgreSQLStoreContext.idArray(reference.ids)])
+        }
+        for (relationship, ids) in rootLinks where !ids.isEmpty {
+            let tag = schema.entityTag(relationship.destination)
+            try query("""
+                INSERT INTO \(linked) (ent, id, bump) SELECT DISTINCT \(tag), v, 0 FROM unnest($1::int8[]) v ON CONFLICT (ent, id) DO NOTHING
+                """, [PostgreSQLStoreContext.idArray(ids)])
+        }
+        var linkedCounts: [Int: Int] = [:]
+        try query("SELECT ent, count(*) FROM \(linked) GROUP BY ent", []).forEachRow { linkedCounts[Int($0.int64(0))] = Int($0.int64(1)) }
+
+        var cloneIDs: [Int64] = []
+        try query("SELECT new FROM \(map) WHERE ent = $1::int4 AND old = $2 ORDER BY cp", [.int8(Int64(sql.rootTag)), .int8(plan.rootID)])
+            .forEachRow { cloneIDs.append($0.int64(0)) }
+
+        if !plan.dryRun {
+            for step in steps {
+                for insert in step.inserts { try query(insert, parameters) }
+                progress.addWritten(counts[step.tag] ?? 0)
+            }
+            for insert in sql.joinInserts { try query(insert, parameters) }
+            for follow in sql.follows {
+                for statement in follow.statements { try query(statement, parameters) }
+            }
+            for tag in linkedCounts.keys.sorted() {
+                try query("""
+                    UPDATE \(quoted(schema.model.entities[tag].name)) SET "_version" = "_version" + 1 \
+                    WHERE "_id" IN (SELECT id FROM \(linked) WHERE ent = $1::int4 AND bump = 1)
+                    """, [.int8(Int64(tag))])
+            }
+            if !rootLinks.isEmpty {
+                // The store's own relationship edit keeps inverses, positions and versions right.
+                let edits = plan.rootLinks.mapValues { ChangeSet.RelationshipEdit.toMany($0.map { .existing($0) }) }
+                let updates = cloneIDs.map { ChangeSet.Update(entity: root.name, id: $0, relationships: edits) }
+                statementCount += 1
+                _ = try context.save(ChangeSet(updates: updates))
+            }
+        }
+
+        var ids: [[String: [Int64: Int64]]]?
+        if plan.returnIDs {
+            var perCopy = [[String: [Int64: Int64]]](repeating: [:], count: copies)
+            let entities = schema.model.entities
+            try query("SELECT cp, ent, old, new FROM \(map)", []).forEachRow { row in
+                perCopy[Int(row.int64(0)) - 1][entities[Int(row.int64(1))].name, default: [:]][row.int64(2)] = row.int64(3)
+            }
+            ids = perCopy
+        }
+
+        let entities = schema.model.entities
+        let name = { (tag: Int) in entities[tag].name }
+        return GraphCopyResult(
+            cloneIDs: cloneIDs,
+            created: Dictionary(uniqueKeysWithValues: counts.map { (name($0.key), $0.value) }),
+            linked: Dictionary(uniqueKeysWithValues: linkedCounts.map { (name($0.key), $0.value) }),
+            ids: ids)
+    }
+
+    /// Creates the session's scratch tables if this session has none yet (or a rolled-back first
+    /// clone took them away), then empties them: one round trip.
+    private mutating func prepareTemporaryTables() throws {
+        statementCount += 1
+        try connection.execute("""
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 GENERATED ALWAYS AS IDENTITY, cp int4 NOT NULL, ent int4 NOT NULL, \
+            id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8);
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (cp int4 NOT NULL, ent int4 NOT NULL, old int8 NOT NULL, new int8 NOT NULL, \
+            pent int4, pold int8, pnew int8, PRIMARY KEY (ent, old, cp));
+            CREATE INDEX IF NOT EXISTS "_clone_map_new" ON pg_temp."_clone_map" (new);
+            CREATE INDEX IF NOT EXISTS "_clone_map_parent" ON pg_temp."_clone_map" (ent, pnew);
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent int4 NOT NULL, id int8 NOT NULL, bump int4 NOT NULL, PRIMARY KEY (ent, id));
+            TRUNCATE pg_temp."_clone_walk", pg_temp."_clone_map", pg_temp."_clone_linked" RESTART IDENTITY;
+            """)
+    }
+}

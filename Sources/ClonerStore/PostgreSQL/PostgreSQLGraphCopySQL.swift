@@ -1,0 +1,512 @@
+import ClonerModel
+
+/// The SQL of one graph copy on PostgreSQL, derived from the schema and a `GraphCopyPlan` — and
+/// from nothing else: no object has been read yet. It is `SQLiteGraphCopySQL`'s algorithm in
+/// PostgreSQL's dialect; its size grows with the model, never with the objects or the copies.
+///
+/// Every statement takes the same parameter list (all typed, so statements may leave some
+/// unused): `$1` the root's `_id`, `$2` the clone time, `$3` the number of copies, then per
+/// property the root's values set (`settings`, name order) an array of one value per copy and
+/// an array of flags saying which copies set it (DESIGN.md §3a: per-copy `set`s).
+///
+/// The statements, run in this order by `PostgreSQLGraphCopier`:
+/// 1. `walk`: one recursive query (one recursive term, the edges as a `LATERAL` union) that finds
+///    every object the root owns through owned relationships, skipping the exact inverse edge of
+///    arrival; `UNION` ends cycles. Its rows carry copy 0 (one walk for all copies) unless copies
+///    set different relationships of the root (`perCopyWalk`), which walk differently.
+/// 2. per entity, `mapFill`: old → new `_id` per copy, new ids from the table's sequence paired in
+///    (copy, old id) order, and each object's parent — its first arrival in the walk.
+/// 3. `linkedQueries`: the shared objects the copies link to (also what a dry run reports).
+/// 4. per entity, `inserts`: INSERT … SELECT copying rows inside the server (blobs never reach
+///    Swift), applying the attribute rules and re-pointing references into the same copy.
+/// 5. `joinInserts`: links of join tables, re-pointed or shared.
+/// 6. `follows`: `followParent` attributes, from the parent's clone, once every row exists.
+///
+/// Row aliases as in the SQLite builder: `m` is the object's map row (`cp`, `old`, `new`, `pent`,
+/// `pold`, `pnew`), `o` the original row; `m.pold IS NULL` tells a copy's root apart.
+struct PostgreSQLGraphCopySQL {
+    struct EntityStep {
+        let name: String
+        let tag: Int
+        /// `mapFill(count, dryRun)`: the map rows of this entity for `count` objects (all copies).
+        let mapFill: (_ count: Int, _ dryRun: Bool) -> String
+        /// One INSERT … SELECT, or two when ordered references split the rows.
+        let inserts: [String]
+    }
+
+    struct FollowStep {
+        let entity: String
+        let attribute: String
+        /// The update, then (for an attribute following itself) the push down each chain.
+        let statements: [String]
+    }
+
+    /// How one property the root's `set` names is passed: parameter numbers of its per-copy values
+    /// and flags, and whether every copy sets it.
+    struct Setting {
+        let values: Int
+        let flags: Int
+        let inEveryCopy: Bool
+    }
+
+    static let walkTable = "pg_temp.\"_clone_walk\""
+    static let mapTable = "pg_temp.\"_clone_map\""
+    static let linkedTable = "pg_temp.\"_clone_linked\""
+
+    let schema: StoreSchema
+    let root: EntityDescription
+    let plan: GraphCopyPlan
+    let rootTag: Int
+    let settings: [String: Setting]
+    let perCopyWalk: Bool
+    private(set) var walk: String
+    private(set) var entitySteps: [EntityStep]
+    private(set) var linkedQueries: [String]
+    private(set) var joinInserts: [String]
+    private(set) var follows: [FollowStep]
+    private let rootExclusions: Set<String>
+    private let relationshipIndex: [String: Int]
+
+    init(plan: GraphCopyPlan, schema: StoreSchema, settings: [String: Setting], perCopyWalk: Bool) {
+        guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
+        self.schema = schema
+        self.root = root
+        self.plan = plan
+        self.settings = settings
+        self.perCopyWalk = perCopyWalk
+        self.rootTag = schema.entityTag(root.name)
+        self.rootExclusions = plan.excludedAtRoot.union(plan.rootLinks.keys)
+        var index: [String: Int] = [:]
+        for relationship in schema.model.entities.flatMap(\.relationships) { index[relationship.qualifiedName] = index.count }
+        self.relationshipIndex = index
+        self.walk = ""
+        self.entitySteps = []
+        self.linkedQueries = []
+        self.joinInserts = []
+        self.follows = []
+        let reachable = reachableEntities()
+        let entities = schema.model.entities.filter { reachable.contains($0.name) }
+        self.walk = walkSQL()
+        self.entitySteps = entities.map(entityStep)
+        self.linkedQueries = entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) }
+        self.joinInserts = schema.joinTables.flatMap { joinTableInserts($0, reachable: reachable) }
+        self.follows = followSteps(reachable: reachable)
+    }
+
+    private var model: DataModel { schema.model }
+    private var map: String { PostgreSQLGraphCopySQL.mapTable }
+
+    private func tag(_ entity: String) -> Int { schema.entityTag(entity) }
+
+    private func isRootEntity(_ entity: String) -> Bool { entity == root.name }
+
+    private func isFollowed(_ relationship: RelationshipDescription) -> Bool {
+        plan.isOwned(relationship) && !plan.isExcludedEverywhere(relationship.source, relationship.name)
+    }
+
+    private func excludedAtRoot(_ entity: String, _ property: String) -> Bool {
+        isRootEntity(entity) && rootExclusions.contains(property)
+    }
+
+    private func setting(_ entity: String, _ property: String) -> Setting? {
+        isRootEntity(entity) ? settings[property] : nil
+    }
+
+    /// True for the row of a copy's root whose copy sets `setting` (`alias` is the map row).
+    private func isSetRoot(_ setting: Setting, alias: String = "m") -> String {
+        setting.inEveryCopy ? "\(alias).pold IS NULL" : "(\(alias).pold IS NULL AND ($\(setting.flags)::bool[])[\(alias).cp])"
+    }
+
+    private func setValue(_ setting: Setting, alias: String = "m") -> String {
+        "($\(setting.values))[\(alias).cp]"
+    }
+
+    private func reachableEntities() -> Set<String> {
+        var seen: Set<String> = [root.name]
+        var queue = [root.name]
+        while let name = queue.popLast() {
+            for relationship in model.entity(named: name)!.relationships where isFollowed(relationship) {
+                if seen.insert(relationship.destination).inserted { queue.append(relationship.destination) }
+            }
+        }
+        return seen
+    }
+
+    // MARK: 1. Walk
+
+    private func walkSQL() -> String {
+        let start = perCopyWalk
+            ? "SELECT c::int4, \(rootTag)::int4, $1::int8, -1::int4, NULL::int4, NULL::int8 FROM generate_series(1, $3::int8) c"
+            : "SELECT 0::int4, \(rootTag)::int4, $1::int8, -1::int4, NULL::int4, NULL::int8"
+        var edges: [String] = []
+        for entity in model.entities {
+            for relationship in entity.relationships where isFollowed(relationship) {
+                let join = schema.join(for: relationship)
+                let destination = "t.\(quoted(join.destinationColumn))"
+                var conditions = ["w.ent = \(tag(entity.name))", "t.\(quoted(join.sourceColumn)) = w.id", "\(destination) IS NOT NULL"]
+                if relationship.isSelfInverse {
+                    conditions.append("(w.via <> \(relationshipIndex[relationship.qualifiedName]!) OR \(destination) <> w.pid)")
+                } else if let inverse = model.inverse(of: relationship), let inverseIndex = relationshipIndex[inverse.qualifiedName] {
+                    conditions.append("w.via <> \(inverseIndex)")
+                }
+                if excludedAtRoot(entity.name, relationship.name) {
+                    conditions.append("w.via <> -1")
+                } else if let setting = setting(entity.name, relationship.name) {
+                    conditions.append(setting.inEveryCopy ? "w.via <> -1" : "(w.via <> -1 OR NOT ($\(setting.flags)::bool[])[w.cp])")
+                }
+                edges.append("""
+                    SELECT \(tag(relationship.destination))::int4, \(destination)::int8, \(relationshipIndex[relationship.qualifiedName]!)::int4 \
+                    FROM \(quoted(join.table)) t WHERE \(conditions.joined(separator: " AND "))
+                    """)
+            }
+        }
+        var body = start
+        if !edges.isEmpty {
+            body += "\nUNION\nSELECT w.cp, e.ent, e.id, e.via, w.ent, w.id FROM w CROSS JOIN LATERAL (\n"
+                + edges.joined(separator: "\nUNION ALL\n") + "\n) e(ent, id, via)"
+        }
+        return "INSERT INTO \(PostgreSQLGraphCopySQL.walkTable) (cp, ent, id, via, pent, pid) WITH RECURSIVE w(cp, ent, id, via, pent, pid) AS (\n"
+            + body + "\n) SELECT cp, ent, id, via, pent, pid FROM w"
+    }
+
+    // MARK: 2–4. Map and insert per entity
+
+    private func entityStep(_ entity: EntityDescription) -> EntityStep {
+        let entityTag = tag(entity.name)
+        let table = quoted(entity.name)
+        let sequence = "pg_get_serial_sequence('\(table.replacingOccurrences(of: "'", with: "''"))', '_id')"
+        let walkTable = PostgreSQLGraphCopySQL.walkTable
+        let mapTable = map
+        let mapFill = { (count: Int, dryRun: Bool) -> String in
+            // New ids come from the sequence (never handed out twice, even to concurrent clones),
+            // sorted and paired with the originals in (copy, old id) order, so a copy's ids
+            // follow its originals' order. A dry run only reads where the sequence stands.
+            let newIDs = dryRun
+                ? "SELECT coalesce(pg_sequence_last_value(\(sequence)::regclass), 0) + g AS new, g AS rn FROM generate_series(1, \(count)::int8) g"
+                : "SELECT new, row_number() OVER (ORDER BY new) AS rn FROM (SELECT nextval(\(sequence)) AS new FROM generate_series(1, \(count)::int8)) a"
+            return """
+                INSERT INTO \(mapTable) (cp, ent, old, new, pent, pold) SELECT s.cp, \(entityTag), s.id, n.new, s.pent, s.pid FROM \
+                (SELECT c.cp, w.id, w.pent, w.pid, row_number() OVER (ORDER BY c.cp, w.id) AS rn FROM \
+                (SELECT DISTINCT ON (cp, id) cp, id, pent, pid FROM \(walkTable) WHERE ent = \(entityTag) ORDER BY cp, id, seq) w \
+                JOIN generate_series(1, $3::int8) c(cp) ON w.cp = 0 OR w.cp = c.cp) s \
+                JOIN (\(newIDs)) n ON n.rn = s.rn
+                """
+        }
+        var columns = ["\"_id\"", "\"_version\""]
+        var values = ["m.new", "1"]
+        for attribute in entity.attributes {
+            columns.append(quoted(attribute.name))
+            values.append(attributeExpression(entity, attribute))
+        }
+        var joins: [String] = []
+        var keepsPlaces: [String] = []
+        var simpleValues = values
+        var appendingValues = values
+        for (index, foreignKey) in (schema.foreignKeys[entity.name] ?? []).enumerated() {
+            let relationship = entity.relationship(named: foreignKey.relationship!)!
+            let alias = "f\(index)"
+            joins.append("LEFT JOIN \(map) \(alias) ON \(alias).ent = \(tag(relationship.destination)) AND \(alias).old = o.\(quoted(foreignKey.column)) AND \(alias).cp = m.cp")
+            let mapped = "\(alias).new"
+            let reference = referenceExpression(entity, relationship, column: foreignKey.column, mapped: mapped)
+            columns.append(quoted(foreignKey.column))
+            simpleValues.append(reference)
+            appendingValues.append(reference)
+            if let position = foreignKey.positionColumn {
+                columns.append(quoted(position))
+                simpleValues.append("CASE WHEN (\(reference)) IS NULL THEN NULL ELSE o.\(quoted(position)) END")
+                appendingValues.append(positionExpression(entity, relationship, column: foreignKey.column, position: position,
+                                                          reference: reference, mapped: mapped))
+                let rootSet = setting(entity.name, relationship.name).map { " AND NOT \(isSetRoot($0))" } ?? ""
+                keepsPlaces.append("((\(reference)) IS NULL OR (\(mapped) IS NOT NULL\(rootSet)))")
+            }
+        }
+        let source = "FROM \(map) m JOIN \(table) o ON o.\"_id\" = m.old " + joins.joined(separator: " ") + " WHERE m.ent = \(entityTag)"
+        let into = "INSERT INTO \(table) (\(columns.joined(separator: ", ")))"
+        var inserts: [String]
+        if keepsPlaces.isEmpty {
+            inserts = ["\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) ORDER BY m.new"]
+        } else {
+            let condition = keepsPlaces.joined(separator: " AND ")
+            inserts = [
+                "\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) AND \(condition) ORDER BY m.new",
+                "\(into) SELECT \(appendingValues.joined(separator: ", ")) \(source) AND NOT (\(condition)) ORDER BY m.new",
+            ]
+        }
+        return EntityStep(name: entity.name, tag: entityTag, mapFill: mapFill, inserts: inserts)
+    }
+
+    private func blank(_ attribute: AttributeDescription) -> String {
+        guard let value = attribute.defaultValue, !value.isNull else { return "NULL" }
+        return PostgreSQLSchema.literal(value)
+    }
+
+    private func ruleExpression(_ rule: AttributeCopyRule, _ attribute: AttributeDescription, original: String) -> String {
+        switch rule {
+        case .copy: return original
+        case .blank: return blank(attribute)
+        case .newUUID: return "gen_random_uuid()"
+        case .cloneTime: return "$2::timestamptz"
+        case .followParent(_, let otherwise): return ruleExpression(otherwise, attribute, original: original)
+        }
+    }
+
+    /// DESIGN.md §3 attribute rules, in precedence: exclude, followParent (+ withoutParent),
+    /// rebuild, copy; the request's `set` on the root over all of them.
+    private func attributeExpression(_ entity: EntityDescription, _ attribute: AttributeDescription) -> String {
+        let original = "o.\(quoted(attribute.name))"
+        let rule = plan.rule(for: entity.name, attribute.name)
+        var expression: String
+        if plan.isExcludedEverywhere(entity.name, attribute.name) {
+            expression = blank(attribute)
+        } else if case .followParent(let followed, let otherwise) = rule {
+            let withoutParent = ruleExpression(otherwise, attribute, original: original)
+            let placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map { $0.isNull ? "NULL" : PostgreSQLSchema.literal($0) } ?? original)
+            let followable = model.entities.filter { $0.attribute(named: followed) != nil }.map { String(tag($0.name)) }
+            let noParent = followable.isEmpty ? "true" : "m.pold IS NULL OR m.pent NOT IN (\(followable.joined(separator: ", ")))"
+            expression = "CASE WHEN \(noParent) THEN \(withoutParent) ELSE \(placeholder) END"
+        } else {
+            expression = ruleExpression(rule, attribute, original: original)
+        }
+        if excludedAtRoot(entity.name, attribute.name) {
+            expression = "CASE WHEN m.pold IS NULL THEN \(blank(attribute)) ELSE \(expression) END"
+        }
+        if let setting = setting(entity.name, attribute.name) {
+            expression = "CASE WHEN \(isSetRoot(setting)) THEN \(setValue(setting)) ELSE \(expression) END"
+        }
+        // Typed, so a CASE whose every branch is NULL is still the column's type.
+        return "CAST(\(expression) AS \(PostgreSQLGraphCopySQL.castType(attribute.type)))"
+    }
+
+    private static func castType(_ type: AttributeType) -> String {
+        switch type {
+        case .string, .json: return "text"
+        case .integer: return "int8"
+        case .double: return "float8"
+        case .boolean: return "boolean"
+        case .date: return "timestamptz"
+        case .uuid: return "uuid"
+        case .binary: return "bytea"
+        }
+    }
+
+    /// A reference into the copy's clone set points at the clone (rule 4); outside it, a shared
+    /// relationship keeps linking the original, an owned one has nothing to point at.
+    private func referenceExpression(_ entity: EntityDescription, _ relationship: RelationshipDescription, column: String, mapped: String) -> String {
+        let original = "o.\(quoted(column))"
+        var excludedValue = "NULL::int8"
+        if let inverse = model.inverse(of: relationship), !plan.isExcludedEverywhere(inverse.source, inverse.name) {
+            excludedValue = mapped
+        }
+        var expression = plan.isOwned(relationship) ? mapped : "coalesce(\(mapped), \(original))"
+        if plan.isExcludedEverywhere(entity.name, relationship.name) { expression = excludedValue }
+        if excludedAtRoot(entity.name, relationship.name) {
+            expression = "CASE WHEN m.pold IS NULL THEN \(excludedValue) ELSE \(expression) END"
+        }
+        if let setting = setting(entity.name, relationship.name) {
+            expression = "CASE WHEN \(isSetRoot(setting)) THEN \(setValue(setting)) ELSE \(expression) END"
+        }
+        return expression
+    }
+
+    /// Position in the destination's ordered list: a clone under a cloned owner keeps its place;
+    /// a clone joining an original owner goes to the end (rule 7), copy after copy, each in
+    /// original order.
+    private func positionExpression(_ entity: EntityDescription, _ relationship: RelationshipDescription, column: String,
+                                    position: String, reference: String, mapped: String) -> String {
+        let table = quoted(entity.name)
+        let original = "o.\(quoted(column))"
+        let positionColumn = quoted(position)
+        var cases = ["WHEN (\(reference)) IS NULL THEN NULL"]
+        if let setting = setting(entity.name, relationship.name) {
+            let owner = setValue(setting)
+            cases.append("""
+                WHEN \(isSetRoot(setting)) THEN coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(owner)), -1) \
+                + row_number() OVER (PARTITION BY CASE WHEN \(isSetRoot(setting)) THEN \(owner) END ORDER BY m.cp)
+                """)
+        }
+        cases.append("WHEN \(mapped) IS NOT NULL THEN o.\(positionColumn)")
+        cases.append("ELSE coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(original)), -1) + row_number() OVER (PARTITION BY \(original) ORDER BY m.cp, o.\(positionColumn), o.\"_id\")")
+        return "CASE " + cases.joined(separator: " ") + " END"
+    }
+
+    // MARK: 3. Linked shared objects
+
+    /// Rows are made distinct first: PostgreSQL refuses an ON CONFLICT DO UPDATE that would touch
+    /// one row twice in a statement.
+    private static func linkedInsert(_ select: String) -> String {
+        "INSERT INTO \(PostgreSQLGraphCopySQL.linkedTable) AS l (ent, id, bump) SELECT DISTINCT ent, id, bump FROM (\(select)) s(ent, id, bump) "
+            + "ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)"
+    }
+
+    /// The condition that the map row `alias` is not a root whose relationship `name` is left out
+    /// (excluded at the root, or replaced by `set`).
+    private func notReplacedAtRoot(_ entity: String, _ name: String, alias: String) -> String? {
+        if excludedAtRoot(entity, name) { return "\(alias).pold IS NOT NULL" }
+        if let setting = setting(entity, name) { return "NOT \(isSetRoot(setting, alias: alias))" }
+        return nil
+    }
+
+    private func entityLinkedQueries(_ entity: EntityDescription) -> [String] {
+        (schema.foreignKeys[entity.name] ?? []).compactMap { foreignKey in
+            let relationship = entity.relationship(named: foreignKey.relationship!)!
+            guard !plan.isOwned(relationship), !plan.isExcludedEverywhere(entity.name, relationship.name) else { return nil }
+            let column = "o.\(quoted(foreignKey.column))"
+            var conditions = ["m.ent = \(tag(entity.name))", "\(column) IS NOT NULL",
+                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(relationship.destination)) AND x.old = \(column) AND x.cp = m.cp)"]
+            if let condition = notReplacedAtRoot(entity.name, relationship.name, alias: "m") { conditions.append(condition) }
+            return PostgreSQLGraphCopySQL.linkedInsert("""
+                SELECT \(tag(relationship.destination)), \(column), \(relationship.hasInverse ? 1 : 0) \
+                FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
+                """)
+        }
+    }
+
+    private func sides(of joinTable: JoinTableDescription) -> (source: RelationshipDescription, inverse: RelationshipDescription?) {
+        for relationship in model.entity(named: joinTable.sourceEntity)!.relationships {
+            if case .joinTable(joinTable.name, "src", _, _) = schema.storage(of: relationship) {
+                return (relationship, model.inverse(of: relationship))
+            }
+        }
+        preconditionFailure("join table \(joinTable.name) has no source relationship")
+    }
+
+    private func joinLinkedQueries(_ joinTable: JoinTableDescription, reachable: Set<String>) -> [String] {
+        let (source, inverse) = sides(of: joinTable)
+        let table = quoted(joinTable.name)
+        var queries: [String] = []
+        if reachable.contains(joinTable.sourceEntity), !plan.isOwned(source), !plan.isExcludedEverywhere(source.source, source.name) {
+            var conditions = ["m.ent = \(tag(joinTable.sourceEntity))",
+                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.destinationEntity)) AND x.old = j.\"dst\" AND x.cp = m.cp)"]
+            if excludedAtRoot(source.source, source.name) { conditions.append("m.pold IS NOT NULL") }
+            queries.append(PostgreSQLGraphCopySQL.linkedInsert("""
+                SELECT \(tag(joinTable.destinationEntity)), j."dst", \(inverse == nil ? 0 : 1) FROM \(map) m JOIN \(table) j ON j."src" = m.old \
+                WHERE \(conditions.joined(separator: " AND "))
+                """))
+        }
+        if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
+           !plan.isExcludedEverywhere(inverse.source, inverse.name) {
+            var conditions = ["m.ent = \(tag(joinTable.destinationEntity))",
+                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.sourceEntity)) AND x.old = j.\"src\" AND x.cp = m.cp)"]
+            if excludedAtRoot(inverse.source, inverse.name) { conditions.append("m.pold IS NOT NULL") }
+            queries.append(PostgreSQLGraphCopySQL.linkedInsert("""
+                SELECT \(tag(joinTable.sourceEntity)), j."src", 1 FROM \(map) m JOIN \(table) j ON j."dst" = m.old \
+                WHERE \(conditions.joined(separator: " AND "))
+                """))
+        }
+        return queries
+    }
+
+    // MARK: 5. Join tables
+
+    private func joinTableInserts(_ joinTable: JoinTableDescription, reachable: Set<String>) -> [String] {
+        let (source, inverse) = sides(of: joinTable)
+        let table = quoted(joinTable.name)
+        let sourceTag = tag(joinTable.sourceEntity)
+        let destinationTag = tag(joinTable.destinationEntity)
+        var statements: [String] = []
+
+        if reachable.contains(joinTable.sourceEntity) {
+            var columns = ["\"src\"", "\"dst\""]
+            var values = ["ms.new", plan.isOwned(source) ? "md.new" : "coalesce(md.new, j.\"dst\")"]
+            if let position = joinTable.sourcePositionColumn { columns.append(quoted(position)); values.append("j.\(quoted(position))") }
+            if let position = joinTable.destinationPositionColumn {
+                let column = quoted(position)
+                columns.append(column)
+                values.append("CASE WHEN md.new IS NOT NULL THEN j.\(column) ELSE coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"dst\" = j.\"dst\"), -1) + row_number() OVER (PARTITION BY j.\"dst\" ORDER BY ms.new) END")
+            }
+            let sourceKept = plan.isExcludedEverywhere(source.source, source.name) ? "false"
+                : (excludedAtRoot(source.source, source.name) ? "ms.pold IS NOT NULL" : "true")
+            var inverseKept = "false"
+            if let inverse, !plan.isExcludedEverywhere(inverse.source, inverse.name) {
+                inverseKept = "md.new IS NOT NULL" + (excludedAtRoot(inverse.source, inverse.name) ? " AND md.pold IS NOT NULL" : "")
+            }
+            let condition = "ms.ent = \(sourceTag) AND (((\(sourceKept)) AND (md.new IS NOT NULL OR \(plan.isOwned(source) ? "false" : "true"))) OR (\(inverseKept)))"
+            statements.append("""
+                INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
+                FROM \(map) ms JOIN \(table) j ON j."src" = ms.old LEFT JOIN \(map) md ON md.ent = \(destinationTag) AND md.old = j."dst" AND md.cp = ms.cp \
+                WHERE \(condition)
+                """)
+        }
+
+        if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
+           !plan.isExcludedEverywhere(inverse.source, inverse.name) {
+            var columns = ["\"src\"", "\"dst\""]
+            var values = ["j.\"src\"", "md.new"]
+            if let position = joinTable.sourcePositionColumn {
+                let column = quoted(position)
+                columns.append(column)
+                values.append("coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"src\" = j.\"src\"), -1) + row_number() OVER (PARTITION BY j.\"src\" ORDER BY md.new)")
+            }
+            if let position = joinTable.destinationPositionColumn { columns.append(quoted(position)); values.append("j.\(quoted(position))") }
+            var conditions = ["md.ent = \(destinationTag)",
+                              "NOT EXISTS (SELECT 1 FROM \(map) ms WHERE ms.ent = \(sourceTag) AND ms.old = j.\"src\" AND ms.cp = md.cp)"]
+            if excludedAtRoot(inverse.source, inverse.name) { conditions.append("md.pold IS NOT NULL") }
+            statements.append("""
+                INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
+                FROM \(map) md JOIN \(table) j ON j."dst" = md.old WHERE \(conditions.joined(separator: " AND "))
+                """)
+        }
+        return statements
+    }
+
+    // MARK: 6. followParent
+
+    private func followSteps(reachable: Set<String>) -> [FollowStep] {
+        struct Key: Hashable { let entity: String; let attribute: String }
+        var steps: [Key: (step: FollowStep, dependsOn: [Key])] = [:]
+        for entity in model.entities where reachable.contains(entity.name) {
+            for attribute in entity.attributes {
+                guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
+                      !plan.isExcludedEverywhere(entity.name, attribute.name) else { continue }
+                var parents: [String] = []
+                for candidate in model.entities where reachable.contains(candidate.name) {
+                    if candidate.relationships.contains(where: { $0.destination == entity.name && isFollowed($0) }),
+                       candidate.attribute(named: followed) != nil {
+                        parents.append(candidate.name)
+                    }
+                }
+                guard !parents.isEmpty else { continue }
+                let cases = parents.map { parent in
+                    "WHEN \(tag(parent)) THEN (SELECT p.\(quoted(followed)) FROM \(quoted(parent)) p WHERE p.\"_id\" = m.pnew)"
+                }.joined(separator: " ")
+                let entityTag = tag(entity.name)
+                let table = quoted(entity.name)
+                let column = quoted(attribute.name)
+                let dependsOn = parents.compactMap { parent -> Key? in
+                    guard case .followParent = plan.rule(for: parent, followed) else { return nil }
+                    return Key(entity: parent, attribute: followed)
+                }
+                var statements = ["""
+                    UPDATE \(table) t SET \(column) = CASE m.pent \(cases) ELSE t.\(column) END \
+                    FROM \(map) m WHERE m.ent = \(entityTag) AND m.pnew IS NOT NULL AND t."_id" = m.new
+                    """]
+                if dependsOn.contains(Key(entity: entity.name, attribute: attribute.name)) {
+                    // A self-following attribute (a tree carrying its root's id): one recursive
+                    // query pushes each chain top's value down every level of the clone.
+                    statements.append("""
+                        WITH RECURSIVE chain(new, value, top) AS (\
+                        SELECT m.new, e.\(column), true FROM \(map) m JOIN \(table) e ON e."_id" = m.new \
+                        WHERE m.ent = \(entityTag) AND (m.pnew IS NULL OR m.pent <> \(entityTag)) \
+                        UNION ALL SELECT c.new, chain.value, false FROM chain JOIN \(map) c ON c.ent = \(entityTag) AND c.pent = \(entityTag) AND c.pnew = chain.new\
+                        ) UPDATE \(table) t SET \(column) = chain.value FROM chain WHERE NOT chain.top AND t."_id" = chain.new
+                        """)
+                }
+                steps[Key(entity: entity.name, attribute: attribute.name)] = (
+                    FollowStep(entity: entity.name, attribute: attribute.name, statements: statements), dependsOn)
+            }
+        }
+        var ordered: [FollowStep] = []
+        var done: Set<Key> = []
+        var visiting: Set<Key> = []
+        func visit(_ key: Key) {
+            guard !done.contains(key), !visiting.contains(key), let entry = steps[key] else { return }
+            visiting.insert(key)
+            for dependency in entry.dependsOn where dependency != key { visit(dependency) }
+            visiting.remove(key)
+            done.insert(key)
+            ordered.append(entry.step)
+        }
+        for key in steps.keys.sorted(by: { ($0.entity, $0.attribute) < ($1.entity, $1.attribute) }) { visit(key) }
+        return ordered
+    }
+}

@@ -1,0 +1,114 @@
+import ClonerClone
+import ClonerModel
+import ClonerStore
+import ClonerTestSupport
+import Foundation
+import Testing
+
+/// The clone on PostgreSQL beside SQLite: the same answers, many copies in one set-based copy,
+/// and all-or-nothing when the session dies mid-clone.
+@Suite(.enabled(if: PostgreSQLTestCluster.isEnabled, Comment(rawValue: PostgreSQLTestCluster.skipReason)))
+struct PostgreSQLCloneTests {
+    /// Everything a clone made, by old id, with rebuilt values (UUIDs, clone time) left out.
+    private static func snapshot(_ fixture: CloneFixture, _ result: CloneResult) throws -> [String] {
+        var lines: [String] = []
+        for (entity, map) in (result.ids ?? [:]).sorted(by: { $0.key < $1.key }) {
+            for (old, new) in map.sorted(by: { $0.key < $1.key }) {
+                let object = try fixture.object(entity, new)
+                let attributes = object.attributes.filter { !["id", "createDate", "noteID"].contains($0.key) }
+                    .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                let relationships = object.relationships.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                lines.append("\(entity) \(old)->\(new) v\(object.version) \(attributes) \(relationships)")
+            }
+        }
+        return lines
+    }
+
+    @Test func theSameCloneGivesTheSameAnswerOnBothBackends() throws {
+        var answers: [[String]] = []
+        var results: [CloneResult] = []
+        for backend in [CloneBackend.sqlite, .postgreSQL] {
+            let fixture = try CloneFixture(backend)
+            let tags = try fixture.makeTags(["home", "work", "misc"])
+            let sample = try fixture.makeSampleNote(items: 12, tags: tags)
+            _ = try fixture.engine.clone(CloneRequest(entity: "Item", id: sample.items[3]))  // rule 7 appends on the original
+            let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, returnIDs: true))
+            results.append(result)
+            var lines = try Self.snapshot(fixture, result)
+            lines.append("original items \(try fixture.toMany("Note", sample.note, "items"))")
+            lines.append("tag versions \(try tags.map { try fixture.object("Tag", $0).version })")
+            lines.append("tag memos \(try tags.map { try fixture.toMany("Tag", $0, "memos") })")
+            answers.append(lines)
+        }
+        #expect(results[0].created == results[1].created)
+        #expect(results[0].linked == results[1].linked)
+        #expect(results[0].clone == results[1].clone)
+        #expect(results[0].ids == results[1].ids)
+        #expect(answers[0] == answers[1])
+    }
+
+    @Test func manyCopiesInOneSetBasedCopy() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let tags = try fixture.makeTags(["shared"])
+        let sample = try fixture.makeSampleNote(items: 4, tags: tags)
+        var plan = try fixture.engine.plan(CloneRequest(entity: "Note", id: sample.note, returnIDs: true)).copy
+        plan.copies = 3
+        plan.perCopyRootValues = [["name": .string("Class A")], [:], ["name": .string("Class C")]]
+        let result = try fixture.store.write { try $0.copyGraph(plan, now: Date(), progress: GraphCopyProgress()) }
+        #expect(result.cloneIDs.count == 3 && Set(result.cloneIDs).count == 3)
+        #expect(result.cloneIDs == result.cloneIDs.sorted(), "clones in copy order")
+        #expect(result.created["Note"] == 3 && result.created["Item"] == 12 && result.created["Memo"] == 12)
+        #expect(result.linked == ["Tag": 1])
+        #expect(result.ids?.count == 3)
+        let names = try result.cloneIDs.map { try fixture.object("Note", $0).attributes["name"] }
+        #expect(names == [.string("Class A"), .string("Groceries"), .string("Class C")])
+        var uuids: Set<AttributeValue> = []
+        for (copy, clone) in result.cloneIDs.enumerated() {
+            let note = try fixture.object("Note", clone)
+            uuids.insert(note.attributes["id"]!)
+            let items = try fixture.toMany("Note", clone, "items")
+            #expect(items == sample.items.map { result.ids![copy]["Item"]![$0]! }, "copy \(copy) has its own items, in order")
+            for item in items {
+                #expect(try fixture.object("Item", item).attributes["noteID"] == note.attributes["id"], "followParent per copy")
+            }
+            let memos = try fixture.toMany("Note", clone, "memos")
+            #expect(memos == sample.memos.map { result.ids![copy]["Memo"]![$0]! })
+        }
+        #expect(uuids.count == 3, "UUIDs rebuilt per copy")
+        #expect(Set(try fixture.toMany("Tag", tags[0], "memos")).count == 4 * 4, "the shared tag lists every copy's memos")
+    }
+
+    /// The session running a large clone is terminated by the server mid-copy (as when the
+    /// service is killed -9 and its connection drops): afterwards the clone is whole or absent.
+    @Test func aCloneWhoseSessionDiesIsWholeOrAbsent() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let sample = try fixture.makeSampleNote(items: 4_000)
+        let admin = try PostgreSQLConnection(uri: fixture.database!.uri)
+        let job = try fixture.engine.start(CloneRequest(entity: "Note", id: sample.note))
+        var terminated = false
+        let deadline = Date().addingTimeInterval(30)
+        while !terminated && Date() < deadline && job.result == nil && job.status != .failed {
+            let rows = try admin.query("""
+                SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() \
+                AND state = 'active' AND query LIKE 'INSERT INTO%'
+                """)
+            if rows.rowCount > 0 {
+                _ = try admin.query("SELECT pg_terminate_backend($1::int4)", [.int8(rows[0].int64(0))])
+                terminated = true
+            }
+        }
+        job.wait()
+        let notes = try fixture.ids("Note")
+        let items = try fixture.postgreSQLCount("Item"), memos = try fixture.postgreSQLCount("Memo")
+        if notes.count == 1 {
+            #expect(terminated && job.status == .failed)
+            #expect(items == 4_000 && memos == 4_000, "nothing of the clone is left")
+        } else {
+            #expect(notes.count == 2)
+            #expect(items == 8_000 && memos == 8_000, "the clone is whole")
+        }
+        // The pool's next transaction works on a fresh session.
+        let again = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
+        #expect(again.created["Item"] == 4_000)
+    }
+}
