@@ -9,7 +9,7 @@ struct CloneEndToEndTests {
 
     @Test("clone: 201 + Location + counts; the copy is deep, rebuilt where the model says, linked where shared; the original is untouched", arguments: StoreBackendKind.available)
     func deepClone(_ backend: StoreBackendKind) async throws {
-        try await withoutPostgreSQLCopier(backend) {
+        do {
             try await ServiceProcess.withService(backend: backend) { service in
                 let client = service.client
                 let original = try await client.create("notes", F.richNote(name: "trip", tag: "travel"))
@@ -59,7 +59,7 @@ struct CloneEndToEndTests {
 
     @Test("dryRun answers 200 with the counts and writes nothing; returnIds maps every old _id to its new one", arguments: StoreBackendKind.available)
     func dryRunAndReturnIDs(_ backend: StoreBackendKind) async throws {
-        try await withoutPostgreSQLCopier(backend) {
+        do {
             try await ServiceProcess.withService(backend: backend) { service in
                 let client = service.client
                 let original = try await client.create("notes", F.richNote(name: "plan", tag: "t"))
@@ -92,7 +92,7 @@ struct CloneEndToEndTests {
 
     @Test("exclude and set shape the copy; bad entries are 422 naming them; an unknown source is 404", arguments: StoreBackendKind.available)
     func excludeSetAndRejections(_ backend: StoreBackendKind) async throws {
-        try await withoutPostgreSQLCopier(backend) {
+        do {
             try await ServiceProcess.withService(backend: backend) { service in
                 let client = service.client
                 let original = try await client.create("notes", F.richNote(name: "shape", tag: "t"))

@@ -30,7 +30,7 @@ struct CloneSetEndToEndTests {
 
     @Test("set noteDescription null copies no description; set template counts in linked", arguments: StoreBackendKind.available)
     func setReplacesTheBranchAndCountsLinks(_ backend: StoreBackendKind) async throws {
-        try await withoutPostgreSQLCopier(backend) {
+        do {
             try await ServiceProcess.withService(backend: backend) { service in
                 let client = service.client
                 let original = try await client.create("notes", F.richNote(name: "trip", tag: "travel"))

@@ -9,7 +9,7 @@ struct IdempotencyEndToEndTests {
 
     @Test("same key and body: the same answer and one clone; same key, other body: 422 idempotency_key_reused", arguments: StoreBackendKind.available)
     func retries(_ backend: StoreBackendKind) async throws {
-        try await withoutPostgreSQLCopier(backend) {
+        do {
             try await ServiceProcess.withService(backend: backend) { service in
                 let client = service.client
                 let note = try await client.create("notes", F.richNote(name: "once", tag: "t"))
@@ -50,7 +50,7 @@ struct IdempotencyEndToEndTests {
 
     @Test("concurrent requests with one key make exactly one clone and all get its answer", arguments: StoreBackendKind.available)
     func concurrentRetries(_ backend: StoreBackendKind) async throws {
-        try await withoutPostgreSQLCopier(backend) {
+        do {
             try await ServiceProcess.withService(backend: backend) { service in
                 let client = service.client
                 let note = try await client.create("notes", F.richNote(name: "race", tag: "t"))

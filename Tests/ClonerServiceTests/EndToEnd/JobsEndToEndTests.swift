@@ -24,7 +24,7 @@ struct JobsEndToEndTests {
 
     @Test("202 + Location /jobs/{id}; the job succeeds with the same answer a synchronous clone gives", arguments: StoreBackendKind.available)
     func asyncClone(_ backend: StoreBackendKind) async throws {
-        try await withoutPostgreSQLCopier(backend) {
+        do {
             try await ServiceProcess.withService(backend: backend) { service in
                 let client = service.client
                 let note = try await client.create("notes", F.richNote(name: "later", tag: "t"))
@@ -73,7 +73,7 @@ struct JobsEndToEndTests {
 
     @Test("a failing asynchronous clone (unique conflict) ends failed with a problem and writes nothing", arguments: StoreBackendKind.available)
     func failingAsyncClone(_ backend: StoreBackendKind) async throws {
-        try await withoutPostgreSQLCopier(backend) {
+        do {
             try await ServiceProcess.withService(backend: backend) { service in
                 let client = service.client
                 let taken = F.uuid()
@@ -99,7 +99,7 @@ struct JobsEndToEndTests {
 
     @Test("an asynchronous clone with an Idempotency-Key is accepted once; the retry points at the same job", arguments: StoreBackendKind.available)
     func asyncIdempotency(_ backend: StoreBackendKind) async throws {
-        try await withoutPostgreSQLCopier(backend) {
+        do {
             try await ServiceProcess.withService(backend: backend) { service in
                 let client = service.client
                 let note = try await client.create("notes", F.richNote(name: "async-once", tag: "t"))

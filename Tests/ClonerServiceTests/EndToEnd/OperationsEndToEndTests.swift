@@ -34,7 +34,7 @@ struct OperationsEndToEndTests {
 
     @Test("probes answer 200; /metrics counts requests by route, method and status, and clones", arguments: StoreBackendKind.available)
     func probesAndMetrics(_ backend: StoreBackendKind) async throws {
-        try await withoutPostgreSQLCopier(backend) {
+        do {
             try await ServiceProcess.withService(backend: backend) { service in
                 let client = service.client
                 let health = try await client.get("/healthz")
@@ -153,7 +153,7 @@ struct OperationsEndToEndTests {
 
     @Test("curl drives create, clone and read like a runbook does", arguments: StoreBackendKind.available)
     func curlRunbook(_ backend: StoreBackendKind) async throws {
-        try await withoutPostgreSQLCopier(backend) {
+        do {
             try await ServiceProcess.withService(backend: backend) { service in
                 let base = "http://127.0.0.1:\(service.port)"
                 let created = try await Curl.run(["-sS", "-i", "-X", "POST", "\(base)/notes", "-H", "Content-Type: application/json",

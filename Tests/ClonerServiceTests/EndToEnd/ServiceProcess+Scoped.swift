@@ -43,12 +43,3 @@ extension StoreBackendKind: CustomTestStringConvertible {
     public var testDescription: String { rawValue }
 }
 
-/// Runs `body`, whose clones need the PostgreSQL copier: on PostgreSQL, while that copier is not
-/// in this build (its `copyGraph` refuses), the failures are an expected, recorded known issue.
-func withoutPostgreSQLCopier(_ backend: StoreBackendKind, _ body: () async throws -> Void) async throws {
-    try await withKnownIssue("PostgreSQL copier not in this build") {
-        try await body()
-    } when: {
-        backend == .postgreSQL
-    }
-}

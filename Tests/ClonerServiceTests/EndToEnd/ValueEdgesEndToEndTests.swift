@@ -111,7 +111,9 @@ struct ValueEdgesEndToEndTests {
 
     @Test("every attribute type at its edges survives create, read, filter and clone exactly", arguments: StoreBackendKind.available)
     func edgesRoundTrip(_ backend: StoreBackendKind) async throws {
-        try await withoutPostgreSQLCopier(backend) {
+        // On PostgreSQL a NUL in text is refused with 422 (its text type cannot hold U+0000), and
+        // the byte check at the end reads SQLite; the refusal itself is tested in edgesRefused.
+        try await withKnownIssue("PostgreSQL refuses NUL text; this round trip includes it") {
             try await ServiceProcess.withService(backend: backend, modelText: Self.model) { service in
                 let client = service.client
                 for (number, sample) in Self.cases.enumerated() {
@@ -143,6 +145,8 @@ struct ValueEdgesEndToEndTests {
                 // The store holds the bytes too, not just the answers: the NUL string is 8 bytes long.
                 #expect(try await service.sql("SELECT count(*) FROM Sample WHERE length(CAST(s AS BLOB)) = 8 AND hex(s) = '6E756C007461696C';") == "2")
             }
+        } when: {
+            backend == .postgreSQL
         }
     }
 
