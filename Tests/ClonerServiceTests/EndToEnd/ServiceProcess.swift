@@ -75,7 +75,7 @@ final class ServiceProcess: Sendable {
         stderr.startReading(err.fileHandleForReading.fileDescriptor)
         guard waitForExit(process, timeout: timeout) else {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            _ = waitForExit(process, timeout: .seconds(10))
             throw ClientError("cloner \(arguments.joined(separator: " ")) did not exit within \(timeout)")
         }
         let deadline = ContinuousClock.now + .seconds(10)
@@ -130,7 +130,7 @@ final class ServiceProcess: Sendable {
         guard let listening, let port = ServiceProcess.integer(listening["port"]), port > 0 else {
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                _ = ServiceProcess.waitForExit(process, timeout: .seconds(10))
             }
             throw ClientError("cloner did not report listening; stdout:\n\(stdout.text)\nstderr:\n\(stderr.text)")
         }
@@ -166,10 +166,14 @@ final class ServiceProcess: Sendable {
     }
 
     /// Kills the service if it still runs and waits for it; safe to call more than once.
+    ///
+    /// Waits by polling, bounded, never with `Process.waitUntilExit`: off the main thread that
+    /// spins a run loop with no sources, and in a full run it was seen spinning for an hour on a
+    /// cooperative-pool thread (the child long dead), starving every async test behind it.
     func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            _ = Self.waitForExit(process, timeout: .seconds(10))
         }
     }
 
@@ -196,7 +200,7 @@ final class ServiceProcess: Sendable {
         try shell.run()
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let errors = err.fileHandleForReading.readDataToEndOfFile()
-        shell.waitUntilExit()
+        guard Self.waitForExit(shell, timeout: .seconds(60)) else { throw ClientError("the database shell did not exit within 60 s") }
         guard shell.terminationStatus == 0 else {
             throw ClientError("\(backend == .sqlite ? "sqlite3" : "psql") failed (\(shell.terminationStatus)): \(String(decoding: errors, as: UTF8.self))")
         }
