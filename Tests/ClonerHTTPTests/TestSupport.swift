@@ -63,8 +63,12 @@ final class RawClient {
     let fd: Int32
     private var pending: [UInt8] = []
 
+    /// `self.fd` is set only once the socket is connected: a class whose stored properties are
+    /// all set runs its `deinit` even when `init` throws, and a second `close` of a number the
+    /// process may already have handed to another socket closes that stranger's connection.
     init(port: Int, timeout: Double = 10) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SocketError("socket", errno: errno, context: "127.0.0.1:\(port)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -73,9 +77,11 @@ final class RawClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 else {
+            let code = errno
             close(fd)
-            throw SocketError("connect", errno: errno, context: "127.0.0.1:\(port)")
+            throw SocketError("connect", errno: code, context: "127.0.0.1:\(port)")
         }
+        self.fd = fd
         var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         var on: Int32 = 1
