@@ -44,7 +44,7 @@ public final class ClonerApplication: Sendable {
                                           maximumConnections: configuration.databasePoolSize)
         self.engine = CloneEngine(store: store)
         self.cloneSlots = CloneSlots(limit: configuration.maxConcurrentClones
-            ?? (store.allowsConcurrentWrites ? 2 * ProcessInfo.processInfo.activeProcessorCount : 8))
+            ?? (store.allowsConcurrentWrites ? max(8, 2 * ProcessInfo.processInfo.activeProcessorCount) : 8))
         self.authenticator = APIKeyAuthenticator(configuration: configuration)
         self.readWorkers = StoreWorkers(label: "read", count: max(4, ProcessInfo.processInfo.activeProcessorCount * 2))
         self.writeWorkers = StoreWorkers(label: "write", count: 4)

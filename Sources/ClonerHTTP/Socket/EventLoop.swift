@@ -44,14 +44,19 @@ final class EventLoop: @unchecked Sendable {
 
     init(index: Int) throws(SocketError) {
         self.index = index
-        epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epollFD >= 0 else { throw SocketError("epoll_create1", errno: errno) }
-        wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard wakeFD >= 0 else {
+        // Both descriptors are held in locals until both exist: once every stored property is set,
+        // a throwing init still runs `deinit`, which would close `epollFD` a second time — and by
+        // then the number may belong to another connection.
+        let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epoll >= 0 else { throw SocketError("epoll_create1", errno: errno) }
+        let wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard wake >= 0 else {
             let code = errno
-            close(epollFD)
+            close(epoll)
             throw SocketError("eventfd", errno: code)
         }
+        epollFD = epoll
+        wakeFD = wake
         var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: Self.wakeToken))
         epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event)
     }
