@@ -20,11 +20,18 @@ import Testing
 
     /// Sends `pieces` pieces of `size` bytes, one every `every` µs, from a thread of its own while
     /// the test reads the answer; stops at the first failed send (the server closed).
+    ///
+    /// The thread sends on a `dup` of the descriptor that it closes itself: on the client's own
+    /// number it outlived the test, and once the client closed that number and the process handed
+    /// it to another test's socket, the remaining bytes ("aaaa…") went into a stranger's connection.
     static func sendInBackground(fd: Int32, pieces: Int, size: Int, every: UInt32) {
+        let own = dup(fd)
+        precondition(own >= 0, "dup failed: \(errno)")
         Thread {
+            defer { close(own) }
             let piece = [UInt8](repeating: 0x61, count: size)
             for _ in 0..<pieces {
-                let sent = piece.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let sent = piece.withUnsafeBytes { Glibc.send(own, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 if sent <= 0 { return }
                 usleep(every)
             }

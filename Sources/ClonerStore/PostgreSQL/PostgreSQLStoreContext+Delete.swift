@@ -10,7 +10,7 @@ extension PostgreSQLStoreContext {
     /// The closure is held as one `int8[]` per entity rather than a temporary table: nothing is
     /// left in the pooled session, and large sets are matched with `IN (SELECT unnest(…))`, which
     /// PostgreSQL hashes.
-    func deleteObject(_ delete: ChangeSet.Delete, touched: inout PostgreSQLTouchedObjects) throws -> [String: Int] {
+    func deleteObject(_ delete: ChangeSet.Delete, touched: inout TouchedObjects) throws -> [String: Int] {
         let entity = entity(delete.entity)
         guard let version = try version(entity: entity.name, id: delete.id) else {
             throw StoreError.notFound(entity: entity.name, id: delete.id)

@@ -12,7 +12,7 @@ extension PostgreSQLStoreContext {
         relationship: RelationshipDescription,
         edit: ChangeSet.RelationshipEdit,
         resolve: (ChangeSet.Reference) -> Int64,
-        touched: inout PostgreSQLTouchedObjects
+        touched: inout TouchedObjects
     ) throws {
         switch edit {
         case .toOne(let reference):
@@ -56,7 +56,7 @@ extension PostgreSQLStoreContext {
     /// setting `a.spouse = b` clears the previous partners of both, then points `a` and `b` at
     /// each other, as Core Data does.
     private func setSelfInverseToOne(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, column: String,
-                                     target: Int64?, touched: inout PostgreSQLTouchedObjects) throws {
+                                     target: Int64?, touched: inout TouchedObjects) throws {
         let table = quoted(entity.name)
         let current = try self.column(of: entity.name, column, id: id)
         guard current != target else { return }
@@ -75,7 +75,7 @@ extension PostgreSQLStoreContext {
     }
 
     private func setToOne(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, target: Int64?,
-                          touched: inout PostgreSQLTouchedObjects) throws {
+                          touched: inout TouchedObjects) throws {
         let destination = relationship.destination
         if relationship.isSelfInverse, case .foreignKeyOnSource(let column) = schema.storage(of: relationship) {
             return try setSelfInverseToOne(entity, id: id, relationship: relationship, column: column, target: target, touched: &touched)
@@ -142,7 +142,7 @@ extension PostgreSQLStoreContext {
     }
 
     private func setToMany(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
-                           touched: inout PostgreSQLTouchedObjects) throws {
+                           touched: inout TouchedObjects) throws {
         let destination = relationship.destination
         let array = Self.idArray(targets)
         let inverse = model.inverse(of: relationship)

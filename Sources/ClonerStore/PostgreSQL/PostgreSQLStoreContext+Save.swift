@@ -13,7 +13,7 @@ extension PostgreSQLStoreContext {
     /// graph's parent links be written with the rows, and then one multi-row INSERT per entity
     /// (`unnest` of one array per column) makes them all.
     func save(_ changes: ChangeSet) throws -> SaveResult {
-        var touched = PostgreSQLTouchedObjects()
+        var touched = TouchedObjects()
         for insert in changes.inserts {
             try checkKnown(entity(insert.entity), attributes: insert.attributes.keys, relationships: insert.relationships.keys)
         }
@@ -91,7 +91,10 @@ extension PostgreSQLStoreContext {
         }
 
         for (index, insert) in changes.inserts.enumerated() { touched.remove(insert.entity, insertedIDs[index]) }
-        try touched.bumpVersions(self)
+        for batch in touched.batches {
+            try run("UPDATE \(quoted(batch.entity)) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" = ANY($1)",
+                    [Self.idArray(batch.ids)])
+        }
         return SaveResult(insertedIDs: insertedIDs, deletedCounts: deletedCounts)
     }
 

@@ -101,7 +101,11 @@ extension SQLiteStoreContext {
 
         // Fresh inserts stay at version 1; everything else that changed moves up by exactly one.
         for (index, insert) in changes.inserts.enumerated() { touched.remove(insert.entity, insertedIDs[index]) }
-        try touched.bumpVersions(connection)
+        for batch in touched.batches {
+            try connection.execute(
+                "UPDATE \(quoted(batch.entity)) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
+                [SQLiteStoreContext.idArray(batch.ids)])
+        }
         return SaveResult(insertedIDs: insertedIDs, deletedCounts: deletedCounts)
     }
 

@@ -16,8 +16,14 @@ final class ServiceOutput: Sendable {
 
     /// Reads `descriptor` until end of file on a dedicated thread (not the cooperative pool, which
     /// blocking reads would starve).
-    func startReading(_ descriptor: Int32) {
+    ///
+    /// It reads a `dup` of the descriptor that it closes itself at end of file, so a `Pipe` released
+    /// meanwhile can't leave it reading a number the process has handed to another socket.
+    func startReading(_ pipeDescriptor: Int32) {
+        let descriptor = dup(pipeDescriptor)
+        precondition(descriptor >= 0, "dup failed: \(errno)")
         let thread = Thread { [self] in
+            defer { close(descriptor) }
             var buffer = [UInt8](repeating: 0, count: 16384)
             while true {
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }

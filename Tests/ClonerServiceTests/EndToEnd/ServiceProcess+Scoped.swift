@@ -10,8 +10,17 @@ extension ServiceProcess {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let service = try await ServiceProcess.start(directory: directory.url, backend: backend, environment: environment, arguments: arguments)
-        defer { service.stop() }
-        return try await body(service)
+        // Stopped with an await, not in a `defer`: a synchronous wait for the child would hold a
+        // thread of the small cooperative pool that other suites' async work (streamed bodies) needs.
+        let result: T
+        do {
+            result = try await body(service)
+        } catch {
+            await service.stopAndWait()
+            throw error
+        }
+        await service.stopAndWait()
+        return result
     }
 
     /// `withService` on a model of the test's own, written to a file beside the database.

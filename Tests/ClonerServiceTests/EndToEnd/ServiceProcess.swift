@@ -165,6 +165,14 @@ final class ServiceProcess: Sendable {
         return !process.isRunning
     }
 
+    /// `stop` for async callers: kills the service and waits with `Task.sleep`, bounded, leaving
+    /// the cooperative pool's thread free meanwhile.
+    func stopAndWait() async {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        _ = await waitForExit(timeout: .seconds(10))
+    }
+
     /// Kills the service if it still runs and waits for it; safe to call more than once.
     ///
     /// Waits by polling, bounded, never with `Process.waitUntilExit`: off the main thread that

@@ -1,5 +1,6 @@
 /// Objects whose record changed during a save, so each gets exactly one version bump at the end
-/// however many edits reached it — one UPDATE per entity, not one per object.
+/// however many edits reached it — one UPDATE per entity, not one per object. Backend-neutral:
+/// each store runs the bumps in its own dialect from `batches`.
 struct TouchedObjects {
     private var ids: [String: Set<Int64>] = [:]
 
@@ -16,11 +17,9 @@ struct TouchedObjects {
         ids[entity]?.remove(id)
     }
 
-    func bumpVersions(_ connection: SQLiteConnection) throws {
-        for (entity, set) in ids.sorted(by: { $0.key < $1.key }) where !set.isEmpty {
-            try connection.execute(
-                "UPDATE \(quoted(entity)) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
-                [SQLiteStoreContext.idArray(set.sorted())])
-        }
+    /// Entities in name order, ids sorted: concurrent saves (on PostgreSQL) lock rows in the same
+    /// order, which keeps deadlocks between them rare.
+    var batches: [(entity: String, ids: [Int64])] {
+        ids.sorted(by: { $0.key < $1.key }).compactMap { entity, set in set.isEmpty ? nil : (entity, set.sorted()) }
     }
 }
