@@ -2,34 +2,26 @@ import ClonerHTTP
 import Foundation
 
 extension ClonerApplication {
-    /// Every route of DESIGN.md §4. Cheap answers (probes, metrics, model, API description) run on
-    /// the event loop; anything touching SQLite runs on the store workers; clones on their own
-    /// queues. `makeRouter()` registers exactly these, and the OpenAPI conformance test checks
-    /// each is described in `openapi.yaml`.
+    /// Every route of DESIGN.md §4, each dispatched to its controller. Cheap answers (probes,
+    /// metrics, model, API description) run on the event loop; anything touching SQLite runs on the
+    /// store workers; clones on their own queues. `makeRouter()` registers exactly these, and the
+    /// OpenAPI conformance test checks each is described in `openapi.yaml`.
     public static let routes: [ServiceRoute] = [
-        ServiceRoute(.get, "/healthz") { _ in .immediate { _ in ClonerApplication.healthyResponse } },
-        ServiceRoute(.get, "/readyz") { app in .immediate { _ in app.readiness() } },
-        ServiceRoute(.get, "/metrics") { app in
-            app.onLoop { _ in
-                HTTPResponse(status: .ok, headers: ["Content-Type": ServiceMetrics.contentType], body: app.metrics.render())
-            }
-        },
-        ServiceRoute(.get, "/model") { app in app.onLoop { request in app.modelResponse(request) } },
-        ServiceRoute(.get, "/openapi.yaml") { app in
-            app.onLoop { _ in
-                HTTPResponse(status: .ok, headers: ["Content-Type": OpenAPIDocument.contentType], body: app.openAPIDocument)
-            }
-        },
-        ServiceRoute(.get, "/jobs/{id}") { app in app.onStore(.read) { request in try app.jobResponse(request) } },
-        ServiceRoute(.get, "/{collection}") { app in app.onStore(.read) { request in try app.list(request) } },
-        ServiceRoute(.post, "/{collection}") { app in app.onStore(.write) { request in try app.create(request) } },
-        ServiceRoute(.get, "/{collection}/{id}") { app in app.onStore(.read) { request in try app.read(request) } },
-        ServiceRoute(.patch, "/{collection}/{id}") { app in app.onStore(.write) { request in try app.update(request) } },
-        ServiceRoute(.delete, "/{collection}/{id}") { app in app.onStore(.delete) { request in try app.delete(request) } },
+        ServiceRoute(.get, "/healthz") { _ in .immediate { _ in OperationsController.healthyResponse } },
+        ServiceRoute(.get, "/readyz") { app in .immediate { _ in app.operationsController.readiness(isDraining: app.isDraining) } },
+        ServiceRoute(.get, "/metrics") { app in app.onLoop { _ in app.operationsController.metricsResponse() } },
+        ServiceRoute(.get, "/model") { app in app.onLoop { request in app.operationsController.modelResponse(request) } },
+        ServiceRoute(.get, "/openapi.yaml") { app in app.onLoop { _ in app.operationsController.openAPIResponse() } },
+        ServiceRoute(.get, "/jobs/{id}") { app in app.onStore(.read) { request in try app.jobsController.jobResponse(request) } },
+        ServiceRoute(.get, "/{collection}") { app in app.onStore(.read) { request in try app.recordsController.list(request) } },
+        ServiceRoute(.post, "/{collection}") { app in app.onStore(.write) { request in try app.recordsController.create(request) } },
+        ServiceRoute(.get, "/{collection}/{id}") { app in app.onStore(.read) { request in try app.recordsController.read(request) } },
+        ServiceRoute(.patch, "/{collection}/{id}") { app in app.onStore(.write) { request in try app.recordsController.update(request) } },
+        ServiceRoute(.delete, "/{collection}/{id}") { app in app.onStore(.delete) { request in try app.recordsController.delete(request) } },
         ServiceRoute(.post, "/{collection}/{id}/clone") { app in
             .deferred { request, responder in
                 try app.authorize(request)
-                try app.startClone(request, responder: responder)
+                try app.clonesController.startClone(request, responder: responder)
             }
         },
     ]
@@ -56,8 +48,6 @@ extension ClonerApplication {
         hooks.errorResponse = { context in Problem.serverError(context) }
         return hooks
     }
-
-    static let healthyResponse = HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8))
 
     /// 401/403 as problems, before any work is done (DESIGN.md §5: probes stay open).
     func authorize(_ request: HTTPRequest) throws(Problem) {
@@ -95,13 +85,6 @@ extension ClonerApplication {
     }
 
     func problemResponse(for error: any Error, request: HTTPRequest, during operation: Problem.Operation) -> HTTPResponse {
-        if let problem = Problem.from(error, during: operation) {
-            return problem.response(requestID: request.id)
-        }
-        logger.error("request failed", metadata: [
-            "request_id": "\(request.id)", "method": "\(request.method.rawValue)", "path": "\(request.path)",
-            "error": "\(error)",
-        ])
-        return Problem.internalError().response(requestID: request.id)
+        Problem.response(reporting: error, request: request, during: operation, logger: logger)
     }
 }

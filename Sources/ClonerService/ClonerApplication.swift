@@ -9,6 +9,10 @@ import Synchronization
 /// The Cloner service: the model, the store, the clone engine and the HTTP server wired together
 /// (DESIGN.md §4, §5). The executable builds one from the configuration, starts it, and shuts it
 /// down on SIGTERM; tests build one on a temporary database and an ephemeral port.
+///
+/// The composition root: it builds one controller per group of routes (records, clones, jobs,
+/// operations), each given only what it needs, and keeps for itself the lifecycle (start, drain,
+/// stop), the housekeeping, authorization and the route table that dispatches to the controllers.
 public final class ClonerApplication: Sendable {
     public let configuration: ServiceConfiguration
     public let model: DataModel
@@ -21,14 +25,12 @@ public final class ClonerApplication: Sendable {
     /// clone) must never hold up a read, which WAL lets run beside the writer.
     let readWorkers: StoreWorkers
     let writeWorkers: StoreWorkers
-    let jobs = JobRegistry()
-    /// At most `maxConcurrentClones` clone jobs at once; beyond, 503 before anything is queued.
-    let cloneSlots: CloneSlots
-    /// `GET /model` and the model's ETag, rendered once: the model cannot change while running.
-    let modelDocument: [UInt8]
-    let modelTag: String
-    /// `GET /openapi.yaml`: the description with this model's collections and schemas, rendered once.
-    let openAPIDocument: [UInt8]
+    /// Clone jobs still running in this process: the drain waits for them.
+    let jobs: JobRegistry
+    let recordsController: RecordsController
+    let clonesController: ClonesController
+    let jobsController: JobsController
+    let operationsController: OperationsController
     private let server: Mutex<HTTPServer?> = Mutex(nil)
     private let housekeepingQueue = DispatchQueue(label: "cloner.housekeeping", qos: .utility)
     private let stopped = Atomic<Bool>(false)
@@ -39,26 +41,30 @@ public final class ClonerApplication: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
-        self.model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: configuration.modelPath), keys: configuration.cloneRuleKeys)
-        self.store = try IncrementalStore(location: configuration.storeLocation, model: model,
-                                          maximumConnections: configuration.databasePoolSize)
-        self.engine = CloneEngine(store: store)
-        self.cloneSlots = CloneSlots(limit: configuration.maxConcurrentClones
-            ?? (store.allowsConcurrentWrites ? max(8, 2 * ProcessInfo.processInfo.activeProcessorCount) : 8))
-        self.authenticator = APIKeyAuthenticator(configuration: configuration)
+        let model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: configuration.modelPath), keys: configuration.cloneRuleKeys)
+        self.model = model
+        let store = try IncrementalStore(location: configuration.storeLocation, model: model,
+                                         maximumConnections: configuration.databasePoolSize)
+        self.store = store
+        let engine = CloneEngine(store: store)
+        self.engine = engine
+        let authenticator = APIKeyAuthenticator(configuration: configuration)
+        self.authenticator = authenticator
         self.readWorkers = StoreWorkers(label: "read", count: max(4, ProcessInfo.processInfo.activeProcessorCount * 2))
-        self.writeWorkers = StoreWorkers(label: "write", count: 4)
-        self.modelDocument = Array(model.normalizedText.utf8)
-        self.modelTag = "\"\(model.fingerprint)\""
-        let schema = store.schema
-        self.openAPIDocument = OpenAPIDocument.specialized(for: model, deployment: .init(
-            requiresKeys: authenticator.isEnabled,
-            filterableToOnes: { entity in
-                entity.relationships.filter { relationship in
-                    guard !relationship.isToMany, case .foreignKeyOnSource = schema.storage(of: relationship) else { return false }
-                    return true
-                }.map(\.name)
-            }))
+        let writeWorkers = StoreWorkers(label: "write", count: 4)
+        self.writeWorkers = writeWorkers
+        let jobs = JobRegistry()
+        self.jobs = jobs
+        self.recordsController = RecordsController(model: model, store: store)
+        self.clonesController = ClonesController(
+            model: model, store: store, engine: engine, metrics: metrics, logger: logger,
+            maximumObjects: configuration.maxObjectsPerClone, maximumCopies: configuration.maxCopies,
+            cloneSlots: CloneSlots(limit: configuration.maxConcurrentClones
+                ?? (store.allowsConcurrentWrites ? max(8, 2 * ProcessInfo.processInfo.activeProcessorCount) : 8)),
+            jobs: jobs, writeWorkers: writeWorkers)
+        self.jobsController = JobsController(store: store, jobs: jobs)
+        self.operationsController = OperationsController(model: model, store: store, metrics: metrics,
+                                                         requiresKeys: authenticator.isEnabled)
     }
 
     /// A job row still queued or running belongs to a process that died: its clone committed

@@ -3,16 +3,48 @@ import ClonerHTTP
 import ClonerModel
 import ClonerStore
 import Foundation
+import Logging
 
-/// `POST /{collection}/{id}/clone` and `GET /jobs/{id}` (DESIGN.md §4).
-extension ClonerApplication {
+/// `POST /{collection}/{id}/clone` (DESIGN.md §4): parses the options, plans the clone, holds a
+/// clone slot for it, and runs it on the engine — answered when it commits, or at once with a job
+/// (`Prefer: respond-async`) that `GET /jobs/{id}` reports on.
+final class ClonesController: Sendable {
     static let maximumIdempotencyKeyLength = 255
+
+    let model: DataModel
+    let store: IncrementalStore
+    let engine: CloneEngine
+    let metrics: ServiceMetrics
+    let logger: Logger
+    /// `maxObjectsPerClone` and `maxCopies`, handed to every `CloneRequest`.
+    let maximumObjects: Int
+    let maximumCopies: Int
+    /// At most `maxConcurrentClones` clone jobs at once; beyond, 503 before anything is queued.
+    let cloneSlots: CloneSlots
+    /// Asynchronous jobs of this process, for their live progress and the shutdown drain.
+    let jobs: JobRegistry
+    /// Where a `respond-async` clone records its job before answering 202.
+    let writeWorkers: StoreWorkers
+
+    init(model: DataModel, store: IncrementalStore, engine: CloneEngine, metrics: ServiceMetrics, logger: Logger,
+         maximumObjects: Int, maximumCopies: Int, cloneSlots: CloneSlots, jobs: JobRegistry, writeWorkers: StoreWorkers) {
+        self.model = model
+        self.store = store
+        self.engine = engine
+        self.metrics = metrics
+        self.logger = logger
+        self.maximumObjects = maximumObjects
+        self.maximumCopies = maximumCopies
+        self.cloneSlots = cloneSlots
+        self.jobs = jobs
+        self.writeWorkers = writeWorkers
+    }
 
     /// Parses the optional body `{"exclude": [...], "set": {...}, "copies": 3, "dryRun": false, "returnIds": false}`
     /// (`copies` may instead be a list of `{"set": {...}}`, one per copy; DESIGN.md §3a).
     func cloneRequest(_ request: HTTPRequest, entity: EntityDescription, id: Int64) throws(Problem) -> CloneRequest {
-        var clone = CloneRequest(entity: entity.name, id: id, maximumObjects: configuration.maxObjectsPerClone,
-                                 maximumCopies: configuration.maxCopies)
+        var clone = CloneRequest(entity: entity.name, id: id, maximumObjects: maximumObjects,
+                                 maximumCopies: maximumCopies)
         guard !request.body.isEmpty else { return clone }
         let json: JSONValue
         do {
@@ -33,7 +65,7 @@ extension ClonerApplication {
                     }
                 }
             case ("set", .object(let values)):
-                let parsed = ClonerApplication.setValues(values, entity: entity, prefix: "set.", errors: &errors)
+                let parsed = ClonesController.setValues(values, entity: entity, prefix: "set.", errors: &errors)
                 clone.set = parsed.values
                 clone.setLinks = parsed.links
             case ("copies", .integer(let count)):
@@ -51,7 +83,7 @@ extension ClonerApplication {
                         continue
                     }
                     let prefix = "copies[\(index)].set."
-                    let parsed = ClonerApplication.setValues(values, entity: entity, prefix: prefix, errors: &errors)
+                    let parsed = ClonesController.setValues(values, entity: entity, prefix: prefix, errors: &errors)
                     for name in parsed.links.keys.sorted() {
                         errors.append(FieldError(field: prefix + name, message: "to-many links cannot differ per copy; set them in the request's own set"))
                     }
@@ -110,9 +142,9 @@ extension ClonerApplication {
     }
 
     func startClone(_ request: HTTPRequest, responder: HTTPResponder) throws {
-        let entity = try entity(of: request)
-        let id = try objectID(of: request, entity: entity)
-        try requireJSONBody(request)
+        let entity = try request.entity(in: model)
+        let id = try request.objectID(of: entity)
+        try request.requireJSONBody()
         let clone = try cloneRequest(request, entity: entity, id: id)
         // Planned once: the job copies this plan, and nothing re-checks what it checked.
         let plan: ClonePlan
@@ -122,10 +154,10 @@ extension ClonerApplication {
             throw Problem.from(error) ?? Problem.internalError()
         }
         let key = request.headers["Idempotency-Key"]
-        if let key, !(1...ClonerApplication.maximumIdempotencyKeyLength).contains(key.utf8.count) {
-            throw Problem.validationFailed([FieldError(field: "Idempotency-Key", message: "expected 1 to \(ClonerApplication.maximumIdempotencyKeyLength) characters")])
+        if let key, !(1...ClonesController.maximumIdempotencyKeyLength).contains(key.utf8.count) {
+            throw Problem.validationFailed([FieldError(field: "Idempotency-Key", message: "expected 1 to \(ClonesController.maximumIdempotencyKeyLength) characters")])
         }
-        let fingerprint = ClonerApplication.fingerprint(request)
+        let fingerprint = ClonesController.fingerprint(request)
         // The slot is taken before anything is queued and given back when the job has finished
         // (or, for `respond-async`, when no job was started after all).
         guard cloneSlots.acquire() else {
@@ -204,7 +236,7 @@ extension ClonerApplication {
         defer { if !jobStarted { cloneSlots.release() } }
         let jobID = UUID().uuidString.lowercased()
         let location = "/jobs/\(jobID)"
-        let queued = ClonerApplication.jobJSON(id: jobID, status: .queued, planned: 0, written: 0, result: nil, error: nil)
+        let queued = JobsController.jobJSON(id: jobID, status: .queued, planned: 0, written: 0, result: nil, error: nil)
         let requestJSON = Data(request.body.isEmpty ? Array("{}".utf8) : request.body)
         let replay = try store.write { context -> IdempotencyRecord? in
             if let key, let record = try context.idempotencyRecord(key: key) { return record }
@@ -248,38 +280,7 @@ extension ClonerApplication {
         return HTTPResponse.json(queued, status: .accepted, headers: ["Location": location])
     }
 
-    // MARK: GET /jobs/{id}
-
-    func jobResponse(_ request: HTTPRequest) throws -> HTTPResponse {
-        let id = request.parameter("id") ?? ""
-        if let job = jobs.job(id), job.finishedAt == nil {
-            let status: JobStatus = job.status == .queued ? .queued : .running
-            return .json(ClonerApplication.jobJSON(id: id, status: status, planned: job.progress.planned, written: job.progress.written, result: nil, error: nil))
-        }
-        guard let record = try store.read({ try $0.job(id: id) }) else {
-            throw Problem.notFound("no clone job \(id)")
-        }
-        var planned = 0
-        if let result = record.result, case .object(let members)? = try? JSONValue(parsing: result), case .object(let created)? = members["created"] {
-            planned = created.values.reduce(0) { total, value in if case .integer(let count) = value { return total + Int(count) } else { return total } }
-        }
-        return .json(ClonerApplication.jobJSON(id: id, status: record.status, planned: planned, written: planned,
-                                               result: record.result.map(Array.init), error: record.error.map(Array.init)))
-    }
-
-    static func jobJSON(id: String, status: JobStatus, planned: Int, written: Int, result: [UInt8]?, error: [UInt8]?) -> [UInt8] {
-        var writer = JSONWriter(capacity: 160 + (result?.count ?? 0) + (error?.count ?? 0))
-        writer.beginObject()
-        writer.key("id"); writer.string(id)
-        writer.key("status"); writer.string(status.rawValue)
-        writer.key("progress")
-        writer.beginObject()
-        writer.key("planned"); writer.integer(planned)
-        writer.key("written"); writer.integer(written)
-        writer.endObject()
-        if let result { writer.key("result"); writer.raw(String(decoding: result, as: UTF8.self)) }
-        if let error { writer.key("error"); writer.raw(String(decoding: error, as: UTF8.self)) }
-        writer.endObject()
-        return writer.bytes
+    private func problemResponse(for error: any Error, request: HTTPRequest, during operation: Problem.Operation) -> HTTPResponse {
+        Problem.response(reporting: error, request: request, during: operation, logger: logger)
     }
 }

@@ -1,9 +1,41 @@
 import ClonerHTTP
+import ClonerModel
+import ClonerStore
 import Foundation
 
-extension ClonerApplication {
+/// The operational routes of DESIGN.md §5: probes, metrics, the model and the API description.
+/// All are cheap and answered on the event loop; the documents are rendered once, as neither the
+/// model nor the deployment can change while the process runs.
+final class OperationsController: Sendable {
+    static let healthyResponse = HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8))
+
+    let store: IncrementalStore
+    let metrics: ServiceMetrics
+    /// `GET /model` and the model's ETag, rendered once: the model cannot change while running.
+    let modelDocument: [UInt8]
+    let modelTag: String
+    /// `GET /openapi.yaml`: the description with this model's collections and schemas, rendered once.
+    let openAPIDocument: [UInt8]
+
+    /// `requiresKeys`: whether the description declares the bearer-key scheme on every operation.
+    init(model: DataModel, store: IncrementalStore, metrics: ServiceMetrics, requiresKeys: Bool) {
+        self.store = store
+        self.metrics = metrics
+        self.modelDocument = Array(model.normalizedText.utf8)
+        self.modelTag = "\"\(model.fingerprint)\""
+        let schema = store.schema
+        self.openAPIDocument = OpenAPIDocument.specialized(for: model, deployment: .init(
+            requiresKeys: requiresKeys,
+            filterableToOnes: { entity in
+                entity.relationships.filter { relationship in
+                    guard !relationship.isToMany, case .foreignKeyOnSource = schema.storage(of: relationship) else { return false }
+                    return true
+                }.map(\.name)
+            }))
+    }
+
     /// Ready when not draining and the store's file can be written (DESIGN.md §5).
-    func readiness() -> HTTPResponse {
+    func readiness(isDraining: Bool) -> HTTPResponse {
         if isDraining {
             return HTTPResponse.json(Array(#"{"status":"draining"}"#.utf8), status: HTTPStatus(503))
         }
@@ -13,22 +45,20 @@ extension ClonerApplication {
         return HTTPResponse.json(Array(#"{"status":"ready"}"#.utf8))
     }
 
+    /// Prometheus text exposition of the service's metrics.
+    func metricsResponse() -> HTTPResponse {
+        HTTPResponse(status: .ok, headers: ["Content-Type": ServiceMetrics.contentType], body: metrics.render())
+    }
+
     /// The normalised model, with the fingerprint as ETag so clients can cache it.
     func modelResponse(_ request: HTTPRequest) -> HTTPResponse {
-        if let tags = request.headers["If-None-Match"], ClonerApplication.noneMatch(tags, current: modelTag) {
+        if let tags = request.headers["If-None-Match"], EntityTags.noneMatch(tags, current: modelTag) {
             return HTTPResponse(status: .notModified, headers: ["ETag": modelTag])
         }
         return HTTPResponse.json(modelDocument, headers: ["ETag": modelTag])
     }
 
-    /// Whether an `If-None-Match` list names the current tag: `*`, or any member by weak
-    /// comparison, `W/` ignored (RFC 9110 §13.1.2).
-    static func noneMatch(_ header: String, current: String) -> Bool {
-        header.split(separator: ",").contains { member in
-            var tag = member.trimmingCharacters(in: .whitespaces)
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == current
-        }
+    func openAPIResponse() -> HTTPResponse {
+        HTTPResponse(status: .ok, headers: ["Content-Type": OpenAPIDocument.contentType], body: openAPIDocument)
     }
 }

@@ -1,4 +1,5 @@
 import ClonerHTTP
+import Logging
 
 /// A problem thrown by a handler answers for itself, stamped with the request's id.
 extension Problem: HTTPResponseError {
@@ -37,5 +38,20 @@ extension Problem: HTTPResponseError {
             detail = "\(context.request?.method.rawValue ?? "this method") is not allowed here; allowed: " + context.allowedMethods.map(\.rawValue).joined(separator: ", ")
         }
         return Problem(code: code, status: status, detail: detail).response(requestID: context.requestID)
+    }
+}
+
+extension Problem {
+    /// The answer to an error a route's work threw: its problem, or for an unexpected error a
+    /// logged 500 that names only the request id (the details go to the log, never the client).
+    static func response(reporting error: any Error, request: HTTPRequest, during operation: Operation, logger: Logger) -> HTTPResponse {
+        if let problem = Problem.from(error, during: operation) {
+            return problem.response(requestID: request.id)
+        }
+        logger.error("request failed", metadata: [
+            "request_id": "\(request.id)", "method": "\(request.method.rawValue)", "path": "\(request.path)",
+            "error": "\(error)",
+        ])
+        return Problem.internalError().response(requestID: request.id)
     }
 }

@@ -4,39 +4,23 @@ import ClonerStore
 import Foundation
 
 /// The record routes of DESIGN.md §4: list, create, read, partial update, delete.
-extension ClonerApplication {
+final class RecordsController: Sendable {
     static let defaultPageSize = 50
     static let maximumPageSize = 1000
 
-    func entity(of request: HTTPRequest) throws(Problem) -> EntityDescription {
-        let collection = request.parameter("collection") ?? ""
-        guard let entity = model.entity(forCollection: collection) else {
-            throw Problem.notFound("no collection named \(collection); the collections are " + model.entities.map(\.collection).joined(separator: ", "))
-        }
-        return entity
-    }
+    let model: DataModel
+    let store: IncrementalStore
 
-    func objectID(of request: HTTPRequest, entity: EntityDescription) throws(Problem) -> Int64 {
-        let text = request.parameter("id") ?? ""
-        guard let id = Int64(text), id > 0 else { throw Problem.notFound("\(entity.name) \(text) does not exist: an _id is a positive integer") }
-        return id
-    }
-
-    /// A JSON body is required to say it is JSON (RFC 9110 §8.3); a form-encoded body sent by
-    /// `curl -d` without a header gets a 415 that says what to add, not a confusing parse error.
-    func requireJSONBody(_ request: HTTPRequest) throws(Problem) {
-        guard !request.body.isEmpty else { return }
-        let type = request.headers["Content-Type"]?.lowercased()
-        guard let type, type.hasPrefix("application/json") || type.contains("+json") else {
-            throw Problem.unsupportedMediaType(request.headers["Content-Type"])
-        }
+    init(model: DataModel, store: IncrementalStore) {
+        self.model = model
+        self.store = store
     }
 
     // MARK: GET /{collection}
 
     func list(_ request: HTTPRequest) throws -> HTTPResponse {
-        let entity = try entity(of: request)
-        var fetch = FetchRequest(entity: entity.name, limit: ClonerApplication.defaultPageSize)
+        let entity = try request.entity(in: model)
+        var fetch = FetchRequest(entity: entity.name, limit: RecordsController.defaultPageSize)
         var errors: [FieldError] = []
         var seen: Set<String> = []
         var cursorText: String?
@@ -47,10 +31,10 @@ extension ClonerApplication {
             }
             switch item.name {
             case "limit":
-                if let limit = Int(item.value), (1...ClonerApplication.maximumPageSize).contains(limit) {
+                if let limit = Int(item.value), (1...RecordsController.maximumPageSize).contains(limit) {
                     fetch.limit = limit
                 } else {
-                    errors.append(FieldError(field: "limit", message: "expected an integer from 1 to \(ClonerApplication.maximumPageSize), got \(item.value)"))
+                    errors.append(FieldError(field: "limit", message: "expected an integer from 1 to \(RecordsController.maximumPageSize), got \(item.value)"))
                 }
             case "after":
                 if let after = Int64(item.value), after > 0 { fetch.after = after } else {
@@ -90,7 +74,7 @@ extension ClonerApplication {
         }
         guard errors.isEmpty else { throw Problem.validationFailed(errors) }
 
-        let pageSize = fetch.limit ?? ClonerApplication.defaultPageSize
+        let pageSize = fetch.limit ?? RecordsController.defaultPageSize
         fetch.limit = pageSize + 1
         // One row more than a page is asked for: its presence, not the page's size, says whether
         // a next page exists (only the page itself is faulted in).
@@ -148,7 +132,7 @@ extension ClonerApplication {
     private func nextPage(_ request: HTTPRequest, cursor: ListCursor) -> String {
         var parts: [String] = []
         for item in request.queryItems where item.name != "after" && item.name != "cursor" {
-            parts.append(ClonerApplication.percentEncoded(item.name) + "=" + ClonerApplication.percentEncoded(item.value))
+            parts.append(RecordsController.percentEncoded(item.name) + "=" + RecordsController.percentEncoded(item.value))
         }
         parts.append("cursor=\(cursor.encoded)")
         return String(request.path) + "?" + parts.joined(separator: "&")
@@ -167,8 +151,8 @@ extension ClonerApplication {
     // MARK: POST /{collection}
 
     func create(_ request: HTTPRequest) throws -> HTTPResponse {
-        let entity = try entity(of: request)
-        try requireJSONBody(request)
+        let entity = try request.entity(in: model)
+        try request.requireJSONBody()
         let input: RecordInput
         do {
             input = try RecordInput.decode(request.body, entity: entity, model: model, mode: .create)
@@ -189,13 +173,13 @@ extension ClonerApplication {
     // MARK: GET /{collection}/{id}
 
     func read(_ request: HTTPRequest) throws -> HTTPResponse {
-        let entity = try entity(of: request)
-        let id = try objectID(of: request, entity: entity)
+        let entity = try request.entity(in: model)
+        let id = try request.objectID(of: entity)
         guard let object = try store.read({ try $0.fetchObject(entity: entity.name, id: id) }) else {
             throw Problem.notFound("\(entity.name) \(id) does not exist")
         }
         // RFC 9110 §13.1.2: `*` matches any current representation, as a listed version does.
-        if let tags = request.headers["If-None-Match"], ClonerApplication.noneMatch(tags, current: object.entityTag) {
+        if let tags = request.headers["If-None-Match"], EntityTags.noneMatch(tags, current: object.entityTag) {
             return HTTPResponse(status: .notModified, headers: ["ETag": object.entityTag])
         }
         return HTTPResponse.json(object.jsonBytes(entity: entity), headers: ["ETag": object.entityTag])
@@ -204,10 +188,10 @@ extension ClonerApplication {
     // MARK: PATCH /{collection}/{id}
 
     func update(_ request: HTTPRequest) throws -> HTTPResponse {
-        let entity = try entity(of: request)
-        let id = try objectID(of: request, entity: entity)
-        try requireJSONBody(request)
-        let expected = try ClonerApplication.expectedVersion(request)
+        let entity = try request.entity(in: model)
+        let id = try request.objectID(of: entity)
+        try request.requireJSONBody()
+        let expected = try RecordsController.expectedVersion(request)
         let input: RecordInput
         do {
             input = try RecordInput.decode(request.body.isEmpty ? Array("{}".utf8) : request.body, entity: entity, model: model, mode: .update)
@@ -234,9 +218,9 @@ extension ClonerApplication {
     // MARK: DELETE /{collection}/{id}
 
     func delete(_ request: HTTPRequest) throws -> HTTPResponse {
-        let entity = try entity(of: request)
-        let id = try objectID(of: request, entity: entity)
-        let expected = try ClonerApplication.expectedVersion(request)
+        let entity = try request.entity(in: model)
+        let id = try request.objectID(of: entity)
+        let expected = try RecordsController.expectedVersion(request)
         _ = try store.write { context in
             try context.save(ChangeSet(deletes: [ChangeSet.Delete(entity: entity.name, id: id, expectedVersion: expected)]))
         }
@@ -246,7 +230,7 @@ extension ClonerApplication {
     /// `If-Match: "3"` → 3; `*` or no header → no check (RFC 9110 §13.1.1).
     static func expectedVersion(_ request: HTTPRequest) throws(Problem) -> Int64? {
         guard let value = request.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), value != "*" else { return nil }
-        let versions = entityTags(value)
+        let versions = EntityTags.versions(value)
         guard versions.count == 1 else {
             throw Problem(code: .badRequest, detail: "If-Match must carry one entity tag as returned in ETag, e.g. \"3\"; got \(value)")
         }
@@ -255,15 +239,5 @@ extension ClonerApplication {
             throw Problem.preconditionFailed("If-Match compares entity tags strongly: send the ETag as returned, e.g. \"3\", not \(value)")
         }
         return versions[0]
-    }
-
-    /// The versions in an entity-tag list (`"3"`, `W/"3"`, `"3", "4"`).
-    static func entityTags(_ value: String) -> [Int64] {
-        value.split(separator: ",").compactMap { part in
-            var tag = part.trimmingCharacters(in: .whitespaces)
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            guard tag.count >= 3, tag.hasPrefix("\""), tag.hasSuffix("\"") else { return nil }
-            return Int64(tag.dropFirst().dropLast())
-        }
     }
 }
