@@ -18,22 +18,11 @@ enum CloneBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     }
 }
 
-/// A temporary folder removed with the value, one per test.
-final class TemporaryDirectory {
-    let url: URL
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("cloner-clone-tests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
-
 /// A store on the sample model of `config/model.json` (or another model text), on either backend
 /// (a temporary SQLite file, or a fresh database in the PostgreSQL test cluster), with helpers to
 /// build graphs and read them back.
 final class CloneFixture {
-    let directory = TemporaryDirectory()
+    let directory: TemporaryDirectory
     let backend: CloneBackend
     let database: PostgreSQLTestDatabase?
     let store: IncrementalStore
@@ -47,6 +36,7 @@ final class CloneFixture {
 
     init(_ backend: CloneBackend = .sqlite, model: DataModel? = nil) throws {
         self.backend = backend
+        directory = try TemporaryDirectory()
         let model = try model ?? CloneFixture.sampleModel()
         switch backend {
         case .sqlite:

@@ -1,5 +1,6 @@
 import ClonerHTTP
 import ClonerService
+import ClonerTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 @testable import ClonerService
 import ClonerModel
+import ClonerTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import ClonerModel
 @testable import ClonerService
+import ClonerTestSupport
 import Foundation
 import Logging
 import Testing

@@ -2,26 +2,6 @@ import Testing
 import ClonerModel
 import Foundation
 
-/// A fresh folder under the system temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("cloner-service-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func write(_ text: String, to name: String) throws -> String {
-        let file = url.appendingPathComponent(name)
-        try Data(text.utf8).write(to: file)
-        return file.path
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
-
 /// The repository's top level, found from this file's path (tests may run from any directory).
 let repositoryRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

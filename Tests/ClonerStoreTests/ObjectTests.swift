@@ -292,7 +292,7 @@ import Testing
 
 @Suite struct WriterWaitTests {
     @Test func aWriteQueuedBehindALongOneGivesUpAndReadsGoOn() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let store = try IncrementalStore(path: directory.path("busy.sqlite"), model: StoreFixtures.notesModel(), writerWait: .milliseconds(200))
         _ = try store.write { try $0.save(ChangeSet(inserts: [StoreFixtures.note("seed")])) }
         let holding = DispatchSemaphore(value: 0)

@@ -1,5 +1,6 @@
 import ClonerModel
 import ClonerStore
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -47,7 +48,7 @@ import Testing
     }
 
     @Test func anExtendedCodeIsCaughtByItselfAndByItsFamily() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let connection = try Self.connection(directory)
         #expect(Self.clause(connection, "INSERT INTO parent (id, name) VALUES (2, 'a')") == "unique")
         #expect(Self.clause(connection, "INSERT INTO parent (id, name) VALUES (1, 'b')") == "primary key")
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func theErrorSaysItsCodeByNumberAndName() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let connection = try Self.connection(directory)
         var caught: SQLiteError?
         do {
@@ -75,7 +76,7 @@ import Testing
     /// A database error with no model meaning leaves the store as `StoreError.database`, never as
     /// the SQLite type.
     @Test func aBackendErrorLeavesTheStoreWrapped() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let store = try IncrementalStore(path: directory.path("store.sqlite"), model: StoreFixtures.notesModel())
         do {
             try store.write { context in try context.sqliteConnection.execute("SELECT * FROM no_such_table") }

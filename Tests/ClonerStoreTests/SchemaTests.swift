@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func refusesAFileThatIsNotADatabase() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path("store.sqlite")
         try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
         #expect {
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func refusesACorruptDatabase() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path("store.sqlite")
         do {
             let store = try IncrementalStore(path: path, model: StoreFixtures.notesModel())
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func refusesAnotherApplicationsDatabase() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path("other.sqlite")
         let foreign = try SQLiteConnection(path: path)
         try foreign.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)")

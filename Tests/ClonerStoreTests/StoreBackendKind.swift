@@ -22,7 +22,7 @@ final class StorePlace {
         self.kind = kind
         switch kind {
         case .sqlite:
-            let directory = TemporaryDirectory()
+            let directory = try TemporaryDirectory()
             self.directory = directory
             database = nil
             location = .sqlite(path: directory.path(file))

@@ -1,20 +1,7 @@
 import ClonerModel
 import ClonerStore
+import ClonerTestSupport
 import Foundation
-
-/// A temporary folder removed when the value goes away, so each test has its own store file.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("cloner-store-tests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
 
 enum StoreFixtures {
     /// A notes model covering every storage shape: ordered to-many with a to-one inverse, one-to-one,

@@ -26,7 +26,7 @@ import Testing
 
     /// A server that cannot be reached is an error naming the place — without the password.
     @Test func anUnreachablePostgreSQLServerIsRefusedWithoutItsPassword() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let uri = "postgresql://cloner:s3cret-pw@/cloner?host=\(directory.url.path)&port=1&connect_timeout=2"
         let error = #expect(throws: StoreError.self) {
             try IncrementalStore(location: StoreLocation(uri), model: StoreFixtures.notesModel())
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func aPathOpensASQLiteStore() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let store = try IncrementalStore(location: StoreLocation(directory.path("store.sqlite")), model: StoreFixtures.notesModel())
         #expect(store.location == .sqlite(path: directory.path("store.sqlite")))
         #expect(!store.allowsConcurrentWrites)
