@@ -99,8 +99,17 @@ import Testing
     @Test(arguments: CloneBackend.available) func concurrentClonesOfTheSameRootAllComplete(_ backend: CloneBackend) async throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 20)
-        let jobs = try (0..<6).map { _ in try fixture.engine.start(CloneRequest(entity: "Note", id: sample.note)) }
-        for job in jobs { job.wait() }
+        // Awaited through each job's completion, never by blocking a thread of the test's pool.
+        let (finished, done) = AsyncStream.makeStream(of: String.self)
+        let jobs = try (0..<6).map { _ in
+            try fixture.engine.start(CloneRequest(entity: "Note", id: sample.note), completion: { job in done.yield(job.id) })
+        }
+        var finishedIDs: Set<String> = []
+        for await id in finished {
+            finishedIDs.insert(id)
+            if finishedIDs.count == jobs.count { break }
+        }
+        #expect(finishedIDs == Set(jobs.map(\.id)))
         #expect(jobs.allSatisfy { $0.status == .succeeded })
         let clones = Set(jobs.compactMap { $0.result?.clone.id })
         #expect(clones.count == 6)
