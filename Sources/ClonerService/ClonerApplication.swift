@@ -1,4 +1,5 @@
 import ClonerClone
+import ClonerConcurrency
 import ClonerHTTP
 import ClonerModel
 import ClonerStore
@@ -29,7 +30,7 @@ public final class ClonerApplication: Sendable {
     let modelTag: String
     /// `GET /openapi.yaml`: the description with this model's collections and schemas, rendered once.
     let openAPIDocument: [UInt8]
-    private let server: Mutex<HTTPServer?> = Mutex(nil)
+    private let server: LockedValue<HTTPServer?> = LockedValue(nil)
     private let housekeepingQueue = DispatchQueue(label: "cloner.housekeeping", qos: .utility)
     private let stopped = Atomic<Bool>(false)
 
