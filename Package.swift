@@ -3,7 +3,8 @@
 //
 // One target per layer, so the compiler enforces the layering of DESIGN.md §1:
 // ClonerModel <- ClonerStore <- ClonerClone <- ClonerService -> ClonerHTTP; `cloner` wires them.
-// ClonerHTTP depends on no Cloner target: it knows nothing of SQLite or the model.
+// ClonerHTTP depends on no Cloner target but ClonerConcurrency (a lock): it knows nothing of SQLite
+// or the model.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -45,14 +46,16 @@ let package = Package(
         ),
         .target(name: "CEpoll"),
 
+        // A lock the thread sanitizer understands (LockedValue.swift says why not `Mutex`).
+        .target(name: "ClonerConcurrency", swiftSettings: strict),
         .target(name: "ClonerModel", swiftSettings: strict),
         .target(name: "ClonerStore", dependencies: ["ClonerModel", "CSQLite", "CLibPQ"], swiftSettings: strict),
         .target(name: "ClonerClone", dependencies: ["ClonerModel", "ClonerStore"], swiftSettings: strict),
-        .target(name: "ClonerHTTP", dependencies: ["CEpoll", "COpenSSL"], swiftSettings: strict),
+        .target(name: "ClonerHTTP", dependencies: ["CEpoll", "COpenSSL", "ClonerConcurrency"], swiftSettings: strict),
         .target(
             name: "ClonerService",
             dependencies: [
-                "ClonerModel", "ClonerStore", "ClonerClone", "ClonerHTTP", "COpenSSL",
+                "ClonerModel", "ClonerStore", "ClonerClone", "ClonerHTTP", "ClonerConcurrency", "COpenSSL",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -83,15 +86,15 @@ let package = Package(
         // Shared by test targets only: a throwaway PostgreSQL cluster per test process.
         .target(
             name: "ClonerTestSupport",
-            dependencies: ["CLibPQ"],
+            dependencies: ["CLibPQ", "ClonerConcurrency"],
             path: "Tests/ClonerTestSupport",
             swiftSettings: strict
         ),
 
         .testTarget(name: "ClonerModelTests", dependencies: ["ClonerModel"], swiftSettings: strict),
-        .testTarget(name: "ClonerStoreTests", dependencies: ["ClonerStore", "ClonerModel", "ClonerTestSupport"], swiftSettings: strict),
+        .testTarget(name: "ClonerStoreTests", dependencies: ["ClonerStore", "ClonerModel", "ClonerTestSupport", "ClonerConcurrency"], swiftSettings: strict),
         .testTarget(name: "ClonerCloneTests", dependencies: ["ClonerClone", "ClonerStore", "ClonerModel", "ClonerTestSupport"], swiftSettings: strict),
-        .testTarget(name: "ClonerHTTPTests", dependencies: ["ClonerHTTP"], swiftSettings: strict),
-        .testTarget(name: "ClonerServiceTests", dependencies: ["ClonerService", "ClonerHTTP", "ClonerModel", "ClonerStore", "ClonerClone", "ClonerTestSupport"], swiftSettings: strict),
+        .testTarget(name: "ClonerHTTPTests", dependencies: ["ClonerHTTP", "ClonerConcurrency"], swiftSettings: strict),
+        .testTarget(name: "ClonerServiceTests", dependencies: ["ClonerService", "ClonerHTTP", "ClonerModel", "ClonerStore", "ClonerClone", "ClonerTestSupport", "ClonerConcurrency"], swiftSettings: strict),
     ]
 )

@@ -1,4 +1,5 @@
 import ClonerClone
+import ClonerConcurrency
 import ClonerHTTP
 import ClonerModel
 import ClonerStore
@@ -31,7 +32,7 @@ public final class ClonerApplication: Sendable {
     let clonesController: ClonesController
     let jobsController: JobsController
     let operationsController: OperationsController
-    private let server: Mutex<HTTPServer?> = Mutex(nil)
+    private let server: LockedValue<HTTPServer?> = LockedValue(nil)
     private let housekeepingQueue = DispatchQueue(label: "cloner.housekeeping", qos: .utility)
     private let stopped = Atomic<Bool>(false)
 

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import ClonerConcurrency
 #endif
 import Foundation
 import Synchronization
@@ -21,7 +22,7 @@ import Testing
         defer { server.stop() }
         let port = server.port
         let deadline = ContinuousClock.now + .seconds(3)
-        let wrong = Mutex<[String]>([])
+        let wrong = LockedValue<[String]>([])
         let exchanges = Atomic<Int>(0)
         let refusals = Atomic<Int>(0)
         // Threads of their own: busy loops on Dispatch's pool would keep the workers from starting.

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import ClonerConcurrency
 #endif
 import Foundation
 import Synchronization
@@ -214,7 +215,7 @@ import Testing
     }
 
     @Test func hooksSeeEveryRequest() throws {
-        let records = Mutex<[HTTPAccessLogRecord]>([])
+        let records = LockedValue<[HTTPAccessLogRecord]>([])
         let started = Atomic<Int>(0)
         var hooks = HTTPServer.Hooks()
         hooks.accessLog = { record in records.withLock { $0.append(record) } }

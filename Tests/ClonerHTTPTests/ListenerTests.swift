@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
+import ClonerConcurrency
 #endif
 import Foundation
-import Synchronization
 import Testing
 @testable import ClonerHTTP
 
@@ -33,7 +33,7 @@ import Testing
     /// Every loop accepts from the one listener: with a handler that blocks its loop, the other
     /// loop still takes and answers new connections.
     @Test func everyLoopAcceptsFromTheOneListener() throws {
-        let threads = Mutex<Set<UInt>>([])
+        let threads = LockedValue<Set<UInt>>([])
         var router = Router()
         router.get("/where") { _ in
             // Immediate handlers run on the loop thread that owns the connection.

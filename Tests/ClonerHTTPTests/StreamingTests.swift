@@ -1,14 +1,14 @@
 #if canImport(Glibc)
 import Glibc
+import ClonerConcurrency
 #endif
 import Foundation
-import Synchronization
 import Testing
 @testable import ClonerHTTP
 
 /// What the endless producer did, shared with the test thread.
 final class StreamProgress: Sendable {
-    let state = Mutex<(written: Int, failed: Bool)>((0, false))
+    let state = LockedValue<(written: Int, failed: Bool)>((0, false))
 }
 
 @Suite struct StreamingTests {

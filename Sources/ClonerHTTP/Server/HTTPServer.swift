@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
+import ClonerConcurrency
 #endif
 import Dispatch
-import Synchronization
 
 /// An HTTP/1.1 server on non-blocking sockets and epoll event loops (one per core by default),
 /// optionally over TLS.
@@ -53,7 +53,7 @@ public final class HTTPServer: Sendable {
     public let configuration: Configuration
     private let router: Router
     private let hooks: Hooks
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     public init(configuration: Configuration, router: Router, hooks: Hooks = Hooks()) {
         self.configuration = configuration

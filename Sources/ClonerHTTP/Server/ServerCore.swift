@@ -1,4 +1,5 @@
 import Synchronization
+import ClonerConcurrency
 
 /// What every loop of one server shares: configuration, router, hooks, TLS context and the
 /// server-wide counters. Immutable apart from atomics, hence safely Sendable.
@@ -10,7 +11,7 @@ final class ServerCore: Sendable {
     let openConnections = Atomic<Int>(0)
     /// Open connections per client address (only addresses with at least one). Taken once per
     /// accept and once per close, never per request, so the lock is not on any hot path.
-    private let connectionsPerClient = Mutex<[String: Int]>([:])
+    private let connectionsPerClient = LockedValue<[String: Int]>([:])
     /// True from the start of `shutdown`: readiness reports it, connections keep being served.
     let draining = Atomic<Bool>(false)
     /// True once the drain grace is over: the listener is closed, idle connections are closed,

@@ -1,10 +1,10 @@
 #if canImport(Glibc)
 import Glibc
+import ClonerConcurrency
 #endif
 import CEpoll
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Something registered on an event loop for readiness events of one descriptor.
 protocol EventLoopHandler: AnyObject {
@@ -19,13 +19,13 @@ protocol EventLoopHandler: AnyObject {
 /// `tickInterval` the loop calls `onTick`, which scans deadlines; no timer threads.
 ///
 /// `@unchecked Sendable`: the only state touched from other threads is `inbox` and `threadID`
-/// (Mutexes) and the immutable descriptors; everything else is confined to the loop thread by
+/// (`LockedValue`s) and the immutable descriptors; everything else is confined to the loop thread by
 /// construction.
 final class EventLoop: @unchecked Sendable {
     let index: Int
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let inbox = Mutex<[@Sendable () -> Void]>([])
+    private let inbox = LockedValue<[@Sendable () -> Void]>([])
     private let exited = DispatchSemaphore(value: 0)
 
     // Loop-thread state.
@@ -38,7 +38,7 @@ final class EventLoop: @unchecked Sendable {
     var tickInterval: UInt64 = 250_000_000
     var onTick: (() -> Void)?
     /// Written once by the loop thread, read by others (`inEventLoop`): hence the lock.
-    private let threadID = Mutex<pthread_t?>(nil)
+    private let threadID = LockedValue<pthread_t?>(nil)
 
     private static let wakeToken: UInt64 = 0
 

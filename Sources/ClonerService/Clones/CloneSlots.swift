@@ -1,11 +1,11 @@
-import Synchronization
+import ClonerConcurrency
 
 /// Bounds the clone jobs of this process (`maxConcurrentClones`): a slot is taken before a job is
 /// queued and given back when it has finished, so a burst of clones answers 503 at once instead of
 /// piling up queues and threads behind the store's writer.
 final class CloneSlots: Sendable {
     let limit: Int
-    private let taken = Mutex(0)
+    private let taken = LockedValue(0)
 
     init(limit: Int) {
         precondition(limit > 0, "maxConcurrentClones must be positive, got \(limit)")

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// `@unchecked Sendable`: `running` is only touched while `condition` is locked, which is also what
 /// `waitForRunningJobs` sleeps on, so the drain wakes the moment the last job leaves instead of
-/// polling. (`Mutex` has no condition variable to wait on.)
+/// polling. (A `LockedValue` has no condition variable to wait on.)
 final class JobRegistry: @unchecked Sendable {
     private let condition = NSCondition()
     private var running: [String: CloneJob] = [:]

@@ -1,6 +1,6 @@
 import ClonerModel
+import ClonerConcurrency
 import Foundation
-import Synchronization
 import Logging
 
 /// A swift-log backend writing one JSON object per record on one line (DESIGN.md §5).
@@ -132,13 +132,13 @@ extension JSONLogHandler {
     /// partial; the only other state is the file's position, which the kernel keeps.
     final class LineOutput: Sendable {
         let fileDescriptor: Int32
-        private let lock = Mutex<Void>(())
+        private let lock = LockedValue<Void>(())
 
         private init(fileDescriptor: Int32) {
             self.fileDescriptor = fileDescriptor
         }
 
-        private static let outputs = Mutex<[Int32: LineOutput]>([:])
+        private static let outputs = LockedValue<[Int32: LineOutput]>([:])
 
         /// One output (one lock) per descriptor, whichever handler copy or label writes to it.
         static func shared(for fileDescriptor: Int32) -> LineOutput {

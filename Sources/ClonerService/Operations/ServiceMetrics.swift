@@ -1,6 +1,6 @@
 import CoreMetrics
+import ClonerConcurrency
 import Foundation
-import Synchronization
 import Metrics
 import Prometheus
 
@@ -109,10 +109,10 @@ extension ServiceMetrics {
     /// The per-label-set metric objects, made once: looking up a dictionary under a lock is cheaper
     /// than building a swift-metrics handle (and a registry lookup) on every request.
     ///
-    /// Sendable through `Mutex`; the metric objects it hands out are themselves thread-safe.
+    /// Sendable through `LockedValue`; the metric objects it hands out are themselves thread-safe.
     final class RequestMetricCache: Sendable {
         private let factory: PrometheusMetricsFactory
-        private let cache = Mutex<[RequestKey: RequestMetrics]>([:])
+        private let cache = LockedValue<[RequestKey: RequestMetrics]>([:])
 
         init(factory: PrometheusMetricsFactory) {
             self.factory = factory

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ClonerConcurrency
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +12,7 @@ final class ServiceOutput: Sendable {
         var partial: [UInt8] = []
         var closed = false
     }
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Reads `descriptor` until end of file on a dedicated thread (not the cooperative pool, which
     /// blocking reads would starve).

@@ -1,8 +1,8 @@
 import ClonerModel
+import ClonerConcurrency
 @testable import ClonerStore
 import ClonerTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// What only the PostgreSQL store has to get right: text without NUL, a database that belongs to
@@ -46,7 +46,7 @@ import Testing
     /// advisory lock, the others wait and find it — every one opens, all with the same UUID.
     @Test func replicasStartingTogetherPrepareOnce() throws {
         let database = try PostgreSQLTestCluster.shared.createDatabase()
-        let results = Mutex<[Result<String, any Error>]>([])
+        let results = LockedValue<[Result<String, any Error>]>([])
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
             let result = Result { try IncrementalStore(location: .postgreSQL(uri: database.uri), model: StoreFixtures.notesModel(), maximumConnections: 2).storeUUID }
             results.withLock { $0.append(result) }
@@ -56,7 +56,7 @@ import Testing
         #expect(Set(uuids).count == 1)
         // And a migration run by several at once is applied once.
         let migrated = StoreFixtures.notesModel(renameIndex: true)
-        let again = Mutex<[Result<String, any Error>]>([])
+        let again = LockedValue<[Result<String, any Error>]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             let result = Result { try IncrementalStore(location: .postgreSQL(uri: database.uri), model: migrated, maximumConnections: 2).storeUUID }
             again.withLock { $0.append(result) }
@@ -73,7 +73,7 @@ import Testing
         let id = try store.save(ChangeSet(inserts: [StoreFixtures.note("n")])).insertedIDs[0]
         for round in 0..<5 {
             let version = try #require(try store.read { try $0.version(entity: "Note", id: id) })
-            let outcomes = Mutex<[String]>([])
+            let outcomes = LockedValue<[String]>([])
             let shared = store
             DispatchQueue.concurrentPerform(iterations: 4) { writer in
                 do {
@@ -97,7 +97,7 @@ import Testing
         let place = try StorePlace(.postgreSQL)
         let store = try place.open()
         let ids = try store.save(ChangeSet(inserts: [StoreFixtures.note("n")] + (0..<8).map { _ in ChangeSet.Insert(entity: "Item") })).insertedIDs
-        let failures = Mutex<[String]>([])
+        let failures = LockedValue<[String]>([])
         let shared = store
         DispatchQueue.concurrentPerform(iterations: 4) { writer in
             do {
