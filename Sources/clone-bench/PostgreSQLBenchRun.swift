@@ -66,11 +66,11 @@ struct PostgreSQLBenchRun {
 
     /// Statements clients have sent to this database so far (`pg_stat_statements`, utility
     /// statements such as BEGIN and COMMIT included). The store's foreign keys are deferred, so
-    /// their per-row checks run at COMMIT outside any statement and count as top-level: left out
-    /// by their shape, they are the server's work, not statements sent.
+    /// their per-row checks (`SELECT 1 FROM ONLY … FOR KEY SHARE OF x`) run at COMMIT outside any
+    /// statement and count as top-level: left out by their shape, they are the server's work, not statements sent.
     private func statements(_ connection: PostgreSQLConnection) throws -> Int {
         Int(try connection.query("""
-            SELECT coalesce(sum(calls), 0)::int8 FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())             AND query NOT LIKE 'SELECT 1 FROM ONLY %FOR KEY SHARE OF x'
+            SELECT coalesce(sum(calls), 0)::int8 FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())             AND query NOT LIKE '% FROM ONLY %FOR KEY SHARE OF x'
             """)[0].int64(0))
     }
 

@@ -149,15 +149,15 @@ struct PostgreSQLGraphCopier {
         for step in steps {
             try query(step.mapFill(counts[step.tag]!, plan.dryRun), parameters)
         }
+        if total > 1_000 {
+            // Temporary tables are never analysed automatically; without statistics a large clone
+            // — the parent update below first — would be planned as if the map held a handful of rows.
+            try query("ANALYZE \(map)", [])
+        }
         try query("""
             UPDATE \(map) m SET pnew = p.new FROM \(map) p \
             WHERE m.pold IS NOT NULL AND p.cp = m.cp AND p.ent = m.pent AND p.old = m.pold
             """, [])
-        if total > 1_000 {
-            // Temporary tables are never analysed automatically; without statistics a large clone
-            // would be planned as if the map held a handful of rows.
-            try query("ANALYZE \(map)", [])
-        }
 
         for statement in sql.linkedQueries { try query(statement, parameters) }
         for reference in setReferences {
