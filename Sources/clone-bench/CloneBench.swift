@@ -13,8 +13,12 @@ struct CloneBench {
                            [--model config/model.json]
                clone-bench copies [--items 100] [--copies 100] [--rounds 3] [--dir PATH] [--keep]
                clone-bench verify [--dir PATH]
+               clone-bench postgresql --uri URI [--sizes …] [--rounds 3] [--blob-bytes 4096] [--large-count 256]
+                           [--large-bytes 4194304] [--no-large]        (a running cluster; see scripts/bench-clone.sh)
                clone-bench setup --db PATH --items N [--blob-bytes 4096]      (child process)
                clone-bench run --db PATH --mode cloner|sql|singles [--root 1] [--copies 1]  (child process)
+               clone-bench pg-setup --uri URI --items N [--blob-bytes 4096]   (child process)
+               clone-bench pg-run --uri URI --mode cloner|sql [--root 1]      (child process)
         """
 
     static func main() {
@@ -89,6 +93,8 @@ struct CloneBench {
                                copies: try arguments.int("--copies", default: 1))
             Console.line(try run.run().line)
             return true
+        case "postgresql", "pg-setup", "pg-run":
+            return try runPostgreSQL(arguments, modelPath: modelPath)
         default:
             throw BenchArguments.Invalid(description: "unknown command \(arguments.command)\n\(usage)")
         }

@@ -76,8 +76,8 @@ import Testing
         }
     }
 
-    @Test func aUniqueClashInOneCopyRollsBackEveryCopyAndNamesIt() throws {
-        let fixture = try CloneFixture()
+    @Test(arguments: CloneBackend.available) func aUniqueClashInOneCopyRollsBackEveryCopyAndNamesIt(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 3)
         let originalID = try fixture.object("Note", sample.note).attributes["id"]!
         let before = try fixture.rowCounts()

@@ -149,15 +149,15 @@ struct PostgreSQLGraphCopier {
         for step in steps {
             try query(step.mapFill(counts[step.tag]!, plan.dryRun), parameters)
         }
+        if total > 1_000 {
+            // Temporary tables are never analysed automatically; without statistics a large clone
+            // — the parent update below first — would be planned as if the map held a handful of rows.
+            try query("ANALYZE \(map)", [])
+        }
         try query("""
             UPDATE \(map) m SET pnew = p.new FROM \(map) p \
             WHERE m.pold IS NOT NULL AND p.cp = m.cp AND p.ent = m.pent AND p.old = m.pold
             """, [])
-        if total > 1_000 {
-            // Temporary tables are never analysed automatically; without statistics a large clone
-            // would be planned as if the map held a handful of rows.
-            try query("ANALYZE \(map)", [])
-        }
 
         for statement in sql.linkedQueries { try query(statement, parameters) }
         for reference in setReferences {
@@ -181,26 +181,20 @@ struct PostgreSQLGraphCopier {
             .forEachRow { cloneIDs.append($0.int64(0)) }
 
         if !plan.dryRun {
-            for step in steps {
-                for insert in step.inserts { try query(insert, parameters) }
-                progress.addWritten(counts[step.tag] ?? 0)
-            }
-            for insert in sql.joinInserts { try query(insert, parameters) }
-            for follow in sql.follows {
-                for statement in follow.statements { try query(statement, parameters) }
-            }
-            for tag in linkedCounts.keys.sorted() {
-                try query("""
-                    UPDATE \(quoted(schema.model.entities[tag].name)) SET "_version" = "_version" + 1 \
-                    WHERE "_id" IN (SELECT id FROM \(linked) WHERE ent = $1::int4 AND bump = 1)
-                    """, [.int8(Int64(tag))])
-            }
-            if !rootLinks.isEmpty {
-                // The store's own relationship edit keeps inverses, positions and versions right.
-                let edits = plan.rootLinks.mapValues { ChangeSet.RelationshipEdit.toMany($0.map { .existing($0) }) }
-                let updates = cloneIDs.map { ChangeSet.Update(entity: root.name, id: $0, relationships: edits) }
+            // Many copies write inside a savepoint: a unique violation aborts what follows it in
+            // the transaction, and naming the copy that clashed needs one more query.
+            let locatesCopy = copies > 1 || !plan.perCopyRootValues.isEmpty
+            if locatesCopy {
                 statementCount += 1
-                _ = try context.save(ChangeSet(updates: updates))
+                try connection.execute("SAVEPOINT \"_clone_write\"")
+            }
+            do {
+                try write(sql: sql, steps: steps, counts: counts, linkedCounts: linkedCounts, root: root, rootLinks: rootLinks,
+                          cloneIDs: cloneIDs, parameters: parameters, progress: progress)
+            } catch {
+                let translated = (error as? PostgreSQLError).map { PostgreSQLStore.translate($0, layout: context.layout) } ?? error
+                guard locatesCopy, let storeError = translated as? StoreError else { throw translated }
+                throw try locatedInCopy(storeError, sql: sql, parameters: parameters)
             }
         }
 
@@ -221,6 +215,55 @@ struct PostgreSQLGraphCopier {
             created: Dictionary(uniqueKeysWithValues: counts.map { (name($0.key), $0.value) }),
             linked: Dictionary(uniqueKeysWithValues: linkedCounts.map { (name($0.key), $0.value) }),
             ids: ids)
+    }
+
+    /// Step 4 on: the rows, the join rows, the followed attributes, the shared objects' versions,
+    /// and the root's replaced to-many links.
+    private mutating func write(sql: PostgreSQLGraphCopySQL, steps: [PostgreSQLGraphCopySQL.EntityStep], counts: [Int: Int],
+                                linkedCounts: [Int: Int], root: EntityDescription,
+                                rootLinks: [(relationship: RelationshipDescription, ids: [Int64])], cloneIDs: [Int64],
+                                parameters: [PostgreSQLValue], progress: GraphCopyProgress) throws {
+        let linked = PostgreSQLGraphCopySQL.linkedTable
+        for step in steps {
+            for insert in step.inserts { try query(insert, parameters) }
+            progress.addWritten(counts[step.tag] ?? 0)
+        }
+        for insert in sql.joinInserts { try query(insert, parameters) }
+        for follow in sql.follows {
+            for statement in follow.statements { try query(statement, parameters) }
+        }
+        for tag in linkedCounts.keys.sorted() {
+            try query("""
+                UPDATE \(quoted(schema.model.entities[tag].name)) SET "_version" = "_version" + 1 \
+                WHERE "_id" IN (SELECT id FROM \(linked) WHERE ent = $1::int4 AND bump = 1)
+                """, [.int8(Int64(tag))])
+        }
+        if !rootLinks.isEmpty {
+            // The store's own relationship edit keeps inverses, positions and versions right.
+            let edits = plan.rootLinks.mapValues { ChangeSet.RelationshipEdit.toMany($0.map { .existing($0) }) }
+            let updates = cloneIDs.map { ChangeSet.Update(entity: root.name, id: $0, relationships: edits) }
+            statementCount += 1
+            _ = try context.save(ChangeSet(updates: updates))
+        }
+    }
+
+    /// A unique violation of a copy of many copies, said with the first copy (0-based) that
+    /// repeats a value, as the SQLite copier says it (`StoreError.inCopy`). The failed writes are
+    /// rolled back to the savepoint first — an aborted transaction answers no query — while the
+    /// map, filled before it, is still there to compare the copies' values with.
+    private mutating func locatedInCopy(_ error: StoreError, sql: PostgreSQLGraphCopySQL, parameters: [PostgreSQLValue]) throws -> StoreError {
+        let clash: String?
+        switch error {
+        case let .uniqueViolation(entity, attribute): clash = sql.clashingCopyQuery(entity: entity, attributes: [attribute])
+        case let .uniqueTogetherViolation(entity, attributes): clash = sql.clashingCopyQuery(entity: entity, attributes: attributes)
+        default: clash = nil
+        }
+        guard let clash else { return error }
+        statementCount += 1
+        try connection.execute("ROLLBACK TO SAVEPOINT \"_clone_write\"")
+        let result = try query(clash, parameters)
+        guard result.rowCount > 0, let copy = result[0].optionalInt64(0) else { return error }
+        return .inCopy(index: Int(copy) - 1, error: error)
     }
 
     /// Creates the session's scratch tables if this session has none yet (or a rolled-back first
