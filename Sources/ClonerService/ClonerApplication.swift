@@ -31,6 +31,8 @@ public final class ClonerApplication: Sendable {
     let openAPIDocument: [UInt8]
     private let server: Mutex<HTTPServer?> = Mutex(nil)
     private let housekeepingQueue = DispatchQueue(label: "cloner.housekeeping", qos: .utility)
+    /// This replica's id and the leases on its jobs and idempotency reservations (DESIGN.md §6).
+    let leases: JobLeaseKeeper
     private let stopped = Atomic<Bool>(false)
 
     /// Loads the model and opens (creating or migrating) the store; throws `ModelError` or
@@ -43,6 +45,7 @@ public final class ClonerApplication: Sendable {
         self.store = try IncrementalStore(location: configuration.storeLocation, model: model,
                                           maximumConnections: configuration.databasePoolSize)
         self.engine = CloneEngine(store: store)
+        self.leases = JobLeaseKeeper(store: store, lease: configuration.jobLease, logger: logger, queue: housekeepingQueue)
         self.cloneSlots = CloneSlots(limit: configuration.maxConcurrentClones
             ?? (store.allowsConcurrentWrites ? max(8, 2 * ProcessInfo.processInfo.activeProcessorCount) : 8))
         self.authenticator = APIKeyAuthenticator(configuration: configuration)
@@ -61,19 +64,6 @@ public final class ClonerApplication: Sendable {
             }))
     }
 
-    /// A job row still queued or running belongs to a process that died: its clone committed
-    /// together with a `succeeded` row, or rolled back. Say so instead of showing it running.
-    /// Done once this process holds the port: a second `cloner serve` that fails to bind (the
-    /// first still serving on the same database) must not fail the first one's live jobs.
-    private func failInterruptedJobs() throws {
-        let interrupted = Problem(code: Problem.Code("job_interrupted"), status: 500,
-                                  detail: "the service stopped before this clone finished; nothing of it was written")
-        let failed = try store.write { context -> Int in
-            try context.failInterruptedJobs(error: Data(interrupted.jsonBytes()), at: Date())
-        }
-        if failed > 0 { logger.warning("marked interrupted clone jobs as failed", metadata: ["jobs": "\(failed)"]) }
-    }
-
     /// Binds and starts serving; returns the bound port (useful with port 0).
     @discardableResult
     public func start() throws -> Int {
@@ -87,14 +77,19 @@ public final class ClonerApplication: Sendable {
         let port = try server.start()
         self.server.withLock { $0 = server }
         do {
-            try failInterruptedJobs()
+            // Jobs whose replica's lease ran out (a process that died, this one's previous life
+            // included) read failed; live replicas' jobs are left alone. Then every third of the
+            // lease: renew this replica's leases, scan again.
+            try leases.scan()
         } catch {
             server.shutdown(drainTimeout: .zero)
             throw error
         }
         purgeExpiredRecords()
         startHousekeeping()
+        leases.start()
         logger.info("listening", metadata: [
+            "replica": "\(leases.replicaID)", "job_lease_seconds": "\(JobLeaseKeeper.seconds(leases.lease))",
             "host": "\(configuration.host)", "port": "\(port)", "tls": "\(tls != nil)",
             "database": "\(store.location)", "model": "\(configuration.modelPath)",
             "entities": "\(model.entities.count)", "auth": "\(authenticator.isEnabled)",
@@ -120,6 +115,7 @@ public final class ClonerApplication: Sendable {
         running?.shutdown(drainTimeout: timeout, grace: configuration.drainGrace)
         let remaining = max(.zero, timeout - (ContinuousClock.now - start))
         let unfinished = jobs.waitForRunningJobs(timeout: remaining)
+        leases.stop()
         if unfinished > 0 {
             logger.warning("clone jobs still running at the end of the drain; they roll back if the process exits", metadata: ["jobs": "\(unfinished)"])
         }
