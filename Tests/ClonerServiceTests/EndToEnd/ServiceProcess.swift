@@ -93,10 +93,10 @@ final class ServiceProcess: Sendable {
     /// Starts the service (see `init`) from a thread of its own and awaits it listening.
     static func start(directory: URL, backend: StoreBackendKind = .sqlite, defaults: Bool = false,
                       environment: [String: String] = [:], arguments: [String] = [],
-                      databasePassword: String? = nil) async throws -> ServiceProcess {
+                      databasePassword: String? = nil, sharedDatabase: String? = nil) async throws -> ServiceProcess {
         try await Blocking.run {
             try ServiceProcess(directory: directory, backend: backend, defaults: defaults, environment: environment, arguments: arguments,
-                               databasePassword: databasePassword)
+                               databasePassword: databasePassword, sharedDatabase: sharedDatabase)
         }
     }
 
@@ -105,16 +105,18 @@ final class ServiceProcess: Sendable {
     /// `defaults`, only the port is given: database, model and settings come from the working
     /// directory and the environment, as in a deployment. On `.postgreSQL` the database is a fresh
     /// one in the test cluster, given to `--database` as a libpq URI (with `databasePassword` in
-    /// its user info when given: the test cluster trusts local connections and ignores it).
+    /// its user info when given: the test cluster trusts local connections and ignores it) —
+    /// or `sharedDatabase`, a URI another replica of the test serves too.
     init(directory: URL, backend: StoreBackendKind = .sqlite, defaults: Bool = false, environment: [String: String] = [:],
-         arguments: [String] = [], databasePassword: String? = nil, startTimeout: Duration = .seconds(60)) throws {
+         arguments: [String] = [], databasePassword: String? = nil, sharedDatabase: String? = nil, startTimeout: Duration = .seconds(60)) throws {
         precondition(!(defaults && backend == .postgreSQL), "defaults place the database in data/cloner.sqlite")
         self.directory = directory
         self.backend = backend
         self.databasePath = directory.appendingPathComponent(defaults ? "data/cloner.sqlite" : "cloner.sqlite").path
         switch backend {
         case .sqlite: databaseLocation = databasePath
-        case .postgreSQL: databaseLocation = try PostgreSQLTestCluster.shared.createDatabase().uri(password: databasePassword)
+        case .postgreSQL:
+            databaseLocation = try sharedDatabase ?? PostgreSQLTestCluster.shared.createDatabase().uri(password: databasePassword)
         }
         process.executableURL = URL(fileURLWithPath: ServiceProcess.executablePath)
         let placement = defaults ? [] : ["--host", "127.0.0.1", "--database", databaseLocation, "--model", ServiceProcess.sampleModelPath]
