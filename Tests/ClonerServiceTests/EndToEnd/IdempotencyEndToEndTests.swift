@@ -82,4 +82,29 @@ struct IdempotencyEndToEndTests {
             }
         }
     }
+
+    @Test("a retry while the key's clone runs answers 409 in_progress with Retry-After; once it has finished, the replay", arguments: StoreBackendKind.available)
+    func retryWhileRunning(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
+            let client = service.client
+            let items = 60_000
+            let noteID = backend == .sqlite
+                ? try await LifecycleEndToEndTests.seedLargeNote(service, items: items, name: "slow")
+                : try await ReplicasEndToEndTests.seedLargeNote(service, items: items, name: "slow")
+            let key = [("Idempotency-Key", "slow-\(UUID().uuidString)")]
+            async let first = client.post("/notes/\(noteID)/clone", "{}", headers: key)
+            #expect(try await client.metric("cloner_jobs_in_flight", settlingAt: 1) == 1, "the first clone is running")
+            let during = try await client.post("/notes/\(noteID)/clone", "{}", headers: key)
+            let other = try await client.post("/notes/\(noteID)/clone", #"{"set":{"name":"x"}}"#, headers: key)
+            let answer = try await first
+            #expect(answer.status == 201, "\(answer.text)")
+            #expect(during.status == 409, "\(during.text)")
+            #expect(during.text.contains("\"in_progress\"") && during.header("Retry-After") != nil)
+            #expect(other.status == 422, "another request with the key, even while it runs: \(other.text)")
+            let after = try await client.post("/notes/\(noteID)/clone", "{}", headers: key)
+            #expect(after.status == 201 && after.header("Idempotent-Replayed") == "true" && after.body == answer.body)
+            #expect(try await service.count("Note") == 2)
+            #expect(try await service.count("Item") == 2 * items)
+        }
+    }
 }
