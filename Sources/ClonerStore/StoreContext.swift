@@ -61,9 +61,6 @@ public protocol StoreContext {
     @discardableResult func purgeIdempotencyRecords(olderThan date: Date) throws -> Int
     func saveJob(_ job: JobRecord) throws
     func job(id: String) throws -> JobRecord?
-    /// Marks jobs left queued or running by a process that stopped as failed (and forgets the
-    /// idempotency answers pointing at them); returns how many.
-    @discardableResult func failInterruptedJobs(error: Data, at date: Date) throws -> Int
     /// Forgets finished jobs older than `date`; returns how many.
     @discardableResult func purgeJobs(finishedBefore date: Date) throws -> Int
 
@@ -79,9 +76,4 @@ public protocol StoreContext {
 
 extension StoreContext {
     public var model: DataModel { schema.model }
-
-    @discardableResult
-    public func failInterruptedJobs(error: Data) throws -> Int {
-        try failInterruptedJobs(error: error, at: Date())
-    }
 }

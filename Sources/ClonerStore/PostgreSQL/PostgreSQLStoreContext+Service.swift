@@ -66,19 +66,6 @@ extension PostgreSQLStoreContext {
                          owner: row.optionalString(6), leaseExpiresAt: row.isNull(7) ? nil : Self.date(row, 7))
     }
 
-    /// Marks jobs left queued or running as failed with `error`, and forgets the idempotency
-    /// answers pointing at them (a `Location` ending in `/<job id>`), as the SQLite store does.
-    @discardableResult
-    func failInterruptedJobs(error: Data, at date: Date = Date()) throws -> Int {
-        try run("""
-            DELETE FROM \(Self.idempotency) AS answer WHERE answer.location IS NOT NULL AND EXISTS (
-              SELECT 1 FROM \(Self.jobs) AS job
-              WHERE job.status IN ('queued', 'running') AND right(answer.location, length(job.id) + 1) = '/' || job.id)
-            """)
-        return try run("UPDATE \(Self.jobs) SET status = 'failed', error = $1, finished_at = $2 WHERE status IN ('queued', 'running')",
-                       [.bytea(error), Self.milliseconds(date)]).affectedRows
-    }
-
     /// Forgets finished jobs older than `date`.
     @discardableResult
     func purgeJobs(finishedBefore date: Date) throws -> Int {

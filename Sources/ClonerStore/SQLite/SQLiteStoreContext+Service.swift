@@ -50,26 +50,6 @@ extension SQLiteStoreContext {
         return job
     }
 
-    /// Marks jobs that were queued or running when the process stopped as failed with `error`:
-    /// their clone either committed together with a `succeeded` row or rolled back, so a job still
-    /// in one of these states never completed. Returns how many.
-    ///
-    /// The idempotency answer that points at such a job (its `Location` ends in `/<job id>`) is
-    /// forgotten in the same transaction: nothing was cloned, so a retry with the key must clone —
-    /// once, as any first request with a key does — rather than replay the interruption for the
-    /// key's whole retention. The job's own row stays, reading `failed`.
-    @discardableResult
-    public func failInterruptedJobs(error: Data, at date: Date) throws -> Int {
-        try connection.execute("""
-            DELETE FROM "\(ServiceTables.idempotency)" AS answer WHERE answer.location IS NOT NULL AND EXISTS (
-              SELECT 1 FROM "\(ServiceTables.jobs)" AS job
-              WHERE job.status IN ('queued', 'running') AND substr(answer.location, -length(job.id) - 1) = '/' || job.id)
-            """, [])
-        try connection.execute("UPDATE \"\(ServiceTables.jobs)\" SET status = 'failed', error = ?, finished_at = ? WHERE status IN ('queued', 'running')",
-                               [.blob(error), SQLiteStoreContext.milliseconds(date)])
-        return connection.changes
-    }
-
     /// Forgets finished jobs older than `date`.
     @discardableResult
     public func purgeJobs(finishedBefore date: Date) throws -> Int {
