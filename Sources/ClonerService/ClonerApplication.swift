@@ -34,6 +34,8 @@ public final class ClonerApplication: Sendable {
     let operationsController: OperationsController
     private let server: LockedValue<HTTPServer?> = LockedValue(nil)
     private let housekeepingQueue = DispatchQueue(label: "cloner.housekeeping", qos: .utility)
+    /// This replica's id and the leases on its jobs and idempotency reservations (DESIGN.md §6).
+    let leases: JobLeaseKeeper
     private let stopped = Atomic<Bool>(false)
 
     /// Loads the model and opens (creating or migrating) the store; throws `ModelError` or
@@ -49,6 +51,8 @@ public final class ClonerApplication: Sendable {
         self.store = store
         let engine = CloneEngine(store: store)
         self.engine = engine
+        let leases = JobLeaseKeeper(store: store, lease: configuration.jobLease, logger: logger, queue: housekeepingQueue)
+        self.leases = leases
         let authenticator = APIKeyAuthenticator(configuration: configuration)
         self.authenticator = authenticator
         self.readWorkers = StoreWorkers(label: "read", count: max(4, ProcessInfo.processInfo.activeProcessorCount * 2))
@@ -62,23 +66,10 @@ public final class ClonerApplication: Sendable {
             maximumObjects: configuration.maxObjectsPerClone, maximumCopies: configuration.maxCopies,
             cloneSlots: CloneSlots(limit: configuration.maxConcurrentClones
                 ?? (store.allowsConcurrentWrites ? max(8, 2 * ProcessInfo.processInfo.activeProcessorCount) : 8)),
-            jobs: jobs, writeWorkers: writeWorkers)
+            jobs: jobs, writeWorkers: writeWorkers, leases: leases)
         self.jobsController = JobsController(store: store, jobs: jobs)
         self.operationsController = OperationsController(model: model, store: store, metrics: metrics,
                                                          requiresKeys: authenticator.isEnabled)
-    }
-
-    /// A job row still queued or running belongs to a process that died: its clone committed
-    /// together with a `succeeded` row, or rolled back. Say so instead of showing it running.
-    /// Done once this process holds the port: a second `cloner serve` that fails to bind (the
-    /// first still serving on the same database) must not fail the first one's live jobs.
-    private func failInterruptedJobs() throws {
-        let interrupted = Problem(code: Problem.Code("job_interrupted"), status: 500,
-                                  detail: "the service stopped before this clone finished; nothing of it was written")
-        let failed = try store.write { context -> Int in
-            try context.failInterruptedJobs(error: Data(interrupted.jsonBytes()), at: Date())
-        }
-        if failed > 0 { logger.warning("marked interrupted clone jobs as failed", metadata: ["jobs": "\(failed)"]) }
     }
 
     /// Binds and starts serving; returns the bound port (useful with port 0).
@@ -94,14 +85,19 @@ public final class ClonerApplication: Sendable {
         let port = try server.start()
         self.server.withLock { $0 = server }
         do {
-            try failInterruptedJobs()
+            // Jobs whose replica's lease ran out (a process that died, this one's previous life
+            // included) read failed; live replicas' jobs are left alone. Then every third of the
+            // lease: renew this replica's leases, scan again.
+            try leases.scan()
         } catch {
             server.shutdown(drainTimeout: .zero)
             throw error
         }
         purgeExpiredRecords()
         startHousekeeping()
+        leases.start()
         logger.info("listening", metadata: [
+            "replica": "\(leases.replicaID)", "job_lease_seconds": "\(JobLeaseKeeper.seconds(leases.lease))",
             "host": "\(configuration.host)", "port": "\(port)", "tls": "\(tls != nil)",
             "database": "\(store.location)", "model": "\(configuration.modelPath)",
             "entities": "\(model.entities.count)", "auth": "\(authenticator.isEnabled)",
@@ -127,6 +123,7 @@ public final class ClonerApplication: Sendable {
         running?.shutdown(drainTimeout: timeout, grace: configuration.drainGrace)
         let remaining = max(.zero, timeout - (ContinuousClock.now - start))
         let unfinished = jobs.waitForRunningJobs(timeout: remaining)
+        leases.stop()
         if unfinished > 0 {
             logger.warning("clone jobs still running at the end of the drain; they roll back if the process exits", metadata: ["jobs": "\(unfinished)"])
         }

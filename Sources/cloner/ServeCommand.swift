@@ -47,11 +47,14 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-objects"), help: "Largest clone, in objects created. Default 1000000.")
     var maxObjects: Int?
 
+    @Option(name: .customLong("job-lease"), help: "Seconds a replica's hold on its async jobs and Idempotency-Key reservations lasts unless renewed. Default 15.")
+    var jobLease: Double?
+
     func run() throws {
         let overrides = ServiceConfiguration.Overrides(
             settingsFile: settingsFile, host: host, port: port, databasePath: database, modelPath: model,
             tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey, logLevel: logLevel,
-            drainTimeoutSeconds: drainTimeout, maxObjectsPerClone: maxObjects)
+            drainTimeoutSeconds: drainTimeout, maxObjectsPerClone: maxObjects, jobLeaseSeconds: jobLease)
         let configuration: ServiceConfiguration
         do {
             configuration = try ServiceConfiguration.load(overrides: overrides)

@@ -20,6 +20,7 @@ import Testing
         #expect(config.maxObjectsPerClone == 1_000_000)
         #expect(config.drainGrace == .seconds(2))
         #expect(config.idempotencyRetention == .seconds(86_400))
+        #expect(config.jobLease == .seconds(15))
         #expect(config.http.maxRequestLineLength == 8192)
         #expect(config.http.maxHeaderFieldLength == 8192)
         #expect(config.http.maxHeaderSectionLength == 32_768)
@@ -35,6 +36,20 @@ import Testing
         #expect(config.http.maxConnections == 1024)
         #expect(config.http.maxConnectionsPerClient == 256)
         #expect(config.settingsFile == nil)
+    }
+
+    /// The job lease (DESIGN.md §6) from the environment, overridden by the flag; out of range refused.
+    @Test func jobLeaseFromEnvironmentAndFlag() throws {
+        let fromEnvironment = try ServiceConfiguration.load(environment: ["CLONER_JOB_LEASE_SECONDS": "2"], defaultSettingsFile: missing)
+        #expect(fromEnvironment.jobLease == .seconds(2))
+        let fromFlag = try ServiceConfiguration.load(environment: ["CLONER_JOB_LEASE_SECONDS": "2"],
+                                                     overrides: .init(jobLeaseSeconds: 0.75), defaultSettingsFile: missing)
+        #expect(fromFlag.jobLease == .milliseconds(750))
+        for bad in ["0.1", "0", "7200", "soon"] {
+            #expect(throws: ConfigurationError.self, "\(bad)") {
+                try ServiceConfiguration.load(environment: ["CLONER_JOB_LEASE_SECONDS": bad], defaultSettingsFile: missing)
+            }
+        }
     }
 
     /// The shipped settings file states exactly the built-in defaults and names every setting.

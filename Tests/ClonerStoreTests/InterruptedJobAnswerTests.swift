@@ -19,7 +19,7 @@ import Testing
                                                                     location: location, body: Data("{}".utf8)))
             }
         }
-        let failed = try store.write { try $0.failInterruptedJobs(error: Data("{\"code\":\"job_interrupted\"}".utf8)) }
+        let failed = try store.write { try $0.failExpiredLeases(error: Data("{\"code\":\"job_interrupted\"}".utf8), now: Date(), excludingOwner: "live").jobs }
         #expect(failed == 2)
         for key in ["running", "queued"] { #expect(try store.read { try $0.idempotencyRecord(key: key) } == nil, "\(key)") }
         for key in ["finished", "clone", "suffix", "dry"] { #expect(try store.read { try $0.idempotencyRecord(key: key) } != nil, "\(key)") }

@@ -33,7 +33,7 @@ import Testing
             }
         }
         let store = try StoreFixtures.openStore(place)
-        let failed = try store.write { try $0.failInterruptedJobs(error: Data("\"interrupted\"".utf8)) }
+        let failed = try store.write { try $0.failExpiredLeases(error: Data("\"interrupted\"".utf8), now: Date(), excludingOwner: "live").jobs }
         #expect(failed == 2)
         let (done, running) = try store.read { (try $0.job(id: "done"), try $0.job(id: "running")) }
         #expect(done?.status == .succeeded && done?.result == Data("{\"ok\":1}".utf8))

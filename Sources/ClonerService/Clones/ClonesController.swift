@@ -25,9 +25,12 @@ final class ClonesController: Sendable {
     let jobs: JobRegistry
     /// Where a `respond-async` clone records its job before answering 202.
     let writeWorkers: StoreWorkers
+    /// This replica's id and lease: the owner written on reservations and job rows.
+    let leases: JobLeaseKeeper
 
     init(model: DataModel, store: IncrementalStore, engine: CloneEngine, metrics: ServiceMetrics, logger: Logger,
-         maximumObjects: Int, maximumCopies: Int, cloneSlots: CloneSlots, jobs: JobRegistry, writeWorkers: StoreWorkers) {
+         maximumObjects: Int, maximumCopies: Int, cloneSlots: CloneSlots, jobs: JobRegistry, writeWorkers: StoreWorkers,
+         leases: JobLeaseKeeper) {
         self.model = model
         self.store = store
         self.engine = engine
@@ -38,6 +41,7 @@ final class ClonesController: Sendable {
         self.cloneSlots = cloneSlots
         self.jobs = jobs
         self.writeWorkers = writeWorkers
+        self.leases = leases
     }
 
     /// Parses the optional body `{"exclude": [...], "set": {...}, "copies": 3, "dryRun": false, "returnIds": false}`
@@ -164,7 +168,10 @@ final class ClonesController: Sendable {
             throw Problem(code: .serviceUnavailable,
                           detail: "\(cloneSlots.limit) clones are already running or queued (maxConcurrentClones); retry shortly")
         }
-        if request.headers.containsToken("respond-async", in: "Prefer") && !clone.dryRun {
+        let async = request.headers.containsToken("respond-async", in: "Prefer") && !clone.dryRun
+        if let key {
+            startReservedClone(plan, entity: entity, request: request, key: key, fingerprint: fingerprint, async: async, responder: responder)
+        } else if async {
             writeWorkers.submit { [self] in
                 do {
                     responder.respond(try enqueueClone(plan, entity: entity, request: request, key: key, fingerprint: fingerprint))
@@ -184,7 +191,7 @@ final class ClonesController: Sendable {
         return APIKeyAuthenticator.sha256(bytes).lowercaseHex
     }
 
-    private func replayResponse(_ record: IdempotencyRecord, fingerprint: String, request: HTTPRequest) -> HTTPResponse {
+    func replayResponse(_ record: IdempotencyRecord, fingerprint: String, request: HTTPRequest) -> HTTPResponse {
         guard record.fingerprint == fingerprint else {
             return Problem(code: .idempotencyKeyReused, detail: "this Idempotency-Key was used with a different request; use a new key for a new request")
                 .response(requestID: request.id)
@@ -196,14 +203,16 @@ final class ClonesController: Sendable {
     }
 
     /// A synchronous clone: on its own job queue, in the job's own transaction, answered when it
-    /// has committed or rolled back. The idempotency check and answer ride in that transaction.
-    private func runClone(_ plan: ClonePlan, entity: EntityDescription, request: HTTPRequest, key: String?, fingerprint: String, responder: HTTPResponder) {
+    /// has committed or rolled back. The key (if any) is reserved already; the answer rides in that
+    /// transaction, and a failed clone gives the key back.
+    func runClone(_ plan: ClonePlan, entity: EntityDescription, request: HTTPRequest, key: String?, fingerprint: String, responder: HTTPResponder) {
         let started = ContinuousClock.now
         let clone = plan.request
         metrics.jobStarted()
         let status: HTTPStatus = clone.dryRun ? .ok : .created
+        let owner = leases.replicaID
         engine.start(plan, inTransactionBefore: { context in
-            if let key, let record = try context.idempotencyRecord(key: key) { throw IdempotentReplay(record: record) }
+            if let key, try !context.holdIdempotencyReservation(key, owner: owner) { throw ReservationLost(what: "Idempotency-Key") }
         }, inTransactionAfter: { context, result in
             if let key {
                 try context.saveIdempotencyRecord(IdempotencyRecord(
@@ -219,9 +228,8 @@ final class ClonesController: Sendable {
                 var headers: HTTPHeaders = [:]
                 if !clone.dryRun { headers.set("Location", "/\(entity.collection)/\(result.clone.id)") }
                 responder.respond(HTTPResponse.json(result.jsonBytes(), status: status, headers: headers))
-            } else if let replay = job.error as? IdempotentReplay {
-                responder.respond(replayResponse(replay.record, fingerprint: fingerprint, request: request))
             } else {
+                if let key { releaseIdempotencyKey(key) }
                 metrics.recordClone(result: .failed, objects: 0, duration: ContinuousClock.now - started)
                 responder.respond(problemResponse(for: job.error ?? Problem.internalError(), request: request, during: .write))
             }
@@ -231,29 +239,37 @@ final class ClonesController: Sendable {
     /// `Prefer: respond-async`: the job is recorded (and the idempotency answer with it) before the
     /// 202 goes out, so `GET /jobs/{id}` finds it even if the process dies right after. Holds a
     /// clone slot (`startClone` took it): given back here unless a job started.
-    private func enqueueClone(_ plan: ClonePlan, entity: EntityDescription, request: HTTPRequest, key: String?, fingerprint: String) throws -> HTTPResponse {
+    func enqueueClone(_ plan: ClonePlan, entity: EntityDescription, request: HTTPRequest, key: String?, fingerprint: String) throws -> HTTPResponse {
         var jobStarted = false
         defer { if !jobStarted { cloneSlots.release() } }
         let jobID = UUID().uuidString.lowercased()
         let location = "/jobs/\(jobID)"
         let queued = JobsController.jobJSON(id: jobID, status: .queued, planned: 0, written: 0, result: nil, error: nil)
         let requestJSON = Data(request.body.isEmpty ? Array("{}".utf8) : request.body)
-        let replay = try store.write { context -> IdempotencyRecord? in
-            if let key, let record = try context.idempotencyRecord(key: key) { return record }
-            try plan.checkTargets(in: context)
-            try context.saveJob(JobRecord(id: jobID, status: .queued, request: requestJSON))
-            if let key {
-                try context.saveIdempotencyRecord(IdempotencyRecord(key: key, fingerprint: fingerprint, status: 202, location: location, body: Data(queued)))
+        let owner = leases.replicaID
+        do {
+            try store.write { context in
+                if let key, try !context.holdIdempotencyReservation(key, owner: owner) { throw ReservationLost(what: "Idempotency-Key") }
+                try plan.checkTargets(in: context)
+                try context.saveJob(JobRecord(id: jobID, status: .queued, request: requestJSON, owner: owner, leaseExpiresAt: leases.expiry()))
+                if let key {
+                    try context.saveIdempotencyRecord(IdempotencyRecord(key: key, fingerprint: fingerprint, status: 202, location: location, body: Data(queued)))
+                }
             }
-            return nil
+        } catch {
+            if let key { releaseIdempotencyKey(key) }
+            throw error
         }
-        if let replay { return replayResponse(replay, fingerprint: fingerprint, request: request) }
 
         let started = ContinuousClock.now
         metrics.jobStarted()
         jobStarted = true
-        let job = engine.start(plan, jobID: jobID, inTransactionAfter: { context, result in
-            try context.saveJob(JobRecord(id: jobID, status: .succeeded, request: requestJSON, result: Data(result.jsonBytes()), finishedAt: Date()))
+        let job = engine.start(plan, jobID: jobID, inTransactionBefore: { context in
+            // Holds the row (PostgreSQL: locked) while the clone runs; a job another replica
+            // already failed (this one looked dead) must not run after all.
+            if try !context.holdJob(id: jobID, owner: owner) { throw ReservationLost(what: "job \(jobID)") }
+        }, inTransactionAfter: { context, result in
+            try context.saveJob(JobRecord(id: jobID, status: .succeeded, request: requestJSON, result: Data(result.jsonBytes()), finishedAt: Date(), owner: owner))
         }, completion: { [self] job in
             if let result = job.result {
                 metrics.recordClone(result: .succeeded, objects: result.totalCreated, duration: ContinuousClock.now - started)
@@ -265,7 +281,7 @@ final class ClonesController: Sendable {
                 }
                 do {
                     try store.write { context in
-                        try context.saveJob(JobRecord(id: jobID, status: .failed, request: requestJSON, error: Data(problem.jsonBytes()), finishedAt: Date()))
+                        try context.saveJob(JobRecord(id: jobID, status: .failed, request: requestJSON, error: Data(problem.jsonBytes()), finishedAt: Date(), owner: owner))
                     }
                 } catch {
                     logger.error("recording a failed clone job failed", metadata: ["job": "\(jobID)", "error": "\(error)"])
@@ -280,7 +296,7 @@ final class ClonesController: Sendable {
         return HTTPResponse.json(queued, status: .accepted, headers: ["Location": location])
     }
 
-    private func problemResponse(for error: any Error, request: HTTPRequest, during operation: Problem.Operation) -> HTTPResponse {
+    func problemResponse(for error: any Error, request: HTTPRequest, during operation: Problem.Operation) -> HTTPResponse {
         Problem.response(reporting: error, request: request, during: operation, logger: logger)
     }
 }

@@ -92,6 +92,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "idempotencyRetentionSeconds", environmentVariable: "CLONER_IDEMPOTENCY_RETENTION") { config, raw, source throws(ConfigurationError) in
             config.idempotencyRetention = try parseSeconds(raw, source: source)
         },
+        Setting(fileKey: "jobLeaseSeconds", environmentVariable: "CLONER_JOB_LEASE_SECONDS") { config, raw, source throws(ConfigurationError) in
+            config.jobLease = try parseLease(raw, source: source)
+        },
         Setting(fileKey: "cloneRuleKeys", environmentVariable: nil) { config, raw, source throws(ConfigurationError) in
             config.cloneRuleKeys = try parseCloneRuleKeys(raw, source: source)
         },
@@ -202,6 +205,9 @@ extension ServiceConfiguration {
         if let seconds = overrides.drainTimeoutSeconds {
             drainTimeout = try Self.parseSeconds(.json(.double(seconds)), source: "--drain-timeout")
         }
+        if let seconds = overrides.jobLeaseSeconds {
+            jobLease = try Self.parseLease(.json(.double(seconds)), source: "--job-lease")
+        }
         if let count = overrides.maxObjectsPerClone {
             maxObjectsPerClone = try Self.parseInteger(.json(.integer(Int64(count))), source: "--max-objects-per-clone",
                                                        range: 1...Int(Int32.max), expected: "a positive integer")
@@ -272,6 +278,16 @@ extension ServiceConfiguration {
     }
 
     /// Seconds, fractional allowed, greater than zero and at most a year.
+    /// A lease: at least half a second (renewed every third of it, a shorter one would keep the
+    /// database busy renewing), at most an hour (a dead replica's jobs would show running that long).
+    static func parseLease(_ raw: RawValue, source: String) throws(ConfigurationError) -> Duration {
+        let lease = try parseSeconds(raw, source: source)
+        guard lease >= .milliseconds(500), lease <= .seconds(3600) else {
+            throw ConfigurationError(source: source, value: raw.display, message: "expected a lease of 0.5 to 3600 seconds")
+        }
+        return lease
+    }
+
     static func parseSeconds(_ raw: RawValue, source: String) throws(ConfigurationError) -> Duration {
         let seconds: Double?
         switch raw {

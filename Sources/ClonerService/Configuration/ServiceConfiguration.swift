@@ -47,6 +47,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var maxConcurrentClones: Int?
     /// How long an `Idempotency-Key`'s first answer is kept for replay.
     public var idempotencyRetention: Duration = .seconds(24 * 3600)
+    /// How long a replica's hold on its async jobs and `Idempotency-Key` reservations lasts
+    /// unless renewed (it renews every third of it): a replica that died leaves them, and any
+    /// other replica marks them failed / released within this plus a third of it (DESIGN.md §6).
+    public var jobLease: Duration = .seconds(15)
     /// The `userInfo` key names carrying clone rules (renamable as MOCloner allows).
     public var cloneRuleKeys = CloneRuleKeys.moCloner
     public var http = HTTPLimits()
@@ -68,12 +72,13 @@ public struct ServiceConfiguration: Sendable, Hashable {
         public var logLevel: String?
         public var drainTimeoutSeconds: Double?
         public var maxObjectsPerClone: Int?
+        public var jobLeaseSeconds: Double?
 
         public init(
             settingsFile: String? = nil, host: String? = nil, port: Int? = nil, databasePath: String? = nil,
             modelPath: String? = nil, apiKeys: [String]? = nil, readOnlyAPIKeys: [String]? = nil,
             tlsCertificatePath: String? = nil, tlsKeyPath: String? = nil, logLevel: String? = nil,
-            drainTimeoutSeconds: Double? = nil, maxObjectsPerClone: Int? = nil
+            drainTimeoutSeconds: Double? = nil, maxObjectsPerClone: Int? = nil, jobLeaseSeconds: Double? = nil
         ) {
             self.settingsFile = settingsFile
             self.host = host
@@ -87,6 +92,7 @@ public struct ServiceConfiguration: Sendable, Hashable {
             self.logLevel = logLevel
             self.drainTimeoutSeconds = drainTimeoutSeconds
             self.maxObjectsPerClone = maxObjectsPerClone
+            self.jobLeaseSeconds = jobLeaseSeconds
         }
     }
 

@@ -29,6 +29,8 @@ public struct Problem: Error, Sendable, Hashable, Codable, CustomStringConvertib
         public static let unsupportedMediaType = Code("unsupported_media_type")
         public static let requestTimeout = Code("request_timeout")
         public static let idempotencyKeyReused = Code("idempotency_key_reused")
+        /// The same `Idempotency-Key` is being served by a request still running (DESIGN.md §6).
+        public static let inProgress = Code("in_progress")
         public static let tooManyObjects = Code("too_many_objects")
         public static let serviceUnavailable = Code("service_unavailable")
         public static let internalError = Code("internal_error")
@@ -43,7 +45,7 @@ public struct Problem: Error, Sendable, Hashable, Codable, CustomStringConvertib
             case .methodNotAllowed: return 405
             case .notAcceptable: return 406
             case .requestTimeout: return 408
-            case .conflict: return 409
+            case .conflict, .inProgress: return 409
             case .preconditionFailed: return 412
             case .payloadTooLarge: return 413
             case .unsupportedMediaType: return 415

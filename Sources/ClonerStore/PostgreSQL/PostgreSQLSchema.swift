@@ -231,7 +231,10 @@ struct PostgreSQLSchema: Sendable {
           status int8 NOT NULL,
           location text,
           body bytea NOT NULL,
-          created_at timestamptz NOT NULL
+          created_at timestamptz NOT NULL,
+          state text NOT NULL DEFAULT 'done',
+          owner text,
+          lease_expires_at timestamptz
         )
         """,
         "CREATE INDEX IF NOT EXISTS \"\(idempotencyTable)_created\" ON \"\(idempotencyTable)\" (created_at)",
@@ -243,9 +246,20 @@ struct PostgreSQLSchema: Sendable {
           result bytea,
           error bytea,
           created_at timestamptz NOT NULL,
-          finished_at timestamptz
+          finished_at timestamptz,
+          owner text,
+          lease_expires_at timestamptz
         )
         """,
         "CREATE INDEX IF NOT EXISTS \"\(jobsTable)_created\" ON \"\(jobsTable)\" (created_at)",
+        // Replica leases (DESIGN.md §6), added to databases an older version made: additive,
+        // run under the preparation lock like the rest. Old rows read as finished answers.
+        "ALTER TABLE \"\(idempotencyTable)\" ADD COLUMN IF NOT EXISTS state text NOT NULL DEFAULT 'done'",
+        "ALTER TABLE \"\(idempotencyTable)\" ADD COLUMN IF NOT EXISTS owner text",
+        "ALTER TABLE \"\(idempotencyTable)\" ADD COLUMN IF NOT EXISTS lease_expires_at timestamptz",
+        "ALTER TABLE \"\(jobsTable)\" ADD COLUMN IF NOT EXISTS owner text",
+        "ALTER TABLE \"\(jobsTable)\" ADD COLUMN IF NOT EXISTS lease_expires_at timestamptz",
+        "CREATE INDEX IF NOT EXISTS \"\(jobsTable)_lease\" ON \"\(jobsTable)\" (lease_expires_at) WHERE status IN ('queued', 'running')",
+        "CREATE INDEX IF NOT EXISTS \"\(idempotencyTable)_lease\" ON \"\(idempotencyTable)\" (lease_expires_at) WHERE state = 'in_progress'",
     ]
 }

@@ -53,6 +53,12 @@ extension SQLiteBackend {
 
     private static func createServiceTables(_ connection: SQLiteConnection) throws {
         for statement in ServiceTables.createStatements { try connection.execute(statement) }
+        for (table, column, definition) in ServiceTables.addedColumns {
+            var exists = false
+            try connection.forEachRow("SELECT 1 FROM pragma_table_info(?) WHERE name = ?", [.text(table), .text(column)]) { _ in exists = true }
+            if !exists { try connection.execute("ALTER TABLE \"\(table)\" ADD COLUMN \(definition)") }
+        }
+        for statement in ServiceTables.leaseIndexStatements { try connection.execute(statement) }
     }
 
     private static func tableNames(_ connection: SQLiteConnection) throws -> Set<String> {

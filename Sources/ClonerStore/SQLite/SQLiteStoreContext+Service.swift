@@ -1,12 +1,12 @@
 import Foundation
 
 extension SQLiteStoreContext {
-    private static func milliseconds(_ date: Date) -> SQLValue { .integer(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+    static func milliseconds(_ date: Date) -> SQLValue { .integer(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
     private static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
     public func idempotencyRecord(key: String) throws -> IdempotencyRecord? {
         var record: IdempotencyRecord?
-        try connection.forEachRow("SELECT fingerprint, status, location, body, created_at FROM \"\(ServiceTables.idempotency)\" WHERE key = ?", [.text(key)]) { row in
+        try connection.forEachRow("SELECT fingerprint, status, location, body, created_at FROM \"\(ServiceTables.idempotency)\" WHERE key = ? AND state = 'done'", [.text(key)]) { row in
             record = IdempotencyRecord(key: key, fingerprint: row.string(0), status: Int(row.int64(1)),
                                        location: row.isNull(2) ? nil : row.string(2), body: row.data(3),
                                        createdAt: SQLiteStoreContext.date(row.int64(4)))
@@ -16,7 +16,8 @@ extension SQLiteStoreContext {
 
     public func saveIdempotencyRecord(_ record: IdempotencyRecord) throws {
         try connection.execute("""
-            INSERT OR REPLACE INTO "\(ServiceTables.idempotency)" (key, fingerprint, status, location, body, created_at) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO "\(ServiceTables.idempotency)" (key, fingerprint, status, location, body, created_at, state, owner, lease_expires_at)
+            VALUES (?, ?, ?, ?, ?, ?, 'done', NULL, NULL)
             """, [.text(record.key), .text(record.fingerprint), .integer(Int64(record.status)),
                   record.location.map(SQLValue.text) ?? .null, .blob(record.body), SQLiteStoreContext.milliseconds(record.createdAt)])
     }
@@ -30,40 +31,23 @@ extension SQLiteStoreContext {
 
     public func saveJob(_ job: JobRecord) throws {
         try connection.execute("""
-            INSERT OR REPLACE INTO "\(ServiceTables.jobs)" (id, status, request, result, error, created_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO "\(ServiceTables.jobs)" (id, status, request, result, error, created_at, finished_at, owner, lease_expires_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(job.id), .text(job.status.rawValue), .blob(job.request), job.result.map(SQLValue.blob) ?? .null,
                   job.error.map(SQLValue.blob) ?? .null, SQLiteStoreContext.milliseconds(job.createdAt),
-                  job.finishedAt.map(SQLiteStoreContext.milliseconds) ?? .null])
+                  job.finishedAt.map(SQLiteStoreContext.milliseconds) ?? .null, job.owner.map(SQLValue.text) ?? .null,
+                  job.leaseExpiresAt.map(SQLiteStoreContext.milliseconds) ?? .null])
     }
 
     public func job(id: String) throws -> JobRecord? {
         var job: JobRecord?
-        try connection.forEachRow("SELECT status, request, result, error, created_at, finished_at FROM \"\(ServiceTables.jobs)\" WHERE id = ?", [.text(id)]) { row in
+        try connection.forEachRow("SELECT status, request, result, error, created_at, finished_at, owner, lease_expires_at FROM \"\(ServiceTables.jobs)\" WHERE id = ?", [.text(id)]) { row in
             job = JobRecord(id: id, status: JobStatus(rawValue: row.string(0)) ?? .failed, request: row.data(1), result: row.isNull(2) ? nil : row.data(2),
                             error: row.isNull(3) ? nil : row.data(3), createdAt: SQLiteStoreContext.date(row.int64(4)),
-                            finishedAt: row.isNull(5) ? nil : SQLiteStoreContext.date(row.int64(5)))
+                            finishedAt: row.isNull(5) ? nil : SQLiteStoreContext.date(row.int64(5)),
+                            owner: row.isNull(6) ? nil : row.string(6), leaseExpiresAt: row.isNull(7) ? nil : SQLiteStoreContext.date(row.int64(7)))
         }
         return job
-    }
-
-    /// Marks jobs that were queued or running when the process stopped as failed with `error`:
-    /// their clone either committed together with a `succeeded` row or rolled back, so a job still
-    /// in one of these states never completed. Returns how many.
-    ///
-    /// The idempotency answer that points at such a job (its `Location` ends in `/<job id>`) is
-    /// forgotten in the same transaction: nothing was cloned, so a retry with the key must clone —
-    /// once, as any first request with a key does — rather than replay the interruption for the
-    /// key's whole retention. The job's own row stays, reading `failed`.
-    @discardableResult
-    public func failInterruptedJobs(error: Data, at date: Date) throws -> Int {
-        try connection.execute("""
-            DELETE FROM "\(ServiceTables.idempotency)" AS answer WHERE answer.location IS NOT NULL AND EXISTS (
-              SELECT 1 FROM "\(ServiceTables.jobs)" AS job
-              WHERE job.status IN ('queued', 'running') AND substr(answer.location, -length(job.id) - 1) = '/' || job.id)
-            """, [])
-        try connection.execute("UPDATE \"\(ServiceTables.jobs)\" SET status = 'failed', error = ?, finished_at = ? WHERE status IN ('queued', 'running')",
-                               [.blob(error), SQLiteStoreContext.milliseconds(date)])
-        return connection.changes
     }
 
     /// Forgets finished jobs older than `date`.

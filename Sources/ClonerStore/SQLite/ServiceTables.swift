@@ -13,7 +13,10 @@ enum ServiceTables {
           status INTEGER NOT NULL,
           location TEXT,
           body BLOB NOT NULL,
-          created_at INTEGER NOT NULL
+          created_at INTEGER NOT NULL,
+          state TEXT NOT NULL DEFAULT 'done',
+          owner TEXT,
+          lease_expires_at INTEGER
         )
         """,
         "CREATE INDEX IF NOT EXISTS \"\(idempotency)_created\" ON \"\(idempotency)\" (created_at)",
@@ -25,9 +28,29 @@ enum ServiceTables {
           result BLOB,
           error BLOB,
           created_at INTEGER NOT NULL,
-          finished_at INTEGER
+          finished_at INTEGER,
+          owner TEXT,
+          lease_expires_at INTEGER
         )
         """,
         "CREATE INDEX IF NOT EXISTS \"\(jobs)_created\" ON \"\(jobs)\" (created_at)",
+    ]
+
+    /// Columns added after the first release (replica leases, DESIGN.md §6), per table, as
+    /// `ALTER TABLE … ADD COLUMN` clauses: a store made by an older version gains the ones it lacks.
+    /// Rows it already holds read as finished answers with no owner and no lease.
+    static let addedColumns: [(table: String, column: String, definition: String)] = [
+        (idempotency, "state", "state TEXT NOT NULL DEFAULT 'done'"),
+        (idempotency, "owner", "owner TEXT"),
+        (idempotency, "lease_expires_at", "lease_expires_at INTEGER"),
+        (jobs, "owner", "owner TEXT"),
+        (jobs, "lease_expires_at", "lease_expires_at INTEGER"),
+    ]
+
+    /// Indexes over the added columns, made once the columns exist: the expiry scan reads only
+    /// unfinished rows.
+    static let leaseIndexStatements = [
+        "CREATE INDEX IF NOT EXISTS \"\(jobs)_lease\" ON \"\(jobs)\" (lease_expires_at) WHERE status IN ('queued', 'running')",
+        "CREATE INDEX IF NOT EXISTS \"\(idempotency)_lease\" ON \"\(idempotency)\" (lease_expires_at) WHERE state = 'in_progress'",
     ]
 }

@@ -10,8 +10,14 @@ public struct JobRecord: Sendable, Hashable {
     public var error: Data?
     public var createdAt: Date
     public var finishedAt: Date?
+    /// The replica running the job (its process's replica id), and until when its lease holds:
+    /// the owner renews it while the job is queued or running; once it has run out, any replica
+    /// marks the job failed (DESIGN.md §6). Nil on rows written by a version without leases.
+    public var owner: String?
+    public var leaseExpiresAt: Date?
 
-    public init(id: String, status: JobStatus, request: Data, result: Data? = nil, error: Data? = nil, createdAt: Date = Date(), finishedAt: Date? = nil) {
+    public init(id: String, status: JobStatus, request: Data, result: Data? = nil, error: Data? = nil, createdAt: Date = Date(), finishedAt: Date? = nil,
+                owner: String? = nil, leaseExpiresAt: Date? = nil) {
         self.id = id
         self.status = status
         self.request = request
@@ -19,5 +25,7 @@ public struct JobRecord: Sendable, Hashable {
         self.error = error
         self.createdAt = createdAt
         self.finishedAt = finishedAt
+        self.owner = owner
+        self.leaseExpiresAt = leaseExpiresAt
     }
 }

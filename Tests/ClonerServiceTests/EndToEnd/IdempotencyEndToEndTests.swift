@@ -48,7 +48,7 @@ struct IdempotencyEndToEndTests {
         }
     }
 
-    @Test("concurrent requests with one key make exactly one clone and all get its answer", arguments: StoreBackendKind.available)
+    @Test("concurrent requests with one key make exactly one clone; the others replay it or answer 409 in_progress", arguments: StoreBackendKind.available)
     func concurrentRetries(_ backend: StoreBackendKind) async throws {
         do {
             try await ServiceProcess.withService(backend: backend) { service in
@@ -66,13 +66,45 @@ struct IdempotencyEndToEndTests {
                     return all
                 }
                 #expect(responses.count == 8)
-                #expect(responses.allSatisfy { $0.status == 201 }, "\(responses.map(\.status))")
-                #expect(Set(responses.map(\.body)).count == 1, "every retry got the first answer")
-                #expect(Set(responses.compactMap { $0.header("Location") }).count == 1)
-                #expect(responses.filter { $0.header("Idempotent-Replayed") == nil }.count == 1, "exactly one did the work")
+                // The key is reserved before the clone starts: a retry arriving while it runs is
+                // told so (409 in_progress), one arriving after it replays its answer.
+                let answered = responses.filter { $0.status == 201 }
+                let waiting = responses.filter { $0.status == 409 }
+                #expect(answered.count + waiting.count == 8, "\(responses.map(\.status))")
+                #expect(waiting.allSatisfy { $0.text.contains("\"in_progress\"") && $0.header("Retry-After") != nil })
+                #expect(Set(answered.map(\.body)).count == 1, "every replay is the first answer")
+                #expect(Set(answered.compactMap { $0.header("Location") }).count == 1)
+                #expect(answered.filter { $0.header("Idempotent-Replayed") == nil }.count == 1, "exactly one did the work")
+                let after = try await client.post("/notes/\(noteID)/clone", "{}", headers: [("Idempotency-Key", key)])
+                #expect(after.status == 201 && after.header("Idempotent-Replayed") == "true" && after.body == answered.first?.body)
                 #expect(try await service.count("Note") == 2)
                 #expect(try await service.count("Item") == 4)
             }
+        }
+    }
+
+    @Test("a retry while the key's clone runs answers 409 in_progress with Retry-After; once it has finished, the replay", arguments: StoreBackendKind.available)
+    func retryWhileRunning(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
+            let client = service.client
+            let items = 60_000
+            let noteID = backend == .sqlite
+                ? try await LifecycleEndToEndTests.seedLargeNote(service, items: items, name: "slow")
+                : try await ReplicasEndToEndTests.seedLargeNote(service, items: items, name: "slow")
+            let key = [("Idempotency-Key", "slow-\(UUID().uuidString)")]
+            async let first = client.post("/notes/\(noteID)/clone", "{}", headers: key)
+            #expect(try await client.metric("cloner_jobs_in_flight", settlingAt: 1) == 1, "the first clone is running")
+            let during = try await client.post("/notes/\(noteID)/clone", "{}", headers: key)
+            let other = try await client.post("/notes/\(noteID)/clone", #"{"set":{"name":"x"}}"#, headers: key)
+            let answer = try await first
+            #expect(answer.status == 201, "\(answer.text)")
+            #expect(during.status == 409, "\(during.text)")
+            #expect(during.text.contains("\"in_progress\"") && during.header("Retry-After") != nil)
+            #expect(other.status == 422, "another request with the key, even while it runs: \(other.text)")
+            let after = try await client.post("/notes/\(noteID)/clone", "{}", headers: key)
+            #expect(after.status == 201 && after.header("Idempotent-Replayed") == "true" && after.body == answer.body)
+            #expect(try await service.count("Note") == 2)
+            #expect(try await service.count("Item") == 2 * items)
         }
     }
 }

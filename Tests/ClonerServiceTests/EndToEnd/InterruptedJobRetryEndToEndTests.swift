@@ -19,8 +19,9 @@ struct InterruptedJobRetryEndToEndTests {
         var noteID = 0
         var firstLocation = ""
         var sawRunning = false
+        let lease = ["CLONER_JOB_LEASE_SECONDS": "2"]
         do {
-            let service = try await ServiceProcess.start(directory: directory.url)
+            let service = try await ServiceProcess.start(directory: directory.url, environment: lease)
             defer { service.stop() }
             let client = service.client
             noteID = try await LifecycleEndToEndTests.seedLargeNote(service, items: items, name: "crash")
@@ -38,11 +39,18 @@ struct InterruptedJobRetryEndToEndTests {
             #expect(await service.waitForExit(timeout: .seconds(30)) != nil)
         }
 
-        let restarted = try await ServiceProcess.start(directory: directory.url)
+        // The restarted process is another replica: it fails the dead one's job once that
+        // one's lease has run out (lease + a third of it), not before.
+        let restarted = try await ServiceProcess.start(directory: directory.url, environment: lease)
         defer { restarted.stop() }
         let client = restarted.client
         let notesAfterCrash = try await restarted.count("Note")
-        let firstJob = try await client.get(firstLocation).json()
+        var firstJob = try await client.get(firstLocation).json()
+        let failDeadline = ContinuousClock.now + .seconds(10)
+        while sawRunning, notesAfterCrash == 1, firstJob["status"] as? String != "failed", ContinuousClock.now < failDeadline {
+            try await Task.sleep(for: .milliseconds(100))
+            firstJob = try await client.get(firstLocation).json()
+        }
         guard sawRunning, notesAfterCrash == 1 else {
             // The clone committed before the kill: the key keeps its answer, a retry replays it.
             #expect(firstJob["status"] as? String == "succeeded" || !sawRunning)
@@ -54,10 +62,15 @@ struct InterruptedJobRetryEndToEndTests {
         #expect(firstJob["status"] as? String == "failed")
         #expect((firstJob["error"] as? [String: Any])?["code"] as? String == "job_interrupted")
 
-        // Two retries at once: one new job, the other answer replays it.
+        // Two retries at once: one new job; the other replays it, or answers 409 in_progress
+        // while the first still holds the key's reservation (then a retry replays it).
         async let one = client.post("/notes/\(noteID)/clone", body, headers: key)
         async let two = client.post("/notes/\(noteID)/clone", body, headers: key)
-        let answers = try await [one, two]
+        var answers = try await [one, two]
+        if let busy = answers.firstIndex(where: { $0.status == 409 }) {
+            #expect(answers[busy].text.contains("\"in_progress\""))
+            answers[busy] = try await client.post("/notes/\(noteID)/clone", body, headers: key)
+        }
         #expect(answers.map(\.status) == [202, 202], "\(answers.map(\.text))")
         let locations = answers.compactMap { $0.header("Location") }
         #expect(locations.count == 2 && locations[0] == locations[1], "\(locations)")

@@ -159,8 +159,10 @@ struct LifecycleEndToEndTests {
         let items = 40000
         var jobLocation = ""
         var sawRunning = false
+        // A short lease: the restarted process (another replica) fails the dead one's job once it runs out.
+        let lease = ["CLONER_JOB_LEASE_SECONDS": "1"]
         do {
-            let service = try await ServiceProcess.start(directory: directory.url)
+            let service = try await ServiceProcess.start(directory: directory.url, environment: lease)
             defer { service.stop() }
             let client = service.client
             let noteID = try await Self.seedLargeNote(service, items: items, name: "crash")
@@ -185,7 +187,7 @@ struct LifecycleEndToEndTests {
             #expect(await service.waitForExit(timeout: .seconds(30)) != nil)
         }
 
-        let restarted = try await ServiceProcess.start(directory: directory.url)
+        let restarted = try await ServiceProcess.start(directory: directory.url, environment: lease)
         defer { restarted.stop() }
         let client = restarted.client
         #expect(try await client.get("/readyz").status == 200)
@@ -201,7 +203,12 @@ struct LifecycleEndToEndTests {
         #expect(try await restarted.count("ItemData") == notes * items)
         #expect(try await restarted.count("ItemData", where: "item IS NULL") == 0)
 
-        let job = try await client.get(jobLocation).json()
+        var job = try await client.get(jobLocation).json()
+        let leaseDeadline = ContinuousClock.now + .seconds(10)
+        while sawRunning, notes == 1, job["status"] as? String != "failed", ContinuousClock.now < leaseDeadline {
+            try await Task.sleep(for: .milliseconds(100))
+            job = try await client.get(jobLocation).json()
+        }
         if sawRunning {
             if notes == 1 {
                 #expect(job["status"] as? String == "failed", "an interrupted job reads as failed: \(job)")

@@ -31,8 +31,12 @@ struct PortInUseEndToEndTests {
     @Test("a second cloner serve that cannot bind leaves the first one's running jobs alone")
     func failedSecondStartKeepsLiveJobs() async throws {
         try await ServiceProcess.withService { first in
+            // A job of the first replica, its lease alive (an hour from now).
+            let owner = try #require(first.replicaID)
+            let leaseEnd = Int64((Date().timeIntervalSince1970 + 3600) * 1000)
             _ = try await first.sql("""
-                INSERT INTO _cloner_jobs (id, status, request, created_at) VALUES ('live-job', 'running', X'7B7D', 0);
+                INSERT INTO _cloner_jobs (id, status, request, created_at, owner, lease_expires_at)
+                VALUES ('live-job', 'running', X'7B7D', 0, '\(owner)', \(leaseEnd));
                 """)
             let second = try await ServiceProcess.run(
                 ["serve", "--host", "127.0.0.1", "--port", "\(first.port)",

@@ -69,7 +69,7 @@ struct PostgreSQLCrashEndToEndTests {
             #expect(await service.waitForExit(timeout: .seconds(30)) != nil)
         }
 
-        let restarted = try await ServiceProcess.start(directory: directory.url, backend: .postgreSQL, reusing: database)
+        let restarted = try await ServiceProcess.start(directory: directory.url, backend: .postgreSQL, sharedDatabase: database)
         let client = restarted.client
         #expect(try await client.get("/readyz").status == 200)
         // The killed server's session ends once its statement does; until then its rows are

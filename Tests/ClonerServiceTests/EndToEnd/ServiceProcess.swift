@@ -93,10 +93,10 @@ final class ServiceProcess: Sendable {
     /// Starts the service (see `init`) from a thread of its own and awaits it listening.
     static func start(directory: URL, backend: StoreBackendKind = .sqlite, defaults: Bool = false,
                       environment: [String: String] = [:], arguments: [String] = [],
-                      databasePassword: String? = nil, reusing database: String? = nil) async throws -> ServiceProcess {
+                      databasePassword: String? = nil, sharedDatabase: String? = nil) async throws -> ServiceProcess {
         try await Blocking.run {
             try ServiceProcess(directory: directory, backend: backend, defaults: defaults, environment: environment, arguments: arguments,
-                               databasePassword: databasePassword, reusing: database)
+                               databasePassword: databasePassword, sharedDatabase: sharedDatabase)
         }
     }
 
@@ -106,17 +106,17 @@ final class ServiceProcess: Sendable {
     /// directory and the environment, as in a deployment. On `.postgreSQL` the database is a fresh
     /// one in the test cluster, given to `--database` as a libpq URI (with `databasePassword` in
     /// its user info when given: the test cluster trusts local connections and ignores it) —
-    /// or, to restart on the same data, the `databaseLocation` of an earlier service (`reusing`).
+    /// or `sharedDatabase`, a URI another replica of the test serves too.
     init(directory: URL, backend: StoreBackendKind = .sqlite, defaults: Bool = false, environment: [String: String] = [:],
-         arguments: [String] = [], databasePassword: String? = nil, reusing database: String? = nil,
-         startTimeout: Duration = .seconds(60)) throws {
+         arguments: [String] = [], databasePassword: String? = nil, sharedDatabase: String? = nil, startTimeout: Duration = .seconds(60)) throws {
         precondition(!(defaults && backend == .postgreSQL), "defaults place the database in data/cloner.sqlite")
         self.directory = directory
         self.backend = backend
         self.databasePath = directory.appendingPathComponent(defaults ? "data/cloner.sqlite" : "cloner.sqlite").path
         switch backend {
         case .sqlite: databaseLocation = databasePath
-        case .postgreSQL: databaseLocation = try database ?? PostgreSQLTestCluster.shared.createDatabase().uri(password: databasePassword)
+        case .postgreSQL:
+            databaseLocation = try sharedDatabase ?? PostgreSQLTestCluster.shared.createDatabase().uri(password: databasePassword)
         }
         process.executableURL = URL(fileURLWithPath: ServiceProcess.executablePath)
         let placement = defaults ? [] : ["--host", "127.0.0.1", "--database", databaseLocation, "--model", ServiceProcess.sampleModelPath]

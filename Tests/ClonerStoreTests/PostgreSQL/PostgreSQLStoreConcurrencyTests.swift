@@ -124,7 +124,7 @@ import Testing
             try context.saveJob(JobRecord(id: "j2", status: .succeeded, request: Data(), result: Data([4]), createdAt: created, finishedAt: created))
         }
         #expect(try store.read { try $0.idempotencyRecord(key: "k2") } == IdempotencyRecord(key: "k2", fingerprint: "f", status: 201, location: "/notes/1", body: Data(), createdAt: created))
-        let failed = try store.write { try $0.failInterruptedJobs(error: Data([9]), at: created.addingTimeInterval(1)) }
+        let failed = try store.write { try $0.failExpiredLeases(error: Data([9]), now: created.addingTimeInterval(1), excludingOwner: "live").jobs }
         #expect(failed == 1)
         #expect(try store.read { try $0.idempotencyRecord(key: "k1") } == nil, "the answer pointing at the interrupted job is forgotten")
         let job = try #require(try store.read { try $0.job(id: "j1") })

@@ -1,0 +1,90 @@
+import ClonerStore
+import Foundation
+import Logging
+import Synchronization
+
+/// This process's part in sharing one database with other replicas (DESIGN.md §6): its replica
+/// id, the lease under which it holds its async jobs and `Idempotency-Key` reservations, the
+/// periodic renewal of that lease, and the scan that fails what dead replicas left behind.
+///
+/// Every third of the lease, on the housekeeping queue: one transaction renews every lease this
+/// replica holds (one UPDATE per service table, whatever the number of jobs), then another marks
+/// failed every job whose lease ran out and releases every reservation whose lease ran out. A job
+/// whose replica died therefore reads `failed` within lease + a third of it, and never stays
+/// `running`. The scan leaves this replica's own rows alone: it is alive, whatever the clock says.
+final class JobLeaseKeeper: Sendable {
+    /// A fresh id per process: a restarted process is another replica, and what its previous
+    /// life held is failed by the scan like any dead replica's.
+    let replicaID = UUID().uuidString.lowercased()
+    let lease: Duration
+    private let store: IncrementalStore
+    private let logger: Logger
+    private let queue: DispatchQueue
+    private let stopped = Atomic<Bool>(false)
+
+    init(store: IncrementalStore, lease: Duration, logger: Logger, queue: DispatchQueue) {
+        precondition(lease > .zero, "a lease must last some time")
+        self.store = store
+        self.lease = lease
+        self.logger = logger
+        self.queue = queue
+    }
+
+    /// How often leases are renewed and expired ones scanned for.
+    var interval: Duration { lease / 3 }
+
+    /// Until when a lease taken or renewed at `now` holds.
+    func expiry(from now: Date = Date()) -> Date {
+        now.addingTimeInterval(Self.seconds(lease))
+    }
+
+    /// The error a job whose replica died reads: its clone rolled back with that replica's
+    /// transaction (a clone commits together with its `succeeded` row), so nothing was written.
+    static let interruptedError: Data = Data(Problem(
+        code: Problem.Code("job_interrupted"), status: 500,
+        detail: "the replica running this clone stopped before it finished; nothing of it was written").jsonBytes())
+
+    /// Fails expired jobs and releases expired reservations; throws when the store does.
+    func scan(now: Date = Date()) throws {
+        let (jobs, reservations) = try store.write { context in
+            try context.failExpiredLeases(error: Self.interruptedError, now: now, excludingOwner: replicaID)
+        }
+        if jobs + reservations > 0 {
+            logger.warning("failed clone jobs and released Idempotency-Key reservations whose replica's lease ran out",
+                           metadata: ["jobs": "\(jobs)", "reservations": "\(reservations)", "replica": "\(replicaID)"])
+        }
+    }
+
+    /// Extends every lease this replica holds.
+    func renew() throws {
+        _ = try store.write { context in
+            try context.renewLeases(owner: replicaID, until: expiry())
+        }
+    }
+
+    /// Renews and scans every `interval` until `stop()`.
+    func start() {
+        queue.asyncAfter(deadline: .now() + Self.seconds(interval)) { [weak self] in
+            guard let self, !self.stopped.load(ordering: .acquiring) else { return }
+            do {
+                try self.renew()
+            } catch {
+                self.logger.error("renewing job leases failed", metadata: ["error": "\(error)", "replica": "\(self.replicaID)"])
+            }
+            do {
+                try self.scan()
+            } catch {
+                self.logger.error("scanning for expired job leases failed", metadata: ["error": "\(error)"])
+            }
+            self.start()
+        }
+    }
+
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+    }
+
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
