@@ -44,8 +44,10 @@ struct PostgreSQLCrashEndToEndTests {
         let database: String
         let noteID: Int
         let fingerprint: String
+        // A short lease: the restarted process (another replica) fails the dead one's job once it runs out.
+        let lease = ["CLONER_JOB_LEASE_SECONDS": "1"]
         do {
-            let service = try await ServiceProcess.start(directory: directory.url, backend: .postgreSQL)
+            let service = try await ServiceProcess.start(directory: directory.url, backend: .postgreSQL, environment: lease)
             database = service.databaseLocation
             let client = service.client
             noteID = try await Self.seedLargeNote(service, items: items, name: "crash")
@@ -69,7 +71,8 @@ struct PostgreSQLCrashEndToEndTests {
             #expect(await service.waitForExit(timeout: .seconds(30)) != nil)
         }
 
-        let restarted = try await ServiceProcess.start(directory: directory.url, backend: .postgreSQL, sharedDatabase: database)
+        let restarted = try await ServiceProcess.start(directory: directory.url, backend: .postgreSQL, environment: lease,
+                                                       sharedDatabase: database)
         let client = restarted.client
         #expect(try await client.get("/readyz").status == 200)
         // The killed server's session ends once its statement does; until then its rows are
@@ -83,7 +86,12 @@ struct PostgreSQLCrashEndToEndTests {
         #expect(try await restarted.count("ItemData", where: "item IS NULL") == 0)
         #expect(try await Self.sourceFingerprint(restarted, note: noteID) == fingerprint, "the source is unchanged")
 
-        let job = try await client.get(jobLocation).json()
+        var job = try await client.get(jobLocation).json()
+        let leaseDeadline = ContinuousClock.now + .seconds(10)
+        while notes == 1, job["status"] as? String != "failed", ContinuousClock.now < leaseDeadline {
+            try await Task.sleep(for: .milliseconds(100))
+            job = try await client.get(jobLocation).json()
+        }
         if notes == 1 {
             #expect(job["status"] as? String == "failed", "an interrupted job reads as failed: \(job)")
             #expect((job["error"] as? [String: Any])?["code"] as? String == "job_interrupted")
