@@ -369,12 +369,16 @@ for n in "${replica_counts[@]}"; do
     awk '$0 == "#sample" { s++; next } { c[$0]++ } END { for (k in c) printf "%6.2f  %s\n", c[k] / (s ? s : 1), k }' "$f" | sort -rn | head -8 | sed 's/^/    /'
 done
 echo
-echo "## Where PostgreSQL's time went (pg_stat_statements over all PostgreSQL runs, clones and GETs: planning + execution)"
+echo "## Where PostgreSQL's time went (pg_stat_statements over all PostgreSQL runs, clones and GETs: planning + execution, wall time inside the server, so waiting for a core counts)"
 echo
 "$PG_BIN/psql" -qAt -F' | ' "$admin_uri" <<'SQL' | sed 's/^/    /'
+-- Grouped by the statement's first 70 characters: a statement on a session's temporary tables
+-- gets its own entry per session (its query id includes the tables' OIDs).
 WITH s AS (
-  SELECT query, calls, total_exec_time + total_plan_time AS total, total_plan_time AS plan
+  SELECT left(regexp_replace(query, '\s+', ' ', 'g'), 70) AS query, sum(calls) AS calls,
+         sum(total_exec_time + total_plan_time) AS total, sum(total_plan_time) AS plan
   FROM pg_stat_statements JOIN pg_database d ON d.oid = dbid WHERE d.datname = 'cloner'
+  GROUP BY 1
 )
 SELECT 'all statements: ' || round(sum(total)::numeric / 1000, 1) || ' s, of which planning '
        || round(100 * sum(plan)::numeric / nullif(sum(total), 0)::numeric, 0) || ' %' FROM s
@@ -383,7 +387,7 @@ SELECT * FROM (
   SELECT lpad(round(100 * total::numeric / nullif(sum(total) OVER (), 0)::numeric, 1)::text, 5) || ' %'
          || ' | ' || lpad(calls::text, 8) || ' calls | '
          || lpad(round((total / calls)::numeric, 3)::text, 8) || ' ms | '
-         || left(regexp_replace(query, '\s+', ' ', 'g'), 110)
+         || query
   FROM s ORDER BY total DESC LIMIT 12) top;
 SQL
 if [ $keep = 1 ]; then echo; echo "raw results: $results; top snapshots and waits in $base"; fi
