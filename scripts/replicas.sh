@@ -243,6 +243,7 @@ done
 
 # ---------------------------------------------------------------------------- haproxy
 if [ -z "$port" ]; then port=8080; port_in_use $port && port=$(free_port); fi
+[[ $port =~ ^[1-9][0-9]{0,4}$ ]] && [ "$port" -le 65535 ] || die "--port must be 1–65535"
 port_in_use "$port" && die "port $port is in use"
 stats_port=$(free_port)
 backends=()
