@@ -2,8 +2,10 @@ import ClonerModel
 import Foundation
 
 /// The whole benchmark: for each size, set a store up in one child process, then alternate the
-/// reference SQL copy and the Cloner (SQL, Cloner, SQL, Cloner…) in fresh child processes on the
-/// same file, and report medians — the machine is shared, so single figures are noise. Ends with
+/// reference SQL copy and the Cloner in fresh child processes on the same file, the order swapped
+/// every round (SQL, Cloner, Cloner, SQL, SQL, Cloner…) so neither side always writes to the
+/// larger file or runs with the warmer page cache, and report medians — the machine is shared,
+/// so single figures are noise. Ends with
 /// one clone of a note carrying a gibibyte of attachments, whose peak RSS must stay small.
 struct BenchSuite {
     let modelPath: String
@@ -64,7 +66,7 @@ struct BenchSuite {
         var result = SizeResult(label: label, items: items, setup: setup, databaseBytes: size)
         Console.line(String(format: "[%@] setup %.2f s, RSS %@, file %@", label, setup.double("seconds"), mib(setup.int("hwm_kib")), mib(size / 1_024)))
         for round in 1...rounds {
-            for mode in ["sql", "cloner"] {
+            for mode in round % 2 == 1 ? ["sql", "cloner"] : ["cloner", "sql"] {
                 let measurement = try child(["run", "--db", database, "--mode", mode, "--root", setup["root"] ?? "1"])
                 if mode == "sql" { result.sql.append(measurement) } else { result.cloner.append(measurement) }
                 let rows = measurement.int("objects") + measurement.int("joins")

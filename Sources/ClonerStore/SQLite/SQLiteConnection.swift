@@ -9,6 +9,9 @@ package final class SQLiteConnection {
     let handle: OpaquePointer
     package let path: String
     private var statementCache: [String: Statement] = [:]
+    /// The clone SQL built for each plan shape on this connection (`SQLiteGraphCopySQL.cached`);
+    /// its statements live in `statementCache`.
+    var graphCopySQL: [SQLiteGraphCopySQL.Shape: SQLiteGraphCopySQL] = [:]
 
     package struct OpenOptions: Sendable {
         package var readOnly: Bool = false
