@@ -9,12 +9,7 @@ import Foundation
 /// one clone of a note carrying a gibibyte of attachments, whose peak RSS must stay small.
 struct BenchSuite {
     let modelPath: String
-    var sizes: [Int] = [1_000, 10_000, 100_000]
-    var rounds = 3
-    var attachmentBytes = 4_096
-    var largeAttachmentCount = 256
-    var largeAttachmentBytes = 4 << 20
-    var includeLarge = true
+    var sizes = BenchSizes()
     var directory: URL
     var keep = false
 
@@ -44,14 +39,12 @@ struct BenchSuite {
         Console.line(try BenchVerification(model: model).run(in: directory))
 
         var results: [SizeResult] = []
-        for items in sizes {
-            results.append(try measure(label: "\(items)", items: items, blobBytes: attachmentBytes, rounds: rounds))
+        for items in sizes.items {
+            results.append(try measure(label: "\(items)", items: items, blobBytes: sizes.attachmentBytes, rounds: sizes.rounds))
         }
         var large: SizeResult?
-        if includeLarge {
-            let total = Double(largeAttachmentCount * largeAttachmentBytes) / Double(1 << 30)
-            large = try measure(label: String(format: "%d×%dMiB (%.1f GiB)", largeAttachmentCount, largeAttachmentBytes >> 20, total),
-                                items: largeAttachmentCount, blobBytes: largeAttachmentBytes, rounds: 1)
+        if sizes.includeLarge {
+            large = try measure(label: sizes.largeLabel, items: sizes.largeAttachmentCount, blobBytes: sizes.largeAttachmentBytes, rounds: 1)
         }
         return report(results, large: large)
     }
@@ -87,13 +80,9 @@ struct BenchSuite {
         try BenchChild.run(arguments, modelPath: modelPath)
     }
 
-    private func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
+    private func median(_ values: [Double]) -> Double { BenchReport.median(values) }
 
-    private func mib(_ kib: Int) -> String { String(format: "%.1f MiB", Double(kib) / 1_024) }
+    private func mib(_ kib: Int) -> String { BenchReport.mib(kib) }
 
     /// Prints the table; false if a goal is missed.
     private func report(_ results: [SizeResult], large: SizeResult?) -> Bool {
@@ -118,16 +107,10 @@ struct BenchSuite {
             if result.label == large?.label { continue }
             if ratio < BenchSuite.targetRatio { passed = false }
         }
-        let widths = header.indices.map { column in ([header[column]] + lines.map { $0[column] }).map(\.count).max()! }
-        func format(_ cells: [String]) -> String {
-            "| " + cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |"
-        }
         Console.line()
-        Console.line(format(header))
-        Console.line("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
-        for line in lines { Console.line(format(line)) }
+        BenchReport.printTable(header: header, lines: lines)
         Console.line()
-        Console.line(String(format: "rows = objects created + join rows; medians of %d alternating runs each (1 for the gibibyte run); every run in a fresh process.", rounds))
+        Console.line(String(format: "rows = objects created + join rows; medians of %d alternating runs each (1 for the gibibyte run); every run in a fresh process.", sizes.rounds))
         Console.line("Cloner/SQL = SQL time / Cloner time = Cloner rows/s / SQL rows/s (wall clock); the CPU columns use user+system time of the copy alone.")
         Console.line(String(format: "goal: Cloner/SQL ≥ %.2f for every size: %@", BenchSuite.targetRatio, passed ? "met" : "NOT met"))
         if let large {

@@ -58,13 +58,7 @@ struct CopiesBenchSuite {
         return overSingles >= Self.singlesTarget && overReference >= Self.referenceTarget
     }
 
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
+    static func median(_ values: [Double]) -> Double { BenchReport.median(values) }
 
-    static func loadAverage() -> String {
-        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "unknown"
-    }
+    static func loadAverage() -> String { BenchReport.loadAverage() }
 }

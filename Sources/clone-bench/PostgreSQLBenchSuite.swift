@@ -12,12 +12,7 @@ struct PostgreSQLBenchSuite {
     let modelPath: String
     /// A libpq URI of the cluster's maintenance database; each size gets a database beside it.
     let adminURI: String
-    var sizes: [Int] = [1_000, 10_000, 100_000]
-    var rounds = 3
-    var attachmentBytes = 4_096
-    var largeAttachmentCount = 256
-    var largeAttachmentBytes = 4 << 20
-    var includeLarge = true
+    var sizes = BenchSizes()
 
     /// The goal on PostgreSQL: Cloner rows/s at least 0.7 × the hand-written SQL's.
     static let targetRatio = 0.7
@@ -32,14 +27,12 @@ struct PostgreSQLBenchSuite {
     func run() throws -> Bool {
         Console.line("clone-bench postgresql: cluster \(adminURI)")
         var results: [SizeResult] = []
-        for items in sizes {
-            results.append(try measure(label: "\(items)", items: items, blobBytes: attachmentBytes, rounds: rounds))
+        for items in sizes.items {
+            results.append(try measure(label: "\(items)", items: items, blobBytes: sizes.attachmentBytes, rounds: sizes.rounds))
         }
         var large: SizeResult?
-        if includeLarge {
-            let total = Double(largeAttachmentCount * largeAttachmentBytes) / Double(1 << 30)
-            large = try measure(label: String(format: "%d×%dMiB (%.1f GiB)", largeAttachmentCount, largeAttachmentBytes >> 20, total),
-                                items: largeAttachmentCount, blobBytes: largeAttachmentBytes, rounds: 1)
+        if sizes.includeLarge {
+            large = try measure(label: sizes.largeLabel, items: sizes.largeAttachmentCount, blobBytes: sizes.largeAttachmentBytes, rounds: 1)
         }
         return report(results, large: large)
     }
@@ -87,13 +80,9 @@ struct PostgreSQLBenchSuite {
         try BenchChild.run(arguments, modelPath: modelPath)
     }
 
-    private func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
+    private func median(_ values: [Double]) -> Double { BenchReport.median(values) }
 
-    private func mib(_ kib: Int) -> String { String(format: "%.1f MiB", Double(kib) / 1_024) }
+    private func mib(_ kib: Int) -> String { BenchReport.mib(kib) }
 
     /// Prints the table; false if a goal is missed.
     private func report(_ results: [SizeResult], large: SizeResult?) -> Bool {
@@ -121,17 +110,11 @@ struct PostgreSQLBenchSuite {
             if result.label == large?.label { continue }
             if ratio < PostgreSQLBenchSuite.targetRatio { passed = false }
         }
-        let widths = header.indices.map { column in ([header[column]] + lines.map { $0[column] }).map(\.count).max()! }
-        func format(_ cells: [String]) -> String {
-            "| " + cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |"
-        }
         Console.line()
         Console.line("PostgreSQL:")
-        Console.line(format(header))
-        Console.line("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
-        for line in lines { Console.line(format(line)) }
+        BenchReport.printTable(header: header, lines: lines)
         Console.line()
-        Console.line(String(format: "rows = objects created + join rows; medians of %d runs each, SQL and Cloner alternating with the order swapped every round (1 run for the gibibyte); every run in a fresh process.", rounds))
+        Console.line(String(format: "rows = objects created + join rows; medians of %d runs each, SQL and Cloner alternating with the order swapped every round (1 run for the gibibyte); every run in a fresh process.", sizes.rounds))
         Console.line("statements = what the server ran for one copy (pg_stat_statements calls, BEGIN/COMMIT included).")
         Console.line(String(format: "goal: Cloner/SQL ≥ %.2f for every size: %@", PostgreSQLBenchSuite.targetRatio, passed ? "met" : "NOT met"))
         let flat = clonerStatements.count == 1
