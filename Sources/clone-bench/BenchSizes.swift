@@ -27,3 +27,15 @@ struct BenchSizes {
         return String(format: "%d×%dMiB (%.1f GiB)", largeAttachmentCount, largeAttachmentBytes >> 20, total)
     }
 }
+
+extension BenchSizes {
+    /// Runs `measure` once per note size, then once for the gibibyte run (a single round) when
+    /// it is asked for.
+    func measureEach<Result>(
+        _ measure: (_ label: String, _ items: Int, _ blobBytes: Int, _ rounds: Int) throws -> Result
+    ) rethrows -> (sizes: [Result], large: Result?) {
+        let results = try items.map { try measure("\($0)", $0, attachmentBytes, rounds) }
+        let large = includeLarge ? try measure(largeLabel, largeAttachmentCount, largeAttachmentBytes, 1) : nil
+        return (results, large)
+    }
+}

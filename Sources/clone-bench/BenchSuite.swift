@@ -38,14 +38,7 @@ struct BenchSuite {
         let model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: modelPath))
         Console.line(try BenchVerification(model: model).run(in: directory))
 
-        var results: [SizeResult] = []
-        for items in sizes.items {
-            results.append(try measure(label: "\(items)", items: items, blobBytes: sizes.attachmentBytes, rounds: sizes.rounds))
-        }
-        var large: SizeResult?
-        if sizes.includeLarge {
-            large = try measure(label: sizes.largeLabel, items: sizes.largeAttachmentCount, blobBytes: sizes.largeAttachmentBytes, rounds: 1)
-        }
+        let (results, large) = try sizes.measureEach { try measure(label: $0, items: $1, blobBytes: $2, rounds: $3) }
         return report(results, large: large)
     }
 
@@ -54,18 +47,18 @@ struct BenchSuite {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
         let database = folder.appendingPathComponent("bench.sqlite").path
-        let setup = try child(["setup", "--db", database, "--items", "\(items)", "--blob-bytes", "\(blobBytes)"])
+        let setup = try BenchChild.run(["setup", "--db", database, "--items", "\(items)", "--blob-bytes", "\(blobBytes)"], modelPath: modelPath)
         let size = (try? FileManager.default.attributesOfItem(atPath: database)[.size] as? Int) ?? 0
         var result = SizeResult(label: label, items: items, setup: setup, databaseBytes: size)
-        Console.line(String(format: "[%@] setup %.2f s, RSS %@, file %@", label, setup.double("seconds"), mib(setup.int("hwm_kib")), mib(size / 1_024)))
+        Console.line(String(format: "[%@] setup %.2f s, RSS %@, file %@", label, setup.double("seconds"), BenchReport.mib(setup.int("hwm_kib")), BenchReport.mib(size / 1_024)))
         for round in 1...rounds {
             for mode in round % 2 == 1 ? ["sql", "cloner"] : ["cloner", "sql"] {
-                let measurement = try child(["run", "--db", database, "--mode", mode, "--root", setup["root"] ?? "1"])
+                let measurement = try BenchChild.run(["run", "--db", database, "--mode", mode, "--root", setup["root"] ?? "1"], modelPath: modelPath)
                 if mode == "sql" { result.sql.append(measurement) } else { result.cloner.append(measurement) }
                 let rows = measurement.int("objects") + measurement.int("joins")
                 Console.line(String(format: "[%@] round %d %-6@ %8.3f s (CPU %.3f s)  %9d rows  %10.0f rows/s  peak RSS %@", label, round, mode,
                              measurement.double("seconds"), measurement.double("cpu_seconds"), rows,
-                             Double(rows) / measurement.double("seconds"), mib(measurement.int("hwm_kib"))))
+                             Double(rows) / measurement.double("seconds"), BenchReport.mib(measurement.int("hwm_kib"))))
             }
         }
         let sqlRows = result.sql.map { $0.int("objects") + $0.int("joins") }
@@ -76,14 +69,6 @@ struct BenchSuite {
         return result
     }
 
-    private func child(_ arguments: [String]) throws -> BenchMeasurement {
-        try BenchChild.run(arguments, modelPath: modelPath)
-    }
-
-    private func median(_ values: [Double]) -> Double { BenchReport.median(values) }
-
-    private func mib(_ kib: Int) -> String { BenchReport.mib(kib) }
-
     /// Prints the table; false if a goal is missed.
     private func report(_ results: [SizeResult], large: SizeResult?) -> Bool {
         var passed = true
@@ -92,17 +77,17 @@ struct BenchSuite {
         var lines: [[String]] = []
         for result in results + (large.map { [$0] } ?? []) {
             let rows = result.cloner[0].int("objects") + result.cloner[0].int("joins")
-            let sqlSeconds = median(result.sql.map { $0.double("seconds") })
-            let clonerSeconds = median(result.cloner.map { $0.double("seconds") })
+            let sqlSeconds = BenchReport.median(result.sql.map { $0.double("seconds") })
+            let clonerSeconds = BenchReport.median(result.cloner.map { $0.double("seconds") })
             let ratio = sqlSeconds / clonerSeconds
-            let sqlCPU = median(result.sql.map { $0.double("cpu_seconds") })
-            let clonerCPU = median(result.cloner.map { $0.double("cpu_seconds") })
+            let sqlCPU = BenchReport.median(result.sql.map { $0.double("cpu_seconds") })
+            let clonerCPU = BenchReport.median(result.cloner.map { $0.double("cpu_seconds") })
             lines.append([
-                result.label, "\(rows)", String(format: "%.2f", result.setup.double("seconds")), mib(result.setup.int("hwm_kib")),
+                result.label, "\(rows)", String(format: "%.2f", result.setup.double("seconds")), BenchReport.mib(result.setup.int("hwm_kib")),
                 String(format: "%.3f", sqlSeconds), String(format: "%.0f", Double(rows) / sqlSeconds),
                 String(format: "%.3f", clonerSeconds), String(format: "%.0f", Double(rows) / clonerSeconds),
                 String(format: "%.2f", ratio), String(format: "%.3f / %.3f", sqlCPU, clonerCPU), String(format: "%.2f", sqlCPU / clonerCPU),
-                mib(result.sql.map { $0.int("hwm_kib") }.max() ?? 0), mib(result.cloner.map { $0.int("hwm_kib") }.max() ?? 0),
+                BenchReport.mib(result.sql.map { $0.int("hwm_kib") }.max() ?? 0), BenchReport.mib(result.cloner.map { $0.int("hwm_kib") }.max() ?? 0),
             ])
             if result.label == large?.label { continue }
             if ratio < BenchSuite.targetRatio { passed = false }
@@ -116,7 +101,7 @@ struct BenchSuite {
         if let large {
             let peak = large.cloner.map { $0.int("hwm_kib") }.max() ?? 0
             let ok = peak < BenchSuite.largeRSSLimitKiB
-            Console.line("gibibyte of attachments: Cloner peak RSS \(mib(peak)) (limit \(mib(BenchSuite.largeRSSLimitKiB))): \(ok ? "met" : "NOT met")")
+            Console.line("gibibyte of attachments: Cloner peak RSS \(BenchReport.mib(peak)) (limit \(BenchReport.mib(BenchSuite.largeRSSLimitKiB))): \(ok ? "met" : "NOT met")")
             passed = passed && ok
         }
         return passed

@@ -26,14 +26,7 @@ struct PostgreSQLBenchSuite {
 
     func run() throws -> Bool {
         Console.line("clone-bench postgresql: cluster \(adminURI)")
-        var results: [SizeResult] = []
-        for items in sizes.items {
-            results.append(try measure(label: "\(items)", items: items, blobBytes: sizes.attachmentBytes, rounds: sizes.rounds))
-        }
-        var large: SizeResult?
-        if sizes.includeLarge {
-            large = try measure(label: sizes.largeLabel, items: sizes.largeAttachmentCount, blobBytes: sizes.largeAttachmentBytes, rounds: 1)
-        }
+        let (results, large) = try sizes.measureEach { try measure(label: $0, items: $1, blobBytes: $2, rounds: $3) }
         return report(results, large: large)
     }
 
@@ -51,22 +44,22 @@ struct PostgreSQLBenchSuite {
         try admin.execute("CREATE DATABASE \(name)")
         defer { try? admin.execute("DROP DATABASE IF EXISTS \(name)") }
         let database = uri(database: name)
-        let setup = try child(["pg-setup", "--uri", database, "--items", "\(items)", "--blob-bytes", "\(blobBytes)"])
+        let setup = try BenchChild.run(["pg-setup", "--uri", database, "--items", "\(items)", "--blob-bytes", "\(blobBytes)"], modelPath: modelPath)
         // After the store's tables: the store refuses a first start in a database holding others.
         try PostgreSQLConnection(uri: database).execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         let size = try admin.query("SELECT pg_database_size($1)", [.text(name)])[0].int64(0)
         var result = SizeResult(label: label, setup: setup)
         Console.line(String(format: "[pg %@] setup %.2f s, RSS %@, database %@", label, setup.double("seconds"),
-                            mib(setup.int("hwm_kib")), mib(Int(size) / 1_024)))
+                            BenchReport.mib(setup.int("hwm_kib")), BenchReport.mib(Int(size) / 1_024)))
         for round in 1...rounds {
             // Odd rounds SQL first, even rounds the Cloner first.
             for mode in round % 2 == 1 ? ["sql", "cloner"] : ["cloner", "sql"] {
-                let measurement = try child(["pg-run", "--uri", database, "--mode", mode, "--root", setup["root"] ?? "1"])
+                let measurement = try BenchChild.run(["pg-run", "--uri", database, "--mode", mode, "--root", setup["root"] ?? "1"], modelPath: modelPath)
                 if mode == "sql" { result.sql.append(measurement) } else { result.cloner.append(measurement) }
                 let rows = measurement.int("objects") + measurement.int("joins")
                 Console.line(String(format: "[pg %@] round %d %-6@ %8.3f s (CPU %.3f s)  %9d rows  %10.0f rows/s  %3d statements  peak RSS %@",
                                     label, round, mode, measurement.double("seconds"), measurement.double("cpu_seconds"), rows,
-                                    Double(rows) / measurement.double("seconds"), measurement.int("statements"), mib(measurement.int("hwm_kib"))))
+                                    Double(rows) / measurement.double("seconds"), measurement.int("statements"), BenchReport.mib(measurement.int("hwm_kib"))))
             }
         }
         let rows = (result.sql + result.cloner).map { $0.int("objects") + $0.int("joins") }
@@ -75,14 +68,6 @@ struct PostgreSQLBenchSuite {
         }
         return result
     }
-
-    private func child(_ arguments: [String]) throws -> BenchMeasurement {
-        try BenchChild.run(arguments, modelPath: modelPath)
-    }
-
-    private func median(_ values: [Double]) -> Double { BenchReport.median(values) }
-
-    private func mib(_ kib: Int) -> String { BenchReport.mib(kib) }
 
     /// Prints the table; false if a goal is missed.
     private func report(_ results: [SizeResult], large: SizeResult?) -> Bool {
@@ -93,8 +78,8 @@ struct PostgreSQLBenchSuite {
         var clonerStatements: Set<Int> = []
         for result in results + (large.map { [$0] } ?? []) {
             let rows = result.cloner[0].int("objects") + result.cloner[0].int("joins")
-            let sqlSeconds = median(result.sql.map { $0.double("seconds") })
-            let clonerSeconds = median(result.cloner.map { $0.double("seconds") })
+            let sqlSeconds = BenchReport.median(result.sql.map { $0.double("seconds") })
+            let clonerSeconds = BenchReport.median(result.cloner.map { $0.double("seconds") })
             let ratio = sqlSeconds / clonerSeconds
             let statements = Set(result.cloner.map { $0.int("statements") })
             clonerStatements.formUnion(statements)
@@ -105,7 +90,7 @@ struct PostgreSQLBenchSuite {
                 String(format: "%.2f", ratio),
                 "\(Set(result.sql.map { $0.int("statements") }).sorted().map(String.init).joined(separator: ",")) / "
                     + statements.sorted().map(String.init).joined(separator: ","),
-                mib(result.sql.map { $0.int("hwm_kib") }.max() ?? 0), mib(result.cloner.map { $0.int("hwm_kib") }.max() ?? 0),
+                BenchReport.mib(result.sql.map { $0.int("hwm_kib") }.max() ?? 0), BenchReport.mib(result.cloner.map { $0.int("hwm_kib") }.max() ?? 0),
             ])
             if result.label == large?.label { continue }
             if ratio < PostgreSQLBenchSuite.targetRatio { passed = false }
@@ -123,7 +108,7 @@ struct PostgreSQLBenchSuite {
         if let large {
             let peak = large.cloner.map { $0.int("hwm_kib") }.max() ?? 0
             let ok = peak < BenchSuite.largeRSSLimitKiB
-            Console.line("gibibyte of attachments: Cloner peak RSS \(mib(peak)) (limit \(mib(BenchSuite.largeRSSLimitKiB))): \(ok ? "met" : "NOT met")")
+            Console.line("gibibyte of attachments: Cloner peak RSS \(BenchReport.mib(peak)) (limit \(BenchReport.mib(BenchSuite.largeRSSLimitKiB))): \(ok ? "met" : "NOT met")")
             passed = passed && ok
         }
         return passed
