@@ -189,27 +189,20 @@ done
 admin_uri=${pg_uri/\/cloner\?/\/postgres?}
 "$PG_BIN/psql" -qAt "$admin_uri" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" -c "SELECT pg_stat_statements_reset()" >/dev/null
 
-cat > "$base/clone.lua" <<'LUA'
--- POST /notes/{id}/clone over the seeded notes in turn (each thread from its own start).
-local ids, n = {}, 0
+cat > "$base/notes.lua" <<'LUA'
+-- Over the seeded notes in turn (each thread from its own start): GET /notes/{id}, or with
+-- "clone" as the second argument POST /notes/{id}/clone.
+local ids, n, clone = {}, 0, false
 function init(args)
   for id in string.gmatch(args[1], "%d+") do ids[#ids + 1] = id end
+  clone = args[2] == "clone"
   n = (tonumber(tostring({}):match("0x(%x+)"), 16) or 0) % #ids
 end
 function request()
   n = n % #ids + 1
-  return wrk.format("POST", "/notes/" .. ids[n] .. "/clone", {["Content-Type"] = "application/json"}, "{}")
-end
-LUA
-cat > "$base/get.lua" <<'LUA'
--- GET /notes/{id} over the seeded notes in turn.
-local ids, n = {}, 0
-function init(args)
-  for id in string.gmatch(args[1], "%d+") do ids[#ids + 1] = id end
-  n = (tonumber(tostring({}):match("0x(%x+)"), 16) or 0) % #ids
-end
-function request()
-  n = n % #ids + 1
+  if clone then
+    return wrk.format("POST", "/notes/" .. ids[n] .. "/clone", {["Content-Type"] = "application/json"}, "{}")
+  end
   return wrk.format("GET", "/notes/" .. ids[n])
 end
 LUA
@@ -254,14 +247,13 @@ results="$base/results.tsv"
 # One wrk run; appends a line to results.tsv:
 # kind size clients setup round requests non2xx seconds p50ms p99ms %postgres %cloner %haproxy %client %machine
 run() {
-    local kind=$1 size=$2 conns=$3 setup=$4 round=$5 script lua_ids out
-    if [ "$kind" = get ]; then script=$base/get.lua; else script=$base/clone.lua; fi
+    local kind=$1 size=$2 conns=$3 setup=$4 round=$5 lua_ids out
     [[ $setup == pg* ]] && lua_ids=${ids[pg,$size]} || lua_ids=${ids[sqlite,$size]}
     [[ $setup == pg* ]] && start_sampler "$base/waits-$kind-$setup.txt"
     local c0 p0 h0 w0 m0 t0 c1 p1 h1 w1 m1 t1
     p0=$(ticks postgres); c0=$(ticks pids "${replica_pids[@]}" "$sqlite_pid"); h0=$(ticks pids "${haproxy_pids[@]}")
     w0=$(ticks children); m0=$(ticks machine); t0=$(now)
-    out=$(wrk -t2 -c"$conns" -d"${duration}s" --timeout 60s --latency -s "$script" "${url[$setup]}" -- "$lua_ids" 2>&1)
+    out=$(wrk -t2 -c"$conns" -d"${duration}s" --timeout 60s --latency -s "$base/notes.lua" "${url[$setup]}" -- "$lua_ids" "$kind" 2>&1)
     t1=$(now); m1=$(ticks machine); w1=$(ticks children)
     p1=$(ticks postgres); c1=$(ticks pids "${replica_pids[@]}" "$sqlite_pid"); h1=$(ticks pids "${haproxy_pids[@]}")
     [[ $setup == pg* ]] && stop_sampler
