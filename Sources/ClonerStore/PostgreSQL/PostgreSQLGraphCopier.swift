@@ -54,7 +54,14 @@ struct PostgreSQLGraphCopier {
         guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
         let copies = plan.copies
 
-        guard try run("SELECT 1 FROM \(quoted(root.name)) WHERE \"_id\" = $1", [.int8(plan.rootID)]).rowCount > 0 else {
+        // The root's check also sets two planner settings for the rest of this transaction (no
+        // extra round trip): no JIT — the copy's statements are estimated far above the JIT
+        // threshold (a recursive walk is guessed at millions of rows) and compiling them costs
+        // more than it saves on index lookups and inserts — and sorts and hashes of a large
+        // clone's map kept in memory rather than spilled to disk.
+        guard try run("""
+            SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true) FROM \(quoted(root.name)) WHERE "_id" = $1
+            """, [.int8(plan.rootID)]).rowCount > 0 else {
             throw StoreError.notFound(entity: root.name, id: plan.rootID)
         }
 
@@ -146,18 +153,12 @@ struct PostgreSQLGraphCopier {
         progress.setPlanned(total)
 
         let steps = sql.entitySteps.filter { (counts[$0.tag] ?? 0) > 0 }
-        for step in steps {
-            try query(step.mapFill(counts[step.tag]!, plan.dryRun), parameters)
-        }
+        try query(sql.mapFill(dryRun: plan.dryRun), parameters)
         if total > 1_000 {
             // Temporary tables are never analysed automatically; without statistics a large clone
-            // — the parent update below first — would be planned as if the map held a handful of rows.
+            // would be planned as if the map held a handful of rows.
             try query("ANALYZE \(map)", [])
         }
-        try query("""
-            UPDATE \(map) m SET pnew = p.new FROM \(map) p \
-            WHERE m.pold IS NOT NULL AND p.cp = m.cp AND p.ent = m.pent AND p.old = m.pold
-            """, [])
 
         for statement in sql.linkedQueries { try query(statement, parameters) }
         for reference in setReferences {

@@ -14,8 +14,9 @@ import ClonerModel
 ///    every object the root owns through owned relationships, skipping the exact inverse edge of
 ///    arrival; `UNION` ends cycles. Its rows carry copy 0 (one walk for all copies) unless copies
 ///    set different relationships of the root (`perCopyWalk`), which walk differently.
-/// 2. per entity, `mapFill`: old → new `_id` per copy, new ids from the table's sequence paired in
-///    (copy, old id) order, and each object's parent — its first arrival in the walk.
+/// 2. `mapFill`: one statement for every entity: old → new `_id` per copy, new ids from each
+///    table's sequence handed out in (copy, old id) order, and each object's parent — its first
+///    arrival in the walk — with the parent's new `_id`, joined within the same statement.
 /// 3. `linkedQueries`: the shared objects the copies link to (also what a dry run reports).
 /// 4. per entity, `inserts`: INSERT … SELECT copying rows inside the server (blobs never reach
 ///    Swift), applying the attribute rules and re-pointing references into the same copy.
@@ -28,8 +29,6 @@ struct PostgreSQLGraphCopySQL {
     struct EntityStep {
         let name: String
         let tag: Int
-        /// `mapFill(count, dryRun)`: the map rows of this entity for `count` objects (all copies).
-        let mapFill: (_ count: Int, _ dryRun: Bool) -> String
         /// One INSERT … SELECT, or two when ordered references split the rows.
         let inserts: [String]
     }
@@ -169,29 +168,40 @@ struct PostgreSQLGraphCopySQL {
             + body + "\n) SELECT cp, ent, id, via, pent, pid FROM w"
     }
 
-    // MARK: 2–4. Map and insert per entity
+    // MARK: 2. Map
+
+    /// The map rows of every copied object, all copies and entities in one statement. New ids come
+    /// from each table's sequence (never handed out twice, even to concurrent clones): `nextval`
+    /// runs after the sort (PostgreSQL evaluates volatile output columns after ORDER BY), so a
+    /// copy's ids follow its originals' order. The numbered rows are materialised once (a CTE
+    /// named twice) and joined to themselves for each parent's new id, so no UPDATE of the map
+    /// follows. The sequences are looked up once per statement (`q`), not per row. A dry run only
+    /// reads where each sequence stands.
+    func mapFill(dryRun: Bool) -> String {
+        var sequences = [String](repeating: "NULL", count: model.entities.count)
+        for step in entitySteps {
+            let table = quoted(step.name).replacingOccurrences(of: "'", with: "''")
+            sequences[step.tag] = "pg_get_serial_sequence('\(table)', '_id')"
+        }
+        let newID = dryRun
+            ? "coalesce(pg_sequence_last_value(q.seqs[s.ent + 1]), 0) + row_number() OVER (PARTITION BY s.ent ORDER BY s.cp, s.id)"
+            : "nextval(q.seqs[s.ent + 1])"
+        return """
+            INSERT INTO \(map) (cp, ent, old, new, pent, pold, pnew) \
+            WITH q AS MATERIALIZED (SELECT ARRAY[\(sequences.joined(separator: ", "))]::regclass[] AS seqs), \
+            s AS (SELECT c.cp, w.ent, w.id, w.pent, w.pid FROM \
+            (SELECT DISTINCT ON (cp, ent, id) cp, ent, id, pent, pid FROM \(PostgreSQLGraphCopySQL.walkTable) ORDER BY cp, ent, id, seq) w \
+            JOIN generate_series(1, $3::int8) c(cp) ON w.cp = 0 OR w.cp = c.cp), \
+            n AS (SELECT s.cp, s.ent, s.id, s.pent, s.pid, \(newID) AS new FROM s, q ORDER BY s.ent, s.cp, s.id) \
+            SELECT n.cp, n.ent, n.id, n.new, n.pent, n.pid, p.new FROM n LEFT JOIN n p ON p.cp = n.cp AND p.ent = n.pent AND p.id = n.pid
+            """
+    }
+
+    // MARK: 3–4. Insert per entity
 
     private func entityStep(_ entity: EntityDescription) -> EntityStep {
         let entityTag = tag(entity.name)
         let table = quoted(entity.name)
-        let sequence = "pg_get_serial_sequence('\(table.replacingOccurrences(of: "'", with: "''"))', '_id')"
-        let walkTable = PostgreSQLGraphCopySQL.walkTable
-        let mapTable = map
-        let mapFill = { (count: Int, dryRun: Bool) -> String in
-            // New ids come from the sequence (never handed out twice, even to concurrent clones),
-            // sorted and paired with the originals in (copy, old id) order, so a copy's ids
-            // follow its originals' order. A dry run only reads where the sequence stands.
-            let newIDs = dryRun
-                ? "SELECT coalesce(pg_sequence_last_value(\(sequence)::regclass), 0) + g AS new, g AS rn FROM generate_series(1, \(count)::int8) g"
-                : "SELECT new, row_number() OVER (ORDER BY new) AS rn FROM (SELECT nextval(\(sequence)) AS new FROM generate_series(1, \(count)::int8)) a"
-            return """
-                INSERT INTO \(mapTable) (cp, ent, old, new, pent, pold) SELECT s.cp, \(entityTag), s.id, n.new, s.pent, s.pid FROM \
-                (SELECT c.cp, w.id, w.pent, w.pid, row_number() OVER (ORDER BY c.cp, w.id) AS rn FROM \
-                (SELECT DISTINCT ON (cp, id) cp, id, pent, pid FROM \(walkTable) WHERE ent = \(entityTag) ORDER BY cp, id, seq) w \
-                JOIN generate_series(1, $3::int8) c(cp) ON w.cp = 0 OR w.cp = c.cp) s \
-                JOIN (\(newIDs)) n ON n.rn = s.rn
-                """
-        }
         var columns = ["\"_id\"", "\"_version\""]
         var values = ["m.new", "1"]
         for attribute in entity.attributes {
@@ -232,7 +242,7 @@ struct PostgreSQLGraphCopySQL {
                 "\(into) SELECT \(appendingValues.joined(separator: ", ")) \(source) AND NOT (\(condition)) ORDER BY m.new",
             ]
         }
-        return EntityStep(name: entity.name, tag: entityTag, mapFill: mapFill, inserts: inserts)
+        return EntityStep(name: entity.name, tag: entityTag, inserts: inserts)
     }
 
     /// The first copy (`cp`, 1-based) whose values of `attributes` of `entity` repeat an earlier
