@@ -272,14 +272,13 @@ struct PostgreSQLGraphCopier {
     private mutating func prepareTemporaryTables() throws {
         statementCount += 1
         try connection.execute("""
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 GENERATED ALWAYS AS IDENTITY, cp int4 NOT NULL, ent int4 NOT NULL, \
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 NOT NULL, cp int4 NOT NULL, ent int4 NOT NULL, \
             id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8);
             CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (cp int4 NOT NULL, ent int4 NOT NULL, old int8 NOT NULL, new int8 NOT NULL, \
             pent int4, pold int8, pnew int8, PRIMARY KEY (ent, old, cp));
-            CREATE INDEX IF NOT EXISTS "_clone_map_new" ON pg_temp."_clone_map" (new);
             CREATE INDEX IF NOT EXISTS "_clone_map_parent" ON pg_temp."_clone_map" (ent, pnew);
             CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent int4 NOT NULL, id int8 NOT NULL, bump int4 NOT NULL, PRIMARY KEY (ent, id));
-            TRUNCATE pg_temp."_clone_walk", pg_temp."_clone_map", pg_temp."_clone_linked" RESTART IDENTITY;
+            TRUNCATE pg_temp."_clone_walk", pg_temp."_clone_map", pg_temp."_clone_linked";
             """)
     }
 }

@@ -65,6 +65,8 @@ struct PostgreSQLGraphCopySQL {
     private(set) var follows: [FollowStep]
     private let rootExclusions: Set<String>
     private let relationshipIndex: [String: Int]
+    /// The entities the walk can reach (set once in `init`, before the statements are built).
+    private var reachable: Set<String> = []
 
     init(plan: GraphCopyPlan, schema: StoreSchema, settings: [String: Setting], perCopyWalk: Bool) {
         guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
@@ -84,10 +86,12 @@ struct PostgreSQLGraphCopySQL {
         self.joinInserts = []
         self.follows = []
         let reachable = reachableEntities()
+        self.reachable = reachable
         let entities = schema.model.entities.filter { reachable.contains($0.name) }
         self.walk = walkSQL()
         self.entitySteps = entities.map(entityStep)
-        self.linkedQueries = entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) }
+        self.linkedQueries = PostgreSQLGraphCopySQL.linkedInsert(
+            entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) })
         self.joinInserts = schema.joinTables.flatMap { joinTableInserts($0, reachable: reachable) }
         self.follows = followSteps(reachable: reachable)
     }
@@ -164,8 +168,11 @@ struct PostgreSQLGraphCopySQL {
             body += "\nUNION\nSELECT w.cp, e.ent, e.id, e.via, w.ent, w.id FROM w CROSS JOIN LATERAL (\n"
                 + edges.joined(separator: "\nUNION ALL\n") + "\n) e(ent, id, via)"
         }
-        return "INSERT INTO \(PostgreSQLGraphCopySQL.walkTable) (cp, ent, id, via, pent, pid) WITH RECURSIVE w(cp, ent, id, via, pent, pid) AS (\n"
-            + body + "\n) SELECT cp, ent, id, via, pent, pid FROM w"
+        // `seq` numbers the rows in the order the walk finds them (its first arrival at an object
+        // names the object's parent): a window over the CTE's scan, far cheaper than an identity
+        // column's nextval per row.
+        return "INSERT INTO \(PostgreSQLGraphCopySQL.walkTable) (seq, cp, ent, id, via, pent, pid) WITH RECURSIVE w(cp, ent, id, via, pent, pid) AS (\n"
+            + body + "\n) SELECT row_number() OVER (), cp, ent, id, via, pent, pid FROM w"
     }
 
     // MARK: 2. Map
@@ -254,7 +261,7 @@ struct PostgreSQLGraphCopySQL {
         guard described.count == attributes.count, !described.isEmpty else { return nil }
         let entityTag = tag(name)
         let table = quoted(name)
-        let values = described.enumerated().map { "\(attributeExpression(entity, $1)) AS a\($0)" }.joined(separator: ", ")
+        let values = described.enumerated().map { "\(attributeExpression(entity, $1, readsParents: false)) AS a\($0)" }.joined(separator: ", ")
         let names = described.indices.map { "a\($0)" }
         let notNull = names.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
         let matches = zip(described, names).map { "e.\(quoted($0.name)) = x.\($1)" }.joined(separator: " AND ")
@@ -282,7 +289,9 @@ struct PostgreSQLGraphCopySQL {
 
     /// DESIGN.md §3 attribute rules, in precedence: exclude, followParent (+ withoutParent),
     /// rebuild, copy; the request's `set` on the root over all of them.
-    private func attributeExpression(_ entity: EntityDescription, _ attribute: AttributeDescription) -> String {
+    /// `readsParents`: false for the clash query, run when the inserts were rolled back and no
+    /// parent's clone is there to read (the value the copy would have had before the follow step).
+    private func attributeExpression(_ entity: EntityDescription, _ attribute: AttributeDescription, readsParents: Bool = true) -> String {
         let original = "o.\(quoted(attribute.name))"
         let rule = plan.rule(for: entity.name, attribute.name)
         var expression: String
@@ -293,7 +302,15 @@ struct PostgreSQLGraphCopySQL {
             let placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map { $0.isNull ? "NULL" : PostgreSQLSchema.literal($0) } ?? original)
             let followable = model.entities.filter { $0.attribute(named: followed) != nil }.map { String(tag($0.name)) }
             let noParent = followable.isEmpty ? "true" : "m.pold IS NULL OR m.pent NOT IN (\(followable.joined(separator: ", ")))"
-            expression = "CASE WHEN \(noParent) THEN \(withoutParent) ELSE \(placeholder) END"
+            var cases = ["WHEN \(noParent) THEN \(withoutParent)"]
+            if readsParents, let parents = insertedFollowParents(entity, attribute) {
+                // The parents' rows are already written: read the followed value now rather
+                // than write the row twice (an UPDATE after the inserts).
+                cases += parents.map { parent in
+                    "WHEN m.pent = \(tag(parent)) THEN (SELECT p.\(quoted(followed)) FROM \(quoted(parent)) p WHERE p.\"_id\" = m.pnew)"
+                }
+            }
+            expression = "CASE \(cases.joined(separator: " ")) ELSE \(placeholder) END"
         } else {
             expression = ruleExpression(rule, attribute, original: original)
         }
@@ -305,6 +322,31 @@ struct PostgreSQLGraphCopySQL {
         }
         // Typed, so a CASE whose every branch is NULL is still the column's type.
         return "CAST(\(expression) AS \(PostgreSQLGraphCopySQL.castType(attribute.type)))"
+    }
+
+    /// The entities whose clones a `followParent` attribute of `entity` takes its value from,
+    /// the owners through a followed relationship that have the followed attribute.
+    private func followParents(of entity: String, followed: String) -> [String] {
+        model.entities.filter { candidate in
+            reachable.contains(candidate.name) && candidate.attribute(named: followed) != nil
+                && candidate.relationships.contains { $0.destination == entity && isFollowed($0) }
+        }.map(\.name)
+    }
+
+    /// The parents of a `followParent` attribute when its value can be read while its rows are
+    /// inserted: every parent entity is inserted in an earlier step (entities go in model order)
+    /// with the followed attribute final by then (not following a parent itself) and of the same
+    /// type. Otherwise nil, and an UPDATE after all inserts sets it (`followSteps`).
+    private func insertedFollowParents(_ entity: EntityDescription, _ attribute: AttributeDescription) -> [String]? {
+        guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
+              !plan.isExcludedEverywhere(entity.name, attribute.name) else { return nil }
+        let parents = followParents(of: entity.name, followed: followed)
+        guard !parents.isEmpty else { return nil }
+        for parent in parents {
+            guard tag(parent) < tag(entity.name), model.entity(named: parent)!.attribute(named: followed)!.type == attribute.type else { return nil }
+            if case .followParent = plan.rule(for: parent, followed) { return nil }
+        }
+        return parents
     }
 
     private static func castType(_ type: AttributeType) -> String {
@@ -361,11 +403,15 @@ struct PostgreSQLGraphCopySQL {
 
     // MARK: 3. Linked shared objects
 
-    /// Rows are made distinct first: PostgreSQL refuses an ON CONFLICT DO UPDATE that would touch
-    /// one row twice in a statement.
-    private static func linkedInsert(_ select: String) -> String {
-        "INSERT INTO \(PostgreSQLGraphCopySQL.linkedTable) AS l (ent, id, bump) SELECT DISTINCT ent, id, bump FROM (\(select)) s(ent, id, bump) "
-            + "ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)"
+    /// Every source of shared objects in one statement (one round trip however many foreign keys
+    /// and join tables point outside the clone). Rows are grouped by object first, keeping the
+    /// strongest bump: PostgreSQL refuses an ON CONFLICT DO UPDATE that would touch one row twice
+    /// in a statement.
+    private static func linkedInsert(_ selects: [String]) -> [String] {
+        guard !selects.isEmpty else { return [] }
+        return ["INSERT INTO \(PostgreSQLGraphCopySQL.linkedTable) AS l (ent, id, bump) SELECT ent, id, max(bump) FROM ("
+            + selects.joined(separator: " UNION ALL ") + ") s(ent, id, bump) GROUP BY ent, id "
+            + "ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)"]
     }
 
     /// The condition that the map row `alias` is not a root whose relationship `name` is left out
@@ -384,10 +430,10 @@ struct PostgreSQLGraphCopySQL {
             var conditions = ["m.ent = \(tag(entity.name))", "\(column) IS NOT NULL",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(relationship.destination)) AND x.old = \(column) AND x.cp = m.cp)"]
             if let condition = notReplacedAtRoot(entity.name, relationship.name, alias: "m") { conditions.append(condition) }
-            return PostgreSQLGraphCopySQL.linkedInsert("""
+            return """
                 SELECT \(tag(relationship.destination)), \(column), \(relationship.hasInverse ? 1 : 0) \
                 FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
-                """)
+                """
         }
     }
 
@@ -408,20 +454,20 @@ struct PostgreSQLGraphCopySQL {
             var conditions = ["m.ent = \(tag(joinTable.sourceEntity))",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.destinationEntity)) AND x.old = j.\"dst\" AND x.cp = m.cp)"]
             if excludedAtRoot(source.source, source.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append(PostgreSQLGraphCopySQL.linkedInsert("""
+            queries.append("""
                 SELECT \(tag(joinTable.destinationEntity)), j."dst", \(inverse == nil ? 0 : 1) FROM \(map) m JOIN \(table) j ON j."src" = m.old \
                 WHERE \(conditions.joined(separator: " AND "))
-                """))
+                """)
         }
         if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
            !plan.isExcludedEverywhere(inverse.source, inverse.name) {
             var conditions = ["m.ent = \(tag(joinTable.destinationEntity))",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.sourceEntity)) AND x.old = j.\"src\" AND x.cp = m.cp)"]
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append(PostgreSQLGraphCopySQL.linkedInsert("""
+            queries.append("""
                 SELECT \(tag(joinTable.sourceEntity)), j."src", 1 FROM \(map) m JOIN \(table) j ON j."dst" = m.old \
                 WHERE \(conditions.joined(separator: " AND "))
-                """))
+                """)
         }
         return queries
     }
@@ -487,14 +533,9 @@ struct PostgreSQLGraphCopySQL {
         for entity in model.entities where reachable.contains(entity.name) {
             for attribute in entity.attributes {
                 guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
-                      !plan.isExcludedEverywhere(entity.name, attribute.name) else { continue }
-                var parents: [String] = []
-                for candidate in model.entities where reachable.contains(candidate.name) {
-                    if candidate.relationships.contains(where: { $0.destination == entity.name && isFollowed($0) }),
-                       candidate.attribute(named: followed) != nil {
-                        parents.append(candidate.name)
-                    }
-                }
+                      !plan.isExcludedEverywhere(entity.name, attribute.name),
+                      insertedFollowParents(entity, attribute) == nil else { continue }
+                let parents = followParents(of: entity.name, followed: followed)
                 guard !parents.isEmpty else { continue }
                 let cases = parents.map { parent in
                     "WHEN \(tag(parent)) THEN (SELECT p.\(quoted(followed)) FROM \(quoted(parent)) p WHERE p.\"_id\" = m.pnew)"
