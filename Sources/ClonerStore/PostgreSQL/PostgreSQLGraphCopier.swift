@@ -140,12 +140,10 @@ struct PostgreSQLGraphCopier {
                                setReferences: [(relationship: RelationshipDescription, ids: [Int64])],
                                parameters: [PostgreSQLValue], progress: GraphCopyProgress) throws -> GraphCopyResult {
         let copies = plan.copies
-        let walk = PostgreSQLGraphCopySQL.walkTable, map = PostgreSQLGraphCopySQL.mapTable, linked = PostgreSQLGraphCopySQL.linkedTable
-        try query(sql.walk, parameters)
-
+        let map = PostgreSQLGraphCopySQL.mapTable, linked = PostgreSQLGraphCopySQL.linkedTable
         // Objects per entity, all copies together (a walk shared by all copies counts once each).
         var counts: [Int: Int] = [:]
-        try query("SELECT ent, count(*) FROM (SELECT DISTINCT cp, ent, id FROM \(walk)) d GROUP BY ent", []).forEachRow {
+        try query(sql.walk, parameters).forEachRow {
             counts[Int($0.int64(0))] = Int($0.int64(1)) * (sql.perCopyWalk ? 1 : copies)
         }
         let total = counts.values.reduce(0, +)

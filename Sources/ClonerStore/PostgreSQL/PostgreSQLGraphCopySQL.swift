@@ -13,7 +13,8 @@ import ClonerModel
 /// 1. `walk`: one recursive query (one recursive term, the edges as a `LATERAL` union) that finds
 ///    every object the root owns through owned relationships, skipping the exact inverse edge of
 ///    arrival; `UNION` ends cycles. Its rows carry copy 0 (one walk for all copies) unless copies
-///    set different relationships of the root (`perCopyWalk`), which walk differently.
+///    set different relationships of the root (`perCopyWalk`), which walk differently. It writes
+///    the walk table and answers the objects found per entity.
 /// 2. `mapFill`: one statement for every entity: old → new `_id` per copy, new ids from each
 ///    table's sequence handed out in (copy, old id) order, and each object's parent — its first
 ///    arrival in the walk — with the parent's new `_id`, joined within the same statement.
@@ -171,8 +172,12 @@ struct PostgreSQLGraphCopySQL {
         // `seq` numbers the rows in the order the walk finds them (its first arrival at an object
         // names the object's parent): a window over the CTE's scan, far cheaper than an identity
         // column's nextval per row.
-        return "INSERT INTO \(PostgreSQLGraphCopySQL.walkTable) (seq, cp, ent, id, via, pent, pid) WITH RECURSIVE w(cp, ent, id, via, pent, pid) AS (\n"
-            + body + "\n) SELECT row_number() OVER (), cp, ent, id, via, pent, pid FROM w"
+        // The same statement answers the objects per entity (all copies of a shared walk counted
+        // once), from the rows it wrote rather than by reading the table again.
+        return "WITH RECURSIVE w(cp, ent, id, via, pent, pid) AS (\n" + body + "\n), "
+            + "written AS (INSERT INTO \(PostgreSQLGraphCopySQL.walkTable) (seq, cp, ent, id, via, pent, pid) "
+            + "SELECT row_number() OVER (), cp, ent, id, via, pent, pid FROM w RETURNING cp, ent, id) "
+            + "SELECT ent, count(*) FROM (SELECT DISTINCT cp, ent, id FROM written) d GROUP BY ent"
     }
 
     // MARK: 2. Map
