@@ -152,10 +152,9 @@ struct PostgreSQLGraphCopier {
 
         let steps = sql.entitySteps.filter { (counts[$0.tag] ?? 0) > 0 }
         try query(sql.mapFill(dryRun: plan.dryRun), parameters)
-        if total > 10_000 {
+        if total > 1_000 {
             // Temporary tables are never analysed automatically; without statistics a large clone
-            // would be planned as if the map held a handful of rows per entity. Below this size
-            // the index nested loops such a plan picks cost a few milliseconds, less than ANALYZE.
+            // would be planned as if the map held a handful of rows.
             try query("ANALYZE \(map)", [])
         }
 
