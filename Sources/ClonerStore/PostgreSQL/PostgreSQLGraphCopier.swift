@@ -54,7 +54,14 @@ struct PostgreSQLGraphCopier {
         guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
         let copies = plan.copies
 
-        guard try run("SELECT 1 FROM \(quoted(root.name)) WHERE \"_id\" = $1", [.int8(plan.rootID)]).rowCount > 0 else {
+        // The root's check also sets two planner settings for the rest of this transaction (no
+        // extra round trip): no JIT — the copy's statements are estimated far above the JIT
+        // threshold (a recursive walk is guessed at millions of rows) and compiling them costs
+        // more than it saves on index lookups and inserts — and sorts and hashes of a large
+        // clone's map kept in memory rather than spilled to disk.
+        guard try run("""
+            SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true) FROM \(quoted(root.name)) WHERE "_id" = $1
+            """, [.int8(plan.rootID)]).rowCount > 0 else {
             throw StoreError.notFound(entity: root.name, id: plan.rootID)
         }
 
@@ -133,12 +140,10 @@ struct PostgreSQLGraphCopier {
                                setReferences: [(relationship: RelationshipDescription, ids: [Int64])],
                                parameters: [PostgreSQLValue], progress: GraphCopyProgress) throws -> GraphCopyResult {
         let copies = plan.copies
-        let walk = PostgreSQLGraphCopySQL.walkTable, map = PostgreSQLGraphCopySQL.mapTable, linked = PostgreSQLGraphCopySQL.linkedTable
-        try query(sql.walk, parameters)
-
+        let map = PostgreSQLGraphCopySQL.mapTable, linked = PostgreSQLGraphCopySQL.linkedTable
         // Objects per entity, all copies together (a walk shared by all copies counts once each).
         var counts: [Int: Int] = [:]
-        try query("SELECT ent, count(*) FROM (SELECT DISTINCT cp, ent, id FROM \(walk)) d GROUP BY ent", []).forEachRow {
+        try query(sql.walk, parameters).forEachRow {
             counts[Int($0.int64(0))] = Int($0.int64(1)) * (sql.perCopyWalk ? 1 : copies)
         }
         let total = counts.values.reduce(0, +)
@@ -146,18 +151,12 @@ struct PostgreSQLGraphCopier {
         progress.setPlanned(total)
 
         let steps = sql.entitySteps.filter { (counts[$0.tag] ?? 0) > 0 }
-        for step in steps {
-            try query(step.mapFill(counts[step.tag]!, plan.dryRun), parameters)
-        }
+        try query(sql.mapFill(dryRun: plan.dryRun), parameters)
         if total > 1_000 {
             // Temporary tables are never analysed automatically; without statistics a large clone
-            // — the parent update below first — would be planned as if the map held a handful of rows.
+            // would be planned as if the map held a handful of rows.
             try query("ANALYZE \(map)", [])
         }
-        try query("""
-            UPDATE \(map) m SET pnew = p.new FROM \(map) p \
-            WHERE m.pold IS NOT NULL AND p.cp = m.cp AND p.ent = m.pent AND p.old = m.pold
-            """, [])
 
         for statement in sql.linkedQueries { try query(statement, parameters) }
         for reference in setReferences {
@@ -271,14 +270,13 @@ struct PostgreSQLGraphCopier {
     private mutating func prepareTemporaryTables() throws {
         statementCount += 1
         try connection.execute("""
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 GENERATED ALWAYS AS IDENTITY, cp int4 NOT NULL, ent int4 NOT NULL, \
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 NOT NULL, cp int4 NOT NULL, ent int4 NOT NULL, \
             id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8);
             CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (cp int4 NOT NULL, ent int4 NOT NULL, old int8 NOT NULL, new int8 NOT NULL, \
             pent int4, pold int8, pnew int8, PRIMARY KEY (ent, old, cp));
-            CREATE INDEX IF NOT EXISTS "_clone_map_new" ON pg_temp."_clone_map" (new);
             CREATE INDEX IF NOT EXISTS "_clone_map_parent" ON pg_temp."_clone_map" (ent, pnew);
             CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent int4 NOT NULL, id int8 NOT NULL, bump int4 NOT NULL, PRIMARY KEY (ent, id));
-            TRUNCATE pg_temp."_clone_walk", pg_temp."_clone_map", pg_temp."_clone_linked" RESTART IDENTITY;
+            TRUNCATE pg_temp."_clone_walk", pg_temp."_clone_map", pg_temp."_clone_linked";
             """)
     }
 }

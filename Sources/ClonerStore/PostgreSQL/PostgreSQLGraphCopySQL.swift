@@ -13,9 +13,11 @@ import ClonerModel
 /// 1. `walk`: one recursive query (one recursive term, the edges as a `LATERAL` union) that finds
 ///    every object the root owns through owned relationships, skipping the exact inverse edge of
 ///    arrival; `UNION` ends cycles. Its rows carry copy 0 (one walk for all copies) unless copies
-///    set different relationships of the root (`perCopyWalk`), which walk differently.
-/// 2. per entity, `mapFill`: old → new `_id` per copy, new ids from the table's sequence paired in
-///    (copy, old id) order, and each object's parent — its first arrival in the walk.
+///    set different relationships of the root (`perCopyWalk`), which walk differently. It writes
+///    the walk table and answers the objects found per entity.
+/// 2. `mapFill`: one statement for every entity: old → new `_id` per copy, new ids from each
+///    table's sequence handed out in (copy, old id) order, and each object's parent — its first
+///    arrival in the walk — with the parent's new `_id`, joined within the same statement.
 /// 3. `linkedQueries`: the shared objects the copies link to (also what a dry run reports).
 /// 4. per entity, `inserts`: INSERT … SELECT copying rows inside the server (blobs never reach
 ///    Swift), applying the attribute rules and re-pointing references into the same copy.
@@ -28,8 +30,6 @@ struct PostgreSQLGraphCopySQL {
     struct EntityStep {
         let name: String
         let tag: Int
-        /// `mapFill(count, dryRun)`: the map rows of this entity for `count` objects (all copies).
-        let mapFill: (_ count: Int, _ dryRun: Bool) -> String
         /// One INSERT … SELECT, or two when ordered references split the rows.
         let inserts: [String]
     }
@@ -66,6 +66,8 @@ struct PostgreSQLGraphCopySQL {
     private(set) var follows: [FollowStep]
     private let rootExclusions: Set<String>
     private let relationshipIndex: [String: Int]
+    /// The entities the walk can reach (set once in `init`, before the statements are built).
+    private var reachable: Set<String> = []
 
     init(plan: GraphCopyPlan, schema: StoreSchema, settings: [String: Setting], perCopyWalk: Bool) {
         guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
@@ -85,10 +87,12 @@ struct PostgreSQLGraphCopySQL {
         self.joinInserts = []
         self.follows = []
         let reachable = reachableEntities()
+        self.reachable = reachable
         let entities = schema.model.entities.filter { reachable.contains($0.name) }
         self.walk = walkSQL()
         self.entitySteps = entities.map(entityStep)
-        self.linkedQueries = entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) }
+        self.linkedQueries = PostgreSQLGraphCopySQL.linkedInsert(
+            entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) })
         self.joinInserts = schema.joinTables.flatMap { joinTableInserts($0, reachable: reachable) }
         self.follows = followSteps(reachable: reachable)
     }
@@ -165,33 +169,51 @@ struct PostgreSQLGraphCopySQL {
             body += "\nUNION\nSELECT w.cp, e.ent, e.id, e.via, w.ent, w.id FROM w CROSS JOIN LATERAL (\n"
                 + edges.joined(separator: "\nUNION ALL\n") + "\n) e(ent, id, via)"
         }
-        return "INSERT INTO \(PostgreSQLGraphCopySQL.walkTable) (cp, ent, id, via, pent, pid) WITH RECURSIVE w(cp, ent, id, via, pent, pid) AS (\n"
-            + body + "\n) SELECT cp, ent, id, via, pent, pid FROM w"
+        // `seq` numbers the rows in the order the walk finds them (its first arrival at an object
+        // names the object's parent): a window over the CTE's scan, far cheaper than an identity
+        // column's nextval per row.
+        // The same statement answers the objects per entity (all copies of a shared walk counted
+        // once), from the rows it wrote rather than by reading the table again.
+        return "WITH RECURSIVE w(cp, ent, id, via, pent, pid) AS (\n" + body + "\n), "
+            + "written AS (INSERT INTO \(PostgreSQLGraphCopySQL.walkTable) (seq, cp, ent, id, via, pent, pid) "
+            + "SELECT row_number() OVER (), cp, ent, id, via, pent, pid FROM w RETURNING cp, ent, id) "
+            + "SELECT ent, count(*) FROM (SELECT DISTINCT cp, ent, id FROM written) d GROUP BY ent"
     }
 
-    // MARK: 2–4. Map and insert per entity
+    // MARK: 2. Map
+
+    /// The map rows of every copied object, all copies and entities in one statement. New ids come
+    /// from each table's sequence (never handed out twice, even to concurrent clones): `nextval`
+    /// runs after the sort (PostgreSQL evaluates volatile output columns after ORDER BY), so a
+    /// copy's ids follow its originals' order. The numbered rows are materialised once (a CTE
+    /// named twice) and joined to themselves for each parent's new id, so no UPDATE of the map
+    /// follows. The sequences are looked up once per statement (`q`), not per row. A dry run only
+    /// reads where each sequence stands.
+    func mapFill(dryRun: Bool) -> String {
+        var sequences = [String](repeating: "NULL", count: model.entities.count)
+        for step in entitySteps {
+            let table = quoted(step.name).replacingOccurrences(of: "'", with: "''")
+            sequences[step.tag] = "pg_get_serial_sequence('\(table)', '_id')"
+        }
+        let newID = dryRun
+            ? "coalesce(pg_sequence_last_value(q.seqs[s.ent + 1]), 0) + row_number() OVER (PARTITION BY s.ent ORDER BY s.cp, s.id)"
+            : "nextval(q.seqs[s.ent + 1])"
+        return """
+            INSERT INTO \(map) (cp, ent, old, new, pent, pold, pnew) \
+            WITH q AS MATERIALIZED (SELECT ARRAY[\(sequences.joined(separator: ", "))]::regclass[] AS seqs), \
+            s AS (SELECT c.cp, w.ent, w.id, w.pent, w.pid FROM \
+            (SELECT DISTINCT ON (cp, ent, id) cp, ent, id, pent, pid FROM \(PostgreSQLGraphCopySQL.walkTable) ORDER BY cp, ent, id, seq) w \
+            JOIN generate_series(1, $3::int8) c(cp) ON w.cp = 0 OR w.cp = c.cp), \
+            n AS (SELECT s.cp, s.ent, s.id, s.pent, s.pid, \(newID) AS new FROM s, q ORDER BY s.ent, s.cp, s.id) \
+            SELECT n.cp, n.ent, n.id, n.new, n.pent, n.pid, p.new FROM n LEFT JOIN n p ON p.cp = n.cp AND p.ent = n.pent AND p.id = n.pid
+            """
+    }
+
+    // MARK: 3–4. Insert per entity
 
     private func entityStep(_ entity: EntityDescription) -> EntityStep {
         let entityTag = tag(entity.name)
         let table = quoted(entity.name)
-        let sequence = "pg_get_serial_sequence('\(table.replacingOccurrences(of: "'", with: "''"))', '_id')"
-        let walkTable = PostgreSQLGraphCopySQL.walkTable
-        let mapTable = map
-        let mapFill = { (count: Int, dryRun: Bool) -> String in
-            // New ids come from the sequence (never handed out twice, even to concurrent clones),
-            // sorted and paired with the originals in (copy, old id) order, so a copy's ids
-            // follow its originals' order. A dry run only reads where the sequence stands.
-            let newIDs = dryRun
-                ? "SELECT coalesce(pg_sequence_last_value(\(sequence)::regclass), 0) + g AS new, g AS rn FROM generate_series(1, \(count)::int8) g"
-                : "SELECT new, row_number() OVER (ORDER BY new) AS rn FROM (SELECT nextval(\(sequence)) AS new FROM generate_series(1, \(count)::int8)) a"
-            return """
-                INSERT INTO \(mapTable) (cp, ent, old, new, pent, pold) SELECT s.cp, \(entityTag), s.id, n.new, s.pent, s.pid FROM \
-                (SELECT c.cp, w.id, w.pent, w.pid, row_number() OVER (ORDER BY c.cp, w.id) AS rn FROM \
-                (SELECT DISTINCT ON (cp, id) cp, id, pent, pid FROM \(walkTable) WHERE ent = \(entityTag) ORDER BY cp, id, seq) w \
-                JOIN generate_series(1, $3::int8) c(cp) ON w.cp = 0 OR w.cp = c.cp) s \
-                JOIN (\(newIDs)) n ON n.rn = s.rn
-                """
-        }
         var columns = ["\"_id\"", "\"_version\""]
         var values = ["m.new", "1"]
         for attribute in entity.attributes {
@@ -232,7 +254,7 @@ struct PostgreSQLGraphCopySQL {
                 "\(into) SELECT \(appendingValues.joined(separator: ", ")) \(source) AND NOT (\(condition)) ORDER BY m.new",
             ]
         }
-        return EntityStep(name: entity.name, tag: entityTag, mapFill: mapFill, inserts: inserts)
+        return EntityStep(name: entity.name, tag: entityTag, inserts: inserts)
     }
 
     /// The first copy (`cp`, 1-based) whose values of `attributes` of `entity` repeat an earlier
@@ -244,7 +266,7 @@ struct PostgreSQLGraphCopySQL {
         guard described.count == attributes.count, !described.isEmpty else { return nil }
         let entityTag = tag(name)
         let table = quoted(name)
-        let values = described.enumerated().map { "\(attributeExpression(entity, $1)) AS a\($0)" }.joined(separator: ", ")
+        let values = described.enumerated().map { "\(attributeExpression(entity, $1, readsParents: false)) AS a\($0)" }.joined(separator: ", ")
         let names = described.indices.map { "a\($0)" }
         let notNull = names.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
         let matches = zip(described, names).map { "e.\(quoted($0.name)) = x.\($1)" }.joined(separator: " AND ")
@@ -272,7 +294,9 @@ struct PostgreSQLGraphCopySQL {
 
     /// DESIGN.md §3 attribute rules, in precedence: exclude, followParent (+ withoutParent),
     /// rebuild, copy; the request's `set` on the root over all of them.
-    private func attributeExpression(_ entity: EntityDescription, _ attribute: AttributeDescription) -> String {
+    /// `readsParents`: false for the clash query, run when the inserts were rolled back and no
+    /// parent's clone is there to read (the value the copy would have had before the follow step).
+    private func attributeExpression(_ entity: EntityDescription, _ attribute: AttributeDescription, readsParents: Bool = true) -> String {
         let original = "o.\(quoted(attribute.name))"
         let rule = plan.rule(for: entity.name, attribute.name)
         var expression: String
@@ -283,7 +307,15 @@ struct PostgreSQLGraphCopySQL {
             let placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map { $0.isNull ? "NULL" : PostgreSQLSchema.literal($0) } ?? original)
             let followable = model.entities.filter { $0.attribute(named: followed) != nil }.map { String(tag($0.name)) }
             let noParent = followable.isEmpty ? "true" : "m.pold IS NULL OR m.pent NOT IN (\(followable.joined(separator: ", ")))"
-            expression = "CASE WHEN \(noParent) THEN \(withoutParent) ELSE \(placeholder) END"
+            var cases = ["WHEN \(noParent) THEN \(withoutParent)"]
+            if readsParents, let parents = insertedFollowParents(entity, attribute) {
+                // The parents' rows are already written: read the followed value now rather
+                // than write the row twice (an UPDATE after the inserts).
+                cases += parents.map { parent in
+                    "WHEN m.pent = \(tag(parent)) THEN (SELECT p.\(quoted(followed)) FROM \(quoted(parent)) p WHERE p.\"_id\" = m.pnew)"
+                }
+            }
+            expression = "CASE \(cases.joined(separator: " ")) ELSE \(placeholder) END"
         } else {
             expression = ruleExpression(rule, attribute, original: original)
         }
@@ -295,6 +327,31 @@ struct PostgreSQLGraphCopySQL {
         }
         // Typed, so a CASE whose every branch is NULL is still the column's type.
         return "CAST(\(expression) AS \(PostgreSQLGraphCopySQL.castType(attribute.type)))"
+    }
+
+    /// The entities whose clones a `followParent` attribute of `entity` takes its value from,
+    /// the owners through a followed relationship that have the followed attribute.
+    private func followParents(of entity: String, followed: String) -> [String] {
+        model.entities.filter { candidate in
+            reachable.contains(candidate.name) && candidate.attribute(named: followed) != nil
+                && candidate.relationships.contains { $0.destination == entity && isFollowed($0) }
+        }.map(\.name)
+    }
+
+    /// The parents of a `followParent` attribute when its value can be read while its rows are
+    /// inserted: every parent entity is inserted in an earlier step (entities go in model order)
+    /// with the followed attribute final by then (not following a parent itself) and of the same
+    /// type. Otherwise nil, and an UPDATE after all inserts sets it (`followSteps`).
+    private func insertedFollowParents(_ entity: EntityDescription, _ attribute: AttributeDescription) -> [String]? {
+        guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
+              !plan.isExcludedEverywhere(entity.name, attribute.name) else { return nil }
+        let parents = followParents(of: entity.name, followed: followed)
+        guard !parents.isEmpty else { return nil }
+        for parent in parents {
+            guard tag(parent) < tag(entity.name), model.entity(named: parent)!.attribute(named: followed)!.type == attribute.type else { return nil }
+            if case .followParent = plan.rule(for: parent, followed) { return nil }
+        }
+        return parents
     }
 
     private static func castType(_ type: AttributeType) -> String {
@@ -351,11 +408,15 @@ struct PostgreSQLGraphCopySQL {
 
     // MARK: 3. Linked shared objects
 
-    /// Rows are made distinct first: PostgreSQL refuses an ON CONFLICT DO UPDATE that would touch
-    /// one row twice in a statement.
-    private static func linkedInsert(_ select: String) -> String {
-        "INSERT INTO \(PostgreSQLGraphCopySQL.linkedTable) AS l (ent, id, bump) SELECT DISTINCT ent, id, bump FROM (\(select)) s(ent, id, bump) "
-            + "ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)"
+    /// Every source of shared objects in one statement (one round trip however many foreign keys
+    /// and join tables point outside the clone). Rows are grouped by object first, keeping the
+    /// strongest bump: PostgreSQL refuses an ON CONFLICT DO UPDATE that would touch one row twice
+    /// in a statement.
+    private static func linkedInsert(_ selects: [String]) -> [String] {
+        guard !selects.isEmpty else { return [] }
+        return ["INSERT INTO \(PostgreSQLGraphCopySQL.linkedTable) AS l (ent, id, bump) SELECT ent, id, max(bump) FROM ("
+            + selects.joined(separator: " UNION ALL ") + ") s(ent, id, bump) GROUP BY ent, id "
+            + "ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)"]
     }
 
     /// The condition that the map row `alias` is not a root whose relationship `name` is left out
@@ -374,10 +435,10 @@ struct PostgreSQLGraphCopySQL {
             var conditions = ["m.ent = \(tag(entity.name))", "\(column) IS NOT NULL",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(relationship.destination)) AND x.old = \(column) AND x.cp = m.cp)"]
             if let condition = notReplacedAtRoot(entity.name, relationship.name, alias: "m") { conditions.append(condition) }
-            return PostgreSQLGraphCopySQL.linkedInsert("""
+            return """
                 SELECT \(tag(relationship.destination)), \(column), \(relationship.hasInverse ? 1 : 0) \
                 FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
-                """)
+                """
         }
     }
 
@@ -398,20 +459,20 @@ struct PostgreSQLGraphCopySQL {
             var conditions = ["m.ent = \(tag(joinTable.sourceEntity))",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.destinationEntity)) AND x.old = j.\"dst\" AND x.cp = m.cp)"]
             if excludedAtRoot(source.source, source.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append(PostgreSQLGraphCopySQL.linkedInsert("""
+            queries.append("""
                 SELECT \(tag(joinTable.destinationEntity)), j."dst", \(inverse == nil ? 0 : 1) FROM \(map) m JOIN \(table) j ON j."src" = m.old \
                 WHERE \(conditions.joined(separator: " AND "))
-                """))
+                """)
         }
         if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
            !plan.isExcludedEverywhere(inverse.source, inverse.name) {
             var conditions = ["m.ent = \(tag(joinTable.destinationEntity))",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.sourceEntity)) AND x.old = j.\"src\" AND x.cp = m.cp)"]
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append(PostgreSQLGraphCopySQL.linkedInsert("""
+            queries.append("""
                 SELECT \(tag(joinTable.sourceEntity)), j."src", 1 FROM \(map) m JOIN \(table) j ON j."dst" = m.old \
                 WHERE \(conditions.joined(separator: " AND "))
-                """))
+                """)
         }
         return queries
     }
@@ -477,14 +538,9 @@ struct PostgreSQLGraphCopySQL {
         for entity in model.entities where reachable.contains(entity.name) {
             for attribute in entity.attributes {
                 guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
-                      !plan.isExcludedEverywhere(entity.name, attribute.name) else { continue }
-                var parents: [String] = []
-                for candidate in model.entities where reachable.contains(candidate.name) {
-                    if candidate.relationships.contains(where: { $0.destination == entity.name && isFollowed($0) }),
-                       candidate.attribute(named: followed) != nil {
-                        parents.append(candidate.name)
-                    }
-                }
+                      !plan.isExcludedEverywhere(entity.name, attribute.name),
+                      insertedFollowParents(entity, attribute) == nil else { continue }
+                let parents = followParents(of: entity.name, followed: followed)
                 guard !parents.isEmpty else { continue }
                 let cases = parents.map { parent in
                     "WHEN \(tag(parent)) THEN (SELECT p.\(quoted(followed)) FROM \(quoted(parent)) p WHERE p.\"_id\" = m.pnew)"
