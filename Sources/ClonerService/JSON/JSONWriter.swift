@@ -59,6 +59,35 @@ public struct JSONWriter: Sendable {
         needsComma = false
     }
 
+    /// An object member's name already encoded by `encodedKey` (`"name":`): records write the
+    /// same names on every row, so they are quoted and escaped once, not per row.
+    public mutating func key(encoded: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: encoded)
+        needsComma = false
+    }
+
+    /// `"name":` as `key(_:)` writes it, for `key(encoded:)`.
+    public static func encodedKey(_ name: String) -> [UInt8] {
+        var writer = JSONWriter(capacity: name.utf8.count + 3)
+        writer.key(name)
+        return writer.bytes
+    }
+
+    /// A string value already encoded by `encodedString` (quoted and escaped).
+    public mutating func string(encoded: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: encoded)
+        needsComma = true
+    }
+
+    /// `"text"` as `string(_:)` writes it, for `string(encoded:)`.
+    public static func encodedString(_ text: String) -> [UInt8] {
+        var writer = JSONWriter(capacity: text.utf8.count + 2)
+        writer.string(text)
+        return writer.bytes
+    }
+
     public mutating func string(_ value: String) {
         separate()
         appendQuoted(value)
