@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Side-by-side load test of Cloner's HTTP routes with wrk, against peers on the same 2 cores:
 #
-#   GET /healthz                  cloner | hummingbird (Hummingbird 2, ../shared/bench/hbpeer) | nginx
-#   GET /notes/1                  cloner | hbgrdb (Hummingbird 2 + GRDB on Cloner's own SQLite file)
+#   GET /healthz                  cloner | hbgrdb | nginx (a static `return 200` location)
+#   GET /notes/1                  cloner | hbgrdb
 #   GET /items?note=1&limit=50    cloner | hbgrdb
+#
+# hbgrdb is ../shared/bench/hbgrdb: Hummingbird 2 + GRDB 7 serving the same JSON from Cloner's own
+# SQLite file; its /healthz is the same handler as ../shared/bench/hbpeer (plain Hummingbird 2).
 #
 #   scripts/bench-http.sh                     ROUNDS=3 DURATION=8s CONNECTIONS="50 500"
 #   ACCESS_LOG=/tmp/access.log scripts/bench-http.sh     log to a real file instead of /dev/null
@@ -12,13 +15,12 @@
 # Cloner's side is the release `cloner serve` itself on a scratch database: its real parser,
 # router, request ids, JSON access log and request metrics. The data is one Note with 120 Items
 # (two ItemData each) and 3 Memos, created through Cloner's API; hbgrdb reads the same file. The
-# Swift peers are built in copies under /tmp so their .build/ never enters a tree.
+# peer is built in a copy under /tmp ($HBGRDB_BUILD) so its .build/ never enters a tree.
 #
 # Every peer gets a port nothing listens on (picked by the kernel, or the *_PORT variables, which
 # must be free: the script stops if one is taken). Before measuring, each server must be alive
 # (its pid), own its listening socket (ss) and give an answer only it gives: Cloner an
-# X-Request-ID header, Hummingbird a 404 for /items, hbgrdb a `charset=utf-8` JSON page, nginx
-# its Server header — a stranger on a default port was once measured as "Hummingbird".
+# X-Request-ID header, hbgrdb a `charset=utf-8` JSON page without one, nginx its Server header — a stranger on a default port was once measured as "Hummingbird".
 #
 # Runs alternate between servers and routes, round after round, so a noisy neighbour on this
 # shared machine hurts all alike; the summary takes each median over the rounds (the lower middle
@@ -32,8 +34,6 @@ duration=${DURATION:-8s}
 connections=${CONNECTIONS:-"50 500"}
 routes=${ROUTES:-"healthz notes items"}
 access_log=${ACCESS_LOG:-/dev/null}
-hb_source=/work/shared/bench/hbpeer
-hb_build=${HB_BUILD:-/tmp/hbpeer-build}
 hbgrdb_source=/work/shared/bench/hbgrdb
 hbgrdb_build=${HBGRDB_BUILD:-/tmp/hbgrdb-build}
 
@@ -57,7 +57,6 @@ build_peer() { # name source build-dir
         (cd "$3" && swift build -c release >&2)
     fi
 }
-build_peer hbpeer "$hb_source" "$hb_build"
 build_peer hbgrdb "$hbgrdb_source" "$hbgrdb_build"
 echo "building cloner (release)" >&2
 swift build -c release --product cloner >&2
@@ -75,7 +74,6 @@ port_for() { # variable-value
     fi
 }
 cloner_port=$(port_for "${CLONER_PORT:-}")
-hb_port=$(port_for "${HB_PORT:-}")
 hbgrdb_port=$(port_for "${HBGRDB_PORT:-}")
 nginx_port=$(port_for "${NGINX_PORT:-}")
 
@@ -112,9 +110,6 @@ with urllib.request.urlopen(request) as answer:
     assert answer.status == 201, answer.status
 PY
 
-"$hb_build/.build/release/hbpeer" "$hb_port" > "$work/hbpeer.out" 2>&1 &
-hb_pid=$!
-pids+=("$hb_pid")
 HBGRDB_SORTED_KEYS=1 "$hbgrdb_build/.build/release/hbgrdb" "$hbgrdb_port" "$work/cloner.sqlite" > "$work/hbgrdb.out" 2>&1 &
 hbgrdb_pid=$!
 pids+=("$hbgrdb_pid")
@@ -143,7 +138,6 @@ CONF
 nginx -c "$work/nginx/nginx.conf" > "$work/nginx.out" 2>&1 &
 nginx_pid=$!
 pids+=("$nginx_pid")
-wait_for_port "$hb_port" "$hb_pid" hummingbird
 wait_for_port "$hbgrdb_port" "$hbgrdb_pid" hbgrdb
 wait_for_port "$nginx_port" "$nginx_pid" nginx
 
@@ -164,9 +158,6 @@ verify() { # name port pid
     cloner)
         headers=$(curl -fsS -D - -o /dev/null "http://127.0.0.1:$port/healthz")
         grep -qi '^x-request-id:' <<< "$headers" || fail "port $port answers /healthz without X-Request-ID: not cloner" ;;
-    hummingbird)
-        [[ "$(curl -sS "http://127.0.0.1:$port/healthz")" == '{"status":"ok"}' ]] || fail "port $port: /healthz is not hummingbird's"
-        [[ "$(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/items")" == 404 ]] || fail "port $port serves /items: not hbpeer" ;;
     hbgrdb)
         headers=$(curl -fsS -D "$work/hbgrdb.headers" -o "$work/hbgrdb.body" "http://127.0.0.1:$port/items?note=1&limit=1"; cat "$work/hbgrdb.headers")
         grep -qi '^content-type: application/json; charset=utf-8' <<< "$headers" && grep -q '"data":\[{' "$work/hbgrdb.body" \
@@ -178,7 +169,6 @@ verify() { # name port pid
     echo "verified $name: pid $pid on port $port" >&2
 }
 verify cloner "$cloner_port" "$cloner_pid"
-verify hummingbird "$hb_port" "$hb_pid"
 verify hbgrdb "$hbgrdb_port" "$hbgrdb_pid"
 verify nginx "$nginx_port" "$nginx_pid"
 
@@ -192,7 +182,7 @@ path_of() {
 }
 servers_of() {
     case $1 in
-    healthz) echo "cloner:$cloner_port hummingbird:$hb_port nginx:$nginx_port" ;;
+    healthz) echo "cloner:$cloner_port hbgrdb:$hbgrdb_port nginx:$nginx_port" ;;
     *) echo "cloner:$cloner_port hbgrdb:$hbgrdb_port" ;;
     esac
 }
@@ -241,7 +231,7 @@ for round in $(seq 1 "$rounds"); do
     done
     echo "load average after round $round: $(cat /proc/loadavg)" >&2
 done
-for server in "cloner:$cloner_pid" "hummingbird:$hb_pid" "hbgrdb:$hbgrdb_pid" "nginx:$nginx_pid"; do
+for server in "cloner:$cloner_pid" "hbgrdb:$hbgrdb_pid" "nginx:$nginx_pid"; do
     kill -0 "${server#*:}" 2>/dev/null || fail "${server%%:*} died during the rounds"
 done
 
@@ -266,7 +256,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
 for c in $connections; do
     if [[ " $routes " == *" healthz "* ]]; then
         health=$(value 5 "$c" healthz cloner)
-        echo "c=$c  cloner /healthz / nginx = $(ratio "$health" "$(value 5 "$c" healthz nginx)")x, / hummingbird = $(ratio "$health" "$(value 5 "$c" healthz hummingbird)")x"
+        echo "c=$c  cloner /healthz / nginx = $(ratio "$health" "$(value 5 "$c" healthz nginx)")x, / hbgrdb (Hummingbird 2) = $(ratio "$health" "$(value 5 "$c" healthz hbgrdb)")x"
         [[ " $routes " == *" notes "* ]] && echo "c=$c  cloner /notes/1 / cloner /healthz = $(ratio "$(value 5 "$c" notes cloner)" "$health")x (goal 0.6x)"
         [[ " $routes " == *" items "* ]] && echo "c=$c  cloner /items / cloner /healthz = $(ratio "$(value 5 "$c" items cloner)" "$health")x (goal 0.25x)"
     fi

@@ -45,7 +45,8 @@ import Testing
         for entity in ["Note", "Item", "Tag", "NoteDescription"] {
             let all = try store.read { try $0.fetchIDs(FetchRequest(entity: entity)) }
             #expect(!all.isEmpty)
-            for ids in [all, all.reversed(), [all[all.count / 2]], [999_999], [], [all[0], 999_999, all[0], all.last!]] {
+            let lists: [[Int64]] = [all, all.reversed(), [all[all.count / 2]], [999_999], [], [all[0], 999_999, all[0], all.last!]]
+            for ids in lists {
                 let (records, expected) = try store.read { context in
                     (try context.fetchRecords(entity: entity, ids: ids), try context.fetchObjects(entity: entity, ids: ids))
                 }
@@ -97,7 +98,8 @@ import Testing
                         break
                     }
                     #expect(page.lastPosition == rows[pageSize - 1].position)
-                    next.position = try #require(page.lastPosition)
+                    guard let position = page.lastPosition else { break }
+                    next.position = position
                     if pages > 30 { break }
                 }
                 #expect(seen == everything.map(\.id), "\(kind) \(shape) by \(pageSize)")

@@ -194,17 +194,30 @@ public struct JSONWriter: Sendable {
     /// upper-case `uuidString` and a `lowercased()` copy.
     public mutating func uuid(_ value: UUID) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        let raw = value.uuid
-        withUnsafeBytes(of: raw) { uuidBytes in
-            for (position, byte) in uuidBytes.enumerated() {
-                if position == 4 || position == 6 || position == 8 || position == 10 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0xF)])
+        // The 38 bytes (quotes included) are formatted on the stack and appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 38) { text in
+            text[0] = UInt8(ascii: "\"")
+            var position = 1
+            withUnsafeBytes(of: value.uuid) { uuidBytes in
+                for (offset, byte) in uuidBytes.enumerated() {
+                    if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+                        text[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    text[position] = Self.hexDigit(byte >> 4)
+                    text[position + 1] = Self.hexDigit(byte & 0xF)
+                    position += 2
+                }
             }
+            text[37] = UInt8(ascii: "\"")
+            bytes.append(contentsOf: UnsafeBufferPointer(text))
         }
-        bytes.append(UInt8(ascii: "\""))
         needsComma = true
+    }
+
+    /// A lower-case hex digit for 0…15, computed rather than looked up (no bounds check, no array).
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// A date as RFC 3339 UTC text with milliseconds.

@@ -150,7 +150,17 @@ final class RecordsController: Sendable {
     }()
 
     static func percentEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? text
+        // Letters, digits and `-._~` (RFC 3986 §2.3, unreserved) pass unchanged whatever the set:
+        // the usual `note=1&limit=50` needs no CharacterSet walk.
+        let unreserved = text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): return true
+            default: return false
+            }
+        }
+        if unreserved { return text }
+        return text.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? text
     }
 
     // MARK: POST /{collection}
