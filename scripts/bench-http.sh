@@ -11,6 +11,7 @@
 #   scripts/bench-http.sh                     ROUNDS=3 DURATION=8s CONNECTIONS="50 500"
 #   ACCESS_LOG=/tmp/access.log scripts/bench-http.sh     log to a real file instead of /dev/null
 #   ROUTES="notes items" scripts/bench-http.sh           only some routes (healthz notes items)
+#   CLONER_BIN=/path/to/cloner scripts/bench-http.sh     measure another build (an earlier commit)
 #
 # Cloner's side is the release `cloner serve` itself on a scratch database: its real parser,
 # router, request ids, JSON access log and request metrics. The data is one Note with 120 Items
@@ -58,9 +59,13 @@ build_peer() { # name source build-dir
     fi
 }
 build_peer hbgrdb "$hbgrdb_source" "$hbgrdb_build"
-echo "building cloner (release)" >&2
-swift build -c release --product cloner >&2
-cloner_bin="$(swift build -c release --show-bin-path)/cloner"
+if [[ -n "${CLONER_BIN:-}" ]]; then
+    cloner_bin=$CLONER_BIN   # another build (e.g. of an earlier commit) to compare
+else
+    echo "building cloner (release)" >&2
+    swift build -c release --product cloner >&2
+    cloner_bin="$(swift build -c release --show-bin-path)/cloner"
+fi
 
 listening() { ss -Hltn "sport = :$1" | grep -q .; }
 
