@@ -31,7 +31,7 @@ public final class CloneEngine: Sendable {
     /// `inTransactionAfter` with the result (an idempotency answer, a job row): all commit together
     /// or none does. `completion` runs on the job's queue once it has committed or rolled back.
     @discardableResult
-    public func start(_ plan: ClonePlan, jobID: String = UUID().uuidString.lowercased(),
+    public func start(_ plan: ClonePlan, jobID: String = UUID.random().uuidString.lowercased(),
                       inTransactionBefore: @escaping @Sendable (any StoreContext) throws -> Void = { _ in },
                       inTransactionAfter: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void = { _, _ in },
                       completion: @escaping @Sendable (CloneJob) -> Void = { _ in }) -> CloneJob {
@@ -42,7 +42,7 @@ public final class CloneEngine: Sendable {
 
     /// Plans `request` and starts it as `start(_:jobID:…)` does.
     @discardableResult
-    public func start(_ request: CloneRequest, jobID: String = UUID().uuidString.lowercased(),
+    public func start(_ request: CloneRequest, jobID: String = UUID.random().uuidString.lowercased(),
                       completion: @escaping @Sendable (CloneJob) -> Void = { _ in }) throws(CloneError) -> CloneJob {
         start(try plan(request), jobID: jobID, completion: completion)
     }

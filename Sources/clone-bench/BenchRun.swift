@@ -50,20 +50,8 @@ struct BenchRun {
         let elapsed = clock.now - start
         let cpu = ProcessorTime.seconds() - startCPU
         let after = try rowCounts(store)
-        let objects = store.model.entities.reduce(0) { $0 + after[$1.name]! - before[$1.name]! }
-        let joins = store.schema.joinTables.reduce(0) { $0 + after[$1.name]! - before[$1.name]! }
-        if reportedObjects >= 0 && reportedObjects != objects {
-            throw BenchVerification.Failure(description: "the Cloner reports \(reportedObjects) objects created, the tables grew by \(objects)")
-        }
-        return BenchMeasurement([
-            "mode": mode.rawValue,
-            "seconds": String(elapsed.seconds),
-            "cpu_seconds": String(cpu),
-            "objects": String(objects),
-            "joins": String(joins),
-            "hwm_kib": String(PeakMemory.residentHighWaterMarkKiB()),
-            "opened_hwm_kib": String(openedKiB),
-        ])
+        return try BenchMeasurement(copy: mode, schema: store.schema, before: before, after: after, reportedObjects: reportedObjects,
+                                    elapsed: elapsed, cpuSeconds: cpu, openedKiB: openedKiB)
     }
 
     /// Rows per entity table and join table.

@@ -2,17 +2,14 @@ import ClonerModel
 import Foundation
 
 /// The whole benchmark: for each size, set a store up in one child process, then alternate the
-/// reference SQL copy and the Cloner (SQL, Cloner, SQL, Cloner…) in fresh child processes on the
-/// same file, and report medians — the machine is shared, so single figures are noise. Ends with
+/// reference SQL copy and the Cloner in fresh child processes on the same file, the order swapped
+/// every round (SQL, Cloner, Cloner, SQL, SQL, Cloner…) so neither side always writes to the
+/// larger file or runs with the warmer page cache, and report medians — the machine is shared,
+/// so single figures are noise. Ends with
 /// one clone of a note carrying a gibibyte of attachments, whose peak RSS must stay small.
 struct BenchSuite {
     let modelPath: String
-    var sizes: [Int] = [1_000, 10_000, 100_000]
-    var rounds = 3
-    var attachmentBytes = 4_096
-    var largeAttachmentCount = 256
-    var largeAttachmentBytes = 4 << 20
-    var includeLarge = true
+    var sizes = BenchSizes()
     var directory: URL
     var keep = false
 
@@ -41,16 +38,7 @@ struct BenchSuite {
         let model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: modelPath))
         Console.line(try BenchVerification(model: model).run(in: directory))
 
-        var results: [SizeResult] = []
-        for items in sizes {
-            results.append(try measure(label: "\(items)", items: items, blobBytes: attachmentBytes, rounds: rounds))
-        }
-        var large: SizeResult?
-        if includeLarge {
-            let total = Double(largeAttachmentCount * largeAttachmentBytes) / Double(1 << 30)
-            large = try measure(label: String(format: "%d×%dMiB (%.1f GiB)", largeAttachmentCount, largeAttachmentBytes >> 20, total),
-                                items: largeAttachmentCount, blobBytes: largeAttachmentBytes, rounds: 1)
-        }
+        let (results, large) = try sizes.measureEach { try measure(label: $0, items: $1, blobBytes: $2, rounds: $3) }
         return report(results, large: large)
     }
 
@@ -59,18 +47,18 @@ struct BenchSuite {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
         let database = folder.appendingPathComponent("bench.sqlite").path
-        let setup = try child(["setup", "--db", database, "--items", "\(items)", "--blob-bytes", "\(blobBytes)"])
+        let setup = try BenchChild.run(["setup", "--db", database, "--items", "\(items)", "--blob-bytes", "\(blobBytes)"], modelPath: modelPath)
         let size = (try? FileManager.default.attributesOfItem(atPath: database)[.size] as? Int) ?? 0
         var result = SizeResult(label: label, items: items, setup: setup, databaseBytes: size)
-        Console.line(String(format: "[%@] setup %.2f s, RSS %@, file %@", label, setup.double("seconds"), mib(setup.int("hwm_kib")), mib(size / 1_024)))
+        Console.line(String(format: "[%@] setup %.2f s, RSS %@, file %@", label, setup.double("seconds"), BenchReport.mib(setup.int("hwm_kib")), BenchReport.mib(size / 1_024)))
         for round in 1...rounds {
-            for mode in ["sql", "cloner"] {
-                let measurement = try child(["run", "--db", database, "--mode", mode, "--root", setup["root"] ?? "1"])
+            for mode in round % 2 == 1 ? ["sql", "cloner"] : ["cloner", "sql"] {
+                let measurement = try BenchChild.run(["run", "--db", database, "--mode", mode, "--root", setup["root"] ?? "1"], modelPath: modelPath)
                 if mode == "sql" { result.sql.append(measurement) } else { result.cloner.append(measurement) }
                 let rows = measurement.int("objects") + measurement.int("joins")
                 Console.line(String(format: "[%@] round %d %-6@ %8.3f s (CPU %.3f s)  %9d rows  %10.0f rows/s  peak RSS %@", label, round, mode,
                              measurement.double("seconds"), measurement.double("cpu_seconds"), rows,
-                             Double(rows) / measurement.double("seconds"), mib(measurement.int("hwm_kib"))))
+                             Double(rows) / measurement.double("seconds"), BenchReport.mib(measurement.int("hwm_kib"))))
             }
         }
         let sqlRows = result.sql.map { $0.int("objects") + $0.int("joins") }
@@ -81,18 +69,6 @@ struct BenchSuite {
         return result
     }
 
-    private func child(_ arguments: [String]) throws -> BenchMeasurement {
-        try BenchChild.run(arguments, modelPath: modelPath)
-    }
-
-    private func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
-
-    private func mib(_ kib: Int) -> String { String(format: "%.1f MiB", Double(kib) / 1_024) }
-
     /// Prints the table; false if a goal is missed.
     private func report(_ results: [SizeResult], large: SizeResult?) -> Bool {
         var passed = true
@@ -101,37 +77,31 @@ struct BenchSuite {
         var lines: [[String]] = []
         for result in results + (large.map { [$0] } ?? []) {
             let rows = result.cloner[0].int("objects") + result.cloner[0].int("joins")
-            let sqlSeconds = median(result.sql.map { $0.double("seconds") })
-            let clonerSeconds = median(result.cloner.map { $0.double("seconds") })
+            let sqlSeconds = BenchReport.median(result.sql.map { $0.double("seconds") })
+            let clonerSeconds = BenchReport.median(result.cloner.map { $0.double("seconds") })
             let ratio = sqlSeconds / clonerSeconds
-            let sqlCPU = median(result.sql.map { $0.double("cpu_seconds") })
-            let clonerCPU = median(result.cloner.map { $0.double("cpu_seconds") })
+            let sqlCPU = BenchReport.median(result.sql.map { $0.double("cpu_seconds") })
+            let clonerCPU = BenchReport.median(result.cloner.map { $0.double("cpu_seconds") })
             lines.append([
-                result.label, "\(rows)", String(format: "%.2f", result.setup.double("seconds")), mib(result.setup.int("hwm_kib")),
+                result.label, "\(rows)", String(format: "%.2f", result.setup.double("seconds")), BenchReport.mib(result.setup.int("hwm_kib")),
                 String(format: "%.3f", sqlSeconds), String(format: "%.0f", Double(rows) / sqlSeconds),
                 String(format: "%.3f", clonerSeconds), String(format: "%.0f", Double(rows) / clonerSeconds),
                 String(format: "%.2f", ratio), String(format: "%.3f / %.3f", sqlCPU, clonerCPU), String(format: "%.2f", sqlCPU / clonerCPU),
-                mib(result.sql.map { $0.int("hwm_kib") }.max() ?? 0), mib(result.cloner.map { $0.int("hwm_kib") }.max() ?? 0),
+                BenchReport.mib(result.sql.map { $0.int("hwm_kib") }.max() ?? 0), BenchReport.mib(result.cloner.map { $0.int("hwm_kib") }.max() ?? 0),
             ])
             if result.label == large?.label { continue }
             if ratio < BenchSuite.targetRatio { passed = false }
         }
-        let widths = header.indices.map { column in ([header[column]] + lines.map { $0[column] }).map(\.count).max()! }
-        func format(_ cells: [String]) -> String {
-            "| " + cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |"
-        }
         Console.line()
-        Console.line(format(header))
-        Console.line("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
-        for line in lines { Console.line(format(line)) }
+        BenchReport.printTable(header: header, lines: lines)
         Console.line()
-        Console.line(String(format: "rows = objects created + join rows; medians of %d alternating runs each (1 for the gibibyte run); every run in a fresh process.", rounds))
+        Console.line(String(format: "rows = objects created + join rows; medians of %d alternating runs each (1 for the gibibyte run); every run in a fresh process.", sizes.rounds))
         Console.line("Cloner/SQL = SQL time / Cloner time = Cloner rows/s / SQL rows/s (wall clock); the CPU columns use user+system time of the copy alone.")
         Console.line(String(format: "goal: Cloner/SQL ≥ %.2f for every size: %@", BenchSuite.targetRatio, passed ? "met" : "NOT met"))
         if let large {
             let peak = large.cloner.map { $0.int("hwm_kib") }.max() ?? 0
             let ok = peak < BenchSuite.largeRSSLimitKiB
-            Console.line("gibibyte of attachments: Cloner peak RSS \(mib(peak)) (limit \(mib(BenchSuite.largeRSSLimitKiB))): \(ok ? "met" : "NOT met")")
+            Console.line("gibibyte of attachments: Cloner peak RSS \(BenchReport.mib(peak)) (limit \(BenchReport.mib(BenchSuite.largeRSSLimitKiB))): \(ok ? "met" : "NOT met")")
             passed = passed && ok
         }
         return passed

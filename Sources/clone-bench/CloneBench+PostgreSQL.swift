@@ -11,13 +11,7 @@ extension CloneBench {
         switch arguments.command {
         case "postgresql":
             var suite = PostgreSQLBenchSuite(modelPath: modelPath, adminURI: uri)
-            suite.sizes = try arguments.ints("--sizes", default: suite.sizes)
-            suite.rounds = try arguments.int("--rounds", default: suite.rounds)
-            suite.attachmentBytes = try arguments.int("--blob-bytes", default: suite.attachmentBytes)
-            suite.largeAttachmentCount = try arguments.int("--large-count", default: suite.largeAttachmentCount)
-            suite.largeAttachmentBytes = try arguments.int("--large-bytes", default: suite.largeAttachmentBytes)
-            suite.includeLarge = !arguments.has("--no-large")
-            precondition(suite.rounds > 0, "--rounds must be positive")
+            suite.sizes = try BenchSizes(arguments)
             return try suite.run()
         case "pg-setup":
             // Opening the store creates its tables, as the service would on first start.

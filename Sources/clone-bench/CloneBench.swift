@@ -43,14 +43,8 @@ struct CloneBench {
             let directory = try arguments.string("--dir", default: FileManager.default.temporaryDirectory
                 .appendingPathComponent("clone-bench-\(UUID().uuidString.prefix(8))").path)
             var suite = BenchSuite(modelPath: modelPath, directory: URL(fileURLWithPath: directory))
-            suite.sizes = try arguments.ints("--sizes", default: suite.sizes)
-            suite.rounds = try arguments.int("--rounds", default: suite.rounds)
-            suite.attachmentBytes = try arguments.int("--blob-bytes", default: suite.attachmentBytes)
-            suite.largeAttachmentCount = try arguments.int("--large-count", default: suite.largeAttachmentCount)
-            suite.largeAttachmentBytes = try arguments.int("--large-bytes", default: suite.largeAttachmentBytes)
-            suite.includeLarge = !arguments.has("--no-large")
+            suite.sizes = try BenchSizes(arguments)
             suite.keep = arguments.has("--keep")
-            precondition(suite.rounds > 0, "--rounds must be positive")
             return try suite.run()
         case "copies":
             let directory = try arguments.string("--dir", default: FileManager.default.temporaryDirectory

@@ -25,7 +25,10 @@ struct CopiesBenchSuite {
         var seconds: [String: [Double]] = [:]
         var objects: [String: Int] = [:]
         for round in 1...rounds {
-            for mode in ["singles", "cloner", "sql"] {
+            // The order rotates every round, so no way always runs first (on the smaller file).
+            let modes = ["singles", "cloner", "sql"]
+            for index in modes.indices {
+                let mode = modes[(index + round - 1) % modes.count]
                 let measurement = try BenchChild.run(["run", "--db", database, "--mode", mode, "--root", root, "--copies", "\(copies)"],
                                                      modelPath: modelPath)
                 let count = measurement.int("objects")
@@ -55,13 +58,7 @@ struct CopiesBenchSuite {
         return overSingles >= Self.singlesTarget && overReference >= Self.referenceTarget
     }
 
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
+    static func median(_ values: [Double]) -> Double { BenchReport.median(values) }
 
-    static func loadAverage() -> String {
-        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "unknown"
-    }
+    static func loadAverage() -> String { BenchReport.loadAverage() }
 }

@@ -46,22 +46,10 @@ struct PostgreSQLBenchRun {
         // The observer's own first read is counted too: one statement less.
         let statementCount = try statements(observer) - statementsBefore - 1
         let after = try rowCounts(observer)
-        let objects = model.entities.reduce(0) { $0 + after[$1.name]! - before[$1.name]! }
-        let joinTables = StoreSchema(model: model).joinTables
-        let joins = joinTables.reduce(0) { $0 + after[$1.name]! - before[$1.name]! }
-        if reportedObjects >= 0 && reportedObjects != objects {
-            throw BenchVerification.Failure(description: "the Cloner reports \(reportedObjects) objects created, the tables grew by \(objects)")
-        }
-        return BenchMeasurement([
-            "mode": mode.rawValue,
-            "seconds": String(elapsed.seconds),
-            "cpu_seconds": String(cpu),
-            "objects": String(objects),
-            "joins": String(joins),
-            "statements": String(statementCount),
-            "hwm_kib": String(PeakMemory.residentHighWaterMarkKiB()),
-            "opened_hwm_kib": String(openedKiB),
-        ])
+        var measurement = try BenchMeasurement(copy: mode, schema: StoreSchema(model: model), before: before, after: after,
+                                               reportedObjects: reportedObjects, elapsed: elapsed, cpuSeconds: cpu, openedKiB: openedKiB)
+        measurement["statements"] = String(statementCount)
+        return measurement
     }
 
     /// Statements clients have sent to this database so far (`pg_stat_statements`, utility

@@ -12,12 +12,7 @@ struct PostgreSQLBenchSuite {
     let modelPath: String
     /// A libpq URI of the cluster's maintenance database; each size gets a database beside it.
     let adminURI: String
-    var sizes: [Int] = [1_000, 10_000, 100_000]
-    var rounds = 3
-    var attachmentBytes = 4_096
-    var largeAttachmentCount = 256
-    var largeAttachmentBytes = 4 << 20
-    var includeLarge = true
+    var sizes = BenchSizes()
 
     /// The goal on PostgreSQL: Cloner rows/s at least 0.7 × the hand-written SQL's.
     static let targetRatio = 0.7
@@ -31,16 +26,7 @@ struct PostgreSQLBenchSuite {
 
     func run() throws -> Bool {
         Console.line("clone-bench postgresql: cluster \(adminURI)")
-        var results: [SizeResult] = []
-        for items in sizes {
-            results.append(try measure(label: "\(items)", items: items, blobBytes: attachmentBytes, rounds: rounds))
-        }
-        var large: SizeResult?
-        if includeLarge {
-            let total = Double(largeAttachmentCount * largeAttachmentBytes) / Double(1 << 30)
-            large = try measure(label: String(format: "%d×%dMiB (%.1f GiB)", largeAttachmentCount, largeAttachmentBytes >> 20, total),
-                                items: largeAttachmentCount, blobBytes: largeAttachmentBytes, rounds: 1)
-        }
+        let (results, large) = try sizes.measureEach { try measure(label: $0, items: $1, blobBytes: $2, rounds: $3) }
         return report(results, large: large)
     }
 
@@ -58,22 +44,22 @@ struct PostgreSQLBenchSuite {
         try admin.execute("CREATE DATABASE \(name)")
         defer { try? admin.execute("DROP DATABASE IF EXISTS \(name)") }
         let database = uri(database: name)
-        let setup = try child(["pg-setup", "--uri", database, "--items", "\(items)", "--blob-bytes", "\(blobBytes)"])
+        let setup = try BenchChild.run(["pg-setup", "--uri", database, "--items", "\(items)", "--blob-bytes", "\(blobBytes)"], modelPath: modelPath)
         // After the store's tables: the store refuses a first start in a database holding others.
         try PostgreSQLConnection(uri: database).execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         let size = try admin.query("SELECT pg_database_size($1)", [.text(name)])[0].int64(0)
         var result = SizeResult(label: label, setup: setup)
         Console.line(String(format: "[pg %@] setup %.2f s, RSS %@, database %@", label, setup.double("seconds"),
-                            mib(setup.int("hwm_kib")), mib(Int(size) / 1_024)))
+                            BenchReport.mib(setup.int("hwm_kib")), BenchReport.mib(Int(size) / 1_024)))
         for round in 1...rounds {
             // Odd rounds SQL first, even rounds the Cloner first.
             for mode in round % 2 == 1 ? ["sql", "cloner"] : ["cloner", "sql"] {
-                let measurement = try child(["pg-run", "--uri", database, "--mode", mode, "--root", setup["root"] ?? "1"])
+                let measurement = try BenchChild.run(["pg-run", "--uri", database, "--mode", mode, "--root", setup["root"] ?? "1"], modelPath: modelPath)
                 if mode == "sql" { result.sql.append(measurement) } else { result.cloner.append(measurement) }
                 let rows = measurement.int("objects") + measurement.int("joins")
                 Console.line(String(format: "[pg %@] round %d %-6@ %8.3f s (CPU %.3f s)  %9d rows  %10.0f rows/s  %3d statements  peak RSS %@",
                                     label, round, mode, measurement.double("seconds"), measurement.double("cpu_seconds"), rows,
-                                    Double(rows) / measurement.double("seconds"), measurement.int("statements"), mib(measurement.int("hwm_kib"))))
+                                    Double(rows) / measurement.double("seconds"), measurement.int("statements"), BenchReport.mib(measurement.int("hwm_kib"))))
             }
         }
         let rows = (result.sql + result.cloner).map { $0.int("objects") + $0.int("joins") }
@@ -82,18 +68,6 @@ struct PostgreSQLBenchSuite {
         }
         return result
     }
-
-    private func child(_ arguments: [String]) throws -> BenchMeasurement {
-        try BenchChild.run(arguments, modelPath: modelPath)
-    }
-
-    private func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
-
-    private func mib(_ kib: Int) -> String { String(format: "%.1f MiB", Double(kib) / 1_024) }
 
     /// Prints the table; false if a goal is missed.
     private func report(_ results: [SizeResult], large: SizeResult?) -> Bool {
@@ -104,8 +78,8 @@ struct PostgreSQLBenchSuite {
         var clonerStatements: Set<Int> = []
         for result in results + (large.map { [$0] } ?? []) {
             let rows = result.cloner[0].int("objects") + result.cloner[0].int("joins")
-            let sqlSeconds = median(result.sql.map { $0.double("seconds") })
-            let clonerSeconds = median(result.cloner.map { $0.double("seconds") })
+            let sqlSeconds = BenchReport.median(result.sql.map { $0.double("seconds") })
+            let clonerSeconds = BenchReport.median(result.cloner.map { $0.double("seconds") })
             let ratio = sqlSeconds / clonerSeconds
             let statements = Set(result.cloner.map { $0.int("statements") })
             clonerStatements.formUnion(statements)
@@ -116,22 +90,16 @@ struct PostgreSQLBenchSuite {
                 String(format: "%.2f", ratio),
                 "\(Set(result.sql.map { $0.int("statements") }).sorted().map(String.init).joined(separator: ",")) / "
                     + statements.sorted().map(String.init).joined(separator: ","),
-                mib(result.sql.map { $0.int("hwm_kib") }.max() ?? 0), mib(result.cloner.map { $0.int("hwm_kib") }.max() ?? 0),
+                BenchReport.mib(result.sql.map { $0.int("hwm_kib") }.max() ?? 0), BenchReport.mib(result.cloner.map { $0.int("hwm_kib") }.max() ?? 0),
             ])
             if result.label == large?.label { continue }
             if ratio < PostgreSQLBenchSuite.targetRatio { passed = false }
         }
-        let widths = header.indices.map { column in ([header[column]] + lines.map { $0[column] }).map(\.count).max()! }
-        func format(_ cells: [String]) -> String {
-            "| " + cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |"
-        }
         Console.line()
         Console.line("PostgreSQL:")
-        Console.line(format(header))
-        Console.line("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
-        for line in lines { Console.line(format(line)) }
+        BenchReport.printTable(header: header, lines: lines)
         Console.line()
-        Console.line(String(format: "rows = objects created + join rows; medians of %d runs each, SQL and Cloner alternating with the order swapped every round (1 run for the gibibyte); every run in a fresh process.", rounds))
+        Console.line(String(format: "rows = objects created + join rows; medians of %d runs each, SQL and Cloner alternating with the order swapped every round (1 run for the gibibyte); every run in a fresh process.", sizes.rounds))
         Console.line("statements = what the server ran for one copy (pg_stat_statements calls, BEGIN/COMMIT included).")
         Console.line(String(format: "goal: Cloner/SQL ≥ %.2f for every size: %@", PostgreSQLBenchSuite.targetRatio, passed ? "met" : "NOT met"))
         let flat = clonerStatements.count == 1
@@ -140,7 +108,7 @@ struct PostgreSQLBenchSuite {
         if let large {
             let peak = large.cloner.map { $0.int("hwm_kib") }.max() ?? 0
             let ok = peak < BenchSuite.largeRSSLimitKiB
-            Console.line("gibibyte of attachments: Cloner peak RSS \(mib(peak)) (limit \(mib(BenchSuite.largeRSSLimitKiB))): \(ok ? "met" : "NOT met")")
+            Console.line("gibibyte of attachments: Cloner peak RSS \(BenchReport.mib(peak)) (limit \(BenchReport.mib(BenchSuite.largeRSSLimitKiB))): \(ok ? "met" : "NOT met")")
             passed = passed && ok
         }
         return passed

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
-import ClonerConcurrency
 #endif
+import ClonerConcurrency
 import Foundation
 import Testing
 @testable import ClonerHTTP

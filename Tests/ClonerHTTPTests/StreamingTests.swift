@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
-import ClonerConcurrency
 #endif
+import ClonerConcurrency
 import Foundation
 import Testing
 @testable import ClonerHTTP
@@ -60,6 +60,40 @@ final class StreamProgress: Sendable {
         let expected = (0..<100).map { String(decoding: Self.piece($0), as: UTF8.self) }.joined()
         #expect(output.contains("Transfer-Encoding: chunked"))
         #expect(output.contains("\r\n\r\n" + expected + "1hello 0"))
+    }
+
+    /// The server's async work runs on its own executor: with every thread of the process's
+    /// cooperative pool blocked (as an embedding application or side-by-side tests may block it),
+    /// a streamed body and an async handler still answer. On the pool they waited for the
+    /// blockers, and curl timed out mid-body.
+    @Test func streamsAndAsyncHandlersDoNotWaitForABlockedCooperativePool() async throws {
+        var router = Self.router()
+        router.add(.get, "/async", async: { _ in
+            try await Task.sleep(for: .milliseconds(10))
+            return .text("async")
+        })
+        let server = try TestServer(router: router)
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+        let release = DispatchSemaphore(value: 0)
+        let blockers = 2 * ProcessInfo.processInfo.activeProcessorCount
+        for _ in 0..<blockers { Task.detached { Self.block(on: release) } }
+        let (status, output) = try await offPool {
+            // Give the blockers a moment to occupy the pool, ask, then let them go (from here:
+            // this test's own continuation needs the pool back).
+            usleep(100_000)
+            defer { for _ in 0..<blockers { release.signal() } }
+            return try run("/usr/bin/curl", [
+                "-s", "-m", "10", "--http1.0", "\(base)/stream", "--next", "-s", "-m", "10", "\(base)/async",
+            ])
+        }
+        #expect(status == 0, "curl exit status (28: timed out)")
+        #expect(output.utf8.count == 1_000_000 + "async".utf8.count)
+        #expect(output.hasSuffix("async"))
+    }
+
+    private static func block(on semaphore: DispatchSemaphore) {
+        semaphore.wait()
     }
 
     @Test func http10GetsACloseDelimitedBody() async throws {

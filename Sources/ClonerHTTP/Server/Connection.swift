@@ -304,7 +304,7 @@ final class Connection: EventLoopHandler {
             }
         case .async(let body):
             let responder = owner.makeResponder(token: token, requestNumber: number)
-            Task {
+            Task(executorPreference: core.handlerExecutor) {
                 do {
                     responder.respond(try await body(request))
                 } catch {
@@ -350,7 +350,7 @@ final class Connection: EventLoopHandler {
             flush()
             updateInterest()
             let writer = owner.makeBodyWriter(token: token, requestNumber: number)
-            Task {
+            Task(executorPreference: core.handlerExecutor) {
                 do {
                     try await producer(writer)
                     writer.finish()

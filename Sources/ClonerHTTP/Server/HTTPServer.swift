@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
-import ClonerConcurrency
 #endif
+import ClonerConcurrency
 import Dispatch
 
 /// An HTTP/1.1 server on non-blocking sockets and epoll event loops (one per core by default),

@@ -17,6 +17,8 @@ final class ServerCore: Sendable {
     /// True once the drain grace is over: the listener is closed, idle connections are closed,
     /// answers carry `Connection: close`.
     let closing = Atomic<Bool>(false)
+    /// Runs `async` handlers and streamed bodies (see `HandlerExecutor` for why not the pool).
+    let handlerExecutor = HandlerExecutor(label: "cloner.http.handlers")
 
     init(configuration: HTTPServer.Configuration, router: Router, hooks: HTTPServer.Hooks, tls: TLSContext?) {
         self.configuration = configuration

@@ -242,7 +242,7 @@ final class ClonesController: Sendable {
     func enqueueClone(_ plan: ClonePlan, entity: EntityDescription, request: HTTPRequest, key: String?, fingerprint: String) throws -> HTTPResponse {
         var jobStarted = false
         defer { if !jobStarted { cloneSlots.release() } }
-        let jobID = UUID().uuidString.lowercased()
+        let jobID = UUID.random().uuidString.lowercased()
         let location = "/jobs/\(jobID)"
         let queued = JobsController.jobJSON(id: jobID, status: .queued, planned: 0, written: 0, result: nil, error: nil)
         let requestJSON = Data(request.body.isEmpty ? Array("{}".utf8) : request.body)

@@ -132,10 +132,13 @@ extension JSONLogHandler {
     /// partial; the only other state is the file's position, which the kernel keeps.
     final class LineOutput: Sendable {
         let fileDescriptor: Int32
-        private let lock = LockedValue<Void>(())
+        /// The descriptor again, to be written to only while it is held. (A lock around `Void`
+        /// gave the thread sanitizer a zero-sized access it reported as unguarded.)
+        private let writer: LockedValue<Int32>
 
         private init(fileDescriptor: Int32) {
             self.fileDescriptor = fileDescriptor
+            writer = LockedValue(fileDescriptor)
         }
 
         private static let outputs = LockedValue<[Int32: LineOutput]>([:])
@@ -151,10 +154,10 @@ extension JSONLogHandler {
         }
 
         func write(_ bytes: [UInt8]) {
-            lock.withLock { _ in write(unlocked: bytes) }
+            writer.withLock { descriptor in Self.write(bytes, to: descriptor) }
         }
 
-        private func write(unlocked bytes: [UInt8]) {
+        private static func write(_ bytes: [UInt8], to fileDescriptor: Int32) {
             bytes.withUnsafeBytes { buffer in
                 var offset = 0
                 while offset < buffer.count {

@@ -223,6 +223,16 @@ struct PostgreSQLSchema: Sendable {
 
     /// The service's tables (SQLite's `ServiceTables`, in PostgreSQL types): idempotency answers
     /// and clone jobs, in the same database so an answer commits with the clone it describes.
+    /// Columns and indexes `serviceCreateStatements` leave behind: when all are there, preparation
+    /// runs none of its DDL (see `PostgreSQLStore.serviceTablesAreCurrent`).
+    static let serviceColumns: [(table: String, column: String)] = [
+        (idempotencyTable, "state"), (idempotencyTable, "owner"), (idempotencyTable, "lease_expires_at"),
+        (jobsTable, "owner"), (jobsTable, "lease_expires_at"),
+    ]
+    static let serviceIndexes = [
+        "\(idempotencyTable)_created", "\(jobsTable)_created", "\(jobsTable)_lease", "\(idempotencyTable)_lease",
+    ]
+
     static let serviceCreateStatements = [
         """
         CREATE TABLE IF NOT EXISTS "\(idempotencyTable)" (

@@ -48,8 +48,19 @@ final class PostgreSQLStore: StoreBackend {
             throw StoreError.incompatibleStore(path: pool.redactedURI, reason: problems.joined(separator: "; "))
         }
         do {
-            storeUUID = try pool.withConnection { connection in
-                try PostgreSQLStore.prepare(connection: connection, layout: layout)
+            // A migration's DDL locks tables that live replicas are writing: a deadlock with one
+            // of them rolls the whole preparation back, so it runs again, as a write would.
+            var attempt = 0
+            while true {
+                attempt += 1
+                do {
+                    storeUUID = try pool.withConnection { connection in
+                        try PostgreSQLStore.prepare(connection: connection, layout: layout)
+                    }
+                    break
+                } catch let error as PostgreSQLError where error.isRetryableTransactionFailure && attempt < maximumAttempts {
+                    Thread.sleep(forTimeInterval: Double.random(in: 0.01...0.05))
+                }
             }
         } catch let error as PostgreSQLError where error.kind == .connection || error.kind == .poolExhausted {
             pool.close()

@@ -51,7 +51,10 @@ final class SQLiteBackend: StoreBackend {
             // the last commits, never corrupt the file.
             try connection.execute("PRAGMA synchronous = NORMAL")
         }
-        // Temporary tables (clone maps, delete sets) spill to disk rather than grow the heap.
+        // Temporary tables (clone maps, delete sets) spill to disk rather than grow the heap. Not
+        // MEMORY, though it saves a small clone a third of its CPU (a temp file opened per
+        // materialized subquery): an INSERT … SELECT that reads its own table materializes its
+        // rows first, so a clone's blobs — 400 MB for 100k attachments — would sit in the heap.
         try connection.execute("PRAGMA temp_store = FILE")
         return connection
     }

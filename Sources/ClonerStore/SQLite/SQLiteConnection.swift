@@ -19,6 +19,9 @@ package final class SQLiteConnection {
     /// `BEGIN …`/`COMMIT` prepared once: `sqlite3_exec` would parse them again per transaction.
     private var beginStatements: [TransactionKind: Statement] = [:]
     private var commitStatement: Statement?
+    /// The clone SQL built for each plan shape on this connection (`SQLiteGraphCopySQL.cached`);
+    /// its statements live in `statementCache`.
+    var graphCopySQL: [SQLiteGraphCopySQL.Shape: SQLiteGraphCopySQL] = [:]
 
     package struct OpenOptions: Sendable {
         package var readOnly: Bool = false

@@ -16,7 +16,7 @@ struct SQLiteGraphCopier {
         precondition(plan.perCopyRootValues.isEmpty || plan.perCopyRootValues.count == plan.copies,
                      "\(plan.perCopyRootValues.count) per-copy root values for \(plan.copies) copies")
         guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
-        let sql = SQLiteGraphCopySQL(plan: plan, schema: schema)
+        let sql = SQLiteGraphCopySQL.cached(plan: plan, schema: schema, connection: connection)
 
         guard try connection.scalar("SELECT 1 FROM \(quoted(root.name)) WHERE \"_id\" = ?", [.integer(plan.rootID)]) != nil else {
             throw StoreError.notFound(entity: root.name, id: plan.rootID)
@@ -63,13 +63,11 @@ struct SQLiteGraphCopier {
         for step in steps {
             var stepParameters = parameters
             stepParameters[":base"] = try connection.cachedStatement(step.nextIDQuery).scalar() ?? .integer(0)
+            stepParameters[":count"] = .integer(Int64((counts[step.tag] ?? 0) / plan.copies))
             try connection.cachedStatement(step.mapFill).execute(named: stepParameters)
         }
+        for case let update? in steps.map(\.parentUpdate) { try connection.cachedStatement(update).execute() }
         let map = SQLiteGraphCopySQL.mapTable
-        try connection.execute("""
-            UPDATE \(map) SET pnew = (SELECT p.new FROM \(map) p WHERE p.ent = \(map).pent AND p.old = \(map).pold AND p.copy = \(map).copy) \
-            WHERE pold IS NOT NULL AND pnew IS NULL
-            """)
 
         for query in sql.linkedQueries { try connection.cachedStatement(query).execute(named: parameters) }
         // Rule 8: what the root's values name is linked as given — the original, even when the walk
@@ -214,26 +212,38 @@ struct SQLiteGraphCopier {
         }
     }
 
-    private func prepareTemporaryTables() throws {
+    /// The work tables, created once per connection and emptied (never dropped) after each copy:
+    /// creating or dropping a table changes the schema, which would re-prepare every cached
+    /// statement of the connection. Each statement is prepared once and cached; a `CREATE … IF
+    /// NOT EXISTS` whose table exists runs as a no-op, and one rolled back with the transaction
+    /// that created it is re-prepared by SQLite and creates the table again.
+    private static let temporaryTables = [
         // The maps live in the temp database; a page cache of up to 16 MiB for it (SQLite's
         // default is 2 MiB) keeps a map of ~150,000 rows — 100 copies of a mid-sized note — from
         // spilling to the temp file and being read back to be cleared. Memory stays bounded.
-        try connection.execute("""
-            PRAGMA temp.cache_size = -16384;
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq INTEGER PRIMARY KEY, ent INTEGER NOT NULL, id INTEGER NOT NULL, via INTEGER NOT NULL, pent INTEGER, pid INTEGER);
-            CREATE INDEX IF NOT EXISTS temp."_clone_walk_ent" ON "_clone_walk" (ent, id);
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (ent INTEGER NOT NULL, old INTEGER NOT NULL, copy INTEGER NOT NULL, new INTEGER NOT NULL, pent INTEGER, pold INTEGER, pnew INTEGER, PRIMARY KEY (ent, old, copy)) WITHOUT ROWID;
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_copies" (copy INTEGER PRIMARY KEY);
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_set" (copy INTEGER NOT NULL, name TEXT NOT NULL, value, PRIMARY KEY (copy, name)) WITHOUT ROWID;
-            CREATE INDEX IF NOT EXISTS temp."_clone_map_new" ON "_clone_map" (ent, new, pent, pnew);
-            CREATE INDEX IF NOT EXISTS temp."_clone_map_parent" ON "_clone_map" (ent, pent, pnew, new);
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_chain" (new INTEGER PRIMARY KEY, value);
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent INTEGER NOT NULL, id INTEGER NOT NULL, bump INTEGER NOT NULL, PRIMARY KEY (ent, id)) WITHOUT ROWID;
-            """)
+        "PRAGMA temp.cache_size = -16384",
+        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_walk\" (seq INTEGER PRIMARY KEY, ent INTEGER NOT NULL, id INTEGER NOT NULL, via INTEGER NOT NULL, pent INTEGER, pid INTEGER)",
+        // Covers the map fill's read (first arrival per object): no lookup into the walk's rows.
+        "CREATE INDEX IF NOT EXISTS temp.\"_clone_walk_first\" ON \"_clone_walk\" (ent, id, seq, pent, pid)",
+        // Keyed (ent, copy, old): new ids grow along the key, so the map is filled by appending
+        // and an INSERT that reads it in key order writes rows in new-id order without a sort.
+        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_map\" (ent INTEGER NOT NULL, copy INTEGER NOT NULL, old INTEGER NOT NULL, new INTEGER NOT NULL, pent INTEGER, pold INTEGER, pnew INTEGER, PRIMARY KEY (ent, copy, old)) WITHOUT ROWID",
+        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_copies\" (copy INTEGER PRIMARY KEY)",
+        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_set\" (copy INTEGER NOT NULL, name TEXT NOT NULL, value, PRIMARY KEY (copy, name)) WITHOUT ROWID",
+        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_chain\" (new INTEGER PRIMARY KEY, value)",
+        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_tree\" (pnew INTEGER NOT NULL, new INTEGER NOT NULL, PRIMARY KEY (pnew, new)) WITHOUT ROWID",
+        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_linked\" (ent INTEGER NOT NULL, id INTEGER NOT NULL, bump INTEGER NOT NULL, PRIMARY KEY (ent, id)) WITHOUT ROWID",
+    ]
+
+    private static let clearStatements = ["_clone_walk", "_clone_map", "_clone_linked", "_clone_chain", "_clone_tree", "_clone_copies", "_clone_set"]
+        .map { "DELETE FROM temp.\"\($0)\"" }
+
+    private func prepareTemporaryTables() throws {
+        for statement in SQLiteGraphCopier.temporaryTables { try connection.cachedStatement(statement).execute() }
         try clearTemporaryTables()
     }
 
     private func clearTemporaryTables() throws {
-        try connection.execute("DELETE FROM temp.\"_clone_walk\"; DELETE FROM temp.\"_clone_map\"; DELETE FROM temp.\"_clone_linked\"; DELETE FROM temp.\"_clone_chain\"; DELETE FROM temp.\"_clone_copies\"; DELETE FROM temp.\"_clone_set\";")
+        for statement in SQLiteGraphCopier.clearStatements { try connection.cachedStatement(statement).execute() }
     }
 }

@@ -29,8 +29,12 @@ struct SQLiteGraphCopySQL {
     struct EntityStep {
         let name: String
         let tag: Int
-        /// Needs `:base` (the table's next `_id` minus one).
+        /// Needs `:base` (the table's next `_id` minus one) and `:count` (the entity's objects in
+        /// one copy).
         let mapFill: String
+        /// Fills `pnew` of rows whose parent's entity is mapped after this one (or is this one),
+        /// once every entity is mapped; nil when every possible parent is mapped before.
+        let parentUpdate: String?
         let nextIDQuery: String
         /// One INSERT … SELECT, or two when ordered references split the rows.
         let inserts: [String]
@@ -51,6 +55,7 @@ struct SQLiteGraphCopySQL {
     static let chainTable = "temp.\"_clone_chain\""
     static let copiesTable = "temp.\"_clone_copies\""
     static let rootValuesTable = "temp.\"_clone_set\""
+    static let treeTable = "temp.\"_clone_tree\""
 
     /// SQL for a random (version 4) UUID in canonical lower-case text, evaluated per row inside
     /// SQLite so rebuilt ids cost no round trip to Swift.
@@ -68,6 +73,11 @@ struct SQLiteGraphCopySQL {
     private(set) var linkedQueries: [String]
     private(set) var joinInserts: [String]
     private(set) var follows: [FollowStep]
+    /// `followParent` attributes written by the INSERT itself: every possible parent's entity is
+    /// inserted earlier with its followed value final by then (qualified names).
+    private var inlineFollows: Set<String> = []
+    /// Entities in the order they are mapped and inserted.
+    private var stepOrder: [String: Int] = [:]
     /// Root properties not walked or carried for the root: its exclusions, and the to-manys
     /// `rootLinks` replaces (rule 8).
     private let rootExclusions: Set<String>
@@ -93,6 +103,8 @@ struct SQLiteGraphCopySQL {
         self.follows = []
         let reachable = reachableEntities()
         let entities = schema.model.entities.filter { reachable.contains($0.name) }
+        for (index, entity) in entities.enumerated() { stepOrder[entity.name] = index }
+        self.inlineFollows = inlinableFollows(entities: entities)
         self.walk = walkSQL()
         self.entitySteps = entities.map(entityStep)
         self.linkedQueries = entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) }
@@ -184,15 +196,26 @@ struct SQLiteGraphCopySQL {
     private func entityStep(_ entity: EntityDescription) -> EntityStep {
         let entityTag = tag(entity.name)
         let table = quoted(entity.name)
-        // One map row per object per copy; copy k's new ids follow copy k-1's, in old-id order.
-        // The parent's clone is looked up here when its entity's rows are already mapped (the
-        // copier fills the rest afterwards), which spares rewriting most map rows a second time.
+        // One map row per object per copy; copy k's new ids follow copy k-1's, in old-id order:
+        // new = base + copy × count + rank of the old id, so the objects are numbered once (not
+        // once per copy) and the rows arrive in the map's key order (ent, copy, old) — appended,
+        // never sorted. The parent's clone is looked up here when its entity's rows are already
+        // mapped (`parentUpdate` fills the rest afterwards).
         let mapFill = """
             INSERT INTO \(map) (ent, old, copy, new, pent, pold, pnew) \
-            SELECT w.ent, w.id, c.copy, :base + row_number() OVER (ORDER BY c.copy, w.id), w.pent, w.pid, p.new \
-            FROM (SELECT ent, id, pent, pid, min(seq) FROM \(SQLiteGraphCopySQL.walkTable) WHERE ent = \(entityTag) GROUP BY id) w \
-            CROSS JOIN \(SQLiteGraphCopySQL.copiesTable) c LEFT JOIN \(map) p ON p.ent = w.pent AND p.old = w.pid AND p.copy = c.copy
+            SELECT w.ent, w.id, c.copy, :base + c.copy * :count + w.r, w.pent, w.pid, p.new \
+            FROM \(SQLiteGraphCopySQL.copiesTable) c CROSS JOIN (SELECT ent, id, pent, pid, row_number() OVER (ORDER BY id) AS r FROM \
+            (SELECT ent, id, pent, pid, min(seq) FROM \(SQLiteGraphCopySQL.walkTable) WHERE ent = \(entityTag) GROUP BY id)) w \
+            LEFT JOIN \(map) p ON p.ent = w.pent AND p.old = w.pid AND p.copy = c.copy
             """
+        let laterParent = model.entities.contains { candidate in
+            (stepOrder[candidate.name].map { $0 >= stepOrder[entity.name]! } ?? false)
+                && candidate.relationships.contains { $0.destination == entity.name && isFollowed($0) }
+        }
+        let parentUpdate = laterParent ? """
+            UPDATE \(map) SET pnew = (SELECT p.new FROM \(map) p WHERE p.ent = \(map).pent AND p.old = \(map).pold AND p.copy = \(map).copy) \
+            WHERE ent = \(entityTag) AND pold IS NOT NULL AND pnew IS NULL
+            """ : nil
         let nextIDQuery = """
             SELECT max(coalesce((SELECT max("_id") FROM \(table)), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = '\(entity.name)'), 0))
             """
@@ -231,17 +254,21 @@ struct SQLiteGraphCopySQL {
         }
         let source = "FROM \(map) m JOIN \(table) o ON o.\"_id\" = m.old " + joins.joined(separator: " ") + " WHERE m.ent = \(entityTag)"
         let into = "INSERT INTO \(table) (\(columns.joined(separator: ", ")))"
+        // New-id order (rows appended to the table's b-tree), which is the map's key order: no
+        // sort, and no blob pushed through a sorter.
+        let order = "ORDER BY m.copy, m.old"
         var inserts: [String]
         if keepsPlaces.isEmpty {
-            inserts = ["\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) ORDER BY m.new"]
+            inserts = ["\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) \(order)"]
         } else {
             let condition = keepsPlaces.joined(separator: " AND ")
             inserts = [
-                "\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) AND \(condition) ORDER BY m.new",
-                "\(into) SELECT \(appendingValues.joined(separator: ", ")) \(source) AND NOT (\(condition)) ORDER BY m.new",
+                "\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) AND \(condition) \(order)",
+                "\(into) SELECT \(appendingValues.joined(separator: ", ")) \(source) AND NOT (\(condition)) \(order)",
             ]
         }
-        return SQLiteGraphCopySQL.EntityStep(name: entity.name, tag: entityTag, mapFill: mapFill, nextIDQuery: nextIDQuery, inserts: inserts)
+        return SQLiteGraphCopySQL.EntityStep(name: entity.name, tag: entityTag, mapFill: mapFill, parentUpdate: parentUpdate,
+                                             nextIDQuery: nextIDQuery, inserts: inserts)
     }
 
     /// After a unique violation on `entity`'s `attributes`: the first copy whose rows repeat a
@@ -293,7 +320,13 @@ struct SQLiteGraphCopySQL {
             // With a parent, the follow step fills the value once the parent's clone exists; until
             // then the row holds a placeholder that satisfies the column.
             let withoutParent = ruleExpression(otherwise, attribute, original: original)
-            let placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map(\.sqlLiteral) ?? original)
+            var placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map(\.sqlLiteral) ?? original)
+            if inlineFollows.contains("\(entity.name).\(attribute.name)") {
+                // The parent's row is written already, its value final: read it here.
+                placeholder = "CASE m.pent " + followParents(of: entity, followed: followed).map { parent in
+                    "WHEN \(tag(parent)) THEN (SELECT p.\(quoted(followed)) FROM \(quoted(parent)) p WHERE p.\"_id\" = m.pnew)"
+                }.joined(separator: " ") + " ELSE \(placeholder) END"
+            }
             // A parent whose entity lacks the followed attribute counts as no parent (DESIGN §3).
             let followable = model.entities.filter { $0.attribute(named: followed) != nil }.map { String(tag($0.name)) }
             let noParent = followable.isEmpty ? "1" : "m.pold IS NULL OR m.pent NOT IN (\(followable.joined(separator: ", ")))"
@@ -466,6 +499,39 @@ struct SQLiteGraphCopySQL {
 
     // MARK: 6. followParent
 
+    /// Possible parents of `entity`'s objects that have `followed`: entities with a followed
+    /// relationship into it.
+    private func followParents(of entity: EntityDescription, followed: String) -> [String] {
+        model.entities.filter { candidate in
+            stepOrder[candidate.name] != nil && candidate.attribute(named: followed) != nil
+                && candidate.relationships.contains(where: { $0.destination == entity.name && isFollowed($0) })
+        }.map(\.name)
+    }
+
+    /// The `followParent` attributes the INSERT can fill itself (no UPDATE pass over the rows):
+    /// every possible parent's entity is inserted before this one, and its followed attribute is
+    /// final when written — not itself waiting for a follow step.
+    private func inlinableFollows(entities: [EntityDescription]) -> Set<String> {
+        var inline: Set<String> = []
+        for entity in entities {
+            for attribute in entity.attributes {
+                guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
+                      !plan.isExcludedEverywhere(entity.name, attribute.name) else { continue }
+                let parents = followParents(of: entity, followed: followed)
+                guard !parents.isEmpty else { continue }
+                let ready = parents.allSatisfy { parent in
+                    guard stepOrder[parent]! < stepOrder[entity.name]! else { return false }
+                    guard case .followParent(let grandparentAttribute, _) = plan.rule(for: parent, followed) else { return true }
+                    // Final at its INSERT too: excluded, itself inline, or without any parent to follow.
+                    return plan.isExcludedEverywhere(parent, followed) || inline.contains("\(parent).\(followed)")
+                        || followParents(of: model.entity(named: parent)!, followed: grandparentAttribute).isEmpty
+                }
+                if ready { inline.insert("\(entity.name).\(attribute.name)") }
+            }
+        }
+        return inline
+    }
+
     private func followSteps(reachable: Set<String>) -> [FollowStep] {
         struct Key: Hashable { let entity: String; let attribute: String }
         var steps: [Key: (step: SQLiteGraphCopySQL.FollowStep, dependsOn: [Key])] = [:]
@@ -473,21 +539,14 @@ struct SQLiteGraphCopySQL {
             for attribute in entity.attributes {
                 guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
                       !plan.isExcludedEverywhere(entity.name, attribute.name) else { continue }
-                // Possible parents: entities with a followed relationship into this one.
-                var parents: [String] = []
-                for candidate in model.entities where reachable.contains(candidate.name) {
-                    if candidate.relationships.contains(where: { $0.destination == entity.name && isFollowed($0) }),
-                       candidate.attribute(named: followed) != nil {
-                        parents.append(candidate.name)
-                    }
-                }
-                guard !parents.isEmpty else { continue }
+                let parents = followParents(of: entity, followed: followed)
+                guard !parents.isEmpty, !inlineFollows.contains("\(entity.name).\(attribute.name)") else { continue }
                 let cases = parents.map { parent in
                     "WHEN \(tag(parent)) THEN (SELECT p.\(quoted(followed)) FROM \(quoted(parent)) p WHERE p.\"_id\" = m.pnew)"
                 }.joined(separator: " ")
                 let entityTag = tag(entity.name)
                 let table = quoted(entity.name)
-                let value = "(SELECT CASE m.pent \(cases) ELSE \(table).\(quoted(attribute.name)) END FROM \(map) m WHERE m.ent = \(entityTag) AND m.new = \(table).\"_id\")"
+                let value = "CASE m.pent \(cases) ELSE \(table).\(quoted(attribute.name)) END"
                 let dependsOn = parents.compactMap { parent -> Key? in
                     guard case .followParent = plan.rule(for: parent, followed) else { return nil }
                     return Key(entity: parent, attribute: followed)
@@ -495,21 +554,28 @@ struct SQLiteGraphCopySQL {
                 // A self-following attribute (a tree carrying its root's id) needs the value pushed
                 // down every level: one recursive query over the clone's parent links does it.
                 let selfFollowing = dependsOn.contains(Key(entity: entity.name, attribute: attribute.name))
-                let update = "UPDATE \(table) SET \(quoted(attribute.name)) = \(value) WHERE \"_id\" IN (SELECT new FROM \(map) WHERE ent = \(entityTag) AND pnew IS NOT NULL)"
+                // Driven by the map's rows (its key has `ent` first), each row found by its `_id`.
+                let update = "UPDATE \(table) SET \(quoted(attribute.name)) = \(value) FROM \(map) m "
+                    + "WHERE m.ent = \(entityTag) AND m.pnew IS NOT NULL AND \(table).\"_id\" = m.new"
                 var propagation: [String] = []
                 if selfFollowing {
+                    // The parent → child links of this entity's clones, keyed by parent, so each level
+                    // of the recursion is a key lookup (the map itself is keyed by old id).
+                    let tree = SQLiteGraphCopySQL.treeTable
                     propagation = [
                         "DELETE FROM \(SQLiteGraphCopySQL.chainTable)",
+                        "DELETE FROM \(tree)",
+                        "INSERT INTO \(tree) (pnew, new) SELECT pnew, new FROM \(map) WHERE ent = \(entityTag) AND pent = \(entityTag) AND pnew IS NOT NULL",
                         """
                         INSERT INTO \(SQLiteGraphCopySQL.chainTable) (new, value) WITH RECURSIVE chain(new, value) AS (\
                         SELECT m.new, e.\(quoted(attribute.name)) FROM \(map) m JOIN \(table) e ON e."_id" = m.new \
                         WHERE m.ent = \(entityTag) AND (m.pnew IS NULL OR m.pent <> \(entityTag)) \
-                        UNION ALL SELECT c.new, chain.value FROM chain JOIN \(map) c ON c.ent = \(entityTag) AND c.pent = \(entityTag) AND c.pnew = chain.new\
+                        UNION ALL SELECT c.new, chain.value FROM chain JOIN \(tree) c ON c.pnew = chain.new\
                         ) SELECT new, value FROM chain
                         """,
                         """
-                        UPDATE \(table) SET \(quoted(attribute.name)) = (SELECT value FROM \(SQLiteGraphCopySQL.chainTable) c WHERE c.new = \(table)."_id") \
-                        WHERE "_id" IN (SELECT new FROM \(map) WHERE ent = \(entityTag) AND pent = \(entityTag))
+                        UPDATE \(table) SET \(quoted(attribute.name)) = c.value FROM \(SQLiteGraphCopySQL.chainTable) c \
+                        WHERE \(table)."_id" = c.new AND c.new IN (SELECT new FROM \(tree))
                         """,
                     ]
                 }

@@ -42,6 +42,27 @@ import Testing
         #expect(tables == 1, "nothing was created beside the foreign table")
     }
 
+    /// A replica starting beside live ones must not lock their tables: a live replica's open
+    /// transaction on the job and idempotency tables (a clone holding its reservation, a lease
+    /// scan) does not hold up a second store opening the same, current database. Preparation
+    /// used to run `ALTER TABLE … ADD COLUMN IF NOT EXISTS` regardless, which waits for that
+    /// transaction (and deadlocked with a scan when two replicas started together).
+    @Test func openingACurrentDatabaseTakesNoLockOnTheServiceTables() throws {
+        let database = try PostgreSQLTestCluster.shared.createDatabase()
+        _ = try IncrementalStore(location: .postgreSQL(uri: database.uri), model: StoreFixtures.notesModel())
+        let live = try PostgreSQLConnection(uri: database.uri)
+        try live.execute("BEGIN")
+        try live.execute("LOCK TABLE \"_cloner_jobs\", \"_cloner_idempotency\" IN ROW EXCLUSIVE MODE")
+        let opener = try PostgreSQLConnection(uri: database.uri)
+        // Fail fast instead of hanging if preparation wants a table lock.
+        try opener.execute("SET lock_timeout = '2s'")
+        let layout = PostgreSQLSchema(schema: StoreSchema(model: StoreFixtures.notesModel()))
+        let started = ContinuousClock.now
+        #expect(throws: Never.self) { _ = try PostgreSQLStore.prepare(connection: opener, layout: layout) }
+        #expect(ContinuousClock.now - started < .seconds(1))
+        try live.execute("ROLLBACK")
+    }
+
     /// Replicas starting together on an empty database: one creates the schema under the
     /// advisory lock, the others wait and find it — every one opens, all with the same UUID.
     @Test func replicasStartingTogetherPrepareOnce() throws {

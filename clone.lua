@@ -1,0 +1,3 @@
+wrk.method="POST"
+wrk.headers["Content-Type"]="application/json"
+wrk.body="{}"

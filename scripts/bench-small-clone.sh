@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Issue 13 §3 benchmark: the fixed cost of a small clone over HTTP. wrk POSTs, at 50 connections,
+# `POST /notes/1/clone` of a 5-object note (2 items, a memo with a tag and an attachment) and
+# `POST /tags` (a one-row create) against the same release `cloner serve`, alternating the two
+# (the order swapped every round), and reports the median req/s of each and their ratio with the
+# load average. Goal: clone req/s >= half the create's.
+#
+#   scripts/bench-small-clone.sh            ROUNDS=3 DURATION=5s CONNECTIONS=50 [CLONER_BIN=path]
+#
+# Both answer 201 with a small JSON body, through the same parser, router, access log (to
+# /dev/null), metrics and write path (one write transaction each); the clone pays for its plan,
+# its walk and its statements on top. `maxConcurrentClones` is lifted above the connection count
+# so no clone is turned away with 503 (any non-2xx answer is reported and fails the run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rounds=${ROUNDS:-3}
+duration=${DURATION:-5s}
+connections=${CONNECTIONS:-50}
+port=${CLONER_PORT:-18085}
+
+work=$(mktemp -d /tmp/bench-small-clone.XXXXXX)
+pid=
+cleanup() {
+    if [[ -n "$pid" ]]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+if [[ -n "${CLONER_BIN:-}" ]]; then
+    cloner_bin=$CLONER_BIN   # an already built binary (to compare builds)
+else
+    echo "building cloner (release)" >&2
+    swift build -c release --product cloner >&2
+    cloner_bin="$(swift build -c release --show-bin-path)/cloner"
+fi
+
+CLONER_HTTP_MAX_CONNECTIONS_PER_CLIENT=4096 CLONER_MAX_CONCURRENT_CLONES=$((connections * 2)) \
+    "$cloner_bin" serve --port "$port" --database "$work/cloner.sqlite" --model config/model.json > /dev/null 2> "$work/cloner.err" &
+pid=$!
+for _ in $(seq 1 100); do
+    if curl -fsS -o /dev/null "http://127.0.0.1:$port/healthz" 2>/dev/null; then break; fi
+    sleep 0.1
+done
+
+base="http://127.0.0.1:$port"
+json=(-fsS -o /dev/null -H 'Content-Type: application/json')
+curl "${json[@]}" -X POST "$base/tags" -d '{"name": "home"}'
+curl "${json[@]}" -X POST "$base/notes" -d '{"id": "6f1c1b2e-8f0a-4d5e-9a7b-2c3d4e5f6a7b", "name": "Groceries",
+    "createDate": "2026-11-21T10:00:00Z", "items": [{"name": "milk"}, {"name": "eggs"}]}'
+curl "${json[@]}" -X POST "$base/memos" -d '{"text": "buy today", "createDate": "2026-11-21T10:05:00Z", "note": 1,
+    "tags": [1], "attachments": [{"image": "aGVsbG8="}]}'
+echo "one clone: $(curl -fsS -X POST "$base/notes/1/clone" -H 'Content-Type: application/json' -d '{}')" >&2
+
+# Unique tag names: a prefix per run (wrk's argument), a number per thread and a counter.
+cat > "$work/tags.lua" <<'LUA'
+local threads = 0
+function setup(thread)
+    thread:set("tid", threads)
+    threads = threads + 1
+end
+function init(args)
+    prefix = args[1]
+    counter = 0
+end
+function request()
+    counter = counter + 1
+    return wrk.format("POST", "/tags", { ["Content-Type"] = "application/json" },
+        '{"name": "' .. prefix .. "-" .. tid .. "-" .. counter .. '"}')
+end
+LUA
+cat > "$work/clone.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = "{}"
+LUA
+
+run() { # name lua path prefix -> req/s on stdout
+    local out="$work/wrk-$1-$4.txt"
+    wrk -t2 -c"$connections" -d"$duration" --latency -s "$2" "$base$3" -- "$4" > "$out"
+    if grep -q "Socket errors" "$out"; then echo "$1: $(grep "Socket errors" "$out")" >&2; fi
+    if grep -q "Non-2xx" "$out"; then
+        echo "$1: $(grep "Non-2xx" "$out")" >&2
+        return 1
+    fi
+    awk '/^Requests\/sec:/ { print $2 }' "$out"
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+run tags "$work/tags.lua" /tags warm > /dev/null
+run clone "$work/clone.lua" /notes/1/clone warm > /dev/null
+: > "$work/results.tsv"
+for round in $(seq 1 "$rounds"); do
+    order=(tags clone)
+    if (( round % 2 == 0 )); then order=(clone tags); fi
+    for name in "${order[@]}"; do
+        if [[ $name == tags ]]; then rps=$(run tags "$work/tags.lua" /tags "r$round"); else rps=$(run clone "$work/clone.lua" /notes/1/clone "r$round"); fi
+        printf "%s\t%s\n" "$name" "$rps" >> "$work/results.tsv"
+        printf "round %s  %-6s %10s req/s\n" "$round" "$name" "$rps" >&2
+    done
+done
+tags=$(awk -F'\t' '$1 == "tags" { print $2 }' "$work/results.tsv" | median)
+clone=$(awk -F'\t' '$1 == "clone" { print $2 }' "$work/results.tsv" | median)
+echo
+echo "median of $rounds alternating rounds, wrk -t2 -c$connections -d$duration; load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+awk -v t="$tags" -v c="$clone" 'BEGIN {
+    printf "POST /tags (one-row create):          %10.0f req/s\n", t
+    printf "POST /notes/1/clone (5-object clone): %10.0f req/s\n", c
+    ratio = c / t
+    printf "clone / create = %.2f (goal >= 0.5: %s)\n", ratio, (ratio >= 0.5) ? "met" : "NOT met"
+    exit (ratio >= 0.5) ? 0 : 1 }'
