@@ -37,9 +37,8 @@ public struct StoredRecords: Sendable {
         return relationships[(index * width)..<((index + 1) * width)]
     }
 
-    /// Appends a record; `attributes` and `relationships` must hold one value per property of the
-    /// entity, in model order (the caller appends them with `appendAttribute`/`appendRelationship`
-    /// right after, or passes them here).
+    /// Starts a record: the caller then appends one value per attribute (`appendAttribute`) and one
+    /// per relationship (`appendRelationship`) of the entity, in model order.
     public mutating func append(id: Int64, version: Int64) {
         ids.append(id)
         versions.append(version)

@@ -153,8 +153,10 @@ package final class SQLiteConnection {
     }
 
     private func commit() throws(SQLiteError) {
-        if commitStatement == nil { commitStatement = try Statement(connection: self, sql: "COMMIT") }
-        try commitStatement!.execute()
+        if let statement = commitStatement { return try statement.execute() }
+        let statement = try Statement(connection: self, sql: "COMMIT")
+        commitStatement = statement
+        try statement.execute()
     }
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
