@@ -23,6 +23,15 @@ public protocol StoreContext {
     func destinationIDs(of relationship: RelationshipDescription, for sources: [Int64]) throws -> [Int64: [Int64]]
     /// An object's row version, or nil when it does not exist.
     func version(entity: String, id: Int64) throws -> Int64?
+    /// Records of one entity by `_id`, in the order of `ids`, missing ones left out, held by
+    /// position for an answer that writes them all (the read routes): one query for the rows plus
+    /// one per relationship stored elsewhere. The shared default goes through `fetchObjects`.
+    func fetchRecords(entity: String, ids: [Int64]) throws -> StoredRecords
+    /// One page of `request`: at most `pageSize` records in its order, whether more follow and, if
+    /// so, the position of the page's last record (`request.limit` is ignored). Throws `StoreError.notFound` for an
+    /// `after` that names a missing record under an order other than `_id`, as `fetchPositions`.
+    /// The shared default is `fetchPositions` then `fetchRecords`.
+    func fetchRecordPage(_ request: FetchRequest, pageSize: Int) throws -> RecordPage
 
     // MARK: Save
 
@@ -76,4 +85,21 @@ public protocol StoreContext {
 
 extension StoreContext {
     public var model: DataModel { schema.model }
+
+    public func fetchRecords(entity name: String, ids: [Int64]) throws -> StoredRecords {
+        guard let entity = model.entity(named: name) else { preconditionFailure("unknown entity \(name)") }
+        return StoredRecords(entity: entity, objects: try fetchObjects(entity: name, ids: ids))
+    }
+
+    public func fetchRecordPage(_ request: FetchRequest, pageSize: Int) throws -> RecordPage {
+        precondition(pageSize > 0, "a page of \(pageSize) records")
+        var request = request
+        // One row more than a page: its presence, not the page's size, says whether more follow.
+        request.limit = pageSize + 1
+        let rows = try fetchPositions(request)
+        let page = rows.prefix(pageSize)
+        let hasMore = rows.count > pageSize
+        return RecordPage(records: try fetchRecords(entity: request.entity, ids: page.map(\.id)),
+                          lastPosition: hasMore ? page.last?.position : nil, hasMore: hasMore)
+    }
 }

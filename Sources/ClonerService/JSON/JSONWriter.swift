@@ -59,6 +59,35 @@ public struct JSONWriter: Sendable {
         needsComma = false
     }
 
+    /// An object member's name already encoded by `encodedKey` (`"name":`): records write the
+    /// same names on every row, so they are quoted and escaped once, not per row.
+    public mutating func key(encoded: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: encoded)
+        needsComma = false
+    }
+
+    /// `"name":` as `key(_:)` writes it, for `key(encoded:)`.
+    public static func encodedKey(_ name: String) -> [UInt8] {
+        var writer = JSONWriter(capacity: name.utf8.count + 3)
+        writer.key(name)
+        return writer.bytes
+    }
+
+    /// A string value already encoded by `encodedString` (quoted and escaped).
+    public mutating func string(encoded: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: encoded)
+        needsComma = true
+    }
+
+    /// `"text"` as `string(_:)` writes it, for `string(encoded:)`.
+    public static func encodedString(_ text: String) -> [UInt8] {
+        var writer = JSONWriter(capacity: text.utf8.count + 2)
+        writer.string(text)
+        return writer.bytes
+    }
+
     public mutating func string(_ value: String) {
         separate()
         appendQuoted(value)
@@ -165,17 +194,30 @@ public struct JSONWriter: Sendable {
     /// upper-case `uuidString` and a `lowercased()` copy.
     public mutating func uuid(_ value: UUID) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        let raw = value.uuid
-        withUnsafeBytes(of: raw) { uuidBytes in
-            for (position, byte) in uuidBytes.enumerated() {
-                if position == 4 || position == 6 || position == 8 || position == 10 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0xF)])
+        // The 38 bytes (quotes included) are formatted on the stack and appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 38) { text in
+            text[0] = UInt8(ascii: "\"")
+            var position = 1
+            withUnsafeBytes(of: value.uuid) { uuidBytes in
+                for (offset, byte) in uuidBytes.enumerated() {
+                    if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+                        text[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    text[position] = Self.hexDigit(byte >> 4)
+                    text[position + 1] = Self.hexDigit(byte & 0xF)
+                    position += 2
+                }
             }
+            text[37] = UInt8(ascii: "\"")
+            bytes.append(contentsOf: UnsafeBufferPointer(text))
         }
-        bytes.append(UInt8(ascii: "\""))
         needsComma = true
+    }
+
+    /// A lower-case hex digit for 0…15, computed rather than looked up (no bounds check, no array).
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// A date as RFC 3339 UTC text with milliseconds.

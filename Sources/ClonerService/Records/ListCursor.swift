@@ -39,9 +39,19 @@ struct ListCursor {
         }
         writer.endArray()
         writer.endObject()
-        return Data(writer.bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        // base64url without padding (RFC 4648 §5), mapped byte by byte from base64.
+        var text: [UInt8] = []
+        let base64 = Data(writer.bytes).base64EncodedString()
+        text.reserveCapacity(base64.utf8.count)
+        for byte in base64.utf8 {
+            switch byte {
+            case UInt8(ascii: "+"): text.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "/"): text.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "="): continue
+            default: text.append(byte)
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Reads a `cursor` parameter for a request ordered by `sort`; every fault is a 422 naming

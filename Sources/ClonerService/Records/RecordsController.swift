@@ -10,10 +10,18 @@ final class RecordsController: Sendable {
 
     let model: DataModel
     let store: IncrementalStore
+    /// Member names per entity, encoded once for the read routes.
+    private let recordKeys: [String: RecordKeys]
 
     init(model: DataModel, store: IncrementalStore) {
         self.model = model
         self.store = store
+        self.recordKeys = RecordKeys.byEntity(model)
+    }
+
+    private func keys(_ entity: EntityDescription) -> RecordKeys {
+        guard let keys = recordKeys[entity.name] else { preconditionFailure("no record keys for \(entity.name)") }
+        return keys
     }
 
     // MARK: GET /{collection}
@@ -75,29 +83,26 @@ final class RecordsController: Sendable {
         guard errors.isEmpty else { throw Problem.validationFailed(errors) }
 
         let pageSize = fetch.limit ?? RecordsController.defaultPageSize
-        fetch.limit = pageSize + 1
-        // One row more than a page is asked for: its presence, not the page's size, says whether
-        // a next page exists (only the page itself is faulted in).
-        let (objects, lastPosition, hasMore) = try store.read { context -> ([StoredObject], FetchRequest.Position?, Bool) in
-            let rows: [(id: Int64, position: FetchRequest.Position)]
+        // The records are read by position and written straight from the page (no per-record
+        // dictionary); only the page is faulted in, one row more tells whether a next page exists.
+        let page = try store.read { context -> RecordPage in
             do {
-                rows = try context.fetchPositions(fetch)
+                return try context.fetchRecordPage(fetch, pageSize: pageSize)
             } catch StoreError.notFound(_, let id) where id == fetch.after {
                 // `after` names a record whose sort keys are needed and it is gone: a bad
                 // parameter, not a missing collection, so 422 naming `after` rather than a 404.
                 throw Problem.validationFailed([FieldError(field: "after", message: "no \(entity.name) with _id \(id): under an order other than _id, after must name an existing record; follow the next link, whose cursor needs none")])
             }
-            let page = rows.prefix(pageSize)
-            return (try context.fetchObjects(entity: entity.name, ids: page.map(\.id)), page.last?.position, rows.count > pageSize)
         }
-        var writer = JSONWriter(capacity: 64 + objects.count * 256)
+        let keys = keys(entity)
+        var writer = JSONWriter(capacity: 64 + page.records.count * 256)
         writer.beginObject()
         writer.key("data")
         writer.beginArray()
-        for object in objects { object.write(entity: entity, to: &writer) }
+        for index in 0..<page.records.count { page.records.write(index, keys: keys, to: &writer) }
         writer.endArray()
         writer.key("next")
-        if hasMore, let lastPosition {
+        if page.hasMore, let lastPosition = page.lastPosition {
             writer.string(nextPage(request, cursor: ListCursor(order: ListCursor.orderText(fetch.sort), position: lastPosition)))
         } else {
             writer.null()
@@ -145,7 +150,17 @@ final class RecordsController: Sendable {
     }()
 
     static func percentEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? text
+        // Letters, digits and `-._~` (RFC 3986 §2.3, unreserved) pass unchanged whatever the set:
+        // the usual `note=1&limit=50` needs no CharacterSet walk.
+        let unreserved = text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): return true
+            default: return false
+            }
+        }
+        if unreserved { return text }
+        return text.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? text
     }
 
     // MARK: POST /{collection}
@@ -175,14 +190,18 @@ final class RecordsController: Sendable {
     func read(_ request: HTTPRequest) throws -> HTTPResponse {
         let entity = try request.entity(in: model)
         let id = try request.objectID(of: entity)
-        guard let object = try store.read({ try $0.fetchObject(entity: entity.name, id: id) }) else {
+        let records = try store.read { try $0.fetchRecords(entity: entity.name, ids: [id]) }
+        guard records.count == 1 else {
             throw Problem.notFound("\(entity.name) \(id) does not exist")
         }
+        let entityTag = records.entityTag(0)
         // RFC 9110 §13.1.2: `*` matches any current representation, as a listed version does.
-        if let tags = request.headers["If-None-Match"], EntityTags.noneMatch(tags, current: object.entityTag) {
-            return HTTPResponse(status: .notModified, headers: ["ETag": object.entityTag])
+        if let tags = request.headers["If-None-Match"], EntityTags.noneMatch(tags, current: entityTag) {
+            return HTTPResponse(status: .notModified, headers: ["ETag": entityTag])
         }
-        return HTTPResponse.json(object.jsonBytes(entity: entity), headers: ["ETag": object.entityTag])
+        var writer = JSONWriter(capacity: 128 + 32 * (entity.attributes.count + entity.relationships.count))
+        records.write(0, keys: keys(entity), to: &writer)
+        return HTTPResponse.json(writer.bytes, headers: ["ETag": entityTag])
     }
 
     // MARK: PATCH /{collection}/{id}

@@ -10,6 +10,8 @@ final class SQLiteBackend: StoreBackend {
     let schema: StoreSchema
     let storeUUID: String
     let writerWait: Duration
+    /// The read routes' SQL, built once for the schema.
+    private let readSQL: SQLiteReadSQL
     private let readers: ConnectionPool
     private let writers: ConnectionPool
     private let writerGate = DispatchSemaphore(value: 1)
@@ -20,6 +22,7 @@ final class SQLiteBackend: StoreBackend {
         self.path = path
         self.schema = schema
         self.writerWait = writerWait
+        self.readSQL = SQLiteReadSQL(schema: schema)
         if path != ":memory:" {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -74,7 +77,7 @@ final class SQLiteBackend: StoreBackend {
         do {
             return try pool.withConnection { connection in
                 try connection.transaction(kind) {
-                    try body(SQLiteStoreContext(connection: connection, schema: schema))
+                    try body(SQLiteStoreContext(connection: connection, schema: schema, readSQL: readSQL))
                 }
             }
         } catch let error as SQLiteError {

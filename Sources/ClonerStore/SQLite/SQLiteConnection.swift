@@ -9,6 +9,16 @@ package final class SQLiteConnection {
     let handle: OpaquePointer
     package let path: String
     private var statementCache: [String: Statement] = [:]
+    /// Statements whose SQL text is built once elsewhere (`SQLiteReadSQL`), by slot number.
+    private var slotStatements: [Statement?] = []
+    /// Page queries by shape (`SQLitePageShape`); emptied when it grows past
+    /// `maximumShapedStatements` (filters on arbitrary attribute sets could otherwise grow it
+    /// without bound).
+    private var shapedStatements: [SQLitePageShape: Statement] = [:]
+    private static let maximumShapedStatements = 256
+    /// `BEGIN …`/`COMMIT` prepared once: `sqlite3_exec` would parse them again per transaction.
+    private var beginStatements: [TransactionKind: Statement] = [:]
+    private var commitStatement: Statement?
     /// The clone SQL built for each plan shape on this connection (`SQLiteGraphCopySQL.cached`);
     /// its statements live in `statementCache`.
     var graphCopySQL: [SQLiteGraphCopySQL.Shape: SQLiteGraphCopySQL] = [:]
@@ -48,6 +58,10 @@ package final class SQLiteConnection {
 
     deinit {
         statementCache.removeAll()
+        slotStatements.removeAll()
+        shapedStatements.removeAll()
+        beginStatements.removeAll()
+        commitStatement = nil
         sqlite3_close_v2(handle)
     }
 
@@ -82,6 +96,28 @@ package final class SQLiteConnection {
         return statement
     }
 
+    /// The statement kept in `slot` if it was prepared from `sql`, else `sql` prepared and kept
+    /// there: the read routes' statements, found by array index instead of by hashing their text.
+    /// (The text is compared as well, which costs nothing when it is the same string, so two
+    /// callers numbering their slots differently get a re-prepare, never a wrong statement.)
+    package func preparedStatement(slot: Int, sql: String) throws(SQLiteError) -> Statement {
+        precondition(slot >= 0, "statement slot \(slot)")
+        if slot < slotStatements.count, let statement = slotStatements[slot], statement.sql == sql { return statement }
+        let statement = try Statement(connection: self, sql: sql)
+        if slot >= slotStatements.count { slotStatements.append(contentsOf: repeatElement(nil, count: slot + 1 - slotStatements.count)) }
+        slotStatements[slot] = statement
+        return statement
+    }
+
+    /// The statement of a page query's shape, `sql()` prepared the first time the shape is seen.
+    func statement(for shape: SQLitePageShape, sql: () throws -> String) throws -> Statement {
+        if let statement = shapedStatements[shape] { return statement }
+        let statement = try Statement(connection: self, sql: try sql())
+        if shapedStatements.count >= SQLiteConnection.maximumShapedStatements { shapedStatements.removeAll() }
+        shapedStatements[shape] = statement
+        return statement
+    }
+
     /// A statement prepared for one use (dynamic SQL that would only bloat the cache).
     package func makeStatement(_ sql: String) throws(SQLiteError) -> Statement {
         try Statement(connection: self, sql: sql)
@@ -109,13 +145,27 @@ package final class SQLiteConnection {
         case immediate = "IMMEDIATE"
     }
 
+    private func begin(_ kind: TransactionKind) throws(SQLiteError) {
+        if let statement = beginStatements[kind] { return try statement.execute() }
+        let statement = try Statement(connection: self, sql: "BEGIN \(kind.rawValue)")
+        beginStatements[kind] = statement
+        try statement.execute()
+    }
+
+    private func commit() throws(SQLiteError) {
+        if let statement = commitStatement { return try statement.execute() }
+        let statement = try Statement(connection: self, sql: "COMMIT")
+        commitStatement = statement
+        try statement.execute()
+    }
+
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     package func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         precondition(!isInTransaction, "nested transaction on \(path)")
-        try execute("BEGIN \(kind.rawValue)")
+        try begin(kind)
         do {
             let result = try body()
-            try execute("COMMIT")
+            try commit()
             return result
         } catch {
             if isInTransaction { try? execute("ROLLBACK") }

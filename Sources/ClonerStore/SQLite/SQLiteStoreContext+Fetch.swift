@@ -10,38 +10,76 @@ extension SQLiteStoreContext {
     /// The objects matching a request, in its order, each with its position in that order (its
     /// sort-key values and `_id`) for a cursor that continues after it: one query.
     public func fetchPositions(_ request: FetchRequest) throws -> [(id: Int64, position: FetchRequest.Position)] {
-        let entity = entity(request.entity)
-        var conditions: [String] = []
-        var values: [SQLValue] = []
-        for predicate in request.predicates {
-            let column = try filterColumn(entity, predicate.property)
-            if predicate.value.isNull {
-                conditions.append("\(quoted(column)) IS NULL")
-            } else {
-                conditions.append("\(quoted(column)) = ?")
-                values.append(predicate.value.sqlValue)
-            }
+        let query = try pageQuery(request, limit: request.limit, withRecords: false)
+        var rows: [(id: Int64, position: FetchRequest.Position)] = []
+        let last = Int32(query.sortColumns - 1)
+        try query.statement.forEachRow(query.values) { row in
+            rows.append((id: row.int64(last), position: FetchRequest.Position(values: (0...last).map { row[$0].positionValue })))
         }
-        var sort = try request.sort.map { (column: try filterColumn(entity, $0.key), ascending: $0.ascending) }
-        sort.append((column: "_id", ascending: true))
+        return rows
+    }
 
+    /// The SELECT of a page of `request` and its values: its sort columns with `_id` last
+    /// (`sortColumns` of them), then with `withRecords` the record's columns (`SQLiteReadSQL`);
+    /// the filters, the keyset condition after its cursor, the order and `limit`. The statement is
+    /// kept per shape of request on the connection, so only the values are worked out per call.
+    /// Throws `StoreError.notFound` for an `after` that names a missing record under an order
+    /// other than `_id`.
+    func pageQuery(_ request: FetchRequest, limit: Int?, withRecords: Bool) throws -> (statement: Statement, values: [SQLValue], sortColumns: Int) {
+        let entity = entity(request.entity)
+        let sortCount = request.sort.count + 1
         var cursor: [SQLValue]?
         if let position = request.position {
-            precondition(position.values.count == sort.count, "a position of \(position.values.count) values for \(sort.count) sort keys")
+            precondition(position.values.count == sortCount, "a position of \(position.values.count) values for \(sortCount) sort keys")
             cursor = position.values.map(SQLValue.init)
         } else if let after = request.after {
-            if sort.count == 1 {
+            if sortCount == 1 {
                 // Ordered by `_id` alone, the `_id` is the whole position: no row needed.
                 cursor = [.integer(after)]
             } else {
-                let select = "SELECT " + sort.map { quoted($0.column) }.joined(separator: ", ") + " FROM \(quoted(entity.name)) WHERE \"_id\" = ?"
+                let columns = try request.sort.map { quoted(try filterColumn(entity, $0.key)) } + [quoted("_id")]
+                let select = "SELECT " + columns.joined(separator: ", ") + " FROM \(quoted(entity.name)) WHERE \"_id\" = ?"
                 try connection.forEachRow(select, [.integer(after)]) { row in
-                    cursor = (0..<Int32(sort.count)).map { row[$0] }
+                    cursor = (0..<Int32(sortCount)).map { row[$0] }
                 }
                 guard cursor != nil else { throw StoreError.notFound(entity: entity.name, id: after) }
             }
         }
+        let shape = SQLitePageShape(
+            entity: entity.name,
+            predicates: request.predicates.map { .init(property: $0.property, isNull: $0.value.isNull) },
+            sort: request.sort,
+            cursorNulls: cursor?.map { $0 == .null },
+            limited: limit != nil, withRecords: withRecords)
+        let statement = try connection.statement(for: shape) { try pageSQL(shape, entity) }
+        // The values in the order of the SQL's parameters (see `pageSQL`).
+        var values: [SQLValue] = []
+        values.reserveCapacity(request.predicates.count + (cursor.map { $0.count * ($0.count + 1) / 2 } ?? 0) + 1)
+        for predicate in request.predicates where !predicate.value.isNull {
+            values.append(predicate.value.sqlValue)
+        }
         if let cursor {
+            for index in 0..<sortCount {
+                values.append(contentsOf: cursor[0..<index])
+                if case .null = cursor[index] { continue }
+                values.append(cursor[index])
+            }
+        }
+        if let limit { values.append(.integer(Int64(limit))) }
+        return (statement, values, sortCount)
+    }
+
+    /// The SQL text of a page query's shape: parameters for the non-NULL filters, then per sort
+    /// key the earlier cursor values and its own unless NULL, then the limit.
+    private func pageSQL(_ shape: SQLitePageShape, _ entity: EntityDescription) throws -> String {
+        var conditions: [String] = []
+        for predicate in shape.predicates {
+            let column = quoted(try filterColumn(entity, predicate.property))
+            conditions.append(predicate.isNull ? "\(column) IS NULL" : "\(column) = ?")
+        }
+        var sort = try shape.sort.map { (column: try filterColumn(entity, $0.key), ascending: $0.ascending) }
+        sort.append((column: "_id", ascending: true))
+        if let cursorNulls = shape.cursorNulls {
             // Keyset pagination: rows strictly after the cursor's place in the order, NULL sorting
             // first ascending and last descending as SQLite does, so no row is skipped or repeated
             // when rows change between pages.
@@ -50,40 +88,25 @@ extension SQLiteStoreContext {
                 var parts: [String] = []
                 for previous in 0..<index {
                     parts.append("\(quoted(sort[previous].column)) IS ?")
-                    values.append(cursor[previous])
                 }
                 let column = quoted(sort[index].column)
-                let value = cursor[index]
-                switch (sort[index].ascending, value) {
-                case (true, .null):
-                    parts.append("\(column) IS NOT NULL")
-                case (true, _):
-                    parts.append("\(column) > ?")
-                    values.append(value)
-                case (false, .null):
-                    parts.append("0")
-                case (false, _):
-                    parts.append("(\(column) < ? OR \(column) IS NULL)")
-                    values.append(value)
+                switch (sort[index].ascending, cursorNulls[index]) {
+                case (true, true): parts.append("\(column) IS NOT NULL")
+                case (true, false): parts.append("\(column) > ?")
+                case (false, true): parts.append("0")
+                case (false, false): parts.append("(\(column) < ? OR \(column) IS NULL)")
                 }
                 alternatives.append("(" + parts.joined(separator: " AND ") + ")")
             }
             conditions.append("(" + alternatives.joined(separator: " OR ") + ")")
         }
-
-        var sql = "SELECT " + sort.map { quoted($0.column) }.joined(separator: ", ") + " FROM \(quoted(entity.name))"
+        var sql = "SELECT " + sort.map { quoted($0.column) }.joined(separator: ", ")
+        if shape.withRecords { sql += ", " + readSQL.reads(entity.name).columns }
+        sql += " FROM \(quoted(entity.name))"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY " + sort.map { quoted($0.column) + ($0.ascending ? " ASC" : " DESC") }.joined(separator: ", ")
-        if let limit = request.limit {
-            sql += " LIMIT ?"
-            values.append(.integer(Int64(limit)))
-        }
-        var rows: [(id: Int64, position: FetchRequest.Position)] = []
-        let last = Int32(sort.count - 1)
-        try connection.forEachRow(sql, values) { row in
-            rows.append((id: row.int64(last), position: FetchRequest.Position(values: (0...last).map { row[$0].positionValue })))
-        }
-        return rows
+        if shape.limited { sql += " LIMIT ?" }
+        return sql
     }
 
     private func filterColumn(_ entity: EntityDescription, _ property: String) throws -> String {

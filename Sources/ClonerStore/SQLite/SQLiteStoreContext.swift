@@ -7,10 +7,14 @@ import Foundation
 struct SQLiteStoreContext: StoreContext {
     let connection: SQLiteConnection
     let schema: StoreSchema
+    let readSQL: SQLiteReadSQL
 
-    init(connection: SQLiteConnection, schema: StoreSchema) {
+    /// `readSQL` is the backend's, built once; without one (a context made outside the backend),
+    /// it is built here.
+    init(connection: SQLiteConnection, schema: StoreSchema, readSQL: SQLiteReadSQL? = nil) {
         self.connection = connection
         self.schema = schema
+        self.readSQL = readSQL ?? SQLiteReadSQL(schema: schema)
     }
 
     func entity(_ name: String) -> EntityDescription {
@@ -21,7 +25,24 @@ struct SQLiteStoreContext: StoreContext {
     /// A JSON array of ids, bound as one parameter and expanded with `json_each`, so a batch of any
     /// size is one statement with one cached plan.
     static func idArray<S: Sequence>(_ ids: S) -> SQLValue where S.Element == Int64 {
-        .text("[" + ids.map(String.init).joined(separator: ",") + "]")
+        // Digits written into one byte buffer: no String per id.
+        var text: [UInt8] = [UInt8(ascii: "[")]
+        text.reserveCapacity(ids.underestimatedCount * 8 + 2)
+        var digits: [UInt8] = []
+        digits.reserveCapacity(20)
+        for id in ids {
+            if text.count > 1 { text.append(UInt8(ascii: ",")) }
+            if id < 0 { text.append(UInt8(ascii: "-")) }
+            var magnitude = id.magnitude
+            digits.removeAll(keepingCapacity: true)
+            repeat {
+                digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                magnitude /= 10
+            } while magnitude > 0
+            text.append(contentsOf: digits.reversed())
+        }
+        text.append(UInt8(ascii: "]"))
+        return .text(String(decoding: text, as: UTF8.self))
     }
 
     static let idsFromArray = "SELECT value FROM json_each(?)"

@@ -1,0 +1,24 @@
+import ClonerModel
+
+/// One entity's record member names (and its name as the `_entity` value) quoted and escaped once,
+/// for `JSONWriter.key(encoded:)`: a list writes the same names on every row.
+struct RecordKeys: Sendable {
+    let entityValue: [UInt8]
+    let attributes: [[UInt8]]
+    let relationships: [[UInt8]]
+
+    static let id = JSONWriter.encodedKey("_id")
+    static let entity = JSONWriter.encodedKey("_entity")
+    static let version = JSONWriter.encodedKey("_version")
+
+    init(entity: EntityDescription) {
+        entityValue = JSONWriter.encodedString(entity.name)
+        attributes = entity.attributes.map { JSONWriter.encodedKey($0.name) }
+        relationships = entity.relationships.map { JSONWriter.encodedKey($0.name) }
+    }
+
+    /// Every entity's keys, by entity name; built once per model.
+    static func byEntity(_ model: DataModel) -> [String: RecordKeys] {
+        Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, RecordKeys(entity: $0)) })
+    }
+}

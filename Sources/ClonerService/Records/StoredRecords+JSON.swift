@@ -1,0 +1,37 @@
+import ClonerModel
+import ClonerStore
+
+extension StoredRecords {
+    /// Writes record `index` as the flat JSON object of DESIGN.md §4, the same bytes as
+    /// `RecordJSONCoding.writeRecord` (`_id`, `_entity`, `_version`, then attributes and
+    /// relationships in model order), with the member names pre-encoded in `keys`.
+    func write(_ index: Int, keys: RecordKeys, to writer: inout JSONWriter) {
+        precondition(keys.attributes.count == entity.attributes.count && keys.relationships.count == entity.relationships.count,
+                     "record keys of another entity than \(entity.name)")
+        writer.beginObject()
+        writer.key(encoded: RecordKeys.id); writer.integer(ids[index])
+        writer.key(encoded: RecordKeys.entity); writer.string(encoded: keys.entityValue)
+        writer.key(encoded: RecordKeys.version); writer.integer(versions[index])
+        let attributeBase = index * keys.attributes.count
+        for (offset, key) in keys.attributes.enumerated() {
+            writer.key(encoded: key)
+            RecordJSONCoding.writeValue(attributes[attributeBase + offset], to: &writer)
+        }
+        let relationshipBase = index * keys.relationships.count
+        for (offset, key) in keys.relationships.enumerated() {
+            writer.key(encoded: key)
+            switch relationships[relationshipBase + offset] {
+            case .toOne(let target?): writer.integer(target)
+            case .toOne(nil): writer.null()
+            case .toMany(let targets):
+                writer.beginArray()
+                for target in targets { writer.integer(target) }
+                writer.endArray()
+            }
+        }
+        writer.endObject()
+    }
+
+    /// `ETag` of record `index`: its row version, as a strong validator (RFC 9110 §8.8.3).
+    func entityTag(_ index: Int) -> String { "\"\(versions[index])\"" }
+}

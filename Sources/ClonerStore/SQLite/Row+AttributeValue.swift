@@ -1,0 +1,29 @@
+import ClonerModel
+import CSQLite
+import Foundation
+
+extension Row {
+    /// A column read straight into the attribute's type: the common pairs of storage class and
+    /// type without an intermediate `SQLValue`, any other pair (a value written by hand with the
+    /// sqlite3 shell) converted as `AttributeValue(sql:type:)` does.
+    func attributeValue(_ index: Int32, type: AttributeType) -> AttributeValue {
+        switch (sqlite3_column_type(statement.handle, index), type) {
+        case (SQLITE_NULL, _): return .null
+        case (SQLITE_INTEGER, .integer): return .integer(int64(index))
+        case (SQLITE_INTEGER, .date): return .date(millisecondsSince1970: int64(index))
+        case (SQLITE_INTEGER, .boolean): return .boolean(int64(index) != 0)
+        case (SQLITE_FLOAT, .double): return .double(double(index))
+        case (SQLITE_TEXT, .string): return .string(string(index))
+        case (SQLITE_TEXT, .json): return .json(string(index))
+        case (SQLITE_BLOB, .binary): return .binary(data(index))
+        case (SQLITE_TEXT, .uuid):
+            // Parsed from SQLite's bytes; text that is not a plain uuid goes the general way.
+            if let text = sqlite3_column_text(statement.handle, index),
+               let uuid = UUID(hexUTF8: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement.handle, index)))) {
+                return .uuid(uuid)
+            }
+            return AttributeValue(sql: self[index], type: type)
+        default: return AttributeValue(sql: self[index], type: type)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import ClonerModel
+
+/// The SQL text of the read routes' statements (a record by `_id`, records by `_id`s, a
+/// relationship's destinations), built and quoted once per schema rather than on every request,
+/// each with a slot number under which a connection keeps its prepared statement
+/// (`SQLiteConnection.preparedStatement(slot:sql:)`: an array index, no hashing of SQL text).
+final class SQLiteReadSQL: Sendable {
+    /// A relationship whose destinations live in another table (or a join table).
+    struct Related: Sendable {
+        /// Index in `entity.relationships`.
+        let relationship: Int
+        let isToMany: Bool
+        /// `(source, destination)` rows for one source (`= ?`) and for a JSON array of sources.
+        let forOne: Query
+        let forMany: Query
+    }
+
+    struct Query: Sendable {
+        let sql: String
+        let slot: Int
+    }
+
+    struct EntityReads: Sendable {
+        let entity: EntityDescription
+        /// `"_id", "_version", attributes…, reference columns…` — the columns of a record.
+        let columns: String
+        let table: String
+        /// A to-one stored on the row: relationship index and its column's index in `columns`.
+        let ownToOnes: [(relationship: Int, column: Int32)]
+        let related: [Related]
+        let byID: Query
+        let byIDs: Query
+    }
+
+    let entities: [String: EntityReads]
+    /// Slots used by these queries; page queries built per request use none.
+    let slotCount: Int
+
+    init(schema: StoreSchema) {
+        var slot = 0
+        func query(_ sql: String) -> Query {
+            defer { slot += 1 }
+            return Query(sql: sql, slot: slot)
+        }
+        var entities: [String: EntityReads] = [:]
+        for entity in schema.model.entities {
+            var ownToOnes: [(relationship: Int, column: Int32)] = []
+            var ownColumns: [String] = []
+            var related: [Related] = []
+            for (index, relationship) in entity.relationships.enumerated() {
+                if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) {
+                    ownToOnes.append((relationship: index, column: Int32(2 + entity.attributes.count + ownColumns.count)))
+                    ownColumns.append(column)
+                    continue
+                }
+                let join = schema.join(for: relationship)
+                let source = quoted(join.sourceColumn)
+                let destination = quoted(join.destinationColumn)
+                var order = [source]
+                if let position = join.positionColumn { order.append(quoted(position)) }
+                order.append(destination)
+                let head = "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source)"
+                let tail = " AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
+                related.append(Related(
+                    relationship: index, isToMany: relationship.isToMany,
+                    forOne: query(head + " = ?" + tail),
+                    forMany: query(head + " IN (\(SQLiteStoreContext.idsFromArray))" + tail)))
+            }
+            let columns = (["_id", "_version"] + entity.attributes.map(\.name) + ownColumns).map(quoted).joined(separator: ", ")
+            let table = quoted(entity.name)
+            entities[entity.name] = EntityReads(
+                entity: entity, columns: columns, table: table, ownToOnes: ownToOnes, related: related,
+                byID: query("SELECT \(columns) FROM \(table) WHERE \"_id\" = ?"),
+                byIDs: query("SELECT \(columns) FROM \(table) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))"))
+        }
+        self.entities = entities
+        self.slotCount = slot
+    }
+
+    func reads(_ entity: String) -> EntityReads {
+        guard let reads = entities[entity] else { preconditionFailure("unknown entity \(entity)") }
+        return reads
+    }
+}

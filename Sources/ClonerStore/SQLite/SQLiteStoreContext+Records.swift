@@ -1,0 +1,121 @@
+import ClonerModel
+import Foundation
+
+extension SQLiteStoreContext {
+    /// Records by `_id` for an answer: the rows by position (no dictionary per row), with SQL
+    /// built once per schema and statements prepared once per connection; one query for the rows
+    /// (`= ?` for one `_id`) plus one per relationship stored elsewhere.
+    public func fetchRecords(entity name: String, ids: [Int64]) throws -> StoredRecords {
+        let reads = readSQL.reads(name)
+        var records = StoredRecords(entity: reads.entity, capacity: ids.count)
+        guard !ids.isEmpty else { return records }
+        if ids.count == 1 {
+            let statement = try connection.preparedStatement(slot: reads.byID.slot, sql: reads.byID.sql)
+            try statement.forEachRow([.integer(ids[0])]) { row in append(row, from: 0, reads, to: &records) }
+            try addRelated(reads, to: &records)
+        } else {
+            let statement = try connection.preparedStatement(slot: reads.byIDs.slot, sql: reads.byIDs.sql)
+            var byID: [Int64: Int] = [:]
+            byID.reserveCapacity(ids.count)
+            var unordered = StoredRecords(entity: reads.entity, capacity: ids.count)
+            try statement.forEachRow([SQLiteStoreContext.idArray(ids)]) { row in
+                byID[row.int64(0)] = unordered.count
+                append(row, from: 0, reads, to: &unordered)
+            }
+            try addRelated(reads, to: &unordered)
+            // Back into the order of `ids`, missing ones left out (a repeated id repeated, as
+            // `fetchObjects` does).
+            for id in ids {
+                guard let index = byID[id] else { continue }
+                records.append(id: unordered.ids[index], version: unordered.versions[index])
+                for value in unordered.attributes(at: index) { records.appendAttribute(value) }
+                for value in unordered.relationships(at: index) { records.appendRelationship(value) }
+            }
+        }
+        return records
+    }
+
+    /// A page in one query that reads the records with their sort keys (no second query by `_id`),
+    /// plus one per relationship stored elsewhere for the whole page.
+    public func fetchRecordPage(_ request: FetchRequest, pageSize: Int) throws -> RecordPage {
+        precondition(pageSize > 0, "a page of \(pageSize) records")
+        let reads = readSQL.reads(request.entity)
+        let query = try pageQuery(request, limit: pageSize + 1, withRecords: true)
+        var records = StoredRecords(entity: reads.entity, capacity: min(pageSize, 64))
+        var lastPosition: FetchRequest.Position?
+        var hasMore = false
+        let sortColumns = Int32(query.sortColumns)
+        try query.statement.forEachRow(query.values) { row in
+            guard records.count < pageSize else {
+                // The row after the page: it only says that a next page exists.
+                hasMore = true
+                return
+            }
+            append(row, from: sortColumns, reads, to: &records)
+            if records.count == pageSize {
+                // The page's last record: where the next page starts, if there is one.
+                lastPosition = FetchRequest.Position(values: (0..<sortColumns).map { row[$0].positionValue })
+            }
+        }
+        try addRelated(reads, to: &records)
+        return RecordPage(records: records, lastPosition: hasMore ? lastPosition : nil, hasMore: hasMore)
+    }
+
+    /// Appends the record in `row`, whose record columns (`reads.columns`) start at `base`.
+    private func append(_ row: Row, from base: Int32, _ reads: SQLiteReadSQL.EntityReads, to records: inout StoredRecords) {
+        records.append(id: row.int64(base), version: row.int64(base + 1))
+        for (offset, attribute) in reads.entity.attributes.enumerated() {
+            records.appendAttribute(row.attributeValue(base + 2 + Int32(offset), type: attribute.type))
+        }
+        var own = 0
+        for (index, relationship) in reads.entity.relationships.enumerated() {
+            if own < reads.ownToOnes.count, reads.ownToOnes[own].relationship == index {
+                records.appendRelationship(.toOne(row.optionalInt64(base + reads.ownToOnes[own].column)))
+                own += 1
+            } else {
+                // Filled in by `addRelated`.
+                records.appendRelationship(relationship.isToMany ? .toMany([]) : .toOne(nil))
+            }
+        }
+    }
+
+    /// Fills in the relationships stored outside the records' rows: one statement per relationship
+    /// for all of `records`.
+    private func addRelated(_ reads: SQLiteReadSQL.EntityReads, to records: inout StoredRecords) throws {
+        guard records.count > 0, !reads.related.isEmpty else { return }
+        var indexByID: [Int64: Int] = [:]
+        if records.count > 1 {
+            indexByID.reserveCapacity(records.count)
+            for (index, id) in records.ids.enumerated() { indexByID[id] = index }
+        }
+        let idArray = records.count > 1 ? SQLiteStoreContext.idArray(records.ids) : .null
+        for related in reads.related {
+            let statement: Statement
+            let values: [SQLValue]
+            if records.count == 1 {
+                statement = try connection.preparedStatement(slot: related.forOne.slot, sql: related.forOne.sql)
+                values = [.integer(records.ids[0])]
+            } else {
+                statement = try connection.preparedStatement(slot: related.forMany.slot, sql: related.forMany.sql)
+                values = [idArray]
+            }
+            // Rows come grouped by source: each group's list is set once.
+            var source: Int64?
+            var list: [Int64] = []
+            func flush() {
+                guard let source, let index = records.count == 1 ? 0 : indexByID[source] else { return }
+                records.setRelationship(related.isToMany ? .toMany(list) : .toOne(list.first), record: index, relationship: related.relationship)
+            }
+            try statement.forEachRow(values) { row in
+                let id = row.int64(0)
+                if id != source {
+                    flush()
+                    source = id
+                    list = []
+                }
+                list.append(row.int64(1))
+            }
+            flush()
+        }
+    }
+}
