@@ -34,17 +34,19 @@ extension ClonerApplication {
         return router
     }
 
-    func makeHooks() -> HTTPServer.Hooks {
+    func makeHooks(eventLoopCount: Int) -> HTTPServer.Hooks {
         var hooks = HTTPServer.Hooks()
+        let accessLog = AccessLogBuffer(loopCount: eventLoopCount)
         hooks.accessLog = { [metrics] record in
             let line = AccessLogRecord(
                 method: record.method, path: record.path, status: record.status,
                 durationMilliseconds: Double(record.duration.components.seconds) * 1000 + Double(record.duration.components.attoseconds) / 1e15,
                 bytes: record.bytesSent, requestID: record.requestID, remote: record.remoteAddress
             ).jsonLine()
-            JSONLogHandler.emit(line: line)
+            accessLog.append(line, loop: record.loop)
             metrics.recordRequest(route: record.route ?? "unmatched", method: record.method, status: record.status, duration: record.duration)
         }
+        hooks.onLoopIterationEnd = { loop in accessLog.flush(loop: loop) }
         hooks.errorResponse = { context in Problem.serverError(context) }
         return hooks
     }

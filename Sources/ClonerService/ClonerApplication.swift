@@ -79,9 +79,10 @@ public final class ClonerApplication: Sendable {
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
             tls = TLSConfiguration(certificateChainPath: certificate, privateKeyPath: key)
         }
-        let server = HTTPServer(
-            configuration: .init(host: configuration.host, port: configuration.port, limits: configuration.http, tls: tls),
-            router: makeRouter(), hooks: makeHooks())
+        let serverConfiguration = HTTPServer.Configuration(host: configuration.host, port: configuration.port,
+                                                           limits: configuration.http, tls: tls)
+        let server = HTTPServer(configuration: serverConfiguration, router: makeRouter(),
+                                hooks: makeHooks(eventLoopCount: serverConfiguration.eventLoopCount))
         let port = try server.start()
         self.server.withLock { $0 = server }
         do {

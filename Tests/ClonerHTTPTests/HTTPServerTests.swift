@@ -214,6 +214,39 @@ import Testing
         #expect(text == "async GET")
     }
 
+    /// A record comes from the loop that served the request, and that loop's iteration-end hook
+    /// runs after it before the loop waits again: what the access log buffers per loop is written
+    /// by the time the client could send its next request — for a deferred answer too.
+    @Test func everyLoopEndsItsIterationAfterTheRecordsItDelivered() throws {
+        let loops = 3
+        let pending = LockedValue<[Int: [String]]>([:])
+        let flushed = LockedValue<[String]>([])
+        var hooks = HTTPServer.Hooks()
+        hooks.accessLog = { record in pending.withLock { $0[record.loop, default: []].append(record.requestID) } }
+        hooks.onLoopIterationEnd = { loop in
+            precondition((0..<loops).contains(loop), "loop \(loop)")
+            let lines = pending.withLock { $0.removeValue(forKey: loop) ?? [] }
+            flushed.withLock { $0.append(contentsOf: lines) }
+        }
+        let server = try TestServer(loops: loops, hooks: hooks)
+        defer { server.stop() }
+        for index in 0..<12 {
+            let client = try RawClient(port: server.port)
+            let path = index % 3 == 0 ? "/slow" : "/hello"
+            client.send("GET \(path) HTTP/1.1\r\nHost: x\r\nX-Request-ID: iteration-\(index)\r\n\r\n")
+            #expect(client.readResponse()?.status == 200)
+            // The loop wrote the answer, then ends its iteration: the record is flushed at once.
+            var seen = false
+            for _ in 0..<200 {
+                if flushed.withLock({ $0.contains("iteration-\(index)") }) { seen = true; break }
+                usleep(1_000)
+            }
+            #expect(seen, "iteration-\(index) was not flushed by its loop")
+        }
+        #expect(pending.withLock { $0.values.allSatisfy(\.isEmpty) })
+        #expect(flushed.withLock { $0.count } == 12)
+    }
+
     @Test func hooksSeeEveryRequest() throws {
         let records = LockedValue<[HTTPAccessLogRecord]>([])
         let started = Atomic<Int>(0)

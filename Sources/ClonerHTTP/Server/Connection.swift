@@ -504,7 +504,7 @@ final class Connection: EventLoopHandler {
         log(HTTPAccessLogRecord(
             method: method.rawValue, path: request.target.isEmpty ? "" : String(request.path), route: request.route,
             status: status.code, duration: .nanoseconds(Int64(clamping: elapsed)), bytesSent: bytes,
-            requestID: request.id, remoteAddress: remoteAddress))
+            requestID: request.id, remoteAddress: remoteAddress, loop: owner.loop.index))
     }
 
     // MARK: Writing

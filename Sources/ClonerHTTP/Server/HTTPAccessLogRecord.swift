@@ -16,4 +16,7 @@ public struct HTTPAccessLogRecord: Sendable {
     public var bytesSent: Int
     public var requestID: String
     public var remoteAddress: String
+    /// The event loop (0-based) whose thread delivers this record: a hook may buffer per loop and
+    /// write at `Hooks.onLoopIterationEnd`.
+    public var loop: Int
 }

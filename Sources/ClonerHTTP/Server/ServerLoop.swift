@@ -42,6 +42,10 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
             .map(\.nanoseconds).min() ?? 1_000_000_000
         loop.tickInterval = max(10_000_000, min(250_000_000, smallest / 4))
         loop.onTick = { [unowned self] in tick() }
+        if let iterationEnd = core.hooks.onLoopIterationEnd {
+            let index = loop.index
+            loop.onIterationEnd = { iterationEnd(index) }
+        }
     }
 
     func nextRequestID() -> String { requestIDs.next() }

@@ -37,6 +37,9 @@ final class EventLoop: @unchecked Sendable {
     private(set) var now: UInt64 = MonotonicClock.now()
     var tickInterval: UInt64 = 250_000_000
     var onTick: (() -> Void)?
+    /// Run at the end of every iteration, before the loop waits again (see
+    /// `HTTPServer.Hooks.onLoopIterationEnd`).
+    var onIterationEnd: (() -> Void)?
     /// Written once by the loop thread, read by others (`inEventLoop`): hence the lock.
     private let threadID = LockedValue<pthread_t?>(nil)
 
@@ -153,8 +156,10 @@ final class EventLoop: @unchecked Sendable {
                 onTick?()
                 nextTick = now + tickInterval
             }
+            onIterationEnd?()
         }
         runInbox()
+        onIterationEnd?()
     }
 
     private func runInbox() {
