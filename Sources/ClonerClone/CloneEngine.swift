@@ -30,13 +30,16 @@ public final class CloneEngine: Sendable {
     /// throwing ends the job with that error and writes nothing), the copy, then
     /// `inTransactionAfter` with the result (an idempotency answer, a job row): all commit together
     /// or none does. `completion` runs on the job's queue once it has committed or rolled back.
+    /// `starting` runs on the job's queue before its transaction opens, for what others must see
+    /// at once (that the job runs) and so must not wait for the clone's commit.
     @discardableResult
     public func start(_ plan: ClonePlan, jobID: String = UUID.random().uuidString.lowercased(),
+                      starting: @escaping @Sendable () -> Void = {},
                       inTransactionBefore: @escaping @Sendable (any StoreContext) throws -> Void = { _ in },
                       inTransactionAfter: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void = { _, _ in },
                       completion: @escaping @Sendable (CloneJob) -> Void = { _ in }) -> CloneJob {
         let job = CloneJob(id: jobID, plan: plan, store: store)
-        job.start(before: inTransactionBefore, after: inTransactionAfter, completion: completion)
+        job.start(starting: starting, before: inTransactionBefore, after: inTransactionAfter, completion: completion)
         return job
     }
 

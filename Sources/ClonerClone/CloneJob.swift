@@ -36,13 +36,15 @@ public final class CloneJob: @unchecked Sendable {
     public var error: (any Error)? { lock.withLock { _error } }
     public var finishedAt: Date? { lock.withLock { _finishedAt } }
 
-    /// On the job's queue: one write transaction running `before`, the copy and `after`; then
-    /// `completion` on that same queue.
-    func start(before: @escaping @Sendable (any StoreContext) throws -> Void,
+    /// On the job's queue: `starting`, then one write transaction running `before`, the copy and
+    /// `after`; then `completion` on that same queue.
+    func start(starting: @escaping @Sendable () -> Void = {},
+               before: @escaping @Sendable (any StoreContext) throws -> Void,
                after: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void,
                completion: @escaping @Sendable (CloneJob) -> Void) {
         queue.async { [self] in
             lock.withLock { _status = .running }
+            starting()
             do {
                 let result = try store.write { context in
                     try before(context)

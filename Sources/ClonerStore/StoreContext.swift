@@ -58,6 +58,10 @@ public protocol StoreContext {
     func holdIdempotencyReservation(_ key: String, owner: String) throws -> Bool
     /// As `holdIdempotencyReservation`, for a queued or running job row owned by `owner`.
     func holdJob(id: String, owner: String) throws -> Bool
+    /// Marks `owner`'s queued job `id` running, in a transaction of its own before the clone's: so
+    /// `GET /jobs/{id}` on any replica says `running`, not `queued`, while the clone runs. False
+    /// when the row is no longer `owner`'s queued job.
+    @discardableResult func markJobRunning(id: String, owner: String) throws -> Bool
     /// Extends the leases of `owner`'s queued or running jobs and in-progress reservations to
     /// `until`: one UPDATE per table, whatever their number; rows a running clone holds locked
     /// are skipped (their owner is evidently alive). Returns how many rows it extended.

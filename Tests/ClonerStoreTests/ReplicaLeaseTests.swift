@@ -75,6 +75,25 @@ import Testing
         #expect(try store.write { try $0.holdJob(id: "mine", owner: "C") } == false, "a failed job is no longer held")
     }
 
+    /// A queued job is marked running by its owner only, once, and never after it has ended.
+    @Test(arguments: StoreBackendKind.available) func onlyTheOwnerMarksItsQueuedJobRunning(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try place.open()
+        let lease = Date().addingTimeInterval(30)
+        try store.write { context in
+            try context.saveJob(JobRecord(id: "q", status: .queued, request: Self.request, owner: "A", leaseExpiresAt: lease))
+            try context.saveJob(JobRecord(id: "done", status: .succeeded, request: Self.request, owner: "A", leaseExpiresAt: lease))
+        }
+        #expect(try store.write { try $0.markJobRunning(id: "q", owner: "B") } == false, "not B's job")
+        #expect(try store.read { try $0.job(id: "q") }?.status == .queued)
+        #expect(try store.write { try $0.markJobRunning(id: "q", owner: "A") } == true)
+        #expect(try store.read { try $0.job(id: "q") }?.status == .running)
+        #expect(try store.write { try $0.markJobRunning(id: "q", owner: "A") } == false, "already running")
+        #expect(try store.write { try $0.markJobRunning(id: "done", owner: "A") } == false, "a finished job stays finished")
+        #expect(try store.read { try $0.job(id: "done") }?.status == .succeeded)
+        #expect(try store.write { try $0.holdJob(id: "q", owner: "A") } == true, "a running job is still held by its owner")
+    }
+
     /// The service tables as the version before leases made them, with a row in each.
     static let oldServiceTables = [
         "DROP TABLE _cloner_idempotency",

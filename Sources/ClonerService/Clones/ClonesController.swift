@@ -264,7 +264,16 @@ final class ClonesController: Sendable {
         let started = ContinuousClock.now
         metrics.jobStarted()
         jobStarted = true
-        let job = engine.start(plan, jobID: jobID, inTransactionBefore: { context in
+        let job = engine.start(plan, jobID: jobID, starting: { [store, logger] in
+            // Committed at once, so every replica reads `running` while the clone runs (the
+            // clone's own transaction shows nothing until it commits). Not fatal: the job row
+            // still reads `queued`, and the clone goes on.
+            do {
+                _ = try store.write { try $0.markJobRunning(id: jobID, owner: owner) }
+            } catch {
+                logger.warning("recording a clone job as running failed", metadata: ["job": "\(jobID)", "error": "\(error)"])
+            }
+        }, inTransactionBefore: { context in
             // Holds the row (PostgreSQL: locked) while the clone runs; a job another replica
             // already failed (this one looked dead) must not run after all.
             if try !context.holdJob(id: jobID, owner: owner) { throw ReservationLost(what: "job \(jobID)") }

@@ -66,6 +66,12 @@ extension PostgreSQLStoreContext {
     }
 
     @discardableResult
+    func markJobRunning(id: String, owner: String) throws -> Bool {
+        try run("UPDATE \(Self.jobs) SET status = 'running' WHERE id = $1 AND owner = $2 AND status = 'queued'",
+                [Self.key(id), Self.key(owner)]).affectedRows == 1
+    }
+
+    @discardableResult
     func renewLeases(owner: String, until: Date) throws -> Int {
         let jobs = try run("""
             UPDATE \(Self.jobs) SET lease_expires_at = $1 WHERE id IN (

@@ -53,6 +53,13 @@ extension SQLiteStoreContext {
     }
 
     @discardableResult
+    public func markJobRunning(id: String, owner: String) throws -> Bool {
+        try connection.execute("UPDATE \(jobs) SET status = 'running' WHERE id = ? AND owner = ? AND status = 'queued'",
+                               [.text(id), .text(owner)])
+        return connection.changes == 1
+    }
+
+    @discardableResult
     public func renewLeases(owner: String, until: Date) throws -> Int {
         try connection.execute("UPDATE \(jobs) SET lease_expires_at = ? WHERE owner = ? AND status IN ('queued', 'running')",
                                [Self.milliseconds(until), .text(owner)])

@@ -113,6 +113,9 @@ struct ReplicasEndToEndTests {
             try await Task.sleep(for: .milliseconds(2))
         }
         try #require(running, "the clone finished before it could be interrupted; seed more items")
+        // The other replica reads the job as running too (its row says so before the clone's
+        // transaction commits anything).
+        #expect(try await b.client.get(location).json()["status"] as? String == "running")
         a.signal(SIGKILL)
         let killed = ContinuousClock.now
         #expect(await a.waitForExit(timeout: .seconds(30)) != nil)
