@@ -257,7 +257,7 @@ struct JSONTextParser {
     private mutating func parseHex4(escapeStart: Int) throws(JSONSyntaxError) -> UInt16 {
         var value: UInt16 = 0
         for _ in 0..<4 {
-            guard index < bytes.count, let digit = hexValue(bytes[index]) else {
+            guard index < bytes.count, let digit = bytes[index].hexDigitValue else {
                 throw error("\\u must be followed by four hexadecimal digits", at: escapeStart)
             }
             value = value << 4 | UInt16(digit)
@@ -267,15 +267,6 @@ struct JSONTextParser {
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-
-    private func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
 
     private func hex4(_ value: UInt16) -> String {
         let digits = String(value, radix: 16, uppercase: true)

@@ -12,3 +12,15 @@ extension Sequence where Element == UInt8 {
         return String(decoding: hex, as: UTF8.self)
     }
 }
+
+extension UInt8 {
+    /// The value of this byte as one hexadecimal digit (either case), nil when it is not one.
+    public var hexDigitValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return self - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return self - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return self - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}

@@ -19,7 +19,7 @@ extension UUID {
                     index += 1
                     continue
                 }
-                guard let high = UUID.hexValue(bytes[index]), let low = UUID.hexValue(bytes[index + 1]) else { return false }
+                guard let high = bytes[index].hexDigitValue, let low = bytes[index + 1].hexDigitValue else { return false }
                 out[byte] = high << 4 | low
                 byte += 1
                 index += 2
@@ -28,14 +28,5 @@ extension UUID {
         }
         guard parsed else { return nil }
         self.init(uuid: raw)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

@@ -1,3 +1,4 @@
+import ClonerModel
 import COpenSSL
 
 /// Checks `Authorization: Bearer <key>` against the configured API keys (DESIGN.md §5).
@@ -143,7 +144,7 @@ public struct APIKeyAuthenticator: Sendable {
             var digest: [UInt8] = []
             digest.reserveCapacity(32)
             for pair in stride(from: 0, to: 64, by: 2) {
-                guard let high = hexValue(hex[pair]), let low = hexValue(hex[pair + 1]) else {
+                guard let high = hex[pair].hexDigitValue, let low = hex[pair + 1].hexDigitValue else {
                     return .failure(KeyProblem(message: "sha256: must be followed by 64 hex digits"))
                 }
                 digest.append(high << 4 | low)
@@ -156,14 +157,6 @@ public struct APIKeyAuthenticator: Sendable {
         return .success(sha256(Array(spec.utf8)))
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
 
     /// SHA-256 through OpenSSL's EVP interface (the low-level `SHA256_*` calls are deprecated in 3.0).
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] {

@@ -97,16 +97,21 @@ public enum RecordJSONCoding {
         }
         for (relationship, value) in zip(entity.relationships, relationships) {
             writer.key(relationship.name)
-            switch value {
-            case .toOne(let target?): writer.integer(target)
-            case .toOne(nil): writer.null()
-            case .toMany(let targets):
-                writer.beginArray()
-                for target in targets { writer.integer(target) }
-                writer.endArray()
-            }
+            writeRelationship(value, to: &writer)
         }
         writer.endObject()
+    }
+
+    /// A relationship as JSON: a to-one as its `_id` or null, a to-many as an array of `_id`s.
+    static func writeRelationship(_ value: RelationshipValue, to writer: inout JSONWriter) {
+        switch value {
+        case .toOne(let target?): writer.integer(target)
+        case .toOne(nil): writer.null()
+        case .toMany(let targets):
+            writer.beginArray()
+            for target in targets { writer.integer(target) }
+            writer.endArray()
+        }
     }
 
     /// One record as bytes; for lists, call `writeRecord` repeatedly on one writer.

@@ -20,14 +20,7 @@ extension StoredRecords {
         let relationshipBase = index * keys.relationships.count
         for (offset, key) in keys.relationships.enumerated() {
             writer.key(encoded: key)
-            switch relationships[relationshipBase + offset] {
-            case .toOne(let target?): writer.integer(target)
-            case .toOne(nil): writer.null()
-            case .toMany(let targets):
-                writer.beginArray()
-                for target in targets { writer.integer(target) }
-                writer.endArray()
-            }
+            RecordJSONCoding.writeRelationship(relationships[relationshipBase + offset], to: &writer)
         }
         writer.endObject()
     }

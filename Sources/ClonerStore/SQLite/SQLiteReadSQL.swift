@@ -54,17 +54,10 @@ final class SQLiteReadSQL: Sendable {
                     continue
                 }
                 let join = schema.join(for: relationship)
-                let source = quoted(join.sourceColumn)
-                let destination = quoted(join.destinationColumn)
-                var order = [source]
-                if let position = join.positionColumn { order.append(quoted(position)) }
-                order.append(destination)
-                let head = "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source)"
-                let tail = " AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
                 related.append(Related(
                     relationship: index, isToMany: relationship.isToMany,
-                    forOne: query(head + " = ?" + tail),
-                    forMany: query(head + " IN (\(SQLiteStoreContext.idsFromArray))" + tail)))
+                    forOne: query(Self.destinations(join, sources: "= ?")),
+                    forMany: query(Self.destinations(join, sources: "IN (\(SQLiteStoreContext.idsFromArray))"))))
             }
             let columns = (["_id", "_version"] + entity.attributes.map(\.name) + ownColumns).map(quoted).joined(separator: ", ")
             let table = quoted(entity.name)
@@ -75,6 +68,16 @@ final class SQLiteReadSQL: Sendable {
         }
         self.entities = entities
         self.slotCount = slot
+    }
+
+    /// (source, destination) pairs of `join` for the sources `sources` selects (`= ?`, `IN (…)`),
+    /// in each source's order: by position when ordered, else by destination `_id`.
+    static func destinations(_ join: RelationshipJoin, sources: String) -> String {
+        let source = quoted(join.sourceColumn)
+        let destination = quoted(join.destinationColumn)
+        let order = [source] + (join.positionColumn.map { [quoted($0)] } ?? []) + [destination]
+        return "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source) \(sources) "
+            + "AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
     }
 
     func reads(_ entity: String) -> EntityReads {

@@ -167,13 +167,7 @@ extension SQLiteStoreContext {
     /// else by `_id`.
     public func destinationIDs(of relationship: RelationshipDescription, for sources: [Int64]) throws -> [Int64: [Int64]] {
         guard !sources.isEmpty else { return [:] }
-        let join = schema.join(for: relationship)
-        let source = quoted(join.sourceColumn)
-        let destination = quoted(join.destinationColumn)
-        var order = [source]
-        if let position = join.positionColumn { order.append(quoted(position)) }
-        order.append(destination)
-        let sql = "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source) IN (\(SQLiteStoreContext.idsFromArray)) AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
+        let sql = SQLiteReadSQL.destinations(schema.join(for: relationship), sources: "IN (\(SQLiteStoreContext.idsFromArray))")
         var result: [Int64: [Int64]] = [:]
         try connection.forEachRow(sql, [SQLiteStoreContext.idArray(sources)]) { row in
             result[row.int64(0), default: []].append(row.int64(1))
