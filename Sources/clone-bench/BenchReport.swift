@@ -24,4 +24,13 @@ enum BenchReport {
         Console.line("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
         for line in lines { Console.line(format(line)) }
     }
+
+    /// Prints the gibibyte run's peak RSS against its limit (blobs must never pass through the
+    /// service's memory); false when over.
+    static func reportLargeRSS(_ cloner: [BenchMeasurement]) -> Bool {
+        let peak = cloner.map { $0.int("hwm_kib") }.max() ?? 0
+        let ok = peak < BenchSuite.largeRSSLimitKiB
+        Console.line("gibibyte of attachments: Cloner peak RSS \(mib(peak)) (limit \(mib(BenchSuite.largeRSSLimitKiB))): \(ok ? "met" : "NOT met")")
+        return ok
+    }
 }

@@ -98,12 +98,7 @@ struct BenchSuite {
         Console.line(String(format: "rows = objects created + join rows; medians of %d alternating runs each (1 for the gibibyte run); every run in a fresh process.", sizes.rounds))
         Console.line("Cloner/SQL = SQL time / Cloner time = Cloner rows/s / SQL rows/s (wall clock); the CPU columns use user+system time of the copy alone.")
         Console.line(String(format: "goal: Cloner/SQL ≥ %.2f for every size: %@", BenchSuite.targetRatio, passed ? "met" : "NOT met"))
-        if let large {
-            let peak = large.cloner.map { $0.int("hwm_kib") }.max() ?? 0
-            let ok = peak < BenchSuite.largeRSSLimitKiB
-            Console.line("gibibyte of attachments: Cloner peak RSS \(BenchReport.mib(peak)) (limit \(BenchReport.mib(BenchSuite.largeRSSLimitKiB))): \(ok ? "met" : "NOT met")")
-            passed = passed && ok
-        }
+        if let large { passed = BenchReport.reportLargeRSS(large.cloner) && passed }
         return passed
     }
 }

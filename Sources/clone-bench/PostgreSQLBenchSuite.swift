@@ -105,12 +105,7 @@ struct PostgreSQLBenchSuite {
         let flat = clonerStatements.count == 1
         Console.line("Cloner statements per clone the same at every size: \(flat ? "yes" : "NO") (\(clonerStatements.sorted()))")
         passed = passed && flat
-        if let large {
-            let peak = large.cloner.map { $0.int("hwm_kib") }.max() ?? 0
-            let ok = peak < BenchSuite.largeRSSLimitKiB
-            Console.line("gibibyte of attachments: Cloner peak RSS \(BenchReport.mib(peak)) (limit \(BenchReport.mib(BenchSuite.largeRSSLimitKiB))): \(ok ? "met" : "NOT met")")
-            passed = passed && ok
-        }
+        if let large { passed = BenchReport.reportLargeRSS(large.cloner) && passed }
         return passed
     }
 }
