@@ -264,17 +264,9 @@ struct PostgreSQLGraphCopySQL {
         guard let entity = model.entity(named: name), entitySteps.contains(where: { $0.name == name }) else { return nil }
         let described = attributes.compactMap { entity.attribute(named: $0) }
         guard described.count == attributes.count, !described.isEmpty else { return nil }
-        let entityTag = tag(name)
-        let table = quoted(name)
-        let values = described.enumerated().map { "\(attributeExpression(entity, $1, readsParents: false)) AS a\($0)" }.joined(separator: ", ")
-        let names = described.indices.map { "a\($0)" }
-        let notNull = names.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
-        let matches = zip(described, names).map { "e.\(quoted($0.name)) = x.\($1)" }.joined(separator: " AND ")
-        return """
-            WITH v AS (SELECT m.cp AS cp, \(values) FROM \(map) m JOIN \(table) o ON o."_id" = m.old WHERE m.ent = \(entityTag)) \
-            SELECT min(cp) FROM (SELECT cp, \(names.joined(separator: ", ")), row_number() OVER (PARTITION BY \(names.joined(separator: ", ")) ORDER BY cp) AS r \
-            FROM v WHERE \(notNull)) x WHERE r > 1 OR EXISTS (SELECT 1 FROM \(table) e WHERE \(matches))
-            """
+        return GraphCopyClashQuery.sql(
+            values: described.map { attributeExpression(entity, $0, readsParents: false) }, columns: described.map { quoted($0.name) },
+            table: quoted(name), map: map, entityTag: tag(name), copyColumn: "cp", excludingOwnRows: false)
     }
 
     private func blank(_ attribute: AttributeDescription) -> String {
