@@ -35,78 +35,14 @@ extension SQLiteStoreContext {
             try connection.execute(sql, values)
             insertedIDs.append(connection.lastInsertRowID)
         }
-        // What each updated object holds now (one fetch per entity), so an update that sets what
-        // is already there writes nothing and leaves the version alone.
-        var current: [String: [Int64: StoredObject]] = [:]
-        for (name, updates) in Dictionary(grouping: changes.updates, by: \.entity) {
-            let objects = try fetchObjects(entity: name, ids: updates.map(\.id))
-            current[name] = Dictionary(objects.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        }
-        var updateCounts: [String: [Int64: Int]] = [:]
-        for update in changes.updates { updateCounts[update.entity, default: [:]][update.id, default: 0] += 1 }
-        var updates = changes.updates
-        for index in updates.indices {
-            let entity = entity(updates[index].entity)
-            let update = updates[index]
-            try checkKnown(entity, attributes: update.attributes.keys, relationships: update.relationships.keys)
-            guard let object = current[entity.name]?[update.id] else {
-                throw StoreError.notFound(entity: entity.name, id: update.id)
-            }
-            if let expected = update.expectedVersion, expected != object.version {
-                throw StoreError.versionConflict(entity: entity.name, id: update.id, expected: expected, actual: object.version)
-            }
-            for (name, value) in update.attributes { try checkValue(value, for: entity.attribute(named: name)!, entity: entity) }
-            if updateCounts[entity.name]?[update.id] == 1 {
-                updates[index] = withoutNoOps(update, current: object)
-            }
-            guard !updates[index].attributes.isEmpty else { continue }
-            try updateRow(entity, id: update.id, updates[index].attributes)
-            touched.insert(entity.name, update.id)
-        }
-
-        func resolve(_ reference: ChangeSet.Reference) -> Int64 {
-            switch reference {
-            case .existing(let id): return id
-            case .inserted(let index):
-                precondition(insertedIDs.indices.contains(index), "reference to insert #\(index) of \(insertedIDs.count)")
-                return insertedIDs[index]
-            }
-        }
-        for (index, insert) in changes.inserts.enumerated() {
-            let entity = entity(insert.entity)
-            for name in insert.relationships.keys.sorted() where !plan.handled[index].contains(name) {
-                try applyEdit(entity, id: insertedIDs[index], relationship: entity.relationship(named: name)!,
-                              edit: insert.relationships[name]!, resolve: resolve, touched: &touched)
-            }
-        }
-        for update in updates {
-            let entity = entity(update.entity)
-            for name in update.relationships.keys.sorted() {
-                try applyEdit(entity, id: update.id, relationship: entity.relationship(named: name)!,
-                              edit: update.relationships[name]!, resolve: resolve, touched: &touched)
-            }
-        }
-        var insertedByEntity: [String: [Int64]] = [:]
-        for (index, insert) in changes.inserts.enumerated() { insertedByEntity[insert.entity, default: []].append(insertedIDs[index]) }
-        for (name, ids) in insertedByEntity.sorted(by: { $0.key < $1.key }) {
-            try checkRequiredRelationships(entity(name), ids: ids)
-        }
-
-        var deletedCounts: [String: Int] = [:]
-        for delete in changes.deletes {
-            for (entity, count) in try deleteObject(delete, touched: &touched) {
-                deletedCounts[entity, default: 0] += count
-            }
-        }
-
-        // Fresh inserts stay at version 1; everything else that changed moves up by exactly one.
-        for (index, insert) in changes.inserts.enumerated() { touched.remove(insert.entity, insertedIDs[index]) }
-        for batch in touched.batches {
-            try connection.execute(
-                "UPDATE \(quoted(batch.entity)) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
-                [SQLiteStoreContext.idArray(batch.ids)])
-        }
+        let deletedCounts = try applyAfterInserts(changes, insertedIDs: insertedIDs, handledAtInsert: plan.handled, touched: &touched)
         return SaveResult(insertedIDs: insertedIDs, deletedCounts: deletedCounts)
+    }
+
+    func bumpVersions(entity: String, ids: [Int64]) throws {
+        try connection.execute(
+            "UPDATE \(quoted(entity)) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
+            [SQLiteStoreContext.idArray(ids)])
     }
 
     /// `update` without the attributes and relationship edits that would leave `current` as it is.
@@ -148,17 +84,7 @@ extension SQLiteStoreContext {
         }
     }
 
-    private func checkKnown<A: Sequence, R: Sequence>(_ entity: EntityDescription, attributes: A, relationships: R) throws
-    where A.Element == String, R.Element == String {
-        for name in attributes where entity.attribute(named: name) == nil {
-            throw StoreError.unknownProperty(entity: entity.name, property: name)
-        }
-        for name in relationships where entity.relationship(named: name) == nil {
-            throw StoreError.unknownProperty(entity: entity.name, property: name)
-        }
-    }
-
-    private func checkValue(_ value: AttributeValue, for attribute: AttributeDescription, entity: EntityDescription) throws {
+    func checkValue(_ value: AttributeValue, for attribute: AttributeDescription, entity: EntityDescription) throws {
         if value.isNull {
             guard attribute.isOptional else {
                 throw StoreError.invalidValue(entity: entity.name, property: attribute.name, reason: "is required and cannot be null")
@@ -203,7 +129,7 @@ extension SQLiteStoreContext {
             + ") VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
     }
 
-    private func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue]) throws {
+    func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue]) throws {
         guard !given.isEmpty else { return }
         let names = given.keys.sorted()
         var values: [SQLValue] = []
@@ -219,7 +145,7 @@ extension SQLiteStoreContext {
 
     /// Every required to-one relationship of the new objects is set: one query per relationship
     /// for all of them.
-    private func checkRequiredRelationships(_ entity: EntityDescription, ids: [Int64]) throws {
+    func checkRequiredRelationships(_ entity: EntityDescription, ids: [Int64]) throws {
         for relationship in entity.relationships where !relationship.isOptional && !relationship.isToMany {
             let destinations = try destinationIDs(of: relationship, for: ids)
             if ids.contains(where: { destinations[$0]?.isEmpty ?? true }) {

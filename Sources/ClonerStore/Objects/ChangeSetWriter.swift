@@ -1,0 +1,110 @@
+import ClonerModel
+
+/// A backend's store context as `save` needs it: the steps it takes in its own dialect, so that
+/// what a save does after its rows are inserted — and in which order, with which checks — is
+/// written once for both backends, and the same change set gets the same answer on each.
+protocol ChangeSetWriter {
+    func entity(_ name: String) -> EntityDescription
+    func fetchObjects(entity name: String, ids: [Int64]) throws -> [StoredObject]
+    /// Throws when `value` can't be stored in `attribute` (type, NUL in PostgreSQL text…).
+    func checkValue(_ value: AttributeValue, for attribute: AttributeDescription, entity: EntityDescription) throws
+    /// `update` without what would leave `current` as it is, compared as this backend stores it.
+    func withoutNoOps(_ update: ChangeSet.Update, current: StoredObject) -> ChangeSet.Update
+    func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue]) throws
+    func applyEdit(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription,
+                   edit: ChangeSet.RelationshipEdit, resolve: (ChangeSet.Reference) -> Int64,
+                   touched: inout TouchedObjects) throws
+    func checkRequiredRelationships(_ entity: EntityDescription, ids: [Int64]) throws
+    func deleteObject(_ delete: ChangeSet.Delete, touched: inout TouchedObjects) throws -> [String: Int]
+    /// Moves the versions of `ids` of `entity` up by one, in one statement.
+    func bumpVersions(entity: String, ids: [Int64]) throws
+}
+
+extension ChangeSetWriter {
+    func checkKnown<A: Sequence, R: Sequence>(_ entity: EntityDescription, attributes: A, relationships: R) throws
+    where A.Element == String, R.Element == String {
+        for name in attributes where entity.attribute(named: name) == nil {
+            throw StoreError.unknownProperty(entity: entity.name, property: name)
+        }
+        for name in relationships where entity.relationship(named: name) == nil {
+            throw StoreError.unknownProperty(entity: entity.name, property: name)
+        }
+    }
+
+    /// Everything of `save` after the inserted rows exist (`insertedIDs`, in the order of
+    /// `changes.inserts`; `handledAtInsert` the relationships written with each row): updates
+    /// with their version checks, relationship edits with their inverses, the required
+    /// relationships of new objects, deletes with their rules, and one version bump per object
+    /// that changed. Returns the deleted objects' counts per entity.
+    func applyAfterInserts(_ changes: ChangeSet, insertedIDs: [Int64], handledAtInsert: [Set<String>],
+                           touched: inout TouchedObjects) throws -> [String: Int] {
+        // What each updated object holds now (one fetch per entity), so an update that sets what
+        // is already there writes nothing and leaves the version alone.
+        var current: [String: [Int64: StoredObject]] = [:]
+        for (name, updates) in Dictionary(grouping: changes.updates, by: \.entity) {
+            let objects = try fetchObjects(entity: name, ids: updates.map(\.id))
+            current[name] = Dictionary(objects.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        var updateCounts: [String: [Int64: Int]] = [:]
+        for update in changes.updates { updateCounts[update.entity, default: [:]][update.id, default: 0] += 1 }
+        var updates = changes.updates
+        for index in updates.indices {
+            let entity = entity(updates[index].entity)
+            let update = updates[index]
+            try checkKnown(entity, attributes: update.attributes.keys, relationships: update.relationships.keys)
+            guard let object = current[entity.name]?[update.id] else {
+                throw StoreError.notFound(entity: entity.name, id: update.id)
+            }
+            if let expected = update.expectedVersion, expected != object.version {
+                throw StoreError.versionConflict(entity: entity.name, id: update.id, expected: expected, actual: object.version)
+            }
+            for (name, value) in update.attributes { try checkValue(value, for: entity.attribute(named: name)!, entity: entity) }
+            if updateCounts[entity.name]?[update.id] == 1 {
+                updates[index] = withoutNoOps(update, current: object)
+            }
+            guard !updates[index].attributes.isEmpty else { continue }
+            try updateRow(entity, id: update.id, updates[index].attributes)
+            touched.insert(entity.name, update.id)
+        }
+
+        func resolve(_ reference: ChangeSet.Reference) -> Int64 {
+            switch reference {
+            case .existing(let id): return id
+            case .inserted(let index):
+                precondition(insertedIDs.indices.contains(index), "reference to insert #\(index) of \(insertedIDs.count)")
+                return insertedIDs[index]
+            }
+        }
+        for (index, insert) in changes.inserts.enumerated() {
+            let entity = entity(insert.entity)
+            for name in insert.relationships.keys.sorted() where !handledAtInsert[index].contains(name) {
+                try applyEdit(entity, id: insertedIDs[index], relationship: entity.relationship(named: name)!,
+                              edit: insert.relationships[name]!, resolve: resolve, touched: &touched)
+            }
+        }
+        for update in updates {
+            let entity = entity(update.entity)
+            for name in update.relationships.keys.sorted() {
+                try applyEdit(entity, id: update.id, relationship: entity.relationship(named: name)!,
+                              edit: update.relationships[name]!, resolve: resolve, touched: &touched)
+            }
+        }
+        var insertedByEntity: [String: [Int64]] = [:]
+        for (index, insert) in changes.inserts.enumerated() { insertedByEntity[insert.entity, default: []].append(insertedIDs[index]) }
+        for (name, ids) in insertedByEntity.sorted(by: { $0.key < $1.key }) {
+            try checkRequiredRelationships(entity(name), ids: ids)
+        }
+
+        var deletedCounts: [String: Int] = [:]
+        for delete in changes.deletes {
+            for (entity, count) in try deleteObject(delete, touched: &touched) {
+                deletedCounts[entity, default: 0] += count
+            }
+        }
+
+        // Fresh inserts stay at version 1; everything else that changed moves up by exactly one.
+        for (index, insert) in changes.inserts.enumerated() { touched.remove(insert.entity, insertedIDs[index]) }
+        for batch in touched.batches { try bumpVersions(entity: batch.entity, ids: batch.ids) }
+        return deletedCounts
+    }
+}
