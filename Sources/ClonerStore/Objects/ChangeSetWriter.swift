@@ -8,8 +8,8 @@ protocol ChangeSetWriter {
     func fetchObjects(entity name: String, ids: [Int64]) throws -> [StoredObject]
     /// Throws when `value` can't be stored in `attribute` (type, NUL in PostgreSQL text…).
     func checkValue(_ value: AttributeValue, for attribute: AttributeDescription, entity: EntityDescription) throws
-    /// `update` without what would leave `current` as it is, compared as this backend stores it.
-    func withoutNoOps(_ update: ChangeSet.Update, current: StoredObject) -> ChangeSet.Update
+    /// Whether writing `value` over `current` would store what is there already.
+    func storesSame(_ value: AttributeValue, _ current: AttributeValue) -> Bool
     func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue]) throws
     func applyEdit(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription,
                    edit: ChangeSet.RelationshipEdit, resolve: (ChangeSet.Reference) -> Int64,
@@ -29,6 +29,34 @@ extension ChangeSetWriter {
         for name in relationships where entity.relationship(named: name) == nil {
             throw StoreError.unknownProperty(entity: entity.name, property: name)
         }
+    }
+
+    /// `update` without the attributes and relationship edits that would leave `current` as it
+    /// is: attributes as this backend stores them, a to-many list in order when ordered, as a set
+    /// otherwise.
+    func withoutNoOps(_ update: ChangeSet.Update, current: StoredObject) -> ChangeSet.Update {
+        var update = update
+        update.attributes = update.attributes.filter { name, value in
+            !storesSame(value, current.attributes[name] ?? .null)
+        }
+        update.relationships = update.relationships.filter { name, edit in
+            switch (edit, current.relationships[name]) {
+            case (.toOne(nil), .toOne(nil)?):
+                return false
+            case (.toOne(.existing(let target)?), .toOne(let now?)?):
+                return target != now
+            case (.toMany(let references), .toMany(let now)?):
+                var targets: [Int64] = []
+                for case .existing(let target) in references { targets.append(target) }
+                guard targets.count == references.count, targets.count == now.count else { return true }
+                if targets == now { return false }
+                let ordered = entity(current.entity).relationship(named: name)?.isOrdered ?? true
+                return ordered || Set(targets) != Set(now)
+            default:
+                return true
+            }
+        }
+        return update
     }
 
     /// Everything of `save` after the inserted rows exist (`insertedIDs`, in the order of

@@ -45,32 +45,9 @@ extension SQLiteStoreContext {
             [SQLiteStoreContext.idArray(ids)])
     }
 
-    /// `update` without the attributes and relationship edits that would leave `current` as it is.
-    /// Compared as stored: text by its bytes (Swift's `==` would take "é" and "e\u{301}" as equal),
-    /// a to-many list in order when ordered, as a set otherwise.
-    func withoutNoOps(_ update: ChangeSet.Update, current: StoredObject) -> ChangeSet.Update {
-        var update = update
-        update.attributes = update.attributes.filter { name, value in
-            !SQLiteStoreContext.isSameStored(value.sqlValue, (current.attributes[name] ?? .null).sqlValue)
-        }
-        update.relationships = update.relationships.filter { name, edit in
-            switch (edit, current.relationships[name]) {
-            case (.toOne(nil), .toOne(nil)?):
-                return false
-            case (.toOne(.existing(let target)?), .toOne(let now?)?):
-                return target != now
-            case (.toMany(let references), .toMany(let now)?):
-                var targets: [Int64] = []
-                for case .existing(let target) in references { targets.append(target) }
-                guard targets.count == references.count, targets.count == now.count else { return true }
-                if targets == now { return false }
-                let ordered = entity(current.entity).relationship(named: name)?.isOrdered ?? true
-                return ordered || Set(targets) != Set(now)
-            default:
-                return true
-            }
-        }
-        return update
+    /// Compared as stored: text by its bytes (Swift's `==` would take "é" and "e\u{301}" as equal).
+    func storesSame(_ value: AttributeValue, _ current: AttributeValue) -> Bool {
+        SQLiteStoreContext.isSameStored(value.sqlValue, current.sqlValue)
     }
 
     private static func isSameStored(_ left: SQLValue, _ right: SQLValue) -> Bool {
