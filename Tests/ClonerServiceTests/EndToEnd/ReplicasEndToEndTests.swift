@@ -12,10 +12,11 @@ struct ReplicasEndToEndTests {
     typealias F = EndToEndFixture
 
     /// Two replicas started at the same moment on one fresh, empty database.
-    static func startPair(lease: String = "15") async throws -> (ServiceProcess, ServiceProcess, [TemporaryDirectory]) {
+    static func startPair(lease: String = "15", environment extra: [String: String] = [:]) async throws
+        -> (ServiceProcess, ServiceProcess, [TemporaryDirectory]) {
         let uri = try PostgreSQLTestCluster.shared.createDatabase().uri(password: nil)
         let first = try TemporaryDirectory(), second = try TemporaryDirectory()
-        let environment = ["CLONER_JOB_LEASE_SECONDS": lease]
+        let environment = ["CLONER_JOB_LEASE_SECONDS": lease].merging(extra) { _, new in new }
         async let a = ServiceProcess.start(directory: first.url, backend: .postgreSQL, environment: environment, sharedDatabase: uri)
         async let b = ServiceProcess.start(directory: second.url, backend: .postgreSQL, environment: environment, sharedDatabase: uri)
         return (try await a, try await b, [first, second])
@@ -33,6 +34,27 @@ struct ReplicasEndToEndTests {
             """)
         guard let id = Int(output) else { throw ClientError("seeding \(name): \(output)") }
         return id
+    }
+
+    @Test("draining one replica (SIGTERM) leaves the other serving: A's /readyz turns 503 in its grace, B's stays 200 and B reads and writes; A exits 0")
+    func drainingOneReplicaLeavesTheOtherServing() async throws {
+        let (a, b, directories) = try await Self.startPair(environment: ["CLONER_DRAIN_GRACE": "2"])
+        defer { a.stop(); b.stop(); directories.forEach { $0.remove() } }
+        let created = try await a.client.post("/notes", F.note(#""name":"before the drain""#))
+        #expect(created.status == 201)
+        let location = try #require(created.header("Location"))
+        #expect(try await b.client.get("/readyz").status == 200, "B sees the database")
+
+        a.signal(SIGTERM)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await a.client.get("/readyz").status == 503, "A tells the load balancer it is leaving")
+        #expect(try await b.client.get("/readyz").status == 200)
+        #expect(try await b.client.get(location).status == 200, "B reads what A wrote")
+        #expect(try await b.client.post("/notes", F.note(#""name":"during the drain""#)).status == 201)
+        #expect(await a.waitForExit(timeout: .seconds(30)) == 0)
+
+        #expect(try await b.client.get("/readyz").status == 200, "B serves on after A is gone")
+        #expect(try await b.count("Note") == 2)
     }
 
     @Test("started together on an empty database: both come up; A writes, B reads; If-Match across; jobs on both; one clone per key")
