@@ -5,9 +5,8 @@ import ClonerModel
 /// written once for both backends, and the same change set gets the same answer on each.
 protocol ChangeSetWriter {
     func entity(_ name: String) -> EntityDescription
+    func version(entity: String, id: Int64) throws -> Int64?
     func fetchObjects(entity name: String, ids: [Int64]) throws -> [StoredObject]
-    /// Throws when `value` can't be stored in `attribute` (type, NUL in PostgreSQL text…).
-    func checkValue(_ value: AttributeValue, for attribute: AttributeDescription, entity: EntityDescription) throws
     /// Whether writing `value` over `current` would store what is there already.
     func storesSame(_ value: AttributeValue, _ current: AttributeValue) -> Bool
     func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue]) throws
@@ -21,6 +20,49 @@ protocol ChangeSetWriter {
 }
 
 extension ChangeSetWriter {
+    /// A value fits `attribute`: null only where optional, otherwise of its type. (What a backend
+    /// can't hold beyond that — NUL in PostgreSQL text — it refuses as it binds the value.)
+    func checkValue(_ value: AttributeValue, for attribute: AttributeDescription, entity: EntityDescription) throws {
+        if value.isNull {
+            guard attribute.isOptional else {
+                throw StoreError.invalidValue(entity: entity.name, property: attribute.name, reason: "is required and cannot be null")
+            }
+        } else if value.type != attribute.type {
+            throw StoreError.invalidValue(entity: entity.name, property: attribute.name,
+                                          reason: "expected a \(attribute.type.rawValue), got a \(value.type?.rawValue ?? "null")")
+        }
+    }
+
+    /// The entity of the object `delete` names, once it is known to exist at the version the
+    /// delete expects (if it expects one).
+    func deletable(_ delete: ChangeSet.Delete) throws -> EntityDescription {
+        let entity = entity(delete.entity)
+        guard let version = try version(entity: entity.name, id: delete.id) else {
+            throw StoreError.notFound(entity: entity.name, id: delete.id)
+        }
+        if let expected = delete.expectedVersion, expected != version {
+            throw StoreError.versionConflict(entity: entity.name, id: delete.id, expected: expected, actual: version)
+        }
+        return entity
+    }
+
+    /// What an insert writes for `attribute`: the given value, else its default, else null where
+    /// optional; checked.
+    func insertValue(_ attribute: AttributeDescription, given: [String: AttributeValue], entity: EntityDescription) throws -> AttributeValue {
+        let value: AttributeValue
+        if let explicit = given[attribute.name] {
+            value = explicit
+        } else if let fallback = attribute.defaultValue {
+            value = fallback
+        } else if attribute.isOptional {
+            value = .null
+        } else {
+            throw StoreError.invalidValue(entity: entity.name, property: attribute.name, reason: "is required")
+        }
+        try checkValue(value, for: attribute, entity: entity)
+        return value
+    }
+
     func checkKnown<A: Sequence, R: Sequence>(_ entity: EntityDescription, attributes: A, relationships: R) throws
     where A.Element == String, R.Element == String {
         for name in attributes where entity.attribute(named: name) == nil {

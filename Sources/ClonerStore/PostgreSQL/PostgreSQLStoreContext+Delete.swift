@@ -11,13 +11,7 @@ extension PostgreSQLStoreContext {
     /// left in the pooled session, and large sets are matched with `IN (SELECT unnest(…))`, which
     /// PostgreSQL hashes.
     func deleteObject(_ delete: ChangeSet.Delete, touched: inout TouchedObjects) throws -> [String: Int] {
-        let entity = entity(delete.entity)
-        guard let version = try version(entity: entity.name, id: delete.id) else {
-            throw StoreError.notFound(entity: entity.name, id: delete.id)
-        }
-        if let expected = delete.expectedVersion, expected != version {
-            throw StoreError.versionConflict(entity: entity.name, id: delete.id, expected: expected, actual: version)
-        }
+        let entity = try deletable(delete)
 
         var doomed: [String: [Int64]] = [:]
         try run(cascadeClosureSQL(), [.int8(Int64(schema.entityTag(entity.name))), .int8(delete.id)]).forEachRow { row in

@@ -122,33 +122,12 @@ extension PostgreSQLStoreContext {
         }
     }
 
-    func checkValue(_ value: AttributeValue, for attribute: AttributeDescription, entity: EntityDescription) throws {
-        if value.isNull {
-            guard attribute.isOptional else {
-                throw StoreError.invalidValue(entity: entity.name, property: attribute.name, reason: "is required and cannot be null")
-            }
-        } else if value.type != attribute.type {
-            throw StoreError.invalidValue(entity: entity.name, property: attribute.name,
-                                          reason: "expected a \(attribute.type.rawValue), got a \(value.type?.rawValue ?? "null")")
-        }
-    }
-
     /// The values of an insert's attribute columns, in model order: given, else default, else null.
     private func attributeValues(_ entity: EntityDescription, _ given: [String: AttributeValue]) throws -> [PostgreSQLValue] {
         var values: [PostgreSQLValue] = []
         values.reserveCapacity(entity.attributes.count)
         for attribute in entity.attributes {
-            let value: AttributeValue
-            if let explicit = given[attribute.name] {
-                value = explicit
-            } else if let fallback = attribute.defaultValue {
-                value = fallback
-            } else if attribute.isOptional {
-                value = .null
-            } else {
-                throw StoreError.invalidValue(entity: entity.name, property: attribute.name, reason: "is required")
-            }
-            try checkValue(value, for: attribute, entity: entity)
+            let value = try insertValue(attribute, given: given, entity: entity)
             values.append(try Self.parameter(value, entity: entity.name, attribute: attribute.name))
         }
         return values

@@ -10,13 +10,7 @@ extension SQLiteStoreContext {
     /// row that no longer exists, so the survivors' stored reference to the deleted object is
     /// cleared like `nullify` (Core Data would leave it dangling; SQLite's foreign keys forbid it).
     func deleteObject(_ delete: ChangeSet.Delete, touched: inout TouchedObjects) throws -> [String: Int] {
-        let entity = entity(delete.entity)
-        guard let version = try version(entity: entity.name, id: delete.id) else {
-            throw StoreError.notFound(entity: entity.name, id: delete.id)
-        }
-        if let expected = delete.expectedVersion, expected != version {
-            throw StoreError.versionConflict(entity: entity.name, id: delete.id, expected: expected, actual: version)
-        }
+        let entity = try deletable(delete)
 
         try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \"_doomed\" (ent INTEGER NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (ent, id)) WITHOUT ROWID")
         try connection.execute("DELETE FROM temp.\"_doomed\"")

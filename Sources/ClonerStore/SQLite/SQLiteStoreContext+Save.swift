@@ -61,34 +61,12 @@ extension SQLiteStoreContext {
         }
     }
 
-    func checkValue(_ value: AttributeValue, for attribute: AttributeDescription, entity: EntityDescription) throws {
-        if value.isNull {
-            guard attribute.isOptional else {
-                throw StoreError.invalidValue(entity: entity.name, property: attribute.name, reason: "is required and cannot be null")
-            }
-        } else if value.type != attribute.type {
-            throw StoreError.invalidValue(entity: entity.name, property: attribute.name,
-                                          reason: "expected a \(attribute.type.rawValue), got a \(value.type?.rawValue ?? "null")")
-        }
-    }
-
     /// The values of an insert's attribute columns, in model order: given, else default, else null.
     private func attributeValues(_ entity: EntityDescription, _ given: [String: AttributeValue]) throws -> [SQLValue] {
         var values: [SQLValue] = []
         values.reserveCapacity(entity.attributes.count + 2)
         for attribute in entity.attributes {
-            let value: AttributeValue
-            if let explicit = given[attribute.name] {
-                value = explicit
-            } else if let fallback = attribute.defaultValue {
-                value = fallback
-            } else if attribute.isOptional {
-                value = .null
-            } else {
-                throw StoreError.invalidValue(entity: entity.name, property: attribute.name, reason: "is required")
-            }
-            try checkValue(value, for: attribute, entity: entity)
-            values.append(value.sqlValue)
+            values.append(try insertValue(attribute, given: given, entity: entity).sqlValue)
         }
         return values
     }
