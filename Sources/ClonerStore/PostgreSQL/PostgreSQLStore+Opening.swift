@@ -22,28 +22,11 @@ extension PostgreSQLStore {
                 uuid = UUID().uuidString.lowercased()
                 try connection.execute(PostgreSQLSchema.metadataCreateStatement)
                 for statement in layout.createStatements() { try connection.execute(statement) }
-                try writeMetadata(connection, [
-                    "format": IncrementalStore.formatName,
-                    "format_version": IncrementalStore.formatVersion,
-                    "store_uuid": uuid,
-                    "model_fingerprint": snapshot.fingerprint,
-                    "schema": String(decoding: snapshot.encoded(), as: UTF8.self),
-                    "created_at": RFC3339Timestamp.format(millisecondsSince1970: RFC3339Timestamp.nowMilliseconds()),
-                ])
+                try writeMetadata(connection, StoreMetadata.created(uuid: uuid, snapshot: snapshot))
             } else {
-                let metadata = try readMetadata(connection)
-                guard metadata["format"] == IncrementalStore.formatName else {
-                    throw StoreError.incompatibleStore(path: place, reason: "metadata table has format \(metadata["format"] ?? "none"), expected \(IncrementalStore.formatName)")
-                }
-                guard metadata["format_version"] == IncrementalStore.formatVersion else {
-                    throw StoreError.incompatibleStore(path: place, reason: "store format version \(metadata["format_version"] ?? "none") is not supported (this build reads \(IncrementalStore.formatVersion))")
-                }
-                guard let stored = metadata["store_uuid"], let data = metadata["schema"].flatMap({ $0.data(using: .utf8) }),
-                      let old = try? JSONDecoder().decode(SchemaSnapshot.self, from: data) else {
-                    throw StoreError.incompatibleStore(path: place, reason: "metadata is incomplete or unreadable")
-                }
+                let (stored, old, fingerprint) = try StoreMetadata.read(try readMetadata(connection), place: place)
                 uuid = stored
-                if metadata["model_fingerprint"] != snapshot.fingerprint || old != snapshot {
+                if fingerprint != snapshot.fingerprint || old != snapshot {
                     try migrate(connection: connection, from: old, to: snapshot, model: layout.model)
                 }
             }
@@ -121,11 +104,7 @@ extension PostgreSQLStore {
                 }
             }
         }
-        try writeMetadata(connection, [
-            "model_fingerprint": new.fingerprint,
-            "schema": String(decoding: new.encoded(), as: UTF8.self),
-            "migrated_at": RFC3339Timestamp.format(millisecondsSince1970: RFC3339Timestamp.nowMilliseconds()),
-        ])
+        try writeMetadata(connection, StoreMetadata.migrated(to: new))
     }
 
     /// Runs a CREATE UNIQUE INDEX; true when existing rows already share values (SQLSTATE 23505).

@@ -33,18 +33,8 @@ extension SQLiteBackend {
             return uuid
         }
 
-        let metadata = try readMetadata(connection)
-        guard metadata["format"] == IncrementalStore.formatName else {
-            throw StoreError.incompatibleStore(path: path, reason: "metadata table has format \(metadata["format"] ?? "none"), expected \(IncrementalStore.formatName)")
-        }
-        guard metadata["format_version"] == IncrementalStore.formatVersion else {
-            throw StoreError.incompatibleStore(path: path, reason: "store format version \(metadata["format_version"] ?? "none") is not supported (this build reads \(IncrementalStore.formatVersion))")
-        }
-        guard let uuid = metadata["store_uuid"], let stored = metadata["schema"].flatMap({ $0.data(using: .utf8) }),
-              let old = try? JSONDecoder().decode(SchemaSnapshot.self, from: stored) else {
-            throw StoreError.incompatibleStore(path: path, reason: "metadata is incomplete or unreadable")
-        }
-        if metadata["model_fingerprint"] != snapshot.fingerprint || old != snapshot {
+        let (uuid, old, fingerprint) = try StoreMetadata.read(try readMetadata(connection), place: path)
+        if fingerprint != snapshot.fingerprint || old != snapshot {
             try migrate(connection: connection, from: old, to: snapshot, model: model)
         }
         try createServiceTables(connection)
@@ -84,14 +74,7 @@ extension SQLiteBackend {
         try connection.transaction(.immediate) {
             try connection.execute("CREATE TABLE \(quoted(StoreSchema.metadataTable)) (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             for statement in schema.createStatements() { try connection.execute(statement) }
-            try writeMetadata(connection, [
-                "format": IncrementalStore.formatName,
-                "format_version": IncrementalStore.formatVersion,
-                "store_uuid": uuid,
-                "model_fingerprint": snapshot.fingerprint,
-                "schema": String(decoding: snapshot.encoded(), as: UTF8.self),
-                "created_at": RFC3339Timestamp.format(millisecondsSince1970: RFC3339Timestamp.nowMilliseconds()),
-            ])
+            try writeMetadata(connection, StoreMetadata.created(uuid: uuid, snapshot: snapshot))
         }
         return uuid
     }
@@ -123,11 +106,7 @@ extension SQLiteBackend {
                     }
                 }
             }
-            try writeMetadata(connection, [
-                "model_fingerprint": new.fingerprint,
-                "schema": String(decoding: new.encoded(), as: UTF8.self),
-                "migrated_at": RFC3339Timestamp.format(millisecondsSince1970: RFC3339Timestamp.nowMilliseconds()),
-            ])
+            try writeMetadata(connection, StoreMetadata.migrated(to: new))
         }
     }
 }
