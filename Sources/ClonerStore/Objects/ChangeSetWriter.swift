@@ -10,8 +10,15 @@ protocol ChangeSetWriter {
     /// Whether writing `value` over `current` would store what is there already.
     func storesSame(_ value: AttributeValue, _ current: AttributeValue) -> Bool
     func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue]) throws
-    func applyEdit(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription,
-                   edit: ChangeSet.RelationshipEdit, resolve: (ChangeSet.Reference) -> Int64,
+    /// Throws `danglingReference` naming the first of `ids` with no `relationship.destination` row.
+    func checkExist(_ entity: EntityDescription, _ relationship: RelationshipDescription, _ ids: [Int64]) throws
+    /// Writes a to-one link (a checked target, or nil where optional) where the schema stores it,
+    /// taking a one-to-one's target from its previous owner; notes whose record changed.
+    func setToOne(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, target: Int64?,
+                  touched: inout TouchedObjects) throws
+    /// Replaces a to-many list (checked, distinct targets), keeping ordered positions and the
+    /// inverse side; notes whose record changed.
+    func setToMany(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
                    touched: inout TouchedObjects) throws
     func checkRequiredRelationships(_ entity: EntityDescription, ids: [Int64]) throws
     func deleteObject(_ delete: ChangeSet.Delete, touched: inout TouchedObjects) throws -> [String: Int]
@@ -99,6 +106,37 @@ extension ChangeSetWriter {
             }
         }
         return update
+    }
+
+    /// Sets one relationship of one object. Each inverse pair is stored once, so writing the
+    /// storage updates both sides; the backend's `setToOne`/`setToMany` take a one-to-one's target
+    /// from its previous owner, keep ordered positions, and note whose record changed.
+    func applyEdit(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription,
+                   edit: ChangeSet.RelationshipEdit, resolve: (ChangeSet.Reference) -> Int64,
+                   touched: inout TouchedObjects) throws {
+        switch edit {
+        case .toOne(let reference):
+            guard !relationship.isToMany else {
+                throw StoreError.invalidValue(entity: entity.name, property: relationship.name, reason: "is to-many: expected a list of _id values")
+            }
+            let target = reference.map(resolve)
+            if let target { try checkExist(entity, relationship, [target]) }
+            if target == nil && !relationship.isOptional {
+                throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
+            }
+            try setToOne(entity, id: id, relationship: relationship, target: target, touched: &touched)
+        case .toMany(let references):
+            guard relationship.isToMany else {
+                throw StoreError.invalidValue(entity: entity.name, property: relationship.name, reason: "is to-one: expected one _id or null")
+            }
+            let targets = references.map(resolve)
+            if Set(targets).count != targets.count {
+                throw StoreError.invalidValue(entity: entity.name, property: relationship.name, reason: "lists the same _id twice")
+            }
+            try checkExist(entity, relationship, targets)
+            try setToMany(entity, id: id, relationship: relationship, targets: targets, touched: &touched)
+        }
+        touched.insert(entity.name, id)
     }
 
     /// Everything of `save` after the inserted rows exist (`insertedIDs`, in the order of

@@ -2,44 +2,7 @@ import ClonerModel
 import Foundation
 
 extension PostgreSQLStoreContext {
-    /// Sets one relationship of one object, as the SQLite store does: each inverse pair is stored
-    /// once, so writing the storage updates both sides; what remains is to take a one-to-one
-    /// destination from its previous owner, keep ordered lists' positions, and note whose record
-    /// changed. Lists travel as one `int8[]` parameter; `WITH ORDINALITY` gives each its place.
-    func applyEdit(
-        _ entity: EntityDescription,
-        id: Int64,
-        relationship: RelationshipDescription,
-        edit: ChangeSet.RelationshipEdit,
-        resolve: (ChangeSet.Reference) -> Int64,
-        touched: inout TouchedObjects
-    ) throws {
-        switch edit {
-        case .toOne(let reference):
-            guard !relationship.isToMany else {
-                throw StoreError.invalidValue(entity: entity.name, property: relationship.name, reason: "is to-many: expected a list of _id values")
-            }
-            let target = reference.map(resolve)
-            if let target { try checkExist(entity, relationship, [target]) }
-            if target == nil && !relationship.isOptional {
-                throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
-            }
-            try setToOne(entity, id: id, relationship: relationship, target: target, touched: &touched)
-        case .toMany(let references):
-            guard relationship.isToMany else {
-                throw StoreError.invalidValue(entity: entity.name, property: relationship.name, reason: "is to-one: expected one _id or null")
-            }
-            let targets = references.map(resolve)
-            if Set(targets).count != targets.count {
-                throw StoreError.invalidValue(entity: entity.name, property: relationship.name, reason: "lists the same _id twice")
-            }
-            try checkExist(entity, relationship, targets)
-            try setToMany(entity, id: id, relationship: relationship, targets: targets, touched: &touched)
-        }
-        touched.insert(entity.name, id)
-    }
-
-    private func checkExist(_ entity: EntityDescription, _ relationship: RelationshipDescription, _ ids: [Int64]) throws {
+    func checkExist(_ entity: EntityDescription, _ relationship: RelationshipDescription, _ ids: [Int64]) throws {
         guard !ids.isEmpty else { return }
         let found = try existingIDs(entity: relationship.destination, ids: ids)
         if found.count != Set(ids).count {
@@ -74,7 +37,7 @@ extension PostgreSQLStoreContext {
         touched.insert(entity.name, contentsOf: partners.sorted())
     }
 
-    private func setToOne(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, target: Int64?,
+    func setToOne(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, target: Int64?,
                           touched: inout TouchedObjects) throws {
         let destination = relationship.destination
         if relationship.isSelfInverse, case .foreignKeyOnSource(let column) = schema.storage(of: relationship) {
@@ -141,7 +104,7 @@ extension PostgreSQLStoreContext {
         }
     }
 
-    private func setToMany(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
+    func setToMany(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
                            touched: inout TouchedObjects) throws {
         let destination = relationship.destination
         let array = Self.idArray(targets)

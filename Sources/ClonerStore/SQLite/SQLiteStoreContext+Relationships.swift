@@ -2,46 +2,7 @@ import ClonerModel
 import Foundation
 
 extension SQLiteStoreContext {
-    /// Sets one relationship of one object. Because each inverse pair is stored once, writing the
-    /// storage updates both sides; what remains is to take a one-to-one destination away from its
-    /// previous owner, keep positions of ordered lists, and note whose record changed.
-    func applyEdit(
-        _ entity: EntityDescription,
-        id: Int64,
-        relationship: RelationshipDescription,
-        edit: ChangeSet.RelationshipEdit,
-        resolve: (ChangeSet.Reference) -> Int64,
-        touched: inout TouchedObjects
-    ) throws {
-        let destination = relationship.destination
-        let hasInverse = relationship.hasInverse
-        switch edit {
-        case .toOne(let reference):
-            guard !relationship.isToMany else {
-                throw StoreError.invalidValue(entity: entity.name, property: relationship.name, reason: "is to-many: expected a list of _id values")
-            }
-            let target = reference.map(resolve)
-            if let target { try checkExist(entity, relationship, [target]) }
-            if target == nil && !relationship.isOptional {
-                throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
-            }
-            try setToOne(entity, id: id, relationship: relationship, target: target, hasInverse: hasInverse, touched: &touched)
-        case .toMany(let references):
-            guard relationship.isToMany else {
-                throw StoreError.invalidValue(entity: entity.name, property: relationship.name, reason: "is to-one: expected one _id or null")
-            }
-            let targets = references.map(resolve)
-            if Set(targets).count != targets.count {
-                throw StoreError.invalidValue(entity: entity.name, property: relationship.name, reason: "lists the same _id twice")
-            }
-            try checkExist(entity, relationship, targets)
-            try setToMany(entity, id: id, relationship: relationship, targets: targets, touched: &touched)
-        }
-        touched.insert(entity.name, id)
-        _ = destination
-    }
-
-    private func checkExist(_ entity: EntityDescription, _ relationship: RelationshipDescription, _ ids: [Int64]) throws {
+    func checkExist(_ entity: EntityDescription, _ relationship: RelationshipDescription, _ ids: [Int64]) throws {
         guard !ids.isEmpty else { return }
         if try existingCount(entity: relationship.destination, ids: ids) != ids.count {
             var found: Set<Int64> = []
@@ -77,9 +38,10 @@ extension SQLiteStoreContext {
         touched.insert(entity.name, contentsOf: partners.sorted())
     }
 
-    private func setToOne(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, target: Int64?,
-                          hasInverse: Bool, touched: inout TouchedObjects) throws {
+    func setToOne(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, target: Int64?,
+                  touched: inout TouchedObjects) throws {
         let destination = relationship.destination
+        let hasInverse = relationship.hasInverse
         if relationship.isSelfInverse, case .foreignKeyOnSource(let column) = schema.storage(of: relationship) {
             return try setSelfInverseToOne(entity, id: id, relationship: relationship, column: column, target: target, touched: &touched)
         }
@@ -139,7 +101,7 @@ extension SQLiteStoreContext {
         }
     }
 
-    private func setToMany(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
+    func setToMany(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
                            touched: inout TouchedObjects) throws {
         let destination = relationship.destination
         let array = SQLiteStoreContext.idArray(targets)
