@@ -11,7 +11,7 @@ struct CloneBench {
         usage: clone-bench [suite] [--sizes 1000,10000,100000] [--rounds 3] [--blob-bytes 4096]
                            [--large-count 256] [--large-bytes 4194304] [--no-large] [--dir PATH] [--keep]
                            [--model config/model.json]
-               clone-bench copies [--items 100] [--copies 100] [--rounds 3] [--dir PATH] [--keep]
+               clone-bench copies [--items 100] [--copies 100] [--rounds 3] [--blob-bytes 0,4096] [--dir PATH] [--keep]
                clone-bench verify [--dir PATH]
                clone-bench postgresql --uri URI [--sizes …] [--rounds 3] [--blob-bytes 4096] [--large-count 256]
                            [--large-bytes 4194304] [--no-large]        (a running cluster; see scripts/bench-clone.sh)
@@ -53,6 +53,7 @@ struct CloneBench {
             suite.items = try arguments.int("--items", default: suite.items)
             suite.copies = try arguments.int("--copies", default: suite.copies)
             suite.rounds = try arguments.int("--rounds", default: suite.rounds)
+            suite.attachmentSizes = try arguments.ints("--blob-bytes", default: suite.attachmentSizes)
             suite.keep = arguments.has("--keep")
             precondition(suite.rounds > 0 && suite.copies > 0, "--rounds and --copies must be positive")
             return try suite.run()

@@ -3,12 +3,17 @@ import Foundation
 /// Issue 12 §2: many copies in one request against as many single clone requests, and against the
 /// hand-written SQL copy run as many times in one transaction — each measurement in a fresh child
 /// process on the same file, alternating, medians reported in objects/s with the load average.
+///
+/// Run for each attachment size: a note whose items carry no attachment, where what a request
+/// costs besides its rows shows, and one whose items carry a blob each, where the bytes copied
+/// (the same for both ways) take over.
 struct CopiesBenchSuite {
     let modelPath: String
     var directory: URL
     var items = 100
     var copies = 100
     var rounds = 3
+    var attachmentSizes = [0, 4_096]
     var keep = false
 
     /// Goals: the batch at least 3× the single requests, and at least half the reference SQL.
@@ -18,10 +23,20 @@ struct CopiesBenchSuite {
     func run() throws -> Bool {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { if !keep { try? FileManager.default.removeItem(at: directory) } }
-        let database = directory.appendingPathComponent("copies.sqlite").path
-        let setup = try BenchChild.run(["setup", "--db", database, "--items", "\(items)", "--blob-bytes", "4096"], modelPath: modelPath)
+        var met = true
+        for (index, bytes) in attachmentSizes.enumerated() {
+            if index > 0 { Console.line() }
+            met = try run(attachmentBytes: bytes) && met
+        }
+        return met
+    }
+
+    private func run(attachmentBytes: Int) throws -> Bool {
+        let database = directory.appendingPathComponent("copies-\(attachmentBytes).sqlite").path
+        let setup = try BenchChild.run(["setup", "--db", database, "--items", "\(items)", "--blob-bytes", "\(attachmentBytes)"], modelPath: modelPath)
         let root = setup["root"] ?? "1"
-        Console.line("clone-bench copies: a note of \(items) items, \(copies) copies; load average before: \(Self.loadAverage())")
+        let attachments = attachmentBytes == 0 ? "no attachments" : "a \(attachmentBytes)-byte attachment per item"
+        Console.line("clone-bench copies: a note of \(items) items with \(attachments), \(copies) copies; load average before: \(Self.loadAverage())")
         var seconds: [String: [Double]] = [:]
         var objects: [String: Int] = [:]
         for round in 1...rounds {

@@ -151,4 +151,40 @@ import Testing
         #expect(two.count > 10)
         #expect(many.count == two.count, "\(two.count) statements for 2 copies, \(many.count) for 60")
     }
+
+    /// An INSERT … SELECT that reads its own table makes SQLite buffer every row it writes in an
+    /// ephemeral table (a temp file once large): for N copies, N times the source's blobs. Many
+    /// copies read staged source rows instead, so no row INSERT into a model table buffers — but
+    /// the one that appends rows to an original owner's ordered list (only rows whose owner is
+    /// not copied, none in a note's clone), whose window function SQLite buffers anyway.
+    @Test func manyCopiesStreamTheirRowsWithoutBufferingThem() throws {
+        let fixture = try CloneFixture()
+        let tags = try fixture.makeTags(["x"])
+        let sample = try fixture.makeSampleNote(items: 5, tags: tags)
+        let tables = Set(try CloneFixture.sampleModel().entities.map { "INSERT INTO \"\($0.name)\"" })
+        func buffering(copies: Int) throws -> (inserts: Int, buffered: [String]) {
+            let plan = try fixture.engine.plan(CloneRequest(entity: "Note", id: sample.note, copies: copies))
+            return try fixture.store.write { context in
+                let connection = context.sqliteConnection
+                let (_, statements) = try connection.recordingStatements {
+                    try context.copyGraph(plan.copy, now: Date(), progress: GraphCopyProgress())
+                }
+                let inserts = statements.filter { statement in
+                    tables.contains { statement.hasPrefix($0 + " ") } && !statement.contains("row_number() OVER")
+                }
+                var buffered: [String] = []
+                for insert in inserts {
+                    var opcodes: [String] = []
+                    try connection.forEachRow("EXPLAIN " + insert) { opcodes.append($0.string(1)) }
+                    if opcodes.contains("OpenEphemeral") { buffered.append(insert) }
+                }
+                return (inserts.count, buffered)
+            }
+        }
+        let single = try buffering(copies: 1)
+        #expect(!single.buffered.isEmpty, "a single copy's INSERTs read their own table (SQLite buffers them): the check sees it")
+        let many = try buffering(copies: 4)
+        #expect(many.inserts >= 5)
+        #expect(many.buffered.isEmpty, "buffered: \(many.buffered)")
+    }
 }

@@ -23,3 +23,26 @@ extension SQLiteConnection {
 private final class StatementCounter {
     var count = 0
 }
+
+extension SQLiteConnection {
+    /// Runs `body` and returns the text of every statement SQLite started meanwhile, in order —
+    /// for tests that look at how SQLite runs what a bulk operation sent (`EXPLAIN` of each).
+    package func recordingStatements<T>(_ body: () throws -> T) rethrows -> (result: T, statements: [String]) {
+        let recorder = StatementRecorder()
+        let context = Unmanaged.passRetained(recorder)
+        defer { context.release() }
+        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
+            guard let context, let statement, let text = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
+            Unmanaged<StatementRecorder>.fromOpaque(context).takeUnretainedValue().statements.append(String(cString: text))
+            return 0
+        }, context.toOpaque())
+        defer { sqlite3_trace_v2(handle, 0, nil, nil) }
+        let result = try body()
+        return (result, recorder.statements)
+    }
+}
+
+/// The texts `recordingStatements` keeps; only touched on the connection's own thread.
+private final class StatementRecorder {
+    var statements: [String] = []
+}

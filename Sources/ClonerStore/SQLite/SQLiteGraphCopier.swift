@@ -38,7 +38,11 @@ struct SQLiteGraphCopier {
         }
 
         try prepareTemporaryTables()
-        defer { try? clearTemporaryTables() }
+        var staged: [SQLiteGraphCopySQL.Staging] = []
+        defer {
+            try? clearTemporaryTables()
+            for staging in staged { try? connection.cachedStatement(staging.clear).execute() }
+        }
 
         var parameters: [String: SQLValue] = [:]
         parameters[":rootTag"] = .integer(Int64(sql.rootTag))
@@ -67,6 +71,13 @@ struct SQLiteGraphCopier {
             try connection.cachedStatement(step.mapFill).execute(named: stepParameters)
         }
         for case let update? in steps.map(\.parentUpdate) { try connection.cachedStatement(update).execute() }
+        if !plan.dryRun {
+            for case let staging? in steps.map(\.staging) {
+                try connection.cachedStatement(staging.create).execute()
+                staged.append(staging)
+                try connection.cachedStatement(staging.fill).execute()
+            }
+        }
         let map = SQLiteGraphCopySQL.mapTable
 
         for query in sql.linkedQueries { try connection.cachedStatement(query).execute(named: parameters) }

@@ -2,9 +2,10 @@ import ClonerModel
 
 extension SQLiteGraphCopySQL {
     /// What of a plan its SQL depends on: the root entity, what is owned, excluded and ruled, and
-    /// the names (not the values) the root's `set` and links give. The root's id, its values, the
-    /// number of copies and the flags are parameters or the copier's business, so every clone of
-    /// the same kind shares one SQL.
+    /// the names (not the values) the root's `set` and links give, and whether there are many
+    /// copies (they read staged source rows). The root's id, its values, the number of copies and
+    /// the flags are parameters or the copier's business, so every clone of the same kind shares
+    /// one SQL.
     struct Shape: Hashable {
         let rootEntity: String
         let ownedRelationships: Set<String>
@@ -13,6 +14,7 @@ extension SQLiteGraphCopySQL {
         let rootSetNames: Set<String>
         let rootLinkNames: Set<String>
         let attributeRules: [String: AttributeCopyRule]
+        let staged: Bool
 
         init(_ plan: GraphCopyPlan) {
             rootEntity = plan.rootEntity
@@ -22,6 +24,7 @@ extension SQLiteGraphCopySQL {
             rootSetNames = Set(plan.rootValues.keys).union(plan.perCopyRootValues.flatMap(\.keys))
             rootLinkNames = Set(plan.rootLinks.keys)
             attributeRules = plan.attributeRules
+            staged = plan.copies > 1
         }
     }
 

@@ -38,6 +38,20 @@ struct SQLiteGraphCopySQL {
         let nextIDQuery: String
         /// One INSERT … SELECT, or two when ordered references split the rows.
         let inserts: [String]
+        /// For many copies: the statements that create (once per connection), fill and empty the
+        /// entity's staging table, which holds its source rows once; nil for a single copy.
+        let staging: Staging?
+    }
+
+    /// An INSERT that reads the table it writes makes SQLite buffer the SELECT's whole result in
+    /// an ephemeral table first (its guard against reading its own new rows), so every copied row,
+    /// blobs included, is written to a temp file and read back before it reaches the table. For
+    /// N copies that is N times the source. Reading the source rows from a staging table instead
+    /// lets the INSERT stream: the source is buffered once, however many copies read it.
+    struct Staging {
+        let create: String
+        let fill: String
+        let clear: String
     }
 
     struct FollowStep {
@@ -56,6 +70,8 @@ struct SQLiteGraphCopySQL {
     static let copiesTable = "temp.\"_clone_copies\""
     static let rootValuesTable = "temp.\"_clone_set\""
     static let treeTable = "temp.\"_clone_tree\""
+
+    static func stagingTable(_ entity: String) -> String { "temp.\"_clone_src_\(entity.replacingOccurrences(of: "\"", with: "\"\""))\"" }
 
     /// SQL for a random (version 4) UUID in canonical lower-case text, evaluated per row inside
     /// SQLite so rebuilt ids cost no round trip to Swift.
@@ -219,6 +235,7 @@ struct SQLiteGraphCopySQL {
         let nextIDQuery = """
             SELECT max(coalesce((SELECT max("_id") FROM \(table)), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = '\(entity.name)'), 0))
             """
+        let staging = plan.copies > 1 ? stagingStatements(entity) : nil
         var columns = ["\"_id\"", "\"_version\""]
         var values = ["m.new", "1"]
         for attribute in entity.attributes {
@@ -252,7 +269,7 @@ struct SQLiteGraphCopySQL {
                 keepsPlaces.append("((\(reference)) IS NULL OR (\(mapped) IS NOT NULL\(rootSet)))")
             }
         }
-        let source = "FROM \(map) m JOIN \(table) o ON o.\"_id\" = m.old " + joins.joined(separator: " ") + " WHERE m.ent = \(entityTag)"
+        let source = "FROM \(map) m JOIN \(staging == nil ? table : SQLiteGraphCopySQL.stagingTable(entity.name)) o ON o.\"_id\" = m.old " + joins.joined(separator: " ") + " WHERE m.ent = \(entityTag)"
         let into = "INSERT INTO \(table) (\(columns.joined(separator: ", ")))"
         // New-id order (rows appended to the table's b-tree), which is the map's key order: no
         // sort, and no blob pushed through a sorter.
@@ -268,7 +285,23 @@ struct SQLiteGraphCopySQL {
             ]
         }
         return SQLiteGraphCopySQL.EntityStep(name: entity.name, tag: entityTag, mapFill: mapFill, parentUpdate: parentUpdate,
-                                             nextIDQuery: nextIDQuery, inserts: inserts)
+                                             nextIDQuery: nextIDQuery, inserts: inserts, staging: staging)
+    }
+
+    /// The staging table of `entity`: its columns untyped (values pass through as stored) and
+    /// `_id` the rowid, so the INSERT finds each source row by key, in the map's order.
+    private func stagingStatements(_ entity: EntityDescription) -> Staging {
+        let references = (schema.foreignKeys[entity.name] ?? []).flatMap { [$0.column] + ($0.positionColumn.map { [$0] } ?? []) }
+        let columns = ["_version"] + references + entity.attributes.map(\.name)
+        let staging = SQLiteGraphCopySQL.stagingTable(entity.name)
+        let names = (["_id"] + columns).map(quoted).joined(separator: ", ")
+        return Staging(
+            create: "CREATE TEMP TABLE IF NOT EXISTS \(staging.dropFirst(5)) (\"_id\" INTEGER PRIMARY KEY, \(columns.map(quoted).joined(separator: ", ")))",
+            fill: """
+                INSERT INTO \(staging) (\(names)) SELECT \(names) FROM main.\(quoted(entity.name)) \
+                WHERE "_id" IN (SELECT old FROM \(map) WHERE ent = \(tag(entity.name)) AND copy = 0)
+                """,
+            clear: "DELETE FROM \(staging)")
     }
 
     /// After a unique violation on `entity`'s `attributes`: the first copy whose rows repeat a
