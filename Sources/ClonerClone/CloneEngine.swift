@@ -6,9 +6,16 @@ import Foundation
 /// read), then copied by the store in one write transaction that the clone's job owns.
 public final class CloneEngine: Sendable {
     public let store: IncrementalStore
+    /// On a store that takes one writer at a time (SQLite), every job's private queue targets this
+    /// one serial queue, so waiting jobs are run one after another by the thread that ran the last
+    /// — instead of each parking a thread of its own on the store's writer gate, to be woken in
+    /// turn (measured: 4.7 context switches per small clone request, against 1.7 for a create).
+    /// Nil where writes run side by side (PostgreSQL).
+    private let writerQueue: DispatchQueue?
 
     public init(store: IncrementalStore) {
         self.store = store
+        self.writerQueue = store.allowsConcurrentWrites ? nil : DispatchQueue(label: "cloner.clone.writer", qos: .userInitiated)
     }
 
     /// Checks a request against the model and plans it, without touching the store: a bad
@@ -38,7 +45,7 @@ public final class CloneEngine: Sendable {
                       inTransactionBefore: @escaping @Sendable (any StoreContext) throws -> Void = { _ in },
                       inTransactionAfter: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void = { _, _ in },
                       completion: @escaping @Sendable (CloneJob) -> Void = { _ in }) -> CloneJob {
-        let job = CloneJob(id: jobID, plan: plan, store: store)
+        let job = CloneJob(id: jobID, plan: plan, store: store, target: writerQueue)
         job.start(starting: starting, before: inTransactionBefore, after: inTransactionAfter, completion: completion)
         return job
     }

@@ -3,7 +3,9 @@ import Foundation
 
 /// One clone running on its own private serial `DispatchQueue` (the product owner's rule: no two
 /// clones share a queue, and none runs on the caller's thread or an event loop), in one write
-/// transaction that the job itself opens and commits.
+/// transaction that the job itself opens and commits. On SQLite the private queues target one
+/// serial writer queue (`CloneEngine`): each job keeps its own queue, and the store's single
+/// writer takes them in turn without a thread parked per waiting job.
 ///
 /// `@unchecked Sendable`: the mutable state (`status`, `result`, `error`, `finishedAt`) is only
 /// touched under `lock`; everything else is immutable or itself thread-safe (`GraphCopyProgress`).
@@ -24,11 +26,11 @@ public final class CloneJob: @unchecked Sendable {
     private var _error: (any Error)?
     private var _finishedAt: Date?
 
-    init(id: String, plan: ClonePlan, store: IncrementalStore) {
+    init(id: String, plan: ClonePlan, store: IncrementalStore, target: DispatchQueue? = nil) {
         self.id = id
         self.plan = plan
         self.store = store
-        self.queue = DispatchQueue(label: "cloner.clone.\(id)", qos: .userInitiated)
+        self.queue = DispatchQueue(label: "cloner.clone.\(id)", qos: .userInitiated, target: target)
     }
 
     public var status: Status { lock.withLock { _status } }
