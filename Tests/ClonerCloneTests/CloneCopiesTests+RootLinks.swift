@@ -113,6 +113,29 @@ extension CloneCopiesTests {
         #expect(try cardCopies.map { try fixture.object("Card", $0).version } == [2, 2])
     }
 
+    /// `pins` is owned, so the walk copies c2, and c2's copy links back to the root's copy through
+    /// `Card.boards` (rule 4): the list `set` gives `cards` replaces that link too (rule 8).
+    @Test(arguments: CloneBackend.available)
+    func aToManySetReplacesWhatTheWalkLinkedBackToTheRootsCopy(_ backend: CloneBackend) throws {
+        let fixture = try CloneFixture(modelJSON: Self.linksModel, backend)
+        let boards = try Self.makeLinkedBoards(fixture)
+        let (c2, c3) = (boards.cards[1], boards.cards[2])
+        for list in [[c3], []] {
+            let result = try fixture.engine.clone(CloneRequest(entity: "Board", id: boards.source, setLinks: ["cards": list],
+                                                               returnIDs: true, copies: 2))
+            let clones = try #require(result.clones).map { $0.id }
+            for (copy, clone) in clones.enumerated() {
+                let c2Copy = try #require(result.copyIDs?[copy]["Card"]?[c2])
+                #expect(try fixture.toMany("Board", clone, "cards") == list, "copy \(copy) of \(list)")
+                #expect(try fixture.toMany("Card", c2Copy, "boards") == [])
+                #expect(try fixture.object("Board", clone).version == 2, "its list changed")
+                #expect(try fixture.object("Card", c2Copy).version == 2, "its list changed")
+            }
+        }
+        let untouched = try fixture.engine.clone(CloneRequest(entity: "Board", id: boards.source, setLinks: ["labels": []], copies: 2))
+        #expect(try untouched.clones!.map { try fixture.object("Board", $0.id).version } == [1, 1], "an empty list on an empty list changes nothing")
+    }
+
     @Test(arguments: CloneBackend.available)
     func aToManySetInADryRunWritesNothing(_ backend: CloneBackend) throws {
         let fixture = try CloneFixture(modelJSON: Self.linksModel, backend)
