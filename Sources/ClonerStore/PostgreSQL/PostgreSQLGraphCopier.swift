@@ -30,9 +30,9 @@ struct PostgreSQLGraphCopier {
         self.plan = plan
     }
 
-    /// One statement on the scratch tables (unprepared).
+    /// One statement on the scratch tables (unprepared). Internal for the copier's extensions.
     @discardableResult
-    private mutating func query(_ sql: String, _ values: [PostgreSQLValue]) throws -> PostgreSQLResult {
+    mutating func query(_ sql: String, _ values: [PostgreSQLValue]) throws -> PostgreSQLResult {
         statementCount += 1
         return try connection.query(sql, values)
     }
@@ -240,17 +240,7 @@ struct PostgreSQLGraphCopier {
                 WHERE "_id" IN (SELECT id FROM \(linked) WHERE ent = $1::int4 AND bump = 1)
                 """, [.int8(Int64(tag))])
         }
-        // The root's to-many links a `set` gives, for every copy at once; each copy whose list was
-        // set gains one version step, as its own save of the list would have given it.
-        let rootParameters: [PostgreSQLValue] = [.int8(Int64(sql.rootTag)), .int8(plan.rootID)]
-        var setsLinks = false
-        for (relationship, ids) in rootLinks where !ids.isEmpty {
-            for insert in PostgreSQLGraphCopySQL.rootLinkInserts(relationship, schema: schema) {
-                try query(insert, [PostgreSQLStoreContext.idArray(ids)] + rootParameters)
-            }
-            setsLinks = true
-        }
-        if setsLinks { try query(PostgreSQLGraphCopySQL.rootLinkVersionBump(root: root), rootParameters) }
+        try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
     }
 
     /// A unique violation of a copy of many copies, said with the first copy (0-based) that
