@@ -136,6 +136,56 @@ extension CloneCopiesTests {
         #expect(try untouched.clones!.map { try fixture.object("Board", $0.id).version } == [1, 1], "an empty list on an empty list changes nothing")
     }
 
+    /// A folder's `featured` doc is owned, so the walk copies it, and the copy's `folder` (shared:
+    /// its inverse is to-many) is re-pointed to the root's copy. `"set": {"docs": []}` empties the
+    /// copy's list: the doc copy leaves it — or, when a doc must have a folder, the clone is refused.
+    static func foldersModel(docFolderOptional: Bool) -> String {
+        """
+        { "entities": [
+          { "name": "Folder", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [
+              { "name": "docs", "destination": "Doc", "toMany": true, "ordered": true, "inverse": "folder", "deleteRule": "cascade" },
+              { "name": "featured", "destination": "Doc" } ] },
+          { "name": "Doc", "attributes": [ { "name": "title", "type": "string" } ],
+            "relationships": [
+              { "name": "folder", "destination": "Folder", "inverse": "docs", "optional": \(docFolderOptional) } ] }
+        ] }
+        """
+    }
+
+    @Test(arguments: CloneBackend.available)
+    func emptyingAToManyWithAToOneInverseUnlinksWhatTheWalkLinked(_ backend: CloneBackend) throws {
+        for optional in [true, false] {
+            let fixture = try CloneFixture(modelJSON: Self.foldersModel(docFolderOptional: optional), backend)
+            let ids = try fixture.insert([
+                ChangeSet.Insert(entity: "Folder", attributes: ["name": .string("f")]),
+                ChangeSet.Insert(entity: "Doc", attributes: ["title": .string("d")], relationships: ["folder": .toOne(.inserted(0))]),
+            ])
+            try fixture.store.write { _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Folder", id: ids[0], relationships: ["featured": .toOne(.existing(ids[1]))])])) }
+            let before = try fixture.rowCounts()
+            let request = CloneRequest(entity: "Folder", id: ids[0], setLinks: ["docs": []], returnIDs: true, copies: 3)
+            guard optional else {
+                #expect {
+                    try fixture.engine.clone(request)
+                } throws: { error in
+                    guard case StoreError.requiredRelationship("Doc", "folder") = error else { return false }
+                    return true
+                }
+                #expect(try fixture.rowCounts() == before, "nothing of any copy is left")
+                continue
+            }
+            let result = try fixture.engine.clone(request)
+            for (copy, clone) in try #require(result.clones).map({ $0.id }).enumerated() {
+                let docCopy = try #require(result.copyIDs?[copy]["Doc"]?[ids[1]])
+                #expect(try fixture.toOne("Folder", clone, "featured") == docCopy)
+                #expect(try fixture.toMany("Folder", clone, "docs") == [])
+                #expect(try fixture.toOne("Doc", docCopy, "folder") == nil)
+                #expect(try fixture.object("Folder", clone).version == 2 && fixture.object("Doc", docCopy).version == 2, "both lists changed")
+            }
+            #expect(try fixture.toMany("Folder", ids[0], "docs") == [ids[1]], "the source is untouched")
+        }
+    }
+
     @Test(arguments: CloneBackend.available)
     func aToManySetInADryRunWritesNothing(_ backend: CloneBackend) throws {
         let fixture = try CloneFixture(modelJSON: Self.linksModel, backend)
