@@ -28,6 +28,10 @@ package final class PostgreSQLConnection {
     var wasIdleAfterLastCommand = true
     /// Set while `transaction(_:readOnly:_:)` runs its body.
     var isInTransactionBlock = false
+    /// Commands sent to the server since the session opened (each `execute`, `query` and
+    /// `cachedQuery` once), read by `countingCommands` for tests that prove a bulk operation's
+    /// round trips do not grow with its size.
+    package private(set) var commandsSent = 0
 
     struct PreparedStatementKey: Hashable {
         let sql: String
@@ -177,6 +181,7 @@ package final class PostgreSQLConnection {
     /// Before each command: re-opens a session lost while idle (outside any transaction), and
     /// refuses to run on a session lost inside a transaction.
     private func prepareForCommand(_ sql: String) throws(PostgreSQLError) {
+        commandsSent += 1
         guard PQstatus(handle) != CONNECTION_OK else { return }
         guard wasIdleAfterLastCommand, !isInTransactionBlock else {
             throw PostgreSQLError(

@@ -30,9 +30,9 @@ struct PostgreSQLGraphCopier {
         self.plan = plan
     }
 
-    /// One statement on the scratch tables (unprepared).
+    /// One statement on the scratch tables (unprepared). Internal for the copier's extensions.
     @discardableResult
-    private mutating func query(_ sql: String, _ values: [PostgreSQLValue]) throws -> PostgreSQLResult {
+    mutating func query(_ sql: String, _ values: [PostgreSQLValue]) throws -> PostgreSQLResult {
         statementCount += 1
         return try connection.query(sql, values)
     }
@@ -166,10 +166,13 @@ struct PostgreSQLGraphCopier {
                 ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)
                 """, [PostgreSQLStoreContext.idArray(reference.ids)])
         }
+        // A to-many the plan sets on the roots: its objects are linked too, and gain a version step
+        // when their own list (the inverse) changes — once, however many copies link them.
         for (relationship, ids) in rootLinks where !ids.isEmpty {
             let tag = schema.entityTag(relationship.destination)
             try query("""
-                INSERT INTO \(linked) (ent, id, bump) SELECT DISTINCT \(tag), v, 0 FROM unnest($1::int8[]) v ON CONFLICT (ent, id) DO NOTHING
+                INSERT INTO \(linked) AS l (ent, id, bump) SELECT DISTINCT \(tag), v, \(relationship.hasInverse ? 1 : 0) FROM unnest($1::int8[]) v \
+                ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)
                 """, [PostgreSQLStoreContext.idArray(ids)])
         }
         var linkedCounts: [Int: Int] = [:]
@@ -189,7 +192,7 @@ struct PostgreSQLGraphCopier {
             }
             do {
                 try write(sql: sql, steps: steps, counts: counts, linkedCounts: linkedCounts, root: root, rootLinks: rootLinks,
-                          cloneIDs: cloneIDs, parameters: parameters, progress: progress)
+                          parameters: parameters, progress: progress)
             } catch {
                 let translated = (error as? PostgreSQLError).map { PostgreSQLStore.translate($0, layout: context.layout) } ?? error
                 guard locatesCopy, let storeError = translated as? StoreError else { throw translated }
@@ -220,7 +223,7 @@ struct PostgreSQLGraphCopier {
     /// and the root's replaced to-many links.
     private mutating func write(sql: PostgreSQLGraphCopySQL, steps: [PostgreSQLGraphCopySQL.EntityStep], counts: [Int: Int],
                                 linkedCounts: [Int: Int], root: EntityDescription,
-                                rootLinks: [(relationship: RelationshipDescription, ids: [Int64])], cloneIDs: [Int64],
+                                rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
                                 parameters: [PostgreSQLValue], progress: GraphCopyProgress) throws {
         let linked = PostgreSQLGraphCopySQL.linkedTable
         for step in steps {
@@ -237,13 +240,7 @@ struct PostgreSQLGraphCopier {
                 WHERE "_id" IN (SELECT id FROM \(linked) WHERE ent = $1::int4 AND bump = 1)
                 """, [.int8(Int64(tag))])
         }
-        if !rootLinks.isEmpty {
-            // The store's own relationship edit keeps inverses, positions and versions right.
-            let edits = plan.rootLinks.mapValues { ChangeSet.RelationshipEdit.toMany($0.map { .existing($0) }) }
-            let updates = cloneIDs.map { ChangeSet.Update(entity: root.name, id: $0, relationships: edits) }
-            statementCount += 1
-            _ = try context.save(ChangeSet(updates: updates))
-        }
+        try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
     }
 
     /// A unique violation of a copy of many copies, said with the first copy (0-based) that

@@ -90,12 +90,14 @@ struct SQLiteGraphCopier {
                 ON CONFLICT (ent, id) DO UPDATE SET bump = max(bump, excluded.bump)
                 """, [.integer(Int64(tag)), SQLiteStoreContext.idArray(reference.ids), .integer(reference.relationship.hasInverse ? 1 : 0)])
         }
+        // A to-many the plan sets on the roots: its objects are linked too, and gain a version step
+        // when their own list (the inverse) changes — once, however many copies link them.
         for (relationship, ids) in rootLinks {
             let tag = schema.entityTag(relationship.destination)
             try connection.execute("""
-                INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) SELECT ?1, value, 0 FROM json_each(?2) WHERE true \
-                ON CONFLICT (ent, id) DO NOTHING
-                """, [.integer(Int64(tag)), SQLiteStoreContext.idArray(ids)])
+                INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) SELECT ?1, value, ?3 FROM json_each(?2) WHERE true \
+                ON CONFLICT (ent, id) DO UPDATE SET bump = max(bump, excluded.bump)
+                """, [.integer(Int64(tag)), SQLiteStoreContext.idArray(ids), .integer(relationship.hasInverse ? 1 : 0)])
         }
         var linkedCounts: [Int: Int] = [:]
         try connection.forEachRow("SELECT ent, count(*) FROM \(SQLiteGraphCopySQL.linkedTable) GROUP BY ent") { linkedCounts[Int($0.int64(0))] = Int($0.int64(1)) }
@@ -107,11 +109,7 @@ struct SQLiteGraphCopier {
         if !plan.dryRun {
             do {
                 try write(sql: sql, steps: steps, counts: counts, linkedCounts: linkedCounts, parameters: parameters, progress: progress)
-                if !rootLinks.isEmpty {
-                    // The store's own relationship edit keeps inverses, positions and versions right.
-                    let edits = plan.rootLinks.mapValues { ChangeSet.RelationshipEdit.toMany($0.map { .existing($0) }) }
-                    _ = try context.save(ChangeSet(updates: cloneIDs.map { ChangeSet.Update(entity: root.name, id: $0, relationships: edits) }))
-                }
+                try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
             } catch {
                 let translated = SQLiteStoreContext.translate(error, schema: schema)
                 guard plan.copies > 1 || !plan.perCopyRootValues.isEmpty, let storeError = translated as? StoreError else { throw translated }

@@ -50,4 +50,31 @@ struct CloneSetEndToEndTests {
             }
         }
     }
+
+    @Test("set tags on many copies of a memo: each copy lists the tags, each tag lists every copy, counted once in linked", arguments: StoreBackendKind.available)
+    func setToManyOnManyCopies(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
+            let client = service.client
+            let original = try await client.create("notes", F.richNote(name: "trip", tag: "travel"))
+            let memoID = try #require(F.ints(original["memos"])?.first)
+            let sourceTags = try #require(F.ints(try await client.get("/memos/\(memoID)").json()["tags"]))
+            var tagIDs: [Int] = []
+            for name in ["home", "work"] { tagIDs.append(try #require(F.int(try await client.create("tags", #"{"name":"\#(name)"}"#)["_id"]))) }
+
+            let response = try await client.post("/memos/\(memoID)/clone", #"{"set": {"tags": [\#(tagIDs[1]), \#(tagIDs[0])]}, "copies": 3}"#)
+            #expect(response.status == 201, "\(response.text)")
+            let answer = try response.json()
+            let clones = try #require(answer["clones"] as? [[String: Any]]).compactMap { F.int($0["id"]) }
+            #expect(clones.count == 3)
+            #expect(F.counts(answer["created"]) == ["Memo": 3])
+            #expect(F.counts(answer["linked"]) == ["Tag": 2, "Note": 1])
+            for clone in clones {
+                #expect(Set(F.ints(try await client.get("/memos/\(clone)").json()["tags"]) ?? []) == Set(tagIDs))
+            }
+            for tag in tagIDs {
+                #expect(Set(F.ints(try await client.get("/tags/\(tag)").json()["memos"]) ?? []) == Set(clones), "tag \(tag) lists every copy")
+            }
+            #expect(F.ints(try await client.get("/memos/\(memoID)").json()["tags"]) == sourceTags, "the source keeps its tags")
+        }
+    }
 }

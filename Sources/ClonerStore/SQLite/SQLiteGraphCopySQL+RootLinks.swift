@@ -1,0 +1,125 @@
+import ClonerModel
+
+/// DESIGN.md §3 rule 8 with §3a: the to-many links a `set` gives the root (`"set": {"tags": [3,
+/// 4]}`), written for every copy at once from the map — a fixed number of statements however many
+/// copies there are. ?1 is the root's entity tag and ?2 its id in every statement, and ?3 the
+/// listed ids (a JSON array, in the listed order) in the inserts.
+///
+/// The walk does not follow the relationship a `set` replaces from the root, but a copied object
+/// may still link back to the root's copy through its inverse (rule 4 re-points it to the copy):
+/// those links are removed first, so the list is what the request says (rule 8). The rows left
+/// are the ones one relationship edit per copy (`setToMany`) wrote, in the same order of copies.
+extension SQLiteGraphCopySQL {
+    /// Where a root's to-many is stored: `table`, with the root's copy in `owner` and the linked
+    /// object in `other`.
+    private struct RootLinkStorage {
+        var table: String
+        var owner: String
+        var other: String
+        /// A to-one inverse's column on the destination (with its position column): emptied, not deleted.
+        var foreignKey: (column: String, position: String?)?
+    }
+
+    private static func storage(_ relationship: RelationshipDescription, schema: StoreSchema) -> RootLinkStorage {
+        switch schema.storage(of: relationship) {
+        case let .joinTable(table, sourceColumn, destinationColumn, _):
+            return RootLinkStorage(table: quoted(table), owner: quoted(sourceColumn), other: quoted(destinationColumn), foreignKey: nil)
+        case let .foreignKeyOnDestination(column, position):
+            return RootLinkStorage(table: quoted(relationship.destination), owner: quoted(column), other: "\"_id\"",
+                                   foreignKey: (quoted(column), position.map(quoted)))
+        case .foreignKeyOnSource:
+            preconditionFailure("to-many \(relationship.qualifiedName) stored as a column on its source")
+        }
+    }
+
+    private static let copies = "SELECT new FROM \(mapTable) WHERE ent = ?1 AND old = ?2"
+
+    /// A query for a copy the walk linked through `relationship`, if any (for a to-many whose
+    /// inverse is to-one, the `set` can only empty it: linking would take objects from their owner).
+    static func rootLinkedByWalk(_ relationship: RelationshipDescription, schema: StoreSchema) -> String {
+        let storage = storage(relationship, schema: schema)
+        return "SELECT 1 FROM \(storage.table) WHERE \(storage.owner) IN (\(copies)) LIMIT 1"
+    }
+
+    /// Removes what the walk linked to the roots' copies through `relationship`, with a version
+    /// step for each object that loses its link when that changes its record (it has the inverse).
+    static func rootLinkRemovals(_ relationship: RelationshipDescription, schema: StoreSchema) -> [String] {
+        let storage = storage(relationship, schema: schema)
+        if let foreignKey = storage.foreignKey {
+            let position = foreignKey.position.map { ", \($0) = NULL" } ?? ""
+            return ["UPDATE \(storage.table) SET \(foreignKey.column) = NULL\(position), \"_version\" = \"_version\" + 1 WHERE \(foreignKey.column) IN (\(copies))"]
+        }
+        var statements: [String] = []
+        if relationship.hasInverse {
+            statements.append("""
+                UPDATE \(quoted(relationship.destination)) SET "_version" = "_version" + 1 \
+                WHERE "_id" IN (SELECT \(storage.other) FROM \(storage.table) WHERE \(storage.owner) IN (\(copies)))
+                """)
+        }
+        // A self-inverse pair is stored both ways: its mirrored row goes too.
+        let mirrored = relationship.isSelfInverse ? " OR \(storage.other) IN (\(copies))" : ""
+        statements.append("DELETE FROM \(storage.table) WHERE \(storage.owner) IN (\(copies))\(mirrored)")
+        return statements
+    }
+
+    /// The join rows of `relationship` for every copy, and for a self-inverse one (`Person.friends`)
+    /// their mirrored rows, which that storage keeps so either side reads the pair. A `set` naming
+    /// objects through a to-many whose inverse is to-one is refused before the store (it would
+    /// take them from their owner), so only join tables reach here.
+    static func rootLinkInserts(_ relationship: RelationshipDescription, schema: StoreSchema) -> [String] {
+        guard case let .joinTable(tableName, sourceColumn, destinationColumn, position) = schema.storage(of: relationship) else {
+            preconditionFailure("set links objects through \(relationship.qualifiedName), which is not stored in a join table")
+        }
+        guard let description = schema.joinTables.first(where: { $0.name == tableName }) else {
+            preconditionFailure("no join table \(tableName) for \(relationship.qualifiedName)")
+        }
+        let table = quoted(tableName), source = quoted(sourceColumn), target = quoted(destinationColumn)
+        // The other side's own position, when the inverse is an ordered to-many.
+        let otherPosition = sourceColumn == "src" ? description.destinationPositionColumn : description.sourcePositionColumn
+        let copies = "FROM \(mapTable) AS m, json_each(?3) AS j WHERE m.ent = ?1 AND m.old = ?2"
+
+        var columns = [source, target], values = ["m.new", "j.value"]
+        if let position {
+            columns.append(quoted(position))
+            values.append("j.key")
+        }
+        if let otherPosition {
+            columns.append(quoted(otherPosition))
+            values.append(endOfList(table: table, position: quoted(otherPosition), owner: target))
+        }
+        var statements = ["INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \(copies)"]
+        if relationship.isSelfInverse {
+            var mirrorColumns = [source, target], mirrorValues = ["j.value", "m.new"]
+            if let position {
+                mirrorColumns.append(quoted(position))
+                mirrorValues.append(endOfList(table: table, position: quoted(position), owner: source))
+            }
+            statements.append("INSERT INTO \(table) (\(mirrorColumns.joined(separator: ", "))) SELECT \(mirrorValues.joined(separator: ", ")) \(copies)")
+        }
+        return statements
+    }
+
+    /// A copy's place at the end of listed object `j.value`'s ordered list: after what the list
+    /// held before the statement, in copy order (as one edit per copy appended them). SQLite runs
+    /// the SELECT of an INSERT that reads its own table to completion before writing a row.
+    private static func endOfList(table: String, position: String, owner: String) -> String {
+        "(SELECT coalesce(max(x.\(position)), -1) FROM \(table) AS x WHERE x.\(owner) = j.value) + row_number() OVER (PARTITION BY j.value ORDER BY m.copy)"
+    }
+
+    /// One version step for each copy of the root whose list changes, as the edit of its list gave
+    /// each copy after its row was written: every copy when a list names objects, otherwise those
+    /// the walk linked through one of `relationships`. Runs before the removals.
+    static func rootLinkVersionBump(root: EntityDescription, relationships: [RelationshipDescription], namesObjects: Bool,
+                                    schema: StoreSchema) -> String {
+        let table = quoted(root.name)
+        var sql = "UPDATE \(table) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" IN (\(copies))"
+        if !namesObjects {
+            let linked = relationships.map { relationship -> String in
+                let storage = storage(relationship, schema: schema)
+                return "EXISTS (SELECT 1 FROM \(storage.table) AS x WHERE x.\(storage.owner) = \(table).\"_id\")"
+            }
+            sql += " AND (\(linked.joined(separator: " OR ")))"
+        }
+        return sql
+    }
+}
