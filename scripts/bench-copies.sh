@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Issue 12 §2 benchmark: builds clone-bench in release and compares one request for 100 copies of
-# a 100-item note with 100 single clone requests and with the hand-written SQL copy run 100 times
-# (objects/s of each, with the load average). Extra arguments go to `clone-bench copies`, e.g.
-# `scripts/bench-copies.sh --copies 30 --rounds 5`.
+# a 100-item note with 100 single clone requests and with a hand-written set-based SQL copy of the
+# same rows (Sources/clone-bench/ReferenceCopies.swift: all 100 copies in one pass, source rows
+# staged once, one INSERT … SELECT per table, statements prepared once) — objects/s of each, with
+# the load average, for a note without attachments and one with a 4 KiB attachment per item.
+# Extra arguments go to `clone-bench copies`, e.g. `scripts/bench-copies.sh --copies 30 --rounds 5`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product clone-bench

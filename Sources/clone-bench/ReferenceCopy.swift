@@ -25,21 +25,21 @@ struct ReferenceCopy {
 
         // New ids follow old-id order, so `ORDER BY m.old` (the map's rowid order) writes rows in
         // new-id order without a sort; sorting by `new` would push every blob through a sorter.
-        let newNote = try nextID(connection, "Note") + 1
+        let newNote = try ReferenceCopy.nextID(connection, "Note") + 1
         try connection.execute("""
             INSERT INTO temp."_ref_item" (old, new) SELECT "_id", ?2 + row_number() OVER (ORDER BY "_id") FROM "Item" WHERE "note" = ?1
-            """, [.integer(root), .integer(try nextID(connection, "Item"))])
+            """, [.integer(root), .integer(try ReferenceCopy.nextID(connection, "Item"))])
         try connection.execute("""
             INSERT INTO temp."_ref_memo" (old, new) SELECT "_id", ?2 + row_number() OVER (ORDER BY "_id") FROM "Memo" WHERE "note" = ?1
-            """, [.integer(root), .integer(try nextID(connection, "Memo"))])
+            """, [.integer(root), .integer(try ReferenceCopy.nextID(connection, "Memo"))])
         try connection.execute("""
             INSERT INTO temp."_ref_itemdata" (old, new) SELECT d."_id", ?1 + row_number() OVER (ORDER BY d."_id") \
             FROM temp."_ref_item" m JOIN "ItemData" d ON d."item" = m.old
-            """, [.integer(try nextID(connection, "ItemData"))])
+            """, [.integer(try ReferenceCopy.nextID(connection, "ItemData"))])
         try connection.execute("""
             INSERT INTO temp."_ref_attachment" (old, new) SELECT a."_id", ?1 + row_number() OVER (ORDER BY a."_id") \
             FROM temp."_ref_memo" m JOIN "Attachment" a ON a."memo" = m.old
-            """, [.integer(try nextID(connection, "Attachment"))])
+            """, [.integer(try ReferenceCopy.nextID(connection, "Attachment"))])
 
         try connection.execute("""
             INSERT INTO "Note" ("_id", "_version", "id", "name", "createDate", "index", "data", "isPinned", "settings", \
@@ -77,8 +77,9 @@ struct ReferenceCopy {
         return newNote
     }
 
-    /// The highest `_id` the table has used, so new ids never reuse a deleted one (AUTOINCREMENT).
-    private func nextID(_ connection: SQLiteConnection, _ table: String) throws -> Int64 {
+    /// The highest `_id` the table has used, so new ids never reuse a deleted one (AUTOINCREMENT);
+    /// `ReferenceCopies` numbers its copies from it too.
+    static func nextID(_ connection: SQLiteConnection, _ table: String) throws -> Int64 {
         try connection.scalar("""
             SELECT max(coalesce((SELECT max("_id") FROM \(quoted(table))), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0))
             """, [.text(table)])?.int64 ?? 0
