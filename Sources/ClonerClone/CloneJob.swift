@@ -45,8 +45,10 @@ public final class CloneJob: @unchecked Sendable {
                after: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void,
                completion: @escaping @Sendable (CloneJob) -> Void) {
         queue.async { [self] in
-            lock.withLock { _status = .running }
+            // What others read (the job's row, through `starting`) says running before this
+            // process does: a client that saw `running` here never reads `queued` elsewhere.
             starting()
+            lock.withLock { _status = .running }
             do {
                 let result = try store.write { context in
                     try before(context)

@@ -56,6 +56,7 @@ final class SQLiteBackend: StoreBackend {
         // materialized subquery): an INSERT … SELECT that reads its own table materializes its
         // rows first, so a clone's blobs — 400 MB for 100k attachments — would sit in the heap.
         try connection.execute("PRAGMA temp_store = FILE")
+        if !readOnly { try SQLiteGraphCopier.prepareWorkTables(on: connection) }
         return connection
     }
 

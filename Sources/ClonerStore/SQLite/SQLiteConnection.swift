@@ -22,6 +22,9 @@ package final class SQLiteConnection {
     /// The clone SQL built for each plan shape on this connection (`SQLiteGraphCopySQL.cached`);
     /// its statements live in `statementCache`.
     var graphCopySQL: [SQLiteGraphCopySQL.Shape: SQLiteGraphCopySQL] = [:]
+    /// Whether the clone work tables exist and are empty: set where a writer connection opens,
+    /// outside any transaction (a rollback cannot drop them), cleared if emptying them failed.
+    var graphCopyTablesReady = false
 
     package struct OpenOptions: Sendable {
         package var readOnly: Bool = false

@@ -37,11 +37,20 @@ struct SQLiteGraphCopier {
             }
         }
 
-        try prepareTemporaryTables()
+        if !connection.graphCopyTablesReady { try SQLiteGraphCopier.createWorkTables(on: connection) }
+        // Emptied before the transaction ends, so the next copy finds them empty (a rollback
+        // restores them as they were: empty). Only the tables this copy writes.
+        var written = SQLiteGraphCopier.alwaysWrittenTables
+        if !plan.rootValues.isEmpty || !plan.perCopyRootValues.isEmpty { written.append(SQLiteGraphCopySQL.rootValuesTable) }
+        if sql.follows.contains(where: { !$0.propagation.isEmpty }) { written += [SQLiteGraphCopySQL.chainTable, SQLiteGraphCopySQL.treeTable] }
         var staged: [SQLiteGraphCopySQL.Staging] = []
         defer {
-            try? clearTemporaryTables()
-            for staging in staged { try? connection.cachedStatement(staging.clear).execute() }
+            do {
+                for table in written { try connection.cachedStatement("DELETE FROM \(table)").execute() }
+                for staging in staged { try connection.cachedStatement(staging.clear).execute() }
+            } catch {
+                connection.graphCopyTablesReady = false
+            }
         }
 
         var parameters: [String: SQLValue] = [:]
@@ -66,7 +75,6 @@ struct SQLiteGraphCopier {
         let steps = sql.entitySteps.filter { (counts[$0.tag] ?? 0) > 0 }
         for step in steps {
             var stepParameters = parameters
-            stepParameters[":base"] = try connection.cachedStatement(step.nextIDQuery).scalar() ?? .integer(0)
             stepParameters[":count"] = .integer(Int64((counts[step.tag] ?? 0) / plan.copies))
             try connection.cachedStatement(step.mapFill).execute(named: stepParameters)
         }
@@ -244,15 +252,23 @@ struct SQLiteGraphCopier {
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_linked\" (ent INTEGER NOT NULL, id INTEGER NOT NULL, bump INTEGER NOT NULL, PRIMARY KEY (ent, id)) WITHOUT ROWID",
     ]
 
-    private static let clearStatements = ["_clone_walk", "_clone_map", "_clone_linked", "_clone_chain", "_clone_tree", "_clone_copies", "_clone_set"]
-        .map { "DELETE FROM temp.\"\($0)\"" }
+    private static let alwaysWrittenTables = [SQLiteGraphCopySQL.walkTable, SQLiteGraphCopySQL.mapTable,
+                                              SQLiteGraphCopySQL.linkedTable, SQLiteGraphCopySQL.copiesTable]
 
-    private func prepareTemporaryTables() throws {
-        for statement in SQLiteGraphCopier.temporaryTables { try connection.cachedStatement(statement).execute() }
-        try clearTemporaryTables()
+    /// Creates the work tables where a writer connection opens, outside any transaction, so a
+    /// copy runs none of these statements.
+    static func prepareWorkTables(on connection: SQLiteConnection) throws {
+        precondition(!connection.isInTransaction, "work tables created inside a transaction vanish with its rollback")
+        try createWorkTables(on: connection)
+        connection.graphCopyTablesReady = true
     }
 
-    private func clearTemporaryTables() throws {
-        for statement in SQLiteGraphCopier.clearStatements { try connection.cachedStatement(statement).execute() }
+    /// Creates the work tables if missing and empties them; inside a copy's transaction when the
+    /// connection was not prepared (or emptying failed), where they last as long as it.
+    private static func createWorkTables(on connection: SQLiteConnection) throws {
+        for statement in temporaryTables { try connection.execute(statement) }
+        for table in ["_clone_walk", "_clone_map", "_clone_linked", "_clone_chain", "_clone_tree", "_clone_copies", "_clone_set"] {
+            try connection.execute("DELETE FROM temp.\"\(table)\"")
+        }
     }
 }

@@ -29,13 +29,12 @@ struct SQLiteGraphCopySQL {
     struct EntityStep {
         let name: String
         let tag: Int
-        /// Needs `:base` (the table's next `_id` minus one) and `:count` (the entity's objects in
-        /// one copy).
+        /// Needs `:count` (the entity's objects in one copy); numbers new ids after the highest the
+        /// table has used, read in the same statement.
         let mapFill: String
         /// Fills `pnew` of rows whose parent's entity is mapped after this one (or is this one),
         /// once every entity is mapped; nil when every possible parent is mapped before.
         let parentUpdate: String?
-        let nextIDQuery: String
         /// One INSERT … SELECT, or two when ordered references split the rows.
         let inserts: [String]
         /// For many copies: the statements that create (once per connection), fill and empty the
@@ -123,7 +122,8 @@ struct SQLiteGraphCopySQL {
         self.inlineFollows = inlinableFollows(entities: entities)
         self.walk = walkSQL()
         self.entitySteps = entities.map(entityStep)
-        self.linkedQueries = entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) }
+        let linkedSelects = entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) }
+        self.linkedQueries = linkedSelects.isEmpty ? [] : [SQLiteGraphCopySQL.linkedInsert(linkedSelects)]
         self.joinInserts = schema.joinTables.flatMap { joinTableInserts($0, reachable: reachable) }
         self.follows = followSteps(reachable: reachable)
     }
@@ -217,9 +217,13 @@ struct SQLiteGraphCopySQL {
         // once per copy) and the rows arrive in the map's key order (ent, copy, old) — appended,
         // never sorted. The parent's clone is looked up here when its entity's rows are already
         // mapped (`parentUpdate` fills the rest afterwards).
+        // The highest `_id` the table has used (AUTOINCREMENT never reuses one), once per statement.
+        let nextIDQuery = """
+            SELECT max(coalesce((SELECT max("_id") FROM \(table)), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = '\(entity.name)'), 0))
+            """
         let mapFill = """
             INSERT INTO \(map) (ent, old, copy, new, pent, pold, pnew) \
-            SELECT w.ent, w.id, c.copy, :base + c.copy * :count + w.r, w.pent, w.pid, p.new \
+            SELECT w.ent, w.id, c.copy, (\(nextIDQuery)) + c.copy * :count + w.r, w.pent, w.pid, p.new \
             FROM \(SQLiteGraphCopySQL.copiesTable) c CROSS JOIN (SELECT ent, id, pent, pid, row_number() OVER (ORDER BY id) AS r FROM \
             (SELECT ent, id, pent, pid, min(seq) FROM \(SQLiteGraphCopySQL.walkTable) WHERE ent = \(entityTag) GROUP BY id)) w \
             LEFT JOIN \(map) p ON p.ent = w.pent AND p.old = w.pid AND p.copy = c.copy
@@ -232,9 +236,6 @@ struct SQLiteGraphCopySQL {
             UPDATE \(map) SET pnew = (SELECT p.new FROM \(map) p WHERE p.ent = \(map).pent AND p.old = \(map).pold AND p.copy = \(map).copy) \
             WHERE ent = \(entityTag) AND pold IS NOT NULL AND pnew IS NULL
             """ : nil
-        let nextIDQuery = """
-            SELECT max(coalesce((SELECT max("_id") FROM \(table)), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = '\(entity.name)'), 0))
-            """
         let staging = plan.copies > 1 ? stagingStatements(entity) : nil
         var columns = ["\"_id\"", "\"_version\""]
         var values = ["m.new", "1"]
@@ -285,7 +286,7 @@ struct SQLiteGraphCopySQL {
             ]
         }
         return SQLiteGraphCopySQL.EntityStep(name: entity.name, tag: entityTag, mapFill: mapFill, parentUpdate: parentUpdate,
-                                             nextIDQuery: nextIDQuery, inserts: inserts, staging: staging)
+                                             inserts: inserts, staging: staging)
     }
 
     /// The staging table of `entity`: its columns untyped (values pass through as stored) and
@@ -408,8 +409,11 @@ struct SQLiteGraphCopySQL {
 
     // MARK: 3. Linked shared objects
 
-    private static func linkedInsert(_ select: String) -> String {
-        "INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) \(select) ON CONFLICT (ent, id) DO UPDATE SET bump = max(bump, excluded.bump)"
+    /// One INSERT for every kind of link: a statement each would cost more than most of them
+    /// find. `WHERE true` tells SQLite's parser the upsert clause is not a join's ON.
+    private static func linkedInsert(_ selects: [String]) -> String {
+        "INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) SELECT ent, id, bump FROM (\(selects.joined(separator: " UNION ALL "))) WHERE true "
+            + "ON CONFLICT (ent, id) DO UPDATE SET bump = max(bump, excluded.bump)"
     }
 
     private func entityLinkedQueries(_ entity: EntityDescription) -> [String] {
@@ -423,8 +427,8 @@ struct SQLiteGraphCopySQL {
             if excludedAtRoot(entity.name, relationship.name) || setAtRoot(entity.name, relationship.name) {
                 conditions.append("m.pold IS NOT NULL")
             }
-            return SQLiteGraphCopySQL.linkedInsert("""
-                SELECT \(tag(relationship.destination)), \(column), \(relationship.hasInverse ? 1 : 0) \
+            return ("""
+                SELECT \(tag(relationship.destination)) AS ent, \(column) AS id, \(relationship.hasInverse ? 1 : 0) AS bump \
                 FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
                 """)
         }
@@ -448,8 +452,8 @@ struct SQLiteGraphCopySQL {
             var conditions = ["m.ent = \(tag(joinTable.sourceEntity))", "m.copy = 0",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.destinationEntity)) AND x.old = j.dst AND x.copy = 0)"]
             if excludedAtRoot(source.source, source.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append(SQLiteGraphCopySQL.linkedInsert("""
-                SELECT \(tag(joinTable.destinationEntity)), j.dst, \(inverse == nil ? 0 : 1) FROM \(map) m JOIN \(table) j ON j.src = m.old \
+            queries.append(("""
+                SELECT \(tag(joinTable.destinationEntity)) AS ent, j.dst AS id, \(inverse == nil ? 0 : 1) AS bump FROM \(map) m JOIN \(table) j ON j.src = m.old \
                 WHERE \(conditions.joined(separator: " AND "))
                 """))
         }
@@ -458,8 +462,8 @@ struct SQLiteGraphCopySQL {
             var conditions = ["m.ent = \(tag(joinTable.destinationEntity))", "m.copy = 0",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.sourceEntity)) AND x.old = j.src AND x.copy = 0)"]
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append(SQLiteGraphCopySQL.linkedInsert("""
-                SELECT \(tag(joinTable.sourceEntity)), j.src, 1 FROM \(map) m JOIN \(table) j ON j.dst = m.old \
+            queries.append(("""
+                SELECT \(tag(joinTable.sourceEntity)) AS ent, j.src AS id, 1 AS bump FROM \(map) m JOIN \(table) j ON j.dst = m.old \
                 WHERE \(conditions.joined(separator: " AND "))
                 """))
         }
