@@ -1,0 +1,50 @@
+import ClonerClone
+import ClonerModel
+import ClonerStore
+import Foundation
+import Testing
+
+/// What a small clone costs in statements (issue 13 §2), and that the work tables it reuses are
+/// left empty whatever happened to the copy before.
+@Suite struct CloneStatementTests {
+    /// The statements of one copy of `plan`, in the store's write transaction.
+    private func statements(_ fixture: CloneFixture, _ request: CloneRequest) throws -> [String] {
+        let plan = try fixture.engine.plan(request)
+        return try fixture.store.write { context in
+            try context.sqliteConnection.recordingStatements {
+                try context.copyGraph(plan.copy, now: Date(), progress: GraphCopyProgress())
+            }.statements
+        }
+    }
+
+    @Test func aSmallCloneRunsNoSchemaStatementAndFewStatements() throws {
+        let fixture = try CloneFixture()
+        let tags = try fixture.makeTags(["x"])
+        let sample = try fixture.makeSampleNote(items: 2, tags: tags)
+        let first = try statements(fixture, CloneRequest(entity: "Note", id: sample.note))
+        let second = try statements(fixture, CloneRequest(entity: "Note", id: sample.note))
+        for run in [first, second] {
+            let schema = run.filter { $0.hasPrefix("CREATE") || $0.hasPrefix("PRAGMA") || $0.hasPrefix("DROP") }
+            #expect(schema.isEmpty, "work tables are made where the connection opens: \(schema)")
+        }
+        // 55 before the work tables moved out of the copy; a budget, so a regression shows here.
+        #expect(second.count <= 30, "\(second.count) statements:\n\(second.joined(separator: "\n"))")
+        #expect(Set(second).count == second.count, "no statement runs twice in one copy")
+    }
+
+    @Test func aCopyThatFailsLeavesTheWorkTablesAsTheNextCopyNeedsThem() throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: 3)
+        let originalID = try fixture.object("Note", sample.note).attributes["id"]!
+        #expect(throws: CloneError.self) {
+            // A unique clash on the third copy: the map and walk were full when it failed.
+            try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, copies: 3, copySets: [[:], [:], ["id": originalID]]))
+        }
+        let expected = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, dryRun: true))
+        for round in 1...2 {
+            let single = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, returnIDs: true))
+            #expect(single.created == expected.created, "clone \(round) after a failed one copies exactly its own graph")
+            #expect(single.ids?["Item"]?.count == 3)
+        }
+    }
+}
