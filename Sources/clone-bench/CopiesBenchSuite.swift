@@ -40,7 +40,7 @@ struct CopiesBenchSuite {
         let database = directory.appendingPathComponent("copies-\(attachmentBytes).sqlite").path
         let setup = try BenchChild.run(["setup", "--db", database, "--items", "\(items)", "--blob-bytes", "\(attachmentBytes)"], modelPath: modelPath)
         let root = setup["root"] ?? "1"
-        let attachments = attachmentBytes == 0 ? "no attachments" : "a \(attachmentBytes)-byte attachment per item"
+        let attachments = attachmentBytes == 0 ? "1-byte attachments (randomblob(0))" : "a \(attachmentBytes)-byte attachment per item"
         Console.line("clone-bench copies: a note of \(items) items with \(attachments), \(copies) copies; load average before: \(Self.loadAverage())")
         var seconds: [String: [Double]] = [:]
         var objects: [String: Int] = [:]
