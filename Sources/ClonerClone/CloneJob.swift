@@ -44,7 +44,20 @@ public final class CloneJob: @unchecked Sendable {
                before: @escaping @Sendable (any StoreContext) throws -> Void,
                after: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void,
                completion: @escaping @Sendable (CloneJob) -> Void) {
+        let queuedAt = ContinuousClock.now
         queue.async { [self] in
+            // Behind the store's writer queue a job waits for the clones before it, as a write
+            // waits for the writer gate, and gives up after as long (503, `busy`).
+            let waited = ContinuousClock.now - queuedAt
+            if waited > store.writerWait {
+                lock.withLock {
+                    _error = StoreError.busy(waited: waited)
+                    _status = .failed
+                    _finishedAt = Date()
+                }
+                completion(self)
+                return
+            }
             // What others read (the job's row, through `starting`) says running before this
             // process does: a client that saw `running` here never reads `queued` elsewhere.
             starting()

@@ -22,6 +22,8 @@ struct BenchRun {
     let root: Int64
     let mode: Mode
     var copies = 1
+    /// Print each statement's time (SQLite's own clock) after the run, slowest first.
+    var profile = false
 
     func run() throws -> BenchMeasurement {
         let store = try IncrementalStore(path: database, model: model)
@@ -34,9 +36,17 @@ struct BenchRun {
         switch mode {
         case .cloner:
             // No object limit: the service's guard is not what is measured, and the largest sizes pass it.
-            let result = try CloneEngine(store: store).clone(CloneRequest(entity: "Note", id: root, maximumObjects: .max,
-                                                                          copies: copies > 1 ? copies : nil, maximumCopies: .max))
-            reportedObjects = result.totalCreated
+            let engine = CloneEngine(store: store)
+            let plan = try engine.plan(CloneRequest(entity: "Note", id: root, maximumObjects: .max,
+                                                    copies: copies > 1 ? copies : nil, maximumCopies: .max))
+            typealias Profile = [(sql: String, runs: Int, nanoseconds: Int64)]
+            let (created, statements) = try store.write { context -> (GraphCopyResult, Profile) in
+                let copy = { try context.copyGraph(plan.copy, now: Date(), progress: GraphCopyProgress()) }
+                guard profile else { return (try copy(), []) }
+                return try context.sqliteConnection.profilingStatements(copy)
+            }
+            reportedObjects = created.created.values.reduce(0, +)
+            Self.printProfile(statements)
         case .sql:
             _ = try store.write { context in
                 copies == 1 ? [try ReferenceCopy(root: root).run(in: context)] : try ReferenceCopies(root: root, copies: copies).run(in: context)
@@ -53,6 +63,20 @@ struct BenchRun {
         let after = try BenchRun.rowCounts(store)
         return try BenchMeasurement(copy: mode, schema: store.schema, before: before, after: after, reportedObjects: reportedObjects,
                                     elapsed: elapsed, cpuSeconds: cpu, openedKiB: openedKiB)
+    }
+
+    /// The statements of a profiled copy, slowest first, on standard error (the RESULT line stays
+    /// the only line on standard output).
+    private static func printProfile(_ statements: [(sql: String, runs: Int, nanoseconds: Int64)]) {
+        guard !statements.isEmpty else { return }
+        let total = statements.reduce(0) { $0 + $1.nanoseconds }
+        var lines = [String(format: "%d statements, %.3f s in SQLite:", statements.count, Double(total) / 1e9)]
+        for statement in statements.sorted(by: { $0.nanoseconds > $1.nanoseconds }) {
+            let text = statement.sql.replacingOccurrences(of: "\n", with: " ")
+            lines.append(String(format: "%8.3f s %5.1f%% ×%d  %@", Double(statement.nanoseconds) / 1e9,
+                                100 * Double(statement.nanoseconds) / Double(max(total, 1)), statement.runs, String(text.prefix(160))))
+        }
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 
     /// Rows per entity table and join table.

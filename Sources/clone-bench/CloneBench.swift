@@ -16,7 +16,8 @@ struct CloneBench {
                clone-bench postgresql --uri URI [--sizes …] [--rounds 3] [--blob-bytes 4096] [--large-count 256]
                            [--large-bytes 4194304] [--no-large]        (a running cluster; see scripts/bench-clone.sh)
                clone-bench setup --db PATH --items N [--blob-bytes 4096]      (child process)
-               clone-bench run --db PATH --mode cloner|sql|singles [--root 1] [--copies 1]  (child process)
+               clone-bench run --db PATH --mode cloner|sql|singles [--root 1] [--copies 1] [--profile]  (child process;
+                   --profile prints the copy's statements, slowest first, on standard error)
                clone-bench pg-setup --uri URI --items N [--blob-bytes 4096]   (child process)
                clone-bench pg-run --uri URI --mode cloner|sql [--root 1]      (child process)
         """
@@ -85,7 +86,7 @@ struct CloneBench {
             }
             let run = BenchRun(model: try model(), database: try arguments.string("--db"),
                                root: Int64(try arguments.int("--root", default: 1)), mode: mode,
-                               copies: try arguments.int("--copies", default: 1))
+                               copies: try arguments.int("--copies", default: 1), profile: arguments.has("--profile"))
             Console.line(try run.run().line)
             return true
         case "postgresql", "pg-setup", "pg-run":
