@@ -9,7 +9,7 @@ struct BenchArguments {
         let description: String
     }
 
-    static let flagNames: Set<String> = ["--keep", "--no-large", "--help"]
+    static let flagNames: Set<String> = ["--keep", "--no-large", "--help", "--profile"]
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
