@@ -2,14 +2,31 @@ import ClonerModel
 
 /// DESIGN.md §3 rule 8 with §3a: the to-many links a `set` gives the root (`"set": {"tags": [3,
 /// 4]}`), written for every copy at once from the map — a fixed number of statements however many
-/// copies there are. $1 is the root's entity tag and $2 its id in every statement, and $3 the
-/// listed ids (in the listed order) in the inserts.
+/// copies there are. The first parameter is the root's entity tag and the second its id in every
+/// statement, and the third the listed ids (in the listed order) in the inserts; each backend says
+/// how it binds them and reads a list (`Dialect`), the statements are the same on both.
 ///
 /// The walk does not follow the relationship a `set` replaces from the root, but a copied object
 /// may still link back to the root's copy through its inverse (rule 4 re-points it to the copy):
 /// those links are removed first, so the list is what the request says (rule 8). The rows left
 /// are the ones one relationship edit per copy (`setToMany`) wrote, in the same order of copies.
-extension PostgreSQLGraphCopySQL {
+struct RootLinkSQL {
+    /// What differs between the backends: how the map of copies is named and matched, and how
+    /// the listed ids are read as rows with their order.
+    struct Dialect {
+        /// The copies of the root: `SELECT new FROM <map> WHERE ent = <tag> AND old = <id>`.
+        let copiesOfRoot: String
+        /// `FROM` the map as `m` crossed with the listed ids, filtered to the root's copies.
+        let copiesWithList: String
+        /// A listed id, its 0-based place in the list, and the copy number of `m`.
+        let listedID: String
+        let listedPlace: String
+        let copyNumber: String
+    }
+
+    let dialect: Dialect
+    private var copies: String { dialect.copiesOfRoot }
+
     /// Where a root's to-many is stored: `table`, with the root's copy in `owner` and the linked
     /// object in `other`.
     private struct RootLinkStorage {
@@ -20,7 +37,7 @@ extension PostgreSQLGraphCopySQL {
         var foreignKey: (column: String, position: String?)?
     }
 
-    private static func storage(_ relationship: RelationshipDescription, schema: StoreSchema) -> RootLinkStorage {
+    private func storage(_ relationship: RelationshipDescription, schema: StoreSchema) -> RootLinkStorage {
         switch schema.storage(of: relationship) {
         case let .joinTable(table, sourceColumn, destinationColumn, _):
             return RootLinkStorage(table: quoted(table), owner: quoted(sourceColumn), other: quoted(destinationColumn), foreignKey: nil)
@@ -32,18 +49,16 @@ extension PostgreSQLGraphCopySQL {
         }
     }
 
-    private static let copies = "SELECT new FROM \(mapTable) WHERE ent = $1::int4 AND old = $2::int8"
-
     /// A query for a copy the walk linked through `relationship`, if any (for a to-many whose
     /// inverse is to-one, the `set` can only empty it: linking would take objects from their owner).
-    static func rootLinkedByWalk(_ relationship: RelationshipDescription, schema: StoreSchema) -> String {
+    func linkedByWalk(_ relationship: RelationshipDescription, schema: StoreSchema) -> String {
         let storage = storage(relationship, schema: schema)
         return "SELECT 1 FROM \(storage.table) WHERE \(storage.owner) IN (\(copies)) LIMIT 1"
     }
 
     /// Removes what the walk linked to the roots' copies through `relationship`, with a version
     /// step for each object that loses its link when that changes its record (it has the inverse).
-    static func rootLinkRemovals(_ relationship: RelationshipDescription, schema: StoreSchema) -> [String] {
+    func removals(_ relationship: RelationshipDescription, schema: StoreSchema) -> [String] {
         let storage = storage(relationship, schema: schema)
         if let foreignKey = storage.foreignKey {
             let position = foreignKey.position.map { ", \($0) = NULL" } ?? ""
@@ -66,7 +81,7 @@ extension PostgreSQLGraphCopySQL {
     /// their mirrored rows, which that storage keeps so either side reads the pair. A `set` naming
     /// objects through a to-many whose inverse is to-one is refused before the store (it would
     /// take them from their owner), so only join tables reach here.
-    static func rootLinkInserts(_ relationship: RelationshipDescription, schema: StoreSchema) -> [String] {
+    func inserts(_ relationship: RelationshipDescription, schema: StoreSchema) -> [String] {
         guard case let .joinTable(tableName, sourceColumn, destinationColumn, position) = schema.storage(of: relationship) else {
             preconditionFailure("set links objects through \(relationship.qualifiedName), which is not stored in a join table")
         }
@@ -76,12 +91,12 @@ extension PostgreSQLGraphCopySQL {
         let table = quoted(tableName), source = quoted(sourceColumn), target = quoted(destinationColumn)
         // The other side's own position, when the inverse is an ordered to-many.
         let otherPosition = sourceColumn == "src" ? description.destinationPositionColumn : description.sourcePositionColumn
-        let copies = "FROM \(mapTable) AS m CROSS JOIN unnest($3::int8[]) WITH ORDINALITY AS a(id, ord) WHERE m.ent = $1::int4 AND m.old = $2::int8"
+        let copies = dialect.copiesWithList
 
-        var columns = [source, target], values = ["m.new", "a.id"]
+        var columns = [source, target], values = ["m.new", dialect.listedID]
         if let position {
             columns.append(quoted(position))
-            values.append("a.ord - 1")
+            values.append(dialect.listedPlace)
         }
         if let otherPosition {
             columns.append(quoted(otherPosition))
@@ -89,7 +104,7 @@ extension PostgreSQLGraphCopySQL {
         }
         var statements = ["INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \(copies)"]
         if relationship.isSelfInverse {
-            var mirrorColumns = [source, target], mirrorValues = ["a.id", "m.new"]
+            var mirrorColumns = [source, target], mirrorValues = [dialect.listedID, "m.new"]
             if let position {
                 mirrorColumns.append(quoted(position))
                 mirrorValues.append(endOfList(table: table, position: quoted(position), owner: source))
@@ -99,17 +114,18 @@ extension PostgreSQLGraphCopySQL {
         return statements
     }
 
-    /// A copy's place at the end of listed object `a.id`'s ordered list: after what the list held
-    /// before the statement (its snapshot does not see its own rows), in copy order (as one edit
-    /// per copy appended them).
-    private static func endOfList(table: String, position: String, owner: String) -> String {
-        "(SELECT coalesce(max(x.\(position)), -1) FROM \(table) AS x WHERE x.\(owner) = a.id) + row_number() OVER (PARTITION BY a.id ORDER BY m.cp)"
+    /// A copy's place at the end of a listed object's ordered list: after what the list held
+    /// before the statement, in copy order (as one edit per copy appended them). Neither backend
+    /// lets the INSERT's SELECT see the rows it writes (SQLite runs it to completion first,
+    /// PostgreSQL reads its snapshot).
+    private func endOfList(table: String, position: String, owner: String) -> String {
+        "(SELECT coalesce(max(x.\(position)), -1) FROM \(table) AS x WHERE x.\(owner) = \(dialect.listedID)) + row_number() OVER (PARTITION BY \(dialect.listedID) ORDER BY \(dialect.copyNumber))"
     }
 
     /// One version step for each copy of the root whose list changes, as the edit of its list gave
     /// each copy after its row was written: every copy when a list names objects, otherwise those
     /// the walk linked through one of `relationships`. Runs before the removals.
-    static func rootLinkVersionBump(root: EntityDescription, relationships: [RelationshipDescription], namesObjects: Bool,
+    func versionBump(root: EntityDescription, relationships: [RelationshipDescription], namesObjects: Bool,
                                     schema: StoreSchema) -> String {
         let table = quoted(root.name)
         var sql = "UPDATE \(table) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" IN (\(copies))"
@@ -121,5 +137,27 @@ extension PostgreSQLGraphCopySQL {
             sql += " AND (\(linked.joined(separator: " OR ")))"
         }
         return sql
+    }
+
+    /// The whole write, in the order it must run, for every root link of the plan; the backend
+    /// runs each statement with its two root parameters (and the listed ids where `ids` is given).
+    /// What the walk linked goes first; emptying a list whose objects need an owner is refused, as
+    /// the relationship edit refuses it.
+    func write(_ rootLinks: [(relationship: RelationshipDescription, ids: [Int64])], root: EntityDescription, schema: StoreSchema,
+               finds: (String) throws -> Bool, run: (_ statement: String, _ ids: [Int64]?) throws -> Void) throws {
+        guard !rootLinks.isEmpty else { return }
+        for (relationship, _) in rootLinks {
+            guard let inverse = schema.model.inverse(of: relationship), !inverse.isToMany, !inverse.isOptional else { continue }
+            if try finds(linkedByWalk(relationship, schema: schema)) {
+                throw StoreError.requiredRelationship(entity: relationship.destination, relationship: inverse.name)
+            }
+        }
+        try run(versionBump(root: root, relationships: rootLinks.map(\.relationship),
+                            namesObjects: rootLinks.contains { !$0.ids.isEmpty }, schema: schema), nil)
+        for (relationship, ids) in rootLinks {
+            for removal in removals(relationship, schema: schema) { try run(removal, nil) }
+            guard !ids.isEmpty else { continue }
+            for insert in inserts(relationship, schema: schema) { try run(insert, ids) }
+        }
     }
 }
