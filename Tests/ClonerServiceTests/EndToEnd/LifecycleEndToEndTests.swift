@@ -176,8 +176,10 @@ struct LifecycleEndToEndTests {
             """)
     }
 
-    /// Mid-clone: on PostgreSQL the server is running one of the copier's statements on its
-    /// scratch tables; on SQLite the job reads `running` (the writer holds the file meanwhile).
+    /// Mid-clone: on PostgreSQL a session is inside the copier's transaction — running one of its
+    /// statements on the scratch tables, or between two of them (idle in transaction, the last
+    /// one shown), which widens the window a poll can see to the whole copy; on SQLite the job
+    /// reads `running` (the writer holds the file meanwhile).
     static func cloneIsCopying(_ service: ServiceProcess, job: String) async throws -> Bool {
         switch service.backend {
         case .sqlite:
@@ -185,7 +187,7 @@ struct LifecycleEndToEndTests {
         case .postgreSQL:
             return try await service.sql("""
                 SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() \
-                AND state = 'active' AND query LIKE '%\\_clone\\_%';
+                AND state IN ('active', 'idle in transaction') AND query LIKE '%\\_clone\\_%';
                 """) != "0"
         }
     }
