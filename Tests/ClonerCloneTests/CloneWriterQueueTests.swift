@@ -7,7 +7,7 @@ import Testing
 /// On SQLite the clone jobs' queues take turns on one writer queue (issue 13 §2); what a job
 /// waiting there may expect stays what a write waiting for the writer gets.
 @Suite struct CloneWriterQueueTests {
-    @Test func jobsRunOneAfterAnotherAndEachCommitsItsOwnClone() async throws {
+    @Test func manyJobsOnTheWriterQueueEachCommitTheirOwnClone() async throws {
         let fixture = try CloneFixture()
         let sample = try fixture.makeSampleNote(items: 2)
         let jobs = (0..<6).map { _ in fixture.engine.start(try! fixture.engine.plan(CloneRequest(entity: "Note", id: sample.note))) }

@@ -8,12 +8,10 @@ extension PostgreSQLGraphCopier {
     mutating func writeRootLinks(_ rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
                                  root: EntityDescription, rootTag: Int) throws {
         let parameters: [PostgreSQLValue] = [.int8(Int64(rootTag)), .int8(plan.rootID)]
-        var copier = self
-        defer { self = copier }
         try RootLinkSQL(dialect: .postgreSQL).write(rootLinks, root: root, schema: context.schema, finds: { query in
-            try copier.query(query, parameters).rowCount > 0
+            try self.query(query, parameters).rowCount > 0
         }, run: { statement, ids in
-            try copier.query(statement, parameters + (ids.map { [PostgreSQLStoreContext.idArray($0)] } ?? []))
+            try self.query(statement, parameters + (ids.map { [PostgreSQLStoreContext.idArray($0)] } ?? []))
         })
     }
 }

@@ -267,8 +267,8 @@ struct SQLiteGraphCopier {
     /// connection was not prepared (or emptying failed), where they last as long as it.
     private static func createWorkTables(on connection: SQLiteConnection) throws {
         for statement in temporaryTables { try connection.execute(statement) }
-        for table in ["_clone_walk", "_clone_map", "_clone_linked", "_clone_chain", "_clone_tree", "_clone_copies", "_clone_set"] {
-            try connection.execute("DELETE FROM temp.\"\(table)\"")
+        for table in alwaysWrittenTables + [SQLiteGraphCopySQL.rootValuesTable, SQLiteGraphCopySQL.chainTable, SQLiteGraphCopySQL.treeTable] {
+            try connection.execute("DELETE FROM \(table)")
         }
     }
 }
