@@ -192,7 +192,14 @@ package final class PostgreSQLTestCluster: @unchecked Sendable {
         return text
     }
 
-    /// Starts `path` with stdin from /dev/null and stdout and stderr to `output`.
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    /// `posix_spawn_file_actions_addclosefrom_np`, where the C library has it.
+    private static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: AddCloseFrom.self) }
+
+    /// Starts `path` with stdin from /dev/null, stdout and stderr to `output`, and no other
+    /// descriptor.
     private static func spawn(_ path: String, _ arguments: [String], output: String, newSession: Bool) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -200,6 +207,11 @@ package final class PostgreSQLTestCluster: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of the test process: a pipe another test opened at this moment (to a
+        // helper's stdin or stdout, say) would otherwise stay open in the cluster's processes for
+        // the whole run, and its reader would wait for an end of file that never comes.
+        // (glibc ≥ 2.34; Swift does not import the `_np` declaration, so it is looked up.)
+        if let closeFrom = PostgreSQLTestCluster.addCloseFrom { _ = closeFrom(&actions, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
