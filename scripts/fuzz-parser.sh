@@ -4,8 +4,8 @@
 #   scripts/fuzz-parser.sh [SECONDS] [libFuzzer options...]     (default 60 s)
 #   scripts/fuzz-parser.sh replay FILE|DIR...                   re-run inputs (crash files, corpus)
 #
-# Seeds: fuzz/corpus/ (committed; each file name says what the parser must answer, checked by
-# `swift run http-parser-fuzz fuzz/corpus`). Inputs libFuzzer finds go to fuzz-corpus/
+# Seeds: Tests/Fuzz/corpus/ (committed; each file name says what the parser must answer, checked by
+# `swift run http-parser-fuzz Tests/Fuzz/corpus`). Inputs libFuzzer finds go to fuzz-corpus/
 # (git-ignored) and are reused by the next run; crash files to .build-fuzz/artifacts/.
 #
 # Build notes (Swift 6.3.1, Linux), checked by watching libFuzzer's `cov:` grow:
@@ -47,8 +47,8 @@ fuzzer=$(build)
 mkdir -p fuzz-corpus "$scratch/artifacts"
 echo "fuzzing for ${seconds}s: $fuzzer" >&2
 status=0
-SWIFT_BACKTRACE=enable=no "$fuzzer" fuzz-corpus fuzz/corpus \
-    -dict=fuzz/http.dict \
+SWIFT_BACKTRACE=enable=no "$fuzzer" fuzz-corpus Tests/Fuzz/corpus \
+    -dict=Tests/Fuzz/http.dict \
     -max_total_time="$seconds" \
     -max_len=12288 \
     -timeout=10 \

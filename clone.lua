@@ -1,3 +1,0 @@
-wrk.method="POST"
-wrk.headers["Content-Type"]="application/json"
-wrk.body="{}"
