@@ -26,6 +26,9 @@ package final class PostgreSQLConnection {
     /// Whether the session was idle (outside a transaction block) after the last command: only
     /// then may a lost session be re-opened transparently.
     var wasIdleAfterLastCommand = true
+    /// Whether this session has the graph copier's temporary work tables (made once per session by
+    /// the store's first write on it); cleared when the session is re-opened, which drops them.
+    package var hasCloneWorkTables = false
     /// Set while `transaction(_:readOnly:_:)` runs its body.
     var isInTransactionBlock = false
     /// Commands sent to the server since the session opened (each `execute`, `query` and
@@ -104,6 +107,7 @@ package final class PostgreSQLConnection {
     /// state (advisory locks, SET values) are gone afterwards.
     package func reopen() throws(PostgreSQLError) {
         preparedStatements.removeAll()
+        hasCloneWorkTables = false
         PQreset(handle)
         wasIdleAfterLastCommand = true
         guard PQstatus(handle) == CONNECTION_OK else {

@@ -2,19 +2,29 @@ import ClonerModel
 import Foundation
 
 /// Runs a `GraphCopyPlan` on PostgreSQL as set-based SQL (`PostgreSQLGraphCopySQL`) inside the
-/// caller's REPEATABLE READ write transaction: one snapshot of the source, nothing left behind on
-/// any failure, and statements per clone that grow with the model, never with the objects or the
-/// copies. Blobs are copied by INSERT … SELECT inside the server and never reach Swift.
+/// caller's READ COMMITTED write transaction: nothing left behind on any failure, and statements
+/// per clone that grow with the model, never with the objects or the copies. Blobs are copied by
+/// INSERT … SELECT inside the server and never reach Swift.
 ///
-/// Scratch space is three temporary tables per session, created once per connection and emptied
-/// at the start of every clone (not `ON COMMIT DROP`: a cached plan of a dropped table fails).
-/// Statements naming them run unprepared anyway (`query`, not `cachedQuery`): their plans depend on
-/// how many rows the clone has, and a rolled-back first clone on a connection drops the tables it
-/// created.
+/// One consistent source without a snapshot-wide isolation level: the walk finds the objects,
+/// then every one of them is locked `FOR SHARE` and the walk runs again. Once the two agree, no
+/// walked row can change until the clone commits (an edit or delete of one waits; every change of
+/// a relationship steps the versions of both ends, so it too waits on a locked row), and every
+/// later statement reads the same rows. Other clones of the same source share those locks and run
+/// beside it. The objects the copies link are locked next, in one fixed order, before their
+/// versions step or their ordered lists gain the copies: concurrent clones and edits of the same
+/// shared objects wait for each other instead of failing as they would under REPEATABLE READ.
+/// Should the source change between the first walk and its lock, the copy fails with a
+/// serialization failure, which the store's write retries from the start.
+///
+/// Scratch space is three temporary tables per session (`workTablesDDL`), created once when a
+/// write first runs on the connection, outside any transaction, and emptied by PostgreSQL at each
+/// commit (`ON COMMIT DELETE ROWS`) or by the rollback: no DDL and no TRUNCATE per clone.
+/// Statements naming them run unprepared (`query`, not `cachedQuery`): their plans depend on how
+/// many rows the clone has.
 ///
 /// The store may run the whole transaction again after a serialization failure or deadlock, so
-/// this keeps nothing between runs: the progress counters start from zero and the tables are
-/// emptied at the start.
+/// this keeps nothing between runs: the progress counters start from zero.
 struct PostgreSQLGraphCopier {
     let context: PostgreSQLStoreContext
     let plan: GraphCopyPlan
@@ -125,7 +135,7 @@ struct PostgreSQLGraphCopier {
         }
 
         let sql = PostgreSQLGraphCopySQL(plan: plan, schema: schema, settings: settings, perCopyWalk: perCopyWalk)
-        try prepareTemporaryTables()
+        try ensureWorkTables()
 
         do {
             return try copy(sql: sql, root: root, rootLinks: rootLinks, setReferences: setReferences,
@@ -148,6 +158,7 @@ struct PostgreSQLGraphCopier {
         }
         let total = counts.values.reduce(0, +)
         guard total <= plan.maximumObjects else { throw StoreError.tooLarge(objects: total, limit: plan.maximumObjects) }
+        try lockSource(sql: sql, parameters: parameters)
         progress.setPlanned(total)
 
         let steps = sql.entitySteps.filter { (counts[$0.tag] ?? 0) > 0 }
@@ -175,8 +186,8 @@ struct PostgreSQLGraphCopier {
                 ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)
                 """, [PostgreSQLStoreContext.idArray(ids)])
         }
-        var linkedCounts: [Int: Int] = [:]
-        try query("SELECT ent, count(*) FROM \(linked) GROUP BY ent", []).forEachRow { linkedCounts[Int($0.int64(0))] = Int($0.int64(1)) }
+        let setTags = (setReferences.map(\.relationship) + rootLinks.map(\.relationship)).map { schema.entityTag($0.destination) }
+        let linkedCounts = try lockLinked(sql: sql, extraTags: setTags)
 
         var cloneIDs: [Int64] = []
         try query("SELECT new FROM \(map) WHERE ent = $1::int4 AND old = $2 ORDER BY cp", [.int8(Int64(sql.rootTag)), .int8(plan.rootID)])
@@ -193,6 +204,9 @@ struct PostgreSQLGraphCopier {
             do {
                 try write(sql: sql, steps: steps, counts: counts, linkedCounts: linkedCounts, root: root, rootLinks: rootLinks,
                           parameters: parameters, progress: progress)
+            } catch let error as PostgreSQLError where error.isRetryableTransactionFailure {
+                // Left as it is for the store's write, which runs the whole transaction again.
+                throw error
             } catch {
                 let translated = (error as? PostgreSQLError).map { PostgreSQLStore.translate($0, layout: context.layout) } ?? error
                 guard locatesCopy, let storeError = translated as? StoreError else { throw translated }
@@ -262,18 +276,63 @@ struct PostgreSQLGraphCopier {
         return .inCopy(index: Int(copy) - 1, error: error)
     }
 
-    /// Creates the session's scratch tables if this session has none yet (or a rolled-back first
-    /// clone took them away), then empties them: one round trip.
-    private mutating func prepareTemporaryTables() throws {
+    /// The session's scratch tables. Run where a write first meets a connection, outside a
+    /// transaction (a rolled-back transaction would take tables it created with it); `IF NOT
+    /// EXISTS` makes a second run harmless.
+    static let workTablesDDL = """
+        CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 NOT NULL, cp int4 NOT NULL, ent int4 NOT NULL, \
+        id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8) ON COMMIT DELETE ROWS;
+        CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (cp int4 NOT NULL, ent int4 NOT NULL, old int8 NOT NULL, new int8 NOT NULL, \
+        pent int4, pold int8, pnew int8, PRIMARY KEY (ent, old, cp)) ON COMMIT DELETE ROWS;
+        CREATE INDEX IF NOT EXISTS "_clone_map_parent" ON pg_temp."_clone_map" (ent, pnew);
+        CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent int4 NOT NULL, id int8 NOT NULL, bump int4 NOT NULL, \
+        PRIMARY KEY (ent, id)) ON COMMIT DELETE ROWS;
+        """
+
+    /// The scratch tables on a session that lost them: a connection re-opened inside this very
+    /// transaction (the store made them on the session it had before). Made inside the
+    /// transaction, they last as long as it does, and the next write makes them for good.
+    private mutating func ensureWorkTables() throws {
+        guard !connection.hasCloneWorkTables else { return }
         statementCount += 1
-        try connection.execute("""
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 NOT NULL, cp int4 NOT NULL, ent int4 NOT NULL, \
-            id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8);
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (cp int4 NOT NULL, ent int4 NOT NULL, old int8 NOT NULL, new int8 NOT NULL, \
-            pent int4, pold int8, pnew int8, PRIMARY KEY (ent, old, cp));
-            CREATE INDEX IF NOT EXISTS "_clone_map_parent" ON pg_temp."_clone_map" (ent, pnew);
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent int4 NOT NULL, id int8 NOT NULL, bump int4 NOT NULL, PRIMARY KEY (ent, id));
-            TRUNCATE pg_temp."_clone_walk", pg_temp."_clone_map", pg_temp."_clone_linked";
-            """)
+        try connection.execute(Self.workTablesDDL)
+    }
+
+    /// A retryable failure: the source changed between the walk and its lock.
+    private func sourceChanged(_ detail: String, sql: String) -> PostgreSQLError {
+        PostgreSQLError(kind: .server, code: .serializationFailure,
+                        message: "the clone's source changed while it was being locked (\(detail)); the copy runs again",
+                        sql: sql, connection: connection.redactedURI)
+    }
+
+    /// Locks the walked objects `FOR SHARE` and walks again: equal walks mean the locked rows are
+    /// the source, and stay so until commit.
+    private mutating func lockSource(sql: PostgreSQLGraphCopySQL, parameters: [PostgreSQLValue]) throws {
+        let locked = try query(sql.sourceLock, [])
+        let (lockedRows, walked) = (locked[0].int64(0), locked[0].int64(1))
+        guard lockedRows == walked else {
+            throw sourceChanged("\(walked - lockedRows) of \(walked) objects were deleted", sql: sql.sourceLock)
+        }
+        let differences = try query(sql.walkCheck, parameters)[0].int64(0)
+        guard differences == 0 else {
+            throw sourceChanged("the walk found \(differences) objects more or fewer", sql: sql.walkCheck)
+        }
+    }
+
+    /// Locks what the copies link (see `PostgreSQLGraphCopySQL.linkedLockSQL`) and answers the
+    /// linked objects per entity.
+    private mutating func lockLinked(sql: PostgreSQLGraphCopySQL, extraTags: [Int]) throws -> [Int: Int] {
+        let statement = PostgreSQLGraphCopySQL.linkedLockSQL(tags: Array(sql.linkableTags.union(extraTags)), schema: schema)
+        var counts: [Int: Int] = [:]
+        var locked: Int64 = 0
+        try query(statement, []).forEachRow {
+            counts[Int($0.int64(0))] = Int($0.int64(1))
+            locked = $0.int64(2)
+        }
+        let linked = counts.values.reduce(0, +)
+        guard locked == Int64(linked) else {
+            throw sourceChanged("\(Int64(linked) - locked) of \(linked) linked objects were deleted", sql: statement)
+        }
+        return counts
     }
 }

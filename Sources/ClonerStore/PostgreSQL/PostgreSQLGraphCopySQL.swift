@@ -60,10 +60,19 @@ struct PostgreSQLGraphCopySQL {
     let settings: [String: Setting]
     let perCopyWalk: Bool
     private(set) var walk: String
+    /// The walk run again once the source is locked, answering how many objects it finds that the
+    /// first walk did not, and the other way round: 0 means the locked rows are the graph.
+    private(set) var walkCheck: String = ""
+    /// Locks every walked object `FOR SHARE` (entity by entity in tag order, rows in `_id` order),
+    /// answering how many rows it locked and how many distinct objects the walk found.
+    private(set) var sourceLock: String = ""
     private(set) var entitySteps: [EntityStep]
     private(set) var linkedQueries: [String]
     private(set) var joinInserts: [String]
     private(set) var follows: [FollowStep]
+    /// The entities whose objects the walk can link (shared destinations), for the lock taken on
+    /// them before they are written.
+    private(set) var linkableTags: Set<Int> = []
     private let rootExclusions: Set<String>
     private let relationshipIndex: [String: Int]
     /// The entities the walk can reach (set once in `init`, before the statements are built).
@@ -90,9 +99,12 @@ struct PostgreSQLGraphCopySQL {
         self.reachable = reachable
         let entities = schema.model.entities.filter { reachable.contains($0.name) }
         self.walk = walkSQL()
+        self.walkCheck = walkCheckSQL()
+        self.sourceLock = sourceLockSQL(entities)
         self.entitySteps = entities.map(entityStep)
-        self.linkedQueries = PostgreSQLGraphCopySQL.linkedInsert(
-            entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) })
+        let linkedSelects = entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) }
+        self.linkedQueries = PostgreSQLGraphCopySQL.linkedInsert(linkedSelects.map(\.sql))
+        self.linkableTags = Set(linkedSelects.map(\.tag))
         self.joinInserts = schema.joinTables.flatMap { joinTableInserts($0, reachable: reachable) }
         self.follows = followSteps(reachable: reachable)
     }
@@ -138,7 +150,8 @@ struct PostgreSQLGraphCopySQL {
 
     // MARK: 1. Walk
 
-    private func walkSQL() -> String {
+    /// The recursive walk as a CTE named `w` (rows `cp, ent, id, via, pent, pid`).
+    private func walkCTE() -> String {
         let start = perCopyWalk
             ? "SELECT c::int4, \(rootTag)::int4, $1::int8, -1::int4, NULL::int4, NULL::int8 FROM generate_series(1, $3::int8) c"
             : "SELECT 0::int4, \(rootTag)::int4, $1::int8, -1::int4, NULL::int4, NULL::int8"
@@ -169,15 +182,63 @@ struct PostgreSQLGraphCopySQL {
             body += "\nUNION\nSELECT w.cp, e.ent, e.id, e.via, w.ent, w.id FROM w CROSS JOIN LATERAL (\n"
                 + edges.joined(separator: "\nUNION ALL\n") + "\n) e(ent, id, via)"
         }
+        return "WITH RECURSIVE w(cp, ent, id, via, pent, pid) AS (\n" + body + "\n)"
+    }
+
+    private func walkSQL() -> String {
         // `seq` numbers the rows in the order the walk finds them (its first arrival at an object
         // names the object's parent): a window over the CTE's scan, far cheaper than an identity
         // column's nextval per row.
         // The same statement answers the objects per entity (all copies of a shared walk counted
         // once), from the rows it wrote rather than by reading the table again.
-        return "WITH RECURSIVE w(cp, ent, id, via, pent, pid) AS (\n" + body + "\n), "
+        return walkCTE() + ", "
             + "written AS (INSERT INTO \(PostgreSQLGraphCopySQL.walkTable) (seq, cp, ent, id, via, pent, pid) "
             + "SELECT row_number() OVER (), cp, ent, id, via, pent, pid FROM w RETURNING cp, ent, id) "
             + "SELECT ent, count(*) FROM (SELECT DISTINCT cp, ent, id FROM written) d GROUP BY ent"
+    }
+
+    /// See `walkCheck`: `n`, the walk's objects, is named twice and so materialised once.
+    private func walkCheckSQL() -> String {
+        let walked = PostgreSQLGraphCopySQL.walkTable
+        return walkCTE() + ", n AS (SELECT DISTINCT cp, ent, id FROM w) "
+            + "SELECT (SELECT count(*) FROM (SELECT cp, ent, id FROM n EXCEPT SELECT cp, ent, id FROM \(walked)) a) "
+            + "+ (SELECT count(*) FROM (SELECT cp, ent, id FROM \(walked) EXCEPT SELECT cp, ent, id FROM n) b)"
+    }
+
+    /// See `sourceLock`. `FOR SHARE` keeps every walked row as it is until the clone commits (an
+    /// edit, a move or a delete of one waits), while other clones of the same source lock the
+    /// same rows beside it. The rows are sorted before they are locked, so two transactions
+    /// locking overlapping sets take them in one order.
+    private func sourceLockSQL(_ entities: [EntityDescription]) -> String {
+        let walked = PostgreSQLGraphCopySQL.walkTable
+        let ctes = entities.map { entity in
+            "s\(tag(entity.name)) AS (SELECT 1 FROM \(quoted(entity.name)) t WHERE t.\"_id\" IN "
+                + "(SELECT id FROM \(walked) WHERE ent = \(tag(entity.name))) ORDER BY t.\"_id\" FOR SHARE OF t)"
+        }
+        let counted = entities.map { "(SELECT count(*) FROM s\(tag($0.name)))" }.joined(separator: " + ")
+        return "WITH " + ctes.joined(separator: ", ") + " SELECT " + counted
+            + ", (SELECT count(*) FROM (SELECT DISTINCT ent, id FROM \(walked)) d)"
+    }
+
+    /// Locks the objects the copies link before anything is written to them, entity by entity in
+    /// tag order and rows in `_id` order: those whose version steps (`bump = 1`, and so whose
+    /// ordered lists may gain the copies) `FOR NO KEY UPDATE`, the others `FOR KEY SHARE`, so none
+    /// can be deleted under a link. Answers each entity's linked count beside the rows locked.
+    static func linkedLockSQL(tags: [Int], schema: StoreSchema) -> String {
+        let linked = linkedTable
+        var ctes: [String] = []
+        var counted: [String] = []
+        for tag in tags.sorted() {
+            let table = quoted(schema.model.entities[tag].name)
+            for (name, bump, mode) in [("u", 1, "NO KEY UPDATE"), ("k", 0, "KEY SHARE")] {
+                ctes.append("\(name)\(tag) AS (SELECT 1 FROM \(table) t WHERE t.\"_id\" IN "
+                    + "(SELECT id FROM \(linked) WHERE ent = \(tag) AND bump = \(bump)) ORDER BY t.\"_id\" FOR \(mode) OF t)")
+                counted.append("(SELECT count(*) FROM \(name)\(tag))")
+            }
+        }
+        let lockedCount = counted.isEmpty ? "0" : counted.joined(separator: " + ")
+        return (ctes.isEmpty ? "" : "WITH " + ctes.joined(separator: ", ") + " ")
+            + "SELECT l.ent, count(*), (SELECT \(lockedCount)) FROM \(linked) l GROUP BY l.ent"
     }
 
     // MARK: 2. Map
@@ -419,7 +480,7 @@ struct PostgreSQLGraphCopySQL {
         return nil
     }
 
-    private func entityLinkedQueries(_ entity: EntityDescription) -> [String] {
+    private func entityLinkedQueries(_ entity: EntityDescription) -> [(tag: Int, sql: String)] {
         (schema.foreignKeys[entity.name] ?? []).compactMap { foreignKey in
             let relationship = entity.relationship(named: foreignKey.relationship!)!
             guard !plan.isOwned(relationship), !plan.isExcludedEverywhere(entity.name, relationship.name) else { return nil }
@@ -427,10 +488,10 @@ struct PostgreSQLGraphCopySQL {
             var conditions = ["m.ent = \(tag(entity.name))", "\(column) IS NOT NULL",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(relationship.destination)) AND x.old = \(column) AND x.cp = m.cp)"]
             if let condition = notReplacedAtRoot(entity.name, relationship.name, alias: "m") { conditions.append(condition) }
-            return """
+            return (tag(relationship.destination), """
                 SELECT \(tag(relationship.destination)), \(column), \(relationship.hasInverse ? 1 : 0) \
                 FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
-                """
+                """)
         }
     }
 
@@ -443,28 +504,28 @@ struct PostgreSQLGraphCopySQL {
         preconditionFailure("join table \(joinTable.name) has no source relationship")
     }
 
-    private func joinLinkedQueries(_ joinTable: JoinTableDescription, reachable: Set<String>) -> [String] {
+    private func joinLinkedQueries(_ joinTable: JoinTableDescription, reachable: Set<String>) -> [(tag: Int, sql: String)] {
         let (source, inverse) = sides(of: joinTable)
         let table = quoted(joinTable.name)
-        var queries: [String] = []
+        var queries: [(tag: Int, sql: String)] = []
         if reachable.contains(joinTable.sourceEntity), !plan.isOwned(source), !plan.isExcludedEverywhere(source.source, source.name) {
             var conditions = ["m.ent = \(tag(joinTable.sourceEntity))",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.destinationEntity)) AND x.old = j.\"dst\" AND x.cp = m.cp)"]
             if excludedAtRoot(source.source, source.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append("""
+            queries.append((tag(joinTable.destinationEntity), """
                 SELECT \(tag(joinTable.destinationEntity)), j."dst", \(inverse == nil ? 0 : 1) FROM \(map) m JOIN \(table) j ON j."src" = m.old \
                 WHERE \(conditions.joined(separator: " AND "))
-                """)
+                """))
         }
         if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
            !plan.isExcludedEverywhere(inverse.source, inverse.name) {
             var conditions = ["m.ent = \(tag(joinTable.destinationEntity))",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.sourceEntity)) AND x.old = j.\"src\" AND x.cp = m.cp)"]
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append("""
+            queries.append((tag(joinTable.sourceEntity), """
                 SELECT \(tag(joinTable.sourceEntity)), j."src", 1 FROM \(map) m JOIN \(table) j ON j."dst" = m.old \
                 WHERE \(conditions.joined(separator: " AND "))
-                """)
+                """))
         }
         return queries
     }

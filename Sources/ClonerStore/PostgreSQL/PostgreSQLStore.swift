@@ -9,12 +9,14 @@ import Foundation
 /// replica does the work and the others, waiting on the lock, find it done.
 ///
 /// Transactions: a read is one REPEATABLE READ READ ONLY transaction (one snapshot for everything
-/// the body reads). A write is one REPEATABLE READ transaction — no process-wide writer lock:
-/// writes run in parallel, and one whose rows another transaction changed since its snapshot
-/// fails with a serialization failure instead of overwriting (so an `If-Match` version check can
-/// never pass for two writers at once, as it cannot on SQLite, whose writers take turns). A
-/// serialization failure or deadlock runs the whole body again, a bounded number of times, then
-/// answers `StoreError.busy` (the service's 503 + Retry-After).
+/// the body reads). A write is one READ COMMITTED transaction — no process-wide writer lock, and
+/// no failure because another transaction changed a row since a snapshot: writers that meet on a
+/// row wait for each other's row locks. Each write locks what it reads before it decides on it
+/// (a save locks the objects it updates, deletes or links before it checks their versions; a
+/// clone locks its source and the objects it links — `PostgreSQLGraphCopier`), in one order:
+/// entity by entity, ids ascending. A deadlock that still happens (two writers reaching the same
+/// rows by different paths), or a serialization failure, runs the whole body again with a short
+/// randomised pause, until the writer wait has passed; then `StoreError.busy` (the service's 503).
 ///
 /// Threading: `Sendable`; the context a body receives is not, and must not leave the body. Calls
 /// block the calling thread (libpq is synchronous): call from the store's queues or threads.
@@ -23,9 +25,9 @@ final class PostgreSQLStore: StoreBackend {
     let pool: PostgreSQLConnectionPool
     /// The store's own identity, made when the database was first prepared.
     let storeUUID: String
-    /// How many times a write body runs before a serialization failure or deadlock becomes
-    /// `StoreError.busy`.
-    let maximumAttempts: Int
+    /// How long a write keeps running its body again after deadlocks or serialization failures
+    /// before it answers `StoreError.busy`: the writer wait, as for a pooled connection.
+    let retryDeadline: Duration
 
     /// The advisory-lock name under which replicas prepare the schema one at a time.
     static let preparationLockName = "cloner.store.prepare"
@@ -34,12 +36,11 @@ final class PostgreSQLStore: StoreBackend {
     /// `maximumConnections` bounds this process's share of the server's `max_connections`;
     /// `checkoutTimeout` is how long a transaction waits for a pooled connection before
     /// `StoreError.busy`.
-    init(uri: String, schema: StoreSchema, maximumConnections: Int = 10, checkoutTimeout: Duration = .seconds(5),
-         maximumAttempts: Int = 5) throws {
-        precondition(maximumAttempts > 0, "a write needs at least one attempt")
+    init(uri: String, schema: StoreSchema, maximumConnections: Int = 10, checkoutTimeout: Duration = .seconds(5)) throws {
         let layout = PostgreSQLSchema(schema: schema)
         self.layout = layout
-        self.maximumAttempts = maximumAttempts
+        self.retryDeadline = checkoutTimeout
+        let maximumAttempts = 5
         let pool = PostgreSQLConnectionPool(configuration: .init(
             uri: uri, maximumConnections: maximumConnections, checkoutTimeout: checkoutTimeout))
         self.pool = pool
@@ -98,10 +99,11 @@ final class PostgreSQLStore: StoreBackend {
         }
     }
 
-    /// Runs `body` in one REPEATABLE READ write transaction: committed together if it returns,
+    /// Runs `body` in one READ COMMITTED write transaction: committed together if it returns,
     /// rolled back if it throws. On a serialization failure or deadlock the whole body runs again
-    /// (with a short randomised pause, so two colliding writers do not collide again in step), up
-    /// to `maximumAttempts` times; `body` must therefore only act through the context.
+    /// (after a short randomised pause that grows with the attempts, so colliding writers do not
+    /// collide again in step) until `retryDeadline` has passed; `body` must therefore only act
+    /// through the context.
     func write<T>(_ body: (any StoreContext) throws -> T) throws -> T {
         let started = ContinuousClock.now
         var attempt = 0
@@ -109,13 +111,18 @@ final class PostgreSQLStore: StoreBackend {
             attempt += 1
             do {
                 return try pool.withConnection { connection in
-                    try connection.transaction(.repeatableRead) {
+                    if !connection.hasCloneWorkTables {
+                        try connection.execute(PostgreSQLGraphCopier.workTablesDDL)
+                        connection.hasCloneWorkTables = true
+                    }
+                    return try connection.transaction(.readCommitted) {
                         try body(PostgreSQLStoreContext(connection: connection, layout: layout))
                     }
                 }
             } catch let error as PostgreSQLError where error.isRetryableTransactionFailure {
-                guard attempt < maximumAttempts else { throw StoreError.busy(waited: ContinuousClock.now - started) }
-                let base = 0.005 * Double(1 << min(attempt, 6))
+                let waited = ContinuousClock.now - started
+                guard waited < retryDeadline else { throw StoreError.busy(waited: waited) }
+                let base = 0.002 * Double(1 << min(attempt, 6))
                 Thread.sleep(forTimeInterval: Double.random(in: base / 2...base))
             } catch let error as PostgreSQLError {
                 throw translate(error)

@@ -7,13 +7,15 @@ extension PostgreSQLStoreContext {
     static let insertBatchRows = 5_000
     static let insertBatchBytes = 32 << 20
 
-    /// Applies a change set as the SQLite store does — the same checks in the same order, so
+    /// Applies a change set as the SQLite store does, once the objects it names are locked
+    /// (`lockRows(of:)`) — the same checks in the same order, so
     /// the same change set gets the same answer — with inserts made set-wise: the `_id`s of each
     /// entity's new rows come from its identity sequence in one statement, which lets a nested
     /// graph's parent links be written with the rows, and then one multi-row INSERT per entity
     /// (`unnest` of one array per column) makes them all.
     func save(_ changes: ChangeSet) throws -> SaveResult {
         var touched = TouchedObjects()
+        try lockRows(of: changes)
         for insert in changes.inserts {
             try checkKnown(entity(insert.entity), attributes: insert.attributes.keys, relationships: insert.relationships.keys)
         }
