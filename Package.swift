@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "ClonerConcurrency", swiftSettings: strict),
         .target(name: "ClonerModel", swiftSettings: strict),
         .target(name: "ClonerStore", dependencies: ["ClonerModel", "CSQLite", "CLibPQ"], swiftSettings: strict),
-        .target(name: "ClonerClone", dependencies: ["ClonerModel", "ClonerStore"], swiftSettings: strict),
+        .target(name: "ClonerClone", dependencies: ["ClonerModel", "ClonerStore", "ClonerConcurrency"], swiftSettings: strict),
         .target(name: "ClonerHTTP", dependencies: ["CEpoll", "COpenSSL", "ClonerConcurrency"], swiftSettings: strict),
         .target(
             name: "ClonerService",

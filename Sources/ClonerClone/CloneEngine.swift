@@ -13,10 +13,27 @@ public final class CloneEngine: Sendable {
     /// Nil where writes run side by side (PostgreSQL).
     private let writerQueue: DispatchQueue?
 
-    public init(store: IncrementalStore) {
+    /// Jobs past `maximumRunning` wait here for their turn, in arrival order.
+    public let runQueue: CloneRunQueue
+
+    /// The default number of clone jobs running at once: on a store with one writer, a few (they
+    /// take turns on the writer queue anyway; the next is ready the moment the last commits); on
+    /// one with concurrent writers, all but two of the pool's connections, so reads and other
+    /// writes still find one while clones run.
+    public static func defaultMaximumRunning(for store: IncrementalStore, poolSize: Int) -> Int {
+        store.allowsConcurrentWrites ? max(2, poolSize - 2) : 4
+    }
+
+    public init(store: IncrementalStore, maximumRunning: Int? = nil) {
         self.store = store
         self.writerQueue = store.allowsConcurrentWrites ? nil : DispatchQueue(label: "cloner.clone.writer", qos: .userInitiated)
+        self.runQueue = CloneRunQueue(maximumRunning: maximumRunning
+            ?? CloneEngine.defaultMaximumRunning(for: store, poolSize: IncrementalStore.defaultMaximumConnections))
     }
+
+    /// How many jobs can make progress side by side: the running ones on a store with concurrent
+    /// writers, one on a store with a single writer. Admission divides the queue's work by it.
+    public var parallelism: Int { store.allowsConcurrentWrites ? runQueue.maximumRunning : 1 }
 
     /// Checks a request against the model and plans it, without touching the store: a bad
     /// `exclude` or `set` is refused before anything is queued.
@@ -32,7 +49,8 @@ public final class CloneEngine: Sendable {
         }
     }
 
-    /// Starts a clone on its own private serial queue and returns at once. The job opens one write
+    /// Starts a clone on its own private serial queue (once `runQueue` gives it its turn) and
+    /// returns at once. The job opens one write
     /// transaction there and runs, in it: `inTransactionBefore` (an idempotency replay check, say —
     /// throwing ends the job with that error and writes nothing), the copy, then
     /// `inTransactionAfter` with the result (an idempotency answer, a job row): all commit together
@@ -46,7 +64,13 @@ public final class CloneEngine: Sendable {
                       inTransactionAfter: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void = { _, _ in },
                       completion: @escaping @Sendable (CloneJob) -> Void = { _ in }) -> CloneJob {
         let job = CloneJob(id: jobID, plan: plan, store: store, target: writerQueue)
-        job.start(starting: starting, before: inTransactionBefore, after: inTransactionAfter, completion: completion)
+        let runQueue = runQueue
+        runQueue.enqueue {
+            job.start(starting: starting, before: inTransactionBefore, after: inTransactionAfter) { job in
+                runQueue.finished(ran: job.ranFor)
+                completion(job)
+            }
+        }
         return job
     }
 

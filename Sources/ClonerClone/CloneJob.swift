@@ -21,22 +21,31 @@ public final class CloneJob: @unchecked Sendable {
     private let store: IncrementalStore
     private let queue: DispatchQueue
     private let lock = NSLock()
+    /// Entered when the job is made, left once its completion has run: `wait()` holds also while
+    /// the job still waits for its turn in the engine's run queue.
+    private let done = DispatchGroup()
     private var _status: Status = .queued
     private var _result: CloneResult?
     private var _error: (any Error)?
     private var _finishedAt: Date?
+    private var _runningSince: ContinuousClock.Instant?
+    private var _ranFor: Duration = .zero
 
     init(id: String, plan: ClonePlan, store: IncrementalStore, target: DispatchQueue? = nil) {
         self.id = id
         self.plan = plan
         self.store = store
         self.queue = DispatchQueue(label: "cloner.clone.\(id)", qos: .userInitiated, target: target)
+        done.enter()
     }
 
     public var status: Status { lock.withLock { _status } }
     public var result: CloneResult? { lock.withLock { _result } }
     public var error: (any Error)? { lock.withLock { _error } }
     public var finishedAt: Date? { lock.withLock { _finishedAt } }
+    /// How long the job's transaction ran (zero for a job that never ran), for the engine's
+    /// estimate of how long the queue behind it will take.
+    public var ranFor: Duration { lock.withLock { _ranFor } }
 
     /// On the job's queue: `starting`, then one write transaction running `before`, the copy and
     /// `after`; then `completion` on that same queue.
@@ -56,12 +65,16 @@ public final class CloneJob: @unchecked Sendable {
                     _finishedAt = Date()
                 }
                 completion(self)
+                done.leave()
                 return
             }
             // What others read (the job's row, through `starting`) says running before this
             // process does: a client that saw `running` here never reads `queued` elsewhere.
             starting()
-            lock.withLock { _status = .running }
+            lock.withLock {
+                _status = .running
+                _runningSince = .now
+            }
             do {
                 let result = try store.write { context in
                     try before(context)
@@ -73,20 +86,23 @@ public final class CloneJob: @unchecked Sendable {
                     _result = result
                     _status = .succeeded
                     _finishedAt = Date()
+                    _ranFor = _runningSince.map { .now - $0 } ?? .zero
                 }
             } catch {
                 lock.withLock {
                     _error = error
                     _status = .failed
                     _finishedAt = Date()
+                    _ranFor = _runningSince.map { .now - $0 } ?? .zero
                 }
             }
             completion(self)
+            done.leave()
         }
     }
 
     /// Blocks until the job has finished (for callers that already run on a worker queue).
     public func wait() {
-        queue.sync {}
+        done.wait()
     }
 }

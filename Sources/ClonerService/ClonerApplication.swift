@@ -49,7 +49,8 @@ public final class ClonerApplication: Sendable {
         let store = try IncrementalStore(location: configuration.storeLocation, model: model,
                                          maximumConnections: configuration.databasePoolSize)
         self.store = store
-        let engine = CloneEngine(store: store)
+        let engine = CloneEngine(store: store, maximumRunning: configuration.maxConcurrentClones
+            ?? CloneEngine.defaultMaximumRunning(for: store, poolSize: configuration.databasePoolSize))
         self.engine = engine
         let leases = JobLeaseKeeper(store: store, lease: configuration.jobLease, logger: logger, queue: housekeepingQueue)
         self.leases = leases
@@ -64,8 +65,7 @@ public final class ClonerApplication: Sendable {
         self.clonesController = ClonesController(
             model: model, store: store, engine: engine, metrics: metrics, logger: logger,
             maximumObjects: configuration.maxObjectsPerClone, maximumCopies: configuration.maxCopies,
-            cloneSlots: CloneSlots(limit: configuration.maxConcurrentClones
-                ?? (store.allowsConcurrentWrites ? max(8, 2 * ProcessInfo.processInfo.activeProcessorCount) : 8)),
+            admission: CloneAdmission(engine: engine, deadline: store.writerWait, maximumInFlight: configuration.maxQueuedClones),
             jobs: jobs, writeWorkers: writeWorkers, leases: leases)
         self.jobsController = JobsController(store: store, jobs: jobs)
         self.operationsController = OperationsController(model: model, store: store, metrics: metrics,

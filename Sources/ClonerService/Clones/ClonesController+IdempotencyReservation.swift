@@ -17,7 +17,7 @@ extension ClonesController {
     }
 
     /// Reserves `key` for this request and then starts the clone, on a store worker (the
-    /// reservation is a write). Holds the clone slot `startClone` took: given back here when the
+    /// reservation is a write). Holds the clone admission `startClone` took: given back here when the
     /// request is answered from the reservation.
     func startReservedClone(_ plan: ClonePlan, entity: EntityDescription, request: HTTPRequest, key: String,
                             fingerprint: String, async: Bool, responder: HTTPResponder) {
@@ -29,7 +29,7 @@ extension ClonesController {
                 answer = problemResponse(for: error, request: request, during: .write)
             }
             if let answer {
-                cloneSlots.release()
+                admission.release(bytes: request.body.count)
                 responder.respond(answer)
                 return
             }

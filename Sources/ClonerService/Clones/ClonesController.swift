@@ -6,7 +6,7 @@ import Foundation
 import Logging
 
 /// `POST /{collection}/{id}/clone` (DESIGN.md §4): parses the options, plans the clone, holds a
-/// clone slot for it, and runs it on the engine — answered when it commits, or at once with a job
+/// clone admission for it, and runs it on the engine — answered when it commits, or at once with a job
 /// (`Prefer: respond-async`) that `GET /jobs/{id}` reports on.
 final class ClonesController: Sendable {
     static let maximumIdempotencyKeyLength = 255
@@ -19,8 +19,8 @@ final class ClonesController: Sendable {
     /// `maxObjectsPerClone` and `maxCopies`, handed to every `CloneRequest`.
     let maximumObjects: Int
     let maximumCopies: Int
-    /// At most `maxConcurrentClones` clone jobs at once; beyond, 503 before anything is queued.
-    let cloneSlots: CloneSlots
+    /// Whether a clone may wait for its turn, or the service is truly overloaded (503).
+    let admission: CloneAdmission
     /// Asynchronous jobs of this process, for their live progress and the shutdown drain.
     let jobs: JobRegistry
     /// Where a `respond-async` clone records its job before answering 202.
@@ -29,7 +29,7 @@ final class ClonesController: Sendable {
     let leases: JobLeaseKeeper
 
     init(model: DataModel, store: IncrementalStore, engine: CloneEngine, metrics: ServiceMetrics, logger: Logger,
-         maximumObjects: Int, maximumCopies: Int, cloneSlots: CloneSlots, jobs: JobRegistry, writeWorkers: StoreWorkers,
+         maximumObjects: Int, maximumCopies: Int, admission: CloneAdmission, jobs: JobRegistry, writeWorkers: StoreWorkers,
          leases: JobLeaseKeeper) {
         self.model = model
         self.store = store
@@ -38,7 +38,7 @@ final class ClonesController: Sendable {
         self.logger = logger
         self.maximumObjects = maximumObjects
         self.maximumCopies = maximumCopies
-        self.cloneSlots = cloneSlots
+        self.admission = admission
         self.jobs = jobs
         self.writeWorkers = writeWorkers
         self.leases = leases
@@ -82,8 +82,21 @@ final class ClonesController: Sendable {
                 }
                 clone.copies = entries.count
                 for (index, entry) in entries.enumerated() {
-                    guard case .object(let members) = entry, members.count == 1, case .object(let values)? = members["set"] else {
-                        errors.append(FieldError(field: "copies[\(index)]", message: "expected {\"set\": {...}}: an object whose only member is set"))
+                    // `{}` is a copy with no overrides of its own.
+                    guard case .object(let members) = entry else {
+                        errors.append(FieldError(field: "copies[\(index)]", message: "expected {\"set\": {...}} or {}"))
+                        continue
+                    }
+                    if let unknown = members.keys.sorted().first(where: { $0 != "set" }) {
+                        errors.append(FieldError(field: "copies[\(index)].\(unknown)", message: "unknown member; a copy takes only set"))
+                        continue
+                    }
+                    let values: [String: JSONValue]
+                    switch members["set"] {
+                    case nil: values = [:]
+                    case .object(let given)?: values = given
+                    case _?:
+                        errors.append(FieldError(field: "copies[\(index)].set", message: "expected an object of property values"))
                         continue
                     }
                     let prefix = "copies[\(index)].set."
@@ -162,12 +175,9 @@ final class ClonesController: Sendable {
             throw Problem.validationFailed([FieldError(field: "Idempotency-Key", message: "expected 1 to \(ClonesController.maximumIdempotencyKeyLength) characters")])
         }
         let fingerprint = ClonesController.fingerprint(request)
-        // The slot is taken before anything is queued and given back when the job has finished
-        // (or, for `respond-async`, when no job was started after all).
-        guard cloneSlots.acquire() else {
-            throw Problem(code: .serviceUnavailable,
-                          detail: "\(cloneSlots.limit) clones are already running or queued (maxConcurrentClones); retry shortly")
-        }
+        // Admitted before anything is queued, given back when the job has finished (or, for
+        // `respond-async`, when no job was started after all).
+        try admission.admit(bytes: request.body.count)
         let async = request.headers.containsToken("respond-async", in: "Prefer") && !clone.dryRun
         if let key {
             startReservedClone(plan, entity: entity, request: request, key: key, fingerprint: fingerprint, async: async, responder: responder)
@@ -221,7 +231,7 @@ final class ClonesController: Sendable {
             }
         }, completion: { [self] job in
             metrics.jobFinished()
-            cloneSlots.release()
+            admission.release(bytes: request.body.count)
             if let result = job.result {
                 metrics.recordClone(result: clone.dryRun ? .dryRun : .succeeded, objects: clone.dryRun ? 0 : result.totalCreated,
                                     duration: ContinuousClock.now - started)
@@ -238,10 +248,10 @@ final class ClonesController: Sendable {
 
     /// `Prefer: respond-async`: the job is recorded (and the idempotency answer with it) before the
     /// 202 goes out, so `GET /jobs/{id}` finds it even if the process dies right after. Holds a
-    /// clone slot (`startClone` took it): given back here unless a job started.
+    /// clone admission (`startClone` took it): given back here unless a job started.
     func enqueueClone(_ plan: ClonePlan, entity: EntityDescription, request: HTTPRequest, key: String?, fingerprint: String) throws -> HTTPResponse {
         var jobStarted = false
-        defer { if !jobStarted { cloneSlots.release() } }
+        defer { if !jobStarted { admission.release(bytes: request.body.count) } }
         let jobID = UUID.random().uuidString.lowercased()
         let location = "/jobs/\(jobID)"
         let queued = JobsController.jobJSON(id: jobID, status: .queued, planned: 0, written: 0, result: nil, error: nil)
@@ -298,7 +308,7 @@ final class ClonesController: Sendable {
             }
             metrics.jobFinished()
             jobs.remove(jobID)
-            cloneSlots.release()
+            admission.release(bytes: request.body.count)
         })
         jobs.add(job)
         if job.finishedAt != nil { jobs.remove(jobID) }

@@ -89,6 +89,9 @@ extension ServiceConfiguration {
                 config.maxConcurrentClones = try parseInteger(raw, source: source, range: 1...10_000, expected: "an integer from 1 to 10000, or null for the store's default")
             }
         },
+        Setting(fileKey: "maxQueuedClones", environmentVariable: "CLONER_MAX_QUEUED_CLONES") { config, raw, source throws(ConfigurationError) in
+            config.maxQueuedClones = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "an integer from 1 to 1000000")
+        },
         Setting(fileKey: "idempotencyRetentionSeconds", environmentVariable: "CLONER_IDEMPOTENCY_RETENTION") { config, raw, source throws(ConfigurationError) in
             config.idempotencyRetention = try parseSeconds(raw, source: source)
         },

@@ -40,11 +40,15 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var maxObjectsPerClone = 1_000_000
     /// The most copies one clone request may ask for (`copies`, DESIGN.md §3a); more is a 422.
     public var maxCopies = 1_000
-    /// Clone jobs (synchronous and `respond-async`) running or queued at once; one more answers
-    /// 503 with `Retry-After` before anything is queued. Nil: the store's default — 8 on SQLite,
-    /// whose single writer runs them one after another anyway (more would only wait for it);
-    /// twice the cores on a store that writes concurrently.
+    /// Clone jobs (synchronous and `respond-async`) running at once; the rest wait for their turn
+    /// in arrival order. Nil: the store's default — 4 on SQLite, whose single writer runs them one
+    /// after another anyway; on PostgreSQL all but two of `databasePoolSize`'s connections.
+    /// Admission is by time: a clone is refused (503) only when the work ahead of it would pass
+    /// the writer wait, or `maxQueuedClones` are already in flight.
     public var maxConcurrentClones: Int?
+    /// Clone requests in flight (running, waiting, or on their way to the queue) at most: a bound
+    /// on the memory a burst of clones holds, past which one more answers 503.
+    public var maxQueuedClones = 10_000
     /// How long an `Idempotency-Key`'s first answer is kept for replay.
     public var idempotencyRetention: Duration = .seconds(24 * 3600)
     /// How long a replica's hold on its async jobs and `Idempotency-Key` reservations lasts
