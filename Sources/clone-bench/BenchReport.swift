@@ -1,7 +1,7 @@
 import Foundation
 
 /// What every suite prints its figures with: medians (the machine is shared, so single runs are
-/// noise), sizes in MiB, the load average, and a Markdown table that pastes into the README.
+/// noise), sizes in MiB, the load average, and a Markdown table that pastes into docs/benchmarks.md.
 enum BenchReport {
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
