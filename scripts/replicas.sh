@@ -64,11 +64,13 @@ free_port() {
 }
 
 # Prints deploy/haproxy.cfg with its placeholders filled. $4 = 1: each server line sends the
-# PROXY protocol version 2 header, health checks included.
+# PROXY protocol version 2 header, health checks included. Such a connection names one client,
+# so it can serve no other: `pool-max-conn 0` closes it when its client leaves, where haproxy
+# would otherwise keep it idle, counted against that client's share on the replica.
 render_haproxy() {
     local listen=$1 stats=$2 maxconn=$3 proxy_protocol=$4; shift 4
     local servers="" clones="" i=0 backend send=""
-    [ "$proxy_protocol" = 1 ] && send=" send-proxy-v2"
+    [ "$proxy_protocol" = 1 ] && send=" send-proxy-v2 pool-max-conn 0"
     for backend in "$@"; do
         i=$((i + 1))
         servers+="    server r$i $backend$send${send:+ check-send-proxy}"$'\n'

@@ -127,14 +127,23 @@ import Testing
     }
 
     /// LOCAL (haproxy's `check-send-proxy` health check) names no client: the proxy's own
-    /// address stands.
-    @Test func aLocalHeaderKeepsTheProxysAddress() throws {
+    /// address stands for the request, and the connection counts against no client's share — a
+    /// health check is never refused because clients on the proxy's host hold that address's share.
+    @Test func aLocalHeaderKeepsTheProxysAddressAndCountsAgainstNoShare() throws {
+        var limits = HTTPLimits()
+        limits.maxConnectionsPerClient = 1
         let observed = Observed()
-        let server = try Self.server(observed)
+        let server = try Self.server(observed, limits: limits)
         defer { server.stop() }
-        let client = try RawClient(port: server.port, source: Self.proxy)
-        client.send(ProxyHeaderParser.signature + [0x20, 0x00, 0x00, 0x00] + Array(Self.whoami.utf8))
-        #expect(client.readResponse()?.text == "\(Self.proxy):\(Self.localPort(client))")
+        // A client on the proxy's own host holds 127.0.0.1's whole share.
+        let local = try RawClient(port: server.port, source: Self.proxy)
+        local.send(Self.header(client: Self.proxy, port: 999) + Array(Self.whoami.utf8))
+        #expect(local.readResponse()?.text == "\(Self.proxy):999")
+        let checks = try (0..<2).map { _ in try RawClient(port: server.port, source: Self.proxy) }
+        for check in checks {
+            check.send(ProxyHeaderParser.signature + [0x20, 0x00, 0x00, 0x00] + Array(Self.whoami.utf8))
+            #expect(check.readResponse()?.text == "\(Self.proxy):\(Self.localPort(check))")
+        }
     }
 
     /// The per-client share counts the client each header names, not the proxy every connection

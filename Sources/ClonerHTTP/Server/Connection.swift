@@ -31,7 +31,8 @@ final class Connection: EventLoopHandler {
     /// The peer, or the client a trusted proxy's PROXY header named.
     private(set) var remoteAddress: String
     /// The client address counted against `maxConnectionsPerClient`; nil for a refused connection,
-    /// which counts against nothing, and for one still awaiting its PROXY header.
+    /// which counts against nothing, for one still awaiting its PROXY header, and for one whose
+    /// header named no client (a proxy's health check).
     private(set) var clientHost: String?
     /// A trusted proxy's address while its PROXY protocol header is awaited; nil otherwise.
     private var proxyPeerHost: String?
@@ -271,13 +272,13 @@ final class Connection: EventLoopHandler {
         }
         buffer.consume(consumed)
         proxyPeerHost = nil
-        let client = core.admitProxied(header, peerHost: peerHost, peerAddress: remoteAddress)
+        let client = core.admitProxied(header, peerAddress: remoteAddress)
         remoteAddress = client.remoteAddress
         guard client.admitted else {
-            refuse(core.clientShareRefusal(client.host))
+            refuse(core.clientShareRefusal(client.counted ?? peerHost))
             return false
         }
-        clientHost = client.host
+        clientHost = client.counted
         return true
     }
 
@@ -288,7 +289,7 @@ final class Connection: EventLoopHandler {
         let id = clientID.flatMap { RequestIDGenerator.isAcceptable($0) ? $0 : nil } ?? owner.nextRequestID()
         var request = HTTPRequest(
             method: head.method, target: head.target, version: head.version, headers: head.headers,
-            body: body, id: id, remoteAddress: core.clientAddress(of: head.headers, hop: clientHost, connectionAddress: remoteAddress),
+            body: body, id: id, remoteAddress: core.clientAddress(of: head.headers, connectionAddress: remoteAddress),
             isSecure: tls != nil)
         core.hooks.onRequestStart?(request)
 

@@ -22,25 +22,35 @@ extension ServerCore {
         "client \(host) holds its limit of \(limits.maxConnectionsPerClient) open connections; retry later"
     }
 
-    /// After a trusted proxy's PROXY header: the address the connection counts against (the
-    /// named client, or the proxy itself for a header that names none — a LOCAL health check)
-    /// and the `remoteAddress` its requests report. `admitted` false: that address already holds
-    /// its share; nothing was counted and the connection gets the same 503 as at accept.
-    func admitProxied(_ header: ProxyHeader, peerHost: String, peerAddress: String)
-        -> (host: String, remoteAddress: String, admitted: Bool)
+    /// After a trusted proxy's PROXY header: the client address the connection counts against
+    /// (nil for a header that names no client — haproxy's LOCAL health checks: they are the
+    /// proxy's own, and counted against its address they would be refused, and take the server
+    /// out of rotation, whenever clients on the proxy's host hold that address's share) and the
+    /// `remoteAddress` its requests report. `admitted` false: the client already holds its share;
+    /// nothing was counted and the connection gets the same 503 as at accept.
+    func admitProxied(_ header: ProxyHeader, peerAddress: String)
+        -> (counted: String?, remoteAddress: String, admitted: Bool)
     {
-        let host = header.source.map { $0.address.description } ?? peerHost
-        let remote = header.source?.description ?? peerAddress
-        return (host, remote, admitClient(host))
+        guard let source = header.source else { return (nil, peerAddress, true) }
+        let host = source.address.description
+        return (host, source.description, admitClient(host))
     }
 
-    /// The `remoteAddress` of a request arriving from `hop` (the address the connection counts
-    /// against): the client its forwarding fields name when `hop` is a trusted proxy, else
-    /// `connectionAddress`.
-    func clientAddress(of headers: HTTPHeaders, hop: String?, connectionAddress: String) -> String {
-        guard !trustedProxies.isEmpty, let hop, let peer = IPAddress(hop),
+    /// The `remoteAddress` of a request on a connection whose client is `connectionAddress`
+    /// (`10.0.0.2:41234`, `[::1]:5123`): the client its forwarding fields name when that address
+    /// is a trusted proxy, else `connectionAddress`.
+    func clientAddress(of headers: HTTPHeaders, connectionAddress: String) -> String {
+        guard !trustedProxies.isEmpty, let peer = Self.address(of: connectionAddress),
               let client = ForwardedClient.client(in: headers, peer: peer, trusted: trustedProxies)
         else { return connectionAddress }
         return client.description
+    }
+
+    /// The address of `host:port` or `[v6]:port`.
+    private static func address(of text: String) -> IPAddress? {
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            return IPAddress(text[text.index(after: text.startIndex)..<close])
+        }
+        return IPAddress(text.split(separator: ":", maxSplits: 1).first ?? "")
     }
 }
