@@ -4,7 +4,7 @@
 /// Each proxy appends the address it received the request from, so the list reads client first,
 /// nearest proxy last, and only the entries added by trusted proxies are honest: anything left of
 /// them may be whatever the client wrote. Walking from the right, the first address that is not
-/// itself a trusted proxy is the client (RFC 7239 §7.4 on the order; §8.3 on trusting it). When
+/// itself a trusted proxy is the client (RFC 7239 §4 and §7.1 on the order; §8.1 on trusting it). When
 /// every address is a trusted proxy, the left-most is the client. An entry that names no address
 /// (`unknown`, an obfuscated `_identifier`, RFC 7239 §6.2–6.3, or text that is no address) ends the
 /// walk: the nearest trusted proxy did not say who sent to it, so the last address read stands.
