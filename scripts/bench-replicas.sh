@@ -153,7 +153,9 @@ sqlite_pid=$!
 own_pids+=("$sqlite_pid")
 url[sqlite]="http://127.0.0.1:$sqlite_port"
 wait_ready "${url[sqlite]}"
-start_front sqlite "127.0.0.1:$sqlite_port"; url[sqlite_haproxy]=$front_url
+# The SQLite process is also measured direct, so it reads no PROXY protocol header: its front
+# sends none.
+start_front sqlite --no-proxy-protocol "127.0.0.1:$sqlite_port"; url[sqlite_haproxy]=$front_url
 setups=(sqlite sqlite_haproxy)
 for n in "${replica_counts[@]}"; do setups+=("pg$n"); done
 declare -A label=([sqlite]="SQLite, 1 process, direct" [sqlite_haproxy]="SQLite, 1 process, via haproxy")

@@ -7,8 +7,11 @@
 #   scripts/replicas.sh --detach [options] N start, print the state directory, return
 #   scripts/replicas.sh stop DIR             stop what a --detach run started (by pid) and
 #                                            remove DIR (with --keep: leave the files)
-#   scripts/replicas.sh haproxy-config [--listen A] [--stats-listen A] [--clone-maxconn M] HOST:PORT…
-#                                            print deploy/haproxy.cfg filled for these replicas
+#   scripts/replicas.sh haproxy-config [--listen A] [--stats-listen A] [--clone-maxconn M]
+#                                      [--no-proxy-protocol] HOST:PORT…
+#                                            print deploy/haproxy.cfg filled for these replicas;
+#                                            --no-proxy-protocol for backends that do not read
+#                                            the PROXY protocol header (see below)
 #
 # Options:
 #   --port P          haproxy's port (default 8080, or a free one when 8080 is taken)
@@ -27,6 +30,12 @@
 #
 # `env` in the state directory is shell (source it): URL, STATS_URL, DATABASE_URI, PGHOST,
 # PGPORT, PGDATA, REPLICA_PORTS, REPLICA_PIDS, HAPROXY_PID, POSTMASTER_PID.
+#
+# haproxy tells each replica who the client is with the PROXY protocol (`send-proxy-v2`): the
+# replicas trust 127.0.0.1 (CLONER_TRUSTED_PROXIES) and expect the header on every connection
+# from it (CLONER_PROXY_PROTOCOL), so their access logs and per-client connection shares see the
+# real clients. A connection from 127.0.0.1 without the header is closed: to reach a replica
+# directly, send one, e.g. `curl --haproxy-protocol http://127.0.0.1:PORT/readyz`.
 # The release binary is used (built when missing); as root, PostgreSQL runs as `postgres`.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,14 +63,18 @@ free_port() {
     die "no free port found"
 }
 
-# Prints deploy/haproxy.cfg with its placeholders filled.
+# Prints deploy/haproxy.cfg with its placeholders filled. $4 = 1: each server line sends the
+# PROXY protocol version 2 header, health checks included. Such a connection names one client,
+# so it can serve no other: `pool-max-conn 0` closes it when its client leaves, where haproxy
+# would otherwise keep it idle, counted against that client's share on the replica.
 render_haproxy() {
-    local listen=$1 stats=$2 maxconn=$3; shift 3
-    local servers="" clones="" i=0 backend
+    local listen=$1 stats=$2 maxconn=$3 proxy_protocol=$4; shift 4
+    local servers="" clones="" i=0 backend send=""
+    [ "$proxy_protocol" = 1 ] && send=" send-proxy-v2 pool-max-conn 0"
     for backend in "$@"; do
         i=$((i + 1))
-        servers+="    server r$i $backend"$'\n'
-        clones+="    server r$i $backend track cloner/r$i"$'\n'
+        servers+="    server r$i $backend$send${send:+ check-send-proxy}"$'\n'
+        clones+="    server r$i $backend$send track cloner/r$i"$'\n'
     done
     awk -v listen="$listen" -v stats="$stats" -v maxconn="$maxconn" \
         -v servers="${servers%$'\n'}" -v clones="${clones%$'\n'}" '
@@ -71,12 +84,13 @@ render_haproxy() {
     ' "$ROOT/deploy/haproxy.cfg"
 }
 
-# Waits until http://127.0.0.1:$1$2 answers 200 while pid $3 lives; false otherwise.
+# Waits until http://127.0.0.1:$1$2 answers 200 while pid $3 lives; false otherwise. Further
+# arguments go to curl (--haproxy-protocol for a replica, which expects the PROXY header).
 wait_ready() {
-    local port=$1 path=$2 pid=$3 _
+    local port=$1 path=$2 pid=$3 _; shift 3
     for _ in $(seq 1 300); do
         kill -0 "$pid" 2>/dev/null || return 1
-        [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port$path")" = 200 ] && return 0
+        [ "$(curl -s -o /dev/null -w '%{http_code}' "$@" "http://127.0.0.1:$port$path")" = 200 ] && return 0
         sleep 0.1
     done
     return 1
@@ -123,17 +137,18 @@ case ${1:-} in
         [ $# = 1 ] || die "usage: replicas.sh stop [--keep] DIR"
         stop_dir "$1" "$keep"; exit 0 ;;
     haproxy-config)
-        shift; listen=127.0.0.1:8080; stats=127.0.0.1:8404; maxconn=8
+        shift; listen=127.0.0.1:8080; stats=127.0.0.1:8404; maxconn=8; proxy_protocol=1
         while [ $# -gt 0 ]; do
             case $1 in
                 --listen) listen=$2; shift 2 ;;
                 --stats-listen) stats=$2; shift 2 ;;
                 --clone-maxconn) maxconn=$2; shift 2 ;;
+                --no-proxy-protocol) proxy_protocol=0; shift ;;
                 *) break ;;
             esac
         done
-        [ $# -ge 1 ] || die "usage: replicas.sh haproxy-config [--listen A] [--stats-listen A] [--clone-maxconn M] HOST:PORT…"
-        render_haproxy "$listen" "$stats" "$maxconn" "$@"; exit 0 ;;
+        [ $# -ge 1 ] || die "usage: replicas.sh haproxy-config [--listen A] [--stats-listen A] [--clone-maxconn M] [--no-proxy-protocol] HOST:PORT…"
+        render_haproxy "$listen" "$stats" "$maxconn" "$proxy_protocol" "$@"; exit 0 ;;
 esac
 
 # ---------------------------------------------------------------------------- options
@@ -226,12 +241,14 @@ for i in $(seq 1 "$replicas"); do
         # Its own session (setsid), so a Ctrl-C reaches only this script, which then stops the
         # replicas in order. A non-interactive shell's child is no group leader: setsid execs
         # in place and $! is the replica's pid.
+        # haproxy connects from 127.0.0.1 and sends the PROXY protocol header first.
         CLONER_DATABASE=$database CLONER_DATABASE_POOL_SIZE=$pool CLONER_MAX_CONCURRENT_CLONES=$max_clones \
+            CLONER_TRUSTED_PROXIES=127.0.0.1 CLONER_PROXY_PROTOCOL=true \
             setsid "$cloner" serve --host 127.0.0.1 --port "$p" --model "$model" \
             >>"$dir/replica-$i.log" 2>&1 < /dev/null &
         pid=$!
         echo "replica$i $pid" >> "$dir/pids"
-        if wait_ready "$p" /readyz "$pid"; then started=1; break; fi
+        if wait_ready "$p" /readyz "$pid" --haproxy-protocol; then started=1; break; fi
         kill -TERM "$pid" 2>/dev/null || true
         sed -i "/^replica$i $pid\$/d" "$dir/pids"
         log "replica $i did not start on port $p (see $dir/replica-$i.log); trying another port"
@@ -248,7 +265,7 @@ port_in_use "$port" && die "port $port is in use"
 stats_port=$(free_port)
 backends=()
 for p in "${replica_ports[@]}"; do backends+=("127.0.0.1:$p"); done
-render_haproxy "127.0.0.1:$port" "127.0.0.1:$stats_port" "$max_clones" "${backends[@]}" > "$dir/haproxy.cfg"
+render_haproxy "127.0.0.1:$port" "127.0.0.1:$stats_port" "$max_clones" 1 "${backends[@]}" > "$dir/haproxy.cfg"
 "$HAPROXY" -c -q -f "$dir/haproxy.cfg" || die "haproxy refused $dir/haproxy.cfg"
 setsid "$HAPROXY" -db -f "$dir/haproxy.cfg" >>"$dir/haproxy.log" 2>&1 < /dev/null &
 haproxy_pid=$!

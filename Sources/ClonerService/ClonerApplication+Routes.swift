@@ -48,6 +48,11 @@ extension ClonerApplication {
         }
         hooks.onLoopIterationEnd = { loop in accessLog.flush(loop: loop) }
         hooks.errorResponse = { context in Problem.serverError(context) }
+        hooks.proxyHeaderRejected = { [logger] peer, error in
+            logger.warning("connection from a trusted proxy closed: bad PROXY protocol header", metadata: [
+                "peer": "\(peer)", "error": "\(error)",
+            ])
+        }
         return hooks
     }
 

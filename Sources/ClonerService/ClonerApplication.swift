@@ -79,8 +79,9 @@ public final class ClonerApplication: Sendable {
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
             tls = TLSConfiguration(certificateChainPath: certificate, privateKeyPath: key)
         }
-        let serverConfiguration = HTTPServer.Configuration(host: configuration.host, port: configuration.port,
-                                                           limits: configuration.http, tls: tls)
+        let serverConfiguration = HTTPServer.Configuration(
+            host: configuration.host, port: configuration.port, limits: configuration.http, tls: tls,
+            trustedProxies: configuration.trustedProxies, proxyProtocol: configuration.proxyProtocol)
         let server = HTTPServer(configuration: serverConfiguration, router: makeRouter(),
                                 hooks: makeHooks(eventLoopCount: serverConfiguration.eventLoopCount))
         let port = try server.start()
@@ -102,6 +103,7 @@ public final class ClonerApplication: Sendable {
             "host": "\(configuration.host)", "port": "\(port)", "tls": "\(tls != nil)",
             "database": "\(store.location)", "model": "\(configuration.modelPath)",
             "entities": "\(model.entities.count)", "auth": "\(authenticator.isEnabled)",
+            "trusted_proxies": "\(configuration.trustedProxies)", "proxy_protocol": "\(configuration.proxyProtocol)",
         ])
         return port
     }

@@ -50,11 +50,18 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("job-lease"), help: "Seconds a replica's hold on its async jobs and Idempotency-Key reservations lasts unless renewed. Default 15.")
     var jobLease: Double?
 
+    @Option(name: .customLong("trusted-proxy"), help: "A load balancer or proxy (address or CIDR range, repeatable) whose PROXY header and Forwarded / X-Forwarded-For name the client. Default: none.")
+    var trustedProxies: [String] = []
+
+    @Flag(name: .customLong("proxy-protocol"), inversion: .prefixedNo, help: "Connections from trusted proxies start with a PROXY protocol header (haproxy send-proxy-v2). Default off.")
+    var proxyProtocol: Bool?
+
     func run() throws {
         let overrides = ServiceConfiguration.Overrides(
             settingsFile: settingsFile, host: host, port: port, databasePath: database, modelPath: model,
             tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey, logLevel: logLevel,
-            drainTimeoutSeconds: drainTimeout, maxObjectsPerClone: maxObjects, jobLeaseSeconds: jobLease)
+            drainTimeoutSeconds: drainTimeout, maxObjectsPerClone: maxObjects, jobLeaseSeconds: jobLease,
+            trustedProxies: trustedProxies.isEmpty ? nil : trustedProxies, proxyProtocol: proxyProtocol)
         let configuration: ServiceConfiguration
         do {
             configuration = try ServiceConfiguration.load(overrides: overrides)

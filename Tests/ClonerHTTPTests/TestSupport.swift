@@ -12,10 +12,13 @@ final class TestServer: Sendable {
 
     init(
         router: Router = TestServer.defaultRouter(), limits: HTTPLimits = HTTPLimits(), loops: Int = 2,
-        tls: TLSConfiguration? = nil, hooks: HTTPServer.Hooks = HTTPServer.Hooks(), host: String = "127.0.0.1"
+        tls: TLSConfiguration? = nil, hooks: HTTPServer.Hooks = HTTPServer.Hooks(), host: String = "127.0.0.1",
+        trustedProxies: TrustedProxies = TrustedProxies(), proxyProtocol: Bool = false
     ) throws {
         server = HTTPServer(
-            configuration: .init(host: host, port: 0, eventLoopCount: loops, limits: limits, tls: tls),
+            configuration: .init(
+                host: host, port: 0, eventLoopCount: loops, limits: limits, tls: tls,
+                trustedProxies: trustedProxies, proxyProtocol: proxyProtocol),
             router: router, hooks: hooks)
         port = try server.start()
     }
@@ -66,9 +69,24 @@ final class RawClient {
     /// `self.fd` is set only once the socket is connected: a class whose stored properties are
     /// all set runs its `deinit` even when `init` throws, and a second `close` of a number the
     /// process may already have handed to another socket closes that stranger's connection.
-    init(port: Int, timeout: Double = 10) throws {
+    /// `source`: the local address to connect from (any of 127.0.0.0/8 reaches the server), so a
+    /// test can be a client the server trusts and one it does not.
+    init(port: Int, timeout: Double = 10, source: String? = nil) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SocketError("socket", errno: errno, context: "127.0.0.1:\(port)") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(fd)
+                throw SocketError("bind", errno: code, context: source)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

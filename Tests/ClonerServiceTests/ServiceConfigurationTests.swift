@@ -167,4 +167,39 @@ import Testing
             overrides: .init(tlsCertificatePath: "", tlsKeyPath: ""), defaultSettingsFile: missing)
         #expect(config.tlsCertificatePath == nil && config.tlsKeyPath == nil)
     }
+
+    @Test func trustedProxiesFromEachLayer() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try directory.write(#"{"trustedProxies": ["10.0.0.0/8", "2001:db8::1"], "proxyProtocol": true}"#, to: "settings.json")
+        let fromFile = try ServiceConfiguration.load(environment: [:], overrides: .init(settingsFile: file), defaultSettingsFile: missing)
+        #expect(fromFile.trustedProxies.description == "10.0.0.0/8, 2001:db8::1")
+        #expect(fromFile.proxyProtocol)
+        let fromEnvironment = try ServiceConfiguration.load(
+            environment: ["CLONER_CONFIG": file, "CLONER_TRUSTED_PROXIES": " 127.0.0.1 , ::1 ", "CLONER_PROXY_PROTOCOL": "no"],
+            defaultSettingsFile: missing)
+        #expect(fromEnvironment.trustedProxies.description == "127.0.0.1, ::1")
+        #expect(!fromEnvironment.proxyProtocol)
+        let fromFlags = try ServiceConfiguration.load(
+            environment: ["CLONER_TRUSTED_PROXIES": "127.0.0.1"],
+            overrides: .init(trustedProxies: ["192.168.0.0/16"], proxyProtocol: true), defaultSettingsFile: missing)
+        #expect(fromFlags.trustedProxies.contains(host: "192.168.3.4") && !fromFlags.trustedProxies.contains(host: "127.0.0.1"))
+        #expect(fromFlags.proxyProtocol)
+    }
+
+    @Test func badTrustedProxiesSayWhich() {
+        expectError("CLONER_TRUSTED_PROXIES", value: "proxy.local", containing: "IPv4 or IPv6 address",
+                    environment: ["CLONER_TRUSTED_PROXIES": "10.0.0.1,proxy.local"])
+        expectError("CLONER_TRUSTED_PROXIES", value: "10.0.0.1/8", containing: "10.0.0.0/8",
+                    environment: ["CLONER_TRUSTED_PROXIES": "10.0.0.1/8"])
+        expectError("--trusted-proxy", value: "::1/200", containing: "0–128", overrides: .init(trustedProxies: ["::1/200"]))
+        expectError("CLONER_PROXY_PROTOCOL", value: "maybe", containing: "true or false",
+                    environment: ["CLONER_PROXY_PROTOCOL": "maybe"])
+        // The header would be expected from nobody.
+        expectError("CLONER_PROXY_PROTOCOL (proxyProtocol, --proxy-protocol)", containing: "no trusted proxies",
+                    environment: ["CLONER_PROXY_PROTOCOL": "true"])
+        expectError("CLONER_PROXY_PROTOCOL (proxyProtocol, --proxy-protocol)", containing: "plain HTTP only",
+                    environment: ["CLONER_PROXY_PROTOCOL": "1", "CLONER_TRUSTED_PROXIES": "127.0.0.1",
+                                  "CLONER_TLS_CERT": "c.pem", "CLONER_TLS_KEY": "k.pem"])
+    }
 }

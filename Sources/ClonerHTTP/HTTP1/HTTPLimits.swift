@@ -46,7 +46,9 @@ public struct HTTPLimits: Sendable, Hashable {
     /// `Retry-After` and closed.
     public var maxConnections: Int = 1024
     /// Open connections from one client address (IP, without port): one client can't take every
-    /// slot. Beyond it, the same 503. Clients behind one NAT or proxy share it.
+    /// slot. Beyond it, the same 503. Clients behind one NAT share it; behind a trusted proxy that
+    /// sends the PROXY protocol header, the client the header names counts, not the proxy
+    /// (`HTTPServer.Configuration.proxyProtocol`).
     public var maxConnectionsPerClient: Int = 256
     /// The `Retry-After` of that 503 (RFC 9110 §10.2.3), in whole seconds.
     public var connectionRetryAfter: Duration = .seconds(1)

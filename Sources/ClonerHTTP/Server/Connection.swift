@@ -28,10 +28,14 @@ final class Connection: EventLoopHandler {
     private let core: ServerCore
     let fd: Int32
     var token: UInt64 = 0
-    let remoteAddress: String
+    /// The peer, or the client a trusted proxy's PROXY header named.
+    private(set) var remoteAddress: String
     /// The client address counted against `maxConnectionsPerClient`; nil for a refused connection,
-    /// which counts against nothing.
-    let clientHost: String?
+    /// which counts against nothing, for one still awaiting its PROXY header, and for one whose
+    /// header named no client (a proxy's health check).
+    private(set) var clientHost: String?
+    /// A trusted proxy's address while its PROXY protocol header is awaited; nil otherwise.
+    private var proxyPeerHost: String?
     /// Why this connection is refused (a limit is reached): it gets a 503 with `Retry-After` as
     /// soon as it can be written to (after the TLS handshake), then closes.
     let refusal: String?
@@ -49,14 +53,15 @@ final class Connection: EventLoopHandler {
     private var registeredEvents: UInt32 = 0
 
     init(
-        owner: ServerLoop, core: ServerCore, fd: Int32, remoteAddress: String, clientHost: String?, refusal: String?,
-        tls: TLSSession?, now: UInt64
+        owner: ServerLoop, core: ServerCore, fd: Int32, remoteAddress: String, clientHost: String?,
+        proxyPeerHost: String? = nil, refusal: String?, tls: TLSSession?, now: UInt64
     ) {
         self.owner = owner
         self.core = core
         self.fd = fd
         self.remoteAddress = remoteAddress
         self.clientHost = clientHost
+        self.proxyPeerHost = proxyPeerHost
         self.refusal = refusal
         self.tls = tls
         let limits = core.limits
@@ -211,6 +216,7 @@ final class Connection: EventLoopHandler {
         defer {
             if !outbound.isEmpty && !machine.isClosed { flush() }
         }
+        if proxyPeerHost != nil && !readProxyHeader() { return }
         while machine.activity == .reading {
             if !buffer.isEmpty { machine.requestBytesBuffered(now: owner.loop.now) }
             var event: RequestParser.Event?
@@ -246,6 +252,36 @@ final class Connection: EventLoopHandler {
         }
     }
 
+    /// The PROXY protocol header a trusted proxy sends before the client's first byte. False
+    /// while it is incomplete (the head deadline covers it, as the request's first bytes) or when
+    /// it ended the connection: malformed or missing, closed; naming a client over its share, 503.
+    private func readProxyHeader() -> Bool {
+        guard let peerHost = proxyPeerHost else { return true }
+        let outcome: ProxyHeaderParser.Outcome
+        do throws(ProxyHeaderError) {
+            outcome = try buffer.withReadableBytes { bytes throws(ProxyHeaderError) in try ProxyHeaderParser.parse(bytes) }
+        } catch {
+            core.hooks.proxyHeaderRejected?(remoteAddress, error)
+            close()
+            return false
+        }
+        guard case .header(let header, let consumed) = outcome else {
+            if !buffer.isEmpty { machine.requestBytesBuffered(now: owner.loop.now) }
+            perform(machine.inputExhausted(bufferEmpty: buffer.isEmpty, parserIdle: buffer.isEmpty, outputPending: !outbound.isEmpty))
+            return false
+        }
+        buffer.consume(consumed)
+        proxyPeerHost = nil
+        let client = core.admitProxied(header, peerAddress: remoteAddress)
+        remoteAddress = client.remoteAddress
+        guard client.admitted else {
+            refuse(core.clientShareRefusal(client.counted ?? peerHost))
+            return false
+        }
+        clientHost = client.counted
+        return true
+    }
+
     // MARK: Handling
 
     private func dispatch(_ head: RequestHead, body: [UInt8], number: Int) {
@@ -253,7 +289,8 @@ final class Connection: EventLoopHandler {
         let id = clientID.flatMap { RequestIDGenerator.isAcceptable($0) ? $0 : nil } ?? owner.nextRequestID()
         var request = HTTPRequest(
             method: head.method, target: head.target, version: head.version, headers: head.headers,
-            body: body, id: id, remoteAddress: remoteAddress, isSecure: tls != nil)
+            body: body, id: id, remoteAddress: core.clientAddress(of: head.headers, connectionAddress: remoteAddress),
+            isSecure: tls != nil)
         core.hooks.onRequestStart?(request)
 
         let resolution = core.router.resolve(head.method, path: request.path)
@@ -504,7 +541,7 @@ final class Connection: EventLoopHandler {
         log(HTTPAccessLogRecord(
             method: method.rawValue, path: request.target.isEmpty ? "" : String(request.path), route: request.route,
             status: status.code, duration: .nanoseconds(Int64(clamping: elapsed)), bytesSent: bytes,
-            requestID: request.id, remoteAddress: remoteAddress, loop: owner.loop.index))
+            requestID: request.id, remoteAddress: request.remoteAddress, loop: owner.loop.index))
     }
 
     // MARK: Writing

@@ -15,6 +15,7 @@ public struct HTTPAccessLogRecord: Sendable {
     /// Bytes of the response, head and body, written for this request.
     public var bytesSent: Int
     public var requestID: String
+    /// The client: `HTTPRequest.remoteAddress` (behind a trusted proxy, the client it names).
     public var remoteAddress: String
     /// The event loop (0-based) whose thread delivers this record: a hook may buffer per loop and
     /// write at `Hooks.onLoopIterationEnd`.

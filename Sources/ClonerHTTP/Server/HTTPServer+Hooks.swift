@@ -18,19 +18,25 @@ extension HTTPServer {
         /// Builds the responses the server makes itself (framing rejections, timeouts, 404, 405,
         /// 500 for unknown errors). The default is a short plain-text body.
         public var errorResponse: @Sendable (HTTPErrorContext) -> HTTPResponse
+        /// A trusted proxy's connection closed because its PROXY protocol header was malformed or
+        /// missing, with the peer (`10.0.0.7:41234`) and what was wrong: worth a warning, since it
+        /// means a proxy and this server disagree on whether the header is sent.
+        public var proxyHeaderRejected: (@Sendable (_ peer: String, _ error: ProxyHeaderError) -> Void)?
 
         public init(
             onRequestStart: (@Sendable (HTTPRequest) -> Void)? = nil,
             intercept: (@Sendable (HTTPRequest) throws -> HTTPResponse?)? = nil,
             accessLog: (@Sendable (HTTPAccessLogRecord) -> Void)? = nil,
             onLoopIterationEnd: (@Sendable (_ loop: Int) -> Void)? = nil,
-            errorResponse: @escaping @Sendable (HTTPErrorContext) -> HTTPResponse = HTTPServer.plainTextErrorResponse
+            errorResponse: @escaping @Sendable (HTTPErrorContext) -> HTTPResponse = HTTPServer.plainTextErrorResponse,
+            proxyHeaderRejected: (@Sendable (_ peer: String, _ error: ProxyHeaderError) -> Void)? = nil
         ) {
             self.onRequestStart = onRequestStart
             self.intercept = intercept
             self.accessLog = accessLog
             self.onLoopIterationEnd = onLoopIterationEnd
             self.errorResponse = errorResponse
+            self.proxyHeaderRejected = proxyHeaderRejected
         }
     }
 

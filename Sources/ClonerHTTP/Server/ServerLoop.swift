@@ -109,13 +109,16 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (SocketAddress.describe($0), SocketAddress.host($0)) }
             }
             var refusal: String?
+            // A trusted proxy's connection is counted against the client its PROXY header names,
+            // once read (`Connection.readProxyHeader`).
+            let awaitsProxyHeader = core.expectsProxyHeader(from: host)
             let open = core.openConnections.add(1, ordering: .relaxed).newValue
             if open > core.limits.maxConnections {
                 core.openConnections.subtract(1, ordering: .relaxed)
                 refusal = "the server holds its limit of \(core.limits.maxConnections) open connections; retry later"
-            } else if !core.admitClient(host) {
+            } else if !awaitsProxyHeader && !core.admitClient(host) {
                 core.openConnections.subtract(1, ordering: .relaxed)
-                refusal = "client \(host) holds its limit of \(core.limits.maxConnectionsPerClient) open connections; retry later"
+                refusal = core.clientShareRefusal(host)
             }
             if refusal != nil {
                 guard refusedConnections < Self.maxRefusedConnections else {
@@ -135,14 +138,16 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
                         refusedConnections -= 1
                     } else {
                         core.openConnections.subtract(1, ordering: .relaxed)
-                        core.releaseClient(host)
+                        if !awaitsProxyHeader { core.releaseClient(host) }
                     }
                     Glibc.close(fd)
                     continue
                 }
             }
             let connection = Connection(
-                owner: self, core: core, fd: fd, remoteAddress: remote, clientHost: refusal == nil ? host : nil,
+                owner: self, core: core, fd: fd, remoteAddress: remote,
+                clientHost: refusal == nil && !awaitsProxyHeader ? host : nil,
+                proxyPeerHost: refusal == nil && awaitsProxyHeader ? host : nil,
                 refusal: refusal, tls: session, now: loop.now)
             let token = loop.register(fd: fd, events: connection.initialEvents, handler: connection)
             connections[token] = connection

@@ -54,7 +54,9 @@ final class InboundBuffer {
 
     func didWrite(_ count: Int) { writerIndex += count }
 
-    func withReadableBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Result) throws(HTTPParseError) -> Result {
+    func withReadableBytes<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         try body(UnsafeBufferPointer(start: storage + readerIndex, count: writerIndex - readerIndex))
     }
 

@@ -1,3 +1,4 @@
+import ClonerHTTP
 import ClonerModel
 import ClonerStore
 import Foundation
@@ -97,6 +98,12 @@ extension ServiceConfiguration {
         },
         Setting(fileKey: "jobLeaseSeconds", environmentVariable: "CLONER_JOB_LEASE_SECONDS") { config, raw, source throws(ConfigurationError) in
             config.jobLease = try parseLease(raw, source: source)
+        },
+        Setting(fileKey: "trustedProxies", environmentVariable: "CLONER_TRUSTED_PROXIES") { config, raw, source throws(ConfigurationError) in
+            config.trustedProxies = try parseTrustedProxies(raw, source: source)
+        },
+        Setting(fileKey: "proxyProtocol", environmentVariable: "CLONER_PROXY_PROTOCOL") { config, raw, source throws(ConfigurationError) in
+            config.proxyProtocol = try parseBool(raw, source: source)
         },
         Setting(fileKey: "cloneRuleKeys", environmentVariable: nil) { config, raw, source throws(ConfigurationError) in
             config.cloneRuleKeys = try parseCloneRuleKeys(raw, source: source)
@@ -211,6 +218,10 @@ extension ServiceConfiguration {
         if let seconds = overrides.jobLeaseSeconds {
             jobLease = try Self.parseLease(.json(.double(seconds)), source: "--job-lease")
         }
+        if let entries = overrides.trustedProxies {
+            trustedProxies = try Self.checkTrustedProxies(entries, source: "--trusted-proxy")
+        }
+        if let on = overrides.proxyProtocol { proxyProtocol = on }
         if let count = overrides.maxObjectsPerClone {
             maxObjectsPerClone = try Self.parseInteger(.json(.integer(Int64(count))), source: "--max-objects-per-clone",
                                                        range: 1...Int(Int32.max), expected: "a positive integer")
@@ -333,6 +344,48 @@ extension ServiceConfiguration {
             throw ConfigurationError(source: source, value: raw.display, message: "expected an array of key strings")
         }
         return try checkKeys(keys, source: source)
+    }
+
+    /// A JSON array of strings, or comma-separated text: addresses and CIDR ranges.
+    static func parseTrustedProxies(_ raw: RawValue, source: String) throws(ConfigurationError) -> TrustedProxies {
+        switch raw {
+        case .text(let text):
+            return try checkTrustedProxies(text.split(separator: ",").map(String.init), source: source)
+        case .json(.array(let elements)):
+            var entries: [String] = []
+            for element in elements {
+                guard case .string(let entry) = element else {
+                    throw ConfigurationError(source: source, value: raw.display, message: "expected an array of addresses and CIDR ranges")
+                }
+                entries.append(entry)
+            }
+            return try checkTrustedProxies(entries, source: source)
+        default:
+            throw ConfigurationError(source: source, value: raw.display, message: "expected an array of addresses and CIDR ranges")
+        }
+    }
+
+    static func checkTrustedProxies(_ entries: [String], source: String) throws(ConfigurationError) -> TrustedProxies {
+        do {
+            return try TrustedProxies(entries)
+        } catch {
+            throw ConfigurationError(source: source, value: error.entry, message: error.reason)
+        }
+    }
+
+    /// JSON true/false, or text `true`/`false`/`1`/`0`/`yes`/`no` (any case).
+    static func parseBool(_ raw: RawValue, source: String) throws(ConfigurationError) -> Bool {
+        switch raw {
+        case .json(.bool(let value)): return value
+        case .text(let text):
+            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "true", "1", "yes": return true
+            case "false", "0", "no": return false
+            default: break
+            }
+        default: break
+        }
+        throw ConfigurationError(source: source, value: raw.display, message: "expected true or false")
     }
 
     /// The value is NOT echoed: an error message must not put a secret into a log.

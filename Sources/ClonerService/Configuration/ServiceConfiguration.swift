@@ -58,6 +58,14 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// The `userInfo` key names carrying clone rules (renamable as MOCloner allows).
     public var cloneRuleKeys = CloneRuleKeys.moCloner
     public var http = HTTPLimits()
+    /// Load balancers and proxies whose word about the client is taken (addresses and CIDR
+    /// ranges): their `Forwarded` / `X-Forwarded-For` fields, and with `proxyProtocol` the PROXY
+    /// protocol header each of their connections starts with. Empty (the default) trusts nobody.
+    public var trustedProxies = TrustedProxies()
+    /// Every connection from a trusted proxy starts with a PROXY protocol header (haproxy's
+    /// `send-proxy-v2`, or version 1); without one it is closed. Needs `trustedProxies`; plain
+    /// HTTP only (a proxy in front of this server terminates TLS).
+    public var proxyProtocol = false
     /// The settings file that was read, if any (for the start-up log line).
     public var settingsFile: String?
 
@@ -77,12 +85,16 @@ public struct ServiceConfiguration: Sendable, Hashable {
         public var drainTimeoutSeconds: Double?
         public var maxObjectsPerClone: Int?
         public var jobLeaseSeconds: Double?
+        /// `--trusted-proxy`, repeatable.
+        public var trustedProxies: [String]?
+        public var proxyProtocol: Bool?
 
         public init(
             settingsFile: String? = nil, host: String? = nil, port: Int? = nil, databasePath: String? = nil,
             modelPath: String? = nil, apiKeys: [String]? = nil, readOnlyAPIKeys: [String]? = nil,
             tlsCertificatePath: String? = nil, tlsKeyPath: String? = nil, logLevel: String? = nil,
-            drainTimeoutSeconds: Double? = nil, maxObjectsPerClone: Int? = nil, jobLeaseSeconds: Double? = nil
+            drainTimeoutSeconds: Double? = nil, maxObjectsPerClone: Int? = nil, jobLeaseSeconds: Double? = nil,
+            trustedProxies: [String]? = nil, proxyProtocol: Bool? = nil
         ) {
             self.settingsFile = settingsFile
             self.host = host
@@ -97,6 +109,8 @@ public struct ServiceConfiguration: Sendable, Hashable {
             self.drainTimeoutSeconds = drainTimeoutSeconds
             self.maxObjectsPerClone = maxObjectsPerClone
             self.jobLeaseSeconds = jobLeaseSeconds
+            self.trustedProxies = trustedProxies
+            self.proxyProtocol = proxyProtocol
         }
     }
 
@@ -153,6 +167,16 @@ public struct ServiceConfiguration: Sendable, Hashable {
             throw ConfigurationError(
                 source: "http.bodyTimeoutSeconds", value: "\(http.bodyTimeout)",
                 message: "must not exceed http.bodyMaximumTimeoutSeconds (\(http.bodyMaximumTimeout))")
+        }
+        if proxyProtocol && trustedProxies.isEmpty {
+            throw ConfigurationError(
+                source: "CLONER_PROXY_PROTOCOL (proxyProtocol, --proxy-protocol)", value: "true",
+                message: "no trusted proxies are configured (CLONER_TRUSTED_PROXIES), so no connection would carry the header")
+        }
+        if proxyProtocol && tlsCertificatePath != nil {
+            throw ConfigurationError(
+                source: "CLONER_PROXY_PROTOCOL (proxyProtocol, --proxy-protocol)", value: "true",
+                message: "the PROXY protocol is read on plain HTTP only: let the proxy terminate TLS, or turn one of them off")
         }
         if http.maxHeaderFieldLength > http.maxHeaderSectionLength {
             throw ConfigurationError(
