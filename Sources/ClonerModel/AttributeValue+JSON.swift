@@ -37,8 +37,13 @@ extension AttributeValue {
                                    reason: "out of range or not exact: beyond ±2^53 write the integer without a fraction or exponent")
             }
             return .integer(exact)
+        case (.integer, .bigInteger):
+            throw JSONMismatch(expected: type.expectedJSONForm, reason: "out of range")
         // An integer literal is a perfectly good double; the reverse would lose the fraction.
         case (.double, .integer(let value)): return .double(Double(value))
+        case (.double, .bigInteger(let text)):
+            // The parser took the literal only because a double holds it (rounded, as any double).
+            if let value = Double(text), value.isFinite { return .double(value) }
         case (.double, .double(let value)): return .double(value)
         case (.boolean, .bool(let value)): return .boolean(value)
         case (.date, .string(let text)):
