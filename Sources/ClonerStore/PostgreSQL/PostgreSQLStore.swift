@@ -23,6 +23,7 @@ final class PostgreSQLStore: StoreBackend {
     let pool: PostgreSQLConnectionPool
     /// The store's own identity, made when the database was first prepared.
     let storeUUID: String
+    let preparation: StorePreparation
     /// How many times a write body runs before a serialization failure or deadlock becomes
     /// `StoreError.busy`.
     let maximumAttempts: Int
@@ -54,7 +55,7 @@ final class PostgreSQLStore: StoreBackend {
             while true {
                 attempt += 1
                 do {
-                    storeUUID = try pool.withConnection { connection in
+                    (storeUUID, preparation) = try pool.withConnection { connection in
                         try PostgreSQLStore.prepare(connection: connection, layout: layout)
                     }
                     break
