@@ -152,12 +152,16 @@ final class Connection: EventLoopHandler {
     private func continueHandshake() {
         guard let tls else { return }
         if !handshakeStarted {
-            if let firstBytes = peekPlaintextRequest() {
+            switch peekFirstBytes() {
+            case .plaintext(let firstBytes):
                 answerPlaintextOnSecurePort(firstBytes)
                 updateInterest()
                 return
+            case .other:
+                handshakeStarted = true
+            case .none:
+                break // nothing to look at yet: OpenSSL finds nothing to read either
             }
-            handshakeStarted = true
         }
         switch tls.handshake() {
         case .done:
@@ -172,17 +176,27 @@ final class Connection: EventLoopHandler {
         updateInterest()
     }
 
-    /// The first bytes of the connection when they are a plain HTTP request line rather than a
-    /// TLS record, else nil. A TLS client speaks first with a handshake record (content type 22,
-    /// RFC 8446 §5.1; an SSLv2-style hello has the high bit set), never an ASCII letter, while
+    /// What the connection's first bytes are: a plain HTTP request line, or not. A TLS client
+    /// speaks first with a handshake record (content type 22, RFC 8446 §5.1; an SSLv2-style
+    /// hello has the high bit set), never an ASCII letter, while
     /// every HTTP/1.1 request starts with a method token (RFC 9112 §3) — `GET`, `POST`… — so an
     /// upper-case letter first is a client that forgot `https://`. Peeked, not read: anything
     /// else goes to OpenSSL untouched.
-    private func peekPlaintextRequest() -> [UInt8]? {
+    private func peekFirstBytes() -> FirstBytes {
         var bytes = [UInt8](repeating: 0, count: 512)
         let count = bytes.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT)) }
-        guard count > 0, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[0]) else { return nil }
-        return Array(bytes[..<count])
+        guard count > 0 else { return .none }
+        guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[0]) else { return .other }
+        return .plaintext(Array(bytes[..<count]))
+    }
+
+    private enum FirstBytes {
+        /// A plain HTTP request line (its first bytes, up to 512).
+        case plaintext([UInt8])
+        /// Something else, presumably TLS: OpenSSL's business.
+        case other
+        /// Nothing arrived yet (or the peer closed).
+        case none
     }
 
     /// Plain HTTP on the TLS port: answered in plain HTTP as nginx does — 400 "plain HTTP sent to
