@@ -56,6 +56,23 @@ struct ProblemAnswersEndToEndTests {
         }
     }
 
+    /// A PATCH whose body can never apply says so (400/422) before any If-Match verdict: a weak
+    /// tag's 412 would send the client to fix the wrong thing.
+    @Test func aBadPatchBodyIsNamedBeforeThePrecondition() async throws {
+        try await ServiceProcess.withService { service in
+            let client = service.client
+            let note = try await client.create("notes", F.note())
+            let id = try #require(F.int(note["_id"]))
+            let notJSON = try await client.patch("/notes/\(id)", "c", headers: [("If-Match", "W/\"1\"")])
+            #expect(notJSON.status == 400, "\(notJSON.text)")
+            #expect(try notJSON.json()["code"] as? String == "invalid_json")
+            let unknown = try await client.patch("/notes/\(id)", #"{"colour": "red"}"#, headers: [("If-Match", "W/\"1\"")])
+            #expect(unknown.status == 422, "\(unknown.text)")
+            let weak = try await client.patch("/notes/\(id)", #"{"name": "x"}"#, headers: [("If-Match", "W/\"1\"")])
+            #expect(weak.status == 412, "a valid body with a weak tag: \(weak.text)")
+        }
+    }
+
     /// An expectation other than 100-continue: 417 with its own code and title (RFC 9110 §10.1.1).
     @Test func anUnknownExpectationIsNamed() async throws {
         try await ServiceProcess.withService { service in
