@@ -4,9 +4,11 @@
 
 # ---- build ----------------------------------------------------------------------------------
 FROM swift:6.3-bookworm AS build
+# The same package list as a fresh machine (and CI): the build stage can run the tests too.
+COPY scripts/debian-packages.txt /tmp/debian-packages.txt
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
-    && apt-get install -y -q --no-install-recommends libsqlite3-dev libssl-dev libpq-dev libxml2-dev \
+    && apt-get install -y -q --no-install-recommends $(grep -v '^#' /tmp/debian-packages.txt) \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Resolve dependencies in their own layer so source edits do not refetch them.

@@ -37,9 +37,16 @@ extension AttributeValue {
                                    reason: "out of range or not exact: beyond ±2^53 write the integer without a fraction or exponent")
             }
             return .integer(exact)
+        case (.integer, .bigInteger):
+            throw JSONMismatch(expected: type.expectedJSONForm, reason: "out of range")
         // An integer literal is a perfectly good double; the reverse would lose the fraction.
         case (.double, .integer(let value)): return .double(Double(value))
-        case (.double, .double(let value)): return .double(value)
+        case (.double, .bigInteger(let text)):
+            // The parser took the literal only because a double holds it (rounded, as any double).
+            if let value = Double(text), value.isFinite { return .double(value) }
+        // -0.0 is stored as 0 on every store: SQLite keeps no negative zero in a REAL column, so
+        // the service promises one behaviour (reads back as 0) rather than one per backend.
+        case (.double, .double(let value)): return .double(value == 0 ? 0 : value)
         case (.boolean, .bool(let value)): return .boolean(value)
         case (.date, .string(let text)):
             if let milliseconds = RFC3339Timestamp.parse(text) { return .date(millisecondsSince1970: milliseconds) }

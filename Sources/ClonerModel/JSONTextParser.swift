@@ -174,11 +174,12 @@ struct JSONTextParser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let value = Int64(text) { return .integer(value) }
-        // RFC 8259 §6 lets implementations limit range; integers beyond Int64 become doubles.
+        // RFC 8259 §6 lets implementations limit range: a number no double holds is refused.
         guard let value = Double(text), value.isFinite else {
             throw error("the number \(text) is out of range", at: start)
         }
-        return .double(value)
+        // An integer beyond Int64 keeps its text; a double would round it.
+        return isInteger ? .bigInteger(text) : .double(value)
     }
 
     // RFC 8259 §7: escapes, \u with UTF-16 surrogate pairs, no raw control characters; RFC 8259 §8.1:

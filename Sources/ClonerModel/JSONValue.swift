@@ -8,6 +8,10 @@ public enum JSONValue: Sendable, Hashable {
     case bool(Bool)
     case integer(Int64)
     case double(Double)
+    /// An integer literal beyond Int64, kept as written: as a double it would be rounded
+    /// (`99999999999999999999` → `1e+20`), and an answer that quotes it, or a `json` attribute
+    /// that stores it, must give back what the client sent.
+    case bigInteger(String)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -42,6 +46,7 @@ extension JSONValue: Codable {
         case .bool(let v): try container.encode(v)
         case .integer(let v): try container.encode(v)
         case .double(let v): try container.encode(v)
+        case .bigInteger(let text): try container.encode(Double(text) ?? 0)
         case .string(let v): try container.encode(v)
         case .array(let v): try container.encode(v)
         case .object(let v): try container.encode(v)

@@ -254,7 +254,11 @@ struct ModelValidator {
                     let through = "\(parentName) can be the parent of \(entityName) through \(parentName).\(parent.relationship)"
                     problems.append(ModelProblem(entity: entityName, property: name, at: path, "\(keys.followParent) \"\(followed)\": \(parentName).\(followed) is \(parentType.rawValue), but \(entityName).\(name) is \(type.rawValue); \(through)"))
                 }
-                if !possible.isEmpty, !possible.contains(where: { $0.entity.attribute(named: followed) != nil }) {
+                if possible.isEmpty {
+                    // No owned relationship reaches the entity, so the rule can never act: naming
+                    // an attribute no parent could have is as much a typo as with parents.
+                    problems.append(ModelProblem(entity: entityName, property: name, at: path, "\(keys.followParent) \"\(followed)\": no entity can be the parent of \(entityName) (no relationship owns it), so no parent has an attribute \(followed)"))
+                } else if !possible.contains(where: { $0.entity.attribute(named: followed) != nil }) {
                     let names = Array(Set(possible.compactMap(\.entity.name))).sorted().joined(separator: ", ")
                     problems.append(ModelProblem(entity: entityName, property: name, at: path, "\(keys.followParent) \"\(followed)\": no entity that can be the parent of \(entityName) (\(names)) has an attribute \(followed)"))
                 }

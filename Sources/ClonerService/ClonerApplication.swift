@@ -98,6 +98,7 @@ public final class ClonerApplication: Sendable {
         purgeExpiredRecords()
         startHousekeeping()
         leases.start()
+        logPreparation()
         logger.info("listening", metadata: [
             "replica": "\(leases.replicaID)", "job_lease_seconds": "\(JobLeaseKeeper.seconds(leases.lease))",
             "host": "\(configuration.host)", "port": "\(port)", "tls": "\(tls != nil)",
@@ -106,6 +107,22 @@ public final class ClonerApplication: Sendable {
             "trusted_proxies": "\(configuration.trustedProxies)", "proxy_protocol": "\(configuration.proxyProtocol)",
         ])
         return port
+    }
+
+    /// A start that changed the database says so before `listening`: a migration names the models
+    /// (by fingerprint) and each change, so a schema change is never silent.
+    private func logPreparation() {
+        switch store.preparation {
+        case .created:
+            logger.info("store created", metadata: ["database": "\(store.location)", "entities": "\(model.entities.count)"])
+        case .unchanged:
+            break
+        case let .migrated(from, to, changes):
+            logger.notice("store migrated", metadata: [
+                "database": "\(store.location)", "from_schema": "\(from)", "to_schema": "\(to)",
+                "changes": "\(changes.count)", "steps": "\(changes.joined(separator: "; "))",
+            ])
+        }
     }
 
     /// True from the start of a shutdown on; `/readyz` answers 503.

@@ -14,6 +14,8 @@ public final class IncrementalStore: Sendable {
     public let schema: StoreSchema
     /// The store's own identity, made when it was created.
     public var storeUUID: String { backend.storeUUID }
+    /// What opening did to the database (created, unchanged, migrated), for the start-up log.
+    public var preparation: StorePreparation { backend.preparation }
     /// How long a write waits for the writer before giving up with `StoreError.busy`, so a caller
     /// queued behind a long clone gets an answer instead of waiting without bound.
     public let writerWait: Duration

@@ -4,6 +4,8 @@
 protocol StoreBackend: Sendable {
     /// The store's own identity, made when it was created.
     var storeUUID: String { get }
+    /// What opening did to the database: created, unchanged, or migrated.
+    var preparation: StorePreparation { get }
     /// Whether a second write transaction may run beside a first one.
     var allowsConcurrentWrites: Bool { get }
     /// One read transaction: everything `body` reads comes from one consistent snapshot.

@@ -1,7 +1,7 @@
 import Testing
 import ClonerHTTP
 
-/// Reproducers for what http-parser-fuzz found (fuzz/FINDINGS.md), both fixed: they keep the
+/// Reproducers for what http-parser-fuzz found (Tests/Fuzz/FINDINGS.md), both fixed: they keep the
 /// parser from sliding back.
 @Suite struct ParserFuzzFindingsTests {
     /// Parses `bytes` in one piece: the heads it framed and the error it stopped at.

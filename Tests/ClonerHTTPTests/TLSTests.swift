@@ -1,3 +1,4 @@
+import ClonerConcurrency
 import Foundation
 import Testing
 @testable import ClonerHTTP
@@ -48,18 +49,43 @@ import Testing
         #expect(try Data(contentsOf: echoed) == Data(bytes))
     }
 
-    @Test func plainHTTPToATLSPortIsRefused() throws {
+    /// A client that forgot `https://` gets a plain-HTTP 400 that says so (as nginx answers),
+    /// a log line, and a close — not a bare reset it cannot explain.
+    @Test func plainHTTPToATLSPortIsAnsweredAndLogged() throws {
+        let (folder, tls) = try Self.makeCertificate()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let records = LockedValue<[HTTPAccessLogRecord]>([])
+        var hooks = HTTPServer.Hooks()
+        hooks.accessLog = { record in records.withLock { $0.append(record) } }
+        let server = try TestServer(tls: tls, hooks: hooks)
+        let client = try RawClient(port: server.port)
+        client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        let answer = try #require(client.readResponse(), "no plain-HTTP answer on the TLS port")
+        #expect(answer.status == 400)
+        #expect(answer.text.contains("plain HTTP sent to the HTTPS port"), "\(answer.text)")
+        #expect(answer.header("Connection") == "close")
+        #expect(client.isClosedByPeer())
+        // The server is still fine for real TLS clients.
+        let (status, output) = try run("/usr/bin/curl", ["-s", "-m", "60", "--cacert", tls.certificateChainPath, "https://localhost:\(server.port)/hello"])
+        #expect(status == 0)
+        #expect(output == "hello")
+        server.stop()
+        let logged = records.withLock { $0 }
+        let plain = logged.first { $0.status == 400 }
+        #expect(plain?.method == "GET" && plain?.path == "/hello", "\(logged)")
+        #expect(logged.map(\.status).sorted() == [200, 400])
+    }
+
+    /// A TLS client whose first byte is not a letter still gets its handshake: the peek only
+    /// diverts what starts like a request line.
+    @Test func bytesThatAreNotARequestLineStillGoToTLS() throws {
         let (folder, tls) = try Self.makeCertificate()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try TestServer(tls: tls)
         defer { server.stop() }
         let client = try RawClient(port: server.port)
-        client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(client.readResponse() == nil)
-        // The server is still fine for real TLS clients.
-        let (status, output) = try run("/usr/bin/curl", ["-s", "-m", "60", "--cacert", tls.certificateChainPath, "https://localhost:\(server.port)/hello"])
-        #expect(status == 0)
-        #expect(output == "hello")
+        client.send([0x16, 0x03, 0x01, 0x00, 0x01, 0x00])
+        #expect(client.readResponse() == nil, "a broken handshake is closed, not answered in plain HTTP")
     }
 
     @Test func badKeyFileIsATLSError() throws {

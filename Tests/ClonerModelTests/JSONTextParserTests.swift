@@ -63,9 +63,18 @@ import Testing
         let value = try JSONValue(parsing: Data(#"﻿ {"i": 1, "d": 1.0, "e": 1e2, "b": true, "n": null, "big": 18446744073709551616, "s": "a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "a": [], "o": {}} "#.utf8))
         #expect(value == .object([
             "i": .integer(1), "d": .double(1), "e": .double(100), "b": .bool(true), "n": .null,
-            "big": .double(18_446_744_073_709_551_616), "s": .string("a\"\\/\u{08}\u{0C}\n\r\té😀"),
+            "big": .bigInteger("18446744073709551616"), "s": .string("a\"\\/\u{08}\u{0C}\n\r\té😀"),
             "a": .array([]), "o": .object([:]),
         ]))
+    }
+
+    /// An integer beyond Int64 is written back as it was read: a double would round it.
+    @Test func integersBeyond64BitsKeepTheirText() throws {
+        let text = #"{"n":[99999999999999999999,-18446744073709551617,1e20]}"#
+        let value = try JSONValue(parsing: Data(text.utf8))
+        #expect(value.canonicalText == #"{"n":[99999999999999999999,-18446744073709551617,1e+20]}"#)
+        #expect(try AttributeValue.decode(json: .bigInteger("99999999999999999999"), type: .double) == .double(1e20))
+        #expect(throws: AttributeValue.JSONMismatch.self) { try AttributeValue.decode(json: .bigInteger("99999999999999999999"), type: .integer) }
     }
 
     @Test func canonicalTextIsSortedCompactAndReadsBack() throws {

@@ -289,6 +289,14 @@ import Testing
             entity: "Item", property: "noteID", containing: ["no entity that can be the parent of Item (Folder, Note) has an attribute idd"])
     }
 
+    /// An entity no relationship owns can never have a parent, so its rule names an attribute no
+    /// parent has: the same typo as with parents, reported the same way.
+    @Test func followParentOnAnEntityThatCanNeverHaveAParent() {
+        expectSingleProblem(
+            modelText(#"{"name": "Note", "attributes": [{"name": "id", "type": "uuid", "userInfo": {"followParent": "nope"}}]}"#),
+            entity: "Note", property: "id", containing: ["followParent \"nope\"", "no entity can be the parent of Note"])
+    }
+
     @Test func followParentOfAnotherTypeOnAParent() {
         expectSingleProblem(
             modelText(

@@ -5,14 +5,14 @@ import Foundation
 import Testing
 
 /// The description the service serves: the repository's generic document specialised to the loaded
-/// model (issue 14: "make the spec exact").
+/// model, exact enough for a client generator.
 @Suite struct OpenAPIDocumentTests {
     static let model: DataModel = {
         try! ModelLoader.load(contentsOf: repositoryRoot.appendingPathComponent("config/model.json"))
     }()
 
-    static func served(requiresKeys: Bool) throws -> [String: Any] {
-        let bytes = OpenAPIDocument.specialized(for: model, deployment: .init(requiresKeys: requiresKeys, filterableToOnes: { entity in
+    static func served(requiresKeys: Bool, storeName: String = "SQLite") throws -> [String: Any] {
+        let bytes = OpenAPIDocument.specialized(for: model, deployment: .init(requiresKeys: requiresKeys, storeName: storeName, filterableToOnes: { entity in
             entity.relationships.filter { !$0.isToMany }.map(\.name)
         }))
         return try YAMLReader.parse(bytes)
@@ -24,6 +24,16 @@ import Testing
         let topLevel = try Data(contentsOf: repositoryRoot.appendingPathComponent("openapi.yaml"))
         #expect(OpenAPIDocument.bytes == [UInt8](topLevel))
         #expect(OpenAPIDocument.bytes.starts(with: Array("openapi: 3.1.0\n".utf8)))
+    }
+
+    /// The template names both stores; a served document the one its deployment uses.
+    @Test func theSummaryNamesTheDeploymentsStore() throws {
+        for store in ["SQLite", "PostgreSQL"] {
+            let info = try #require(try Self.served(requiresKeys: false, storeName: store)["info"] as? [String: Any])
+            #expect(info["summary"] as? String == "Deep-copies records of an object graph stored in \(store).")
+        }
+        let template = try #require(try YAMLReader.parse(OpenAPIDocument.bytes)["info"] as? [String: Any])
+        #expect(template["summary"] as? String == "Deep-copies records of an object graph stored in SQLite or PostgreSQL.")
     }
 
     @Test func everyCollectionHasItsOwnOperationsAndNoGenericOnesRemain() throws {

@@ -14,7 +14,7 @@ import Testing
         let object = try foundationJSON(bytes)
         #expect(object["code"] as? String == "validation_failed")
         #expect(object["requestId"] as? String == "req-1")
-        #expect(object["field"] == nil, "two offending fields: no single field")
+        #expect(object["field"] as? String == "index", "two offending fields: the first is named")
         let errors = try #require(object["errors"] as? [[String: String]])
         #expect(errors.map { $0["field"] } == ["index", "items[0].name"])
         #expect((object["detail"] as? String)?.contains("2 fields are invalid") == true)
@@ -40,6 +40,26 @@ import Testing
             #expect(problem.status == status, "\(code)")
             #expect(problem.title == Problem.title(forStatus: status))
         }
+    }
+
+    /// Every status the HTTP layer can answer on its own has a code of words and its reason
+    /// phrase as title — never `http_417` and "Client Error".
+    @Test func everyServerAnsweredStatusHasANamedCodeAndTitle() {
+        let statuses = [400, 404, 405, 408, 411, 413, 414, 417, 429, 431, 501, 503, 505]
+        for status in statuses {
+            let title = Problem.title(forStatus: status)
+            #expect(title != "Client Error" && title != "Server Error", "\(status)")
+            let code = Problem.code(forStatus: status).rawValue
+            #expect(code.allSatisfy { $0.isLetter || $0 == "_" }, "\(status): \(code)")
+        }
+        #expect(Problem.code(forStatus: 417).rawValue == "expectation_failed")
+        #expect(Problem.title(forStatus: 417) == "Expectation Failed")
+    }
+
+    /// A uniqueness clash of a group names every attribute in `errors` and the first in `field`.
+    @Test func everyProblemWithFieldErrorsHasATopLevelField() {
+        let problem = Problem(code: .conflict, detail: "x", errors: [FieldError(field: "a", message: "m"), FieldError(field: "b", message: "m")])
+        #expect(problem.field == "a")
     }
 
     @Test func decodesBackWithJSONDecoder() throws {

@@ -129,6 +129,28 @@ import Testing
         expectError("CLONER_READ_API_KEYS", containing: "64 hex digits", environment: ["CLONER_READ_API_KEYS": "sha256:1234"])
     }
 
+    /// A key setting that is there but gives no key would turn authentication off unnoticed: it
+    /// stops the start instead, naming the setting. Leaving it out (or null in the file) is "no keys".
+    @Test func aKeySettingHoldingNoKeyStopsTheStart() throws {
+        for text in [" , ", ",", "  "] {
+            expectError("CLONER_API_KEYS", containing: "holds no key", environment: ["CLONER_API_KEYS": text])
+            expectError("CLONER_READ_API_KEYS", containing: "holds no key", environment: ["CLONER_READ_API_KEYS": text])
+        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for key in ["apiKeys", "readApiKeys"] {
+            let empty = try directory.write("{\"\(key)\": []}", to: "\(key)-empty.json")
+            expectError(key, value: "[]", containing: "holds no key", overrides: .init(settingsFile: empty))
+            let blank = try directory.write("{\"\(key)\": [\" \"]}", to: "\(key)-blank.json")
+            expectError(key, containing: "non-empty", overrides: .init(settingsFile: blank))
+            let null = try directory.write("{\"\(key)\": null}", to: "\(key)-null.json")
+            let config = try ServiceConfiguration.load(environment: [:], overrides: .init(settingsFile: null), defaultSettingsFile: missing)
+            #expect(config.apiKeys.isEmpty && config.readOnlyAPIKeys.isEmpty, "null in the file is no keys")
+        }
+        let unset = try ServiceConfiguration.load(environment: ["CLONER_API_KEYS": ""], defaultSettingsFile: missing)
+        #expect(unset.apiKeys.isEmpty, "an empty variable counts as unset")
+    }
+
     @Test func badFlagsNameTheFlag() {
         expectError("--port", value: "-1", containing: "TCP port", overrides: .init(port: -1))
         expectError("--log-level", value: "nope", containing: "one of", overrides: .init(logLevel: "nope"))

@@ -51,6 +51,8 @@ final class Connection: EventLoopHandler {
     private var machine: ConnectionStateMachine
     private var tlsWaits: TLSWaits = []
     private var registeredEvents: UInt32 = 0
+    /// OpenSSL has been handed the socket: from then on its first bytes are no longer ours to peek.
+    private var handshakeStarted = false
 
     init(
         owner: ServerLoop, core: ServerCore, fd: Int32, remoteAddress: String, clientHost: String?,
@@ -154,6 +156,18 @@ final class Connection: EventLoopHandler {
 
     private func continueHandshake() {
         guard let tls else { return }
+        if !handshakeStarted {
+            switch peekFirstBytes() {
+            case .plaintext(let firstBytes):
+                answerPlaintextOnSecurePort(firstBytes)
+                updateInterest()
+                return
+            case .other:
+                handshakeStarted = true
+            case .none:
+                break // nothing to look at yet: OpenSSL finds nothing to read either
+            }
+        }
         switch tls.handshake() {
         case .done:
             perform(machine.handshakeCompleted(now: owner.loop.now))
@@ -165,6 +179,53 @@ final class Connection: EventLoopHandler {
             close()
         }
         updateInterest()
+    }
+
+    /// What the connection's first bytes are: a plain HTTP request line, or not. A TLS client
+    /// speaks first with a handshake record (content type 22, RFC 8446 §5.1; an SSLv2-style
+    /// hello has the high bit set), never an ASCII letter, while
+    /// every HTTP/1.1 request starts with a method token (RFC 9112 §3) — `GET`, `POST`… — so an
+    /// upper-case letter first is a client that forgot `https://`. Peeked, not read: anything
+    /// else goes to OpenSSL untouched.
+    private func peekFirstBytes() -> FirstBytes {
+        var bytes = [UInt8](repeating: 0, count: 512)
+        let count = bytes.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT)) }
+        guard count > 0 else { return .none }
+        guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[0]) else { return .other }
+        return .plaintext(Array(bytes[..<count]))
+    }
+
+    private enum FirstBytes {
+        /// A plain HTTP request line (its first bytes, up to 512).
+        case plaintext([UInt8])
+        /// Something else, presumably TLS: OpenSSL's business.
+        case other
+        /// Nothing arrived yet (or the peer closed).
+        case none
+    }
+
+    /// Plain HTTP on the TLS port: answered in plain HTTP as nginx does — 400 "plain HTTP sent to
+    /// the HTTPS port", logged with the method and target of its request line, then closed —
+    /// instead of a handshake failure the client shows as a bare reset.
+    private func answerPlaintextOnSecurePort(_ firstBytes: [UInt8]) {
+        tls = nil
+        machine.plaintextInsteadOfHandshake(now: owner.loop.now)
+        guard case .writeRejection(let rejection) = machine.rejected() else {
+            preconditionFailure("a rejection answers with an error response")
+        }
+        let line = firstBytes.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }
+        let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        let printable = { (part: ArraySlice<UInt8>) in part.allSatisfy { $0 > 0x20 && $0 < 0x7F } }
+        let method = parts.count >= 2 && printable(parts[0]) ? String(decoding: parts[0], as: UTF8.self) : ""
+        let target = parts.count >= 2 && parts[1].first == UInt8(ascii: "/") && printable(parts[1])
+            ? String(decoding: parts[1], as: UTF8.self) : ""
+        let id = owner.nextRequestID()
+        let response = core.hooks.errorResponse(HTTPErrorContext(
+            status: .badRequest, reason: "plain HTTP sent to the HTTPS port: use https://", requestID: id))
+        let request = HTTPRequest(method: HTTPMethod(method), target: target, id: id, remoteAddress: remoteAddress)
+        write(response, method: HTTPMethod(method), version: .http1_1, request: request, requestID: id,
+              startedAt: rejection.startedAt, keepAlive: false)
+        flush()
     }
 
     // MARK: Reading

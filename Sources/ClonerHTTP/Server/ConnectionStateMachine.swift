@@ -227,6 +227,14 @@ struct ConnectionStateMachine {
         return refused ? .refuse : .readMore
     }
 
+    /// Plain HTTP arrived where a TLS handshake was due: the connection goes on unencrypted just
+    /// long enough to be rejected (`rejected()` next).
+    mutating func plaintextInsteadOfHandshake(now: UInt64) {
+        guard case .handshaking = state else { preconditionFailure("plain HTTP seen in \(state)") }
+        state = .idle(.open)
+        lastRead = now
+    }
+
     // MARK: Input
 
     /// Bytes arrived from the socket.

@@ -57,7 +57,7 @@ final class ClonesController: Sendable {
             throw Problem.invalidJSON(error)
         }
         guard case .object(let members) = json else {
-            throw Problem.validationFailed([FieldError(field: "", message: "expected a JSON object with exclude, set, copies, dryRun, returnIds")])
+            throw Problem.validationFailed([FieldError(field: FieldError.body, message: "the request body must be a JSON object with exclude, set, copies, dryRun, returnIds, got \(RecordJSONCoding.describe(json))")])
         }
         var errors: [FieldError] = []
         for (name, value) in members.sorted(by: { $0.key < $1.key }) {

@@ -325,12 +325,24 @@ extension ServiceConfiguration {
         return level
     }
 
-    /// A JSON array of strings, or comma-separated text (spaces around keys ignored).
+    /// A JSON array of strings, or comma-separated text (spaces around keys ignored); null in the
+    /// file means no keys.
+    ///
+    /// A setting that is present but holds no key (`CLONER_API_KEYS=' , '`, `"apiKeys": []`) is
+    /// refused rather than read as "no keys": authentication would silently be off while the
+    /// operator believes a key protects the service. Leaving the setting out, an empty variable,
+    /// or null in the file is how to say "no keys".
     static func parseKeys(_ raw: RawValue, source: String) throws(ConfigurationError) -> [String] {
         let keys: [String]
         switch raw {
+        case .json(.null):
+            return []
         case .text(let text):
             keys = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !keys.isEmpty else {
+                throw ConfigurationError(source: source, value: "<no key>",
+                                         message: "the setting is present but holds no key (only commas and spaces); give at least one key, or unset it to turn authentication off")
+            }
         case .json(.array(let elements)):
             var collected: [String] = []
             for element in elements {
@@ -338,6 +350,10 @@ extension ServiceConfiguration {
                     throw ConfigurationError(source: source, value: raw.display, message: "expected an array of key strings")
                 }
                 collected.append(key)
+            }
+            guard !collected.isEmpty else {
+                throw ConfigurationError(source: source, value: "[]",
+                                         message: "the setting is present but holds no key; give at least one key, or null to turn authentication off")
             }
             keys = collected
         default:

@@ -13,6 +13,9 @@ extension OpenAPIDocument {
     struct Deployment {
         /// Whether API keys are configured: `security` is then required, else absent.
         var requiresKeys: Bool
+        /// The store this deployment keeps its records in ("SQLite", "PostgreSQL"), named by the
+        /// summary: the template names both, a served document only the one in use.
+        var storeName: String
         /// The to-one relationships a list can filter and order by (those stored on the entity).
         var filterableToOnes: (EntityDescription) -> [String]
     }
@@ -21,6 +24,10 @@ extension OpenAPIDocument {
         var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         replace(from: "security:", until: "tags:", in: &lines,
                 with: ["security:", deployment.requiresKeys ? "  - apiKey: []" : "  - {}"])
+        guard let summary = lines.firstIndex(where: { $0.hasPrefix("  summary: ") }) else {
+            preconditionFailure("openapi.yaml lost its info summary")
+        }
+        lines[summary] = "  summary: Deep-copies records of an object graph stored in \(deployment.storeName)."
         var paths: [String] = []
         var schemas: [String] = []
         for entity in model.entities {

@@ -26,6 +26,12 @@ final class OperationsController: Sendable {
         let schema = store.schema
         self.openAPIDocument = OpenAPIDocument.specialized(for: model, deployment: .init(
             requiresKeys: requiresKeys,
+            storeName: {
+                switch store.location {
+                case .sqlite: return "SQLite"
+                case .postgreSQL: return "PostgreSQL"
+                }
+            }(),
             filterableToOnes: { entity in
                 entity.relationships.filter { relationship in
                     guard !relationship.isToMany, case .foreignKeyOnSource = schema.storage(of: relationship) else { return false }

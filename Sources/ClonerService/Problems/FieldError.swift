@@ -12,5 +12,9 @@ public struct FieldError: Error, Sendable, Hashable, Codable, CustomStringConver
         self.message = message
     }
 
-    public var description: String { "\(field): \(message)" }
+    /// The `field` of an error about the request body as a whole (a JSON array where an object
+    /// belongs): JSONPath's name for the root, which no attribute can have.
+    public static let body = "$"
+
+    public var description: String { field == FieldError.body ? message : "\(field): \(message)" }
 }

@@ -27,11 +27,9 @@ extension Problem: HTTPResponseError {
         case 413: code = .payloadTooLarge
         case 414: code = Code("uri_too_long")
         case 431: code = Code("header_fields_too_large")
-        case 501: code = Code("not_implemented")
         case 503: code = .serviceUnavailable
-        case 505: code = Code("http_version_not_supported")
         case 500: return Problem.internalError().response(requestID: context.requestID)
-        default: code = Code("http_\(status)")
+        default: code = Problem.code(forStatus: status)
         }
         var detail = context.reason
         if status == 405 {

@@ -67,7 +67,8 @@ public struct Problem: Error, Sendable, Hashable, Codable, CustomStringConvertib
     public var code: Code
     /// The request's `X-Request-ID`, so a report can be matched with the access log.
     public var requestId: String?
-    /// The single offending field or property, when there is exactly one (e.g. a unique constraint).
+    /// The offending field or property; with several (`errors`), the first of them, so a client
+    /// reading only `field` always has one to point at.
     public var field: String?
     /// Every offending field, for validation failures.
     public var errors: [FieldError]?
@@ -89,7 +90,7 @@ public struct Problem: Error, Sendable, Hashable, Codable, CustomStringConvertib
         self.detail = detail
         self.code = code
         self.requestId = requestId
-        self.field = field
+        self.field = field ?? errors?.first?.field
         self.errors = errors
     }
 
@@ -107,26 +108,43 @@ public struct Problem: Error, Sendable, Hashable, Codable, CustomStringConvertib
         switch status {
         case 400: return "Bad Request"
         case 401: return "Unauthorized"
+        case 402: return "Payment Required"
         case 403: return "Forbidden"
         case 404: return "Not Found"
         case 405: return "Method Not Allowed"
         case 406: return "Not Acceptable"
+        case 407: return "Proxy Authentication Required"
         case 408: return "Request Timeout"
         case 409: return "Conflict"
+        case 410: return "Gone"
         case 411: return "Length Required"
         case 412: return "Precondition Failed"
         case 413: return "Content Too Large"
         case 414: return "URI Too Long"
         case 415: return "Unsupported Media Type"
+        case 416: return "Range Not Satisfiable"
+        case 417: return "Expectation Failed"
+        case 421: return "Misdirected Request"
         case 422: return "Unprocessable Content"
+        case 426: return "Upgrade Required"
         case 428: return "Precondition Required"
         case 429: return "Too Many Requests"
         case 431: return "Request Header Fields Too Large"
         case 500: return "Internal Server Error"
         case 501: return "Not Implemented"
+        case 502: return "Bad Gateway"
         case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
         case 505: return "HTTP Version Not Supported"
         default: return status < 500 ? "Client Error" : "Server Error"
         }
+    }
+
+    /// A stable code for a status the HTTP layer answers on its own: the reason phrase in snake
+    /// case (`Expectation Failed` → `expectation_failed`), never a bare number a client would have
+    /// to map itself.
+    public static func code(forStatus status: Int) -> Code {
+        let words = title(forStatus: status).lowercased().split { !$0.isLetter && !$0.isNumber }
+        return Code(words.joined(separator: "_"))
     }
 }

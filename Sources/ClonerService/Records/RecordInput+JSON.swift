@@ -22,7 +22,7 @@ extension RecordInput {
     ) throws(RecordDecodingError) -> RecordInput {
         var errors: [FieldError] = []
         guard case .object(let members) = json else {
-            throw .invalidFields([FieldError(field: "", message: "expected a JSON object, got \(RecordJSONCoding.describe(json))")])
+            throw .invalidFields([FieldError(field: FieldError.body, message: "the request body must be a JSON object of \(entity.name)'s attributes and relationships, got \(RecordJSONCoding.describe(json))")])
         }
         let input = decodeObject(members, entity: entity, model: model, mode: mode, path: "", parentLink: nil, depth: 0, errors: &errors)
         guard errors.isEmpty else {

@@ -210,13 +210,15 @@ final class RecordsController: Sendable {
         let entity = try request.entity(in: model)
         let id = try request.objectID(of: entity)
         try request.requireJSONBody()
-        let expected = try RecordsController.expectedVersion(request)
         let input: RecordInput
         do {
             input = try RecordInput.decode(request.body.isEmpty ? Array("{}".utf8) : request.body, entity: entity, model: model, mode: .update)
         } catch {
             throw error.problem
         }
+        // After the body: a body that can never apply is what to fix first, whatever the
+        // precondition says (a stale version is a 412 only for a request that could succeed).
+        let expected = try RecordsController.expectedVersion(request)
         if let claimed = input.claimedID, claimed != id {
             throw Problem.validationFailed([FieldError(field: "_id", message: "the body names \(entity.name) \(claimed) but the URL \(entity.name) \(id); _id cannot be changed")])
         }

@@ -6,8 +6,9 @@ extension PostgreSQLStore {
     /// lock (`pg_advisory_xact_lock`): creates the schema in an empty database, or checks the
     /// database is a Cloner store (the same metadata keys as the SQLite store's) and migrates it.
     /// PostgreSQL's DDL is transactional, so a refused or failed migration leaves nothing behind,
-    /// and a replica that waited on the lock sees the finished result. Returns the store's UUID.
-    static func prepare(connection: PostgreSQLConnection, layout: PostgreSQLSchema) throws -> String {
+    /// and a replica that waited on the lock sees the finished result. Returns the store's UUID
+    /// and what was done.
+    static func prepare(connection: PostgreSQLConnection, layout: PostgreSQLSchema) throws -> (uuid: String, preparation: StorePreparation) {
         let place = connection.redactedURI
         let snapshot = SchemaSnapshot(model: layout.model)
         return try connection.transaction(.readCommitted) {
@@ -15,6 +16,7 @@ extension PostgreSQLStore {
                                  [.int8(PostgreSQLConnection.advisoryLockKey(preparationLockName))])
             let tables = try tableNames(connection)
             let uuid: String
+            var preparation = StorePreparation.created
             if !tables.contains(PostgreSQLSchema.metadataTable) {
                 guard tables.isEmpty else {
                     throw StoreError.incompatibleStore(path: place, reason: "the database holds tables (\(tables.sorted().prefix(5).joined(separator: ", "))) but no Cloner metadata; refusing to write into another application's database")
@@ -26,14 +28,17 @@ extension PostgreSQLStore {
             } else {
                 let (stored, old, fingerprint) = try StoreMetadata.read(try readMetadata(connection), place: place)
                 uuid = stored
+                preparation = .unchanged
                 if fingerprint != snapshot.fingerprint || old != snapshot {
-                    try migrate(connection: connection, from: old, to: snapshot, model: layout.model)
+                    let steps = try migrate(connection: connection, from: old, to: snapshot, model: layout.model)
+                    preparation = .migrated(fromFingerprint: fingerprint ?? old.fingerprint, toFingerprint: snapshot.fingerprint,
+                                            changes: steps.map(\.logDescription))
                 }
             }
             if try !serviceTablesAreCurrent(connection) {
                 for statement in PostgreSQLSchema.serviceCreateStatements { try connection.execute(statement) }
             }
-            return uuid
+            return (uuid, preparation)
         }
     }
 
@@ -82,7 +87,7 @@ extension PostgreSQLStore {
             """, [.textArray(pairs.map(\.key)), .textArray(pairs.map(\.value))])
     }
 
-    private static func migrate(connection: PostgreSQLConnection, from old: SchemaSnapshot, to new: SchemaSnapshot, model: DataModel) throws {
+    private static func migrate(connection: PostgreSQLConnection, from old: SchemaSnapshot, to new: SchemaSnapshot, model: DataModel) throws -> [SchemaMigrator.Step] {
         let steps = try PostgreSQLSchemaMigrator(old: old, new: model).plan()
         for step in steps {
             switch step {
@@ -105,6 +110,7 @@ extension PostgreSQLStore {
             }
         }
         try writeMetadata(connection, StoreMetadata.migrated(to: new))
+        return steps
     }
 
     /// Runs a CREATE UNIQUE INDEX; true when existing rows already share values (SQLSTATE 23505).

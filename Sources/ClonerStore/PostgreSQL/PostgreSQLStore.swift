@@ -25,6 +25,8 @@ final class PostgreSQLStore: StoreBackend {
     let pool: PostgreSQLConnectionPool
     /// The store's own identity, made when the database was first prepared.
     let storeUUID: String
+    /// Whether opening created or migrated the schema, for the start's log.
+    let preparation: StorePreparation
     /// How long a write keeps running its body again after deadlocks or serialization failures
     /// before it answers `StoreError.busy`: the writer wait, as for a pooled connection.
     let retryDeadline: Duration
@@ -55,7 +57,7 @@ final class PostgreSQLStore: StoreBackend {
             while true {
                 attempt += 1
                 do {
-                    storeUUID = try pool.withConnection { connection in
+                    (storeUUID, preparation) = try pool.withConnection { connection in
                         try PostgreSQLStore.prepare(connection: connection, layout: layout)
                     }
                     break

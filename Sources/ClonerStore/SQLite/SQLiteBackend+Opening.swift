@@ -4,8 +4,8 @@ import Foundation
 
 extension SQLiteBackend {
     /// Brings a freshly opened file to the model: creates the schema in a new file, or checks the
-    /// file is a healthy Cloner store and migrates it. Returns the store's UUID.
-    static func prepare(connection: SQLiteConnection, path: String, model: DataModel, schema: StoreSchema) throws -> String {
+    /// file is a healthy Cloner store and migrates it. Returns the store's UUID and what was done.
+    static func prepare(connection: SQLiteConnection, path: String, model: DataModel, schema: StoreSchema) throws -> (uuid: String, preparation: StorePreparation) {
         do {
             // The first real read is where SQLite notices a file that is not a database.
             let journal = try connection.scalar("PRAGMA journal_mode = WAL")?.string ?? ""
@@ -30,15 +30,17 @@ extension SQLiteBackend {
             }
             let uuid = try create(connection: connection, schema: schema, snapshot: snapshot)
             try createServiceTables(connection)
-            return uuid
+            return (uuid, .created)
         }
 
         let (uuid, old, fingerprint) = try StoreMetadata.read(try readMetadata(connection), place: path)
+        var preparation = StorePreparation.unchanged
         if fingerprint != snapshot.fingerprint || old != snapshot {
-            try migrate(connection: connection, from: old, to: snapshot, model: model)
+            let steps = try migrate(connection: connection, from: old, to: snapshot, model: model)
+            preparation = .migrated(fromFingerprint: fingerprint ?? old.fingerprint, toFingerprint: snapshot.fingerprint, changes: steps.map(\.logDescription))
         }
         try createServiceTables(connection)
-        return uuid
+        return (uuid, preparation)
     }
 
     private static func createServiceTables(_ connection: SQLiteConnection) throws {
@@ -79,7 +81,8 @@ extension SQLiteBackend {
         return uuid
     }
 
-    private static func migrate(connection: SQLiteConnection, from old: SchemaSnapshot, to new: SchemaSnapshot, model: DataModel) throws {
+    @discardableResult
+    private static func migrate(connection: SQLiteConnection, from old: SchemaSnapshot, to new: SchemaSnapshot, model: DataModel) throws -> [SchemaMigrator.Step] {
         let steps = try SchemaMigrator(old: old, new: model).plan()
         try connection.transaction(.immediate) {
             for step in steps {
@@ -108,5 +111,6 @@ extension SQLiteBackend {
             }
             try writeMetadata(connection, StoreMetadata.migrated(to: new))
         }
+        return steps
     }
 }

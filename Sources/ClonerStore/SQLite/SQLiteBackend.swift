@@ -9,6 +9,7 @@ final class SQLiteBackend: StoreBackend {
     let path: String
     let schema: StoreSchema
     let storeUUID: String
+    let preparation: StorePreparation
     let writerWait: Duration
     /// The read routes' SQL, built once for the schema.
     private let readSQL: SQLiteReadSQL
@@ -34,7 +35,7 @@ final class SQLiteBackend: StoreBackend {
             throw StoreError.incompatibleStore(path: path, reason: "not a SQLite database or unreadable (\(error.description))")
         }
         do {
-            self.storeUUID = try SQLiteBackend.prepare(connection: connection, path: path, model: schema.model, schema: schema)
+            (self.storeUUID, self.preparation) = try SQLiteBackend.prepare(connection: connection, path: path, model: schema.model, schema: schema)
         } catch let error as SQLiteError {
             throw StoreError.database(error.failure)
         }

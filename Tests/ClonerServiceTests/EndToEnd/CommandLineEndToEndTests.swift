@@ -67,5 +67,11 @@ struct CommandLineEndToEndTests {
                                             in: directory.url, environment: ["CLONER_API_KEYS": "sha256:abc"])
         #expect(badKey.status == 2)
         #expect(badKey.stderr.contains("CLONER_API_KEYS"))
+        // Present but holding no key: the start stops rather than serving without authentication.
+        let noKey = try await ServiceProcess.run(["serve", "--port", "0", "--database", database, "--model", ServiceProcess.sampleModelPath],
+                                           in: directory.url, environment: ["CLONER_API_KEYS": " , "])
+        #expect(noKey.status == 2)
+        #expect(noKey.stderr.contains("CLONER_API_KEYS") && noKey.stderr.contains("holds no key"), "\(noKey.stderr)")
+        #expect(!noKey.stdout.contains("\"listening\""))
     }
 }

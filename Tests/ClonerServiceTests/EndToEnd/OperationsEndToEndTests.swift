@@ -28,6 +28,9 @@ struct OperationsEndToEndTests {
             #expect(openAPI.text.hasPrefix("openapi: 3.1") || openAPI.text.contains("\nopenapi: 3.1"))
             #expect(openAPI.text.contains("\"/notes/{id}/clone\"") && openAPI.text.contains("NoteCreate"), "specialised to the loaded model")
             #expect(openAPI.header("Content-Type")?.contains("yaml") == true)
+            // The summary names the store this deployment uses, and only that one.
+            let store = backend == .postgreSQL ? "PostgreSQL" : "SQLite"
+            #expect(openAPI.text.contains("  summary: Deep-copies records of an object graph stored in \(store).\n"), "\(openAPI.text.prefix(200))")
             #expect(!FileManager.default.fileExists(atPath: service.directory.appendingPathComponent("openapi.yaml").path))
         }
     }
