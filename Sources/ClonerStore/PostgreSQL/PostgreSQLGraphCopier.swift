@@ -20,8 +20,8 @@ import Foundation
 /// Scratch space is three temporary tables per session (`workTablesDDL`), created once when a
 /// write first runs on the connection, outside any transaction, and emptied by PostgreSQL at each
 /// commit (`ON COMMIT DELETE ROWS`) or by the rollback: no DDL and no TRUNCATE per clone.
-/// Statements naming them run unprepared (`query`, not `cachedQuery`): their plans depend on how
-/// many rows the clone has.
+/// Statements naming them run prepared for a small clone and unprepared for a large one
+/// (`preparedObjectLimit`): their best plans depend on how many rows the clone has.
 ///
 /// The store may run the whole transaction again after a serialization failure or deadlock, so
 /// this keeps nothing between runs: the progress counters start from zero.
@@ -40,11 +40,21 @@ struct PostgreSQLGraphCopier {
         self.plan = plan
     }
 
-    /// One statement on the scratch tables (unprepared). Internal for the copier's extensions.
+    /// Clones of at most this many objects run their statements prepared (cached per session):
+    /// parsing and planning them cost a small clone more than running them. A larger clone plans
+    /// each statement for the rows it has (`ANALYZE`d scratch tables), so a generic plan made for a
+    /// handful of rows is never used for a hundred thousand.
+    static let preparedObjectLimit = 1_000
+
+    /// Set once the walk has counted the objects (`preparedObjectLimit`).
+    private var prepared = false
+
+    /// One statement on the scratch tables: prepared for a small clone, unprepared for a large one.
+    /// Internal for the copier's extensions.
     @discardableResult
     mutating func query(_ sql: String, _ values: [PostgreSQLValue]) throws -> PostgreSQLResult {
         statementCount += 1
-        return try connection.query(sql, values)
+        return prepared ? try connection.cachedQuery(sql, values) : try connection.query(sql, values)
     }
 
     /// One statement on the store's own tables (prepared and cached per connection).
@@ -158,6 +168,7 @@ struct PostgreSQLGraphCopier {
         }
         let total = counts.values.reduce(0, +)
         guard total <= plan.maximumObjects else { throw StoreError.tooLarge(objects: total, limit: plan.maximumObjects) }
+        prepared = total <= Self.preparedObjectLimit
         try lockSource(sql: sql, parameters: parameters)
         progress.setPlanned(total)
 
@@ -239,7 +250,6 @@ struct PostgreSQLGraphCopier {
                                 linkedCounts: [Int: Int], root: EntityDescription,
                                 rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
                                 parameters: [PostgreSQLValue], progress: GraphCopyProgress) throws {
-        let linked = PostgreSQLGraphCopySQL.linkedTable
         for step in steps {
             for insert in step.inserts { try query(insert, parameters) }
             progress.addWritten(counts[step.tag] ?? 0)
@@ -249,10 +259,7 @@ struct PostgreSQLGraphCopier {
             for statement in follow.statements { try query(statement, parameters) }
         }
         for tag in linkedCounts.keys.sorted() {
-            try query("""
-                UPDATE \(quoted(schema.model.entities[tag].name)) SET "_version" = "_version" + 1 \
-                WHERE "_id" IN (SELECT id FROM \(linked) WHERE ent = $1::int4 AND bump = 1)
-                """, [.int8(Int64(tag))])
+            try query(PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[tag].name), [.int8(Int64(tag))])
         }
         try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
     }
@@ -322,7 +329,8 @@ struct PostgreSQLGraphCopier {
     /// Locks what the copies link (see `PostgreSQLGraphCopySQL.linkedLockSQL`) and answers the
     /// linked objects per entity.
     private mutating func lockLinked(sql: PostgreSQLGraphCopySQL, extraTags: [Int]) throws -> [Int: Int] {
-        let statement = PostgreSQLGraphCopySQL.linkedLockSQL(tags: Array(sql.linkableTags.union(extraTags)), schema: schema)
+        let statement = PostgreSQLGraphCopySQL.linkedLockSQL(tags: Array(sql.linkableTags.union(extraTags)),
+                                                             exclusiveTags: sql.orderedLinkTags.union(extraTags), schema: schema)
         var counts: [Int: Int] = [:]
         var locked: Int64 = 0
         try query(statement, []).forEachRow {

@@ -73,6 +73,10 @@ struct PostgreSQLGraphCopySQL {
     /// The entities whose objects the walk can link (shared destinations), for the lock taken on
     /// them before they are written.
     private(set) var linkableTags: Set<Int> = []
+    /// Of those, the entities whose ordered list the copies join at its end: their end is read
+    /// before the inserts, so they are locked for update before it (the others only when their
+    /// version steps, at the end).
+    private(set) var orderedLinkTags: Set<Int> = []
     private let rootExclusions: Set<String>
     private let relationshipIndex: [String: Int]
     /// The entities the walk can reach (set once in `init`, before the statements are built).
@@ -105,6 +109,7 @@ struct PostgreSQLGraphCopySQL {
         let linkedSelects = entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) }
         self.linkedQueries = PostgreSQLGraphCopySQL.linkedInsert(linkedSelects.map(\.sql))
         self.linkableTags = Set(linkedSelects.map(\.tag))
+        self.orderedLinkTags = Set(linkedSelects.filter(\.ordered).map(\.tag))
         self.joinInserts = schema.joinTables.flatMap { joinTableInserts($0, reachable: reachable) }
         self.follows = followSteps(reachable: reachable)
     }
@@ -221,24 +226,40 @@ struct PostgreSQLGraphCopySQL {
     }
 
     /// Locks the objects the copies link before anything is written to them, entity by entity in
-    /// tag order and rows in `_id` order: those whose version steps (`bump = 1`, and so whose
-    /// ordered lists may gain the copies) `FOR NO KEY UPDATE`, the others `FOR KEY SHARE`, so none
-    /// can be deleted under a link. Answers each entity's linked count beside the rows locked.
-    static func linkedLockSQL(tags: [Int], schema: StoreSchema) -> String {
+    /// tag order and rows in `_id` order. Every one `FOR KEY SHARE`, so none can be deleted under a
+    /// link; those of `exclusiveTags` whose version steps `FOR NO KEY UPDATE` already, since the
+    /// end of their ordered list is read next. The others are locked for update only when their
+    /// version steps (`versionStep`), last before the commit, so clones of one template linking
+    /// the same objects run side by side until then. Answers each entity's linked count beside
+    /// the rows locked.
+    static func linkedLockSQL(tags: [Int], exclusiveTags: Set<Int>, schema: StoreSchema) -> String {
         let linked = linkedTable
         var ctes: [String] = []
         var counted: [String] = []
         for tag in tags.sorted() {
             let table = quoted(schema.model.entities[tag].name)
-            for (name, bump, mode) in [("u", 1, "NO KEY UPDATE"), ("k", 0, "KEY SHARE")] {
+            let modes = exclusiveTags.contains(tag)
+                ? [("u", "AND bump = 1", "NO KEY UPDATE"), ("k", "AND bump = 0", "KEY SHARE")]
+                : [("k", "", "KEY SHARE")]
+            for (name, condition, mode) in modes {
                 ctes.append("\(name)\(tag) AS (SELECT 1 FROM \(table) t WHERE t.\"_id\" IN "
-                    + "(SELECT id FROM \(linked) WHERE ent = \(tag) AND bump = \(bump)) ORDER BY t.\"_id\" FOR \(mode) OF t)")
+                    + "(SELECT id FROM \(linked) WHERE ent = \(tag) \(condition)) ORDER BY t.\"_id\" FOR \(mode) OF t)")
                 counted.append("(SELECT count(*) FROM \(name)\(tag))")
             }
         }
         let lockedCount = counted.isEmpty ? "0" : counted.joined(separator: " + ")
         return (ctes.isEmpty ? "" : "WITH " + ctes.joined(separator: ", ") + " ")
             + "SELECT l.ent, count(*), (SELECT \(lockedCount)) FROM \(linked) l GROUP BY l.ent"
+    }
+
+    /// One step of the version of every linked object of `entity` whose version steps, its rows
+    /// locked in `_id` order first (so two clones stepping the same objects wait rather than
+    /// deadlock). `$1` is the entity's tag.
+    static func versionStep(entity: String) -> String {
+        let table = quoted(entity)
+        return "WITH locked AS (SELECT t.\"_id\" FROM \(table) t WHERE t.\"_id\" IN "
+            + "(SELECT id FROM \(linkedTable) WHERE ent = $1::int4 AND bump = 1) ORDER BY t.\"_id\" FOR NO KEY UPDATE OF t) "
+            + "UPDATE \(table) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" IN (SELECT \"_id\" FROM locked)"
     }
 
     // MARK: 2. Map
@@ -480,7 +501,7 @@ struct PostgreSQLGraphCopySQL {
         return nil
     }
 
-    private func entityLinkedQueries(_ entity: EntityDescription) -> [(tag: Int, sql: String)] {
+    private func entityLinkedQueries(_ entity: EntityDescription) -> [(tag: Int, ordered: Bool, sql: String)] {
         (schema.foreignKeys[entity.name] ?? []).compactMap { foreignKey in
             let relationship = entity.relationship(named: foreignKey.relationship!)!
             guard !plan.isOwned(relationship), !plan.isExcludedEverywhere(entity.name, relationship.name) else { return nil }
@@ -488,7 +509,7 @@ struct PostgreSQLGraphCopySQL {
             var conditions = ["m.ent = \(tag(entity.name))", "\(column) IS NOT NULL",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(relationship.destination)) AND x.old = \(column) AND x.cp = m.cp)"]
             if let condition = notReplacedAtRoot(entity.name, relationship.name, alias: "m") { conditions.append(condition) }
-            return (tag(relationship.destination), """
+            return (tag(relationship.destination), model.inverse(of: relationship)?.isOrdered ?? false, """
                 SELECT \(tag(relationship.destination)), \(column), \(relationship.hasInverse ? 1 : 0) \
                 FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
                 """)
@@ -504,15 +525,15 @@ struct PostgreSQLGraphCopySQL {
         preconditionFailure("join table \(joinTable.name) has no source relationship")
     }
 
-    private func joinLinkedQueries(_ joinTable: JoinTableDescription, reachable: Set<String>) -> [(tag: Int, sql: String)] {
+    private func joinLinkedQueries(_ joinTable: JoinTableDescription, reachable: Set<String>) -> [(tag: Int, ordered: Bool, sql: String)] {
         let (source, inverse) = sides(of: joinTable)
         let table = quoted(joinTable.name)
-        var queries: [(tag: Int, sql: String)] = []
+        var queries: [(tag: Int, ordered: Bool, sql: String)] = []
         if reachable.contains(joinTable.sourceEntity), !plan.isOwned(source), !plan.isExcludedEverywhere(source.source, source.name) {
             var conditions = ["m.ent = \(tag(joinTable.sourceEntity))",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.destinationEntity)) AND x.old = j.\"dst\" AND x.cp = m.cp)"]
             if excludedAtRoot(source.source, source.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append((tag(joinTable.destinationEntity), """
+            queries.append((tag(joinTable.destinationEntity), inverse?.isOrdered ?? false, """
                 SELECT \(tag(joinTable.destinationEntity)), j."dst", \(inverse == nil ? 0 : 1) FROM \(map) m JOIN \(table) j ON j."src" = m.old \
                 WHERE \(conditions.joined(separator: " AND "))
                 """))
@@ -522,7 +543,7 @@ struct PostgreSQLGraphCopySQL {
             var conditions = ["m.ent = \(tag(joinTable.destinationEntity))",
                               "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.sourceEntity)) AND x.old = j.\"src\" AND x.cp = m.cp)"]
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append((tag(joinTable.sourceEntity), """
+            queries.append((tag(joinTable.sourceEntity), source.isOrdered, """
                 SELECT \(tag(joinTable.sourceEntity)), j."src", 1 FROM \(map) m JOIN \(table) j ON j."dst" = m.old \
                 WHERE \(conditions.joined(separator: " AND "))
                 """))
