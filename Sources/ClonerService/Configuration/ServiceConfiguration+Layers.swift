@@ -140,6 +140,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "http.maxConnectionsPerClient", environmentVariable: "CLONER_HTTP_MAX_CONNECTIONS_PER_CLIENT") { config, raw, source throws(ConfigurationError) in
             config.http.maxConnectionsPerClient = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a count 1–1000000")
         },
+        Setting(fileKey: "http.maxQueuedOutputBytes", environmentVariable: "CLONER_HTTP_MAX_QUEUED_OUTPUT_BYTES") { config, raw, source throws(ConfigurationError) in
+            config.http.maxQueuedOutputBytes = try parseInteger(raw, source: source, range: 1024...(1 << 30), expected: "bytes 1024–1073741824")
+        },
     ]
 
     /// Every environment variable the service reads, for `--help` and the README.
