@@ -314,11 +314,15 @@ struct PostgreSQLGraphCopySQL {
         if excludedAtRoot(entity.name, attribute.name) {
             expression = "CASE WHEN m.pold IS NULL THEN \(blank(attribute)) ELSE \(expression) END"
         }
+        let type = PostgreSQLGraphCopySQL.castType(attribute.type)
         if let setting = setting(entity.name, attribute.name) {
-            expression = "CASE WHEN \(isSetRoot(setting)) THEN \(setValue(setting)) ELSE \(expression) END"
+            // The rule's expression typed before it meets the set value: a followParent with no
+            // parent in reach is all NULL branches, which PostgreSQL reads as text, and a CASE of
+            // text and the set value's uuid (or int8, ...) cannot be matched.
+            expression = "CASE WHEN \(isSetRoot(setting)) THEN \(setValue(setting)) ELSE CAST(\(expression) AS \(type)) END"
         }
         // Typed, so a CASE whose every branch is NULL is still the column's type.
-        return "CAST(\(expression) AS \(PostgreSQLGraphCopySQL.castType(attribute.type)))"
+        return "CAST(\(expression) AS \(type))"
     }
 
     /// The entities whose clones a `followParent` attribute of `entity` takes its value from,
