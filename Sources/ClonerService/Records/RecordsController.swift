@@ -7,6 +7,9 @@ import Foundation
 final class RecordsController: Sendable {
     static let defaultPageSize = 50
     static let maximumPageSize = 1000
+    /// Keys one `order` may name: each is a sort column and a term of the cursor's condition, and
+    /// a list needs few to be unambiguous (`_id` always ends it).
+    static let maximumOrderKeys = 8
 
     let model: DataModel
     let store: IncrementalStore
@@ -51,10 +54,18 @@ final class RecordsController: Sendable {
             case "cursor":
                 cursorText = item.value
             case "order":
-                for key in item.value.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                let keys = item.value.split(separator: ",", omittingEmptySubsequences: false)
+                guard keys.count <= RecordsController.maximumOrderKeys else {
+                    errors.append(FieldError(field: "order", message: "at most \(RecordsController.maximumOrderKeys) keys, got \(keys.count)"))
+                    continue
+                }
+                var named: Set<String> = []
+                for key in keys.map(String.init) {
                     let descending = key.hasPrefix("-")
                     let name = descending ? String(key.dropFirst()) : key
-                    if name == "_id" || entity.attribute(named: name) != nil || isStoredToOne(entity, name) {
+                    if !named.insert(name).inserted {
+                        errors.append(FieldError(field: "order", message: "names \(name) more than once"))
+                    } else if name == "_id" || entity.attribute(named: name) != nil || isStoredToOne(entity, name) {
                         fetch.sort.append(FetchRequest.Sort(name, ascending: !descending))
                     } else {
                         errors.append(FieldError(field: "order", message: "\(entity.name) has no attribute or to-one relationship named \(name)"))
