@@ -23,6 +23,25 @@ public enum RecordJSONCoding {
         }
     }
 
+    /// `decodeValue` for an attribute of `entity`, refusing a value too long for the unique index
+    /// that guards it (`EntityDescription.uniqueValueByteLimit`), on every store alike.
+    public static func decodeValue(_ json: JSONValue, attribute: AttributeDescription, of entity: EntityDescription,
+                                   field: String) throws(FieldError) -> AttributeValue {
+        let value = try decodeValue(json, type: attribute.type, field: field)
+        if let limit = entity.uniqueValueByteLimit(attribute) {
+            let bytes: Int
+            switch value {
+            case .string(let text), .json(let text): bytes = text.utf8.count
+            case .binary(let data): bytes = data.count
+            default: bytes = 0
+            }
+            if bytes > limit {
+                throw FieldError(field: field, message: "a value of \(entity.name).\(attribute.name), which is unique, holds at most \(limit) bytes; this one holds \(bytes)")
+            }
+        }
+        return value
+    }
+
     /// A value given as text in a query string (`?name=foo`, `?index=3`): the same forms as in a
     /// body, minus the JSON quoting; `json` attributes take JSON text.
     public static func decodeQueryValue(_ text: String, type: AttributeType, field: String) throws(FieldError) -> AttributeValue {
