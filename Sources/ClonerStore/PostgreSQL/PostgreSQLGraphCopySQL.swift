@@ -59,7 +59,15 @@ struct PostgreSQLGraphCopySQL {
     let rootTag: Int
     let settings: [String: Setting]
     let perCopyWalk: Bool
+    /// The walk, stopped after `walkRowLimit` rows: past the object limit it need not go on to
+    /// tell the clone is too large. Its answer carries the rows walked under entity -1. An object
+    /// reached by several edges is a row per edge, so a walk stopped with no more objects than
+    /// the limit is redone without the stop (`walkWithoutLimit`).
     private(set) var walk: String
+    private(set) var walkWithoutLimit: String
+    /// Rows the walk stops at: one more than the objects it may find (a walk shared by the copies
+    /// finds each copy's objects once).
+    var walkRowLimit: Int { (perCopyWalk ? plan.maximumObjects : plan.maximumObjects / max(plan.copies, 1)) + 1 }
     private(set) var entitySteps: [EntityStep]
     private(set) var linkedQueries: [String]
     private(set) var joinInserts: [String]
@@ -82,6 +90,7 @@ struct PostgreSQLGraphCopySQL {
         for relationship in schema.model.entities.flatMap(\.relationships) { index[relationship.qualifiedName] = index.count }
         self.relationshipIndex = index
         self.walk = ""
+        self.walkWithoutLimit = ""
         self.entitySteps = []
         self.linkedQueries = []
         self.joinInserts = []
@@ -89,7 +98,8 @@ struct PostgreSQLGraphCopySQL {
         let reachable = reachableEntities()
         self.reachable = reachable
         let entities = schema.model.entities.filter { reachable.contains($0.name) }
-        self.walk = walkSQL()
+        self.walk = walkSQL(limit: walkRowLimit)
+        self.walkWithoutLimit = walkSQL(limit: nil)
         self.entitySteps = entities.map(entityStep)
         self.linkedQueries = PostgreSQLGraphCopySQL.linkedInsert(
             entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) })
@@ -138,7 +148,9 @@ struct PostgreSQLGraphCopySQL {
 
     // MARK: 1. Walk
 
-    private func walkSQL() -> String {
+    /// `limit`: rows taken from the recursion, which PostgreSQL evaluates only as far as they
+    /// are read, so the walk ends there rather than after every object.
+    private func walkSQL(limit: Int?) -> String {
         let start = perCopyWalk
             ? "SELECT c::int4, \(rootTag)::int4, $1::int8, -1::int4, NULL::int4, NULL::int8 FROM generate_series(1, $3::int8) c"
             : "SELECT 0::int4, \(rootTag)::int4, $1::int8, -1::int4, NULL::int4, NULL::int8"
@@ -176,8 +188,10 @@ struct PostgreSQLGraphCopySQL {
         // once), from the rows it wrote rather than by reading the table again.
         return "WITH RECURSIVE w(cp, ent, id, via, pent, pid) AS (\n" + body + "\n), "
             + "written AS (INSERT INTO \(PostgreSQLGraphCopySQL.walkTable) (seq, cp, ent, id, via, pent, pid) "
-            + "SELECT row_number() OVER (), cp, ent, id, via, pent, pid FROM w RETURNING cp, ent, id) "
-            + "SELECT ent, count(*) FROM (SELECT DISTINCT cp, ent, id FROM written) d GROUP BY ent"
+            + "SELECT row_number() OVER (), cp, ent, id, via, pent, pid FROM "
+            + (limit.map { "(SELECT * FROM w LIMIT \($0)) w" } ?? "w") + " RETURNING cp, ent, id) "
+            + "SELECT ent, count(*) FROM (SELECT DISTINCT cp, ent, id FROM written) d GROUP BY ent "
+            + "UNION ALL SELECT -1, count(*) FROM written"
     }
 
     // MARK: 2. Map
