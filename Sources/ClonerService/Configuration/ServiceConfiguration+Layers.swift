@@ -79,6 +79,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "maxObjectsPerClone", environmentVariable: "CLONER_MAX_OBJECTS_PER_CLONE") { config, raw, source throws(ConfigurationError) in
             config.maxObjectsPerClone = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
         },
+        Setting(fileKey: "maxObjectsPerRequest", environmentVariable: "CLONER_MAX_OBJECTS_PER_REQUEST") { config, raw, source throws(ConfigurationError) in
+            config.maxObjectsPerRequest = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
+        },
         Setting(fileKey: "maxCopies", environmentVariable: "CLONER_MAX_COPIES") { config, raw, source throws(ConfigurationError) in
             config.maxCopies = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a positive integer")
         },

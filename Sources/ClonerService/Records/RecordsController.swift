@@ -13,12 +13,15 @@ final class RecordsController: Sendable {
 
     let model: DataModel
     let store: IncrementalStore
+    /// `maxObjectsPerRequest`: JSON objects a create or PATCH body may hold below its own.
+    let maximumObjects: Int
     /// Member names per entity, encoded once for the read routes.
     private let recordKeys: [String: RecordKeys]
 
-    init(model: DataModel, store: IncrementalStore) {
+    init(model: DataModel, store: IncrementalStore, maximumObjects: Int = 100_000) {
         self.model = model
         self.store = store
+        self.maximumObjects = maximumObjects
         self.recordKeys = RecordKeys.byEntity(model)
     }
 
@@ -180,6 +183,7 @@ final class RecordsController: Sendable {
         let entity = try request.entity(in: model)
         try request.requireJSONBody()
         let input: RecordInput
+        try checkWidth(request.body)
         do {
             input = try RecordInput.decode(request.body, entity: entity, model: model, mode: .create)
         } catch {
@@ -194,6 +198,16 @@ final class RecordsController: Sendable {
         return HTTPResponse.json(object.jsonBytes(entity: entity), status: .created, headers: [
             "Location": "/\(entity.collection)/\(object.id)", "ETag": object.entityTag,
         ])
+    }
+
+    /// Refuses a body holding more objects than one request may create, before it is parsed:
+    /// depth is bounded by the parser, width here (memory and work grow with the objects).
+    private func checkWidth(_ body: [UInt8]) throws(Problem) {
+        let count = BodyObjectCount(body)
+        guard count.nested > maximumObjects else { return }
+        throw Problem(code: .payloadTooLarge,
+                      detail: "the body holds \(count.nested) objects (\(count.widestCount) of them in \(count.widestMember)); one request creates at most \(maximumObjects) (maxObjectsPerRequest)",
+                      field: count.widestMember)
     }
 
     // MARK: GET /{collection}/{id}
@@ -223,6 +237,7 @@ final class RecordsController: Sendable {
         try request.requireJSONBody()
         let expected = try RecordsController.expectedVersion(request)
         let input: RecordInput
+        try checkWidth(request.body)
         do {
             input = try RecordInput.decode(request.body.isEmpty ? Array("{}".utf8) : request.body, entity: entity, model: model, mode: .update)
         } catch {
