@@ -195,7 +195,7 @@ final class RecordsController: Sendable {
             return try context.fetchObject(entity: entity.name, id: result.insertedIDs[0])
         }
         guard let object else { throw Problem.internalError() }
-        return HTTPResponse.json(object.jsonBytes(entity: entity), status: .created, headers: [
+        return HTTPResponse.json(object.jsonBytes(entity: entity, listRoutes: keys(entity).listRoutes), status: .created, headers: [
             "Location": "/\(entity.collection)/\(object.id)", "ETag": object.entityTag,
         ])
     }
@@ -257,7 +257,7 @@ final class RecordsController: Sendable {
             return try context.fetchObject(entity: entity.name, id: id)
         }
         guard let object else { throw Problem.notFound("\(entity.name) \(id) does not exist") }
-        return HTTPResponse.json(object.jsonBytes(entity: entity), headers: ["ETag": object.entityTag])
+        return HTTPResponse.json(object.jsonBytes(entity: entity, listRoutes: keys(entity).listRoutes), headers: ["ETag": object.entityTag])
     }
 
     // MARK: DELETE /{collection}/{id}
