@@ -61,7 +61,9 @@ struct NestedCreateEndToEndTests {
             #expect(created.status == 201, "\(created.text.prefix(300))")
             let note = try created.json()
             let noteID = try #require(F.int(note["_id"]))
-            let itemIDs = try #require(F.ints(note["items"]))
+            #expect(F.ints(note["items"])?.count == 1000, "a record lists 1000 inline")
+            let itemIDs = try await client.linkedIDs(note, "items")
+            #expect(Array(itemIDs.prefix(1000)) == F.ints(note["items"]), "the inline ids are the list's first, in order")
             #expect(itemIDs.count == count)
             #expect(Set(itemIDs).count == count)
 
