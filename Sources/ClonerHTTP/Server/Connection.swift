@@ -146,8 +146,13 @@ final class Connection: EventLoopHandler {
                 readOnce()
                 process()
             } else if activity == .reading && wasBacklogged {
-                // Drained below the bound: serve the pipelined requests already buffered.
+                // Drained below the bound: serve the pipelined requests already buffered (and
+                // any OpenSSL holds decrypted, which no readable event will announce).
                 process()
+                if machine.activity == .reading && !isOutputBacklogged && tls?.hasPendingBytes == true {
+                    readOnce()
+                    process()
+                }
             } else if activity == .responding && events & EPOLLHUP.rawValue != 0 {
                 // The client is gone; the handler's answer will find the connection closed.
                 close()
