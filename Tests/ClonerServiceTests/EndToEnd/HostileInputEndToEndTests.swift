@@ -41,6 +41,19 @@ struct HostileInputEndToEndTests {
             .flatMap { Array(repeating: $0, count: 40) }.joined(separator: ","),
     ]
 
+    /// Cursors in the service's own form whose values do not fit the order's keys: text for an
+    /// integer, a blob for a date, NUL in text, a uuid that is not one, a number past a date's range.
+    static let forgedCursors: [(order: String, keys: String)] = [
+        ("index", #"["x",1]"#), ("createDate", #"[{"b":"AAAA"},1]"#), ("name", #"["a\u0000b",1]"#), ("id", #"["not-a-uuid",1]"#),
+        ("createDate", #"[9223372036854775807,1]"#), ("isPinned", #"[{"r":1.5},1]"#), ("settings", #"[7,1]"#), ("data", #"["AAAA",1]"#),
+        ("template", #"["x",1]"#), ("index", #"[1,"x"]"#), ("name", "[\"" + String(repeating: "y", count: 4000) + "\",1]"),
+    ]
+
+    static func cursor(order: String, keys: String) -> String {
+        Data("{\"o\":\"\(order)\",\"k\":\(keys)}".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
     /// JSON bodies holding the odd values where a client writes text: string attributes, a
     /// unique one, json keys and values, clone `set` and `exclude`, and an Idempotency-Key.
     static func bodies(note: Int) -> [(method: String, target: String, body: String)] {
@@ -108,6 +121,11 @@ struct HostileInputEndToEndTests {
                     await check("GET", target)
                     // Follow the cursor of a page, where the keyset predicate grows with the keys.
                     if let next = try? await client.get(target).json()["next"] as? String { await check("GET", next) }
+                }
+            }
+            if service.isRunning {
+                for forged in Self.forgedCursors {
+                    await check("GET", "/notes?order=\(forged.order)&cursor=\(Self.cursor(order: forged.order, keys: forged.keys))")
                 }
             }
             if service.isRunning {
