@@ -19,7 +19,7 @@ public enum CloneError: Error, Sendable, CustomStringConvertible {
         case let .rootNotFound(entity, id): return "\(entity) \(id) not found"
         case let .unknownEntity(name): return "unknown entity \(name)"
         case let .invalidRequest(field, message): return "\(field): \(message)"
-        case let .tooLarge(objects, limit): return "the clone would create \(objects) objects, more than the limit of \(limit)"
+        case let .tooLarge(objects, limit): return "the clone would create at least \(objects) objects, more than the limit of \(limit)"
         case let .conflict(entity, attribute): return "\(entity).\(attribute) must be unique, and the clone would repeat a value"
         case let .conflictTogether(entity, attributes):
             return "\(attributes.map { "\(entity).\($0)" }.joined(separator: ", ")) must be unique together, and the clone would repeat a combination"

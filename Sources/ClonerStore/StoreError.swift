@@ -49,7 +49,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case let .danglingReference(entity, relationship, id): return "\(entity).\(relationship): no object with _id \(id)"
         case let .backendUnavailable(location, reason): return "cannot use store \(location): \(reason)"
         case let .invalidReference(field, message): return "\(field): \(message)"
-        case let .tooLarge(objects, limit): return "the copy would create \(objects) objects, more than the limit of \(limit)"
+        case let .tooLarge(objects, limit): return "the copy would create at least \(objects) objects, more than the limit of \(limit)"
         case let .database(failure): return failure.description
         case let .busy(waited): return "the database was busy with other writes for \(waited)"
         case let .inCopy(index, error): return "copy \(index): \(error)"

@@ -54,17 +54,22 @@ import Testing
         #expect(result.created["Attachment"] == 4, "the store is usable after the rollback")
     }
 
-    @Test(arguments: CloneBackend.available) func limitIsCheckedBeforeWriting(_ backend: CloneBackend) throws {
+    /// The walk stops one object past the limit: a graph of 32 objects under a limit of 5 is
+    /// refused having counted 6, not all 32 (a million-object graph is not walked to the end).
+    @Test(arguments: CloneBackend.available) func limitIsCheckedBeforeWritingAndStopsTheWalk(_ backend: CloneBackend) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 10)
         let before = try fixture.rowCounts()
         #expect {
             try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, maximumObjects: 5))
         } throws: { error in
-            guard case CloneError.tooLarge(32, 5) = error else { return false }
-            return true
+            guard case CloneError.tooLarge(let objects, 5) = error else { return false }
+            return objects == 6
         }
         #expect(try fixture.rowCounts() == before)
+        // Within the limit, the same graph is walked to its end and copied whole.
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, maximumObjects: 32))
+        #expect(result.created.values.reduce(0, +) == 32)
     }
 
     @Test(arguments: CloneBackend.available) func badRequestsNameTheField(_ backend: CloneBackend) throws {

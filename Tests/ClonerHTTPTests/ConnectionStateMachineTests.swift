@@ -305,6 +305,14 @@ import Testing
         _ = Self.answer(1, &writing)
         #expect(Self.name(writing.timerFired(now: 31 * s, outputPending: true)) == "close")
 
+        // Output queued after a long quiet spell: its write deadline counts from when it was
+        // queued, not from the last write before the quiet.
+        var quiet = Self.machine()
+        quiet.didWrite(now: 1 * s)
+        quiet.outputStarted(now: 100 * s)
+        #expect(Self.name(quiet.timerFired(now: 101 * s, outputPending: true)) == "nothing")
+        #expect(Self.name(quiet.timerFired(now: 131 * s, outputPending: true)) == "close")
+
         // Finishing: the final answer must leave within the write deadline.
         var finishing = Self.machine()
         Self.receive(Self.head(keepAlive: false), into: &finishing)

@@ -35,6 +35,8 @@ import Testing
         #expect(config.http.maxRequestsPerConnection == 1000)
         #expect(config.http.maxConnections == 1024)
         #expect(config.http.maxConnectionsPerClient == 256)
+        #expect(config.http.maxQueuedOutputBytes == 256 * 1024)
+        #expect(config.maxObjectsPerRequest == 100_000)
         #expect(config.settingsFile == nil)
     }
 

@@ -22,6 +22,26 @@ import Testing
         #expect(try store.read { try $0.idempotencyRecord(key: "k2") }?.location == nil)
     }
 
+    /// A key or job id reaches the store from a client; one with a NUL (which PostgreSQL text
+    /// cannot hold) is an error of that read, never a stop of the process.
+    @Test(arguments: StoreBackendKind.available) func keysWithNULAreErrorsOrAbsentNotCrashes(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
+        for key in ["\u{0}", "a\u{0}b"] {
+            let job = Result { try store.read { try $0.job(id: key) } }
+            let record = Result { try store.read { try $0.idempotencyRecord(key: key) } }
+            switch kind {
+            case .sqlite:
+                #expect((try? job.get()) == .some(nil))
+                #expect((try? record.get()) == .some(nil))
+            case .postgreSQL:
+                #expect(throws: (any Error).self) { try job.get() }
+                #expect(throws: (any Error).self) { try record.get() }
+            }
+        }
+        #expect(try store.read { try $0.job(id: "absent") } == nil)
+    }
+
     @Test(arguments: StoreBackendKind.available) func interruptedJobsAreReportedFailedAfterReopening(_ kind: StoreBackendKind) throws {
         let place = try StorePlace(kind)
         do {

@@ -35,8 +35,13 @@ public struct HTTPLimits: Sendable, Hashable {
     /// The body's deadline never extends past this, however fast it arrives: at 8 MiB that still
     /// allows about 70 KB/s.
     public var bodyMaximumTimeout: Duration = .seconds(120)
-    /// Longest pause while the client does not drain a response we are writing.
+    /// Longest time queued output makes no progress (nothing of it is written): counted from the
+    /// last write that moved bytes, or from when output began waiting; then the connection closes.
     public var writeTimeout: Duration = .seconds(30)
+    /// Unsent answers one connection may hold before the server stops reading and dispatching its
+    /// next pipelined request, until they drain below it again. One answer larger than this is
+    /// still sent whole; the bound keeps the answers after it from piling up behind it.
+    public var maxQueuedOutputBytes: Int = 256 * 1024
     /// Idle keep-alive: longer than the 60 s idle timeout of common load balancers, which
     /// otherwise reuse a connection we are closing and answer their client 502.
     public var idleTimeout: Duration = .seconds(75)

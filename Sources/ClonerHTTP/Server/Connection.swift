@@ -45,6 +45,8 @@ final class Connection: EventLoopHandler {
     private var parser: RequestParser
     private var outbound: [[UInt8]] = []
     private var outboundOffset = 0
+    /// Bytes queued in `outbound` and not yet written.
+    private var queuedBytes = 0
 
     /// Which request is being received or answered, the peer's half-close, the deadlines: every
     /// decision about this connection's lifecycle is a transition of this value.
@@ -95,7 +97,7 @@ final class Connection: EventLoopHandler {
         case .refuse:
             refuse(refusal ?? "the server is past a connection limit")
         case .writeContinue:
-            outbound.append(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+            enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
             flush()
         case .dispatch(let head, let body, let number):
             dispatch(head, body: body, number: number)
@@ -134,15 +136,30 @@ final class Connection: EventLoopHandler {
         case .lingering:
             if readable { discardInput() }
         case .reading, .responding, .finishing:
+            let wasBacklogged = isOutputBacklogged
             if writable || tlsWaits.contains(.readNeedsWritable) || (readable && tlsWaits.contains(.writeNeedsReadable)) {
                 flush()
                 if machine.isClosed { return }
             }
             let activity = machine.activity
-            if (activity == .reading || activity == .finishing)
+            if activity == .reading && isOutputBacklogged {
+                // Held: read nothing more until the answers drain (a hang-up still shows as EPOLLHUP).
+                if events & EPOLLHUP.rawValue != 0 && events & EPOLLIN.rawValue == 0 {
+                    close()
+                    return
+                }
+            } else if (activity == .reading || activity == .finishing)
                 && (readable || (writable && tlsWaits.contains(.readNeedsWritable))) {
                 readOnce()
                 process()
+            } else if activity == .reading && wasBacklogged {
+                // Drained below the bound: serve the pipelined requests already buffered (and
+                // any OpenSSL holds decrypted, which no readable event will announce).
+                process()
+                if machine.activity == .reading && !isOutputBacklogged && tls?.hasPendingBytes == true {
+                    readOnce()
+                    process()
+                }
             } else if activity == .responding && events & EPOLLHUP.rawValue != 0 {
                 // The client is gone; the handler's answer will find the connection closed.
                 close()
@@ -273,12 +290,23 @@ final class Connection: EventLoopHandler {
     /// writes all their responses with one flush (pipelined answers share a sendmsg). A
     /// synchronous answer leaves the machine reading again and this loop picks the next request
     /// up; an asynchronous one arrives later through `complete`, which calls this again.
+    ///
+    /// Past `maxQueuedOutputBytes` of unsent answers it stops before the next request; when the
+    /// flush takes the queue below the bound at once it carries on (no event would come for
+    /// requests already buffered), otherwise the writable event that drains it does.
     private func process() {
-        defer {
-            if !outbound.isEmpty && !machine.isClosed { flush() }
-        }
         if proxyPeerHost != nil && !readProxyHeader() { return }
+        while parseAndDispatch() {
+            if !machine.isClosed { flush() }
+            guard machine.activity == .reading && !isOutputBacklogged else { return }
+        }
+        if !outbound.isEmpty && !machine.isClosed { flush() }
+    }
+
+    /// The loop of `process`; true when it stopped because the queued answers passed the bound.
+    private func parseAndDispatch() -> Bool {
         while machine.activity == .reading {
+            if isOutputBacklogged { return true }
             if !buffer.isEmpty { machine.requestBytesBuffered(now: owner.loop.now) }
             var event: RequestParser.Event?
             var consumed = 0
@@ -293,7 +321,7 @@ final class Connection: EventLoopHandler {
                 }
             } catch {
                 reject(error)
-                break
+                return false
             }
             buffer.consume(consumed)
             switch event {
@@ -307,10 +335,11 @@ final class Connection: EventLoopHandler {
                 if consumed == 0 {
                     perform(machine.inputExhausted(
                         bufferEmpty: buffer.isEmpty, parserIdle: parser.isIdle, outputPending: !outbound.isEmpty))
-                    return
+                    return false
                 }
             }
         }
+        return false
     }
 
     /// The PROXY protocol header a trusted proxy sends before the client's first byte. False
@@ -444,7 +473,7 @@ final class Connection: EventLoopHandler {
                 status: response.status, headers: response.headers, contentLength: nil, chunked: chunked,
                 date: owner.date(), requestID: request.id, connection: reply.keepAlive ? .none : .close, into: &head)
             machine.streamQueued(bytes: head.count)
-            outbound.append(head)
+            enqueue(head)
             flush()
             updateInterest()
             let writer = owner.makeBodyWriter(token: token, requestNumber: number)
@@ -496,7 +525,7 @@ final class Connection: EventLoopHandler {
                 frame = bytes
             }
             machine.streamQueued(bytes: frame.count)
-            outbound.append(frame)
+            enqueue(frame)
             flush()
             if machine.isClosed {
                 continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed())
@@ -513,7 +542,7 @@ final class Connection: EventLoopHandler {
                 perform(action)
                 return
             }
-            if stream.chunked { outbound.append(Array("0\r\n\r\n".utf8)) }
+            if stream.chunked { enqueue(Array("0\r\n\r\n".utf8)) }
             logAccess(method: stream.request.method, request: stream.request, status: stream.status,
                       startedAt: stream.startedAt, bytes: stream.bytesSent + (stream.chunked ? 5 : 0))
             resumeReading()
@@ -531,8 +560,19 @@ final class Connection: EventLoopHandler {
         }
     }
 
-    private var queuedBytes: Int {
-        outbound.reduce(0) { $0 + $1.count } - outboundOffset
+    /// Queues bytes to write. The write deadline counts from the moment output starts waiting,
+    /// not from a write that ended long before (an idle keep-alive connection's last one).
+    private func enqueue(_ bytes: [UInt8]) {
+        if outbound.isEmpty { machine.outputStarted(now: owner.loop.now) }
+        queuedBytes += bytes.count
+        outbound.append(bytes)
+    }
+
+    /// The client reads slower than it asks: its unsent answers passed the bound, so no further
+    /// request of it is read or dispatched until they drain below it. A pipelining client that
+    /// reads nothing then costs one answer and the bound, not every answer it asked for.
+    private var isOutputBacklogged: Bool {
+        queuedBytes > core.limits.maxQueuedOutputBytes
     }
 
     /// A connection past a limit: 503 with `Retry-After` (RFC 9110 §15.6.4, §10.2.3) before any
@@ -582,13 +622,13 @@ final class Connection: EventLoopHandler {
             if tls != nil || response.body.count <= 1024 {
                 // One buffer: one TLS record, or a copy cheaper than an extra iovec.
                 head.append(contentsOf: response.body)
-                outbound.append(head)
+                enqueue(head)
             } else {
-                outbound.append(head)
-                outbound.append(response.body)
+                enqueue(head)
+                enqueue(response.body)
             }
         } else {
-            outbound.append(head)
+            enqueue(head)
         }
         logAccess(method: method, request: request, status: status, startedAt: startedAt, bytes: bytes)
     }
@@ -614,6 +654,7 @@ final class Connection: EventLoopHandler {
             case .bytes(var count):
                 machine.didWrite(now: owner.loop.now)
                 tlsWaits.remove(.writeNeedsReadable)
+                queuedBytes -= count
                 while count > 0 {
                     let left = outbound[0].count - outboundOffset
                     if count >= left {
@@ -696,6 +737,7 @@ final class Connection: EventLoopHandler {
         owner.remove(self)
         Glibc.close(fd)
         outbound.removeAll()
+        queuedBytes = 0
         tls = nil
         perform(action)
     }
@@ -706,7 +748,8 @@ final class Connection: EventLoopHandler {
         var events: UInt32 = 0
         switch machine.activity {
         case .handshaking: events = tlsWaits.contains(.readNeedsWritable) ? EPOLLOUT.rawValue : EPOLLIN.rawValue
-        case .reading, .lingering: events = EPOLLIN.rawValue
+        case .reading: events = isOutputBacklogged ? 0 : EPOLLIN.rawValue
+        case .lingering: events = EPOLLIN.rawValue
         case .responding, .finishing: events = 0
         case .closed: return
         }

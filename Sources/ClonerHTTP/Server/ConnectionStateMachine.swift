@@ -418,6 +418,12 @@ struct ConnectionStateMachine {
         lastWrite = now
     }
 
+    /// Output was queued while nothing was: the write deadline counts from now. It measures time
+    /// without progress while output waits, not the age of the last write before it.
+    mutating func outputStarted(now: UInt64) {
+        lastWrite = now
+    }
+
     /// Everything queued is written.
     mutating func outputDrained(now: UInt64) -> Action {
         switch state {

@@ -130,7 +130,7 @@ final class ClonesController: Sendable {
             let field = prefix + property
             if let attribute = entity.attribute(named: property) {
                 do {
-                    set[property] = try RecordJSONCoding.decodeValue(value, type: attribute.type, field: field)
+                    set[property] = try RecordJSONCoding.decodeValue(value, attribute: attribute, of: entity, field: field)
                 } catch {
                     errors.append(error)
                 }

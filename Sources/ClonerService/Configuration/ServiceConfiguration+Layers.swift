@@ -80,6 +80,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "maxObjectsPerClone", environmentVariable: "CLONER_MAX_OBJECTS_PER_CLONE") { config, raw, source throws(ConfigurationError) in
             config.maxObjectsPerClone = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
         },
+        Setting(fileKey: "maxObjectsPerRequest", environmentVariable: "CLONER_MAX_OBJECTS_PER_REQUEST") { config, raw, source throws(ConfigurationError) in
+            config.maxObjectsPerRequest = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
+        },
         Setting(fileKey: "maxCopies", environmentVariable: "CLONER_MAX_COPIES") { config, raw, source throws(ConfigurationError) in
             config.maxCopies = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a positive integer")
         },
@@ -149,6 +152,9 @@ extension ServiceConfiguration {
         },
         Setting(fileKey: "http.maxConnectionsPerClient", environmentVariable: "CLONER_HTTP_MAX_CONNECTIONS_PER_CLIENT") { config, raw, source throws(ConfigurationError) in
             config.http.maxConnectionsPerClient = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a count 1–1000000")
+        },
+        Setting(fileKey: "http.maxQueuedOutputBytes", environmentVariable: "CLONER_HTTP_MAX_QUEUED_OUTPUT_BYTES") { config, raw, source throws(ConfigurationError) in
+            config.http.maxQueuedOutputBytes = try parseInteger(raw, source: source, range: 1024...(1 << 30), expected: "bytes 1024–1073741824")
         },
     ]
 

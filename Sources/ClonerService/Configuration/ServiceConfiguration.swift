@@ -38,6 +38,9 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var drainGrace: Duration = .seconds(2)
     /// A clone planning more objects than this is refused before anything is written.
     public var maxObjectsPerClone = 1_000_000
+    /// JSON objects one create or PATCH body may hold below its own (each object it creates is
+    /// one); more is a 413 naming the widest member, refused before the body is parsed.
+    public var maxObjectsPerRequest = 100_000
     /// The most copies one clone request may ask for (`copies`, DESIGN.md §3a); more is a 422.
     public var maxCopies = 1_000
     /// Clone jobs (synchronous and `respond-async`) running at once; the rest wait for their turn

@@ -1,6 +1,7 @@
 import ClonerHTTP
 import ClonerModel
 import ClonerStore
+import Foundation
 
 /// `GET /jobs/{id}` (DESIGN.md §4): a job still running in this process answers with its live
 /// progress from the registry; a finished one (or one of another process) from its persisted row.
@@ -15,6 +16,9 @@ final class JobsController: Sendable {
 
     func jobResponse(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = request.parameter("id") ?? ""
+        // Job ids are the lower-case UUIDs `ClonesController` makes: anything else (a NUL, bytes
+        // that were not UTF-8, a kilobyte of text) names no job and never reaches the store.
+        guard JobsController.canBeJobID(id) else { throw Problem.notFound("no clone job \(id)") }
         if let job = jobs.job(id), job.finishedAt == nil {
             let status: JobStatus = job.status == .queued ? .queued : .running
             return .json(JobsController.jobJSON(id: id, status: status, planned: job.progress.planned, written: job.progress.written, result: nil, error: nil))
@@ -28,6 +32,11 @@ final class JobsController: Sendable {
         }
         return .json(JobsController.jobJSON(id: id, status: record.status, planned: planned, written: planned,
                                             result: record.result.map(Array.init), error: record.error.map(Array.init)))
+    }
+
+    /// Whether `id` has the form of a job id: a UUID as 36 characters of lower-case text.
+    static func canBeJobID(_ id: String) -> Bool {
+        id.utf8.count == 36 && id == id.lowercased() && UUID(uuidString: id) != nil
     }
 
     static func jobJSON(id: String, status: JobStatus, planned: Int, written: Int, result: [UInt8]?, error: [UInt8]?) -> [UInt8] {

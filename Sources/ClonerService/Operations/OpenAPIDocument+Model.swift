@@ -113,11 +113,23 @@ private struct EntityOperations {
         for attribute in entity.attributes { properties[attribute.name] = Self.valueSchema(attribute) }
         for relationship in entity.relationships {
             properties[relationship.name] = relationship.isToMany
-                ? ["type": "array", "items": Self.objectID]
+                ? ["type": "array", "items": Self.objectID, "maxItems": .integer(Int64(RecordJSONCoding.inlineListLimit)),
+                   "description": .string("The first \(RecordJSONCoding.inlineListLimit) `_id`s; `_lists` tells of the rest.")]
                 : Self.objectIDOrNull
         }
+        let required = properties.keys.sorted().map(JSONValue.string)
+        if entity.relationships.contains(where: \.isToMany) {
+            let list: JSONValue = ["type": "object", "additionalProperties": false, "required": ["count", "inline", "all"], "properties": [
+                "count": ["type": "integer", "minimum": .integer(Int64(RecordJSONCoding.inlineListLimit + 1))],
+                "inline": ["type": "integer"],
+                "all": ["type": ["string", "null"],
+                        "description": "The list route filtered by the inverse to-one: every linked object, paged in `_id` order; null for a many-to-many."],
+            ]]
+            properties["_lists"] = ["type": "object", "additionalProperties": list,
+                                    "description": .string("Present when a to-many links more than \(RecordJSONCoding.inlineListLimit) objects: per such relationship, how many, and where they all are.")]
+        }
         return ["type": "object", "additionalProperties": false,
-                "required": .array(properties.keys.sorted().map(JSONValue.string)), "properties": .object(properties)]
+                "required": .array(required), "properties": .object(properties)]
     }
 
     /// A create or PATCH body: the entity's properties and nothing else. A relationship takes
@@ -131,6 +143,10 @@ private struct EntityOperations {
         var required: [JSONValue] = []
         for attribute in entity.attributes {
             properties[attribute.name] = Self.valueSchema(attribute)
+            if let limit = entity.uniqueValueByteLimit(attribute), case .object(var schema) = properties[attribute.name] {
+                schema["description"] = .string("Unique: at most \(limit) bytes (UTF-8 for text, decoded for binary), else 422 naming the field.")
+                properties[attribute.name] = .object(schema)
+            }
             if create && !attribute.acceptsBlank { required.append(.string(attribute.name)) }
         }
         for relationship in entity.relationships {
@@ -202,7 +218,9 @@ private struct EntityOperations {
              "schema": ["type": "integer", "format": "int64", "minimum": 1]],
             ["name": "cursor", "in": "query", "description": "The position the previous page's `next` URL carries; not with `after`.",
              "schema": ["type": "string", "pattern": "^[A-Za-z0-9_-]+$"]],
-            ["name": "order", "in": "query", "description": "Comma-separated property names, `-` for descending.", "schema": ["type": "string"]],
+            ["name": "order", "in": "query",
+             "description": .string("Comma-separated property names, `-` for descending; each named once, at most \(RecordsController.maximumOrderKeys) (else 422 naming `order`)."),
+             "schema": ["type": "string"]],
         ]
         for attribute in entity.attributes {
             parameters.append(["name": .string(attribute.name), "in": "query", "description": "Equality filter, in the attribute's text form.",

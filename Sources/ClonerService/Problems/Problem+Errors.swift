@@ -52,7 +52,7 @@ extension Problem {
         case let .invalidReference(field, message):
             return .validationFailed([FieldError(field: field, message: message)])
         case let .tooLarge(objects, limit):
-            return Problem(code: .tooManyObjects, detail: "the clone would create \(objects) objects; the limit is \(limit)")
+            return Problem(code: .tooManyObjects, detail: "the clone would create at least \(objects) objects; the limit is \(limit)")
         case let .inCopy(index, inner):
             return from(inner, during: operation).map { $0.inCopy(index) }
         case .incompatibleStore, .backendUnavailable, .migrationRefused, .database:
@@ -69,7 +69,7 @@ extension Problem {
         case let .invalidRequest(field, message):
             return .validationFailed([FieldError(field: field, message: message)])
         case let .tooLarge(objects, limit):
-            return Problem(code: .tooManyObjects, detail: "the clone would create \(objects) objects; the limit is \(limit)")
+            return Problem(code: .tooManyObjects, detail: "the clone would create at least \(objects) objects; the limit is \(limit)")
         case let .conflict(entity, attribute):
             return .conflict("\(entity).\(attribute) must be unique and the clone would repeat a value; use set to give the root a new one", field: attribute)
         case let .conflictTogether(entity, attributes):

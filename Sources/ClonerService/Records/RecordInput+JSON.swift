@@ -70,7 +70,7 @@ extension RecordInput {
             }
             if let attribute = entity.attribute(named: name) {
                 do {
-                    let decoded = try RecordJSONCoding.decodeValue(value, type: attribute.type, field: field)
+                    let decoded = try RecordJSONCoding.decodeValue(value, attribute: attribute, of: entity, field: field)
                     if decoded.isNull && !attribute.isOptional {
                         errors.append(FieldError(field: field, message: "must not be null"))
                     } else {

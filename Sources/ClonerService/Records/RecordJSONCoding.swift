@@ -23,6 +23,25 @@ public enum RecordJSONCoding {
         }
     }
 
+    /// `decodeValue` for an attribute of `entity`, refusing a value too long for the unique index
+    /// that guards it (`EntityDescription.uniqueValueByteLimit`), on every store alike.
+    public static func decodeValue(_ json: JSONValue, attribute: AttributeDescription, of entity: EntityDescription,
+                                   field: String) throws(FieldError) -> AttributeValue {
+        let value = try decodeValue(json, type: attribute.type, field: field)
+        if let limit = entity.uniqueValueByteLimit(attribute) {
+            let bytes: Int
+            switch value {
+            case .string(let text), .json(let text): bytes = text.utf8.count
+            case .binary(let data): bytes = data.count
+            default: bytes = 0
+            }
+            if bytes > limit {
+                throw FieldError(field: field, message: "a value of \(entity.name).\(attribute.name), which is unique, holds at most \(limit) bytes; this one holds \(bytes)")
+            }
+        }
+        return value
+    }
+
     /// A value given as text in a query string (`?name=foo`, `?index=3`): the same forms as in a
     /// body, minus the JSON quoting; `json` attributes take JSON text.
     public static func decodeQueryValue(_ text: String, type: AttributeType, field: String) throws(FieldError) -> AttributeValue {
@@ -82,7 +101,7 @@ public enum RecordJSONCoding {
     ///   - relationships: one value per `entity.relationships`, same order.
     public static func writeRecord(
         entity: EntityDescription, id: Int64, version: Int64,
-        attributes: [AttributeValue], relationships: [RelationshipValue],
+        attributes: [AttributeValue], relationships: [RelationshipValue], listRoutes: [String?] = [],
         to writer: inout JSONWriter
     ) {
         precondition(attributes.count == entity.attributes.count, "\(entity.name): \(attributes.count) values for \(entity.attributes.count) attributes")
@@ -99,18 +118,66 @@ public enum RecordJSONCoding {
             writer.key(relationship.name)
             writeRelationship(value, to: &writer)
         }
+        writeLongLists(entity: entity, id: id, relationships: relationships, listRoutes: listRoutes, to: &writer)
         writer.endObject()
     }
 
-    /// A relationship as JSON: a to-one as its `_id` or null, a to-many as an array of `_id`s.
+    /// `_id`s a record lists inline per to-many relationship: a record of millions of links
+    /// would otherwise be tens of megabytes of JSON on every read. Past it, `_lists` says how many
+    /// there are and where to page through them all.
+    public static let inlineListLimit = 1000
+
+    /// A relationship as JSON: a to-one as its `_id` or null, a to-many as an array of `_id`s (the
+    /// first `inlineListLimit` of them, in the relationship's order).
     static func writeRelationship(_ value: RelationshipValue, to writer: inout JSONWriter) {
         switch value {
         case .toOne(let target?): writer.integer(target)
         case .toOne(nil): writer.null()
         case .toMany(let targets):
             writer.beginArray()
-            for target in targets { writer.integer(target) }
+            for target in targets.prefix(inlineListLimit) { writer.integer(target) }
             writer.endArray()
+        }
+    }
+
+    /// After the relationships, for each to-many longer than `inlineListLimit`:
+    /// `"_lists": {"items": {"count": 2790000, "inline": 1000, "all": "/items?note=42"}}`. `all`
+    /// is the list route filtered by the inverse to-one (every link, paged, in `_id` order), or
+    /// null when the inverse is a to-many or there is none (no filter can select them).
+    /// Nothing is written for a record whose lists are all short.
+    static func writeLongLists(entity: EntityDescription, id: Int64, relationships: some Collection<RelationshipValue>,
+                               listRoutes: [String?], to writer: inout JSONWriter) {
+        var started = false
+        for (offset, (relationship, value)) in zip(entity.relationships, relationships).enumerated() {
+            guard case .toMany(let targets) = value, targets.count > inlineListLimit else { continue }
+            if !started {
+                writer.key("_lists")
+                writer.beginObject()
+                started = true
+            }
+            writer.key(relationship.name)
+            writer.beginObject()
+            writer.key("count"); writer.integer(Int64(targets.count))
+            writer.key("inline"); writer.integer(Int64(inlineListLimit))
+            writer.key("all")
+            if offset < listRoutes.count, let route = listRoutes[offset] {
+                writer.string(route + String(id))
+            } else {
+                writer.null()
+            }
+            writer.endObject()
+        }
+        if started { writer.endObject() }
+    }
+
+    /// Per relationship of `entity`, the start of the list route that selects every object of a
+    /// to-many (`/items?note=`, the `_id` to follow), or nil: a to-one, or a to-many whose inverse
+    /// is not a to-one (no filter selects its objects).
+    static func listRoutes(_ entity: EntityDescription, model: DataModel) -> [String?] {
+        entity.relationships.map { relationship in
+            guard relationship.isToMany, let inverse = model.inverse(of: relationship), !inverse.isToMany,
+                  let destination = model.entity(named: relationship.destination) else { return nil }
+            return "/\(destination.collection)?\(RecordsController.percentEncoded(inverse.name))="
         }
     }
 

@@ -6,19 +6,22 @@ struct RecordKeys: Sendable {
     let entityValue: [UInt8]
     let attributes: [[UInt8]]
     let relationships: [[UInt8]]
+    /// Per relationship, where a long to-many's objects are all listed (`RecordJSONCoding.listRoutes`).
+    let listRoutes: [String?]
 
     static let id = JSONWriter.encodedKey("_id")
     static let entity = JSONWriter.encodedKey("_entity")
     static let version = JSONWriter.encodedKey("_version")
 
-    init(entity: EntityDescription) {
+    init(entity: EntityDescription, model: DataModel) {
         entityValue = JSONWriter.encodedString(entity.name)
         attributes = entity.attributes.map { JSONWriter.encodedKey($0.name) }
         relationships = entity.relationships.map { JSONWriter.encodedKey($0.name) }
+        listRoutes = RecordJSONCoding.listRoutes(entity, model: model)
     }
 
     /// Every entity's keys, by entity name; built once per model.
     static func byEntity(_ model: DataModel) -> [String: RecordKeys] {
-        Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, RecordKeys(entity: $0)) })
+        Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, RecordKeys(entity: $0, model: model)) })
     }
 }

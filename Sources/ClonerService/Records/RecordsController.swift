@@ -7,15 +7,21 @@ import Foundation
 final class RecordsController: Sendable {
     static let defaultPageSize = 50
     static let maximumPageSize = 1000
+    /// Keys one `order` may name: each is a sort column and a term of the cursor's condition, and
+    /// a list needs few to be unambiguous (`_id` always ends it).
+    static let maximumOrderKeys = 8
 
     let model: DataModel
     let store: IncrementalStore
+    /// `maxObjectsPerRequest`: JSON objects a create or PATCH body may hold below its own.
+    let maximumObjects: Int
     /// Member names per entity, encoded once for the read routes.
     private let recordKeys: [String: RecordKeys]
 
-    init(model: DataModel, store: IncrementalStore) {
+    init(model: DataModel, store: IncrementalStore, maximumObjects: Int = 100_000) {
         self.model = model
         self.store = store
+        self.maximumObjects = maximumObjects
         self.recordKeys = RecordKeys.byEntity(model)
     }
 
@@ -51,10 +57,18 @@ final class RecordsController: Sendable {
             case "cursor":
                 cursorText = item.value
             case "order":
-                for key in item.value.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                let keys = item.value.split(separator: ",", omittingEmptySubsequences: false)
+                guard keys.count <= RecordsController.maximumOrderKeys else {
+                    errors.append(FieldError(field: "order", message: "at most \(RecordsController.maximumOrderKeys) keys, got \(keys.count)"))
+                    continue
+                }
+                var named: Set<String> = []
+                for key in keys.map(String.init) {
                     let descending = key.hasPrefix("-")
                     let name = descending ? String(key.dropFirst()) : key
-                    if name == "_id" || entity.attribute(named: name) != nil || isStoredToOne(entity, name) {
+                    if !named.insert(name).inserted {
+                        errors.append(FieldError(field: "order", message: "names \(name) more than once"))
+                    } else if name == "_id" || entity.attribute(named: name) != nil || isStoredToOne(entity, name) {
                         fetch.sort.append(FetchRequest.Sort(name, ascending: !descending))
                     } else {
                         errors.append(FieldError(field: "order", message: "\(entity.name) has no attribute or to-one relationship named \(name)"))
@@ -169,6 +183,7 @@ final class RecordsController: Sendable {
         let entity = try request.entity(in: model)
         try request.requireJSONBody()
         let input: RecordInput
+        try checkWidth(request.body)
         do {
             input = try RecordInput.decode(request.body, entity: entity, model: model, mode: .create)
         } catch {
@@ -180,9 +195,19 @@ final class RecordsController: Sendable {
             return try context.fetchObject(entity: entity.name, id: result.insertedIDs[0])
         }
         guard let object else { throw Problem.internalError() }
-        return HTTPResponse.json(object.jsonBytes(entity: entity), status: .created, headers: [
+        return HTTPResponse.json(object.jsonBytes(entity: entity, listRoutes: keys(entity).listRoutes), status: .created, headers: [
             "Location": "/\(entity.collection)/\(object.id)", "ETag": object.entityTag,
         ])
+    }
+
+    /// Refuses a body holding more objects than one request may create, before it is parsed:
+    /// depth is bounded by the parser, width here (memory and work grow with the objects).
+    private func checkWidth(_ body: [UInt8]) throws(Problem) {
+        let count = BodyObjectCount(body)
+        guard count.nested > maximumObjects else { return }
+        throw Problem(code: .payloadTooLarge,
+                      detail: "the body holds \(count.nested) objects (\(count.widestCount) of them in \(count.widestMember)); one request creates at most \(maximumObjects) (maxObjectsPerRequest)",
+                      field: count.widestMember)
     }
 
     // MARK: GET /{collection}/{id}
@@ -211,6 +236,7 @@ final class RecordsController: Sendable {
         let id = try request.objectID(of: entity)
         try request.requireJSONBody()
         let input: RecordInput
+        try checkWidth(request.body)
         do {
             input = try RecordInput.decode(request.body.isEmpty ? Array("{}".utf8) : request.body, entity: entity, model: model, mode: .update)
         } catch {
@@ -233,7 +259,7 @@ final class RecordsController: Sendable {
             return try context.fetchObject(entity: entity.name, id: id)
         }
         guard let object else { throw Problem.notFound("\(entity.name) \(id) does not exist") }
-        return HTTPResponse.json(object.jsonBytes(entity: entity), headers: ["ETag": object.entityTag])
+        return HTTPResponse.json(object.jsonBytes(entity: entity, listRoutes: keys(entity).listRoutes), headers: ["ETag": object.entityTag])
     }
 
     // MARK: DELETE /{collection}/{id}

@@ -3,17 +3,17 @@ import ClonerStore
 
 extension StoredObject {
     /// Writes the record as the flat JSON object of DESIGN.md §4.
-    func write(entity: EntityDescription, to writer: inout JSONWriter) {
+    func write(entity: EntityDescription, listRoutes: [String?], to writer: inout JSONWriter) {
         RecordJSONCoding.writeRecord(
             entity: entity, id: id, version: version,
             attributes: entity.attributes.map { attributes[$0.name] ?? .null },
             relationships: entity.relationships.map { relationships[$0.name] ?? ($0.isToMany ? .toMany([]) : .toOne(nil)) },
-            to: &writer)
+            listRoutes: listRoutes, to: &writer)
     }
 
-    func jsonBytes(entity: EntityDescription) -> [UInt8] {
+    func jsonBytes(entity: EntityDescription, listRoutes: [String?]) -> [UInt8] {
         var writer = JSONWriter(capacity: 128 + 32 * (entity.attributes.count + entity.relationships.count))
-        write(entity: entity, to: &writer)
+        write(entity: entity, listRoutes: listRoutes, to: &writer)
         return writer.bytes
     }
 

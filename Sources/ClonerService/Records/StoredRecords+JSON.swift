@@ -22,6 +22,10 @@ extension StoredRecords {
             writer.key(encoded: key)
             RecordJSONCoding.writeRelationship(relationships[relationshipBase + offset], to: &writer)
         }
+        RecordJSONCoding.writeLongLists(
+            entity: entity, id: ids[index],
+            relationships: relationships[relationshipBase..<(relationshipBase + keys.relationships.count)],
+            listRoutes: keys.listRoutes, to: &writer)
         writer.endObject()
     }
 

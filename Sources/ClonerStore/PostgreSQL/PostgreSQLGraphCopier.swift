@@ -163,8 +163,17 @@ struct PostgreSQLGraphCopier {
         let map = PostgreSQLGraphCopySQL.mapTable, linked = PostgreSQLGraphCopySQL.linkedTable
         // Objects per entity, all copies together (a walk shared by all copies counts once each).
         var counts: [Int: Int] = [:]
-        try query(sql.walk, parameters).forEachRow {
-            counts[Int($0.int64(0))] = Int($0.int64(1)) * (sql.perCopyWalk ? 1 : copies)
+        var walked = 0
+        for walk in [sql.walk, sql.walkWithoutLimit] {
+            counts = [:]
+            try query(walk, parameters).forEachRow {
+                let entity = Int($0.int64(0))
+                if entity < 0 { walked = Int($0.int64(1)) } else { counts[entity] = Int($0.int64(1)) * (sql.perCopyWalk ? 1 : copies) }
+            }
+            // Stopped at its row limit with no more objects than allowed (objects reached by
+            // several edges): walked again to the end.
+            guard walk == sql.walk, walked >= sql.walkRowLimit, counts.values.reduce(0, +) <= plan.maximumObjects else { break }
+            try query("DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)", [])
         }
         let total = counts.values.reduce(0, +)
         guard total <= plan.maximumObjects else { throw StoreError.tooLarge(objects: total, limit: plan.maximumObjects) }

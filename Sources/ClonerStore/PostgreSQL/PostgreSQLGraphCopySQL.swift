@@ -59,7 +59,15 @@ struct PostgreSQLGraphCopySQL {
     let rootTag: Int
     let settings: [String: Setting]
     let perCopyWalk: Bool
+    /// The walk, stopped after `walkRowLimit` rows: past the object limit it need not go on to
+    /// tell the clone is too large. Its answer carries the rows walked under entity -1. An object
+    /// reached by several edges is a row per edge, so a walk stopped with no more objects than
+    /// the limit is redone without the stop (`walkWithoutLimit`).
     private(set) var walk: String
+    private(set) var walkWithoutLimit: String
+    /// Rows the walk stops at: one more than the objects it may find (a walk shared by the copies
+    /// finds each copy's objects once).
+    var walkRowLimit: Int { (perCopyWalk ? plan.maximumObjects : plan.maximumObjects / max(plan.copies, 1)) + 1 }
     /// The walk run again once the source is locked, answering how many objects it finds that the
     /// first walk did not, and the other way round: 0 means the locked rows are the graph.
     private(set) var walkCheck: String = ""
@@ -95,6 +103,7 @@ struct PostgreSQLGraphCopySQL {
         for relationship in schema.model.entities.flatMap(\.relationships) { index[relationship.qualifiedName] = index.count }
         self.relationshipIndex = index
         self.walk = ""
+        self.walkWithoutLimit = ""
         self.entitySteps = []
         self.linkedQueries = []
         self.joinInserts = []
@@ -102,7 +111,8 @@ struct PostgreSQLGraphCopySQL {
         let reachable = reachableEntities()
         self.reachable = reachable
         let entities = schema.model.entities.filter { reachable.contains($0.name) }
-        self.walk = walkSQL()
+        self.walk = walkSQL(limit: walkRowLimit)
+        self.walkWithoutLimit = walkSQL(limit: nil)
         self.walkCheck = walkCheckSQL()
         self.sourceLock = sourceLockSQL(entities)
         self.entitySteps = entities.map(entityStep)
@@ -190,7 +200,9 @@ struct PostgreSQLGraphCopySQL {
         return "WITH RECURSIVE w(cp, ent, id, via, pent, pid) AS (\n" + body + "\n)"
     }
 
-    private func walkSQL() -> String {
+    /// `limit`: rows taken from the recursion, which PostgreSQL evaluates only as far as they
+    /// are read, so the walk ends there rather than after every object.
+    private func walkSQL(limit: Int?) -> String {
         // `seq` numbers the rows in the order the walk finds them (its first arrival at an object
         // names the object's parent): a window over the CTE's scan, far cheaper than an identity
         // column's nextval per row.
@@ -198,8 +210,10 @@ struct PostgreSQLGraphCopySQL {
         // once), from the rows it wrote rather than by reading the table again.
         return walkCTE() + ", "
             + "written AS (INSERT INTO \(PostgreSQLGraphCopySQL.walkTable) (seq, cp, ent, id, via, pent, pid) "
-            + "SELECT row_number() OVER (), cp, ent, id, via, pent, pid FROM w RETURNING cp, ent, id) "
-            + "SELECT ent, count(*) FROM (SELECT DISTINCT cp, ent, id FROM written) d GROUP BY ent"
+            + "SELECT row_number() OVER (), cp, ent, id, via, pent, pid FROM "
+            + (limit.map { "(SELECT * FROM w LIMIT \($0)) w" } ?? "w") + " RETURNING cp, ent, id) "
+            + "SELECT ent, count(*) FROM (SELECT DISTINCT cp, ent, id FROM written) d GROUP BY ent "
+            + "UNION ALL SELECT -1, count(*) FROM written"
     }
 
     /// See `walkCheck`: `n`, the walk's objects, is named twice and so materialised once.
@@ -396,11 +410,15 @@ struct PostgreSQLGraphCopySQL {
         if excludedAtRoot(entity.name, attribute.name) {
             expression = "CASE WHEN m.pold IS NULL THEN \(blank(attribute)) ELSE \(expression) END"
         }
+        let type = PostgreSQLGraphCopySQL.castType(attribute.type)
         if let setting = setting(entity.name, attribute.name) {
-            expression = "CASE WHEN \(isSetRoot(setting)) THEN \(setValue(setting)) ELSE \(expression) END"
+            // The rule's expression typed before it meets the set value: a followParent with no
+            // parent in reach is all NULL branches, which PostgreSQL reads as text, and a CASE of
+            // text and the set value's uuid (or int8, ...) cannot be matched.
+            expression = "CASE WHEN \(isSetRoot(setting)) THEN \(setValue(setting)) ELSE CAST(\(expression) AS \(type)) END"
         }
         // Typed, so a CASE whose every branch is NULL is still the column's type.
-        return "CAST(\(expression) AS \(PostgreSQLGraphCopySQL.castType(attribute.type)))"
+        return "CAST(\(expression) AS \(type))"
     }
 
     /// The entities whose clones a `followParent` attribute of `entity` takes its value from,

@@ -45,6 +45,10 @@ struct PostgreSQLParameters {
             appendArrayHeader(count: elements.count, elementType: PostgreSQLTypeOID.text)
             for element in elements {
                 let utf8 = element.utf8
+                guard !utf8.contains(0) else {
+                    throw PostgreSQLError(kind: .client, code: .characterNotInRepertoire,
+                                          message: "parameter $\(position): text holds U+0000, which PostgreSQL text cannot store")
+                }
                 appendBigEndian(UInt32(utf8.count))
                 bytes.append(contentsOf: utf8)
             }
@@ -116,6 +120,12 @@ struct PostgreSQLParameters {
         case .bool(let v):
             bytes.append(v ? 1 : 0)
         case .text(let v), .json(let v):
+            // PostgreSQL text cannot hold U+0000 (the server refuses it as 22021). Refused here,
+            // before the round trip, so no caller can mistake it for anything but a bad value.
+            guard !v.utf8.contains(0) else {
+                throw PostgreSQLError(kind: .client, code: .characterNotInRepertoire,
+                                      message: "parameter $\(position): text holds U+0000, which PostgreSQL text cannot store")
+            }
             bytes.append(contentsOf: v.utf8)
         case .bytea(let v):
             bytes.append(contentsOf: v)

@@ -58,23 +58,23 @@ extension PostgreSQLStoreContext {
             }
         }
         if let cursor {
-            var alternatives: [String] = []
-            for index in sort.indices {
-                var parts: [String] = []
-                for previous in 0..<index {
-                    parts.append("\(quoted(sort[previous].column.name)) IS NOT DISTINCT FROM \(parameter(cursor[previous]))")
-                }
+            // Nested, `after(k) OR (equal(k) AND (…))`, so the condition and its parameters grow
+            // linearly with the keys (one parameter per cursor value), not with their square.
+            var condition = ""
+            for index in sort.indices.reversed() {
                 let column = quoted(sort[index].column.name)
                 let value = cursor[index]
-                switch (sort[index].ascending, value.isNull) {
-                case (true, true): parts.append("\(column) IS NOT NULL")
-                case (true, false): parts.append("\(column) > \(parameter(value))")
-                case (false, true): parts.append("false")
-                case (false, false): parts.append("(\(column) < \(parameter(value)) OR \(column) IS NULL)")
+                let placeholder = value.isNull ? "NULL" : parameter(value)
+                let after = switch (sort[index].ascending, value.isNull) {
+                case (true, true): "\(column) IS NOT NULL"
+                case (true, false): "\(column) > \(placeholder)"
+                case (false, true): "false"
+                case (false, false): "(\(column) < \(placeholder) OR \(column) IS NULL)"
                 }
-                alternatives.append("(" + parts.joined(separator: " AND ") + ")")
+                condition = condition.isEmpty
+                    ? "(\(after))" : "(\(after) OR (\(column) IS NOT DISTINCT FROM \(placeholder) AND \(condition)))"
             }
-            conditions.append("(" + alternatives.joined(separator: " OR ") + ")")
+            conditions.append(condition)
         }
 
         var sql = "SELECT " + sort.map { quoted($0.column.name) }.joined(separator: ", ") + " FROM \(quoted(entity.name))"

@@ -12,11 +12,11 @@ extension PostgreSQLStoreContext {
     static let idempotency = quoted(PostgreSQLSchema.idempotencyTable)
     static let jobs = quoted(PostgreSQLSchema.jobsTable)
 
-    /// Keys and job ids are the service's own text (header values, UUIDs); a NUL cannot occur in
-    /// an HTTP header, so one here is a programmer mistake.
+    /// Keys and job ids come from clients (header values, URL paths): one holding a NUL is refused
+    /// when the parameters are encoded (`PostgreSQLParameters`), an error for the request, not a
+    /// stop of the process.
     static func key(_ text: String) -> PostgreSQLValue {
-        precondition(!text.utf8.contains(0), "a NUL in a service-table key")
-        return .text(text)
+        .text(text)
     }
 
     func idempotencyRecord(key: String) throws -> IdempotencyRecord? {

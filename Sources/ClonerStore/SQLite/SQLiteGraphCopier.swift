@@ -62,11 +62,27 @@ struct SQLiteGraphCopier {
             INSERT INTO \(SQLiteGraphCopySQL.copiesTable) (copy) WITH RECURSIVE c(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM c WHERE n + 1 < ?1) SELECT n FROM c
             """).execute([.integer(Int64(plan.copies))])
         try fillRootValues(rootValues)
-        try connection.cachedStatement(sql.walk).execute(named: parameters)
+        // Rows the walk stops at: one more than the objects one walk may find (the walk is shared
+        // by the copies, each making its objects).
+        let walkRowLimit = plan.maximumObjects / plan.copies + 1
+        var walkParameters = parameters
+        walkParameters[":walkLimit"] = .integer(Int64(walkRowLimit))
+        let walked = try connection.cachedStatement(sql.walk).execute(named: walkParameters)
 
         var counts: [Int: Int] = [:]
-        try connection.forEachRow("SELECT ent, count(DISTINCT id) FROM \(SQLiteGraphCopySQL.walkTable) GROUP BY ent") {
-            counts[Int($0.int64(0))] = Int($0.int64(1)) * plan.copies
+        func count() throws {
+            try connection.forEachRow("SELECT ent, count(DISTINCT id) FROM \(SQLiteGraphCopySQL.walkTable) GROUP BY ent") {
+                counts[Int($0.int64(0))] = Int($0.int64(1)) * plan.copies
+            }
+        }
+        try count()
+        if walked >= walkRowLimit && counts.values.reduce(0, +) <= plan.maximumObjects {
+            // Stopped at its row limit with no more objects than allowed (objects reached by
+            // several edges): walked again to the end.
+            try connection.cachedStatement("DELETE FROM \(SQLiteGraphCopySQL.walkTable)").execute()
+            try connection.cachedStatement(sql.walkWithoutLimit).execute(named: parameters)
+            counts = [:]
+            try count()
         }
         let total = counts.values.reduce(0, +)
         guard total <= plan.maximumObjects else { throw StoreError.tooLarge(objects: total, limit: plan.maximumObjects) }

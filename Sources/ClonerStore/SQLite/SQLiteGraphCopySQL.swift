@@ -83,7 +83,12 @@ struct SQLiteGraphCopySQL {
     let root: EntityDescription
     let plan: GraphCopyPlan
     let rootTag: Int
+    /// The walk, stopped after `:walkLimit` rows (a parameter: the SQL is shared by plans of any
+    /// limit and number of copies): past the object limit it need not go on to tell the clone is
+    /// too large. An object reached by several edges is a row per edge, so a walk stopped with no
+    /// more objects than the limit is redone without the stop (`walkWithoutLimit`).
     private(set) var walk: String
+    private(set) var walkWithoutLimit: String
     private(set) var entitySteps: [EntityStep]
     private(set) var linkedQueries: [String]
     private(set) var joinInserts: [String]
@@ -112,6 +117,7 @@ struct SQLiteGraphCopySQL {
         for relationship in schema.model.entities.flatMap(\.relationships) { index[relationship.qualifiedName] = index.count }
         self.relationshipIndex = index
         self.walk = ""
+        self.walkWithoutLimit = ""
         self.entitySteps = []
         self.linkedQueries = []
         self.joinInserts = []
@@ -120,7 +126,8 @@ struct SQLiteGraphCopySQL {
         let entities = schema.model.entities.filter { reachable.contains($0.name) }
         for (index, entity) in entities.enumerated() { stepOrder[entity.name] = index }
         self.inlineFollows = inlinableFollows(entities: entities)
-        self.walk = walkSQL()
+        self.walk = walkSQL(limit: ":walkLimit")
+        self.walkWithoutLimit = walkSQL(limit: nil)
         self.entitySteps = entities.map(entityStep)
         let linkedSelects = entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) }
         self.linkedQueries = linkedSelects.isEmpty ? [] : [SQLiteGraphCopySQL.linkedInsert(linkedSelects)]
@@ -176,7 +183,9 @@ struct SQLiteGraphCopySQL {
 
     // MARK: 1. Walk
 
-    private func walkSQL() -> String {
+    /// `limit`: rows the recursion adds before it stops (SQLite applies a recursive select's
+    /// LIMIT to the rows it queues, so the walk ends there rather than after every object).
+    private func walkSQL(limit: String?) -> String {
         var parts = ["SELECT :rootTag, :root, -1, NULL, NULL"]
         for entity in model.entities {
             for relationship in entity.relationships where isFollowed(relationship) {
@@ -204,7 +213,7 @@ struct SQLiteGraphCopySQL {
             }
         }
         return "INSERT INTO \(SQLiteGraphCopySQL.walkTable) (ent, id, via, pent, pid) WITH RECURSIVE w(ent, id, via, pent, pid) AS (\n"
-            + parts.joined(separator: "\nUNION\n") + "\n) SELECT ent, id, via, pent, pid FROM w"
+            + parts.joined(separator: "\nUNION\n") + (limit.map { "\nLIMIT \($0)" } ?? "") + "\n) SELECT ent, id, via, pent, pid FROM w"
     }
 
     // MARK: 2–4. Map and insert per entity

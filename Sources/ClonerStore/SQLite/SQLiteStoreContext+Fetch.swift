@@ -54,15 +54,14 @@ extension SQLiteStoreContext {
         let statement = try connection.statement(for: shape) { try pageSQL(shape, entity) }
         // The values in the order of the SQL's parameters (see `pageSQL`).
         var values: [SQLValue] = []
-        values.reserveCapacity(request.predicates.count + (cursor.map { $0.count * ($0.count + 1) / 2 } ?? 0) + 1)
+        values.reserveCapacity(request.predicates.count + (cursor?.count ?? 0) * 2 + 1)
         for predicate in request.predicates where !predicate.value.isNull {
             values.append(predicate.value.sqlValue)
         }
         if let cursor {
             for index in 0..<sortCount {
-                values.append(contentsOf: cursor[0..<index])
-                if case .null = cursor[index] { continue }
-                values.append(cursor[index])
+                if cursor[index] != .null { values.append(cursor[index]) }
+                if index < sortCount - 1 { values.append(cursor[index]) }
             }
         }
         if let limit { values.append(.integer(Int64(limit))) }
@@ -70,7 +69,8 @@ extension SQLiteStoreContext {
     }
 
     /// The SQL text of a page query's shape: parameters for the non-NULL filters, then per sort
-    /// key the earlier cursor values and its own unless NULL, then the limit.
+    /// key its cursor value unless NULL (after it) and again for all but the last (equal to it),
+    /// then the limit.
     private func pageSQL(_ shape: SQLitePageShape, _ entity: EntityDescription) throws -> String {
         var conditions: [String] = []
         for predicate in shape.predicates {
@@ -83,22 +83,20 @@ extension SQLiteStoreContext {
             // Keyset pagination: rows strictly after the cursor's place in the order, NULL sorting
             // first ascending and last descending as SQLite does, so no row is skipped or repeated
             // when rows change between pages.
-            var alternatives: [String] = []
-            for index in sort.indices {
-                var parts: [String] = []
-                for previous in 0..<index {
-                    parts.append("\(quoted(sort[previous].column)) IS ?")
-                }
+            // Nested, `after(k) OR (equal(k) AND (…))`, so the condition grows linearly with
+            // the keys (each cursor value bound twice at most), not with their square.
+            var condition = ""
+            for index in sort.indices.reversed() {
                 let column = quoted(sort[index].column)
-                switch (sort[index].ascending, cursorNulls[index]) {
-                case (true, true): parts.append("\(column) IS NOT NULL")
-                case (true, false): parts.append("\(column) > ?")
-                case (false, true): parts.append("0")
-                case (false, false): parts.append("(\(column) < ? OR \(column) IS NULL)")
+                let after = switch (sort[index].ascending, cursorNulls[index]) {
+                case (true, true): "\(column) IS NOT NULL"
+                case (true, false): "\(column) > ?"
+                case (false, true): "0"
+                case (false, false): "(\(column) < ? OR \(column) IS NULL)"
                 }
-                alternatives.append("(" + parts.joined(separator: " AND ") + ")")
+                condition = condition.isEmpty ? "(\(after))" : "(\(after) OR (\(column) IS ? AND \(condition)))"
             }
-            conditions.append("(" + alternatives.joined(separator: " OR ") + ")")
+            conditions.append(condition)
         }
         var sql = "SELECT " + sort.map { quoted($0.column) }.joined(separator: ", ")
         if shape.withRecords { sql += ", " + readSQL.reads(entity.name).columns }

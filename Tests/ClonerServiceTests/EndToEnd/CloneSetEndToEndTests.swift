@@ -28,6 +28,41 @@ struct CloneSetEndToEndTests {
         }
     }
 
+    @Test("set on a followParent attribute of the root (an item's noteID): 201 with the value, sync and async, null too",
+          arguments: StoreBackendKind.available)
+    func setFollowParentAttributeOfTheRoot(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
+            let client = service.client
+            let noteUUID = F.uuid()
+            let note = try await client.create("notes", F.note(#""name":"owner","items":[{"name":"child"}]"#, id: noteUUID))
+            let itemID = try #require(F.ints(note["items"])?.first)
+            let before = try await client.get("/items/\(itemID)").text
+            let chosen = F.uuid()
+            let cases: [(value: String, expected: String?)] = [("\"\(chosen)\"", chosen), ("null", nil)]
+            for (value, expected) in cases {
+                for async in [false, true] {
+                    let response = try await client.post("/items/\(itemID)/clone", #"{"set": {"noteID": \#(value)}}"#,
+                                                         headers: async ? [("Prefer", "respond-async")] : [])
+                    var result: [String: Any]
+                    if async {
+                        #expect(response.status == 202, "\(response.text)")
+                        let job = try await JobsEndToEndTests.waitForJob(client, try #require(response.header("Location")))
+                        #expect(job["status"] as? String == "succeeded", "\(job)")
+                        result = try #require(job["result"] as? [String: Any])
+                    } else {
+                        #expect(response.status == 201, "\(response.text)")
+                        result = try response.json()
+                    }
+                    let copyID = try #require(F.int((result["clone"] as? [String: Any])?["id"]))
+                    let copy = try await client.get("/items/\(copyID)").json()
+                    #expect(copy["noteID"] as? String == expected, "set noteID \(value), async \(async): \(copy)")
+                    #expect(copy["name"] as? String == "child")
+                }
+            }
+            #expect(try await client.get("/items/\(itemID)").text == before, "the source item is unchanged")
+        }
+    }
+
     @Test("set noteDescription null copies no description; set template counts in linked", arguments: StoreBackendKind.available)
     func setReplacesTheBranchAndCountsLinks(_ backend: StoreBackendKind) async throws {
         do {

@@ -90,6 +90,38 @@ struct ListCursorEndToEndTests {
         }
     }
 
+    @Test("order names each key once and at most 8 (422 naming order); 8 keys page through every record once",
+          arguments: StoreBackendKind.available)
+    func orderKeysAreFewAndDistinct(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
+            let client = service.client
+            for (index, name) in ["b", "a", "b", "c", "a", "b", "a"].enumerated() {
+                let pinned = index % 2 == 0 ? "true" : "false"
+                let shareLink = index % 3 == 0 ? "null" : "\"s\(index % 2)\""
+                _ = try await client.create("notes", F.note(#""name":"\#(name)","index":\#(index % 3),"isPinned":\#(pinned),"shareLink":\#(shareLink)"#))
+            }
+            for order in ["name,-name", "index,name,index", "-_id,_id", "name,index,createDate,isPinned,shareLink,template,id,data,settings"] {
+                let response = try await client.get("/notes?order=\(order)")
+                #expect(response.status == 422, "order=\(order): \(response.status) \(response.text)")
+                #expect(F.errorFields((try? response.json()) ?? [:]).contains("order"), "\(response.text)")
+            }
+            let order = "name,-index,createDate,isPinned,-shareLink,template,id,-_id"
+            let whole = try await client.get("/notes?order=\(order)").json()
+            let expected = try #require(whole["data"] as? [[String: Any]]).compactMap { F.int($0["_id"]) }
+            #expect(expected.count == 7)
+            var seen: [Int] = []
+            var next: String? = "/notes?order=\(order)&limit=2"
+            while let page = next, seen.count <= 7 {
+                let response = try await client.get(page)
+                #expect(response.status == 200, "\(page): \(response.text)")
+                let body = try response.json()
+                seen += ((body["data"] as? [[String: Any]]) ?? []).compactMap { F.int($0["_id"]) }
+                next = body["next"] as? String
+            }
+            #expect(seen == expected, "pages of 2 under \(order)")
+        }
+    }
+
     @Test("next carries an opaque cursor; it keeps its order and filters, and a forged or foreign cursor is a 422 naming it", arguments: StoreBackendKind.available)
     func cursorForm(_ backend: StoreBackendKind) async throws {
         try await ServiceProcess.withService(backend: backend) { service in

@@ -1,3 +1,4 @@
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -6,6 +7,37 @@ import Testing
 @Suite("End to end: large nested creates")
 struct NestedCreateEndToEndTests {
     typealias F = EndToEndFixture
+
+    @Test("a body holding more objects than maxObjectsPerRequest is a 413 naming the widest member, before any work",
+          arguments: StoreBackendKind.available)
+    func wideBodiesAreRefused(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend, environment: ["CLONER_MAX_OBJECTS_PER_REQUEST": "10"]) { service in
+            let client = service.client
+            func items(_ count: Int) -> String { Array(repeating: "{}", count: count).joined(separator: ",") }
+            let fits = try await client.post("/notes", F.note(#""items":[\#(items(9))],"noteDescription":{}"#))
+            #expect(fits.status == 201, "\(fits.text)")
+            let noteID = try #require(F.int(try fits.json()["_id"]))
+            let before = try await service.counts(["Note", "Item", "NoteDescription"])
+            for (method, path, body) in [("POST", "/notes", F.note(#""items":[\#(items(11))]"#)),
+                                         ("POST", "/notes", F.note(#""items":[\#(items(6))],"memos":[\#(items(5))]"#)),
+                                         ("PATCH", "/notes/\(noteID)", #"{"items":[\#(items(11))]}"#)] {
+                let response = try await client.request(method, path, body: body)
+                #expect(response.status == 413, "\(method) \(path): \(response.status) \(response.text)")
+                let problem = (try? response.json()) ?? [:]
+                #expect(problem["code"] as? String == "payload_too_large")
+                #expect(problem["field"] as? String == "items", "\(response.text)")
+                #expect(response.text.contains("maxObjectsPerRequest"))
+            }
+            #expect(try await service.counts(["Note", "Item", "NoteDescription"]) == before, "nothing written")
+        }
+        // The default (100,000) refuses a 6 MB body of two million empty objects at once.
+        try await ServiceProcess.withService(backend: backend) { service in
+            let wide = F.note(#""items":["# + Array(repeating: "{}", count: 2_000_000).joined(separator: ",") + "]")
+            let response = try await service.client.post("/notes", wide)
+            #expect(response.status == 413, "\(response.status) \(response.text.prefix(300))")
+            #expect(try await service.count("Item") == 0)
+        }
+    }
 
     @Test("a note with 40,000 nested items (each with its ItemData every tenth) is created whole, in order")
     func fortyThousandItems() async throws {
@@ -29,7 +61,9 @@ struct NestedCreateEndToEndTests {
             #expect(created.status == 201, "\(created.text.prefix(300))")
             let note = try created.json()
             let noteID = try #require(F.int(note["_id"]))
-            let itemIDs = try #require(F.ints(note["items"]))
+            #expect(F.ints(note["items"])?.count == 1000, "a record lists 1000 inline")
+            let itemIDs = try await client.linkedIDs(note, "items")
+            #expect(Array(itemIDs.prefix(1000)) == F.ints(note["items"]), "the inline ids are the list's first, in order")
             #expect(itemIDs.count == count)
             #expect(Set(itemIDs).count == count)
 

@@ -55,6 +55,25 @@ struct ServiceClient: Sendable {
         try await request("DELETE", path, headers: headers)
     }
 
+    /// Every `_id` the to-many `relationship` of `record` links: its inline list, or, when `_lists`
+    /// says the list is longer than a record shows, every page of the list route it names (in
+    /// `_id` order, which is the list's order for objects created or cloned together).
+    func linkedIDs(_ record: [String: Any], _ relationship: String) async throws -> [Int] {
+        let inline = EndToEndFixture.ints(record[relationship]) ?? []
+        guard let entry = (record["_lists"] as? [String: [String: Any]])?[relationship] else { return inline }
+        guard let all = entry["all"] as? String else { throw ClientError("\(relationship): \(entry) names no route to every link") }
+        var ids: [Int] = []
+        var next: String? = all + "&limit=1000"
+        while let page = next {
+            let response = try await get(page)
+            guard response.status == 200 else { throw ClientError("GET \(page) answered \(response.status): \(response.text)") }
+            let body = try response.json()
+            ids += ((body["data"] as? [[String: Any]]) ?? []).compactMap { EndToEndFixture.int($0["_id"]) }
+            next = body["next"] as? String
+        }
+        return ids
+    }
+
     /// Creates a record and returns it; fails the calling test with the answer if it was not 201.
     func create(_ collection: String, _ body: String) async throws -> [String: Any] {
         let response = try await post("/\(collection)", body)

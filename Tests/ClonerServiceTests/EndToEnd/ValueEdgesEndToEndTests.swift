@@ -170,6 +170,38 @@ struct ValueEdgesEndToEndTests {
         }
     }
 
+    @Test("a unique text value holds at most 2000 bytes on both stores: create, PATCH, nested create and clone set refuse more with 422",
+          arguments: StoreBackendKind.available)
+    func uniqueTextLength(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
+            let client = service.client
+            // Random hex does not compress: the index entry holds every byte.
+            func text(_ count: Int) -> String { String((0..<(count / 32 + 1)).map { _ in UUID().uuidString.replacingOccurrences(of: "-", with: "") }.joined().prefix(count)) }
+            let longest = try await client.post("/tags", #"{"name":"\#(text(2000))"}"#)
+            #expect(longest.status == 201, "\(longest.text.prefix(300))")
+            let tagID = try #require(F.int(try longest.json()["_id"]))
+            let memoBody = #"{"createDate":"\#(F.date)","tags":[{"name":"\#(text(2001))"}]}"#
+            let attempts: [(method: String, path: String, body: String, field: String)] = [
+                ("POST", "/tags", #"{"name":"\#(text(2001))"}"#, "name"),
+                ("POST", "/tags", #"{"name":"\#(text(60_000))"}"#, "name"),
+                ("PATCH", "/tags/\(tagID)", #"{"name":"\#(text(3000))"}"#, "name"),
+                ("POST", "/memos", memoBody, "tags[0].name"),
+                ("POST", "/tags/\(tagID)/clone", #"{"set":{"name":"\#(text(2704))"}}"#, "set.name"),
+            ]
+            let before = try await service.counts(["Tag", "Memo"])
+            for attempt in attempts {
+                let response = try await client.request(attempt.method, attempt.path, body: attempt.body)
+                #expect(response.status == 422, "\(attempt.method) \(attempt.path): \(response.status) \(response.text.prefix(300))")
+                let problem = (try? response.json()) ?? [:]
+                #expect(F.errorFields(problem) == [attempt.field], "\(response.text.prefix(300))")
+                #expect(response.text.contains("2000 bytes"), "names the limit: \(response.text.prefix(300))")
+            }
+            #expect(try await service.counts(["Tag", "Memo"]) == before, "nothing written")
+            // A value under the limit on a non-unique attribute is not limited.
+            #expect(try await client.post("/tags", #"{"name":"t2","color":"\#(text(60_000))"}"#).status == 201)
+        }
+    }
+
     @Test("values JSON or the store cannot carry are refused naming the field, and nothing is written", arguments: StoreBackendKind.available)
     func edgesRefused(_ backend: StoreBackendKind) async throws {
         try await ServiceProcess.withService(backend: backend, modelText: Self.model) { service in

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Peak memory one client can make the service hold: each scenario starts a fresh `cloner serve`
+(SQLite in a temporary folder, or the PostgreSQL database given by --database), reads its resident
+set before, sends the requests, and prints the peak resident set (VmHWM) above that baseline, with
+the body size where there is one. A figure, not a test: run it on a quiet machine, e.g.
+
+    swift build -c release --product cloner
+    scripts/bench-memory.py --binary .build/release/cloner
+    scripts/bench-memory.py --binary .build/release/cloner --env CLONER_HTTP_MAX_QUEUED_OUTPUT_BYTES=1073741824
+
+Scenarios: `wide` (one POST /notes of N empty items, 8 MB at the default 2.79 million), `labels`
+(600,000 items with a name, 7.8 MB), `at-limit` (99,999 items with 70-byte names, the most one
+body may create under the default maxObjectsPerRequest) and `pipeline` (1,000 pipelined GETs of a
+1 MB page on one connection that reads nothing for 10 s, then everything).
+"""
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def rss_kib(pid, field):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def start(binary, database, env):
+    folder = tempfile.mkdtemp(prefix="cloner-mem-")
+    model = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "config", "model.json")
+    location = database or os.path.join(folder, "cloner.sqlite")
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("CLONER_")}
+    environment.update(env)
+    process = subprocess.Popen([binary, "serve", "--port", "0", "--host", "127.0.0.1", "--database", location, "--model", model],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment, cwd=folder, text=True)
+    for line in process.stdout:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if record.get("message") == "listening":
+            port = int(record["port"])
+            break
+    else:
+        raise SystemExit("cloner did not start")
+    # Keep draining its log so it never blocks on a full pipe.
+    import threading
+    threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
+    return process, port
+
+
+def request(port, method, path, body=b"", timeout=600):
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
+        head = f"{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        connection.sendall(head.encode() + body)
+        chunks = []
+        while True:
+            chunk = connection.recv(1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    answer = b"".join(chunks)
+    return int(answer.split(b" ", 2)[1]), answer
+
+
+def note(members):
+    return ('{"id":"%s","createDate":"2026-01-02T03:04:05.678Z",%s}' % (os.urandom(16).hex()[:8] + "-0000-4000-8000-" + os.urandom(6).hex(), members)).encode()
+
+
+def measure(name, args, send, body_bytes=None):
+    process, port = start(args.binary, args.database, dict(e.split("=", 1) for e in args.env))
+    try:
+        time.sleep(0.5)
+        base = rss_kib(process.pid, "VmRSS")
+        started = time.monotonic()
+        outcome = send(port)
+        seconds = time.monotonic() - started
+        peak = rss_kib(process.pid, "VmHWM")
+        grown = (peak - base) / 1024
+        ratio = f", {grown * 1024 * 1024 / body_bytes:.1f}x the body" if body_bytes else ""
+        alive = "alive" if process.poll() is None else f"EXITED {process.returncode}"
+        print(f"{name:10} {outcome:>28}  peak +{grown:8.1f} MiB{ratio}  {seconds:6.1f} s  ({alive})", flush=True)
+    finally:
+        process.kill()
+        process.wait()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=".build/release/cloner")
+    parser.add_argument("--database", help="a PostgreSQL URI (an empty database); SQLite in a temporary folder otherwise")
+    parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the service")
+    parser.add_argument("--scenarios", default="wide,labels,at-limit,pipeline")
+    parser.add_argument("--wide", type=int, default=2_790_000)
+    args = parser.parse_args()
+    scenarios = args.scenarios.split(",")
+
+    if "wide" in scenarios:
+        body = note('"items":[' + ",".join(["{}"] * args.wide) + "]")
+        measure("wide", args, lambda port: f"{args.wide} items: {request(port, 'POST', '/notes', body)[0]}", len(body))
+    if "labels" in scenarios:
+        body = note('"items":[' + ",".join(['{"name":"a"}'] * 600_000) + "]")
+        measure("labels", args, lambda port: f"600000 labels: {request(port, 'POST', '/notes', body)[0]}", len(body))
+    if "at-limit" in scenarios:
+        body = note('"items":[' + ",".join('{"name":"%s"}' % ("n%069d" % i) for i in range(99_999)) + "]")
+        measure("at-limit", args, lambda port: f"99999 items: {request(port, 'POST', '/notes', body)[0]}", len(body))
+    if "pipeline" in scenarios:
+        def pipeline(port):
+            # A page of 1000 items with 1 KB names: about 1 MB of JSON per answer.
+            items = ",".join('{"name":"%s"}' % ("p%04d" % i + "x" * 1000) for i in range(1000))
+            status, _ = request(port, "POST", "/notes", note('"items":[' + items + "]"))
+            assert status == 201, status
+            with socket.create_connection(("127.0.0.1", port), timeout=600) as connection:
+                connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+                connection.sendall(b"GET /items?limit=1000 HTTP/1.1\r\nHost: x\r\n\r\n" * 1000)
+                time.sleep(10)
+                received = 0
+                connection.settimeout(60)
+                while received < 1000 * 1_000_000:
+                    chunk = connection.recv(1 << 20)
+                    if not chunk:
+                        break
+                    received += len(chunk)
+            return f"1000 x 1 MB read late: {received // 1_000_000} MB"
+        measure("pipeline", args, pipeline)
+
+
+if __name__ == "__main__":
+    main()
