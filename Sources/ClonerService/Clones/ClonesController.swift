@@ -168,7 +168,7 @@ final class ClonesController: Sendable {
             throw Problem(code: .serviceUnavailable,
                           detail: "\(cloneSlots.limit) clones are already running or queued (maxConcurrentClones); retry shortly")
         }
-        let async = request.headers.containsToken("respond-async", in: "Prefer") && !clone.dryRun
+        let async = request.headers.containsPercentDecodedToken("respond-async", in: "Prefer") && !clone.dryRun
         if let key {
             startReservedClone(plan, entity: entity, request: request, key: key, fingerprint: fingerprint, async: async, responder: responder)
         } else if async {

@@ -68,6 +68,12 @@ private struct EntityOperations {
     /// An `_id` or null, as one type list rather than a `oneOf` with a null branch: fuzzers that
     /// mutate a schema to make invalid data read the list right, and a `oneOf` less.
     private static let objectIDOrNull: JSONValue = ["type": ["integer", "null"], "format": "int64", "minimum": 1]
+    /// JSON null as a `oneOf` branch of its own in request bodies. A nullable type (`[string,
+    /// 'null']`) is what answers use, but generated clients read it as an optional they leave out
+    /// when nil, so an update could never clear a value; a separate branch gives the typed API a
+    /// case that sends `null` (`.Null(nil)` in a Swift client).
+    private static let null = schema("Null")
+    private static func entityName(_ name: String) -> JSONValue { ["type": "string", "const": .string(name)] }
     private static let requestID = ref("#/components/parameters/RequestID")
 
     func schemas() -> [(String, JSONValue)] {
@@ -98,10 +104,20 @@ private struct EntityOperations {
         return .object(schema)
     }
 
+    /// An attribute value in a request body that may clear it: an optional attribute's value or
+    /// a `null` branch (see `null`); a required one's value alone.
+    static func inputValueSchema(_ attribute: AttributeDescription) -> JSONValue {
+        var value = valueSchema(attribute)
+        guard attribute.isOptional, case .object(var fields) = value, case .array(let types)? = fields["type"] else { return value }
+        fields["type"] = types.first { $0 != "null" }
+        value = .object(fields)
+        return ["oneOf": [value, null]]
+    }
+
     /// A record as answered: every property, always present.
     private func recordSchema() -> JSONValue {
         var properties: [String: JSONValue] = [
-            "_id": Self.objectID, "_entity": ["const": .string(name)], "_version": ["type": "integer", "format": "int64", "minimum": 1],
+            "_id": Self.objectID, "_entity": Self.entityName(name), "_version": ["type": "integer", "format": "int64", "minimum": 1],
         ]
         for attribute in entity.attributes { properties[attribute.name] = Self.valueSchema(attribute) }
         for relationship in entity.relationships {
@@ -109,28 +125,31 @@ private struct EntityOperations {
                 ? ["type": "array", "items": Self.objectID]
                 : Self.objectIDOrNull
         }
-        return ["type": "object", "additionalProperties": false,
+        // Open, as every answer's schema: a client generated today must still read a record after
+        // the model gains a property.
+        return ["type": "object",
                 "required": .array(properties.keys.sorted().map(JSONValue.string)), "properties": .object(properties)]
     }
 
     /// A create or PATCH body: the entity's properties and nothing else. A relationship takes
     /// `_id`s to link or nested objects to create; a PATCH may echo `_id`/`_version` of the record.
     private func inputSchema(create: Bool) -> JSONValue {
-        var properties: [String: JSONValue] = ["_entity": ["const": .string(name)]]
+        var properties: [String: JSONValue] = ["_entity": Self.entityName(name)]
         if !create {
             properties["_id"] = Self.objectID
             properties["_version"] = ["type": "integer", "format": "int64", "minimum": 1]
         }
         var required: [JSONValue] = []
         for attribute in entity.attributes {
-            properties[attribute.name] = Self.valueSchema(attribute)
+            // On create an optional attribute left out is null already; an update needs the branch.
+            properties[attribute.name] = create ? Self.valueSchema(attribute) : Self.inputValueSchema(attribute)
             if create && !attribute.acceptsBlank { required.append(.string(attribute.name)) }
         }
         for relationship in entity.relationships {
             let nested = Self.schema("\(relationship.destination)Create")
             properties[relationship.name] = relationship.isToMany
-                ? ["type": "array", "items": ["anyOf": [Self.objectID, nested]]]
-                : ["anyOf": [Self.objectIDOrNull, nested]]
+                ? ["type": "array", "items": ["oneOf": [Self.objectID, nested]]]
+                : ["oneOf": [Self.objectID, nested, Self.null]]
         }
         var schema: [String: JSONValue] = ["type": "object", "additionalProperties": false, "properties": .object(properties)]
         if !required.isEmpty { schema["required"] = .array(required) }
@@ -146,11 +165,11 @@ private struct EntityOperations {
             excludable += other.relationships.map { .string("\(other.name).\($0.name)") }
         }
         var settable: [String: JSONValue] = [:]
-        for attribute in entity.attributes { settable[attribute.name] = Self.valueSchema(attribute) }
+        for attribute in entity.attributes { settable[attribute.name] = Self.inputValueSchema(attribute) }
         for relationship in entity.relationships {
             settable[relationship.name] = relationship.isToMany
                 ? ["type": "array", "items": Self.objectID]
-                : Self.objectIDOrNull
+                : ["oneOf": [Self.objectID, Self.null]]
         }
         let perCopySettable = settable.filter { name, _ in entity.relationship(named: name)?.isToMany != true }
         let copies: JSONValue = ["oneOf": [
@@ -162,7 +181,7 @@ private struct EntityOperations {
         ]]
         return ["type": "object", "additionalProperties": false, "properties": [
             "copies": copies,
-            "exclude": ["type": "array", "items": ["enum": .array(excludable)]],
+            "exclude": ["type": "array", "items": ["type": "string", "enum": .array(excludable)]],
             "set": ["type": "object", "additionalProperties": false, "properties": .object(settable)],
             "dryRun": ["type": "boolean", "default": false],
             "returnIds": ["type": "boolean", "default": false],
@@ -205,7 +224,7 @@ private struct EntityOperations {
             parameters.append(["name": .string(relationship), "in": "query", "description": "Equality filter: an `_id` or `null`.",
                                "schema": ["type": "string", "pattern": "^([1-9][0-9]{0,18}|null)$"]])
         }
-        let page: JSONValue = ["type": "object", "additionalProperties": false, "required": ["data", "next"], "properties": [
+        let page: JSONValue = ["type": "object", "required": ["data", "next"], "properties": [
             "data": ["type": "array", "items": Self.schema("\(name)Record")],
             "next": ["type": ["string", "null"], "description": "The next page (path and query), or null on the last page.",
                      "pattern": "^/[^?]+\\?(.+&)?cursor=[A-Za-z0-9_-]+$"],
