@@ -98,7 +98,7 @@ import Testing
         let document = try Self.served(requiresKeys: false)
         let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
         let null = try #require(schemas["Null"] as? [String: Any])
-        #expect((null["enum"] as? [Any])?.count == 1 && (null["enum"] as? [Any])?.first is NSNull)
+        #expect((null["enum"] as? [Any])?.count == 1 && (null["enum"] as? [Any])?.first is NSNull && null["type"] as? [String] == ["null"])
         let update = try #require((schemas["NoteUpdate"] as? [String: Any])?["properties"] as? [String: Any])
         let name = try #require((update["name"] as? [String: Any])?["oneOf"] as? [[String: Any]])
         #expect(name.first?["type"] as? String == "string")

@@ -281,7 +281,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteCreate/noteDescription/case2`.
                 case NoteDescriptionCreate(Components.Schemas.NoteDescriptionCreate)
                 /// - Remark: Generated from `#/components/schemas/NoteCreate/noteDescription/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -355,7 +355,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteCreate/template/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
                 /// - Remark: Generated from `#/components/schemas/NoteCreate/template/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -576,7 +576,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/NoteCreate/noteDescription/case2`.
                     case NoteDescriptionCreate(Components.Schemas.NoteDescriptionCreate)
                     /// - Remark: Generated from `#/components/schemas/NoteCreate/noteDescription/case3`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -629,7 +629,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/NoteCreate/template/case2`.
                     case NoteCreate(Components.Schemas.NoteCreate)
                     /// - Remark: Generated from `#/components/schemas/NoteCreate/template/case3`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -790,7 +790,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/data/case1`.
                 case case1(OpenAPIRuntime.Base64EncodedData)
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/data/case2`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -911,7 +911,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/name/case1`.
                 case case1(Swift.String)
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/name/case2`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -950,7 +950,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/noteDescription/case2`.
                 case NoteDescriptionCreate(Components.Schemas.NoteDescriptionCreate)
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/noteDescription/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -999,7 +999,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/shareLink/case1`.
                 case case1(Swift.String)
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/shareLink/case2`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -1038,7 +1038,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/template/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/template/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -1244,7 +1244,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/data/case1`.
                             case case1(OpenAPIRuntime.Base64EncodedData)
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/data/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -1287,7 +1287,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/name/case1`.
                             case case1(Swift.String)
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/name/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -1324,7 +1324,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/noteDescription/case1`.
                             case ObjectID(Components.Schemas.ObjectID)
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/noteDescription/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -1365,7 +1365,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/shareLink/case1`.
                             case case1(Swift.String)
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/shareLink/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -1402,7 +1402,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/template/case1`.
                             case ObjectID(Components.Schemas.ObjectID)
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/template/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -1662,7 +1662,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/data/case1`.
                     case case1(OpenAPIRuntime.Base64EncodedData)
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/data/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -1709,7 +1709,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/name/case1`.
                     case case1(Swift.String)
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/name/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -1746,7 +1746,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/noteDescription/case1`.
                     case ObjectID(Components.Schemas.ObjectID)
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/noteDescription/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -1787,7 +1787,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/shareLink/case1`.
                     case case1(Swift.String)
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/shareLink/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -1824,7 +1824,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/template/case1`.
                     case ObjectID(Components.Schemas.ObjectID)
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/template/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -2173,7 +2173,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemCreate/note/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
                 /// - Remark: Generated from `#/components/schemas/ItemCreate/note/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -2322,7 +2322,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/ItemCreate/note/case2`.
                     case NoteCreate(Components.Schemas.NoteCreate)
                     /// - Remark: Generated from `#/components/schemas/ItemCreate/note/case3`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -2466,7 +2466,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemUpdate/name/case1`.
                 case case1(Swift.String)
                 /// - Remark: Generated from `#/components/schemas/ItemUpdate/name/case2`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -2505,7 +2505,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemUpdate/note/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
                 /// - Remark: Generated from `#/components/schemas/ItemUpdate/note/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -2550,7 +2550,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemUpdate/noteID/case1`.
                 case case1(Swift.String)
                 /// - Remark: Generated from `#/components/schemas/ItemUpdate/noteID/case2`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -2674,7 +2674,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/name/case1`.
                             case case1(Swift.String)
                             /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/name/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -2711,7 +2711,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/note/case1`.
                             case ObjectID(Components.Schemas.ObjectID)
                             /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/note/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -2748,7 +2748,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/noteID/case1`.
                             case case1(Swift.String)
                             /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/noteID/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -2937,7 +2937,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/name/case1`.
                     case case1(Swift.String)
                     /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/name/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -2974,7 +2974,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/note/case1`.
                     case ObjectID(Components.Schemas.ObjectID)
                     /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/note/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -3011,7 +3011,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/noteID/case1`.
                     case case1(Swift.String)
                     /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/noteID/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -3242,7 +3242,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemDataCreate/item/case2`.
                 case ItemCreate(Components.Schemas.ItemCreate)
                 /// - Remark: Generated from `#/components/schemas/ItemDataCreate/item/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -3296,7 +3296,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemDataCreate/memo/case2`.
                 case MemoCreate(Components.Schemas.MemoCreate)
                 /// - Remark: Generated from `#/components/schemas/ItemDataCreate/memo/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -3406,7 +3406,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/ItemDataCreate/item/case2`.
                     case ItemCreate(Components.Schemas.ItemCreate)
                     /// - Remark: Generated from `#/components/schemas/ItemDataCreate/item/case3`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -3453,7 +3453,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/ItemDataCreate/memo/case2`.
                     case MemoCreate(Components.Schemas.MemoCreate)
                     /// - Remark: Generated from `#/components/schemas/ItemDataCreate/memo/case3`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -3562,7 +3562,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/item/case2`.
                 case ItemCreate(Components.Schemas.ItemCreate)
                 /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/item/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -3609,7 +3609,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/memo/case2`.
                 case MemoCreate(Components.Schemas.MemoCreate)
                 /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/memo/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -3745,7 +3745,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/item/case1`.
                             case ObjectID(Components.Schemas.ObjectID)
                             /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/item/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -3782,7 +3782,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/memo/case1`.
                             case ObjectID(Components.Schemas.ObjectID)
                             /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/memo/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -3982,7 +3982,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/item/case1`.
                     case ObjectID(Components.Schemas.ObjectID)
                     /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/item/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -4019,7 +4019,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/memo/case1`.
                     case ObjectID(Components.Schemas.ObjectID)
                     /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/memo/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -4310,7 +4310,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/MemoCreate/itemData/case2`.
                 case ItemDataCreate(Components.Schemas.ItemDataCreate)
                 /// - Remark: Generated from `#/components/schemas/MemoCreate/itemData/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -4364,7 +4364,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/MemoCreate/note/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
                 /// - Remark: Generated from `#/components/schemas/MemoCreate/note/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -4567,7 +4567,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/MemoCreate/itemData/case2`.
                     case ItemDataCreate(Components.Schemas.ItemDataCreate)
                     /// - Remark: Generated from `#/components/schemas/MemoCreate/itemData/case3`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -4614,7 +4614,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/MemoCreate/note/case2`.
                     case NoteCreate(Components.Schemas.NoteCreate)
                     /// - Remark: Generated from `#/components/schemas/MemoCreate/note/case3`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -4815,7 +4815,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/itemData/case2`.
                 case ItemDataCreate(Components.Schemas.ItemDataCreate)
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/itemData/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -4862,7 +4862,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/note/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/note/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -4946,7 +4946,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/text/case1`.
                 case case1(Swift.String)
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/text/case2`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -5090,7 +5090,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/itemData/case1`.
                             case ObjectID(Components.Schemas.ObjectID)
                             /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/itemData/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -5127,7 +5127,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/note/case1`.
                             case ObjectID(Components.Schemas.ObjectID)
                             /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/note/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -5164,7 +5164,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/text/case1`.
                             case case1(Swift.String)
                             /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/text/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -5366,7 +5366,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/itemData/case1`.
                     case ObjectID(Components.Schemas.ObjectID)
                     /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/itemData/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -5403,7 +5403,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/note/case1`.
                     case ObjectID(Components.Schemas.ObjectID)
                     /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/note/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -5442,7 +5442,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/text/case1`.
                     case case1(Swift.String)
                     /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/text/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -5772,7 +5772,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/TagUpdate/color/case1`.
                 case case1(Swift.String)
                 /// - Remark: Generated from `#/components/schemas/TagUpdate/color/case2`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -5928,7 +5928,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/TagCloneRequest/copies/Case2Payload/set/color/case1`.
                             case case1(Swift.String)
                             /// - Remark: Generated from `#/components/schemas/TagCloneRequest/copies/Case2Payload/set/color/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -6107,7 +6107,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/TagCloneRequest/set/color/case1`.
                     case case1(Swift.String)
                     /// - Remark: Generated from `#/components/schemas/TagCloneRequest/set/color/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -6313,7 +6313,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/AttachmentCreate/memo/case2`.
                 case MemoCreate(Components.Schemas.MemoCreate)
                 /// - Remark: Generated from `#/components/schemas/AttachmentCreate/memo/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -6426,7 +6426,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/AttachmentUpdate/memo/case2`.
                 case MemoCreate(Components.Schemas.MemoCreate)
                 /// - Remark: Generated from `#/components/schemas/AttachmentUpdate/memo/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -6553,7 +6553,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/AttachmentCloneRequest/copies/Case2Payload/set/memo/case1`.
                             case ObjectID(Components.Schemas.ObjectID)
                             /// - Remark: Generated from `#/components/schemas/AttachmentCloneRequest/copies/Case2Payload/set/memo/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -6743,7 +6743,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/AttachmentCloneRequest/set/memo/case1`.
                     case ObjectID(Components.Schemas.ObjectID)
                     /// - Remark: Generated from `#/components/schemas/AttachmentCloneRequest/set/memo/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -6941,7 +6941,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteDescriptionCreate/note/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
                 /// - Remark: Generated from `#/components/schemas/NoteDescriptionCreate/note/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -7039,7 +7039,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteDescriptionUpdate/content/case1`.
                 case case1(Swift.String)
                 /// - Remark: Generated from `#/components/schemas/NoteDescriptionUpdate/content/case2`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -7078,7 +7078,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteDescriptionUpdate/note/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
                 /// - Remark: Generated from `#/components/schemas/NoteDescriptionUpdate/note/case3`.
-                case Null(Components.Schemas.Null)
+                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -7192,7 +7192,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/copies/Case2Payload/set/content/case1`.
                             case case1(Swift.String)
                             /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/copies/Case2Payload/set/content/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -7229,7 +7229,7 @@ extension Components {
                             /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/copies/Case2Payload/set/note/case1`.
                             case ObjectID(Components.Schemas.ObjectID)
                             /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/copies/Case2Payload/set/note/case2`.
-                            case Null(Components.Schemas.Null)
+                            case Null(Components.Schemas.Null?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
@@ -7405,7 +7405,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/set/content/case1`.
                     case case1(Swift.String)
                     /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/set/content/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -7442,7 +7442,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/set/note/case1`.
                     case ObjectID(Components.Schemas.ObjectID)
                     /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/set/note/case2`.
-                    case Null(Components.Schemas.Null)
+                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -7571,7 +7571,9 @@ extension Components {
         internal typealias ObjectID = Swift.Int64
         /// JSON null, as a branch of its own in request bodies: an update or a clone's `set` clears an
         /// optional attribute or a to-one relationship with it. (Answers say nullable as a type list;
-        /// generated clients leave such a property out when it is nil, so could not send the null.)
+        /// generated clients leave such a property out when it is nil, so could not send the null.) The type
+        /// is a list and the enum spelled out so that both generators (which skip a bare `type: 'null'`) and
+        /// fuzzers (which take an untyped branch for any type) read it.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/Null`.
