@@ -2,8 +2,9 @@
 /// every header parameter as a URI component (`simple` style), so `If-None-Match: "3"` leaves it as
 /// `%223%22` and `Prefer: respond-async, wait=5` as `respond-async%2C%20wait%3D5`. A value in that
 /// form — only RFC 3986 unreserved characters (§2.3) and `%XX` escapes (§2.1), at least one escape —
-/// is no valid entity tag, preference list or acceptable request id as written, so for those fields
-/// reading it decoded cannot change the meaning of a value some other client sent. Fields whose
+/// holds no entity tag (those need `"` or are `*`), no preference the service acts on, and no
+/// acceptable request id (`%` is not among its characters) as written, so for those fields reading
+/// it decoded cannot change what a value some other client sent means to the service. Fields whose
 /// values are opaque (`Idempotency-Key`) must not be read this way: there `a%3Ab` and `a:b` are two
 /// keys a client may both use.
 extension HTTPHeaders {
