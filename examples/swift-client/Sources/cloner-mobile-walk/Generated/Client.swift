@@ -31,7 +31,7 @@ import HTTPTypes
 /// Header values that some generated clients percent-encode (swift-openapi-generator's runtime sends
 /// `If-None-Match: "1"` as `%221%22`) are read decoded: an `If-Match`, `If-None-Match`, `Prefer` or
 /// `X-Request-ID` value made only of RFC 3986 unreserved characters and `%XX` escapes, with at least
-/// one escape, means its percent-decoded text (none of these is valid in that form as written).
+/// one escape, means its percent-decoded text (no value the service acts on has that form as written).
 ///
 /// Dates in answers carry milliseconds. A client generated with swift-openapi-generator decodes them
 /// only when configured to: `Client(serverURL: ..., configuration: Configuration(dateTranscoder:
