@@ -68,11 +68,6 @@ private struct EntityOperations {
     /// An `_id` or null, as one type list rather than a `oneOf` with a null branch: fuzzers that
     /// mutate a schema to make invalid data read the list right, and a `oneOf` less.
     private static let objectIDOrNull: JSONValue = ["type": ["integer", "null"], "format": "int64", "minimum": 1]
-    /// JSON null as a `oneOf` branch of its own in request bodies. A nullable type (`[string,
-    /// 'null']`) is what answers use, but generated clients read it as an optional they leave out
-    /// when nil, so an update could never clear a value; a separate branch gives the typed API a
-    /// case that sends `null` (`.Null(nil)` in a Swift client).
-    private static let null = schema("Null")
     private static func entityName(_ name: String) -> JSONValue { ["type": "string", "const": .string(name)] }
     private static let requestID = ref("#/components/parameters/RequestID")
 
@@ -104,14 +99,17 @@ private struct EntityOperations {
         return .object(schema)
     }
 
-    /// An attribute value in a request body that may clear it: an optional attribute's value or
-    /// a `null` branch (see `null`); a required one's value alone.
+    /// A value in a request body that may be null, wrapped in a `oneOf`. A nullable property
+    /// alone is read by generated clients as an optional they leave out when nil, so an update
+    /// could never clear a value; as the (only or first) branch of a `oneOf` it becomes an enum
+    /// case holding an optional, which sends `null` (`.case1(nil)` in a Swift client). The null
+    /// stays in the branch's type list, which fuzzers read right (a separate null branch they
+    /// took, in nested bodies, for a wrong type).
+    static func nullable(_ schema: JSONValue) -> JSONValue { ["oneOf": [schema]] }
+
+    /// An attribute value in an update or a clone's `set`: an optional attribute's clearable.
     static func inputValueSchema(_ attribute: AttributeDescription) -> JSONValue {
-        var value = valueSchema(attribute)
-        guard attribute.isOptional, case .object(var fields) = value, case .array(let types)? = fields["type"] else { return value }
-        fields["type"] = types.first { $0 != "null" }
-        value = .object(fields)
-        return ["oneOf": [value, null]]
+        attribute.isOptional ? nullable(valueSchema(attribute)) : valueSchema(attribute)
     }
 
     /// A record as answered: every property, always present.
@@ -149,7 +147,7 @@ private struct EntityOperations {
             let nested = Self.schema("\(relationship.destination)Create")
             properties[relationship.name] = relationship.isToMany
                 ? ["type": "array", "items": ["oneOf": [Self.objectID, nested]]]
-                : ["oneOf": [Self.objectID, nested, Self.null]]
+                : ["oneOf": [Self.objectIDOrNull, nested]]
         }
         var schema: [String: JSONValue] = ["type": "object", "additionalProperties": false, "properties": .object(properties)]
         if !required.isEmpty { schema["required"] = .array(required) }
@@ -169,7 +167,7 @@ private struct EntityOperations {
         for relationship in entity.relationships {
             settable[relationship.name] = relationship.isToMany
                 ? ["type": "array", "items": Self.objectID]
-                : ["oneOf": [Self.objectID, Self.null]]
+                : Self.nullable(Self.objectIDOrNull)
         }
         let perCopySettable = settable.filter { name, _ in entity.relationship(named: name)?.isToMany != true }
         let copies: JSONValue = ["oneOf": [

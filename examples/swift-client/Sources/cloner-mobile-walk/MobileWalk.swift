@@ -113,7 +113,7 @@ import OpenAPIRuntime
     /// `If-Match` with the current ETag updates (and clears `shareLink` with an explicit null);
     /// the same stale ETag afterwards is a 412 that changes nothing.
     func updateConditionally(_ note: Components.Schemas.NoteRecord, etag: String) async throws -> Components.Schemas.NoteRecord {
-        let change = Components.Schemas.NoteUpdate(name: .case1("Groceries (Saturday)"), shareLink: .Null(nil))
+        let change = Components.Schemas.NoteUpdate(name: .case1("Groceries (Saturday)"), shareLink: .case1(nil))
         let updated: Components.Schemas.NoteRecord
         switch try await api.updateNote(path: .init(id: note._id), headers: .init(ifMatch: etag), body: .json(change)) {
         case .ok(let answer):

@@ -277,27 +277,19 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/NoteCreate/noteDescription`.
             internal enum NoteDescriptionPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/NoteCreate/noteDescription/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/NoteCreate/noteDescription/case2`.
                 case NoteDescriptionCreate(Components.Schemas.NoteDescriptionCreate)
-                /// - Remark: Generated from `#/components/schemas/NoteCreate/noteDescription/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
                     }
                     do {
                         self = .NoteDescriptionCreate(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -310,11 +302,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .NoteDescriptionCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -351,27 +341,19 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/NoteCreate/template`.
             internal enum TemplatePayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/NoteCreate/template/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/NoteCreate/template/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
-                /// - Remark: Generated from `#/components/schemas/NoteCreate/template/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
                     }
                     do {
                         self = .NoteCreate(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -384,11 +366,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .NoteCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -572,27 +552,19 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteCreate/noteDescription`.
                 enum NoteDescriptionPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/NoteCreate/noteDescription/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
+                    case case1(Swift.Int64?)
                     /// - Remark: Generated from `#/components/schemas/NoteCreate/noteDescription/case2`.
                     case NoteDescriptionCreate(Components.Schemas.NoteDescriptionCreate)
-                    /// - Remark: Generated from `#/components/schemas/NoteCreate/noteDescription/case3`.
-                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
                             return
                         } catch {
                             errors.append(error)
                         }
                         do {
                             self = .NoteDescriptionCreate(try .init(from: decoder))
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -605,11 +577,9 @@ extension Components {
                     }
                     internal func encode(to encoder: any Swift.Encoder) throws {
                         switch self {
-                        case let .ObjectID(value):
+                        case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
                         case let .NoteDescriptionCreate(value):
-                            try value.encode(to: encoder)
-                        case let .Null(value):
                             try value.encode(to: encoder)
                         }
                     }
@@ -625,27 +595,19 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteCreate/template`.
                 enum TemplatePayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/NoteCreate/template/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
+                    case case1(Swift.Int64?)
                     /// - Remark: Generated from `#/components/schemas/NoteCreate/template/case2`.
                     case NoteCreate(Components.Schemas.NoteCreate)
-                    /// - Remark: Generated from `#/components/schemas/NoteCreate/template/case3`.
-                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
                             return
                         } catch {
                             errors.append(error)
                         }
                         do {
                             self = .NoteCreate(try .init(from: decoder))
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -658,11 +620,9 @@ extension Components {
                     }
                     internal func encode(to encoder: any Swift.Encoder) throws {
                         switch self {
-                        case let .ObjectID(value):
+                        case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
                         case let .NoteCreate(value):
-                            try value.encode(to: encoder)
-                        case let .Null(value):
                             try value.encode(to: encoder)
                         }
                     }
@@ -788,19 +748,11 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/NoteUpdate/data`.
             internal enum DataPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/data/case1`.
-                case case1(OpenAPIRuntime.Base64EncodedData)
-                /// - Remark: Generated from `#/components/schemas/NoteUpdate/data/case2`.
-                case Null(Components.Schemas.Null?)
+                case case1(OpenAPIRuntime.Base64EncodedData?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
                         self = .case1(try decoder.decodeFromSingleValueContainer())
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -815,8 +767,6 @@ extension Components {
                     switch self {
                     case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
-                    case let .Null(value):
-                        try value.encode(to: encoder)
                     }
                 }
             }
@@ -909,19 +859,11 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/NoteUpdate/name`.
             internal enum NamePayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/name/case1`.
-                case case1(Swift.String)
-                /// - Remark: Generated from `#/components/schemas/NoteUpdate/name/case2`.
-                case Null(Components.Schemas.Null?)
+                case case1(Swift.String?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
                         self = .case1(try decoder.decodeFromSingleValueContainer())
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -936,8 +878,6 @@ extension Components {
                     switch self {
                     case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
-                    case let .Null(value):
-                        try value.encode(to: encoder)
                     }
                 }
             }
@@ -946,27 +886,19 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/NoteUpdate/noteDescription`.
             internal enum NoteDescriptionPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/noteDescription/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/noteDescription/case2`.
                 case NoteDescriptionCreate(Components.Schemas.NoteDescriptionCreate)
-                /// - Remark: Generated from `#/components/schemas/NoteUpdate/noteDescription/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
                     }
                     do {
                         self = .NoteDescriptionCreate(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -979,11 +911,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .NoteDescriptionCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -997,19 +927,11 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/NoteUpdate/shareLink`.
             internal enum ShareLinkPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/shareLink/case1`.
-                case case1(Swift.String)
-                /// - Remark: Generated from `#/components/schemas/NoteUpdate/shareLink/case2`.
-                case Null(Components.Schemas.Null?)
+                case case1(Swift.String?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
                         self = .case1(try decoder.decodeFromSingleValueContainer())
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -1024,8 +946,6 @@ extension Components {
                     switch self {
                     case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
-                    case let .Null(value):
-                        try value.encode(to: encoder)
                     }
                 }
             }
@@ -1034,27 +954,19 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/NoteUpdate/template`.
             internal enum TemplatePayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/template/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/NoteUpdate/template/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
-                /// - Remark: Generated from `#/components/schemas/NoteUpdate/template/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
                     }
                     do {
                         self = .NoteCreate(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -1067,11 +979,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .NoteCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -1242,19 +1152,11 @@ extension Components {
                         /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/data`.
                         internal enum DataPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/data/case1`.
-                            case case1(OpenAPIRuntime.Base64EncodedData)
-                            /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/data/case2`.
-                            case Null(Components.Schemas.Null?)
+                            case case1(OpenAPIRuntime.Base64EncodedData?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
                                     self = .case1(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
                                     return
                                 } catch {
                                     errors.append(error)
@@ -1269,8 +1171,6 @@ extension Components {
                                 switch self {
                                 case let .case1(value):
                                     try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
                                 }
                             }
                         }
@@ -1285,19 +1185,11 @@ extension Components {
                         /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/name`.
                         internal enum NamePayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/name/case1`.
-                            case case1(Swift.String)
-                            /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/name/case2`.
-                            case Null(Components.Schemas.Null?)
+                            case case1(Swift.String?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
                                     self = .case1(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
                                     return
                                 } catch {
                                     errors.append(error)
@@ -1312,8 +1204,6 @@ extension Components {
                                 switch self {
                                 case let .case1(value):
                                     try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
                                 }
                             }
                         }
@@ -1322,19 +1212,11 @@ extension Components {
                         /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/noteDescription`.
                         internal enum NoteDescriptionPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/noteDescription/case1`.
-                            case ObjectID(Components.Schemas.ObjectID)
-                            /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/noteDescription/case2`.
-                            case Null(Components.Schemas.Null?)
+                            case case1(Swift.Int64?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
-                                    self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
+                                    self = .case1(try decoder.decodeFromSingleValueContainer())
                                     return
                                 } catch {
                                     errors.append(error)
@@ -1347,10 +1229,8 @@ extension Components {
                             }
                             internal func encode(to encoder: any Swift.Encoder) throws {
                                 switch self {
-                                case let .ObjectID(value):
+                                case let .case1(value):
                                     try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
                                 }
                             }
                         }
@@ -1363,19 +1243,11 @@ extension Components {
                         /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/shareLink`.
                         internal enum ShareLinkPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/shareLink/case1`.
-                            case case1(Swift.String)
-                            /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/shareLink/case2`.
-                            case Null(Components.Schemas.Null?)
+                            case case1(Swift.String?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
                                     self = .case1(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
                                     return
                                 } catch {
                                     errors.append(error)
@@ -1390,8 +1262,6 @@ extension Components {
                                 switch self {
                                 case let .case1(value):
                                     try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
                                 }
                             }
                         }
@@ -1400,19 +1270,11 @@ extension Components {
                         /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/template`.
                         internal enum TemplatePayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/template/case1`.
-                            case ObjectID(Components.Schemas.ObjectID)
-                            /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set/template/case2`.
-                            case Null(Components.Schemas.Null?)
+                            case case1(Swift.Int64?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
-                                    self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
+                                    self = .case1(try decoder.decodeFromSingleValueContainer())
                                     return
                                 } catch {
                                     errors.append(error)
@@ -1425,10 +1287,8 @@ extension Components {
                             }
                             internal func encode(to encoder: any Swift.Encoder) throws {
                                 switch self {
-                                case let .ObjectID(value):
+                                case let .case1(value):
                                     try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
                                 }
                             }
                         }
@@ -1660,19 +1520,11 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/data`.
                 internal enum DataPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/data/case1`.
-                    case case1(OpenAPIRuntime.Base64EncodedData)
-                    /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/data/case2`.
-                    case Null(Components.Schemas.Null?)
+                    case case1(OpenAPIRuntime.Base64EncodedData?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
                             self = .case1(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -1687,8 +1539,6 @@ extension Components {
                         switch self {
                         case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
                         }
                     }
                 }
@@ -1707,19 +1557,11 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/name`.
                 internal enum NamePayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/name/case1`.
-                    case case1(Swift.String)
-                    /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/name/case2`.
-                    case Null(Components.Schemas.Null?)
+                    case case1(Swift.String?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
                             self = .case1(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -1734,8 +1576,6 @@ extension Components {
                         switch self {
                         case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
                         }
                     }
                 }
@@ -1744,19 +1584,11 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/noteDescription`.
                 internal enum NoteDescriptionPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/noteDescription/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
-                    /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/noteDescription/case2`.
-                    case Null(Components.Schemas.Null?)
+                    case case1(Swift.Int64?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
                             return
                         } catch {
                             errors.append(error)
@@ -1769,10 +1601,8 @@ extension Components {
                     }
                     internal func encode(to encoder: any Swift.Encoder) throws {
                         switch self {
-                        case let .ObjectID(value):
+                        case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
                         }
                     }
                 }
@@ -1785,19 +1615,11 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/shareLink`.
                 internal enum ShareLinkPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/shareLink/case1`.
-                    case case1(Swift.String)
-                    /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/shareLink/case2`.
-                    case Null(Components.Schemas.Null?)
+                    case case1(Swift.String?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
                             self = .case1(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -1812,8 +1634,6 @@ extension Components {
                         switch self {
                         case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
                         }
                     }
                 }
@@ -1822,19 +1642,11 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/template`.
                 internal enum TemplatePayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/template/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
-                    /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/set/template/case2`.
-                    case Null(Components.Schemas.Null?)
+                    case case1(Swift.Int64?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
                             return
                         } catch {
                             errors.append(error)
@@ -1847,10 +1659,8 @@ extension Components {
                     }
                     internal func encode(to encoder: any Swift.Encoder) throws {
                         switch self {
-                        case let .ObjectID(value):
+                        case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
                         }
                     }
                 }
@@ -2169,27 +1979,19 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/ItemCreate/note`.
             internal enum NotePayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/ItemCreate/note/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/ItemCreate/note/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
-                /// - Remark: Generated from `#/components/schemas/ItemCreate/note/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
                     }
                     do {
                         self = .NoteCreate(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -2202,11 +2004,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .NoteCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -2318,27 +2118,19 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemCreate/note`.
                 enum NotePayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/ItemCreate/note/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
+                    case case1(Swift.Int64?)
                     /// - Remark: Generated from `#/components/schemas/ItemCreate/note/case2`.
                     case NoteCreate(Components.Schemas.NoteCreate)
-                    /// - Remark: Generated from `#/components/schemas/ItemCreate/note/case3`.
-                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
                             return
                         } catch {
                             errors.append(error)
                         }
                         do {
                             self = .NoteCreate(try .init(from: decoder))
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -2351,11 +2143,9 @@ extension Components {
                     }
                     internal func encode(to encoder: any Swift.Encoder) throws {
                         switch self {
-                        case let .ObjectID(value):
+                        case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
                         case let .NoteCreate(value):
-                            try value.encode(to: encoder)
-                        case let .Null(value):
                             try value.encode(to: encoder)
                         }
                     }
@@ -2464,19 +2254,11 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/ItemUpdate/name`.
             internal enum NamePayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/ItemUpdate/name/case1`.
-                case case1(Swift.String)
-                /// - Remark: Generated from `#/components/schemas/ItemUpdate/name/case2`.
-                case Null(Components.Schemas.Null?)
+                case case1(Swift.String?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
                         self = .case1(try decoder.decodeFromSingleValueContainer())
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -2491,8 +2273,6 @@ extension Components {
                     switch self {
                     case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
-                    case let .Null(value):
-                        try value.encode(to: encoder)
                     }
                 }
             }
@@ -2501,15 +2281,13 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/ItemUpdate/note`.
             internal enum NotePayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/ItemUpdate/note/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/ItemUpdate/note/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
-                /// - Remark: Generated from `#/components/schemas/ItemUpdate/note/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
@@ -2520,12 +2298,6 @@ extension Components {
                     } catch {
                         errors.append(error)
                     }
-                    do {
-                        self = .Null(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
                     throw Swift.DecodingError.failedToDecodeOneOfSchema(
                         type: Self.self,
                         codingPath: decoder.codingPath,
@@ -2534,11 +2306,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .NoteCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -2548,19 +2318,11 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/ItemUpdate/noteID`.
             internal enum NoteIDPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/ItemUpdate/noteID/case1`.
-                case case1(Swift.String)
-                /// - Remark: Generated from `#/components/schemas/ItemUpdate/noteID/case2`.
-                case Null(Components.Schemas.Null?)
+                case case1(Swift.String?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
                         self = .case1(try decoder.decodeFromSingleValueContainer())
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -2575,8 +2337,6 @@ extension Components {
                     switch self {
                     case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
-                    case let .Null(value):
-                        try value.encode(to: encoder)
                     }
                 }
             }
@@ -2672,19 +2432,11 @@ extension Components {
                         /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/name`.
                         internal enum NamePayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/name/case1`.
-                            case case1(Swift.String)
-                            /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/name/case2`.
-                            case Null(Components.Schemas.Null?)
+                            case case1(Swift.String?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
                                     self = .case1(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
                                     return
                                 } catch {
                                     errors.append(error)
@@ -2699,8 +2451,6 @@ extension Components {
                                 switch self {
                                 case let .case1(value):
                                     try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
                                 }
                             }
                         }
@@ -2709,56 +2459,11 @@ extension Components {
                         /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/note`.
                         internal enum NotePayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/note/case1`.
-                            case ObjectID(Components.Schemas.ObjectID)
-                            /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/note/case2`.
-                            case Null(Components.Schemas.Null?)
-                            internal init(from decoder: any Swift.Decoder) throws {
-                                var errors: [any Swift.Error] = []
-                                do {
-                                    self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                                    type: Self.self,
-                                    codingPath: decoder.codingPath,
-                                    errors: errors
-                                )
-                            }
-                            internal func encode(to encoder: any Swift.Encoder) throws {
-                                switch self {
-                                case let .ObjectID(value):
-                                    try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
-                                }
-                            }
-                        }
-                        /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/note`.
-                        internal var note: Components.Schemas.ItemCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.NotePayload?
-                        /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/noteID`.
-                        internal enum NoteIDPayload: Codable, Hashable, Sendable {
-                            /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/noteID/case1`.
-                            case case1(Swift.String)
-                            /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/noteID/case2`.
-                            case Null(Components.Schemas.Null?)
+                            case case1(Swift.Int64?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
                                     self = .case1(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
                                     return
                                 } catch {
                                     errors.append(error)
@@ -2773,8 +2478,33 @@ extension Components {
                                 switch self {
                                 case let .case1(value):
                                     try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
+                                }
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/note`.
+                        internal var note: Components.Schemas.ItemCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.NotePayload?
+                        /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/noteID`.
+                        internal enum NoteIDPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set/noteID/case1`.
+                            case case1(Swift.String?)
+                            internal init(from decoder: any Swift.Decoder) throws {
+                                var errors: [any Swift.Error] = []
+                                do {
+                                    self = .case1(try decoder.decodeFromSingleValueContainer())
+                                    return
+                                } catch {
+                                    errors.append(error)
+                                }
+                                throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                    type: Self.self,
+                                    codingPath: decoder.codingPath,
+                                    errors: errors
+                                )
+                            }
+                            internal func encode(to encoder: any Swift.Encoder) throws {
+                                switch self {
+                                case let .case1(value):
+                                    try encoder.encodeToSingleValueContainer(value)
                                 }
                             }
                         }
@@ -2935,19 +2665,11 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/name`.
                 internal enum NamePayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/name/case1`.
-                    case case1(Swift.String)
-                    /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/name/case2`.
-                    case Null(Components.Schemas.Null?)
+                    case case1(Swift.String?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
                             self = .case1(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -2962,8 +2684,6 @@ extension Components {
                         switch self {
                         case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
                         }
                     }
                 }
@@ -2972,56 +2692,11 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/note`.
                 internal enum NotePayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/note/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
-                    /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/note/case2`.
-                    case Null(Components.Schemas.Null?)
-                    internal init(from decoder: any Swift.Decoder) throws {
-                        var errors: [any Swift.Error] = []
-                        do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                            type: Self.self,
-                            codingPath: decoder.codingPath,
-                            errors: errors
-                        )
-                    }
-                    internal func encode(to encoder: any Swift.Encoder) throws {
-                        switch self {
-                        case let .ObjectID(value):
-                            try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
-                        }
-                    }
-                }
-                /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/note`.
-                internal var note: Components.Schemas.ItemCloneRequest.SetPayload.NotePayload?
-                /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/noteID`.
-                internal enum NoteIDPayload: Codable, Hashable, Sendable {
-                    /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/noteID/case1`.
-                    case case1(Swift.String)
-                    /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/noteID/case2`.
-                    case Null(Components.Schemas.Null?)
+                    case case1(Swift.Int64?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
                             self = .case1(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -3036,8 +2711,33 @@ extension Components {
                         switch self {
                         case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/note`.
+                internal var note: Components.Schemas.ItemCloneRequest.SetPayload.NotePayload?
+                /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/noteID`.
+                internal enum NoteIDPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/set/noteID/case1`.
+                    case case1(Swift.String?)
+                    internal init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    internal func encode(to encoder: any Swift.Encoder) throws {
+                        switch self {
+                        case let .case1(value):
+                            try encoder.encodeToSingleValueContainer(value)
                         }
                     }
                 }
@@ -3238,27 +2938,19 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/ItemDataCreate/item`.
             internal enum ItemPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/ItemDataCreate/item/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/ItemDataCreate/item/case2`.
                 case ItemCreate(Components.Schemas.ItemCreate)
-                /// - Remark: Generated from `#/components/schemas/ItemDataCreate/item/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
                     }
                     do {
                         self = .ItemCreate(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -3271,11 +2963,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .ItemCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -3292,27 +2982,19 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/ItemDataCreate/memo`.
             internal enum MemoPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/ItemDataCreate/memo/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/ItemDataCreate/memo/case2`.
                 case MemoCreate(Components.Schemas.MemoCreate)
-                /// - Remark: Generated from `#/components/schemas/ItemDataCreate/memo/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
                     }
                     do {
                         self = .MemoCreate(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -3325,11 +3007,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .MemoCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -3402,15 +3082,13 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemDataCreate/item`.
                 enum ItemPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/ItemDataCreate/item/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
+                    case case1(Swift.Int64?)
                     /// - Remark: Generated from `#/components/schemas/ItemDataCreate/item/case2`.
                     case ItemCreate(Components.Schemas.ItemCreate)
-                    /// - Remark: Generated from `#/components/schemas/ItemDataCreate/item/case3`.
-                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
                             return
                         } catch {
                             errors.append(error)
@@ -3421,12 +3099,6 @@ extension Components {
                         } catch {
                             errors.append(error)
                         }
-                        do {
-                            self = .Null(try .init(from: decoder))
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
                         throw Swift.DecodingError.failedToDecodeOneOfSchema(
                             type: Self.self,
                             codingPath: decoder.codingPath,
@@ -3435,11 +3107,9 @@ extension Components {
                     }
                     internal func encode(to encoder: any Swift.Encoder) throws {
                         switch self {
-                        case let .ObjectID(value):
+                        case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
                         case let .ItemCreate(value):
-                            try value.encode(to: encoder)
-                        case let .Null(value):
                             try value.encode(to: encoder)
                         }
                     }
@@ -3449,15 +3119,13 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemDataCreate/memo`.
                 enum MemoPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/ItemDataCreate/memo/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
+                    case case1(Swift.Int64?)
                     /// - Remark: Generated from `#/components/schemas/ItemDataCreate/memo/case2`.
                     case MemoCreate(Components.Schemas.MemoCreate)
-                    /// - Remark: Generated from `#/components/schemas/ItemDataCreate/memo/case3`.
-                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
                             return
                         } catch {
                             errors.append(error)
@@ -3468,12 +3136,6 @@ extension Components {
                         } catch {
                             errors.append(error)
                         }
-                        do {
-                            self = .Null(try .init(from: decoder))
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
                         throw Swift.DecodingError.failedToDecodeOneOfSchema(
                             type: Self.self,
                             codingPath: decoder.codingPath,
@@ -3482,11 +3144,9 @@ extension Components {
                     }
                     internal func encode(to encoder: any Swift.Encoder) throws {
                         switch self {
-                        case let .ObjectID(value):
+                        case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
                         case let .MemoCreate(value):
-                            try value.encode(to: encoder)
-                        case let .Null(value):
                             try value.encode(to: encoder)
                         }
                     }
@@ -3558,15 +3218,13 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/item`.
             internal enum ItemPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/item/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/item/case2`.
                 case ItemCreate(Components.Schemas.ItemCreate)
-                /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/item/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
@@ -3577,12 +3235,6 @@ extension Components {
                     } catch {
                         errors.append(error)
                     }
-                    do {
-                        self = .Null(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
                     throw Swift.DecodingError.failedToDecodeOneOfSchema(
                         type: Self.self,
                         codingPath: decoder.codingPath,
@@ -3591,11 +3243,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .ItemCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -3605,15 +3255,13 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/memo`.
             internal enum MemoPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/memo/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/memo/case2`.
                 case MemoCreate(Components.Schemas.MemoCreate)
-                /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/memo/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
@@ -3624,12 +3272,6 @@ extension Components {
                     } catch {
                         errors.append(error)
                     }
-                    do {
-                        self = .Null(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
                     throw Swift.DecodingError.failedToDecodeOneOfSchema(
                         type: Self.self,
                         codingPath: decoder.codingPath,
@@ -3638,11 +3280,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .MemoCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -3743,19 +3383,11 @@ extension Components {
                         /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/item`.
                         internal enum ItemPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/item/case1`.
-                            case ObjectID(Components.Schemas.ObjectID)
-                            /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/item/case2`.
-                            case Null(Components.Schemas.Null?)
+                            case case1(Swift.Int64?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
-                                    self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
+                                    self = .case1(try decoder.decodeFromSingleValueContainer())
                                     return
                                 } catch {
                                     errors.append(error)
@@ -3768,10 +3400,8 @@ extension Components {
                             }
                             internal func encode(to encoder: any Swift.Encoder) throws {
                                 switch self {
-                                case let .ObjectID(value):
+                                case let .case1(value):
                                     try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
                                 }
                             }
                         }
@@ -3780,19 +3410,11 @@ extension Components {
                         /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/memo`.
                         internal enum MemoPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/memo/case1`.
-                            case ObjectID(Components.Schemas.ObjectID)
-                            /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/memo/case2`.
-                            case Null(Components.Schemas.Null?)
+                            case case1(Swift.Int64?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
-                                    self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
+                                    self = .case1(try decoder.decodeFromSingleValueContainer())
                                     return
                                 } catch {
                                     errors.append(error)
@@ -3805,10 +3427,8 @@ extension Components {
                             }
                             internal func encode(to encoder: any Swift.Encoder) throws {
                                 switch self {
-                                case let .ObjectID(value):
+                                case let .case1(value):
                                     try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
                                 }
                             }
                         }
@@ -3980,19 +3600,11 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/item`.
                 internal enum ItemPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/item/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
-                    /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/item/case2`.
-                    case Null(Components.Schemas.Null?)
+                    case case1(Swift.Int64?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
                             return
                         } catch {
                             errors.append(error)
@@ -4005,10 +3617,8 @@ extension Components {
                     }
                     internal func encode(to encoder: any Swift.Encoder) throws {
                         switch self {
-                        case let .ObjectID(value):
+                        case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
                         }
                     }
                 }
@@ -4017,19 +3627,11 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/memo`.
                 internal enum MemoPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/memo/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
-                    /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/memo/case2`.
-                    case Null(Components.Schemas.Null?)
+                    case case1(Swift.Int64?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
                             return
                         } catch {
                             errors.append(error)
@@ -4042,10 +3644,8 @@ extension Components {
                     }
                     internal func encode(to encoder: any Swift.Encoder) throws {
                         switch self {
-                        case let .ObjectID(value):
+                        case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
                         }
                     }
                 }
@@ -4306,27 +3906,19 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/MemoCreate/itemData`.
             internal enum ItemDataPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/MemoCreate/itemData/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/MemoCreate/itemData/case2`.
                 case ItemDataCreate(Components.Schemas.ItemDataCreate)
-                /// - Remark: Generated from `#/components/schemas/MemoCreate/itemData/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
                     }
                     do {
                         self = .ItemDataCreate(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -4339,11 +3931,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .ItemDataCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -4360,27 +3950,19 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/MemoCreate/note`.
             internal enum NotePayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/MemoCreate/note/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/MemoCreate/note/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
-                /// - Remark: Generated from `#/components/schemas/MemoCreate/note/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
                     }
                     do {
                         self = .NoteCreate(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -4393,11 +3975,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .NoteCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -4563,15 +4143,13 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/MemoCreate/itemData`.
                 enum ItemDataPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/MemoCreate/itemData/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
+                    case case1(Swift.Int64?)
                     /// - Remark: Generated from `#/components/schemas/MemoCreate/itemData/case2`.
                     case ItemDataCreate(Components.Schemas.ItemDataCreate)
-                    /// - Remark: Generated from `#/components/schemas/MemoCreate/itemData/case3`.
-                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
                             return
                         } catch {
                             errors.append(error)
@@ -4582,12 +4160,6 @@ extension Components {
                         } catch {
                             errors.append(error)
                         }
-                        do {
-                            self = .Null(try .init(from: decoder))
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
                         throw Swift.DecodingError.failedToDecodeOneOfSchema(
                             type: Self.self,
                             codingPath: decoder.codingPath,
@@ -4596,11 +4168,9 @@ extension Components {
                     }
                     internal func encode(to encoder: any Swift.Encoder) throws {
                         switch self {
-                        case let .ObjectID(value):
+                        case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
                         case let .ItemDataCreate(value):
-                            try value.encode(to: encoder)
-                        case let .Null(value):
                             try value.encode(to: encoder)
                         }
                     }
@@ -4610,15 +4180,13 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/MemoCreate/note`.
                 enum NotePayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/MemoCreate/note/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
+                    case case1(Swift.Int64?)
                     /// - Remark: Generated from `#/components/schemas/MemoCreate/note/case2`.
                     case NoteCreate(Components.Schemas.NoteCreate)
-                    /// - Remark: Generated from `#/components/schemas/MemoCreate/note/case3`.
-                    case Null(Components.Schemas.Null?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
                             return
                         } catch {
                             errors.append(error)
@@ -4629,12 +4197,6 @@ extension Components {
                         } catch {
                             errors.append(error)
                         }
-                        do {
-                            self = .Null(try .init(from: decoder))
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
                         throw Swift.DecodingError.failedToDecodeOneOfSchema(
                             type: Self.self,
                             codingPath: decoder.codingPath,
@@ -4643,11 +4205,9 @@ extension Components {
                     }
                     internal func encode(to encoder: any Swift.Encoder) throws {
                         switch self {
-                        case let .ObjectID(value):
+                        case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
                         case let .NoteCreate(value):
-                            try value.encode(to: encoder)
-                        case let .Null(value):
                             try value.encode(to: encoder)
                         }
                     }
@@ -4811,15 +4371,13 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/MemoUpdate/itemData`.
             internal enum ItemDataPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/itemData/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/itemData/case2`.
                 case ItemDataCreate(Components.Schemas.ItemDataCreate)
-                /// - Remark: Generated from `#/components/schemas/MemoUpdate/itemData/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
@@ -4830,12 +4388,6 @@ extension Components {
                     } catch {
                         errors.append(error)
                     }
-                    do {
-                        self = .Null(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
                     throw Swift.DecodingError.failedToDecodeOneOfSchema(
                         type: Self.self,
                         codingPath: decoder.codingPath,
@@ -4844,11 +4396,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .ItemDataCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -4858,15 +4408,13 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/MemoUpdate/note`.
             internal enum NotePayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/note/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/note/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
-                /// - Remark: Generated from `#/components/schemas/MemoUpdate/note/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
@@ -4877,12 +4425,6 @@ extension Components {
                     } catch {
                         errors.append(error)
                     }
-                    do {
-                        self = .Null(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
                     throw Swift.DecodingError.failedToDecodeOneOfSchema(
                         type: Self.self,
                         codingPath: decoder.codingPath,
@@ -4891,11 +4433,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .NoteCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -4944,19 +4484,11 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/MemoUpdate/text`.
             internal enum TextPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/text/case1`.
-                case case1(Swift.String)
-                /// - Remark: Generated from `#/components/schemas/MemoUpdate/text/case2`.
-                case Null(Components.Schemas.Null?)
+                case case1(Swift.String?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
                         self = .case1(try decoder.decodeFromSingleValueContainer())
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -4971,8 +4503,6 @@ extension Components {
                     switch self {
                     case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
-                    case let .Null(value):
-                        try value.encode(to: encoder)
                     }
                 }
             }
@@ -5088,93 +4618,11 @@ extension Components {
                         /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/itemData`.
                         internal enum ItemDataPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/itemData/case1`.
-                            case ObjectID(Components.Schemas.ObjectID)
-                            /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/itemData/case2`.
-                            case Null(Components.Schemas.Null?)
-                            internal init(from decoder: any Swift.Decoder) throws {
-                                var errors: [any Swift.Error] = []
-                                do {
-                                    self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                                    type: Self.self,
-                                    codingPath: decoder.codingPath,
-                                    errors: errors
-                                )
-                            }
-                            internal func encode(to encoder: any Swift.Encoder) throws {
-                                switch self {
-                                case let .ObjectID(value):
-                                    try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
-                                }
-                            }
-                        }
-                        /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/itemData`.
-                        internal var itemData: Components.Schemas.MemoCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.ItemDataPayload?
-                        /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/note`.
-                        internal enum NotePayload: Codable, Hashable, Sendable {
-                            /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/note/case1`.
-                            case ObjectID(Components.Schemas.ObjectID)
-                            /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/note/case2`.
-                            case Null(Components.Schemas.Null?)
-                            internal init(from decoder: any Swift.Decoder) throws {
-                                var errors: [any Swift.Error] = []
-                                do {
-                                    self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                                    type: Self.self,
-                                    codingPath: decoder.codingPath,
-                                    errors: errors
-                                )
-                            }
-                            internal func encode(to encoder: any Swift.Encoder) throws {
-                                switch self {
-                                case let .ObjectID(value):
-                                    try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
-                                }
-                            }
-                        }
-                        /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/note`.
-                        internal var note: Components.Schemas.MemoCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.NotePayload?
-                        /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/text`.
-                        internal enum TextPayload: Codable, Hashable, Sendable {
-                            /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/text/case1`.
-                            case case1(Swift.String)
-                            /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/text/case2`.
-                            case Null(Components.Schemas.Null?)
+                            case case1(Swift.Int64?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
                                     self = .case1(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
                                     return
                                 } catch {
                                     errors.append(error)
@@ -5189,8 +4637,60 @@ extension Components {
                                 switch self {
                                 case let .case1(value):
                                     try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
+                                }
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/itemData`.
+                        internal var itemData: Components.Schemas.MemoCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.ItemDataPayload?
+                        /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/note`.
+                        internal enum NotePayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/note/case1`.
+                            case case1(Swift.Int64?)
+                            internal init(from decoder: any Swift.Decoder) throws {
+                                var errors: [any Swift.Error] = []
+                                do {
+                                    self = .case1(try decoder.decodeFromSingleValueContainer())
+                                    return
+                                } catch {
+                                    errors.append(error)
+                                }
+                                throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                    type: Self.self,
+                                    codingPath: decoder.codingPath,
+                                    errors: errors
+                                )
+                            }
+                            internal func encode(to encoder: any Swift.Encoder) throws {
+                                switch self {
+                                case let .case1(value):
+                                    try encoder.encodeToSingleValueContainer(value)
+                                }
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/note`.
+                        internal var note: Components.Schemas.MemoCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.NotePayload?
+                        /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/text`.
+                        internal enum TextPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set/text/case1`.
+                            case case1(Swift.String?)
+                            internal init(from decoder: any Swift.Decoder) throws {
+                                var errors: [any Swift.Error] = []
+                                do {
+                                    self = .case1(try decoder.decodeFromSingleValueContainer())
+                                    return
+                                } catch {
+                                    errors.append(error)
+                                }
+                                throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                    type: Self.self,
+                                    codingPath: decoder.codingPath,
+                                    errors: errors
+                                )
+                            }
+                            internal func encode(to encoder: any Swift.Encoder) throws {
+                                switch self {
+                                case let .case1(value):
+                                    try encoder.encodeToSingleValueContainer(value)
                                 }
                             }
                         }
@@ -5364,95 +4864,11 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/itemData`.
                 internal enum ItemDataPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/itemData/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
-                    /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/itemData/case2`.
-                    case Null(Components.Schemas.Null?)
-                    internal init(from decoder: any Swift.Decoder) throws {
-                        var errors: [any Swift.Error] = []
-                        do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                            type: Self.self,
-                            codingPath: decoder.codingPath,
-                            errors: errors
-                        )
-                    }
-                    internal func encode(to encoder: any Swift.Encoder) throws {
-                        switch self {
-                        case let .ObjectID(value):
-                            try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
-                        }
-                    }
-                }
-                /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/itemData`.
-                internal var itemData: Components.Schemas.MemoCloneRequest.SetPayload.ItemDataPayload?
-                /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/note`.
-                internal enum NotePayload: Codable, Hashable, Sendable {
-                    /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/note/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
-                    /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/note/case2`.
-                    case Null(Components.Schemas.Null?)
-                    internal init(from decoder: any Swift.Decoder) throws {
-                        var errors: [any Swift.Error] = []
-                        do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                            type: Self.self,
-                            codingPath: decoder.codingPath,
-                            errors: errors
-                        )
-                    }
-                    internal func encode(to encoder: any Swift.Encoder) throws {
-                        switch self {
-                        case let .ObjectID(value):
-                            try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
-                        }
-                    }
-                }
-                /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/note`.
-                internal var note: Components.Schemas.MemoCloneRequest.SetPayload.NotePayload?
-                /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/tags`.
-                internal var tags: [Components.Schemas.ObjectID]?
-                /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/text`.
-                internal enum TextPayload: Codable, Hashable, Sendable {
-                    /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/text/case1`.
-                    case case1(Swift.String)
-                    /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/text/case2`.
-                    case Null(Components.Schemas.Null?)
+                    case case1(Swift.Int64?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
                             self = .case1(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -5467,8 +4883,62 @@ extension Components {
                         switch self {
                         case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/itemData`.
+                internal var itemData: Components.Schemas.MemoCloneRequest.SetPayload.ItemDataPayload?
+                /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/note`.
+                internal enum NotePayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/note/case1`.
+                    case case1(Swift.Int64?)
+                    internal init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    internal func encode(to encoder: any Swift.Encoder) throws {
+                        switch self {
+                        case let .case1(value):
+                            try encoder.encodeToSingleValueContainer(value)
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/note`.
+                internal var note: Components.Schemas.MemoCloneRequest.SetPayload.NotePayload?
+                /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/tags`.
+                internal var tags: [Components.Schemas.ObjectID]?
+                /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/text`.
+                internal enum TextPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/set/text/case1`.
+                    case case1(Swift.String?)
+                    internal init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    internal func encode(to encoder: any Swift.Encoder) throws {
+                        switch self {
+                        case let .case1(value):
+                            try encoder.encodeToSingleValueContainer(value)
                         }
                     }
                 }
@@ -5770,19 +5240,11 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/TagUpdate/color`.
             internal enum ColorPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/TagUpdate/color/case1`.
-                case case1(Swift.String)
-                /// - Remark: Generated from `#/components/schemas/TagUpdate/color/case2`.
-                case Null(Components.Schemas.Null?)
+                case case1(Swift.String?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
                         self = .case1(try decoder.decodeFromSingleValueContainer())
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -5797,8 +5259,6 @@ extension Components {
                     switch self {
                     case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
-                    case let .Null(value):
-                        try value.encode(to: encoder)
                     }
                 }
             }
@@ -5926,19 +5386,11 @@ extension Components {
                         /// - Remark: Generated from `#/components/schemas/TagCloneRequest/copies/Case2Payload/set/color`.
                         internal enum ColorPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/schemas/TagCloneRequest/copies/Case2Payload/set/color/case1`.
-                            case case1(Swift.String)
-                            /// - Remark: Generated from `#/components/schemas/TagCloneRequest/copies/Case2Payload/set/color/case2`.
-                            case Null(Components.Schemas.Null?)
+                            case case1(Swift.String?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
                                     self = .case1(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
                                     return
                                 } catch {
                                     errors.append(error)
@@ -5953,8 +5405,6 @@ extension Components {
                                 switch self {
                                 case let .case1(value):
                                     try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
                                 }
                             }
                         }
@@ -6105,19 +5555,11 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/TagCloneRequest/set/color`.
                 internal enum ColorPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/TagCloneRequest/set/color/case1`.
-                    case case1(Swift.String)
-                    /// - Remark: Generated from `#/components/schemas/TagCloneRequest/set/color/case2`.
-                    case Null(Components.Schemas.Null?)
+                    case case1(Swift.String?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
                             self = .case1(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -6132,8 +5574,6 @@ extension Components {
                         switch self {
                         case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
                         }
                     }
                 }
@@ -6309,27 +5749,19 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/AttachmentCreate/memo`.
             internal enum MemoPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/AttachmentCreate/memo/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/AttachmentCreate/memo/case2`.
                 case MemoCreate(Components.Schemas.MemoCreate)
-                /// - Remark: Generated from `#/components/schemas/AttachmentCreate/memo/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
                     }
                     do {
                         self = .MemoCreate(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -6342,11 +5774,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .MemoCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -6422,27 +5852,19 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/AttachmentUpdate/memo`.
             internal enum MemoPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/AttachmentUpdate/memo/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/AttachmentUpdate/memo/case2`.
                 case MemoCreate(Components.Schemas.MemoCreate)
-                /// - Remark: Generated from `#/components/schemas/AttachmentUpdate/memo/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
                     }
                     do {
                         self = .MemoCreate(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -6455,11 +5877,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .MemoCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -6551,19 +5971,11 @@ extension Components {
                         /// - Remark: Generated from `#/components/schemas/AttachmentCloneRequest/copies/Case2Payload/set/memo`.
                         internal enum MemoPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/schemas/AttachmentCloneRequest/copies/Case2Payload/set/memo/case1`.
-                            case ObjectID(Components.Schemas.ObjectID)
-                            /// - Remark: Generated from `#/components/schemas/AttachmentCloneRequest/copies/Case2Payload/set/memo/case2`.
-                            case Null(Components.Schemas.Null?)
+                            case case1(Swift.Int64?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
-                                    self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
+                                    self = .case1(try decoder.decodeFromSingleValueContainer())
                                     return
                                 } catch {
                                     errors.append(error)
@@ -6576,10 +5988,8 @@ extension Components {
                             }
                             internal func encode(to encoder: any Swift.Encoder) throws {
                                 switch self {
-                                case let .ObjectID(value):
+                                case let .case1(value):
                                     try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
                                 }
                             }
                         }
@@ -6741,19 +6151,11 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/AttachmentCloneRequest/set/memo`.
                 internal enum MemoPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/AttachmentCloneRequest/set/memo/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
-                    /// - Remark: Generated from `#/components/schemas/AttachmentCloneRequest/set/memo/case2`.
-                    case Null(Components.Schemas.Null?)
+                    case case1(Swift.Int64?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
                             return
                         } catch {
                             errors.append(error)
@@ -6766,10 +6168,8 @@ extension Components {
                     }
                     internal func encode(to encoder: any Swift.Encoder) throws {
                         switch self {
-                        case let .ObjectID(value):
+                        case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
                         }
                     }
                 }
@@ -6937,27 +6337,19 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/NoteDescriptionCreate/note`.
             internal enum NotePayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/NoteDescriptionCreate/note/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/NoteDescriptionCreate/note/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
-                /// - Remark: Generated from `#/components/schemas/NoteDescriptionCreate/note/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
                     }
                     do {
                         self = .NoteCreate(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -6970,11 +6362,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .NoteCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -7037,19 +6427,11 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/NoteDescriptionUpdate/content`.
             internal enum ContentPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/NoteDescriptionUpdate/content/case1`.
-                case case1(Swift.String)
-                /// - Remark: Generated from `#/components/schemas/NoteDescriptionUpdate/content/case2`.
-                case Null(Components.Schemas.Null?)
+                case case1(Swift.String?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
                         self = .case1(try decoder.decodeFromSingleValueContainer())
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -7064,8 +6446,6 @@ extension Components {
                     switch self {
                     case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
-                    case let .Null(value):
-                        try value.encode(to: encoder)
                     }
                 }
             }
@@ -7074,27 +6454,19 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/NoteDescriptionUpdate/note`.
             internal enum NotePayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/NoteDescriptionUpdate/note/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/NoteDescriptionUpdate/note/case2`.
                 case NoteCreate(Components.Schemas.NoteCreate)
-                /// - Remark: Generated from `#/components/schemas/NoteDescriptionUpdate/note/case3`.
-                case Null(Components.Schemas.Null?)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
                     }
                     do {
                         self = .NoteCreate(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .Null(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -7107,11 +6479,9 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .NoteCreate(value):
-                        try value.encode(to: encoder)
-                    case let .Null(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -7190,19 +6560,11 @@ extension Components {
                         /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/copies/Case2Payload/set/content`.
                         internal enum ContentPayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/copies/Case2Payload/set/content/case1`.
-                            case case1(Swift.String)
-                            /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/copies/Case2Payload/set/content/case2`.
-                            case Null(Components.Schemas.Null?)
+                            case case1(Swift.String?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
                                     self = .case1(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
                                     return
                                 } catch {
                                     errors.append(error)
@@ -7217,8 +6579,6 @@ extension Components {
                                 switch self {
                                 case let .case1(value):
                                     try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
                                 }
                             }
                         }
@@ -7227,19 +6587,11 @@ extension Components {
                         /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/copies/Case2Payload/set/note`.
                         internal enum NotePayload: Codable, Hashable, Sendable {
                             /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/copies/Case2Payload/set/note/case1`.
-                            case ObjectID(Components.Schemas.ObjectID)
-                            /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/copies/Case2Payload/set/note/case2`.
-                            case Null(Components.Schemas.Null?)
+                            case case1(Swift.Int64?)
                             internal init(from decoder: any Swift.Decoder) throws {
                                 var errors: [any Swift.Error] = []
                                 do {
-                                    self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                                    return
-                                } catch {
-                                    errors.append(error)
-                                }
-                                do {
-                                    self = .Null(try .init(from: decoder))
+                                    self = .case1(try decoder.decodeFromSingleValueContainer())
                                     return
                                 } catch {
                                     errors.append(error)
@@ -7252,10 +6604,8 @@ extension Components {
                             }
                             internal func encode(to encoder: any Swift.Encoder) throws {
                                 switch self {
-                                case let .ObjectID(value):
+                                case let .case1(value):
                                     try encoder.encodeToSingleValueContainer(value)
-                                case let .Null(value):
-                                    try value.encode(to: encoder)
                                 }
                             }
                         }
@@ -7403,19 +6753,11 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/set/content`.
                 internal enum ContentPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/set/content/case1`.
-                    case case1(Swift.String)
-                    /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/set/content/case2`.
-                    case Null(Components.Schemas.Null?)
+                    case case1(Swift.String?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
                             self = .case1(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -7430,8 +6772,6 @@ extension Components {
                         switch self {
                         case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
                         }
                     }
                 }
@@ -7440,19 +6780,11 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/set/note`.
                 internal enum NotePayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/set/note/case1`.
-                    case ObjectID(Components.Schemas.ObjectID)
-                    /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/set/note/case2`.
-                    case Null(Components.Schemas.Null?)
+                    case case1(Swift.Int64?)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
-                            self = .ObjectID(try decoder.decodeFromSingleValueContainer())
-                            return
-                        } catch {
-                            errors.append(error)
-                        }
-                        do {
-                            self = .Null(try .init(from: decoder))
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
                             return
                         } catch {
                             errors.append(error)
@@ -7465,10 +6797,8 @@ extension Components {
                     }
                     internal func encode(to encoder: any Swift.Encoder) throws {
                         switch self {
-                        case let .ObjectID(value):
+                        case let .case1(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .Null(value):
-                            try value.encode(to: encoder)
                         }
                     }
                 }
@@ -7569,15 +6899,6 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/ObjectID`.
         internal typealias ObjectID = Swift.Int64
-        /// JSON null, as a branch of its own in request bodies: an update or a clone's `set` clears an
-        /// optional attribute or a to-one relationship with it. (Answers say nullable as a type list;
-        /// generated clients leave such a property out when it is nil, so could not send the null.) The type
-        /// is a list and the enum spelled out so that both generators (which skip a bare `type: 'null'`) and
-        /// fuzzers (which take an untyped branch for any type) read it.
-        ///
-        ///
-        /// - Remark: Generated from `#/components/schemas/Null`.
-        internal typealias Null = OpenAPIRuntime.OpenAPIValueContainer
         /// The service's keys, then every attribute and relationship of the entity by name.
         ///
         /// - Remark: Generated from `#/components/schemas/Record`.
