@@ -11,7 +11,7 @@ extension ClonerApplication {
         ServiceRoute(.get, "/readyz") { app in .immediate { _ in app.operationsController.readiness(isDraining: app.isDraining) } },
         ServiceRoute(.get, "/metrics") { app in app.onLoop { _ in app.operationsController.metricsResponse() } },
         ServiceRoute(.get, "/model") { app in app.onLoop { request in app.operationsController.modelResponse(request) } },
-        ServiceRoute(.get, "/openapi.yaml") { app in app.onLoop { _ in app.operationsController.openAPIResponse() } },
+        ServiceRoute(.get, "/openapi.yaml") { app in app.onLoop { request in app.operationsController.openAPIResponse(request) } },
         ServiceRoute(.get, "/jobs/{id}") { app in app.onStore(.read) { request in try app.jobsController.jobResponse(request) } },
         ServiceRoute(.get, "/{collection}") { app in app.onStore(.read) { request in try app.recordsController.list(request) } },
         ServiceRoute(.post, "/{collection}") { app in app.onStore(.write) { request in try app.recordsController.create(request) } },

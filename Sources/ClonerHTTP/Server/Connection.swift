@@ -375,7 +375,7 @@ final class Connection: EventLoopHandler {
     // MARK: Handling
 
     private func dispatch(_ head: RequestHead, body: [UInt8], number: Int) {
-        let clientID = head.headers["x-request-id"]
+        let clientID = head.headers.percentDecodedValue("x-request-id")
         let id = clientID.flatMap { RequestIDGenerator.isAcceptable($0) ? $0 : nil } ?? owner.nextRequestID()
         var request = HTTPRequest(
             method: head.method, target: head.target, version: head.version, headers: head.headers,

@@ -178,7 +178,7 @@ final class ClonesController: Sendable {
         // Admitted before anything is queued, given back when the job has finished (or, for
         // `respond-async`, when no job was started after all).
         try admission.admit(bytes: request.body.count)
-        let async = request.headers.containsToken("respond-async", in: "Prefer") && !clone.dryRun
+        let async = request.headers.containsPercentDecodedToken("respond-async", in: "Prefer") && !clone.dryRun
         if let key {
             startReservedClone(plan, entity: entity, request: request, key: key, fingerprint: fingerprint, async: async, responder: responder)
         } else if async {

@@ -75,6 +75,7 @@ private struct EntityOperations {
     /// An `_id` or null, as one type list rather than a `oneOf` with a null branch: fuzzers that
     /// mutate a schema to make invalid data read the list right, and a `oneOf` less.
     private static let objectIDOrNull: JSONValue = ["type": ["integer", "null"], "format": "int64", "minimum": 1]
+    private static func entityName(_ name: String) -> JSONValue { ["type": "string", "const": .string(name)] }
     private static let requestID = ref("#/components/parameters/RequestID")
 
     func schemas() -> [(String, JSONValue)] {
@@ -105,10 +106,23 @@ private struct EntityOperations {
         return .object(schema)
     }
 
+    /// A value in a request body that may be null, wrapped in a `oneOf`. A nullable property
+    /// alone is read by generated clients as an optional they leave out when nil, so an update
+    /// could never clear a value; as the (only or first) branch of a `oneOf` it becomes an enum
+    /// case holding an optional, which sends `null` (`.case1(nil)` in a Swift client). The null
+    /// stays in the branch's type list, which fuzzers read right (a separate null branch they
+    /// took, in nested bodies, for a wrong type).
+    static func nullable(_ schema: JSONValue) -> JSONValue { ["oneOf": [schema]] }
+
+    /// An attribute value in an update or a clone's `set`: an optional attribute's clearable.
+    static func inputValueSchema(_ attribute: AttributeDescription) -> JSONValue {
+        attribute.isOptional ? nullable(valueSchema(attribute)) : valueSchema(attribute)
+    }
+
     /// A record as answered: every property, always present.
     private func recordSchema() -> JSONValue {
         var properties: [String: JSONValue] = [
-            "_id": Self.objectID, "_entity": ["const": .string(name)], "_version": ["type": "integer", "format": "int64", "minimum": 1],
+            "_id": Self.objectID, "_entity": Self.entityName(name), "_version": ["type": "integer", "format": "int64", "minimum": 1],
         ]
         for attribute in entity.attributes { properties[attribute.name] = Self.valueSchema(attribute) }
         for relationship in entity.relationships {
@@ -119,7 +133,7 @@ private struct EntityOperations {
         }
         let required = properties.keys.sorted().map(JSONValue.string)
         if entity.relationships.contains(where: \.isToMany) {
-            let list: JSONValue = ["type": "object", "additionalProperties": false, "required": ["count", "inline", "all"], "properties": [
+            let list: JSONValue = ["type": "object", "required": ["count", "inline", "all"], "properties": [
                 "count": ["type": "integer", "minimum": .integer(Int64(RecordJSONCoding.inlineListLimit + 1))],
                 "inline": ["type": "integer"],
                 "all": ["type": ["string", "null"],
@@ -128,21 +142,24 @@ private struct EntityOperations {
             properties["_lists"] = ["type": "object", "additionalProperties": list,
                                     "description": .string("Present when a to-many links more than \(RecordJSONCoding.inlineListLimit) objects: per such relationship, how many, and where they all are.")]
         }
-        return ["type": "object", "additionalProperties": false,
+        // Open, as every answer's schema: a client generated today must still read a record after
+        // the model gains a property. (`_lists` is not required: it is there only for long lists.)
+        return ["type": "object",
                 "required": .array(required), "properties": .object(properties)]
     }
 
     /// A create or PATCH body: the entity's properties and nothing else. A relationship takes
     /// `_id`s to link or nested objects to create; a PATCH may echo `_id`/`_version` of the record.
     private func inputSchema(create: Bool) -> JSONValue {
-        var properties: [String: JSONValue] = ["_entity": ["const": .string(name)]]
+        var properties: [String: JSONValue] = ["_entity": Self.entityName(name)]
         if !create {
             properties["_id"] = Self.objectID
             properties["_version"] = ["type": "integer", "format": "int64", "minimum": 1]
         }
         var required: [JSONValue] = []
         for attribute in entity.attributes {
-            properties[attribute.name] = Self.valueSchema(attribute)
+            // On create an optional attribute left out is null already; an update needs the branch.
+            properties[attribute.name] = create ? Self.valueSchema(attribute) : Self.inputValueSchema(attribute)
             if let limit = entity.uniqueValueByteLimit(attribute), case .object(var schema) = properties[attribute.name] {
                 schema["description"] = .string("Unique: at most \(limit) bytes (UTF-8 for text, decoded for binary), else 422 naming the field.")
                 properties[attribute.name] = .object(schema)
@@ -152,8 +169,8 @@ private struct EntityOperations {
         for relationship in entity.relationships {
             let nested = Self.schema("\(relationship.destination)Create")
             properties[relationship.name] = relationship.isToMany
-                ? ["type": "array", "items": ["anyOf": [Self.objectID, nested]]]
-                : ["anyOf": [Self.objectIDOrNull, nested]]
+                ? ["type": "array", "items": ["oneOf": [Self.objectID, nested]]]
+                : ["oneOf": [Self.objectIDOrNull, nested]]
         }
         var schema: [String: JSONValue] = ["type": "object", "additionalProperties": false, "properties": .object(properties)]
         if !required.isEmpty { schema["required"] = .array(required) }
@@ -169,11 +186,11 @@ private struct EntityOperations {
             excludable += other.relationships.map { .string("\(other.name).\($0.name)") }
         }
         var settable: [String: JSONValue] = [:]
-        for attribute in entity.attributes { settable[attribute.name] = Self.valueSchema(attribute) }
+        for attribute in entity.attributes { settable[attribute.name] = Self.inputValueSchema(attribute) }
         for relationship in entity.relationships {
             settable[relationship.name] = relationship.isToMany
                 ? ["type": "array", "items": Self.objectID]
-                : Self.objectIDOrNull
+                : Self.nullable(Self.objectIDOrNull)
         }
         let perCopySettable = settable.filter { name, _ in entity.relationship(named: name)?.isToMany != true }
         let copies: JSONValue = ["oneOf": [
@@ -185,7 +202,7 @@ private struct EntityOperations {
         ]]
         return ["type": "object", "additionalProperties": false, "properties": [
             "copies": copies,
-            "exclude": ["type": "array", "items": ["enum": .array(excludable)]],
+            "exclude": ["type": "array", "items": ["type": "string", "enum": .array(excludable)]],
             "set": ["type": "object", "additionalProperties": false, "properties": .object(settable)],
             "dryRun": ["type": "boolean", "default": false],
             "returnIds": ["type": "boolean", "default": false],
@@ -230,7 +247,7 @@ private struct EntityOperations {
             parameters.append(["name": .string(relationship), "in": "query", "description": "Equality filter: an `_id` or `null`.",
                                "schema": ["type": "string", "pattern": "^([1-9][0-9]{0,18}|null)$"]])
         }
-        let page: JSONValue = ["type": "object", "additionalProperties": false, "required": ["data", "next"], "properties": [
+        let page: JSONValue = ["type": "object", "required": ["data", "next"], "properties": [
             "data": ["type": "array", "items": Self.schema("\(name)Record")],
             "next": ["type": ["string", "null"], "description": "The next page (path and query), or null on the last page.",
                      "pattern": "^/[^?]+\\?(.+&)?cursor=[A-Za-z0-9_-]+$"],

@@ -14,8 +14,9 @@ final class OperationsController: Sendable {
     /// `GET /model` and the model's ETag, rendered once: the model cannot change while running.
     let modelDocument: [UInt8]
     let modelTag: String
-    /// `GET /openapi.yaml`: the description with this model's collections and schemas, rendered once.
-    let openAPIDocument: [UInt8]
+    /// `GET /openapi.yaml`: the description with this model's collections and schemas, rendered
+    /// once; each answer only fills in its `servers` URL.
+    let openAPIDocument: OpenAPIDocument.ServerURLSlot
 
     /// `requiresKeys`: whether the description declares the bearer-key scheme on every operation.
     init(model: DataModel, store: IncrementalStore, metrics: ServiceMetrics, requiresKeys: Bool) {
@@ -24,7 +25,7 @@ final class OperationsController: Sendable {
         self.modelDocument = Array(model.normalizedText.utf8)
         self.modelTag = "\"\(model.fingerprint)\""
         let schema = store.schema
-        self.openAPIDocument = OpenAPIDocument.specialized(for: model, deployment: .init(
+        self.openAPIDocument = OpenAPIDocument.ServerURLSlot(document: OpenAPIDocument.specialized(for: model, deployment: .init(
             requiresKeys: requiresKeys,
             storeName: {
                 switch store.location {
@@ -37,7 +38,7 @@ final class OperationsController: Sendable {
                     guard !relationship.isToMany, case .foreignKeyOnSource = schema.storage(of: relationship) else { return false }
                     return true
                 }.map(\.name)
-            }))
+            })))
     }
 
     /// Ready when not draining and the store's file can be written (DESIGN.md §5).
@@ -58,13 +59,14 @@ final class OperationsController: Sendable {
 
     /// The normalised model, with the fingerprint as ETag so clients can cache it.
     func modelResponse(_ request: HTTPRequest) -> HTTPResponse {
-        if let tags = request.headers["If-None-Match"], EntityTags.noneMatch(tags, current: modelTag) {
+        if let tags = request.headers.percentDecodedValue("If-None-Match"), EntityTags.noneMatch(tags, current: modelTag) {
             return HTTPResponse(status: .notModified, headers: ["ETag": modelTag])
         }
         return HTTPResponse.json(modelDocument, headers: ["ETag": modelTag])
     }
 
-    func openAPIResponse() -> HTTPResponse {
-        HTTPResponse(status: .ok, headers: ["Content-Type": OpenAPIDocument.contentType], body: openAPIDocument)
+    func openAPIResponse(_ request: HTTPRequest) -> HTTPResponse {
+        HTTPResponse(status: .ok, headers: ["Content-Type": OpenAPIDocument.contentType],
+                     body: openAPIDocument.document(serverURL: OpenAPIDocument.serverURL(for: request)))
     }
 }

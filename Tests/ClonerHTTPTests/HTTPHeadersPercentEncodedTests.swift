@@ -1,0 +1,29 @@
+@testable import ClonerHTTP
+import Testing
+
+/// Which header values are read percent-decoded: exactly those a URI-component encoder can have
+/// written (unreserved characters and escapes, at least one escape).
+@Suite struct HTTPHeadersPercentEncodedTests {
+    @Test func encodedFormsAreDecoded() {
+        #expect(HTTPHeaders.decodingPercentEncodedForm("%221%22") == "\"1\"")
+        #expect(HTTPHeaders.decodingPercentEncodedForm("W%2F%223%22%2C%20%224%22") == "W/\"3\", \"4\"")
+        #expect(HTTPHeaders.decodingPercentEncodedForm("respond-async%2C%20wait%3D5") == "respond-async, wait=5")
+        #expect(HTTPHeaders.decodingPercentEncodedForm("%2A") == "*")
+        #expect(HTTPHeaders.decodingPercentEncodedForm("caf%C3%A9") == "café")
+    }
+
+    @Test func otherValuesAreKeptAsWritten() {
+        for value in ["\"1\"", "*", "respond-async", "respond-async, wait=5", "abc", "", "%", "%2", "%zz", "a%2",
+                      "\"%31\"", "a:b%3A", "a b%20", "%FF%FE"] {
+            #expect(HTTPHeaders.decodingPercentEncodedForm(value) == value, "\(value) was decoded")
+        }
+    }
+
+    @Test func fieldLookups() {
+        let headers: HTTPHeaders = ["If-None-Match": "%221%22", "Prefer": "handling%3Dlenient%2C%20respond-async"]
+        #expect(headers.percentDecodedValue("if-none-match") == "\"1\"")
+        #expect(headers.percentDecodedValue("If-Match") == nil)
+        #expect(headers.containsPercentDecodedToken("respond-async", in: "prefer"))
+        #expect(!headers.containsToken("respond-async", in: "Prefer"), "the plain lookup sees one odd token")
+    }
+}
