@@ -8,23 +8,34 @@ import ClonerModel
 extension PostgreSQLStoreContext {
     /// How a save holds an object it names.
     enum RowLockMode: Int, Comparable {
-        /// Deleted: no other writer may link to it or change it until the delete commits.
-        case delete = 0
-        /// Updated, or linked (its list and version change): no other writer may change it, while
-        /// foreign-key checks of new rows pointing at it go on.
+        /// Deleted, or updated in a key column (one a unique index covers): no other writer may
+        /// link to it or change it until this commits. A key update needs this mode anyway, and
+        /// taking it only at the UPDATE would wait behind a linker's `FOR KEY SHARE` while that
+        /// linker waits for this transaction — a deadlock.
+        case exclusive = 0
+        /// Updated in other columns, or linked (its list and version change): no other writer may
+        /// change it, while foreign-key checks of new rows pointing at it go on.
         case update = 1
 
         static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
         var clause: String {
             switch self {
-            case .delete: "FOR UPDATE"
+            case .exclusive: "FOR UPDATE"
             case .update: "FOR NO KEY UPDATE"
             }
         }
     }
 
-    /// Locks every existing object `changes` updates, deletes or links, in one statement: entity by
+    /// Whether `attributes` set a column a unique index covers (PostgreSQL's key columns).
+    private static func setsKey(_ attributes: Dictionary<String, AttributeValue>.Keys, of entity: EntityDescription) -> Bool {
+        attributes.contains { name in
+            entity.attribute(named: name)?.isUnique == true || entity.uniqueTogether.contains { $0.contains(name) }
+        }
+    }
+
+    /// Locks every existing object `changes` updates, deletes or links, in one statement (an object
+    /// named twice in its strongest mode first): entity by
     /// entity in tag order, each entity's ids ascending, so two saves naming overlapping objects
     /// take them in the same order and cannot deadlock on them. Rows already gone are skipped —
     /// the checks that follow report them as they would without the lock.
@@ -50,11 +61,11 @@ extension PostgreSQLStoreContext {
         }
         for update in changes.updates {
             guard let entity = model.entity(named: update.entity) else { continue }
-            add(entity.name, update.id, .update)
+            add(entity.name, update.id, Self.setsKey(update.attributes.keys, of: entity) ? .exclusive : .update)
             addTargets(of: entity, update.relationships)
         }
         for delete in changes.deletes where model.entity(named: delete.entity) != nil {
-            add(delete.entity, delete.id, .delete)
+            add(delete.entity, delete.id, .exclusive)
         }
         guard !wanted.isEmpty else { return }
 

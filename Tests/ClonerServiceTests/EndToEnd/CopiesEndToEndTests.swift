@@ -74,7 +74,7 @@ struct CopiesEndToEndTests {
                 (#"{"copies":6}"#, "copies"),
                 (#"{"copies":[]}"#, "copies"),
                 (#"{"copies":[{"set":{}},{"set":{}},{"set":{}},{"set":{}},{"set":{}},{"set":{}}]}"#, "copies"),
-                (#"{"copies":[{"set":{}},{"name":"x"}]}"#, "copies[1]"),
+                (#"{"copies":[{"set":{}},{"name":"x"}]}"#, "copies[1].name"),
                 (#"{"copies":[{"set":{}},{"set":{}},{"set":{}},{"set":{"name":7}}]}"#, "copies[3].set.name"),
                 (#"{"copies":[{"set":{"nope":1}}]}"#, "copies[0].set.nope"),
                 (#"{"copies":[{"set":{"template":999999}},{"set":{"template":999999}}]}"#, "copies[0].set.template"),
