@@ -98,6 +98,7 @@ drop_replaced() { # old image id
     podman rmi "$1" >/dev/null 2>&1 || true
 }
 
+bases_started=$(date +%s)
 debian_made=false
 if base_is_current "$debian_image"; then
   say "reusing $debian_image (recipe $base_recipe)"
@@ -148,6 +149,8 @@ else
   drop_replaced "$replaced" "$swift_image"
   drop_replaced "${replaced_debian:-}" "$debian_image"
 fi
+
+bases_seconds=$(($(date +%s) - bases_started))
 
 # ---- build the Dockerfile as it is ----------------------------------------------------------
 # Only the package copies' insteadOf rules reach the build, not the machine's whole git config.
@@ -324,6 +327,6 @@ passed "a root-owned data folder stops the start with: $(grep -o 'permission den
 # ---- figures --------------------------------------------------------------------------------
 size=$(podman image inspect --format '{{ .Size }}' "$image")
 binary=$(podman run --rm --entrypoint stat "$image" -c %s /usr/local/bin/cloner 2>/dev/null) || fail "stat of the binary in the image"
-say "image size $((size / 1000 / 1000)) MB ($size bytes), binary $((binary / 1000 / 1000)) MB; build $build_seconds s; step $(($(date +%s) - step_started)) s"
+say "image size $((size / 1000 / 1000)) MB ($size bytes), binary $((binary / 1000 / 1000)) MB; base images $bases_seconds s; build $build_seconds s; step $(($(date +%s) - step_started)) s"
 # Every check above ends the step on failure, so reaching here means all passed.
 echo "container-image: $checks passed, 0 failed"
