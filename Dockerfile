@@ -17,8 +17,8 @@ COPY Sources ./Sources
 COPY Tests ./Tests
 COPY openapi.yaml ./
 # --static-swift-stdlib: the runtime image needs no Swift toolchain, only the C libraries below
-# (libxml2 for FoundationXML, which reads Core Data models). The debug sections are stripped
-# (about a tenth of the binary); the symbol table stays, so crash backtraces keep their names.
+# (libxml2 for FoundationXML, which reads Core Data models). The debug sections are stripped;
+# the symbol table stays, so crash backtraces keep their function names.
 RUN swift build -c release --static-swift-stdlib --product cloner \
     && mkdir -p /out \
     && strip --strip-debug -o /out/cloner "$(swift build -c release --show-bin-path)/cloner"
