@@ -5,10 +5,11 @@
 #   GET /notes/1                  cloner | hbgrdb
 #   GET /items?note=1&limit=50    cloner | hbgrdb
 #
-# hbgrdb is ../shared/bench/hbgrdb: Hummingbird 2 + GRDB 7 serving the same JSON from Cloner's own
-# SQLite file; its /healthz is the same handler as ../shared/bench/hbpeer (plain Hummingbird 2).
+# hbgrdb is a Hummingbird 2 + GRDB 7 package kept outside this repository (HBGRDB_SOURCE names its
+# folder; it is not part of Cloner) serving the same JSON from Cloner's own SQLite file; its
+# /healthz is the same handler as a plain Hummingbird 2 peer.
 #
-#   scripts/bench-http.sh                     ROUNDS=3 DURATION=8s CONNECTIONS="50 500"
+#   HBGRDB_SOURCE=/path/to/hbgrdb scripts/bench-http.sh    ROUNDS=3 DURATION=8s CONNECTIONS="50 500"
 #   ACCESS_LOG=/tmp/access.log scripts/bench-http.sh     log to a real file instead of /dev/null
 #   ROUTES="notes items" scripts/bench-http.sh           only some routes (healthz notes items)
 #   CLONER_BIN=/path/to/cloner scripts/bench-http.sh     measure another build (an earlier commit)
@@ -35,7 +36,7 @@ duration=${DURATION:-8s}
 connections=${CONNECTIONS:-"50 500"}
 routes=${ROUTES:-"healthz notes items"}
 access_log=${ACCESS_LOG:-/dev/null}
-hbgrdb_source=/work/shared/bench/hbgrdb
+hbgrdb_source=${HBGRDB_SOURCE:-}
 hbgrdb_build=${HBGRDB_BUILD:-/tmp/hbgrdb-build}
 
 work=$(mktemp -d /tmp/bench-http.XXXXXX)
@@ -58,6 +59,10 @@ build_peer() { # name source build-dir
         (cd "$3" && swift build -c release >&2)
     fi
 }
+if [[ ! -x "$hbgrdb_build/.build/release/hbgrdb" ]]; then
+    [[ -n "$hbgrdb_source" ]] || fail "set HBGRDB_SOURCE to the folder of the hbgrdb peer package (Hummingbird 2 + GRDB 7, kept outside this repository), or HBGRDB_BUILD to a folder where it is already built"
+    [[ -f "$hbgrdb_source/Package.swift" ]] || fail "HBGRDB_SOURCE=$hbgrdb_source has no Package.swift: it must name the hbgrdb peer package's folder"
+fi
 build_peer hbgrdb "$hbgrdb_source" "$hbgrdb_build"
 if [[ -n "${CLONER_BIN:-}" ]]; then
     cloner_bin=$CLONER_BIN   # another build (e.g. of an earlier commit) to compare

@@ -47,6 +47,16 @@ extension ClonerApplication {
             metrics.recordRequest(route: record.route ?? "unmatched", method: record.method, status: record.status, duration: record.duration)
         }
         hooks.onLoopIterationEnd = { loop in accessLog.flush(loop: loop) }
+        // The client of a request cut at the drain deadline sees only a closed connection; the
+        // log says which request it was, so the loss can be traced and the timeout tuned.
+        let drainSeconds = configuration.drainTimeout.components.seconds
+        hooks.onRequestCut = { [logger] request in
+            logger.warning("request cut at the drain deadline: closed without an answer", metadata: [
+                "method": "\(request.method.rawValue)", "path": "\(request.path)",
+                "request_id": "\(request.id)", "remote": "\(request.remoteAddress)",
+                "drain_timeout_seconds": "\(drainSeconds)",
+            ])
+        }
         hooks.errorResponse = { context in Problem.serverError(context) }
         hooks.proxyHeaderRejected = { [logger] peer, error in
             logger.warning("connection from a trusted proxy closed: bad PROXY protocol header", metadata: [

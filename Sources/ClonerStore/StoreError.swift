@@ -1,6 +1,8 @@
 /// Why a store operation failed, in terms the service can map to a status and a field name.
 public enum StoreError: Error, Sendable, CustomStringConvertible {
-    /// The file is not a SQLite database, fails its integrity check, or belongs to something else.
+    /// The file is not a SQLite database, fails its integrity check, belongs to something else, or
+    /// the process may not read and write it or create files in its folder (`reason` names the
+    /// uid and the path's owner and mode).
     case incompatibleStore(path: String, reason: String)
     /// The location names a backend this build cannot open (`reason` says which and why).
     case backendUnavailable(location: String, reason: String)

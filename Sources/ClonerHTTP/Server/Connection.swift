@@ -766,6 +766,9 @@ final class Connection: EventLoopHandler {
         perform(machine.timerFired(now: now, outputPending: !outbound.isEmpty))
     }
 
+    /// The request this connection still owes an answer to, if any.
+    var unansweredRequest: HTTPRequest? { machine.unansweredRequest }
+
     /// Drain: close now if idle, else let the current request finish with `Connection: close`.
     func beginDrain() {
         perform(machine.drainStarted(bufferEmpty: buffer.isEmpty, outputPending: !outbound.isEmpty))

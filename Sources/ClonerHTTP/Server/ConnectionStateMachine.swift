@@ -203,6 +203,16 @@ struct ConnectionStateMachine {
         return false
     }
 
+    /// The request whose answer is still owed: its handler has not answered, or its streamed
+    /// body has not ended. What the drain deadline cuts when it closes the connection.
+    var unansweredRequest: HTTPRequest? {
+        switch state {
+        case .awaitingResponse(let awaiting): return awaiting.request
+        case .streaming(let streaming): return streaming.request
+        default: return nil
+        }
+    }
+
     /// The request `number` if it is the one awaiting its handler's answer.
     func awaitedRequest(_ number: Int) -> HTTPRequest? {
         guard case .awaitingResponse(let awaiting) = state, awaiting.number == number else { return nil }

@@ -15,6 +15,10 @@ extension HTTPServer {
         /// written here in one go: one system call for every request of the iteration instead of
         /// one each, and nothing held back while the loop sleeps.
         public var onLoopIterationEnd: (@Sendable (_ loop: Int) -> Void)?
+        /// Called for each request still without its answer (a handler that has not answered, a
+        /// streamed body that has not ended) when `shutdown`'s drain timeout closes its
+        /// connection: the client gets no response, and this is the only trace of it.
+        public var onRequestCut: (@Sendable (HTTPRequest) -> Void)?
         /// Builds the responses the server makes itself (framing rejections, timeouts, 404, 405,
         /// 500 for unknown errors). The default is a short plain-text body.
         public var errorResponse: @Sendable (HTTPErrorContext) -> HTTPResponse
@@ -28,6 +32,7 @@ extension HTTPServer {
             intercept: (@Sendable (HTTPRequest) throws -> HTTPResponse?)? = nil,
             accessLog: (@Sendable (HTTPAccessLogRecord) -> Void)? = nil,
             onLoopIterationEnd: (@Sendable (_ loop: Int) -> Void)? = nil,
+            onRequestCut: (@Sendable (HTTPRequest) -> Void)? = nil,
             errorResponse: @escaping @Sendable (HTTPErrorContext) -> HTTPResponse = HTTPServer.plainTextErrorResponse,
             proxyHeaderRejected: (@Sendable (_ peer: String, _ error: ProxyHeaderError) -> Void)? = nil
         ) {
@@ -35,6 +40,7 @@ extension HTTPServer {
             self.intercept = intercept
             self.accessLog = accessLog
             self.onLoopIterationEnd = onLoopIterationEnd
+            self.onRequestCut = onRequestCut
             self.errorResponse = errorResponse
             self.proxyHeaderRejected = proxyHeaderRejected
         }

@@ -36,7 +36,7 @@ import Dispatch
 /// - Limits and timeouts: `Configuration.limits` (`HTTPLimits`, DESIGN.md §5 defaults).
 /// - `shutdown(drainTimeout:grace:)` blocks: after the grace (listener open, all served) it stops accepting, closes idle connections, lets
 ///   in-flight requests finish (answered with `Connection: close`) until the drain timeout,
-///   then closes everything and joins the loop threads. `isDraining` turns true at its start
+///   then closes everything (each request still unanswered goes to `Hooks.onRequestCut`) and joins the loop threads. `isDraining` turns true at its start
 ///   (the service's `/readyz` reports it). Never call it from a handler running on a loop.
 ///   From async code, `await shutdown(drainTimeout:)` waits without blocking a pool thread.
 public final class HTTPServer: Sendable {

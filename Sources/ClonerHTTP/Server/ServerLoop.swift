@@ -185,8 +185,13 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
         for connection in Array(connections.values) { connection.beginDrain() }
     }
 
+    /// The drain deadline: every connection closes now; a request still owed an answer is
+    /// reported to `Hooks.onRequestCut` first, so its loss is logged rather than silent.
     func closeAll() {
         beginDrain()
-        for connection in Array(connections.values) { connection.close() }
+        for connection in Array(connections.values) {
+            if let request = connection.unansweredRequest { core.hooks.onRequestCut?(request) }
+            connection.close()
+        }
     }
 }

@@ -13,7 +13,10 @@ extension SQLiteBackend {
                 throw StoreError.incompatibleStore(path: path, reason: "cannot switch to WAL journal mode (got \(journal))")
             }
         } catch let error as SQLiteError {
-            throw StoreError.incompatibleStore(path: path, reason: "not a SQLite database or unreadable (\(error.description))")
+            // A folder the user can't write fails here too (WAL's -shm file): say so rather than
+            // blame the file.
+            throw StoreError.incompatibleStore(path: path, reason: (path == ":memory:" ? nil : SQLiteFileAccess.problem(databasePath: path))
+                ?? "not a SQLite database or unreadable (\(error.description))")
         }
 
         let check = try connection.scalar("PRAGMA quick_check")?.string ?? "no answer"

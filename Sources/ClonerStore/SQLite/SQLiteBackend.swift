@@ -32,7 +32,8 @@ final class SQLiteBackend: StoreBackend {
         do {
             connection = try SQLiteBackend.openConnection(path: path, readOnly: false)
         } catch let error as SQLiteError {
-            throw StoreError.incompatibleStore(path: path, reason: "not a SQLite database or unreadable (\(error.description))")
+            throw StoreError.incompatibleStore(path: path, reason: (path == ":memory:" ? nil : SQLiteFileAccess.problem(databasePath: path))
+                ?? "not a SQLite database or unreadable (\(error.description))")
         }
         do {
             (self.storeUUID, self.preparation) = try SQLiteBackend.prepare(connection: connection, path: path, model: schema.model, schema: schema)

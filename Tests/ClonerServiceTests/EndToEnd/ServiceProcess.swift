@@ -47,10 +47,15 @@ final class ServiceProcess: Sendable {
     }()
 
     /// Runs `cloner` with `arguments` in `directory` (its working directory) and waits for the
-    /// outcome: for `serve`, use `start` instead.
+    /// outcome: for `serve`, use `start` instead. A `launcher` (a command and its arguments, such
+    /// as `setpriv` to run as another user) runs `cloner` through it; `executable` replaces the
+    /// binary's path (a copy another user can reach).
     static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
-                    timeout: Duration = .seconds(60)) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let outcome = try await Blocking.run { try runNow(arguments, in: directory, environment: environment, timeout: timeout) }
+                    timeout: Duration = .seconds(60), launcher: [String] = [],
+                    executable: String = executablePath) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let outcome = try await Blocking.run {
+            try runNow(arguments, in: directory, environment: environment, timeout: timeout, launcher: launcher, executable: executable)
+        }
         return (outcome.status, outcome.stdout, outcome.stderr)
     }
 
@@ -60,10 +65,12 @@ final class ServiceProcess: Sendable {
         let stderr: String
     }
 
-    private static func runNow(_ arguments: [String], in directory: URL, environment: [String: String], timeout: Duration) throws -> Outcome {
+    private static func runNow(_ arguments: [String], in directory: URL, environment: [String: String], timeout: Duration,
+                               launcher: [String], executable: String) throws -> Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executablePath)
-        process.arguments = arguments
+        let command = launcher + [executable] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = directory
         process.environment = cleanEnvironment(adding: environment)
         let out = Pipe(), err = Pipe()
