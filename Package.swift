@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // Cloner: an HTTP/1.1 microservice that deep-copies records of an object graph.
 //
-// One target per layer, so the compiler enforces the layering of DESIGN.md §1:
+// One target per layer, so the compiler enforces the layering (docs/architecture.md#layers):
 // ClonerModel <- ClonerStore <- ClonerClone <- ClonerService -> ClonerHTTP; `cloner` wires them.
 // ClonerHTTP depends on no Cloner target but ClonerConcurrency (a lock): it knows nothing of SQLite
 // or the model.
@@ -38,7 +38,7 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        // PostgreSQL's client library, for the second store backend (DESIGN.md §6).
+        // PostgreSQL's client library, for the second store backend (docs/architecture.md#postgresql).
         .systemLibrary(
             name: "CLibPQ",
             pkgConfig: "libpq",
@@ -72,7 +72,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Issue 4's benchmark: the Cloner against a hand-written SQL copy (scripts/bench-clone.sh).
+        // The clone benchmark: the Cloner against a hand-written SQL copy (scripts/bench-clone.sh).
         .executableTarget(
             name: "clone-bench",
             dependencies: ["ClonerClone", "ClonerStore", "ClonerModel"],

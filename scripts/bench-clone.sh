@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Clone benchmark (issues 4 and 9): builds clone-bench in release and runs the suite on SQLite
+# Clone benchmark: builds clone-bench in release and runs the suite on SQLite
 # (Cloner vs a hand-written SQL copy at 1k/10k/100k items, peak RSS per run, a 1 GiB-of-attachments
 # clone), then the same on PostgreSQL in a throwaway cluster this script starts in a temporary
 # folder (initdb + pg_ctl, Unix socket inside it, pg_stat_statements to count statements; run as

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12 §2 benchmark: builds clone-bench in release and compares one request for 100 copies of
+# Many-copies benchmark: builds clone-bench in release and compares one request for 100 copies of
 # a 100-item note with 100 single clone requests and with a hand-written set-based SQL copy of the
 # same rows (Sources/clone-bench/ReferenceCopies.swift: all 100 copies in one pass, source rows
 # staged once, one INSERT … SELECT per table, statements prepared once) — objects/s of each, with

@@ -26,7 +26,7 @@
 #
 # Runs alternate between servers and routes, round after round, so a noisy neighbour on this
 # shared machine hurts all alike; the summary takes each median over the rounds (the lower middle
-# one for an even count) and prints the load average with each table. Goals (issue 13): beside
+# one for an even count) and prints the load average with each table. Goals: beside
 # /healthz in the same run, /notes/{id} >= 0.6x and /items?note=N&limit=50 >= 0.25x its req/s.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Replicas benchmark (issue 11): clones/s and objects/s of 1, 2 and 4 `cloner serve` replicas
+# Replicas benchmark: clones/s and objects/s of 1, 2 and 4 `cloner serve` replicas
 # behind haproxy on one PostgreSQL database, beside one SQLite `cloner serve` process on the same
 # work (direct, and behind the same haproxy configuration), plus GET /notes/{id} req/s — all in
 # one run on this machine, the setups alternating round after round (the first setup rotates),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13 §3 benchmark: the fixed cost of a small clone over HTTP. wrk POSTs, at 50 connections,
+# Small-clone benchmark: the fixed cost of a small clone over HTTP. wrk POSTs, at 50 connections,
 # `POST /notes/1/clone` of a 5-object note (2 items, a memo with a tag and an attachment) and
 # `POST /tags` (a one-row create) against the same release `cloner serve`, alternating the two
 # (the order swapped every round), and reports the median req/s of each and their ratio with the

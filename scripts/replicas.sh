@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # N stateless `cloner serve` replicas on one PostgreSQL database behind haproxy, on this machine
-# (DESIGN.md §6, docs/scale-out.md). The deployment to copy: one database, any number of
+# (docs/architecture.md#replicas, docs/scale-out.md). The deployment to copy: one database, any number of
 # replicas, a load balancer that health-checks /readyz.
 #
 #   scripts/replicas.sh [options] N          start, print the URL, stop everything on Ctrl-C

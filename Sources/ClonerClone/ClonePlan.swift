@@ -3,7 +3,7 @@ import ClonerStore
 
 /// One clone request checked against the model and turned into the store's `GraphCopyPlan`, in
 /// model terms only: which relationships a copy owns, what is left out, how each attribute gets
-/// its value (DESIGN.md §3). Nothing is read from the store to build it; it is built once per
+/// its value (docs/architecture.md#clone-semantics). Nothing is read from the store to build it; it is built once per
 /// request, before anything is queued, and the store's copier does the rest in its own SQL.
 public struct ClonePlan: Sendable {
     public let request: CloneRequest
@@ -50,7 +50,7 @@ public struct ClonePlan: Sendable {
             copies: request.copies ?? 1, perCopyRootValues: request.copySets)
     }
 
-    /// DESIGN.md §3 attribute rules below `exclude` (which the plan carries as exclusions), in
+    /// The attribute rules (docs/architecture.md#attribute-rules) below `exclude` (which the plan carries as exclusions), in
     /// precedence: followParent (its `withoutParent` fallback: blank, or the value kept — rebuilt
     /// when `rebuild` is set too), rebuild, copy.
     static func copyRule(_ rule: AttributeCloneRule) -> AttributeCopyRule {
@@ -87,7 +87,7 @@ public struct ClonePlan: Sendable {
         }
     }
 
-    /// DESIGN.md §3 rule 8 (and rule 3): a `set` value naming original objects links them, and
+    /// Relationship rules 8 and 3 (docs/architecture.md#set-on-the-root, #ownership): a `set` value naming original objects links them, and
     /// linking through a relationship whose inverse is to-one would re-point each object's single
     /// back-reference to the clone, taking it from its owner in the source. A clone request never
     /// changes its source, so such a link is refused.
@@ -98,7 +98,7 @@ public struct ClonePlan: Sendable {
             message: "\(relationship.qualifiedName) cannot link existing objects: its inverse \(inverse.qualifiedName) is to-one, so linking would take them from their owner, and a clone never changes its source")
     }
 
-    /// DESIGN.md §3a: 1 to `maximumCopies` copies, and per copy a `set` checked as the request's
+    /// docs/architecture.md#many-copies: 1 to `maximumCopies` copies, and per copy a `set` checked as the request's
     /// own. A relationship a copy sets is not walked from the root (rule 8), and the walk is one
     /// for all copies, so a relationship set for one copy must be set for every copy.
     private static func checkCopies(_ request: CloneRequest, root: EntityDescription, schema: StoreSchema) throws(CloneError) {

@@ -1,6 +1,6 @@
 import ClonerModel
 
-/// What to clone and how: the root object and the per-request options of DESIGN.md §3 and §4.
+/// What to clone and how: the root object and the per-request options (docs/architecture.md#clone-semantics, #http-contract).
 public struct CloneRequest: Sendable {
     public var entity: String
     public var id: Int64
@@ -19,7 +19,7 @@ public struct CloneRequest: Sendable {
     public var returnIDs: Bool
     /// Refuse (before writing anything) a clone that would create more objects than this.
     public var maximumObjects: Int
-    /// How many copies of the root to make in one transaction (DESIGN.md §3a); nil when the
+    /// How many copies of the root to make in one transaction (docs/architecture.md#many-copies); nil when the
     /// request did not ask for copies, which keeps the single-clone answer.
     public var copies: Int?
     /// Per copy (empty, or one entry per copy): `set` values merged over `set` for that copy.

@@ -12,7 +12,7 @@ public struct CloneResult: Sendable, Hashable, Codable {
     public var source: ObjectRef
     /// The root's clone; for a dry run, the `_id` it would get.
     public var clone: ObjectRef
-    /// Every copy's root clone in order, when the request asked for `copies` (DESIGN.md §3a);
+    /// Every copy's root clone in order, when the request asked for `copies` (docs/architecture.md#many-copies);
     /// `clone` is the first of them.
     public var clones: [ObjectRef]?
     /// Objects created per entity (only entities with a non-zero count).

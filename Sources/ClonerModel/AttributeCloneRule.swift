@@ -1,4 +1,4 @@
-/// The clone rules of one attribute, parsed from its `userInfo` (DESIGN.md §3, attribute rules).
+/// The clone rules of one attribute, parsed from its `userInfo` (docs/architecture.md#attribute-rules).
 /// Precedence when several are present: exclude, followParent, rebuild, copy.
 public struct AttributeCloneRule: Sendable, Hashable {
     public enum Rebuild: String, Sendable, Hashable, CaseIterable {

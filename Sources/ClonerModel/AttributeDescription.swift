@@ -1,4 +1,4 @@
-/// One attribute of an entity, as declared in the model file (DESIGN.md §2).
+/// One attribute of an entity, as declared in the model file (docs/architecture.md#the-model-file).
 public struct AttributeDescription: Sendable, Hashable {
     public var name: String
     public var type: AttributeType

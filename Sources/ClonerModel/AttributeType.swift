@@ -1,4 +1,4 @@
-/// The value types an attribute can hold (DESIGN.md §2). The raw values are the model-file spelling.
+/// The value types an attribute can hold (docs/architecture.md#the-model-file). The raw values are the model-file spelling.
 public enum AttributeType: String, Sendable, Hashable, CaseIterable, Codable {
     case string, integer, double, boolean, date, uuid, binary, json
 }

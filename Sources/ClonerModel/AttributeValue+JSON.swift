@@ -13,7 +13,7 @@ extension AttributeValue {
     static let largestExactDoubleInteger: UInt64 = 1 << 53
 
     /// The attribute value a JSON value stands for in an attribute of `type`, in the JSON forms of
-    /// DESIGN.md §2: date = RFC 3339 (any offset), uuid = text (either case), binary = base64,
+    /// docs/architecture.md#the-model-file: date = RFC 3339 (any offset), uuid = text (either case), binary = base64,
     /// json = any value (stored as its canonical text), integer = 64-bit (`1.0` accepted, a fraction
     /// refused: JSON has one number type), boolean = `true`/`false` only. JSON `null` is `.null`
     /// for every type: whether null is allowed is the attribute's business, not the value's.

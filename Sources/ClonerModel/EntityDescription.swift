@@ -6,7 +6,7 @@ public struct EntityDescription: Sendable, Hashable {
     public var attributes: [AttributeDescription]
     public var relationships: [RelationshipDescription]
     /// Groups of attributes whose values together must be unique (Core Data's uniqueness
-    /// constraints, SwiftData's `#Unique`), each guarded by one unique index (DESIGN.md §2).
+    /// constraints, SwiftData's `#Unique`), each guarded by one unique index (docs/architecture.md#the-model-file).
     public var uniqueTogether: [[String]]
 
     private var attributeIndex: [String: Int] = [:]
@@ -22,7 +22,7 @@ public struct EntityDescription: Sendable, Hashable {
         reindex()
     }
 
-    /// The entity name lower-cased with an `s`, as DESIGN.md §2 fixes.
+    /// The entity name lower-cased with an `s`, as docs/architecture.md#the-model-file says.
     public static func defaultCollection(for name: String) -> String { name.lowercased() + "s" }
 
     public func attribute(named name: String) -> AttributeDescription? {

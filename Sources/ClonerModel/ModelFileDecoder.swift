@@ -1,6 +1,6 @@
-/// Reads the shape of the model file (DESIGN.md §2) into a `ModelDraft`, and checks everything that
+/// Reads the shape of the model file (docs/architecture.md#the-model-file) into a `ModelDraft`, and checks everything that
 /// one attribute or relationship decides on its own: field types, unknown fields, attribute types,
-/// defaults, delete rules and the clone rules in `userInfo` (DESIGN.md §3). Cross-entity checks are
+/// defaults, delete rules and the clone rules in `userInfo` (docs/architecture.md#clone-semantics). Cross-entity checks are
 /// `ModelValidator`'s. Every problem is recorded and decoding goes on, so one run reports them all.
 struct ModelFileDecoder {
     static let modelFields = ["entities"]
@@ -153,14 +153,14 @@ struct ModelFileDecoder {
         }
         relationship.userInfo = userInfo(fields, at: location)
         relationship.cloneRule = relationshipCloneRule(relationship.userInfo, at: location.field("userInfo"))
-        // DESIGN.md §2: a required relationship can't carry a rule that would leave a clone without it.
+        // docs/architecture.md#the-model-file: a required relationship can't carry a rule that would leave a clone without it.
         if relationship.cloneRule.isExcluded && !relationship.isOptional && !relationship.isToMany {
             report(at: location.field("userInfo").field(keys.exclude), "\(keys.exclude) leaves clones without this relationship, but it is required (optional: false); make it optional or drop the rule")
         }
         return relationship
     }
 
-    // MARK: Clone rules (DESIGN.md §3)
+    // MARK: Clone rules (docs/architecture.md#clone-semantics)
 
     private mutating func attributeCloneRule(_ attribute: ModelDraft.Attribute, at location: Location) -> AttributeCloneRule {
         let userInfo = attribute.userInfo
@@ -212,7 +212,7 @@ struct ModelFileDecoder {
 
     private mutating func relationshipCloneRule(_ userInfo: [String: JSONValue], at location: Location) -> RelationshipCloneRule {
         var rule = RelationshipCloneRule()
-        // DESIGN.md §3 relationship rule 1: `exclude` is allowed on any relationship.
+        // Relationship rule 1 (docs/architecture.md#exclusions): `exclude` is allowed on any relationship.
         rule.isExcluded = userInfo[keys.exclude] != nil
         if let value = userInfo[keys.clone] {
             if let text = value.stringValue, let ownership = RelationshipCloneRule.Ownership(rawValue: text) {

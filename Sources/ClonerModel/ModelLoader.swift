@@ -1,11 +1,11 @@
 import Foundation
 
-/// Loads and validates a model file (DESIGN.md §2, §3) into a `DataModel`. Every mistake is reported
+/// Loads and validates a model file (docs/architecture.md#the-model-file, #clone-semantics) into a `DataModel`. Every mistake is reported
 /// at once, before the service listens, because a model is edited by hand and fixing it one error per
 /// restart is slow.
 public enum ModelLoader {
     /// A model file, or a Core Data model as Xcode saves it (`.xcdatamodeld`, `.xcdatamodel`, or its
-    /// `contents` file; DESIGN.md §2a), told apart by name and first bytes.
+    /// `contents` file; docs/architecture.md#core-data-models), told apart by name and first bytes.
     public static func load(contentsOf url: URL, keys: CloneRuleKeys = .moCloner) throws(ModelError) -> DataModel {
         if CoreDataModelReader.isCoreDataModel(url) {
             let reading = try CoreDataModelReader.read(contentsOf: url)

@@ -1,11 +1,11 @@
-/// The checks that look across properties and entities (DESIGN.md §2, §3): names, duplicates,
+/// The checks that look across properties and entities (docs/architecture.md#the-model-file, #clone-semantics): names, duplicates,
 /// destinations, inverses, ownership overrides and `followParent` against every possible parent.
 /// It works on a `ModelDraft` that may be partly broken, skipping only what a reported problem
 /// already makes meaningless, so one run reports every independent mistake.
 struct ModelValidator {
-    /// Collections that would shadow the service's own routes (DESIGN.md §4).
+    /// Collections that would shadow the service's own routes (docs/architecture.md#routes).
     static let reservedCollections: Set<String> = ["jobs", "model", "openapi.yaml", "healthz", "readyz", "metrics"]
-    /// The record keys the service adds to every record (DESIGN.md §4).
+    /// The record keys the service adds to every record (docs/architecture.md#records).
     static let reservedNames: Set<String> = ["_id", "_entity", "_version"]
 
     let draft: ModelDraft
@@ -39,7 +39,7 @@ struct ModelValidator {
         }
     }
 
-    /// Letters, digits and `_`, not starting with `_` or a digit (DESIGN.md §2). ASCII only: the names
+    /// Letters, digits and `_`, not starting with `_` or a digit (docs/architecture.md#the-model-file). ASCII only: the names
     /// become SQLite identifiers and URL segments, where anything else needs quoting or escaping.
     static func nameProblem(_ name: String) -> String? {
         if reservedNames.contains(name) { return "the name \"\(name)\" is reserved for the service's record keys" }
@@ -206,14 +206,14 @@ struct ModelValidator {
                 report("inverse", "inverse \"\(inverseName)\" is not a relationship of \(destinationName)")
             }
         }
-        // DESIGN.md §3 relationship rule 3: sharing a relationship whose inverse is to-one would
+        // Relationship rule 3 (docs/architecture.md#ownership): sharing a relationship whose inverse is to-one would
         // re-point each destination's single back-reference to the clone.
         if relationship.cloneRule.ownershipOverride == .share, let inverse = validInverse(of: relationship, in: entity), !inverse.isToMany {
             report("userInfo.\(keys.clone)", "\(keys.clone): share needs a to-many inverse, but \(destinationName).\(inverse.name ?? "") is to-one: linking would steal the destinations from the original")
         }
     }
 
-    /// DESIGN.md §3 default ownership with the `clone` override; nil when the inverse is broken
+    /// The default ownership (docs/architecture.md#ownership) with the `clone` override; nil when the inverse is broken
     /// (already reported), so no ownership can be trusted.
     private func ownership(of relationship: ModelDraft.Relationship, in entity: ModelDraft.Entity) -> RelationshipCloneRule.Ownership? {
         if let override = relationship.cloneRule.ownershipOverride { return override }
@@ -222,7 +222,7 @@ struct ModelValidator {
         return inverse.isToMany ? .share : .copy
     }
 
-    // MARK: followParent (DESIGN.md §3 attribute rule 2)
+    // MARK: followParent (attribute rule 2, docs/architecture.md#following-the-parent)
 
     /// A possible parent of E is every entity with an owned relationship to E: a clone reaches E's
     /// objects only through those. Relationships excluded in `userInfo` are never followed, so they
@@ -241,7 +241,7 @@ struct ModelValidator {
             guard let entityName = entity.name else { continue }
             for attribute in entity.attributes {
                 guard let name = attribute.name, let type = attribute.type, let followed = attribute.cloneRule.followParent else { continue }
-                // DESIGN §3 rule 2: a parent whose entity lacks the attribute counts as no parent
+                // Attribute rule 2 (docs/architecture.md#following-the-parent): a parent whose entity lacks the attribute counts as no parent
                 // (`withoutParent` decides), so only a type clash, or no possible parent having the
                 // attribute at all (a typo), is a mistake.
                 let possible = parents[entityName] ?? []

@@ -6,7 +6,7 @@ import Foundation
 /// threads on every platform; the service formats a timestamp per log line and per date attribute,
 /// so it uses the civil-calendar arithmetic below (proleptic Gregorian, UTC) instead.
 public enum RFC3339Timestamp {
-    /// `2026-11-21T20:15:29.123Z`: UTC, always three fraction digits (DESIGN.md §2).
+    /// `2026-11-21T20:15:29.123Z`: UTC, always three fraction digits (docs/architecture.md#the-model-file).
     public static func format(millisecondsSince1970 milliseconds: Int64) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)

@@ -1,4 +1,4 @@
-/// The clone rules of one relationship, parsed from its `userInfo` (DESIGN.md §3, relationship rules).
+/// The clone rules of one relationship, parsed from its `userInfo` (docs/architecture.md#relationship-rules).
 public struct RelationshipCloneRule: Sendable, Hashable {
     public enum Ownership: String, Sendable, Hashable, CaseIterable {
         /// The destinations are copied with the source.

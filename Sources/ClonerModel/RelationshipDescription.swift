@@ -1,4 +1,4 @@
-/// One relationship of an entity (DESIGN.md §2). The fields after `cloneRule` are resolved once
+/// One relationship of an entity (docs/architecture.md#the-model-file). The fields after `cloneRule` are resolved once
 /// when the `DataModel` is built, so the store and the clone engine never re-derive them.
 public struct RelationshipDescription: Sendable, Hashable {
     public var name: String
@@ -43,7 +43,7 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var hasInverse: Bool { inverseName != nil }
 
     /// A relationship that is its own inverse (`Person.spouse` ↔ `Person.spouse`, `Person.friends`):
-    /// setting one side sets the other, so the store keeps both directions (DESIGN.md §2).
+    /// setting one side sets the other, so the store keeps both directions (docs/architecture.md#the-model-file).
     public var isSelfInverse: Bool { inverseName == name && destination == source }
 
     /// MOCloner's default ownership, overridable per relationship: the destinations are shared when

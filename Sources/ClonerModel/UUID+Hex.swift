@@ -5,7 +5,7 @@ extension UUID {
     /// UTF-8 bytes; nil for anything else.
     ///
     /// `UUID(uuidString:)` parses with `sscanf` on Linux, which was a tenth of the time of a
-    /// `GET /items` page (issue 13): every Item has a uuid column. Callers that must accept
+    /// `GET /items` page: every Item has a uuid column. Callers that must accept
     /// whatever `UUID(uuidString:)` accepts fall back to it when this returns nil.
     public init?(hexUTF8 bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count == 36 else { return nil }

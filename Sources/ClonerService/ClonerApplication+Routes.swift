@@ -2,7 +2,7 @@ import ClonerHTTP
 import Foundation
 
 extension ClonerApplication {
-    /// Every route of DESIGN.md §4, each dispatched to its controller. Cheap answers (probes,
+    /// Every route (docs/architecture.md#routes), each dispatched to its controller. Cheap answers (probes,
     /// metrics, model, API description) run on the event loop; anything touching SQLite runs on the
     /// store workers; clones on their own queues. `makeRouter()` registers exactly these, and the
     /// OpenAPI conformance test checks each is described in `openapi.yaml`.
@@ -66,7 +66,7 @@ extension ClonerApplication {
         return hooks
     }
 
-    /// 401/403 as problems, before any work is done (DESIGN.md §5: probes stay open).
+    /// 401/403 as problems, before any work is done (docs/architecture.md#authentication: probes stay open).
     func authorize(_ request: HTTPRequest) throws(Problem) {
         let decision = authenticator.authorize(
             authorization: request.headers["Authorization"],

@@ -8,7 +8,7 @@ import Logging
 import Synchronization
 
 /// The Cloner service: the model, the store, the clone engine and the HTTP server wired together
-/// (DESIGN.md §4, §5). The executable builds one from the configuration, starts it, and shuts it
+/// (docs/architecture.md#http-contract, #operations). The executable builds one from the configuration, starts it, and shuts it
 /// down on SIGTERM; tests build one on a temporary database and an ephemeral port.
 ///
 /// The composition root: it builds one controller per group of routes (records, clones, jobs,
@@ -34,7 +34,7 @@ public final class ClonerApplication: Sendable {
     let operationsController: OperationsController
     private let server: LockedValue<HTTPServer?> = LockedValue(nil)
     private let housekeepingQueue = DispatchQueue(label: "cloner.housekeeping", qos: .utility)
-    /// This replica's id and the leases on its jobs and idempotency reservations (DESIGN.md §6).
+    /// This replica's id and the leases on its jobs and idempotency reservations (docs/architecture.md#replicas).
     let leases: JobLeaseKeeper
     private let stopped = Atomic<Bool>(false)
 
@@ -128,7 +128,7 @@ public final class ClonerApplication: Sendable {
     /// True from the start of a shutdown on; `/readyz` answers 503.
     public var isDraining: Bool { server.withLock { $0?.isDraining ?? false } }
 
-    /// Graceful stop (DESIGN.md §5): `/readyz` turns 503 at once; after `drainGrace` (listener
+    /// Graceful stop (docs/architecture.md#signals-and-drain): `/readyz` turns 503 at once; after `drainGrace` (listener
     /// still open, so load balancers can see that) stop accepting, let in-flight requests finish, wait for
     /// running clone jobs (each commits or rolls back as a whole), all within `drainTimeout`.
     public func shutdown(drainTimeout: Duration? = nil) {

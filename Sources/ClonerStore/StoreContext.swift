@@ -2,7 +2,7 @@ import ClonerModel
 import Foundation
 
 /// The store's operations inside one transaction of `IncrementalStore.read` or `.write`, the same
-/// on every backend (DESIGN.md §1: the clone and service layers see no table, column or SQL).
+/// on every backend (docs/architecture.md#layers: the clone and service layers see no table, column or SQL).
 ///
 /// Not `Sendable`: a context wraps a connection that belongs to the calling thread for the
 /// duration of the body, and must not leave it.

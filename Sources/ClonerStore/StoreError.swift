@@ -32,7 +32,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// Another write (a long clone, say) held the writer for longer than the store waits.
     case busy(waited: Duration)
     /// `error` (a unique violation, say) happened in copy `index` (0-based) of a bulk copy of
-    /// many copies (DESIGN.md §3a); nothing of any copy was kept.
+    /// many copies (docs/architecture.md#many-copies); nothing of any copy was kept.
     indirect case inCopy(index: Int, error: StoreError)
 
     public var description: String {

@@ -8,7 +8,7 @@ import Foundation
 /// Only the copy itself is timed; the row counts around it also prove both wrote the same rows.
 struct BenchRun {
     enum Mode: String {
-        /// One clone request; with `copies` > 1 one request for that many copies (issue 12 §2).
+        /// One clone request; with `copies` > 1 one request for that many copies.
         case cloner
         /// The hand-written reference: `ReferenceCopy` for one copy, `ReferenceCopies` (all copies
         /// set-based in one pass) for more.

@@ -13,7 +13,7 @@ struct BenchSuite {
     var directory: URL
     var keep = false
 
-    /// The goal of issue 4: Cloner rows/s at least half the hand-written SQL's.
+    /// The goal: Cloner rows/s at least half the hand-written SQL's.
     static let targetRatio = 0.5
     static let largeRSSLimitKiB = 100 * 1_024
 

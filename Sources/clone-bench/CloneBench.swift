@@ -2,7 +2,7 @@ import ClonerModel
 import ClonerStore
 import Foundation
 
-/// `clone-bench`: measures the clone engine against a hand-written SQL copy (issue 4). With no
+/// `clone-bench`: measures the clone engine against a hand-written SQL copy. With no
 /// subcommand it runs the whole suite; `setup` and `run` are the child processes the suite starts,
 /// one per measurement, so each reports its own peak memory.
 @main

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 12 §2: many copies in one request against as many single clone requests, and against
+/// Many copies in one request against as many single clone requests, and against
 /// `ReferenceCopies` — the same copies hand-written set-based in one transaction, as a developer
 /// who knows the graph would write them for speed: source rows staged once, (copy, old) → new maps
 /// for all copies, one INSERT … SELECT per table, statements prepared once (for `--copies 1`, the

@@ -2,7 +2,7 @@ import ClonerModel
 import ClonerStore
 import Foundation
 
-/// The benchmark on PostgreSQL (DESIGN.md §6): per size a fresh database in the cluster
+/// The benchmark on PostgreSQL (docs/architecture.md#postgresql): per size a fresh database in the cluster
 /// `scripts/bench-clone.sh` starts, filled by one child process, then the hand-written SQL copy
 /// and the Cloner alternating in fresh child processes on the same database — the order of the
 /// two swapped every round, so neither always runs on the warmer cache — and medians reported.

@@ -2,7 +2,7 @@ import ClonerModel
 import ClonerStore
 import Foundation
 
-/// The yardstick for many copies (issue 12 §2): `copies` copies of a bench note written by hand
+/// The yardstick for many copies: `copies` copies of a bench note written by hand
 /// set-based — one pass for all copies, not the one-copy `ReferenceCopy` run in a loop — as a
 /// developer who knows the graph's shape and wants speed would write them. It applies the same
 /// clone rules as `ReferenceCopy` (a new uuid per copy for `Note.id`, generated per row inside

@@ -117,7 +117,7 @@ struct ParseTranscript: Equatable, CustomStringConvertible {
         }
     }
 
-    /// What every accepted head must satisfy whatever the bytes were (DESIGN.md §5 framing rules).
+    /// What every accepted head must satisfy whatever the bytes were (the framing rules of docs/architecture.md#framing-and-limits).
     private func checkHead(_ head: RequestHead, limits: HTTPLimits) {
         fuzzCheck(head.version == .http1_0 || head.version == .http1_1, "accepted \(head.version)", self)
         fuzzCheck(!head.method.rawValue.isEmpty && !head.target.isEmpty, "empty method or target accepted", self)

@@ -1,7 +1,7 @@
 import ClonerHTTP
 
 /// The invariants one fuzz input is held to. Each input runs under two limit profiles: the
-/// service defaults (DESIGN.md §5) and a tiny one, so the 414/431/413 boundaries are reached
+/// service defaults (docs/architecture.md#framing-and-limits) and a tiny one, so the 414/431/413 boundaries are reached
 /// by inputs of a few dozen bytes instead of the 8 KiB lines a mutator rarely builds.
 enum ParserFuzzCheck {
     static let limitProfiles: [HTTPLimits] = {

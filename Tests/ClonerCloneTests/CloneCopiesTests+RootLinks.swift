@@ -4,8 +4,8 @@ import ClonerStore
 import Foundation
 import Testing
 
-/// A to-many the request sets on the root (`"set": {"cards": [3, 1]}`, DESIGN.md §3 rule 8) with
-/// many copies (§3a): linked for every copy at once, in a number of statements that does not
+/// A to-many the request sets on the root (`"set": {"cards": [3, 1]}`, relationship rule 8, docs/architecture.md#set-on-the-root) with
+/// many copies (docs/architecture.md#many-copies): linked for every copy at once, in a number of statements that does not
 /// grow with the copies, with the rows, positions and versions one save per copy gave.
 extension CloneCopiesTests {
     /// Every kind of to-many a `set` can link through: ordered on both sides (`Board.cards` ↔

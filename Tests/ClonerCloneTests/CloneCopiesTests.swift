@@ -4,7 +4,7 @@ import ClonerStore
 import Foundation
 import Testing
 
-/// Many copies in one request (DESIGN.md §3a, issue 12 §2).
+/// Many copies in one request (docs/architecture.md#many-copies).
 @Suite struct CloneCopiesTests {
     @Test func everyCopyIsCompleteAndIndependent() throws {
         let fixture = try CloneFixture()

@@ -4,7 +4,7 @@ import ClonerStore
 import Foundation
 import Testing
 
-/// DESIGN.md §3 relationship rule 8: `set` on a relationship of the root replaces the branch, is a
+/// Relationship rule 8 (docs/architecture.md#set-on-the-root): `set` on a relationship of the root replaces the branch, is a
 /// link that obeys ownership, and counts in `linked`.
 @Suite struct CloneSetRuleTests {
     /// Cards linked by an inverse-less `next` (a cycle), and a Root whose two inverse-less to-ones

@@ -4,7 +4,7 @@ import ClonerStore
 import Foundation
 import Testing
 
-/// What a small clone costs in statements (issue 13 §2), and that the work tables it reuses are
+/// What a small clone costs in statements, and that the work tables it reuses are
 /// left empty whatever happened to the copy before.
 @Suite struct CloneStatementTests {
     /// The statements of one copy of `plan`, in the store's write transaction.

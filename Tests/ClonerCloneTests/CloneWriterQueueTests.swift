@@ -4,7 +4,7 @@ import ClonerStore
 import Foundation
 import Testing
 
-/// On SQLite the clone jobs' queues take turns on one writer queue (issue 13 §2); what a job
+/// On SQLite the clone jobs' queues take turns on one writer queue; what a job
 /// waiting there may expect stays what a write waiting for the writer gets.
 @Suite struct CloneWriterQueueTests {
     @Test func manyJobsOnTheWriterQueueEachCommitTheirOwnClone() async throws {

@@ -4,7 +4,7 @@ import ClonerStore
 import Foundation
 import Testing
 
-/// A relationship that is its own inverse (DESIGN.md §2): setting one side sets the other, in
+/// A relationship that is its own inverse (docs/architecture.md#the-model-file): setting one side sets the other, in
 /// records (create, update, read, delete) and in clones (identity rule 4).
 @Suite struct SelfInverseTests {
     static let model = """

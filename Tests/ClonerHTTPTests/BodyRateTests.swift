@@ -5,7 +5,7 @@ import Foundation
 import Testing
 @testable import ClonerHTTP
 
-/// The body's minimum transfer rate (DESIGN.md §5, as Apache mod_reqtimeout's `body=…,MinRate=…`):
+/// The body's minimum transfer rate (docs/architecture.md#framing-and-limits, as Apache mod_reqtimeout's `body=…,MinRate=…`):
 /// a first window, extended by the bytes actually received, never beyond a cap. The gap timer
 /// alone can't stop a trickle, since every byte resets it.
 @Suite struct BodyRateTests {

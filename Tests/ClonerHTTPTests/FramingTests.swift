@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ClonerHTTP
 
-/// Every framing rejection of DESIGN.md §5 over a real socket: the status, `Connection: close`,
+/// Every framing rejection (docs/architecture.md#framing-and-limits) over a real socket: the status, `Connection: close`,
 /// and the server closing the connection.
 @Suite struct FramingTests {
     static let cases: [(String, String, Int)] = [

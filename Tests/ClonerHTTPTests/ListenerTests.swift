@@ -6,7 +6,7 @@ import Foundation
 import Testing
 @testable import ClonerHTTP
 
-/// One listening socket per server (DESIGN.md §5): a second server on a port already served
+/// One listening socket per server (docs/architecture.md#limits-and-admission): a second server on a port already served
 /// fails at start instead of sharing it (SO_REUSEPORT would split requests between two
 /// processes with different databases), while every event loop of the one server still accepts.
 @Suite struct ListenerTests {

@@ -2,7 +2,7 @@ import ClonerModel
 import Foundation
 import Testing
 
-/// Core Data models as Xcode saves them (DESIGN.md §2a, issue 12): the fixture under
+/// Core Data models as Xcode saves them (docs/architecture.md#core-data-models): the fixture under
 /// Tests/Fixtures/CoreData is a `.xcdatamodeld` with two versions, written in Xcode's format.
 @Suite struct CoreDataModelTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

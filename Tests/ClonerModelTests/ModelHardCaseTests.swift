@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import ClonerModel
 
-/// Issue 14 model rules: required relationships and `exclude`, self-inverse relationships,
-/// compound uniqueness (`uniqueTogether`, DESIGN.md §2).
+/// Model rules: required relationships and `exclude`, self-inverse relationships,
+/// compound uniqueness (`uniqueTogether`, docs/architecture.md#the-model-file).
 @Suite struct ModelHardCaseTests {
     static let memo = #"{"name": "Memo", "attributes": [{"name": "text", "type": "string", "optional": true}], "relationships": [{"name": "attachments", "destination": "Attachment", "toMany": true, "inverse": "memo"}]}"#
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ClonerModel
 
-/// One test per mistake DESIGN.md §2 and §3 say the loader must catch, each checking that the
+/// One test per mistake the loader must catch (docs/architecture.md#the-model-file, #clone-semantics), each checking that the
 /// problem is located at, and names, the entity and property at fault.
 @Suite struct ModelValidationTests {
     // MARK: Names
@@ -217,7 +217,7 @@ import Testing
         #expect(model.entity(named: "Memo")?.relationship(named: "twin")?.cloneRule.isExcluded == true)
     }
 
-    // MARK: Attribute clone rules (DESIGN.md §3)
+    // MARK: Attribute clone rules (docs/architecture.md#attribute-rules)
 
     @Test func excludeOnARequiredAttributeWithoutDefault() {
         expectSingleProblem(
@@ -272,7 +272,7 @@ import Testing
 
     @Test func followParentMissingOnOneOfTheParentsCountsAsNoParent() throws {
         // Item is reached from Note (which has `id`) and from Folder (which does not): under Folder
-        // an item has no parent to follow and `withoutParent` decides (DESIGN §3 rule 2).
+        // an item has no parent to follow and `withoutParent` decides (attribute rule 2, docs/architecture.md#following-the-parent).
         let model = try load(modelText(
             #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
             #"{"name": "Folder", "relationships": [{"name": "items", "destination": "Item", "toMany": true}]}"#,

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// openapi.yaml against the service as it really is: the routes the router registers, and the
-/// answers the real `cloner` binary gives (issue 5).
+/// answers the real `cloner` binary gives.
 @Suite struct OpenAPIConformanceTests {
     /// Every route the router registers is described with its method, and the description names
     /// no route the service lacks.

@@ -19,7 +19,7 @@ import Testing
         }
     }
 
-    /// Issue 10: one canonical text for `json` values, whatever path they take (record body, model
+    /// One canonical text for `json` values, whatever path they take (record body, model
     /// default, `set`, query filter, a JSONWriter answer). Keys go in UTF-8 byte order, which
     /// differs from `String <` for text not in NFC ("e" + U+0301 sorts before "f" by bytes).
     @Test func equalJSONValuesAreStoredAsEqualText() throws {

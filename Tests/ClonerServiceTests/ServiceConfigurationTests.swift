@@ -40,7 +40,7 @@ import Testing
         #expect(config.settingsFile == nil)
     }
 
-    /// The job lease (DESIGN.md §6) from the environment, overridden by the flag; out of range refused.
+    /// The job lease (docs/architecture.md#replicas) from the environment, overridden by the flag; out of range refused.
     @Test func jobLeaseFromEnvironmentAndFlag() throws {
         let fromEnvironment = try ServiceConfiguration.load(environment: ["CLONER_JOB_LEASE_SECONDS": "2"], defaultSettingsFile: missing)
         #expect(fromEnvironment.jobLease == .seconds(2))

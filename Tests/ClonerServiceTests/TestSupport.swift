@@ -5,7 +5,7 @@ import Foundation
 /// The repository's top level, found from this file's path (tests may run from any directory).
 let repositoryRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// The sample model of DESIGN.md §2, plus a Tag entity for many-to-many and a required relationship.
+/// A Note/Item model like the sample in config/model.json, plus a Tag entity for many-to-many and a required relationship.
 let sampleModel: DataModel = {
     let note = EntityDescription(
         name: "Note", collection: "notes",

@@ -3,7 +3,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// Idempotency reservations and job leases on the service tables (DESIGN.md §6), the same on
+/// Idempotency reservations and job leases on the service tables (docs/architecture.md#replicas), the same on
 /// both backends, and the additive migration of service tables an older version made.
 @Suite struct ReplicaLeaseTests {
     static let request = Data("{}".utf8)

@@ -4,7 +4,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// `uniqueTogether` (DESIGN.md §2): one unique index per group, a clash names every attribute,
+/// `uniqueTogether` (docs/architecture.md#the-model-file): one unique index per group, a clash names every attribute,
 /// and the migrator adds or drops the index like `unique`.
 @Suite struct UniqueTogetherTests {
     static func model(groups: [[String]], rename: Bool = false) -> DataModel {

@@ -1,5 +1,5 @@
 /// Which backend a parameterised store, clone or end-to-end test runs on: the same tests run on
-/// both (DESIGN.md §1), never copies of them.
+/// both (docs/architecture.md#layers), never copies of them.
 package enum StoreBackendKind: String, CaseIterable, Sendable {
     case sqlite
     case postgreSQL

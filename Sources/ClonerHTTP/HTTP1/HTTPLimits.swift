@@ -1,6 +1,6 @@
 /// Every size limit and timeout the server enforces, each configurable.
 ///
-/// The defaults are DESIGN.md §5: they bound what one client can make the server hold
+/// The defaults (docs/architecture.md#framing-and-limits): they bound what one client can make the server hold
 /// (memory per connection, time per request) so that slow or hostile clients cost a file
 /// descriptor and a small buffer, never a thread or unbounded memory.
 public struct HTTPLimits: Sendable, Hashable {

@@ -488,7 +488,7 @@ struct ConnectionStateMachine {
     }
 
     /// How long the current body may take so far: the first window plus one second per
-    /// `bodyMinimumRate` bytes received, capped (DESIGN.md §5, as Apache mod_reqtimeout). A trickle
+    /// `bodyMinimumRate` bytes received, capped (docs/architecture.md#framing-and-limits, as Apache mod_reqtimeout). A trickle
     /// of a byte every few seconds earns a few milliseconds and is cut after the first window.
     private func bodyAllowance(received: Int) -> UInt64 {
         let earned = limits.bodyMinimumRate > 0

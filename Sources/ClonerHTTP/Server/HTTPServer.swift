@@ -33,7 +33,7 @@ import Dispatch
 /// - Large or slow bodies: `HTTPResponse.streaming { writer in try await writer.write(...) }` sends
 ///   chunked with backpressure (the producer's `write` waits while the client is behind).
 /// - Hooks (`onRequestStart`, `accessLog`, `errorResponse`) run on loop threads: keep them cheap.
-/// - Limits and timeouts: `Configuration.limits` (`HTTPLimits`, DESIGN.md §5 defaults).
+/// - Limits and timeouts: `Configuration.limits` (`HTTPLimits`, the defaults of docs/architecture.md#framing-and-limits).
 /// - `shutdown(drainTimeout:grace:)` blocks: after the grace (listener open, all served) it stops accepting, closes idle connections, lets
 ///   in-flight requests finish (answered with `Connection: close`) until the drain timeout,
 ///   then closes everything (each request still unanswered goes to `Hooks.onRequestCut`) and joins the loop threads. `isDraining` turns true at its start

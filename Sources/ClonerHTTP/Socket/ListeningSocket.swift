@@ -6,7 +6,7 @@ import Glibc
 /// with EPOLLEXCLUSIVE (one loop woken per new connection, no thundering herd).
 ///
 /// No SO_REUSEPORT: with it a second process could bind the same port and the kernel would split
-/// connections between two services with different databases (DESIGN.md §5). Without it a
+/// connections between two services with different databases (docs/architecture.md#limits-and-admission). Without it a
 /// second bind fails with EADDRINUSE. SO_REUSEADDR stays, so a restart can bind while the old
 /// process's connections are in TIME_WAIT; on Linux it never lets two listeners share a port.
 enum ListeningSocket {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Maps a Core Data `<model>` element to the model file's JSON (DESIGN.md §2a), recording every
+/// Maps a Core Data `<model>` element to the model file's JSON (docs/architecture.md#core-data-models), recording every
 /// feature Cloner cannot represent as a refusal that names the entity and property.
 ///
 /// Core Data writes optionality only when it is YES (absent means required), a to-one relationship
@@ -9,7 +9,7 @@ import Foundation
 struct CoreDataModelMapper {
     private(set) var refusals: [ModelProblem] = []
 
-    /// Core Data's attribute types that Cloner stores as one of its own (DESIGN §2a).
+    /// Core Data's attribute types that Cloner stores as one of its own (docs/architecture.md#core-data-models).
     static let attributeTypes: [String: String] = [
         "Integer 16": "integer", "Integer 32": "integer", "Integer 64": "integer",
         "Double": "double", "Float": "double", "String": "string", "Boolean": "boolean",

@@ -3,7 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 
-/// Reads a Core Data model as Xcode saves it (DESIGN.md §2a) into the model file's JSON form, so the
+/// Reads a Core Data model as Xcode saves it (docs/architecture.md#core-data-models) into the model file's JSON form, so the
 /// same decoder and validator judge it as they judge `config/model.json` — one set of rules, one
 /// set of messages — and `cloner import-model` can print what it read.
 ///

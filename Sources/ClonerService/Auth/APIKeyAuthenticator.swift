@@ -1,7 +1,7 @@
 import ClonerModel
 import COpenSSL
 
-/// Checks `Authorization: Bearer <key>` against the configured API keys (DESIGN.md §5).
+/// Checks `Authorization: Bearer <key>` against the configured API keys (docs/architecture.md#authentication).
 ///
 /// Keys are held only as SHA-256 digests, so a memory dump or a logged configuration does not give
 /// keys away, and a deployment may configure `sha256:<hex>` instead of the key itself. A presented
@@ -85,7 +85,7 @@ public struct APIKeyAuthenticator: Sendable {
         }
     }
 
-    /// Probes answer without a key so orchestrators need no secret (DESIGN.md §5).
+    /// Probes answer without a key so orchestrators need no secret (docs/architecture.md#authentication).
     public static func requiresAuthentication(path: String) -> Bool {
         path != "/healthz" && path != "/readyz"
     }

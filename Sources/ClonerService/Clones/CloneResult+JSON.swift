@@ -1,7 +1,7 @@
 import ClonerClone
 
 extension CloneResult {
-    /// The clone answer of DESIGN.md §4, members in a fixed order and entity maps sorted by name,
+    /// The clone answer (docs/architecture.md#the-clone-answer), members in a fixed order and entity maps sorted by name,
     /// so the same result always gives the same bytes (an idempotent replay is byte-identical).
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
@@ -20,7 +20,7 @@ extension CloneResult {
             writer.endObject()
         }
         if let clones {
-            // DESIGN.md §3a: every copy's root, in order (null for a dry run, like `clone`).
+            // docs/architecture.md#many-copies: every copy's root, in order (null for a dry run, like `clone`).
             writer.key("clones")
             if dryRun {
                 writer.null()

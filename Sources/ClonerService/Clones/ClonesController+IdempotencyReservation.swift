@@ -4,7 +4,7 @@ import ClonerModel
 import ClonerStore
 import Foundation
 
-/// `Idempotency-Key` across replicas (DESIGN.md §6): the key is reserved in the database, in a
+/// `Idempotency-Key` across replicas (docs/architecture.md#replicas): the key is reserved in the database, in a
 /// short transaction of its own, before the clone starts — so two retries arriving at two
 /// replicas at the same moment make one clone, and the other answers the replay or 409
 /// `in_progress` (as Stripe answers). The clone's own transaction turns the reservation into

@@ -5,7 +5,7 @@ import ClonerStore
 import Foundation
 import Logging
 
-/// `POST /{collection}/{id}/clone` (DESIGN.md §4): parses the options, plans the clone, holds a
+/// `POST /{collection}/{id}/clone` (docs/architecture.md#http-contract): parses the options, plans the clone, holds a
 /// clone admission for it, and runs it on the engine — answered when it commits, or at once with a job
 /// (`Prefer: respond-async`) that `GET /jobs/{id}` reports on.
 final class ClonesController: Sendable {
@@ -45,7 +45,7 @@ final class ClonesController: Sendable {
     }
 
     /// Parses the optional body `{"exclude": [...], "set": {...}, "copies": 3, "dryRun": false, "returnIds": false}`
-    /// (`copies` may instead be a list of `{"set": {...}}`, one per copy; DESIGN.md §3a).
+    /// (`copies` may instead be a list of `{"set": {...}}`, one per copy; docs/architecture.md#many-copies).
     func cloneRequest(_ request: HTTPRequest, entity: EntityDescription, id: Int64) throws(Problem) -> CloneRequest {
         var clone = CloneRequest(entity: entity.name, id: id, maximumObjects: maximumObjects,
                                  maximumCopies: maximumCopies)

@@ -263,7 +263,7 @@ extension ServiceConfiguration {
     }
 
     /// A SQLite path or a PostgreSQL URI. A refused value is echoed with a URI's password
-    /// replaced by `***` (DESIGN.md §6: a password never appears in an error).
+    /// replaced by `***` (docs/architecture.md#postgresql: a password never appears in an error).
     static func parseDatabase(_ raw: RawValue, source: String) throws(ConfigurationError) -> String {
         guard case .text(let text) = raw.asText else {
             throw ConfigurationError(source: source, value: raw.display, message: "expected a SQLite file path or a postgres:// URI")

@@ -4,7 +4,7 @@ import ClonerStore
 import Foundation
 import Logging
 
-/// Every setting of the service (DESIGN.md §5), with its default.
+/// Every setting of the service (docs/architecture.md#configuration), with its default.
 ///
 /// Layers, later ones winning: these defaults, the settings file `config/cloner.json` (optional),
 /// `CLONER_*` environment variables, command-line flags (`Overrides`). `load` applies them and
@@ -16,7 +16,7 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// 0 picks a free port (tests).
     public var port = 8080
     /// Where the store lives: a SQLite file, created on first start, or a `postgres://` /
-    /// `postgresql://` URI in libpq's format (DESIGN.md §6). Print `storeLocation`, never this:
+    /// `postgresql://` URI in libpq's format (docs/architecture.md#postgresql). Print `storeLocation`, never this:
     /// a URI may hold a password.
     public var databasePath = "data/cloner.sqlite"
     /// PostgreSQL: the most connections this process holds (its share of the server's
@@ -41,7 +41,7 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// JSON objects one create or PATCH body may hold below its own (each object it creates is
     /// one); more is a 413 naming the widest member, refused before the body is parsed.
     public var maxObjectsPerRequest = 100_000
-    /// The most copies one clone request may ask for (`copies`, DESIGN.md §3a); more is a 422.
+    /// The most copies one clone request may ask for (`copies`, docs/architecture.md#many-copies); more is a 422.
     public var maxCopies = 1_000
     /// Clone jobs (synchronous and `respond-async`) running at once; the rest wait for their turn
     /// in arrival order. Nil: the store's default — 4 on SQLite, whose single writer runs them one
@@ -56,7 +56,7 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var idempotencyRetention: Duration = .seconds(24 * 3600)
     /// How long a replica's hold on its async jobs and `Idempotency-Key` reservations lasts
     /// unless renewed (it renews every third of it): a replica that died leaves them, and any
-    /// other replica marks them failed / released within this plus a third of it (DESIGN.md §6).
+    /// other replica marks them failed / released within this plus a third of it (docs/architecture.md#replicas).
     public var jobLease: Duration = .seconds(15)
     /// The `userInfo` key names carrying clone rules (renamable as MOCloner allows).
     public var cloneRuleKeys = CloneRuleKeys.moCloner

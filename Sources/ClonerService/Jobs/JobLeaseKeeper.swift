@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import Synchronization
 
-/// This process's part in sharing one database with other replicas (DESIGN.md §6): its replica
+/// This process's part in sharing one database with other replicas (docs/architecture.md#replicas): its replica
 /// id, the lease under which it holds its async jobs and `Idempotency-Key` reservations, the
 /// periodic renewal of that lease, and the scan that fails what dead replicas left behind.
 ///

@@ -3,7 +3,7 @@ import ClonerModel
 import ClonerStore
 import Foundation
 
-/// `GET /jobs/{id}` (DESIGN.md §4): a job still running in this process answers with its live
+/// `GET /jobs/{id}` (docs/architecture.md#routes): a job still running in this process answers with its live
 /// progress from the registry; a finished one (or one of another process) from its persisted row.
 final class JobsController: Sendable {
     let store: IncrementalStore

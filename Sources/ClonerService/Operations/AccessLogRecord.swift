@@ -1,7 +1,7 @@
 import ClonerModel
 import Logging
 
-/// What the access log says about one finished request (DESIGN.md §5).
+/// What the access log says about one finished request (docs/architecture.md#logs-and-metrics).
 ///
 /// Kept as a value so the HTTP layer's timing and byte counts can be handed to the service without
 /// the service knowing sockets; `metadata` feeds `Logger` (one line through `JSONLogHandler`),

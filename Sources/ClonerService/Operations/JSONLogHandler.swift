@@ -3,7 +3,7 @@ import ClonerConcurrency
 import Foundation
 import Logging
 
-/// A swift-log backend writing one JSON object per record on one line (DESIGN.md §5).
+/// A swift-log backend writing one JSON object per record on one line (docs/architecture.md#logs-and-metrics).
 ///
 /// Each line goes out with a direct `write(2)` on the file descriptor as the record is logged:
 /// nothing sits in a stdio buffer, so the access line of a request is visible to `docker logs`

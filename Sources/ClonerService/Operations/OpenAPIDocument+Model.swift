@@ -89,7 +89,7 @@ private struct EntityOperations {
 
     // MARK: Schemas
 
-    /// An attribute's JSON form (DESIGN §2: date RFC 3339, uuid canonical text, binary base64).
+    /// An attribute's JSON form (docs/architecture.md#the-model-file: date RFC 3339, uuid canonical text, binary base64).
     static func valueSchema(_ attribute: AttributeDescription) -> JSONValue {
         var schema: [String: JSONValue]
         switch attribute.type {

@@ -3,7 +3,7 @@ import ClonerModel
 import ClonerStore
 import Foundation
 
-/// The operational routes of DESIGN.md §5: probes, metrics, the model and the API description.
+/// The operational routes (docs/architecture.md#operations): probes, metrics, the model and the API description.
 /// All are cheap and answered on the event loop; the documents are rendered once, as neither the
 /// model nor the deployment can change while the process runs.
 final class OperationsController: Sendable {
@@ -41,7 +41,7 @@ final class OperationsController: Sendable {
             })))
     }
 
-    /// Ready when not draining and the store's file can be written (DESIGN.md §5).
+    /// Ready when not draining and the store's file can be written (docs/architecture.md#signals-and-drain).
     func readiness(isDraining: Bool) -> HTTPResponse {
         if isDraining {
             return HTTPResponse.json(Array(#"{"status":"draining"}"#.utf8), status: HTTPStatus(503))

@@ -4,7 +4,7 @@ import Foundation
 import Metrics
 import Prometheus
 
-/// The service's metrics (DESIGN.md §4, `GET /metrics`), kept in a Prometheus registry and
+/// The service's metrics (docs/architecture.md#logs-and-metrics, `GET /metrics`), kept in a Prometheus registry and
 /// recorded through the swift-metrics API.
 ///
 /// Each instance owns its registry and hands its `factory` to every metric explicitly, so tests

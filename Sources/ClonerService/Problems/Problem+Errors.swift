@@ -79,7 +79,7 @@ extension Problem {
         }
     }
 
-    /// The same problem said of copy `index` of a request for many copies (DESIGN.md §3a): the
+    /// The same problem said of copy `index` of a request for many copies (docs/architecture.md#many-copies): the
     /// detail names the copy, and each field is prefixed `copies[index].` (a field that already
     /// names its copy is left alone).
     private func inCopy(_ index: Int) -> Problem {

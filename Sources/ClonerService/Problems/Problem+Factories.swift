@@ -30,7 +30,7 @@ extension Problem {
         Problem(code: .payloadTooLarge, detail: "the request body is larger than the limit of \(limit) bytes")
     }
 
-    /// The handler adds `WWW-Authenticate: Bearer` (DESIGN.md §4).
+    /// The handler adds `WWW-Authenticate: Bearer` (docs/architecture.md#errors).
     public static func unauthorized(_ detail: String = "a valid API key is required: send Authorization: Bearer <key>") -> Problem {
         Problem(code: .unauthorized, detail: detail)
     }

@@ -7,7 +7,7 @@ public struct Problem: Error, Sendable, Hashable, Codable, CustomStringConvertib
     public static let contentType = "application/problem+json"
 
     /// A stable error code. A struct rather than an enum so a handler can add a code without
-    /// changing this file; the static members are the codes DESIGN.md §4 promises.
+    /// changing this file; the static members are the codes docs/architecture.md#errors lists.
     public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
         public var rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -29,7 +29,7 @@ public struct Problem: Error, Sendable, Hashable, Codable, CustomStringConvertib
         public static let unsupportedMediaType = Code("unsupported_media_type")
         public static let requestTimeout = Code("request_timeout")
         public static let idempotencyKeyReused = Code("idempotency_key_reused")
-        /// The same `Idempotency-Key` is being served by a request still running (DESIGN.md §6).
+        /// The same `Idempotency-Key` is being served by a request still running (docs/architecture.md#replicas).
         public static let inProgress = Code("in_progress")
         public static let tooManyObjects = Code("too_many_objects")
         public static let serviceUnavailable = Code("service_unavailable")

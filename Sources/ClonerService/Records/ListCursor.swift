@@ -2,7 +2,7 @@ import ClonerModel
 import ClonerStore
 import Foundation
 
-/// The `cursor` of a list's `next` link (DESIGN.md §4): a position in the list's order — the sort
+/// The `cursor` of a list's `next` link (docs/architecture.md#routes): a position in the list's order — the sort
 /// keys' values of the page's last record and its `_id` — not the record itself, so the link keeps
 /// working when that record is deleted, and a page continues exactly after it whatever was written
 /// in between.

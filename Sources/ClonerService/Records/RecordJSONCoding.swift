@@ -2,7 +2,7 @@ import ClonerStore
 import ClonerModel
 import Foundation
 
-/// Converts attribute values between their JSON form (DESIGN.md §2, §4) and `AttributeValue`,
+/// Converts attribute values between their JSON form (docs/architecture.md#the-model-file, #records) and `AttributeValue`,
 /// and writes whole records.
 ///
 /// JSON forms: date = RFC 3339 UTC with milliseconds (any offset and fraction length accepted on
@@ -93,7 +93,7 @@ public enum RecordJSONCoding {
         return writer.string
     }
 
-    /// Writes a stored record as the flat object of DESIGN.md §4: `_id`, `_entity`, `_version`,
+    /// Writes a stored record as the flat object (docs/architecture.md#records): `_id`, `_entity`, `_version`,
     /// then attributes and relationships in model order.
     ///
     /// - Parameters:

@@ -3,7 +3,7 @@ import ClonerModel
 import ClonerStore
 import Foundation
 
-/// The record routes of DESIGN.md §4: list, create, read, partial update, delete.
+/// The record routes (docs/architecture.md#routes): list, create, read, partial update, delete.
 final class RecordsController: Sendable {
     static let defaultPageSize = 50
     static let maximumPageSize = 1000

@@ -2,7 +2,7 @@ import ClonerModel
 import ClonerStore
 
 extension StoredObject {
-    /// Writes the record as the flat JSON object of DESIGN.md §4.
+    /// Writes the record as the flat JSON object (docs/architecture.md#records).
     func write(entity: EntityDescription, listRoutes: [String?], to writer: inout JSONWriter) {
         RecordJSONCoding.writeRecord(
             entity: entity, id: id, version: version,

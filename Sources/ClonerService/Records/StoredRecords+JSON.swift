@@ -2,7 +2,7 @@ import ClonerModel
 import ClonerStore
 
 extension StoredRecords {
-    /// Writes record `index` as the flat JSON object of DESIGN.md §4, the same bytes as
+    /// Writes record `index` as the flat JSON object (docs/architecture.md#records), the same bytes as
     /// `RecordJSONCoding.writeRecord` (`_id`, `_entity`, `_version`, then attributes and
     /// relationships in model order), with the member names pre-encoded in `keys`.
     func write(_ index: Int, keys: RecordKeys, to writer: inout JSONWriter) {

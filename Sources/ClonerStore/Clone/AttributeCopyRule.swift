@@ -1,4 +1,4 @@
-/// How a copy's attribute gets its value (DESIGN.md §3 attribute rules, resolved by the clone layer
+/// How a copy's attribute gets its value (the attribute rules of docs/architecture.md#attribute-rules, resolved by the clone layer
 /// from the model's clone rules; exclusion is the plan's `excludedEverywhere`/`excludedAtRoot`).
 public indirect enum AttributeCopyRule: Sendable, Hashable {
     /// Byte for byte.

@@ -10,7 +10,7 @@ public struct GraphCopyPlan: Sendable {
     /// Relationships a copy owns (their destinations are copied), as qualified names
     /// "Entity.relationship". Every other relationship is shared: a copy links to the same
     /// destinations — re-pointed to the clone when the destination is itself in the clone set
-    /// (DESIGN.md §3 identity rule 4).
+    /// (relationship rule 4, docs/architecture.md#identity-and-cycles).
     public var ownedRelationships: Set<String>
     /// Properties left out for every object of their entity ("Item.tags", "Note.shareLink"): an
     /// excluded relationship is neither walked nor carried; an excluded attribute takes `.blank`.
@@ -19,7 +19,7 @@ public struct GraphCopyPlan: Sendable {
     public var excludedAtRoot: Set<String>
     /// Root values that override every rule: attributes (any value, `.null` included) and to-one
     /// relationships stored on the root (`.integer(id)` links an existing object, `.null` none).
-    /// A relationship set here is not walked from the root (DESIGN.md §3 rule 8).
+    /// A relationship set here is not walked from the root (relationship rule 8, docs/architecture.md#set-on-the-root).
     public var rootValues: [String: AttributeValue]
     /// Root to-many relationships replaced by these existing objects, in order; not walked from
     /// the root either.
@@ -32,7 +32,7 @@ public struct GraphCopyPlan: Sendable {
     public var returnIDs: Bool
     /// Refuse (before writing anything) a copy of more objects than this.
     public var maximumObjects: Int
-    /// How many copies of the root (1 = a normal clone; DESIGN.md §3a), each a full clone with its
+    /// How many copies of the root (1 = a normal clone; docs/architecture.md#many-copies), each a full clone with its
     /// own identity map, all in one transaction; `maximumObjects` counts all copies together. A
     /// unique violation in a plan of more than one copy (or with per-copy values) is thrown as
     /// `StoreError.inCopy(index:error:)` naming the first copy that repeats a value.

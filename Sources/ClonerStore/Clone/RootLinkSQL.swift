@@ -1,6 +1,6 @@
 import ClonerModel
 
-/// DESIGN.md §3 rule 8 with §3a: the to-many links a `set` gives the root (`"set": {"tags": [3,
+/// Relationship rule 8 (docs/architecture.md#set-on-the-root, #many-copies): the to-many links a `set` gives the root (`"set": {"tags": [3,
 /// 4]}`), written for every copy at once from the map — a fixed number of statements however many
 /// copies there are. The first parameter is the root's entity tag and the second its id in every
 /// statement, and the third the listed ids (in the listed order) in the inserts; each backend says

@@ -6,7 +6,7 @@ import ClonerModel
 ///
 /// `StoredObject` keeps a dictionary per record keyed by property name, which suits code that
 /// looks properties up; a read route writes every property in model order, and building, hashing
-/// and tearing down two dictionaries per row cost more than reading the rows (issue 13's profile:
+/// and tearing down two dictionaries per row cost more than reading the rows (in a profile,
 /// string hashing, retain/release and malloc were half the time of `GET /items`).
 public struct StoredRecords: Sendable {
     public let entity: EntityDescription

@@ -6,7 +6,7 @@ extension PostgreSQLConnection {
         /// Each statement sees what was committed before it started.
         case readCommitted = "READ COMMITTED"
         /// One snapshot for the whole transaction: what a clone needs to copy a consistent source
-        /// (DESIGN.md §6). A write to a row another transaction changed since the snapshot fails
+        /// (docs/architecture.md#postgresql). A write to a row another transaction changed since the snapshot fails
         /// with `.serializationFailure`, to be retried from the start.
         case repeatableRead = "REPEATABLE READ"
         /// Repeatable read plus detection of serialization anomalies (SSI), also failing with 40001.

@@ -54,7 +54,7 @@ package struct PostgreSQLError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A serialization failure or deadlock: the transaction was rolled back and running it again
-    /// from the start may succeed (DESIGN.md §6: retried a few times, then 503 + Retry-After).
+    /// from the start may succeed (docs/architecture.md#postgresql: retried a few times, then 503 + Retry-After).
     package var isRetryableTransactionFailure: Bool {
         code == .serializationFailure || code == .deadlockDetected
     }

@@ -1,7 +1,7 @@
 import ClonerModel
 
 extension PostgreSQLGraphCopier {
-    /// The to-many links a `set` gives the root (DESIGN.md §3 rule 8), for every copy at once
+    /// The to-many links a `set` gives the root (relationship rule 8, docs/architecture.md#set-on-the-root), for every copy at once
     /// (`RootLinkSQL`): statements per relationship, never per copy. The objects the lists name
     /// gain their version step with the other linked objects; each copy whose list changes gains
     /// one, as its own save of the list would have given it.

@@ -7,7 +7,7 @@ import ClonerModel
 /// Every statement takes the same parameter list (all typed, so statements may leave some
 /// unused): `$1` the root's `_id`, `$2` the clone time, `$3` the number of copies, then per
 /// property the root's values set (`settings`, name order) an array of one value per copy and
-/// an array of flags saying which copies set it (DESIGN.md §3a: per-copy `set`s).
+/// an array of flags saying which copies set it (docs/architecture.md#many-copies: per-copy `set`s).
 ///
 /// The statements, run in this order by `PostgreSQLGraphCopier`:
 /// 1. `walk`: one recursive query (one recursive term, the edges as a `LATERAL` union) that finds
@@ -380,7 +380,7 @@ struct PostgreSQLGraphCopySQL {
         }
     }
 
-    /// DESIGN.md §3 attribute rules, in precedence: exclude, followParent (+ withoutParent),
+    /// The attribute rules (docs/architecture.md#attribute-rules), in precedence: exclude, followParent (+ withoutParent),
     /// rebuild, copy; the request's `set` on the root over all of them.
     /// `readsParents`: false for the clash query, run when the inserts were rolled back and no
     /// parent's clone is there to read (the value the copy would have had before the follow step).

@@ -7,7 +7,7 @@ import ClonerModel
 /// alike: `_id int8` from the table's identity sequence (never reused, as SQLite's AUTOINCREMENT),
 /// `_version int8`, reference columns `DEFERRABLE INITIALLY DEFERRED` (a graph is inserted entity
 /// after entity, cycles included), join tables whose rows go with either end. Types follow
-/// DESIGN.md §6; strings and JSON are `text COLLATE "C"` — byte order, like SQLite's BINARY
+/// docs/architecture.md#postgresql; strings and JSON are `text COLLATE "C"` — byte order, like SQLite's BINARY
 /// collation, so sorting and keyset cursors agree with the SQLite store whatever the database's
 /// default collation.
 ///
@@ -262,7 +262,7 @@ struct PostgreSQLSchema: Sendable {
         )
         """,
         "CREATE INDEX IF NOT EXISTS \"\(jobsTable)_created\" ON \"\(jobsTable)\" (created_at)",
-        // Replica leases (DESIGN.md §6), added to databases an older version made: additive,
+        // Replica leases (docs/architecture.md#replicas), added to databases an older version made: additive,
         // run under the preparation lock like the rest. Old rows read as finished answers.
         "ALTER TABLE \"\(idempotencyTable)\" ADD COLUMN IF NOT EXISTS state text NOT NULL DEFAULT 'done'",
         "ALTER TABLE \"\(idempotencyTable)\" ADD COLUMN IF NOT EXISTS owner text",

@@ -1,7 +1,7 @@
 import ClonerModel
 import Foundation
 
-/// The PostgreSQL-backed object store (DESIGN.md §6): one database shared by every replica,
+/// The PostgreSQL-backed object store (docs/architecture.md#postgresql): one database shared by every replica,
 /// reached through a bounded connection pool.
 ///
 /// Opening prepares the database once however many replicas start together: creation or

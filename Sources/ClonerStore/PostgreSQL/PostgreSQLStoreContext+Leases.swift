@@ -1,6 +1,6 @@
 import Foundation
 
-/// Replica leases on the service tables (DESIGN.md §6). Writes run REPEATABLE READ, so a row
+/// Replica leases on the service tables (docs/architecture.md#replicas). Writes run REPEATABLE READ, so a row
 /// another transaction changed since this one's snapshot fails with a serialization failure
 /// and the store runs the body again: every check here sees the row as it now is.
 ///

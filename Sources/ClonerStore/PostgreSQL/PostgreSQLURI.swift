@@ -1,7 +1,7 @@
 import Foundation
 
 /// Helpers for libpq connection strings, chiefly keeping passwords out of logs and errors
-/// (DESIGN.md §6: "A URI with a password never appears in a log line or an error").
+/// (docs/architecture.md#postgresql: a password never appears in a log line or an error).
 ///
 /// Both libpq forms are handled: the URI (`postgresql://user:secret@host/db?password=secret`,
 /// libpq §34.1.1.2) and keyword/value (`host=/tmp password='secret'`, §34.1.1.1).

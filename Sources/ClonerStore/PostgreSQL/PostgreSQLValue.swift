@@ -1,7 +1,7 @@
 import Foundation
 
 /// A statement parameter or column value, in the PostgreSQL types the store maps the model onto
-/// (DESIGN.md §6: `int8`, `float8`, `boolean`, `timestamptz` at millisecond precision, `uuid`,
+/// (docs/architecture.md#postgresql: `int8`, `float8`, `boolean`, `timestamptz` at millisecond precision, `uuid`,
 /// `bytea`, `json` as text kept exactly, plus `text`).
 ///
 /// Every case is sent in binary format: it keeps doubles bit-exact

@@ -20,7 +20,7 @@ import ClonerModel
 /// `pnew`), `o` the original row. The root is the only object without a parent, so
 /// `m.pold IS NULL` is how a statement tells the root apart.
 ///
-/// Many copies (DESIGN.md §3a) multiply the walk's rows inside SQL: the map fill joins the walk
+/// Many copies (docs/architecture.md#many-copies) multiply the walk's rows inside SQL: the map fill joins the walk
 /// with the copies table (one row per copy number, 0-based), so the map holds one row per object
 /// per copy, and every join on the map matches copy numbers — one identity map per copy, the same
 /// statements for 1 copy or 1,000. The root's `set` values, per copy, sit in the root values
@@ -342,7 +342,7 @@ struct SQLiteGraphCopySQL {
         }
     }
 
-    /// DESIGN.md §3 attribute rules, in precedence: exclude, followParent (+ withoutParent),
+    /// The attribute rules (docs/architecture.md#attribute-rules), in precedence: exclude, followParent (+ withoutParent),
     /// rebuild, copy; the request's `set` on the root over all of them.
     private func attributeExpression(_ entity: EntityDescription, _ attribute: AttributeDescription) -> String {
         let original = "o.\(quoted(attribute.name))"
@@ -361,7 +361,7 @@ struct SQLiteGraphCopySQL {
                     "WHEN \(tag(parent)) THEN (SELECT p.\(quoted(followed)) FROM \(quoted(parent)) p WHERE p.\"_id\" = m.pnew)"
                 }.joined(separator: " ") + " ELSE \(placeholder) END"
             }
-            // A parent whose entity lacks the followed attribute counts as no parent (DESIGN §3).
+            // A parent whose entity lacks the followed attribute counts as no parent (docs/architecture.md#clone-semantics).
             let followable = model.entities.filter { $0.attribute(named: followed) != nil }.map { String(tag($0.name)) }
             let noParent = followable.isEmpty ? "1" : "m.pold IS NULL OR m.pent NOT IN (\(followable.joined(separator: ", ")))"
             expression = "CASE WHEN \(noParent) THEN \(withoutParent) ELSE \(placeholder) END"

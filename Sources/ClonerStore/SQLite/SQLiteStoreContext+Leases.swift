@@ -1,6 +1,6 @@
 import Foundation
 
-/// Replica leases on the service tables (DESIGN.md §6). One process writes at a time here, so a
+/// Replica leases on the service tables (docs/architecture.md#replicas). One process writes at a time here, so a
 /// check and the write that follows it cannot interleave with another writer's.
 extension SQLiteStoreContext {
     private var idempotency: String { "\"\(ServiceTables.idempotency)\"" }

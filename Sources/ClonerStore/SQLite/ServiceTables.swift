@@ -36,7 +36,7 @@ enum ServiceTables {
         "CREATE INDEX IF NOT EXISTS \"\(jobs)_created\" ON \"\(jobs)\" (created_at)",
     ]
 
-    /// Columns added after the first release (replica leases, DESIGN.md §6), per table, as
+    /// Columns added after the first release (replica leases, docs/architecture.md#replicas), per table, as
     /// `ALTER TABLE … ADD COLUMN` clauses: a store made by an older version gains the ones it lacks.
     /// Rows it already holds read as finished answers with no owner and no lease.
     static let addedColumns: [(table: String, column: String, definition: String)] = [

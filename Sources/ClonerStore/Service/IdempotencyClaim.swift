@@ -1,6 +1,6 @@
 import Foundation
 
-/// What reserving an `Idempotency-Key` found (DESIGN.md §6): the reservation is made in its own
+/// What reserving an `Idempotency-Key` found (docs/architecture.md#replicas): the reservation is made in its own
 /// short transaction before the clone starts, so two replicas receiving the same key at the same
 /// moment make one clone between them.
 public enum IdempotencyClaim: Sendable, Hashable {

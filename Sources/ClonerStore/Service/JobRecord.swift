@@ -12,7 +12,7 @@ public struct JobRecord: Sendable, Hashable {
     public var finishedAt: Date?
     /// The replica running the job (its process's replica id), and until when its lease holds:
     /// the owner renews it while the job is queued or running; once it has run out, any replica
-    /// marks the job failed (DESIGN.md §6). Nil on rows written by a version without leases.
+    /// marks the job failed (docs/architecture.md#replicas). Nil on rows written by a version without leases.
     public var owner: String?
     public var leaseExpiresAt: Date?
 

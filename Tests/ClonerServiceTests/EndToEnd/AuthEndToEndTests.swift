@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// API keys from CLONER_API_KEYS / CLONER_READ_API_KEYS (DESIGN.md §5), including a key given
+/// API keys from CLONER_API_KEYS / CLONER_READ_API_KEYS (docs/architecture.md#authentication), including a key given
 /// only as `sha256:<hex>`.
 @Suite("End to end: auth")
 struct AuthEndToEndTests {

@@ -2,7 +2,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// `POST /{collection}/{id}/clone` (DESIGN.md §3, §4) against the real binary.
+/// `POST /{collection}/{id}/clone` (docs/architecture.md#clone-semantics, #http-contract) against the real binary.
 @Suite("End to end: clone")
 struct CloneEndToEndTests {
     typealias F = EndToEndFixture

@@ -2,7 +2,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// DESIGN.md §3 rule 8 over HTTP: a `set` link never takes objects from their owner, the branch
+/// Relationship rule 8 (docs/architecture.md#set-on-the-root) over HTTP: a `set` link never takes objects from their owner, the branch
 /// it replaces is not copied, and what it links counts in `linked`.
 @Suite("End to end: clone set rules")
 struct CloneSetEndToEndTests {

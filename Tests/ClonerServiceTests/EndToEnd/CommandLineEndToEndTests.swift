@@ -2,7 +2,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// `cloner check-model` and start-up failures of `cloner serve` (DESIGN.md §5).
+/// `cloner check-model` and start-up failures of `cloner serve` (docs/architecture.md#configuration).
 @Suite("End to end: command line")
 struct CommandLineEndToEndTests {
     static let brokenModel = """

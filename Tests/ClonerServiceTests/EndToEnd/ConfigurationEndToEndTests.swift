@@ -2,7 +2,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// Configuration layers (file < environment < flags), first-start defaults, and TLS (DESIGN.md §5).
+/// Configuration layers (file < environment < flags), first-start defaults, and TLS (docs/architecture.md#configuration).
 @Suite("End to end: configuration and TLS")
 struct ConfigurationEndToEndTests {
     typealias F = EndToEndFixture

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Many copies in one request over HTTP (DESIGN.md §3a, issue 12 §2).
+/// Many copies in one request over HTTP (docs/architecture.md#many-copies).
 @Suite("End to end: many copies in one request")
 struct CopiesEndToEndTests {
     typealias F = EndToEndFixture

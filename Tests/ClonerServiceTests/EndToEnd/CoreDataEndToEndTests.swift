@@ -2,7 +2,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// Issue 12: the service run on a Core Data model as Xcode saves it (Tests/Fixtures/CoreData), with
+/// The service run on a Core Data model as Xcode saves it (Tests/Fixtures/CoreData), with
 /// MOCloner's clone rules in user info, and MOCloner's own scenarios over HTTP.
 @Suite("End to end: a Core Data model and MOCloner's scenarios")
 struct CoreDataEndToEndTests {

@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// SIGTERM's drain grace (DESIGN.md §5): for `drainGrace` after the signal the listener stays
+/// SIGTERM's drain grace (docs/architecture.md#signals-and-drain): for `drainGrace` after the signal the listener stays
 /// open and `/readyz` answers 503 — on open keep-alive connections and on new ones — so a load
 /// balancer probing it sees the drain before connections are refused.
 @Suite("End to end: drain grace")

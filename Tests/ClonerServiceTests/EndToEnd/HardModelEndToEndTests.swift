@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 14 over HTTP with a model of its own: `uniqueTogether` (409 naming every attribute in
+/// The model's hard cases over HTTP, with a model of its own: `uniqueTogether` (409 naming every attribute in
 /// create, PATCH and clone; GET /model) and self-inverse relationships read from both sides.
 @Suite("End to end: uniqueTogether and self-inverse relationships")
 struct HardModelEndToEndTests {

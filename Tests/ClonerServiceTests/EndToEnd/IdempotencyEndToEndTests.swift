@@ -2,7 +2,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// `Idempotency-Key` on clones (DESIGN.md §4): a retry gets the first answer, never a second copy.
+/// `Idempotency-Key` on clones (docs/architecture.md#the-clone-answer): a retry gets the first answer, never a second copy.
 @Suite("End to end: idempotency")
 struct IdempotencyEndToEndTests {
     typealias F = EndToEndFixture

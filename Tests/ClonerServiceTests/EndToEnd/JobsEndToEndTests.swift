@@ -2,7 +2,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// `Prefer: respond-async` clones and `GET /jobs/{id}` (DESIGN.md §4).
+/// `Prefer: respond-async` clones and `GET /jobs/{id}` (docs/architecture.md#routes).
 @Suite("End to end: asynchronous clone jobs")
 struct JobsEndToEndTests {
     typealias F = EndToEndFixture

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// Process lifecycle (DESIGN.md §5): graceful drain on SIGTERM, and crash safety under kill -9.
+/// Process lifecycle (docs/architecture.md#signals-and-drain): graceful drain on SIGTERM, and crash safety under kill -9.
 @Suite("End to end: lifecycle")
 struct LifecycleEndToEndTests {
     typealias F = EndToEndFixture

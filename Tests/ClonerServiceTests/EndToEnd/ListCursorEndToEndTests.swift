@@ -2,7 +2,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// A list's cursor is a position in its order (DESIGN.md §4): `next` keeps working when the record
+/// A list's cursor is a position in its order (docs/architecture.md#routes): `next` keeps working when the record
 /// it was taken from is deleted, and paging while others write neither repeats nor skips a record
 /// that stayed.
 @Suite("End to end: list cursors")

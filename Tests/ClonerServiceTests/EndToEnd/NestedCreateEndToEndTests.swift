@@ -2,7 +2,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// A nested create of tens of thousands of objects (DESIGN.md §4: one transaction) must be linear:
+/// A nested create of tens of thousands of objects (docs/architecture.md#routes: one transaction) must be linear:
 /// it holds the only writer while it runs.
 @Suite("End to end: large nested creates")
 struct NestedCreateEndToEndTests {

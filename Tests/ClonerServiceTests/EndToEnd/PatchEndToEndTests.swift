@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `PATCH` and the record's identity and version (DESIGN.md §4): a body naming another `_id` or
+/// `PATCH` and the record's identity and version (docs/architecture.md#records): a body naming another `_id` or
 /// `_version` is a 422 naming the field; a `PATCH` that changes nothing leaves `_version` alone.
 @Suite("End to end: PATCH identity and versions")
 struct PatchEndToEndTests {

@@ -2,7 +2,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// A second `cloner serve` on a port already served (DESIGN.md §5) fails at start with "address
+/// A second `cloner serve` on a port already served (docs/architecture.md#limits-and-admission) fails at start with "address
 /// in use" and a non-zero exit — never shares the port, which would split requests between two
 /// services with different databases.
 @Suite("End to end: port in use")

@@ -2,7 +2,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// The real binary on PostgreSQL (DESIGN.md §6): `--database` takes a libpq URI, and a password
+/// The real binary on PostgreSQL (docs/architecture.md#postgresql): `--database` takes a libpq URI, and a password
 /// in it never reaches a log line or an error.
 @Suite("End to end: PostgreSQL URI", .enabled(if: PostgreSQLTestCluster.isEnabled, Comment(rawValue: PostgreSQLTestCluster.skipReason)))
 struct PostgreSQLEndToEndTests {

@@ -2,7 +2,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// The record routes of DESIGN.md §4 against the real `cloner` binary over real sockets.
+/// The record routes (docs/architecture.md#routes) against the real `cloner` binary over real sockets.
 @Suite("End to end: records")
 struct RecordsEndToEndTests {
     typealias F = EndToEndFixture

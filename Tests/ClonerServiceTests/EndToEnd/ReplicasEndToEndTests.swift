@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Two real `cloner serve` processes on one PostgreSQL database behave as one service
-/// (DESIGN.md §6): what one writes the other reads, versions and `If-Match` agree, an
+/// (docs/architecture.md#replicas): what one writes the other reads, versions and `If-Match` agree, an
 /// `Idempotency-Key` makes one clone whichever replicas its retries reach, jobs answer on every
 /// replica, and a replica's death fails its running job on another once its lease runs out.
 @Suite("End to end: replicas on one PostgreSQL database", .serialized,

@@ -2,7 +2,7 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// Attribute values at the edges of their types (DESIGN.md §2, §4), each round-tripped through
+/// Attribute values at the edges of their types (docs/architecture.md#the-model-file, #records), each round-tripped through
 /// create, read, an equality filter and a clone against the real binary: what goes in comes back
 /// byte for byte, or the create is refused with a 4xx naming the field and nothing is written.
 @Suite("End to end: attribute values at their edges")
