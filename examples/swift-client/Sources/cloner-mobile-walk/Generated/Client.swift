@@ -25,6 +25,17 @@ import HTTPTypes
 /// Every answer carries `X-Request-ID`: the client's when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`,
 /// else one the server generates (a request is never refused for it).
 ///
+/// Limits (defaults; the configurable ones in `config/cloner.json`): a body of 8 MiB (`http.maxBodyBytes`,
+/// 413); at most 100,000 JSON objects in a create or PATCH body below its own, objects inside `json`
+/// values included (`maxObjectsPerRequest`, 413 `payload_too_large` naming the widest member, before
+/// the body is parsed); at most 1,000,000 objects per clone, all copies together (`maxObjectsPerClone`,
+/// 422 `too_many_objects`; the walk stops one object past it, so the count named is a lower bound);
+/// a value of a unique text, binary or json attribute holds at most 2000 bytes, shared by the
+/// variable-length members of a `uniqueTogether` group (422 naming the field); `order` names each key
+/// once and at most 8 keys (422 naming `order`); a record lists at most 1000 `_id`s per to-many, and
+/// `_lists` tells of a longer one; 256 KiB of unsent answers per connection
+/// (`http.maxQueuedOutputBytes`), past which its next pipelined request waits until they drain.
+///
 /// Response schemas are open (a later model may add properties; a client should ignore those it does
 /// not know); request bodies are closed (an unknown name is a 422).
 ///

@@ -16,6 +16,61 @@ extension Components {
             internal var _entity: Components.Schemas.NoteRecord._EntityPayload
             /// - Remark: Generated from `#/components/schemas/NoteRecord/_id`.
             internal var _id: Components.Schemas.ObjectID
+            /// Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NoteRecord/_lists`.
+            internal struct _ListsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/NoteRecord/_lists/additionalProperties`.
+                internal struct AdditionalPropertiesPayload: Codable, Hashable, Sendable {
+                    /// The list route filtered by the inverse to-one: every linked object, paged in `_id` order; null for a many-to-many.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/NoteRecord/_lists/additionalProperties/all`.
+                    internal var all: Swift.String?
+                    /// - Remark: Generated from `#/components/schemas/NoteRecord/_lists/additionalProperties/count`.
+                    internal var count: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/NoteRecord/_lists/additionalProperties/inline`.
+                    internal var inline: Swift.Int
+                    /// Creates a new `AdditionalPropertiesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - all: The list route filtered by the inverse to-one: every linked object, paged in `_id` order; null for a many-to-many.
+                    ///   - count:
+                    ///   - inline:
+                    internal init(
+                        all: Swift.String? = nil,
+                        count: Swift.Int,
+                        inline: Swift.Int
+                    ) {
+                        self.all = all
+                        self.count = count
+                        self.inline = inline
+                    }
+                    internal enum CodingKeys: String, CodingKey {
+                        case all
+                        case count
+                        case inline
+                    }
+                }
+                /// A container of undocumented properties.
+                internal var additionalProperties: [String: Components.Schemas.NoteRecord._ListsPayload.AdditionalPropertiesPayload]
+                /// Creates a new `_ListsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                internal init(additionalProperties: [String: Components.Schemas.NoteRecord._ListsPayload.AdditionalPropertiesPayload] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NoteRecord/_lists`.
+            internal var _lists: Components.Schemas.NoteRecord._ListsPayload?
             /// - Remark: Generated from `#/components/schemas/NoteRecord/_version`.
             internal var _version: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/NoteRecord/createDate`.
@@ -28,8 +83,12 @@ extension Components {
             internal var index: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/NoteRecord/isPinned`.
             internal var isPinned: Swift.Bool
+            /// The first 1000 `_id`s; `_lists` tells of the rest.
+            ///
             /// - Remark: Generated from `#/components/schemas/NoteRecord/items`.
             internal var items: [Components.Schemas.ObjectID]
+            /// The first 1000 `_id`s; `_lists` tells of the rest.
+            ///
             /// - Remark: Generated from `#/components/schemas/NoteRecord/memos`.
             internal var memos: [Components.Schemas.ObjectID]
             /// - Remark: Generated from `#/components/schemas/NoteRecord/name`.
@@ -49,14 +108,15 @@ extension Components {
             /// - Parameters:
             ///   - _entity:
             ///   - _id:
+            ///   - _lists: Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
             ///   - _version:
             ///   - createDate:
             ///   - data:
             ///   - id:
             ///   - index:
             ///   - isPinned:
-            ///   - items:
-            ///   - memos:
+            ///   - items: The first 1000 `_id`s; `_lists` tells of the rest.
+            ///   - memos: The first 1000 `_id`s; `_lists` tells of the rest.
             ///   - name:
             ///   - noteDescription:
             ///   - settings: Any JSON value, stored as written.
@@ -65,6 +125,7 @@ extension Components {
             internal init(
                 _entity: Components.Schemas.NoteRecord._EntityPayload,
                 _id: Components.Schemas.ObjectID,
+                _lists: Components.Schemas.NoteRecord._ListsPayload? = nil,
                 _version: Swift.Int64,
                 createDate: Foundation.Date,
                 data: OpenAPIRuntime.Base64EncodedData? = nil,
@@ -81,6 +142,7 @@ extension Components {
             ) {
                 self._entity = _entity
                 self._id = _id
+                self._lists = _lists
                 self._version = _version
                 self.createDate = createDate
                 self.data = data
@@ -98,6 +160,7 @@ extension Components {
             internal enum CodingKeys: String, CodingKey {
                 case _entity
                 case _id
+                case _lists
                 case _version
                 case createDate
                 case data
@@ -1859,8 +1922,65 @@ extension Components {
             internal var _entity: Components.Schemas.ItemRecord._EntityPayload
             /// - Remark: Generated from `#/components/schemas/ItemRecord/_id`.
             internal var _id: Components.Schemas.ObjectID
+            /// Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemRecord/_lists`.
+            internal struct _ListsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ItemRecord/_lists/additionalProperties`.
+                internal struct AdditionalPropertiesPayload: Codable, Hashable, Sendable {
+                    /// The list route filtered by the inverse to-one: every linked object, paged in `_id` order; null for a many-to-many.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/ItemRecord/_lists/additionalProperties/all`.
+                    internal var all: Swift.String?
+                    /// - Remark: Generated from `#/components/schemas/ItemRecord/_lists/additionalProperties/count`.
+                    internal var count: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/ItemRecord/_lists/additionalProperties/inline`.
+                    internal var inline: Swift.Int
+                    /// Creates a new `AdditionalPropertiesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - all: The list route filtered by the inverse to-one: every linked object, paged in `_id` order; null for a many-to-many.
+                    ///   - count:
+                    ///   - inline:
+                    internal init(
+                        all: Swift.String? = nil,
+                        count: Swift.Int,
+                        inline: Swift.Int
+                    ) {
+                        self.all = all
+                        self.count = count
+                        self.inline = inline
+                    }
+                    internal enum CodingKeys: String, CodingKey {
+                        case all
+                        case count
+                        case inline
+                    }
+                }
+                /// A container of undocumented properties.
+                internal var additionalProperties: [String: Components.Schemas.ItemRecord._ListsPayload.AdditionalPropertiesPayload]
+                /// Creates a new `_ListsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                internal init(additionalProperties: [String: Components.Schemas.ItemRecord._ListsPayload.AdditionalPropertiesPayload] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemRecord/_lists`.
+            internal var _lists: Components.Schemas.ItemRecord._ListsPayload?
             /// - Remark: Generated from `#/components/schemas/ItemRecord/_version`.
             internal var _version: Swift.Int64
+            /// The first 1000 `_id`s; `_lists` tells of the rest.
+            ///
             /// - Remark: Generated from `#/components/schemas/ItemRecord/itemDatas`.
             internal var itemDatas: [Components.Schemas.ObjectID]
             /// - Remark: Generated from `#/components/schemas/ItemRecord/name`.
@@ -1874,14 +1994,16 @@ extension Components {
             /// - Parameters:
             ///   - _entity:
             ///   - _id:
+            ///   - _lists: Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
             ///   - _version:
-            ///   - itemDatas:
+            ///   - itemDatas: The first 1000 `_id`s; `_lists` tells of the rest.
             ///   - name:
             ///   - note:
             ///   - noteID:
             internal init(
                 _entity: Components.Schemas.ItemRecord._EntityPayload,
                 _id: Components.Schemas.ObjectID,
+                _lists: Components.Schemas.ItemRecord._ListsPayload? = nil,
                 _version: Swift.Int64,
                 itemDatas: [Components.Schemas.ObjectID],
                 name: Swift.String? = nil,
@@ -1890,6 +2012,7 @@ extension Components {
             ) {
                 self._entity = _entity
                 self._id = _id
+                self._lists = _lists
                 self._version = _version
                 self.itemDatas = itemDatas
                 self.name = name
@@ -1899,6 +2022,7 @@ extension Components {
             internal enum CodingKeys: String, CodingKey {
                 case _entity
                 case _id
+                case _lists
                 case _version
                 case itemDatas
                 case name
@@ -3774,8 +3898,65 @@ extension Components {
             internal var _entity: Components.Schemas.MemoRecord._EntityPayload
             /// - Remark: Generated from `#/components/schemas/MemoRecord/_id`.
             internal var _id: Components.Schemas.ObjectID
+            /// Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MemoRecord/_lists`.
+            internal struct _ListsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MemoRecord/_lists/additionalProperties`.
+                internal struct AdditionalPropertiesPayload: Codable, Hashable, Sendable {
+                    /// The list route filtered by the inverse to-one: every linked object, paged in `_id` order; null for a many-to-many.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/MemoRecord/_lists/additionalProperties/all`.
+                    internal var all: Swift.String?
+                    /// - Remark: Generated from `#/components/schemas/MemoRecord/_lists/additionalProperties/count`.
+                    internal var count: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/MemoRecord/_lists/additionalProperties/inline`.
+                    internal var inline: Swift.Int
+                    /// Creates a new `AdditionalPropertiesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - all: The list route filtered by the inverse to-one: every linked object, paged in `_id` order; null for a many-to-many.
+                    ///   - count:
+                    ///   - inline:
+                    internal init(
+                        all: Swift.String? = nil,
+                        count: Swift.Int,
+                        inline: Swift.Int
+                    ) {
+                        self.all = all
+                        self.count = count
+                        self.inline = inline
+                    }
+                    internal enum CodingKeys: String, CodingKey {
+                        case all
+                        case count
+                        case inline
+                    }
+                }
+                /// A container of undocumented properties.
+                internal var additionalProperties: [String: Components.Schemas.MemoRecord._ListsPayload.AdditionalPropertiesPayload]
+                /// Creates a new `_ListsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                internal init(additionalProperties: [String: Components.Schemas.MemoRecord._ListsPayload.AdditionalPropertiesPayload] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MemoRecord/_lists`.
+            internal var _lists: Components.Schemas.MemoRecord._ListsPayload?
             /// - Remark: Generated from `#/components/schemas/MemoRecord/_version`.
             internal var _version: Swift.Int64
+            /// The first 1000 `_id`s; `_lists` tells of the rest.
+            ///
             /// - Remark: Generated from `#/components/schemas/MemoRecord/attachments`.
             internal var attachments: [Components.Schemas.ObjectID]
             /// - Remark: Generated from `#/components/schemas/MemoRecord/createDate`.
@@ -3784,6 +3965,8 @@ extension Components {
             internal var itemData: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/MemoRecord/note`.
             internal var note: Swift.Int64?
+            /// The first 1000 `_id`s; `_lists` tells of the rest.
+            ///
             /// - Remark: Generated from `#/components/schemas/MemoRecord/tags`.
             internal var tags: [Components.Schemas.ObjectID]
             /// - Remark: Generated from `#/components/schemas/MemoRecord/text`.
@@ -3793,16 +3976,18 @@ extension Components {
             /// - Parameters:
             ///   - _entity:
             ///   - _id:
+            ///   - _lists: Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
             ///   - _version:
-            ///   - attachments:
+            ///   - attachments: The first 1000 `_id`s; `_lists` tells of the rest.
             ///   - createDate:
             ///   - itemData:
             ///   - note:
-            ///   - tags:
+            ///   - tags: The first 1000 `_id`s; `_lists` tells of the rest.
             ///   - text:
             internal init(
                 _entity: Components.Schemas.MemoRecord._EntityPayload,
                 _id: Components.Schemas.ObjectID,
+                _lists: Components.Schemas.MemoRecord._ListsPayload? = nil,
                 _version: Swift.Int64,
                 attachments: [Components.Schemas.ObjectID],
                 createDate: Foundation.Date,
@@ -3813,6 +3998,7 @@ extension Components {
             ) {
                 self._entity = _entity
                 self._id = _id
+                self._lists = _lists
                 self._version = _version
                 self.attachments = attachments
                 self.createDate = createDate
@@ -3824,6 +4010,7 @@ extension Components {
             internal enum CodingKeys: String, CodingKey {
                 case _entity
                 case _id
+                case _lists
                 case _version
                 case attachments
                 case createDate
@@ -5083,10 +5270,67 @@ extension Components {
             internal var _entity: Components.Schemas.TagRecord._EntityPayload
             /// - Remark: Generated from `#/components/schemas/TagRecord/_id`.
             internal var _id: Components.Schemas.ObjectID
+            /// Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TagRecord/_lists`.
+            internal struct _ListsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/TagRecord/_lists/additionalProperties`.
+                internal struct AdditionalPropertiesPayload: Codable, Hashable, Sendable {
+                    /// The list route filtered by the inverse to-one: every linked object, paged in `_id` order; null for a many-to-many.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/TagRecord/_lists/additionalProperties/all`.
+                    internal var all: Swift.String?
+                    /// - Remark: Generated from `#/components/schemas/TagRecord/_lists/additionalProperties/count`.
+                    internal var count: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/TagRecord/_lists/additionalProperties/inline`.
+                    internal var inline: Swift.Int
+                    /// Creates a new `AdditionalPropertiesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - all: The list route filtered by the inverse to-one: every linked object, paged in `_id` order; null for a many-to-many.
+                    ///   - count:
+                    ///   - inline:
+                    internal init(
+                        all: Swift.String? = nil,
+                        count: Swift.Int,
+                        inline: Swift.Int
+                    ) {
+                        self.all = all
+                        self.count = count
+                        self.inline = inline
+                    }
+                    internal enum CodingKeys: String, CodingKey {
+                        case all
+                        case count
+                        case inline
+                    }
+                }
+                /// A container of undocumented properties.
+                internal var additionalProperties: [String: Components.Schemas.TagRecord._ListsPayload.AdditionalPropertiesPayload]
+                /// Creates a new `_ListsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                internal init(additionalProperties: [String: Components.Schemas.TagRecord._ListsPayload.AdditionalPropertiesPayload] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TagRecord/_lists`.
+            internal var _lists: Components.Schemas.TagRecord._ListsPayload?
             /// - Remark: Generated from `#/components/schemas/TagRecord/_version`.
             internal var _version: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/TagRecord/color`.
             internal var color: Swift.String?
+            /// The first 1000 `_id`s; `_lists` tells of the rest.
+            ///
             /// - Remark: Generated from `#/components/schemas/TagRecord/memos`.
             internal var memos: [Components.Schemas.ObjectID]
             /// - Remark: Generated from `#/components/schemas/TagRecord/name`.
@@ -5096,13 +5340,15 @@ extension Components {
             /// - Parameters:
             ///   - _entity:
             ///   - _id:
+            ///   - _lists: Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
             ///   - _version:
             ///   - color:
-            ///   - memos:
+            ///   - memos: The first 1000 `_id`s; `_lists` tells of the rest.
             ///   - name:
             internal init(
                 _entity: Components.Schemas.TagRecord._EntityPayload,
                 _id: Components.Schemas.ObjectID,
+                _lists: Components.Schemas.TagRecord._ListsPayload? = nil,
                 _version: Swift.Int64,
                 color: Swift.String? = nil,
                 memos: [Components.Schemas.ObjectID],
@@ -5110,6 +5356,7 @@ extension Components {
             ) {
                 self._entity = _entity
                 self._id = _id
+                self._lists = _lists
                 self._version = _version
                 self.color = color
                 self.memos = memos
@@ -5118,6 +5365,7 @@ extension Components {
             internal enum CodingKeys: String, CodingKey {
                 case _entity
                 case _id
+                case _lists
                 case _version
                 case color
                 case memos
@@ -5173,6 +5421,8 @@ extension Components {
             internal typealias MemosPayload = [Components.Schemas.TagCreate.MemosPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/TagCreate/memos`.
             internal var memos: Components.Schemas.TagCreate.MemosPayload?
+            /// Unique: at most 2000 bytes (UTF-8 for text, decoded for binary), else 422 naming the field.
+            ///
             /// - Remark: Generated from `#/components/schemas/TagCreate/name`.
             internal var name: Swift.String
             /// Creates a new `TagCreate`.
@@ -5181,7 +5431,7 @@ extension Components {
             ///   - _entity:
             ///   - color:
             ///   - memos:
-            ///   - name:
+            ///   - name: Unique: at most 2000 bytes (UTF-8 for text, decoded for binary), else 422 naming the field.
             internal init(
                 _entity: Components.Schemas.TagCreate._EntityPayload? = nil,
                 color: Swift.String? = nil,
@@ -5303,6 +5553,8 @@ extension Components {
             internal typealias MemosPayload = [Components.Schemas.TagUpdate.MemosPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/TagUpdate/memos`.
             internal var memos: Components.Schemas.TagUpdate.MemosPayload?
+            /// Unique: at most 2000 bytes (UTF-8 for text, decoded for binary), else 422 naming the field.
+            ///
             /// - Remark: Generated from `#/components/schemas/TagUpdate/name`.
             internal var name: Swift.String?
             /// Creates a new `TagUpdate`.
@@ -5313,7 +5565,7 @@ extension Components {
             ///   - _version:
             ///   - color:
             ///   - memos:
-            ///   - name:
+            ///   - name: Unique: at most 2000 bytes (UTF-8 for text, decoded for binary), else 422 naming the field.
             internal init(
                 _entity: Components.Schemas.TagUpdate._EntityPayload? = nil,
                 _id: Components.Schemas.ObjectID? = nil,
@@ -7744,8 +7996,9 @@ extension Components {
             /// `conflict`, `precondition_failed`, `payload_too_large`, `unauthorized`, `forbidden`,
             /// `method_not_allowed`, `unsupported_media_type`, `request_timeout`, `idempotency_key_reused`, `in_progress`,
             /// `too_many_objects`, `service_unavailable`, `internal_error`, `job_interrupted`, and for the
-            /// server's own rejections `uri_too_long`, `header_fields_too_large`, `not_implemented`,
-            /// `http_version_not_supported`, or `http_<status>`.
+            /// server's own rejections `uri_too_long`, `header_fields_too_large`, `expectation_failed`,
+            /// `not_implemented`, `http_version_not_supported`, or another status's reason phrase in snake
+            /// case (`length_required`).
             ///
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemAnswer/code`.
@@ -7754,7 +8007,9 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemAnswer/requestId`.
             internal var requestId: Swift.String
-            /// The single offending field or property, when there is exactly one.
+            /// The offending field or property; with several in `errors`, the first of them. `$` is
+            /// the request body as a whole (a JSON array where an object belongs).
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemAnswer/field`.
             internal var field: Swift.String?
@@ -7771,7 +8026,7 @@ extension Components {
             ///   - detail:
             ///   - code: Stable machine-readable code: `bad_request`, `not_found`, `invalid_json`, `validation_failed`,
             ///   - requestId: The request's `X-Request-ID`; absent in a job's stored error.
-            ///   - field: The single offending field or property, when there is exactly one.
+            ///   - field: The offending field or property; with several in `errors`, the first of them. `$` is
             ///   - errors: Every offending field, for `validation_failed`.
             internal init(
                 _type: Swift.String,
@@ -7848,8 +8103,9 @@ extension Components {
             /// `conflict`, `precondition_failed`, `payload_too_large`, `unauthorized`, `forbidden`,
             /// `method_not_allowed`, `unsupported_media_type`, `request_timeout`, `idempotency_key_reused`, `in_progress`,
             /// `too_many_objects`, `service_unavailable`, `internal_error`, `job_interrupted`, and for the
-            /// server's own rejections `uri_too_long`, `header_fields_too_large`, `not_implemented`,
-            /// `http_version_not_supported`, or `http_<status>`.
+            /// server's own rejections `uri_too_long`, `header_fields_too_large`, `expectation_failed`,
+            /// `not_implemented`, `http_version_not_supported`, or another status's reason phrase in snake
+            /// case (`length_required`).
             ///
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/code`.
@@ -7858,7 +8114,9 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/requestId`.
             internal var requestId: Swift.String?
-            /// The single offending field or property, when there is exactly one.
+            /// The offending field or property; with several in `errors`, the first of them. `$` is
+            /// the request body as a whole (a JSON array where an object belongs).
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/field`.
             internal var field: Swift.String?
@@ -7875,7 +8133,7 @@ extension Components {
             ///   - detail:
             ///   - code: Stable machine-readable code: `bad_request`, `not_found`, `invalid_json`, `validation_failed`,
             ///   - requestId: The request's `X-Request-ID`; absent in a job's stored error.
-            ///   - field: The single offending field or property, when there is exactly one.
+            ///   - field: The offending field or property; with several in `errors`, the first of them. `$` is
             ///   - errors: Every offending field, for `validation_failed`.
             internal init(
                 _type: Swift.String,

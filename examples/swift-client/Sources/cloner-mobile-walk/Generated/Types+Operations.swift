@@ -24,7 +24,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/notes/GET/query/cursor`.
                 internal var cursor: Swift.String?
-                /// Comma-separated property names, `-` for descending.
+                /// Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
                 ///
                 /// - Remark: Generated from `#/paths/notes/GET/query/order`.
                 internal var order: Swift.String?
@@ -74,7 +74,7 @@ internal enum Operations {
                 ///   - limit:
                 ///   - after: An `_id` to start after (under the default order it needs no record).
                 ///   - cursor: The position the previous page's `next` URL carries; not with `after`.
-                ///   - order: Comma-separated property names, `-` for descending.
+                ///   - order: Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
                 ///   - id: Equality filter, in the attribute's text form.
                 ///   - name: Equality filter, in the attribute's text form.
                 ///   - createDate: Equality filter, in the attribute's text form.
@@ -342,7 +342,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//notes/get(listNote)/responses/default`.
             ///
@@ -649,7 +649,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//notes/post(createNote)/responses/413`.
             ///
@@ -718,7 +721,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//notes/post(createNote)/responses/default`.
             ///
@@ -1020,7 +1023,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/get(getNote)/responses/default`.
             ///
@@ -1371,7 +1374,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/patch(updateNote)/responses/413`.
             ///
@@ -1440,7 +1446,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/patch(updateNote)/responses/default`.
             ///
@@ -1749,7 +1755,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/delete(deleteNote)/responses/default`.
             ///
@@ -2257,7 +2263,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/clone/post(cloneNote)/responses/413`.
             ///
@@ -2326,7 +2335,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/clone/post(cloneNote)/responses/default`.
             ///
@@ -2401,7 +2410,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/items/GET/query/cursor`.
                 internal var cursor: Swift.String?
-                /// Comma-separated property names, `-` for descending.
+                /// Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
                 ///
                 /// - Remark: Generated from `#/paths/items/GET/query/order`.
                 internal var order: Swift.String?
@@ -2423,7 +2432,7 @@ internal enum Operations {
                 ///   - limit:
                 ///   - after: An `_id` to start after (under the default order it needs no record).
                 ///   - cursor: The position the previous page's `next` URL carries; not with `after`.
-                ///   - order: Comma-separated property names, `-` for descending.
+                ///   - order: Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
                 ///   - name: Equality filter, in the attribute's text form.
                 ///   - noteID: Equality filter, in the attribute's text form.
                 ///   - note: Equality filter: an `_id` or `null`.
@@ -2670,7 +2679,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//items/get(listItem)/responses/default`.
             ///
@@ -2977,7 +2986,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//items/post(createItem)/responses/413`.
             ///
@@ -3046,7 +3058,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//items/post(createItem)/responses/default`.
             ///
@@ -3348,7 +3360,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//items/{id}/get(getItem)/responses/default`.
             ///
@@ -3699,7 +3711,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//items/{id}/patch(updateItem)/responses/413`.
             ///
@@ -3768,7 +3783,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//items/{id}/patch(updateItem)/responses/default`.
             ///
@@ -4077,7 +4092,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//items/{id}/delete(deleteItem)/responses/default`.
             ///
@@ -4585,7 +4600,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//items/{id}/clone/post(cloneItem)/responses/413`.
             ///
@@ -4654,7 +4672,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//items/{id}/clone/post(cloneItem)/responses/default`.
             ///
@@ -4729,7 +4747,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/itemdata/GET/query/cursor`.
                 internal var cursor: Swift.String?
-                /// Comma-separated property names, `-` for descending.
+                /// Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
                 ///
                 /// - Remark: Generated from `#/paths/itemdata/GET/query/order`.
                 internal var order: Swift.String?
@@ -4755,7 +4773,7 @@ internal enum Operations {
                 ///   - limit:
                 ///   - after: An `_id` to start after (under the default order it needs no record).
                 ///   - cursor: The position the previous page's `next` URL carries; not with `after`.
-                ///   - order: Comma-separated property names, `-` for descending.
+                ///   - order: Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
                 ///   - createDate: Equality filter, in the attribute's text form.
                 ///   - value: Equality filter, in the attribute's text form.
                 ///   - item: Equality filter: an `_id` or `null`.
@@ -5005,7 +5023,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//itemdata/get(listItemData)/responses/default`.
             ///
@@ -5312,7 +5330,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//itemdata/post(createItemData)/responses/413`.
             ///
@@ -5381,7 +5402,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//itemdata/post(createItemData)/responses/default`.
             ///
@@ -5683,7 +5704,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//itemdata/{id}/get(getItemData)/responses/default`.
             ///
@@ -6034,7 +6055,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//itemdata/{id}/patch(updateItemData)/responses/413`.
             ///
@@ -6103,7 +6127,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//itemdata/{id}/patch(updateItemData)/responses/default`.
             ///
@@ -6412,7 +6436,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//itemdata/{id}/delete(deleteItemData)/responses/default`.
             ///
@@ -6920,7 +6944,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//itemdata/{id}/clone/post(cloneItemData)/responses/413`.
             ///
@@ -6989,7 +7016,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//itemdata/{id}/clone/post(cloneItemData)/responses/default`.
             ///
@@ -7064,7 +7091,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/memos/GET/query/cursor`.
                 internal var cursor: Swift.String?
-                /// Comma-separated property names, `-` for descending.
+                /// Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
                 ///
                 /// - Remark: Generated from `#/paths/memos/GET/query/order`.
                 internal var order: Swift.String?
@@ -7086,7 +7113,7 @@ internal enum Operations {
                 ///   - limit:
                 ///   - after: An `_id` to start after (under the default order it needs no record).
                 ///   - cursor: The position the previous page's `next` URL carries; not with `after`.
-                ///   - order: Comma-separated property names, `-` for descending.
+                ///   - order: Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
                 ///   - text: Equality filter, in the attribute's text form.
                 ///   - createDate: Equality filter, in the attribute's text form.
                 ///   - note: Equality filter: an `_id` or `null`.
@@ -7333,7 +7360,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//memos/get(listMemo)/responses/default`.
             ///
@@ -7640,7 +7667,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//memos/post(createMemo)/responses/413`.
             ///
@@ -7709,7 +7739,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//memos/post(createMemo)/responses/default`.
             ///
@@ -8011,7 +8041,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//memos/{id}/get(getMemo)/responses/default`.
             ///
@@ -8362,7 +8392,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//memos/{id}/patch(updateMemo)/responses/413`.
             ///
@@ -8431,7 +8464,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//memos/{id}/patch(updateMemo)/responses/default`.
             ///
@@ -8740,7 +8773,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//memos/{id}/delete(deleteMemo)/responses/default`.
             ///
@@ -9248,7 +9281,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//memos/{id}/clone/post(cloneMemo)/responses/413`.
             ///
@@ -9317,7 +9353,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//memos/{id}/clone/post(cloneMemo)/responses/default`.
             ///
@@ -9392,7 +9428,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/tags/GET/query/cursor`.
                 internal var cursor: Swift.String?
-                /// Comma-separated property names, `-` for descending.
+                /// Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
                 ///
                 /// - Remark: Generated from `#/paths/tags/GET/query/order`.
                 internal var order: Swift.String?
@@ -9410,7 +9446,7 @@ internal enum Operations {
                 ///   - limit:
                 ///   - after: An `_id` to start after (under the default order it needs no record).
                 ///   - cursor: The position the previous page's `next` URL carries; not with `after`.
-                ///   - order: Comma-separated property names, `-` for descending.
+                ///   - order: Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
                 ///   - name: Equality filter, in the attribute's text form.
                 ///   - color: Equality filter, in the attribute's text form.
                 internal init(
@@ -9654,7 +9690,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//tags/get(listTag)/responses/default`.
             ///
@@ -9961,7 +9997,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//tags/post(createTag)/responses/413`.
             ///
@@ -10030,7 +10069,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//tags/post(createTag)/responses/default`.
             ///
@@ -10332,7 +10371,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//tags/{id}/get(getTag)/responses/default`.
             ///
@@ -10683,7 +10722,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//tags/{id}/patch(updateTag)/responses/413`.
             ///
@@ -10752,7 +10794,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//tags/{id}/patch(updateTag)/responses/default`.
             ///
@@ -11061,7 +11103,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//tags/{id}/delete(deleteTag)/responses/default`.
             ///
@@ -11569,7 +11611,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//tags/{id}/clone/post(cloneTag)/responses/413`.
             ///
@@ -11638,7 +11683,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//tags/{id}/clone/post(cloneTag)/responses/default`.
             ///
@@ -11713,7 +11758,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/attachments/GET/query/cursor`.
                 internal var cursor: Swift.String?
-                /// Comma-separated property names, `-` for descending.
+                /// Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
                 ///
                 /// - Remark: Generated from `#/paths/attachments/GET/query/order`.
                 internal var order: Swift.String?
@@ -11735,7 +11780,7 @@ internal enum Operations {
                 ///   - limit:
                 ///   - after: An `_id` to start after (under the default order it needs no record).
                 ///   - cursor: The position the previous page's `next` URL carries; not with `after`.
-                ///   - order: Comma-separated property names, `-` for descending.
+                ///   - order: Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
                 ///   - image: Equality filter, in the attribute's text form.
                 ///   - mimeType: Equality filter, in the attribute's text form.
                 ///   - memo: Equality filter: an `_id` or `null`.
@@ -11982,7 +12027,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/get(listAttachment)/responses/default`.
             ///
@@ -12289,7 +12334,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//attachments/post(createAttachment)/responses/413`.
             ///
@@ -12358,7 +12406,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/post(createAttachment)/responses/default`.
             ///
@@ -12660,7 +12708,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/get(getAttachment)/responses/default`.
             ///
@@ -13011,7 +13059,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/patch(updateAttachment)/responses/413`.
             ///
@@ -13080,7 +13131,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/patch(updateAttachment)/responses/default`.
             ///
@@ -13389,7 +13440,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/delete(deleteAttachment)/responses/default`.
             ///
@@ -13897,7 +13948,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/clone/post(cloneAttachment)/responses/413`.
             ///
@@ -13966,7 +14020,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/clone/post(cloneAttachment)/responses/default`.
             ///
@@ -14041,7 +14095,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/descriptions/GET/query/cursor`.
                 internal var cursor: Swift.String?
-                /// Comma-separated property names, `-` for descending.
+                /// Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
                 ///
                 /// - Remark: Generated from `#/paths/descriptions/GET/query/order`.
                 internal var order: Swift.String?
@@ -14055,7 +14109,7 @@ internal enum Operations {
                 ///   - limit:
                 ///   - after: An `_id` to start after (under the default order it needs no record).
                 ///   - cursor: The position the previous page's `next` URL carries; not with `after`.
-                ///   - order: Comma-separated property names, `-` for descending.
+                ///   - order: Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
                 ///   - content: Equality filter, in the attribute's text form.
                 internal init(
                     limit: Swift.Int? = nil,
@@ -14296,7 +14350,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//descriptions/get(listNoteDescription)/responses/default`.
             ///
@@ -14603,7 +14657,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//descriptions/post(createNoteDescription)/responses/413`.
             ///
@@ -14672,7 +14729,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//descriptions/post(createNoteDescription)/responses/default`.
             ///
@@ -14974,7 +15031,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//descriptions/{id}/get(getNoteDescription)/responses/default`.
             ///
@@ -15325,7 +15382,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//descriptions/{id}/patch(updateNoteDescription)/responses/413`.
             ///
@@ -15394,7 +15454,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//descriptions/{id}/patch(updateNoteDescription)/responses/default`.
             ///
@@ -15703,7 +15763,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//descriptions/{id}/delete(deleteNoteDescription)/responses/default`.
             ///
@@ -16211,7 +16271,10 @@ internal enum Operations {
                     }
                 }
             }
-            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is read.
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
             ///
             /// - Remark: Generated from `#/paths//descriptions/{id}/clone/post(cloneNoteDescription)/responses/413`.
             ///
@@ -16280,7 +16343,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//descriptions/{id}/clone/post(cloneNoteDescription)/responses/default`.
             ///
@@ -16345,14 +16408,14 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/jobs/{id}/GET/path`.
             internal struct Path: Sendable, Hashable {
-                /// The job id from the 202's `Location`.
+                /// The job id from the 202's `Location` (a lower-case UUID; anything else is a 404).
                 ///
                 /// - Remark: Generated from `#/paths/jobs/{id}/GET/path/id`.
                 internal var id: Swift.String
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The job id from the 202's `Location`.
+                ///   - id: The job id from the 202's `Location` (a lower-case UUID; anything else is a 404).
                 internal init(id: Swift.String) {
                     self.id = id
                 }
@@ -16511,7 +16574,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//jobs/{id}/get(getJob)/responses/default`.
             ///
@@ -16770,7 +16833,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//model/get(getModel)/responses/default`.
             ///
@@ -16965,7 +17028,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//openapi.yaml/get(getOpenAPI)/responses/default`.
             ///
@@ -17149,7 +17212,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//healthz/get(liveness)/responses/default`.
             ///
@@ -17425,7 +17488,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//readyz/get(readiness)/responses/default`.
             ///
@@ -17618,7 +17681,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when `maxConcurrentClones` clones already run or wait, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//metrics/get(metrics)/responses/default`.
             ///
