@@ -9,19 +9,27 @@ import Testing
 struct CloneAdmissionEndToEndTests {
     typealias F = EndToEndFixture
 
+    /// A note, and a first clone of it held inside its job: SQLite's write lock is taken from
+    /// outside the service, so the job waits for it (the store's busy timeout) and keeps its place
+    /// until `blocker` rolls back.
+    static func holdFirstClone(_ service: ServiceProcess) async throws
+        -> (note: Int, blocker: SQLiteConnection, first: Task<ClientResponse, any Error>) {
+        let client = service.client
+        let note = try await client.create("notes", F.richNote(name: "busy", tag: "t"))
+        let noteID = try #require(F.int(note["_id"]))
+        let blocker = try SQLiteConnection(path: service.databasePath)
+        try blocker.execute("BEGIN IMMEDIATE")
+        let first = Task { try await client.post("/notes/\(noteID)/clone", "{}") }
+        try await Task.sleep(for: .milliseconds(400))
+        return (noteID, blocker, first)
+    }
+
     @Test("with one clone running at a time, clones arriving while it is held wait their turn, sync and async, and all are made")
     func clonesPastTheRunningLimitWait() async throws {
         try await ServiceProcess.withService(environment: ["CLONER_MAX_CONCURRENT_CLONES": "1"]) { service in
             let client = service.client
-            let note = try await client.create("notes", F.richNote(name: "busy", tag: "t"))
-            let noteID = try #require(F.int(note["_id"]))
-
-            // Hold SQLite's write lock from outside the service: the first clone's job waits for it
-            // (the store's busy timeout), holding the only running place all the while.
-            let blocker = try SQLiteConnection(path: service.databasePath)
-            try blocker.execute("BEGIN IMMEDIATE")
-            let first = Task { try await client.post("/notes/\(noteID)/clone", "{}") }
-            try await Task.sleep(for: .milliseconds(300))
+            // The first clone holds the only running place.
+            let (noteID, blocker, first) = try await Self.holdFirstClone(service)
             let second = Task { try await client.post("/notes/\(noteID)/clone", "{}") }
             let third = Task { try await client.post("/notes/\(noteID)/clone", #"{"copies":[{"set":{"name":"a"}},{}]}"#) }
             // The 202 itself waits for the job's row, a write behind the held lock.
@@ -44,13 +52,7 @@ struct CloneAdmissionEndToEndTests {
     func aClonePastTheQueueBoundIsRefused() async throws {
         try await ServiceProcess.withService(environment: ["CLONER_MAX_QUEUED_CLONES": "1"]) { service in
             let client = service.client
-            let note = try await client.create("notes", F.richNote(name: "busy", tag: "t"))
-            let noteID = try #require(F.int(note["_id"]))
-
-            let blocker = try SQLiteConnection(path: service.databasePath)
-            try blocker.execute("BEGIN IMMEDIATE")
-            let first = Task { try await client.post("/notes/\(noteID)/clone", "{}") }
-            try await Task.sleep(for: .milliseconds(500))
+            let (noteID, blocker, first) = try await Self.holdFirstClone(service)
 
             let refused = try await client.post("/notes/\(noteID)/clone", "{}")
             #expect(refused.status == 503, "\(refused.text)")
