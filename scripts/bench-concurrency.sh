@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 command -v wrk >/dev/null || { echo "bench-concurrency.sh: needs wrk (apt-get install wrk)" >&2; exit 1; }
-cloner=$ROOT/.build/release/cloner
+cloner=${CLONER_BIN:-$ROOT/.build/release/cloner}
 [ -x "$cloner" ] || (cd "$ROOT" && swift build -c release --product cloner >&2)
 
 work=$(mktemp -d /tmp/bench-concurrency.XXXXXX)

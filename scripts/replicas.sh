@@ -180,7 +180,7 @@ if [ -z "$database" ]; then
     [ -x "$PG_BIN/initdb" ] || die "PostgreSQL not found (no initdb in /usr/lib/postgresql/*/bin; set PG_BIN)"
 fi
 
-cloner="$ROOT/.build/release/cloner"
+cloner="${CLONER_BIN:-$ROOT/.build/release/cloner}"
 if [ ! -x "$cloner" ]; then
     log "building the release binary (swift build -c release --product cloner)…"
     (cd "$ROOT" && swift build -c release --product cloner >&2)

@@ -111,4 +111,40 @@ struct PostgreSQLCloneTests {
         let again = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
         #expect(again.created["Item"] == 4_000)
     }
+
+    /// The statements of a small clone are planned once per session, not at every clone: the work
+    /// tables they read are emptied without invalidating their plans, and generic plans are used.
+    /// A large clone in between is planned for its own rows and leaves its work tables empty.
+    @Test(.enabled(if: PostgreSQLTestCluster.hasStatementStatistics, "needs pg_stat_statements"))
+    func smallClonesReuseTheirPlans() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let sample = try fixture.makeSampleNote(items: 3, tags: try fixture.makeTags(["shared"]))
+        let large = try fixture.makeSampleNote(name: "Large", items: 1_500)
+        let statistics = try PostgreSQLConnection(uri: fixture.database!.uri(password: nil, database: "postgres"))
+        try statistics.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        let database = fixture.database!.name.replacingOccurrences(of: "'", with: "''")
+        // The most plans and calls of one statement that reads the clone's map.
+        func mapStatements() throws -> (plans: Int64, calls: Int64) {
+            let row = try statistics.query("""
+                SELECT coalesce(max(s.plans), 0), coalesce(max(s.calls), 0) FROM pg_stat_statements s \
+                JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '\(database)' AND s.query LIKE '%_clone_map%'
+                """)[0]
+            return (row.int64(0), row.int64(1))
+        }
+        for _ in 0..<3 { _ = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note)) }
+        let before = try mapStatements()
+        for round in 0..<24 {
+            if round == 12 {
+                let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: large.note))
+                #expect(result.created["Item"] == 1_500)
+            }
+            let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
+            #expect(result.created["Item"] == 3)
+        }
+        let after = try mapStatements()
+        #expect(after.calls - before.calls >= 24, "the statements were seen: \(before) → \(after)")
+        // One plan per session the pool used, and one more after the large clone's TRUNCATE;
+        // 24 or more when each clone plans again.
+        #expect(after.plans - before.plans <= 8, "plans of a map statement over 24 small clones: \(after.plans - before.plans)")
+    }
 }

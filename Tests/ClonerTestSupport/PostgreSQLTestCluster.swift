@@ -24,6 +24,14 @@ package final class PostgreSQLTestCluster: @unchecked Sendable {
     /// Whether PostgreSQL tests should run: installed, or required (CI), in which case they fail.
     package static var isEnabled: Bool { binaryDirectory != nil || isRequired }
 
+    /// Whether the cluster loads `pg_stat_statements` (PostgreSQL's contrib, in Debian's server
+    /// package), for tests that count how often the server plans a statement. Read it from the
+    /// cluster's `postgres` database, where the extension may be created without touching a
+    /// store's own database.
+    package static let hasStatementStatistics: Bool = binaryDirectory.map {
+        FileManager.default.fileExists(atPath: $0.deletingLastPathComponent().appendingPathComponent("lib/pg_stat_statements.so").path)
+    } ?? false
+
     package static let skipReason =
         "PostgreSQL is not installed (no initdb/pg_ctl in /usr/lib/postgresql/*/bin or on PATH): "
         + "PostgreSQL tests skipped. Install postgresql (Debian) to run them; under CI=true they fail instead."
@@ -99,6 +107,8 @@ package final class PostgreSQLTestCluster: @unchecked Sendable {
             // Durability off: a test cluster is thrown away, and fsync costs seconds per test run.
             let options = "-k \(directory.path) -c listen_addresses='' -p \(Self.port) -c fsync=off"
                 + " -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=32MB"
+                + (Self.hasStatementStatistics
+                    ? " -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on" : "")
             try Self.run(pgCtl, ["-D", data.path, "-l", directory.appendingPathComponent("server.log").path,
                                  "-o", options, "-w", "-t", "60", "start"])
             serverStarted = true

@@ -29,6 +29,9 @@ package final class PostgreSQLConnection {
     /// Whether this session has the graph copier's temporary work tables (made once per session by
     /// the store's first write on it); cleared when the session is re-opened, which drops them.
     package var hasCloneWorkTables = false
+    /// Clones run on this session since its work tables were last truncated (the graph copier's
+    /// `truncateInterval`).
+    package var clonesSinceWorkTablesTruncated = 0
     /// Set while `transaction(_:readOnly:_:)` runs its body.
     var isInTransactionBlock = false
     /// Commands sent to the server since the session opened (each `execute`, `query` and
@@ -108,6 +111,7 @@ package final class PostgreSQLConnection {
     package func reopen() throws(PostgreSQLError) {
         preparedStatements.removeAll()
         hasCloneWorkTables = false
+        clonesSinceWorkTablesTruncated = 0
         PQreset(handle)
         wasIdleAfterLastCommand = true
         guard PQstatus(handle) == CONNECTION_OK else {

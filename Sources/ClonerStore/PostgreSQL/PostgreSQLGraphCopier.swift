@@ -18,9 +18,13 @@ import Foundation
 /// serialization failure, which the store's write retries from the start.
 ///
 /// Scratch space is three temporary tables per session (`workTablesDDL`), created once when a
-/// write first runs on the connection, outside any transaction, and emptied by PostgreSQL at each
-/// commit (`ON COMMIT DELETE ROWS`) or by the rollback: no DDL and no TRUNCATE per clone.
-/// Statements naming them run prepared for a small clone and unprepared for a large one
+/// write first runs on the connection, outside any transaction: no DDL per clone. Each clone
+/// empties them with `DELETE` in its first statement rather than letting PostgreSQL empty them
+/// at commit (`ON COMMIT DELETE ROWS`): that commit-time truncation invalidates every cached plan
+/// reading them, and replanning cost a 5-object clone about 1.8 ms of its server time, more than
+/// executing it. A `DELETE` leaves dead rows, which nothing vacuums in a temporary table, so a
+/// large clone, and every `truncateInterval`-th clone on a session, ends with a `TRUNCATE`.
+/// Statements naming the tables run prepared for a small clone and unprepared for a large one
 /// (`preparedObjectLimit`): their best plans depend on how many rows the clone has.
 ///
 /// The store may run the whole transaction again after a serialization failure or deadlock, so
@@ -41,13 +45,15 @@ struct PostgreSQLGraphCopier {
     }
 
     /// Clones of at most this many objects run their statements prepared (cached per session),
-    /// which saves parsing them; a larger clone plans each statement for the rows it has
-    /// (`ANALYZE`d scratch tables), so a plan made for a handful of rows is never used for a
-    /// hundred thousand. Planning is not saved: each commit empties the work tables (`ON COMMIT
-    /// DELETE ROWS`), which invalidates the plans that read them, so a 5-object clone still
-    /// spends about 1.8 ms of its server time planning (measured with pg_stat_statements, also
-    /// with `plan_cache_mode` forced to generic plans).
+    /// which saves parsing and planning them; a larger clone plans each statement for the rows it
+    /// has (`ANALYZE`d scratch tables), so a plan made for a handful of rows is never used for a
+    /// hundred thousand.
     static let preparedObjectLimit = 1_000
+
+    /// Small clones on one session between two `TRUNCATE`s of the work tables: each leaves its
+    /// rows dead in them, which only a truncation (or a vacuum, not allowed in a transaction)
+    /// gives back; it also invalidates the cached plans, so it is rare.
+    static let truncateInterval = 1_000
 
     /// Set once the walk has counted the objects (`preparedObjectLimit`).
     private var prepared = false
@@ -77,13 +83,22 @@ struct PostgreSQLGraphCopier {
         guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
         let copies = plan.copies
 
-        // The root's check also sets two planner settings for the rest of this transaction (no
+        // The root's check also sets planner settings for the rest of this transaction (no
         // extra round trip): no JIT — the copy's statements are estimated far above the JIT
         // threshold (a recursive walk is guessed at millions of rows) and compiling them costs
         // more than it saves on index lookups and inserts — and sorts and hashes of a large
         // clone's map kept in memory rather than spilled to disk.
+        // Its CTEs empty the work tables of the session's previous clone (see the type's comment).
+        // Generic plans, until the walk shows a large clone (`sourceLock(small:)`): prepared
+        // statements are then planned once per session, where PostgreSQL would otherwise keep
+        // choosing custom plans for some of them at every run (the walk and the map's fill: 0.6
+        // ms of planning a 5-object clone).
         guard try run("""
-            SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true) FROM \(quoted(root.name)) WHERE "_id" = $1
+            WITH "_empty_walk" AS (DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)), \
+            "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)), \
+            "_empty_linked" AS (DELETE FROM \(PostgreSQLGraphCopySQL.linkedTable)) \
+            SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), \
+            set_config('plan_cache_mode', 'force_generic_plan', true) FROM \(quoted(root.name)) WHERE "_id" = $1
             """, [.int8(plan.rootID)]).rowCount > 0 else {
             throw StoreError.notFound(entity: root.name, id: plan.rootID)
         }
@@ -169,6 +184,9 @@ struct PostgreSQLGraphCopier {
         var walked = 0
         for walk in [sql.walk, sql.walkWithoutLimit] {
             counts = [:]
+            // The first walk runs prepared whatever the clone's size: its plan follows the
+            // relationships' indexes, not the number of rows it meets.
+            prepared = walk == sql.walk
             try query(walk, parameters).forEachRow {
                 let entity = Int($0.int64(0))
                 if entity < 0 { walked = Int($0.int64(1)) } else { counts[entity] = Int($0.int64(1)) * (sql.perCopyWalk ? 1 : copies) }
@@ -247,6 +265,13 @@ struct PostgreSQLGraphCopier {
             ids = perCopy
         }
 
+        connection.clonesSinceWorkTablesTruncated += 1
+        if total > Self.preparedObjectLimit || connection.clonesSinceWorkTablesTruncated >= Self.truncateInterval {
+            statementCount += 1
+            try connection.execute("TRUNCATE \(PostgreSQLGraphCopySQL.walkTable), \(map), \(linked)")
+            connection.clonesSinceWorkTablesTruncated = 0
+        }
+
         let entities = schema.model.entities
         let name = { (tag: Int) in entities[tag].name }
         return GraphCopyResult(
@@ -297,15 +322,16 @@ struct PostgreSQLGraphCopier {
 
     /// The session's scratch tables. Run where a write first meets a connection, outside a
     /// transaction (a rolled-back transaction would take tables it created with it); `IF NOT
-    /// EXISTS` makes a second run harmless.
+    /// EXISTS` makes a second run harmless. Their rows outlive the transaction that wrote them
+    /// until the next clone empties them (see the type's comment).
     static let workTablesDDL = """
         CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 NOT NULL, cp int4 NOT NULL, ent int4 NOT NULL, \
-        id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8) ON COMMIT DELETE ROWS;
+        id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8);
         CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (cp int4 NOT NULL, ent int4 NOT NULL, old int8 NOT NULL, new int8 NOT NULL, \
-        pent int4, pold int8, pnew int8, PRIMARY KEY (ent, old, cp)) ON COMMIT DELETE ROWS;
+        pent int4, pold int8, pnew int8, PRIMARY KEY (ent, old, cp));
         CREATE INDEX IF NOT EXISTS "_clone_map_parent" ON pg_temp."_clone_map" (ent, pnew);
         CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent int4 NOT NULL, id int8 NOT NULL, bump int4 NOT NULL, \
-        PRIMARY KEY (ent, id)) ON COMMIT DELETE ROWS;
+        PRIMARY KEY (ent, id));
         """
 
     /// The scratch tables on a session that lost them: a connection re-opened inside this very
@@ -327,7 +353,7 @@ struct PostgreSQLGraphCopier {
     /// Locks the walked objects `FOR SHARE` and walks again: equal walks mean the locked rows are
     /// the source, and stay so until commit.
     private mutating func lockSource(sql: PostgreSQLGraphCopySQL, parameters: [PostgreSQLValue]) throws {
-        let locked = try query(sql.sourceLock, [])
+        let locked = try query(sql.sourceLock(small: prepared), [])
         let (lockedRows, walked) = (locked[0].int64(0), locked[0].int64(1))
         guard lockedRows == walked else {
             throw sourceChanged("\(walked - lockedRows) of \(walked) objects were deleted", sql: sql.sourceLock)

@@ -228,6 +228,14 @@ struct PostgreSQLGraphCopySQL {
     /// edit, a move or a delete of one waits), while other clones of the same source lock the
     /// same rows beside it. The rows are sorted before they are locked, so two transactions
     /// locking overlapping sets take them in one order.
+    ///
+    /// A clone starts with generic plans (see `PostgreSQLGraphCopier.run`); a large one's lock
+    /// gives the rest of its transaction PostgreSQL's default back, so that its statements are
+    /// planned for the rows it has.
+    func sourceLock(small: Bool) -> String {
+        small ? sourceLock : sourceLock + ", set_config('plan_cache_mode', 'auto', true)"
+    }
+
     private func sourceLockSQL(_ entities: [EntityDescription]) -> String {
         let walked = PostgreSQLGraphCopySQL.walkTable
         let ctes = entities.map { entity in
