@@ -21,8 +21,8 @@ package final class PostgreSQLConnection {
     private let secrets: [String]
     /// Prepared statement names by SQL text and parameter types; cleared when the session is
     /// re-opened, since prepared statements live in the server session.
-    private var preparedStatements: [PreparedStatementKey: String] = [:]
-    private var preparedStatementCounter = 0
+    var preparedStatements: [PreparedStatementKey: String] = [:]
+    var preparedStatementCounter = 0
     /// Whether the session was idle (outside a transaction block) after the last command: only
     /// then may a lost session be re-opened transparently.
     var wasIdleAfterLastCommand = true
@@ -37,7 +37,7 @@ package final class PostgreSQLConnection {
     /// Commands sent to the server since the session opened (each `execute`, `query` and
     /// `cachedQuery` once), read by `countingCommands` for tests that prove a bulk operation's
     /// round trips do not grow with its size.
-    package private(set) var commandsSent = 0
+    package internal(set) var commandsSent = 0
 
     struct PreparedStatementKey: Hashable {
         let sql: String
@@ -188,7 +188,7 @@ package final class PostgreSQLConnection {
 
     /// Before each command: re-opens a session lost while idle (outside any transaction), and
     /// refuses to run on a session lost inside a transaction.
-    private func prepareForCommand(_ sql: String) throws(PostgreSQLError) {
+    func prepareForCommand(_ sql: String) throws(PostgreSQLError) {
         commandsSent += 1
         guard PQstatus(handle) != CONNECTION_OK else { return }
         guard wasIdleAfterLastCommand, !isInTransactionBlock else {
@@ -201,7 +201,7 @@ package final class PostgreSQLConnection {
     }
 
     /// Turns a `PGresult` into a `PostgreSQLResult`, or throws the error it carries.
-    private func check(_ result: OpaquePointer?, sql: String) throws(PostgreSQLError) -> PostgreSQLResult {
+    func check(_ result: OpaquePointer?, sql: String) throws(PostgreSQLError) -> PostgreSQLResult {
         defer { wasIdleAfterLastCommand = PQtransactionStatus(handle) == PQTRANS_IDLE }
         guard let result else {
             throw PostgreSQLError(
@@ -218,7 +218,7 @@ package final class PostgreSQLConnection {
         }
     }
 
-    private func makeError(_ result: OpaquePointer, sql: String) -> PostgreSQLError {
+    func makeError(_ result: OpaquePointer, sql: String) -> PostgreSQLError {
         func field(_ code: Int32) -> String? {
             guard let value = PQresultErrorField(result, code) else { return nil }
             return PostgreSQLURI.scrub(String(cString: value), secrets: secrets)

@@ -199,21 +199,29 @@ struct PostgreSQLGraphCopier {
         let total = counts.values.reduce(0, +)
         guard total <= plan.maximumObjects else { throw StoreError.tooLarge(objects: total, limit: plan.maximumObjects) }
         prepared = total <= Self.preparedObjectLimit
-        try lockSource(sql: sql, parameters: parameters)
         progress.setPlanned(total)
-
         let steps = sql.entitySteps.filter { (counts[$0.tag] ?? 0) > 0 }
-        try query(sql.mapFill(dryRun: plan.dryRun), parameters)
+        let setTags = (setReferences.map(\.relationship) + rootLinks.map(\.relationship)).map { schema.entityTag($0.destination) }
+        // Many copies write inside a savepoint: a unique violation aborts what follows it in the
+        // transaction, and naming the copy that clashed needs one more query.
+        let locatesCopy = copies > 1 || !plan.perCopyRootValues.isEmpty
+        // A small clone sends all its statements in one round trip; only the root's replaced
+        // lists, whose statements depend on what an earlier one found, and a clone that must
+        // name the copy that clashed, go statement by statement.
+        let pipelined = prepared && !locatesCopy && rootLinks.isEmpty
+
+        var batch = PostgreSQLStatementBatch()
+        lockSource(sql: sql, parameters: parameters, into: &batch)
+        batch.add(sql.mapFill(dryRun: plan.dryRun), parameters)
         if total > 1_000 {
             // Temporary tables are never analysed automatically; without statistics a large clone
             // would be planned as if the map held a handful of rows.
-            try query("ANALYZE \(map)", [])
+            batch.add("ANALYZE \(map)", [])
         }
-
-        for statement in sql.linkedQueries { try query(statement, parameters) }
+        for statement in sql.linkedQueries { batch.add(statement, parameters) }
         for reference in setReferences {
             let tag = schema.entityTag(reference.relationship.destination)
-            try query("""
+            batch.add("""
                 INSERT INTO \(linked) AS l (ent, id, bump) SELECT DISTINCT \(tag), v, \(reference.relationship.hasInverse ? 1 : 0) FROM unnest($1::int8[]) v \
                 ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)
                 """, [PostgreSQLStoreContext.idArray(reference.ids)])
@@ -222,37 +230,48 @@ struct PostgreSQLGraphCopier {
         // when their own list (the inverse) changes — once, however many copies link them.
         for (relationship, ids) in rootLinks where !ids.isEmpty {
             let tag = schema.entityTag(relationship.destination)
-            try query("""
+            batch.add("""
                 INSERT INTO \(linked) AS l (ent, id, bump) SELECT DISTINCT \(tag), v, \(relationship.hasInverse ? 1 : 0) FROM unnest($1::int8[]) v \
                 ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)
                 """, [PostgreSQLStoreContext.idArray(ids)])
         }
-        let setTags = (setReferences.map(\.relationship) + rootLinks.map(\.relationship)).map { schema.entityTag($0.destination) }
-        let linkedCounts = try lockLinked(sql: sql, extraTags: setTags)
+        var linkedCounts: [Int: Int] = [:]
+        lockLinked(sql: sql, extraTags: setTags, into: &batch) { linkedCounts = $0 }
 
         var cloneIDs: [Int64] = []
-        try query("SELECT new FROM \(map) WHERE ent = $1::int4 AND old = $2 ORDER BY cp", [.int8(Int64(sql.rootTag)), .int8(plan.rootID)])
-            .forEachRow { cloneIDs.append($0.int64(0)) }
+        batch.add("SELECT new FROM \(map) WHERE ent = $1::int4 AND old = $2 ORDER BY cp", [.int8(Int64(sql.rootTag)), .int8(plan.rootID)]) {
+            $0.forEachRow { cloneIDs.append($0.int64(0)) }
+        }
+        let versionTags = sql.linkableTags.union(setTags).sorted()
 
-        if !plan.dryRun {
-            // Many copies write inside a savepoint: a unique violation aborts what follows it in
-            // the transaction, and naming the copy that clashed needs one more query.
-            let locatesCopy = copies > 1 || !plan.perCopyRootValues.isEmpty
-            if locatesCopy {
-                statementCount += 1
-                try connection.execute("SAVEPOINT \"_clone_write\"")
+        do {
+            if pipelined {
+                if !plan.dryRun {
+                    addWrites(sql: sql, steps: steps, counts: counts, versionTags: versionTags, parameters: parameters,
+                              progress: progress, into: &batch)
+                }
+                try run(batch, pipelined: true)
+            } else {
+                try run(batch, pipelined: false)
+                if !plan.dryRun {
+                    if locatesCopy {
+                        statementCount += 1
+                        try connection.execute("SAVEPOINT \"_clone_write\"")
+                    }
+                    var writes = PostgreSQLStatementBatch()
+                    addWrites(sql: sql, steps: steps, counts: counts, versionTags: versionTags, parameters: parameters,
+                              progress: progress, into: &writes)
+                    try run(writes, pipelined: false)
+                    try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
+                }
             }
-            do {
-                try write(sql: sql, steps: steps, counts: counts, linkedCounts: linkedCounts, root: root, rootLinks: rootLinks,
-                          parameters: parameters, progress: progress)
-            } catch let error as PostgreSQLError where error.isRetryableTransactionFailure {
-                // Left as it is for the store's write, which runs the whole transaction again.
-                throw error
-            } catch {
-                let translated = (error as? PostgreSQLError).map { PostgreSQLStore.translate($0, layout: context.layout) } ?? error
-                guard locatesCopy, let storeError = translated as? StoreError else { throw translated }
-                throw try locatedInCopy(storeError, sql: sql, parameters: parameters)
-            }
+        } catch let error as PostgreSQLError where error.isRetryableTransactionFailure {
+            // Left as it is for the store's write, which runs the whole transaction again.
+            throw error
+        } catch {
+            let translated = (error as? PostgreSQLError).map { PostgreSQLStore.translate($0, layout: context.layout) } ?? error
+            guard locatesCopy, !plan.dryRun, let storeError = translated as? StoreError else { throw translated }
+            throw try locatedInCopy(storeError, sql: sql, parameters: parameters)
         }
 
         var ids: [[String: [Int64: Int64]]]?
@@ -281,24 +300,23 @@ struct PostgreSQLGraphCopier {
             ids: ids)
     }
 
-    /// Step 4 on: the rows, the join rows, the followed attributes, the shared objects' versions,
-    /// and the root's replaced to-many links.
-    private mutating func write(sql: PostgreSQLGraphCopySQL, steps: [PostgreSQLGraphCopySQL.EntityStep], counts: [Int: Int],
-                                linkedCounts: [Int: Int], root: EntityDescription,
-                                rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
-                                parameters: [PostgreSQLValue], progress: GraphCopyProgress) throws {
+    /// Step 4 on: the rows, the join rows, the followed attributes and the shared objects'
+    /// versions (an entity none of whose objects is linked steps nothing).
+    private func addWrites(sql: PostgreSQLGraphCopySQL, steps: [PostgreSQLGraphCopySQL.EntityStep], counts: [Int: Int],
+                           versionTags: [Int], parameters: [PostgreSQLValue], progress: GraphCopyProgress,
+                           into batch: inout PostgreSQLStatementBatch) {
         for step in steps {
-            for insert in step.inserts { try query(insert, parameters) }
-            progress.addWritten(counts[step.tag] ?? 0)
+            for insert in step.inserts { batch.add(insert, parameters) }
+            let written = counts[step.tag] ?? 0
+            batch.afterwards { progress.addWritten(written) }
         }
-        for insert in sql.joinInserts { try query(insert, parameters) }
+        for insert in sql.joinInserts { batch.add(insert, parameters) }
         for follow in sql.follows {
-            for statement in follow.statements { try query(statement, parameters) }
+            for statement in follow.statements { batch.add(statement, parameters) }
         }
-        for tag in linkedCounts.keys.sorted() {
-            try query(PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[tag].name), [.int8(Int64(tag))])
+        for tag in versionTags {
+            batch.add(PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[tag].name), [.int8(Int64(tag))])
         }
-        try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
     }
 
     /// A unique violation of a copy of many copies, said with the first copy (0-based) that
@@ -344,41 +362,83 @@ struct PostgreSQLGraphCopier {
     }
 
     /// A retryable failure: the source changed between the walk and its lock.
-    private func sourceChanged(_ detail: String, sql: String) -> PostgreSQLError {
+    private static func sourceChanged(_ detail: String, sql: String, connection: String) -> PostgreSQLError {
         PostgreSQLError(kind: .server, code: .serializationFailure,
                         message: "the clone's source changed while it was being locked (\(detail)); the copy runs again",
-                        sql: sql, connection: connection.redactedURI)
+                        sql: sql, connection: connection)
     }
 
     /// Locks the walked objects `FOR SHARE` and walks again: equal walks mean the locked rows are
     /// the source, and stay so until commit.
-    private mutating func lockSource(sql: PostgreSQLGraphCopySQL, parameters: [PostgreSQLValue]) throws {
-        let locked = try query(sql.sourceLock(small: prepared), [])
-        let (lockedRows, walked) = (locked[0].int64(0), locked[0].int64(1))
-        guard lockedRows == walked else {
-            throw sourceChanged("\(walked - lockedRows) of \(walked) objects were deleted", sql: sql.sourceLock)
+    private func lockSource(sql: PostgreSQLGraphCopySQL, parameters: [PostgreSQLValue], into batch: inout PostgreSQLStatementBatch) {
+        let connection = connection.redactedURI
+        let lock = sql.sourceLock(small: prepared)
+        batch.add(lock, []) { locked in
+            let (lockedRows, walked) = (locked[0].int64(0), locked[0].int64(1))
+            guard lockedRows == walked else {
+                throw Self.sourceChanged("\(walked - lockedRows) of \(walked) objects were deleted", sql: lock, connection: connection)
+            }
         }
-        let differences = try query(sql.walkCheck, parameters)[0].int64(0)
-        guard differences == 0 else {
-            throw sourceChanged("the walk found \(differences) objects more or fewer", sql: sql.walkCheck)
+        batch.add(sql.walkCheck, parameters) { result in
+            let differences = result[0].int64(0)
+            guard differences == 0 else {
+                throw Self.sourceChanged("the walk found \(differences) objects more or fewer", sql: sql.walkCheck, connection: connection)
+            }
         }
     }
 
-    /// Locks what the copies link (see `PostgreSQLGraphCopySQL.linkedLockSQL`) and answers the
-    /// linked objects per entity.
-    private mutating func lockLinked(sql: PostgreSQLGraphCopySQL, extraTags: [Int]) throws -> [Int: Int] {
+    /// Locks what the copies link (see `PostgreSQLGraphCopySQL.linkedLockSQL`); `counts` gets the
+    /// linked objects per entity once the statement has run.
+    private func lockLinked(sql: PostgreSQLGraphCopySQL, extraTags: [Int], into batch: inout PostgreSQLStatementBatch,
+                            counts: @escaping ([Int: Int]) -> Void) {
+        let connection = connection.redactedURI
         let statement = PostgreSQLGraphCopySQL.linkedLockSQL(tags: Array(sql.linkableTags.union(extraTags)),
                                                              exclusiveTags: sql.orderedLinkTags.union(extraTags), schema: schema)
-        var counts: [Int: Int] = [:]
-        var locked: Int64 = 0
-        try query(statement, []).forEachRow {
-            counts[Int($0.int64(0))] = Int($0.int64(1))
-            locked = $0.int64(2)
+        batch.add(statement, []) { result in
+            var linkedCounts: [Int: Int] = [:]
+            var locked: Int64 = 0
+            result.forEachRow {
+                linkedCounts[Int($0.int64(0))] = Int($0.int64(1))
+                locked = $0.int64(2)
+            }
+            let linked = linkedCounts.values.reduce(0, +)
+            guard locked == Int64(linked) else {
+                throw Self.sourceChanged("\(Int64(linked) - locked) of \(linked) linked objects were deleted", sql: statement,
+                                         connection: connection)
+            }
+            counts(linkedCounts)
         }
-        let linked = counts.values.reduce(0, +)
-        guard locked == Int64(linked) else {
-            throw sourceChanged("\(Int64(linked) - locked) of \(linked) linked objects were deleted", sql: statement)
+    }
+
+    /// Runs a batch's statements in order, each one's reader on its rows: one by one (a reader
+    /// that throws stops the rest), or in one pipeline whose outcomes are then read in the same
+    /// order (a failed check of an earlier statement is what is thrown, before a later error).
+    private mutating func run(_ batch: PostgreSQLStatementBatch, pipelined: Bool) throws {
+        if pipelined {
+            let statements = batch.statements.map { PostgreSQLConnection.PipelinedStatement($0.sql, $0.values, isPrepared: prepared) }
+            statementCount += statements.count
+            var outcomes = try connection.pipeline(statements).makeIterator()
+            for entry in batch.entries {
+                switch entry {
+                case .statement(_, _, let reader):
+                    guard let outcome = outcomes.next() else { preconditionFailure("one outcome per statement") }
+                    // Read before the reader is looked at: `reader?(…)` would skip its argument.
+                    let result = try outcome.get()
+                    try reader?(result)
+                case .action(let action):
+                    action()
+                }
+            }
+        } else {
+            for entry in batch.entries {
+                switch entry {
+                case .statement(let sql, let values, let reader):
+                    let result = try query(sql, values)
+                    try reader?(result)
+                case .action(let action):
+                    action()
+                }
+            }
         }
-        return counts
     }
 }

@@ -1,0 +1,76 @@
+@testable import ClonerStore
+import ClonerTestSupport
+import Testing
+
+/// `PostgreSQLConnection.pipeline`: many statements in one round trip, with the same outcomes,
+/// in the same order, as sending them one by one.
+@Suite(.requiresPostgreSQL)
+struct PostgreSQLPipelineTests {
+    @Test func preparedAndUnpreparedStatementsAnswerInOrder() throws {
+        let connection = try PostgreSQLFixtures.connection()
+        try connection.execute("CREATE TABLE t (id int8 PRIMARY KEY, name text NOT NULL)")
+        let insert = "INSERT INTO t (id, name) VALUES ($1, $2) RETURNING id"
+        let outcomes = try connection.transaction {
+            try connection.pipeline([
+                .init(insert, [.int8(1), .text("one")], isPrepared: true),
+                .init(insert, [.int8(2), .text("two")], isPrepared: true),
+                .init("SELECT count(*) FROM t", [], isPrepared: false),
+                .init("SELECT name FROM t WHERE id = $1", [.int8(2)], isPrepared: true),
+            ])
+        }
+        #expect(try outcomes.map { try $0.get().rowCount } == [1, 1, 1, 1])
+        #expect(try outcomes[1].get()[0].int64(0) == 2)
+        #expect(try outcomes[2].get()[0].int64(0) == 2, "the third statement saw the first two")
+        #expect(try outcomes[3].get()[0].string(0) == "two")
+        // Prepared once: the insert (sent twice) and the last select.
+        #expect(connection.cachedStatementCount == 2)
+        // The session is usable as usual afterwards, and the cache serves the next call.
+        #expect(try connection.cachedQuery(insert, [.int8(3), .text("three")])[0].int64(0) == 3)
+        #expect(connection.cachedStatementCount == 2)
+    }
+
+    @Test func aFailedStatementFailsTheRestAndTheTransaction() throws {
+        let connection = try PostgreSQLFixtures.connection()
+        try connection.execute("CREATE TABLE t (id int8 PRIMARY KEY)")
+        let insert = "INSERT INTO t (id) VALUES ($1)"
+        #expect(throws: PostgreSQLError.self) {
+            try connection.transaction {
+                let outcomes = try connection.pipeline([
+                    .init(insert, [.int8(1)], isPrepared: true),
+                    .init(insert, [.int8(1)], isPrepared: true),
+                    .init(insert, [.int8(2)], isPrepared: false),
+                ])
+                #expect((try? outcomes[0].get()) != nil)
+                for outcome in outcomes.dropFirst() {
+                    guard case .failure(let error) = outcome else {
+                        Issue.record("a statement at or after the failure succeeded")
+                        continue
+                    }
+                    #expect(error.code == .uniqueViolation, "\(error)")
+                }
+                _ = try outcomes[1].get()
+            }
+        }
+        #expect(!connection.isInTransaction, "rolled back")
+        #expect(try connection.query("SELECT count(*) FROM t")[0].int64(0) == 0)
+    }
+
+    @Test func aStatementThatCannotBePreparedIsNotCached() throws {
+        let connection = try PostgreSQLFixtures.connection()
+        let outcomes = try connection.pipeline([
+            .init("SELECT 1::int8", [], isPrepared: true),
+            .init("SELEC 2", [], isPrepared: true),
+            .init("SELECT 3", [], isPrepared: true),
+        ])
+        #expect(try outcomes[0].get()[0].int64(0) == 1)
+        guard case .failure(let error) = outcomes[1] else {
+            Issue.record("a syntax error was accepted")
+            return
+        }
+        #expect(error.code?.rawValue == "42601", "\(error)")
+        #expect(error.sql == "SELEC 2")
+        #expect(connection.cachedStatementCount == 1, "only the statement prepared before the error stays")
+        // Outside a transaction the session goes on.
+        #expect(try connection.cachedQuery("SELECT 3::int8")[0].int64(0) == 3)
+    }
+}
