@@ -105,7 +105,9 @@ public final class CloneEngine: Sendable {
         switch error {
         case let .notFound(entity, id) where entity == request.entity && id == request.id:
             return CloneError.rootNotFound(entity: entity, id: id)
-        case let .invalidReference(field, message):
+        case let .missingRootLink(relationship, copy, message):
+            // The request's own words: `set.tags`, or `copies[2].set.template`.
+            let field = (copy.map { "copies[\($0)]." } ?? "") + "set.\(relationship)"
             return CloneError.invalidRequest(field: field, message: message)
         case let .tooLarge(objects, limit):
             return CloneError.tooLarge(objects: objects, limit: limit)

@@ -4,9 +4,13 @@ import Foundation
 /// The store's operations inside one transaction of `IncrementalStore.read` or `.write`, the same
 /// on every backend (docs/architecture.md#layers: the clone and service layers see no table, column or SQL).
 ///
+/// The service's own tables (idempotency keys, jobs, leases) have a protocol of their own,
+/// `ServiceTablesContext`, which every context also answers: one transaction can hold a clone and
+/// the job row or answer that records it.
+///
 /// Not `Sendable`: a context wraps a connection that belongs to the calling thread for the
 /// duration of the body, and must not leave it.
-public protocol StoreContext {
+public protocol StoreContext: ServiceTablesContext {
     var schema: StoreSchema { get }
 
     // MARK: Fetch
@@ -38,50 +42,11 @@ public protocol StoreContext {
     /// Applies inserts, updates and deletes (with delete rules) together.
     func save(_ changes: ChangeSet) throws -> SaveResult
 
-    // MARK: Service tables
-
-    /// A finished answer for `key`; nil when there is none (or only an in-progress reservation).
-    func idempotencyRecord(key: String) throws -> IdempotencyRecord?
-    /// Stores the final answer for `record.key`, ending its reservation (if any).
-    func saveIdempotencyRecord(_ record: IdempotencyRecord) throws
-    /// Reserves `key` for `owner` until `leaseExpiresAt`, insert-if-absent; takes over an
-    /// in-progress reservation whose lease ended before `now`. Run it in a transaction of its own.
-    func reserveIdempotencyKey(_ key: String, fingerprint: String, owner: String, leaseExpiresAt: Date, now: Date) throws -> IdempotencyClaim
-    /// What `reserveIdempotencyKey` would find, read without writing (a read transaction may
-    /// ask): nil when the key is free or its reservation's lease ended before `now`.
-    func peekIdempotencyKey(_ key: String, now: Date) throws -> IdempotencyClaim?
-    /// Deletes `owner`'s in-progress reservation of `key` (its request failed); a finished answer stays.
-    func releaseIdempotencyKey(_ key: String, owner: String) throws
-    /// Checks that `owner` still holds the in-progress reservation of `key` and, on PostgreSQL,
-    /// locks its row until this transaction ends (so lease renewal and expiry scans skip it
-    /// while the clone that holds it runs). False when it was lost.
-    func holdIdempotencyReservation(_ key: String, owner: String) throws -> Bool
-    /// As `holdIdempotencyReservation`, for a queued or running job row owned by `owner`.
-    func holdJob(id: String, owner: String) throws -> Bool
-    /// Marks `owner`'s queued job `id` running, in a transaction of its own before the clone's: so
-    /// `GET /jobs/{id}` on any replica says `running`, not `queued`, while the clone runs. False
-    /// when the row is no longer `owner`'s queued job.
-    @discardableResult func markJobRunning(id: String, owner: String) throws -> Bool
-    /// Extends the leases of `owner`'s queued or running jobs and in-progress reservations to
-    /// `until`: one UPDATE per table, whatever their number; rows a running clone holds locked
-    /// are skipped (their owner is evidently alive). Returns how many rows it extended.
-    @discardableResult func renewLeases(owner: String, until: Date) throws -> Int
-    /// Marks failed (with `error`) every queued or running job whose lease ended before `now`,
-    /// forgets in-progress reservations whose lease ended and answers pointing at those jobs —
-    /// all but `owner`'s own (the calling replica is alive). Returns (jobs, reservations).
-    @discardableResult func failExpiredLeases(error: Data, now: Date, excludingOwner owner: String) throws -> (jobs: Int, reservations: Int)
-    /// Forgets answers older than `date`; returns how many.
-    @discardableResult func purgeIdempotencyRecords(olderThan date: Date) throws -> Int
-    func saveJob(_ job: JobRecord) throws
-    func job(id: String) throws -> JobRecord?
-    /// Forgets finished jobs older than `date`; returns how many.
-    @discardableResult func purgeJobs(finishedBefore date: Date) throws -> Int
-
     // MARK: Clone
 
     /// Runs a clone's bulk copy in this transaction, in the backend's own SQL: a few statements
     /// per entity of the model, never one per object. Throws `StoreError.notFound` for a missing
-    /// root, `.invalidReference` for a `rootValues`/`rootLinks` id that does not exist,
+    /// root, `.missingRootLink` for a `rootValues`/`rootLinks` id that does not exist,
     /// `.tooLarge` beyond `plan.maximumObjects`, unique violations as `.uniqueViolation` /
     /// `.uniqueTogetherViolation`.
     func copyGraph(_ plan: GraphCopyPlan, now: Date, progress: GraphCopyProgress) throws -> GraphCopyResult

@@ -22,9 +22,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case unknownProperty(entity: String, property: String)
     /// A relationship value names an `_id` that does not exist.
     case danglingReference(entity: String, relationship: String, id: Int64)
-    /// A request value names an object that does not exist (a clone's `set` link): `field` is the
-    /// request field (`set.template`).
-    case invalidReference(field: String, message: String)
+    /// A value a copy gives its root names an object that does not exist: `relationship` of the
+    /// root's entity, in copy `copy` (0-based) when only that copy's own values name it, nil when
+    /// the values shared by every copy do. The clone layer says it in the request's terms.
+    case missingRootLink(relationship: String, copy: Int?, message: String)
     /// A bulk copy would create more objects than its plan allows.
     case tooLarge(objects: Int, limit: Int)
     /// A database error with no meaning in the model, with the backend's code, message and SQL.
@@ -50,7 +51,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case let .unknownProperty(entity, property): return "\(entity) has no attribute or relationship named \(property)"
         case let .danglingReference(entity, relationship, id): return "\(entity).\(relationship): no object with _id \(id)"
         case let .backendUnavailable(location, reason): return "cannot use store \(location): \(reason)"
-        case let .invalidReference(field, message): return "\(field): \(message)"
+        case let .missingRootLink(relationship, copy, message):
+            return (copy.map { "copy \($0), " } ?? "") + "\(relationship): \(message)"
         case let .tooLarge(objects, limit): return "the copy would create at least \(objects) objects, more than the limit of \(limit)"
         case let .database(failure): return failure.description
         case let .busy(waited): return "the database was busy with other writes for \(waited)"

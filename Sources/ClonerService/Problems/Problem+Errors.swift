@@ -49,7 +49,9 @@ extension Problem {
             return Problem(code: .serviceUnavailable, detail: "the database is busy with other writes (a long clone, perhaps); retry shortly")
         case let .database(failure) where failure.isBusy:
             return Problem(code: .serviceUnavailable, detail: "the database is busy; retry shortly")
-        case let .invalidReference(field, message):
+        case let .missingRootLink(relationship, copy, message):
+            // Reached only outside a clone, which says it in the request's terms first.
+            let field = (copy.map { "copies[\($0)]." } ?? "") + "set.\(relationship)"
             return .validationFailed([FieldError(field: field, message: message)])
         case let .tooLarge(objects, limit):
             return Problem(code: .tooManyObjects, detail: "the clone would create at least \(objects) objects; the limit is \(limit)")

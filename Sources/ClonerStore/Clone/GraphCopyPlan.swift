@@ -39,7 +39,7 @@ public struct GraphCopyPlan: Sendable {
     public var copies: Int
     /// Per copy (when non-empty, exactly `copies` entries): values merged over `rootValues` for that
     /// copy. A relationship named here is named for every copy (the clone layer checks it), so the
-    /// walk is the same for all copies; a missing link is `invalidReference(field: "copies[k].set.<name>")`.
+    /// walk is the same for all copies; a missing link is `StoreError.missingRootLink` naming copy k.
     public var perCopyRootValues: [[String: AttributeValue]]
 
     public init(rootEntity: String, rootID: Int64, ownedRelationships: Set<String>, excludedEverywhere: Set<String> = [],

@@ -150,7 +150,9 @@ struct PostgreSQLGraphCopier {
             try run("SELECT \"_id\" FROM \(quoted(destination)) WHERE \"_id\" = ANY($1)", [PostgreSQLStoreContext.idArray(wanted.sorted())])
                 .forEachRow { found.insert($0.int64(0)) }
             if let missing = reference.ids.first(where: { !found.contains($0) }) {
-                throw StoreError.invalidReference(field: "set.\(reference.relationship.name)", message: "no \(destination) with _id \(missing)")
+                let name = reference.relationship.name
+                let copy = plan.perCopyRootValues.firstIndex { $0[name] == .integer(missing) }
+                throw StoreError.missingRootLink(relationship: name, copy: copy, message: "no \(destination) with _id \(missing)")
             }
         }
         let rootLinks = plan.rootLinks.sorted(by: { $0.key < $1.key }).map { (relationship: root.relationship(named: $0.key)!, ids: $0.value) }
@@ -158,7 +160,7 @@ struct PostgreSQLGraphCopier {
             let found = try run("SELECT count(*) FROM \(quoted(relationship.destination)) WHERE \"_id\" = ANY($1)",
                                 [PostgreSQLStoreContext.idArray(ids)])[0].int64(0)
             if found != ids.count {
-                throw StoreError.invalidReference(field: "set.\(relationship.name)", message: "lists an _id that is not a \(relationship.destination)")
+                throw StoreError.missingRootLink(relationship: relationship.name, copy: nil, message: "lists an _id that is not a \(relationship.destination)")
             }
         }
 

@@ -33,7 +33,7 @@ struct SQLiteGraphCopier {
             let found = try connection.scalar("SELECT count(*) FROM \(quoted(relationship.destination)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
                                               [SQLiteStoreContext.idArray(ids)])?.int64 ?? 0
             if found != ids.count {
-                throw StoreError.invalidReference(field: "set.\(relationship.name)", message: "lists an _id that is not a \(relationship.destination)")
+                throw StoreError.missingRootLink(relationship: relationship.name, copy: nil, message: "lists an _id that is not a \(relationship.destination)")
             }
         }
 
@@ -177,9 +177,8 @@ struct SQLiteGraphCopier {
             if let missing = try connection.scalar("""
                 SELECT value FROM json_each(?1) WHERE value NOT IN (SELECT "_id" FROM \(quoted(destination))) LIMIT 1
                 """, [SQLiteStoreContext.idArray(ids)])?.int64 {
-                var field = "set.\(name)"
-                if let copy = plan.perCopyRootValues.firstIndex(where: { $0[name] == .integer(missing) }) { field = "copies[\(copy)].set.\(name)" }
-                throw StoreError.invalidReference(field: field, message: "no \(destination) with _id \(missing)")
+                let copy = plan.perCopyRootValues.firstIndex { $0[name] == .integer(missing) }
+                throw StoreError.missingRootLink(relationship: name, copy: copy, message: "no \(destination) with _id \(missing)")
             }
             references.append((relationship, ids))
         }
