@@ -3,7 +3,7 @@
 // serves for the sample model (config/model.json), and a walk through the API as a mobile backend
 // makes it. The generated code is committed (`Sources/cloner-mobile-walk/Generated`), so this
 // package builds with the runtime and the URLSession transport only; `./generate.sh` regenerates it
-// (the repository's README.md, "A Swift client", says why).
+// (README.md beside this file, "Why the generated code is committed", says why).
 import PackageDescription
 
 let package = Package(
