@@ -9,6 +9,8 @@ extension Connection {
         log(HTTPAccessLogRecord(
             method: method.rawValue, path: request.target.isEmpty ? "" : String(request.path), route: request.route,
             status: status.code, duration: .nanoseconds(Int64(clamping: elapsed)), bytesSent: bytes,
+            bytesReceived: requestBodyBytes,
             requestID: request.id, remoteAddress: request.remoteAddress, loop: owner.loop.index))
+        requestBodyBytes = 0
     }
 }

@@ -9,7 +9,8 @@ extension Connection {
             isSecure: tls != nil)
         core.hooks.onRequestStart?(request)
 
-        let resolution = core.router.resolve(head.method, path: request.path)
+        let resolution = headResolution ?? core.router.resolve(head.method, path: request.path)
+        headResolution = nil
         switch resolution {
         case .notFound:
             machine.requestRouted(request)
@@ -38,11 +39,11 @@ extension Connection {
                     return
                 }
             }
-            run(handler, request, number: number)
+            run(handler, request, number: number, framing: head.framing)
         }
     }
 
-    func run(_ handler: HTTPHandler, _ request: HTTPRequest, number: Int) {
+    func run(_ handler: HTTPHandler, _ request: HTTPRequest, number: Int, framing: BodyFraming) {
         switch handler {
         case .immediate(let body):
             let result: Result<HTTPResponse, any Error>
@@ -60,6 +61,30 @@ extension Connection {
             Task(executorPreference: core.handlerExecutor) {
                 do {
                     responder.respond(try await body(request))
+                } catch {
+                    responder.fail(error)
+                }
+            }
+        case .streamed(_, let body):
+            let responder = owner.makeResponder(token: token, requestNumber: number)
+            let requestBody: HTTPRequestBody
+            if machine.isReceivingStreamedBody {
+                var expectedLength: Int?
+                if case .contentLength(let length) = framing { expectedLength = length }
+                requestBody = HTTPRequestBody(
+                    expectedLength: expectedLength, window: Self.requestBodyWindow,
+                    signal: owner.makeRequestBodySignal(token: token, requestNumber: number))
+                inboundBody = requestBody
+            } else {
+                // A request without a body is dispatched whole: its body is empty and ended.
+                requestBody = HTTPRequestBody(
+                    expectedLength: request.headers["content-length"] == nil ? nil : 0,
+                    window: Self.requestBodyWindow) { _ in }
+                requestBody.finish()
+            }
+            Task(executorPreference: core.handlerExecutor) {
+                do {
+                    responder.respond(try await body(request, requestBody))
                 } catch {
                     responder.fail(error)
                 }
@@ -83,9 +108,13 @@ extension Connection {
         case .success(let answer): response = answer
         case .failure(let error): response = core.response(for: error, request: request)
         }
+        let bodyUnread = machine.isReceivingStreamedBody
         let action = machine.responseReady(
             number: number, status: response.status, handlerCloses: response.headers.containsToken("close", in: "connection"),
             hasStream: response.stream != nil, serverClosing: core.isClosing)
+        if bodyUnread, !machine.isReceivingStreamedBody {
+            failInboundBody(HTTPRequestBody.AnsweredEarly())
+        }
         switch action {
         case .writeResponse(let reply):
             write(response, method: request.method, version: request.version, request: request,

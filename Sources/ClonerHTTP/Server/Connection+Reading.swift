@@ -6,7 +6,9 @@ import Glibc
 /// requests, the PROXY header before them, and input discarded while lingering.
 extension Connection {
     func readOnce() {
-        var space = buffer.reserveWritable(4096)
+        // A streamed body comes in larger reads: fewer, larger chunks for its handler.
+        let minimum = machine.isReceivingStreamedBody ? 32 * 1024 : 4096
+        var space = buffer.reserveWritable(minimum)
         if space == 0 { return }
         var more = true
         while more {
@@ -31,7 +33,7 @@ extension Connection {
                 machine.didRead(now: owner.loop.now)
                 // OpenSSL may hold decrypted bytes epoll cannot see: take them now.
                 if let tls, tls.hasPendingBytes {
-                    space = buffer.reserveWritable(4096)
+                    space = buffer.reserveWritable(minimum)
                     more = space > 0
                 }
             case .wouldBlock(let wantsWrite):
@@ -65,16 +67,22 @@ extension Connection {
     func parseAndDispatch() -> Bool {
         while machine.activity == .reading {
             if isOutputBacklogged { return true }
+            if machine.isBodyPaused { return false }
             if !buffer.isEmpty { machine.requestBytesBuffered(now: owner.loop.now) }
             var event: RequestParser.Event?
             var consumed = 0
+            let streamed = machine.isReceivingStreamedBody
             do throws(HTTPParseError) {
                 try buffer.withReadableBytes { bytes throws(HTTPParseError) in
-                    let step = try parser.parse(bytes)
+                    let step = try parser.parse(bytes) { head in resolveAtHead(head) }
                     consumed = step.consumed
                     event = step.event
                     if case .body(let range)? = step.event {
-                        machine.bodyReceived(UnsafeBufferPointer(rebasing: bytes[range]))
+                        if streamed {
+                            pendingBodyChunk.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+                        } else {
+                            machine.bodyReceived(UnsafeBufferPointer(rebasing: bytes[range]))
+                        }
                     }
                 }
             } catch {
@@ -84,13 +92,29 @@ extension Connection {
             buffer.consume(consumed)
             switch event {
             case .head(let head)?:
-                perform(machine.headReceived(head, now: owner.loop.now, bodyAlreadyBuffered: !buffer.isEmpty))
-            case .body?:
-                break
+                requestBodyBytes = 0
+                let now = owner.loop.now
+                if case .matched(.streamed, _, _)? = headResolution, head.framing != .none {
+                    perform(machine.streamedHeadReceived(head, now: now, bodyAlreadyBuffered: !buffer.isEmpty))
+                } else {
+                    perform(machine.headReceived(head, now: now, bodyAlreadyBuffered: !buffer.isEmpty))
+                }
+            case .body(let range)?:
+                requestBodyBytes += range.count
+                if streamed {
+                    machine.streamedBodyReceived(range.count)
+                    if pendingBodyChunk.count >= Self.requestBodyChunk { handOverBody() }
+                }
             case .end?:
+                if streamed {
+                    handOverBody()
+                    inboundBody?.finish()
+                    inboundBody = nil
+                }
                 perform(machine.requestComplete())
             case nil:
                 if consumed == 0 {
+                    if streamed { handOverBody() }
                     perform(machine.inputExhausted(
                         bufferEmpty: buffer.isEmpty, parserIdle: parser.isIdle, outputPending: !outbound.isEmpty))
                     return false
@@ -98,6 +122,49 @@ extension Connection {
             }
         }
         return false
+    }
+
+    /// The body limit of the request whose head the parser just read: its route's, so a route
+    /// streaming large bodies is asked before the framing checks. The resolution is kept for the
+    /// request's dispatch.
+    private func resolveAtHead(_ head: RequestHead) -> Int {
+        let resolution = core.router.resolve(head.method, path: HTTPRequest.path(of: head.target))
+        headResolution = resolution
+        guard case .matched(let handler, _, _) = resolution else { return core.limits.maxBodyLength }
+        return handler.maxBodyBytes(default: core.limits.maxBodyLength)
+    }
+
+    /// Hands the streamed body bytes parsed so far to the handler's queue, and stops reading when
+    /// the handler is behind by more than its window.
+    func handOverBody() {
+        guard !pendingBodyChunk.isEmpty else { return }
+        let chunk = pendingBodyChunk
+        pendingBodyChunk = []
+        pendingBodyChunk.reserveCapacity(min(Self.requestBodyChunk, chunk.count))
+        if inboundBody?.append(chunk) == true { machine.streamedBodyPaused() }
+    }
+
+    /// The handler of streamed request `number` started reading, or caught up (on the loop thread).
+    func requestBodySignal(_ number: Int, _ signal: HTTPRequestBody.Signal) {
+        switch signal {
+        case .started:
+            perform(machine.streamedBodyStarted(number: number))
+        case .drained:
+            guard machine.streamedBodyDrained(number: number, now: owner.loop.now) else { return }
+            process()
+            if machine.activity == .reading && !machine.isBodyPaused && tls?.hasPendingBytes == true {
+                readOnce()
+                process()
+            }
+        }
+        updateInterest()
+    }
+
+    /// Ends the streamed body, if one is being received, with `error`.
+    func failInboundBody(_ error: any Error) {
+        pendingBodyChunk = []
+        inboundBody?.fail(error)
+        inboundBody = nil
     }
 
     /// The PROXY protocol header a trusted proxy sends before the client's first byte. False

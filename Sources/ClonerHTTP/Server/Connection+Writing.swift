@@ -86,14 +86,21 @@ extension Connection {
     /// Answers a framing error or timeout and closes: after such an error nothing more on this
     /// connection can be trusted to be a request of its own.
     func reject(_ error: HTTPParseError, retryAfter: Int64? = nil) {
+        // A streamed body's request is already known (id, route): its rejection is logged as it.
+        let streamedRequest = machine.isReceivingStreamedBody ? machine.unansweredRequest : nil
         guard case .writeRejection(let rejection) = machine.rejected() else {
             preconditionFailure("a rejection answers with an error response")
         }
-        let id = owner.nextRequestID()
-        var response = core.hooks.errorResponse(HTTPErrorContext(status: error.status, reason: error.reason, requestID: id))
+        if streamedRequest != nil {
+            failInboundBody(HTTPRequestBody.FramingError(
+                status: error.status, reason: error.reason, errorResponse: core.hooks.errorResponse))
+        }
+        let id = streamedRequest?.id ?? owner.nextRequestID()
+        var response = core.hooks.errorResponse(HTTPErrorContext(
+            status: error.status, reason: error.reason, requestID: id, request: streamedRequest))
         if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
         let head = rejection.head
-        let request = HTTPRequest(
+        let request = streamedRequest ?? HTTPRequest(
             method: head?.method ?? HTTPMethod(""), target: head?.target ?? "", id: id, remoteAddress: remoteAddress)
         write(response, method: head?.method ?? .get, version: head?.version ?? .http1_1, request: request, requestID: id,
               startedAt: rejection.startedAt, keepAlive: false)

@@ -14,6 +14,10 @@ import CEpoll
 final class Connection: EventLoopHandler {
 
     static let streamWindow = 64 * 1024
+    /// Unconsumed bytes a streamed request body may queue before the connection stops reading.
+    static let requestBodyWindow = 256 * 1024
+    /// Largest piece of a streamed request body handed over at once.
+    static let requestBodyChunk = 64 * 1024
 
     unowned let owner: ServerLoop
     let core: ServerCore
@@ -46,6 +50,15 @@ final class Connection: EventLoopHandler {
     var registeredEvents: UInt32 = 0
     /// OpenSSL has been handed the socket: from then on its first bytes are no longer ours to peek.
     var handshakeStarted = false
+
+    /// The route of the head just parsed, resolved for its body limit and kept for its dispatch.
+    var headResolution: Router.Resolution?
+    /// The streamed body of the request being received, while its handler runs.
+    var inboundBody: HTTPRequestBody?
+    /// Streamed body bytes parsed and not yet handed over: the pieces of one pass go as one chunk.
+    var pendingBodyChunk: [UInt8] = []
+    /// Body bytes received for the current request (the access log's `bytesReceived`).
+    var requestBodyBytes = 0
 
     init(
         owner: ServerLoop, core: ServerCore, fd: Int32, remoteAddress: String, clientHost: String?,
@@ -139,6 +152,13 @@ final class Connection: EventLoopHandler {
                     close()
                     return
                 }
+            } else if activity == .reading && machine.isBodyPaused {
+                // Held by a streamed body's handler, which is behind: nothing is read until it
+                // catches up. Both directions hung up: the body will never complete.
+                if events & EPOLLHUP.rawValue != 0 && events & EPOLLIN.rawValue == 0 {
+                    close()
+                    return
+                }
             } else if (activity == .reading || activity == .finishing)
                 && (readable || (writable && tlsWaits.contains(.readNeedsWritable))) {
                 readOnce()
@@ -167,6 +187,7 @@ final class Connection: EventLoopHandler {
     func close() {
         guard !machine.isClosed else { return }
         let action = machine.close()
+        failInboundBody(HTTPRequestBody.ConnectionClosed())
         owner.remove(self)
         Glibc.close(fd)
         outbound.removeAll()
@@ -181,7 +202,7 @@ final class Connection: EventLoopHandler {
         var events: UInt32 = 0
         switch machine.activity {
         case .handshaking: events = tlsWaits.contains(.readNeedsWritable) ? EPOLLOUT.rawValue : EPOLLIN.rawValue
-        case .reading: events = isOutputBacklogged ? 0 : EPOLLIN.rawValue
+        case .reading: events = isOutputBacklogged || machine.isBodyPaused ? 0 : EPOLLIN.rawValue
         case .lingering: events = EPOLLIN.rawValue
         case .responding, .finishing: events = 0
         case .closed: return
