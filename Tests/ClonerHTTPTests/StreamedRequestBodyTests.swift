@@ -169,6 +169,20 @@ func describeEnd(_ error: (any Error)?) -> String {
         #expect(responses[2]?.text == "abcd")
     }
 
+    /// A request without a body on a streamed route is dispatched whole, with an empty body that
+    /// ends at once; the connection carries on.
+    @Test func streamedRouteWithoutABody() async throws {
+        let server = try TestServer(router: Self.router())
+        defer { server.stop() }
+        let responses = try await offPool {
+            let client = try RawClient(port: server.port)
+            client.send("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\nPUT /upload HTTP/1.1\r\nHost: x\r\n\r\n")
+            return [client.readResponse(), client.readResponse()]
+        }
+        #expect(responses[0]?.text == "\(BodyHash()) largest=0 expected=0 inline=0")
+        #expect(responses[1]?.text == "\(BodyHash()) largest=0 expected=none inline=0")
+    }
+
     /// A route's own limit replaces `maxBodyLength` both ways: over it by Content-Length, 413
     /// before the handler runs; a whole-body route keeps refusing past `maxBodyLength`.
     @Test func contentLengthOverTheRouteLimitIsRefusedBeforeTheHandlerRuns() async throws {
