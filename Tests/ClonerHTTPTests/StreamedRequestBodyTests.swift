@@ -30,6 +30,13 @@ struct BodyHash: Equatable, CustomStringConvertible {
 /// What the streamed handlers saw, for the test thread.
 final class BodyObservations: Sendable {
     let state = LockedValue<(started: Int, outcomes: [String])>((0, []))
+    /// The most body bytes a handler found queued and unconsumed.
+    let mostQueued = LockedValue(0)
+
+    func noteQueued(_ body: HTTPRequestBody) {
+        let queued = body.queuedBytes
+        mostQueued.withLock { $0 = max($0, queued) }
+    }
 
     func started() { state.withLock { $0.started += 1 } }
     func record(_ outcome: String) { state.withLock { $0.outcomes.append(outcome) } }
@@ -65,7 +72,10 @@ func describeEnd(_ error: (any Error)?) -> String {
         var router = Router()
         let hashing: @Sendable (HTTPRequest, HTTPRequestBody) async throws -> HTTPResponse = { request, body in
             seen.started()
-            if let readDelay { try await Task.sleep(for: readDelay) }
+            if let readDelay {
+                try await Task.sleep(for: readDelay)
+                seen.noteQueued(body)
+            }
             var hash = BodyHash()
             var largest = 0
             do {
@@ -93,7 +103,8 @@ func describeEnd(_ error: (any Error)?) -> String {
             for try await chunk in body {
                 count += chunk.count
                 chunks += 1
-                if chunks % 8 == 0 { try await Task.sleep(for: .milliseconds(1)) }
+                seen.noteQueued(body)
+                if chunks % 4 == 0 { try await Task.sleep(for: .milliseconds(1)) }
             }
             return .text("\(count)")
         })
@@ -331,7 +342,8 @@ func describeEnd(_ error: (any Error)?) -> String {
     @Test func handlerPausingTheUploadDoesNotTimeTheClientOut() async throws {
         var limits = HTTPLimits()
         limits.bodyReadTimeout = .milliseconds(300)
-        let server = try TestServer(router: Self.router(readDelay: .milliseconds(1200)), limits: limits)
+        let seen = BodyObservations()
+        let server = try TestServer(router: Self.router(seen, readDelay: .milliseconds(1200)), limits: limits)
         defer { server.stop() }
         let body = Self.payload(4 << 20)
         let response = try await offPool {
@@ -342,6 +354,10 @@ func describeEnd(_ error: (any Error)?) -> String {
         }
         #expect(response?.status == 200)
         #expect(response?.text.hasPrefix("\(BodyHash.of(body)) ") == true)
+        // While the handler slept the connection took in its window and a chunk, not 4 MiB.
+        let queued = seen.mostQueued.withLock { $0 }
+        #expect(queued > Connection.requestBodyWindow / 2)
+        #expect(queued <= Connection.requestBodyWindow + Connection.requestBodyChunk)
     }
 
     // MARK: 100-continue
@@ -370,13 +386,25 @@ func describeEnd(_ error: (any Error)?) -> String {
     // MARK: Memory and TLS
 
     /// 1 GiB into a handler that counts slowly: the connection holds back instead of buffering,
-    /// so the process grows by a bounded window, not by the upload.
+    /// so the process grows by a bounded window, not by the upload. Prints the figures;
+    /// `CLONER_TEST_UPLOAD_BYTES` sets another size.
     @Test func aGibibyteUploadIntoASlowHandlerKeepsMemoryBounded() async throws {
-        let server = try TestServer(router: Self.router())
+        let seen = BodyObservations()
+        let server = try TestServer(router: Self.router(seen))
         defer { server.stop() }
-        let total = 1 << 30
+        let total = Int(ProcessInfo.processInfo.environment["CLONER_TEST_UPLOAD_BYTES"] ?? "") ?? 1 << 30
+        let block = Self.payload(1 << 20)
+        let upload = { @Sendable (bytes: Int) throws -> TestResponse? in
+            let client = try RawClient(port: server.port, timeout: 120)
+            client.send("PUT /count-slowly HTTP/1.1\r\nHost: x\r\nContent-Length: \(bytes)\r\n\r\n")
+            for _ in 0..<(bytes >> 20) { client.send(block) }
+            return client.readResponse()
+        }
         let before = Self.residentBytes()
-        let peak = LockedValue(before)
+        // The first upload also starts the handler threads and their malloc arenas.
+        let warmUp = try await offPool { try upload(16 << 20) }
+        let warm = Self.residentBytes()
+        let peak = LockedValue(warm)
         let done = LockedValue(false)
         let sampler = Task.detached {
             while !done.withLock({ $0 }) {
@@ -386,20 +414,20 @@ func describeEnd(_ error: (any Error)?) -> String {
             }
         }
         let started = ContinuousClock.now
-        let response = try await offPool {
-            let client = try RawClient(port: server.port, timeout: 120)
-            client.send("PUT /count-slowly HTTP/1.1\r\nHost: x\r\nContent-Length: \(total)\r\n\r\n")
-            let block = Self.payload(1 << 20)
-            for _ in 0..<(total >> 20) { client.send(block) }
-            return client.readResponse()
-        }
+        let response = try await offPool { try upload(total) }
+        let elapsed = ContinuousClock.now - started
         done.withLock { $0 = true }
         await sampler.value
-        let growth = peak.withLock { $0 } - before
-        print("streamed 1 GiB upload into a slow handler: RSS growth \(growth >> 10) KiB, \(ContinuousClock.now - started)")
+        let highest = peak.withLock { $0 }
+        print("streamed \(total >> 20) MiB into a slow handler in \(elapsed): RSS \(before >> 20) MiB before, "
+            + "\(warm >> 20) MiB after a 16 MiB warm-up, peak \(highest >> 20) MiB "
+            + "(growth \((highest - before) >> 10) KiB in all, \((highest - warm) >> 10) KiB during the upload); "
+            + "at most \(seen.mostQueued.withLock { $0 } >> 10) KiB queued for the handler")
+        #expect(warmUp?.text == "\(16 << 20)")
         #expect(response?.status == 200)
         #expect(response?.text == "\(total)")
-        #expect(growth < 50 << 20)
+        #expect(highest - before < 50 << 20)
+        #expect(seen.mostQueued.withLock { $0 } <= Connection.requestBodyWindow + Connection.requestBodyChunk)
     }
 
     /// A streamed upload over TLS (curl, which also asks for 100-continue on a large PUT).
