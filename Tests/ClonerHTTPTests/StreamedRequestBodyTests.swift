@@ -426,7 +426,9 @@ func describeEnd(_ error: (any Error)?) -> String {
         #expect(warmUp?.text == "\(16 << 20)")
         #expect(response?.status == 200)
         #expect(response?.text == "\(total)")
-        #expect(highest - before < 50 << 20)
+        // Past the warm-up: other suites running alongside share the process, and what they
+        // allocate before this upload starts is not its doing.
+        #expect(highest - warm < 50 << 20)
         #expect(seen.mostQueued.withLock { $0 } <= Connection.requestBodyWindow + Connection.requestBodyChunk)
     }
 

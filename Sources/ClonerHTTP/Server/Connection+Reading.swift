@@ -79,7 +79,7 @@ extension Connection {
                     event = step.event
                     if case .body(let range)? = step.event {
                         if streamed {
-                            pendingBodyChunk.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+                            collectBody(UnsafeBufferPointer(rebasing: bytes[range]))
                         } else {
                             machine.bodyReceived(UnsafeBufferPointer(rebasing: bytes[range]))
                         }
@@ -101,10 +101,7 @@ extension Connection {
                 }
             case .body(let range)?:
                 requestBodyBytes += range.count
-                if streamed {
-                    machine.streamedBodyReceived(range.count)
-                    if pendingBodyChunk.count >= Self.requestBodyChunk { handOverBody() }
-                }
+                if streamed { machine.streamedBodyReceived(range.count) }
             case .end?:
                 if streamed {
                     handOverBody()
@@ -132,6 +129,19 @@ extension Connection {
         headResolution = resolution
         guard case .matched(let handler, _, _) = resolution else { return core.limits.maxBodyLength }
         return handler.maxBodyBytes(default: core.limits.maxBodyLength)
+    }
+
+    /// Adds parsed bytes of a streamed body to the piece being collected, handing over each piece
+    /// that reaches `requestBodyChunk`.
+    private func collectBody(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var rest = bytes[...]
+        while pendingBodyChunk.count + rest.count >= Self.requestBodyChunk {
+            let room = Self.requestBodyChunk - pendingBodyChunk.count
+            pendingBodyChunk.append(contentsOf: rest.prefix(room))
+            rest = rest.dropFirst(room)
+            handOverBody()
+        }
+        pendingBodyChunk.append(contentsOf: rest)
     }
 
     /// Hands the streamed body bytes parsed so far to the handler's queue, and stops reading when

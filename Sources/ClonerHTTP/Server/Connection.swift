@@ -208,7 +208,8 @@ final class Connection: EventLoopHandler {
         case .closed: return
         }
         if !outbound.isEmpty { events |= tlsWaits.contains(.writeNeedsReadable) ? EPOLLIN.rawValue : EPOLLOUT.rawValue }
-        if tlsWaits.contains(.readNeedsWritable) { events |= EPOLLOUT.rawValue }
+        // A read held back for a streamed body's handler waits for it, not for the socket.
+        if tlsWaits.contains(.readNeedsWritable) && !machine.isBodyPaused { events |= EPOLLOUT.rawValue }
         if events != registeredEvents {
             registeredEvents = events
             owner.loop.modify(fd: fd, token: token, events: events)

@@ -1,7 +1,8 @@
 import Synchronization
 
 /// The body of a request whose route streams it (`HTTPHandler.streamed`): chunks in arrival
-/// order, each at most one socket read (about 64 KiB), never the whole body at once.
+/// order, each at most 64 KiB (what one pass over the connection's buffer parsed), never the
+/// whole body at once.
 ///
 /// Filled by the connection's event loop, drained by the handler's task. While more than
 /// `window` bytes wait unconsumed the connection stops reading its socket, so a slow handler
