@@ -108,6 +108,14 @@ func describeEnd(_ error: (any Error)?) -> String {
             }
             return .text("\(count)")
         })
+        router.add(.post, "/reverse", maxBodyBytes: bodyLimit, streamed: { _, body in
+            var chunks: [[UInt8]] = []
+            for try await chunk in body { chunks.append(chunk) }
+            let read = chunks
+            return .streaming { writer in
+                for chunk in read.reversed() { try await writer.write(chunk.reversed()) }
+            }
+        })
         router.get("/hello") { _ in .text("hello") }
         router.post("/echo") { request in HTTPResponse(body: request.body) }
         return router
@@ -358,6 +366,53 @@ func describeEnd(_ error: (any Error)?) -> String {
         let queued = seen.mostQueued.withLock { $0 }
         #expect(queued > Connection.requestBodyWindow / 2)
         #expect(queued <= Connection.requestBodyWindow + Connection.requestBodyChunk)
+    }
+
+    /// A hook answering at the head (auth, admission) spares the handler and the upload: its
+    /// answer closes the connection, whose body bytes are never parsed.
+    @Test func interceptAnsweringAStreamedRequestClosesWithoutRunningTheHandler() async throws {
+        let seen = BodyObservations()
+        var hooks = HTTPServer.Hooks()
+        hooks.intercept = { request in
+            request.headers["authorization"] == nil ? HTTPResponse(status: .unauthorized, body: Array("key needed".utf8)) : nil
+        }
+        let server = try TestServer(router: Self.router(seen), hooks: hooks)
+        defer { server.stop() }
+        let (refused, closed) = try await offPool {
+            let client = try RawClient(port: server.port)
+            client.send("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+            client.send(String(repeating: "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n", count: 100))
+            return (client.readResponse(), client.isClosedByPeer())
+        }
+        #expect(refused?.status == 401)
+        #expect(refused?.header("connection") == "close")
+        #expect(closed)
+        #expect(seen.startedCount == 0)
+    }
+
+    /// A streamed request answered with a streamed response once its body is read: both
+    /// directions stream, and the connection carries on.
+    @Test func streamedRequestAnsweredWithAStreamedResponse() async throws {
+        let server = try TestServer(router: Self.router())
+        defer { server.stop() }
+        let body = Self.payload(1_500_000, seed: 5)
+        let (status, output) = try await offPool {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("body.bin")
+            try Data(body).write(to: file)
+            let out = folder.appendingPathComponent("out.bin")
+            let result = try run("/usr/bin/curl", [
+                "-s", "-m", "60", "-H", "Transfer-Encoding: chunked", "--data-binary", "@\(file.path)", "-o", out.path,
+                "http://127.0.0.1:\(server.port)/reverse",
+                "--next", "-s", "-m", "60", "-w", "%{num_connects} ", "http://127.0.0.1:\(server.port)/hello",
+            ])
+            return (result.status, (try Data(contentsOf: out), result.output))
+        }
+        #expect(status == 0)
+        #expect([UInt8](output.0) == body.reversed())
+        #expect(output.1 == "hello0 ")
     }
 
     // MARK: 100-continue

@@ -7,7 +7,9 @@
 ///   head is parsed and pulls the body in chunks from `HTTPRequestBody` (`HTTPRequest.body` stays
 ///   empty). The body may be up to `maxBodyBytes` instead of `HTTPLimits.maxBodyLength`; a
 ///   Content-Length above it is refused with 413 before the handler runs. A handler that answers
-///   before reading the whole body gets its answer sent with `Connection: close`.
+///   before reading the whole body gets its answer sent with `Connection: close`, and the body
+///   ends there (`HTTPRequestBody.AnsweredEarly`): read it whole before answering, also when the
+///   answer is a streamed response.
 /// Errors thrown (or passed to `HTTPResponder.fail`) become responses: `HTTPResponseError`
 /// answers for itself, anything else is a 500.
 public enum HTTPHandler: Sendable {
