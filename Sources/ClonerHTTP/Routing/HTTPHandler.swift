@@ -1,8 +1,8 @@
-/// What a route runs. Three shapes, because the event loop must never block:
+/// What a route runs. Four shapes, because the event loop must never block:
 /// - `immediate`: cheap work (health, metrics, model) run on the loop thread, answered at once;
 /// - `deferred`: the handler hands the work to its own queue (SQLite, clone jobs) and calls
 ///   `HTTPResponder.respond(_:)` later from any thread, which wakes the loop;
-/// - `async`: Swift concurrency; the server runs it in a Task and responds when it returns.
+/// - `async`: Swift concurrency; the server runs it in a Task and responds when it returns;
 /// - `streamed`: like `async`, but for bodies too large to hold: the handler runs as soon as the
 ///   head is parsed and pulls the body in chunks from `HTTPRequestBody` (`HTTPRequest.body` stays
 ///   empty). The body may be up to `maxBodyBytes` instead of `HTTPLimits.maxBodyLength`; a
