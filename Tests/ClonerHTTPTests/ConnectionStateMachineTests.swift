@@ -432,17 +432,67 @@ import Testing
         #expect(machine.activity == .reading)
     }
 
-    /// An answer before the body's end is the connection's last, streamed or not.
+    /// An answer before the body's end is the connection's last when the rest is large, chunked,
+    /// not yet committed to (a client waiting for 100), or held back for the handler, and when the
+    /// answer is streamed.
     @Test func answerBeforeTheStreamedBodyEndsClosesTheConnection() {
+        let large = ConnectionStateMachine.maxDiscardedBody + 5
         var machine = Self.machine()
-        _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: 10), into: &machine)
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: large), into: &machine)
         machine.streamedBodyReceived(4)
         #expect(Self.answer(1, &machine) == "write 1 /up close")
         #expect(machine.activity == .finishing)
 
+        var chunked = Self.machine()
+        var chunkedHead = Self.head(.put, "/up")
+        chunkedHead.framing = .chunked
+        _ = Self.receiveStreamedHead(chunkedHead, into: &chunked)
+        #expect(Self.answer(1, &chunked) == "write 1 /up close")
+
+        var waiting = Self.machine()
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", expectsContinue: true, contentLength: 10), into: &waiting)
+        #expect(Self.answer(1, &waiting) == "write 1 /up close")
+
+        var paused = Self.machine()
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: 10), into: &paused)
+        paused.streamedBodyPaused()
+        #expect(Self.answer(1, &paused) == "write 1 /up close")
+
         var streaming = Self.machine()
         _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: 10), into: &streaming)
         #expect(Self.answer(1, stream: true, &streaming) == "stream 1 chunked close")
+    }
+
+    /// A small rest of the body is read and thrown away; the connection then serves its next
+    /// request. A stall while discarding closes without a second answer.
+    @Test func answerBeforeASmallRestDiscardsItAndKeepsTheConnection() {
+        let length = ConnectionStateMachine.maxDiscardedBody + 4
+        var machine = Self.machine()
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: length), into: &machine)
+        machine.streamedBodyReceived(4)
+        #expect(Self.answer(1, &machine) == "write 1 /up keep-alive")
+        #expect(machine.isDiscardingBody)
+        #expect(machine.activity == .reading)
+        #expect(Self.name(machine.requestComplete()) == "nothing")
+        #expect(Self.receive(Self.head(.get, "/next"), into: &machine) == ["nothing", "dispatch 2 /next 0B"])
+
+        var stalled = Self.machine()
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: 10), into: &stalled)
+        stalled.didRead(now: 5 * Self.second)
+        #expect(Self.answer(1, &stalled) == "write 1 /up keep-alive")
+        #expect(Self.name(stalled.timerFired(now: 24 * Self.second, outputPending: false)) == "nothing")
+        #expect(Self.name(stalled.timerFired(now: 26 * Self.second, outputPending: false)) == "close")
+
+        // Trickling keeps the read deadline away, not the whole rest's.
+        var trickling = Self.machine()
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: 1000), into: &trickling)
+        #expect(Self.answer(1, &trickling) == "write 1 /up keep-alive")
+        for second in stride(from: UInt64(5), through: 20, by: 5) {
+            trickling.didRead(now: second * Self.second)
+            #expect(Self.name(trickling.timerFired(now: second * Self.second, outputPending: false)) == "nothing")
+        }
+        trickling.didRead(now: 21 * Self.second)
+        #expect(Self.name(trickling.timerFired(now: 21 * Self.second, outputPending: false)) == "close")
     }
 
     /// 100 Continue waits for the handler's first read, and is not sent once body bytes came.

@@ -285,6 +285,26 @@ func describeEnd(_ error: (any Error)?) -> String {
         #expect(seen.startedCount == 1)
     }
 
+    /// A handler answering before a small body arrives: the rest is read and thrown away (its
+    /// bytes, requests of their own, are never answered) and the connection serves the request
+    /// after it.
+    @Test func answerBeforeASmallBodyDiscardsItAndKeepsTheConnection() async throws {
+        let server = try TestServer(router: Self.router())
+        defer { server.stop() }
+        let smuggled = String(repeating: "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n", count: 3000)
+        let responses = try await offPool {
+            let client = try RawClient(port: server.port, timeout: 2)
+            client.send("PUT /early HTTP/1.1\r\nHost: x\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n")
+            let early = client.readResponse()
+            client.send(smuggled + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nafter")
+            return [early, client.readResponse(), client.readResponse()]
+        }
+        #expect(responses[0]?.status == 404)
+        #expect(responses[0]?.header("connection") == nil)
+        #expect(responses[1]?.text == "after")
+        #expect(responses[2] == nil)
+    }
+
     /// A body made of requests, sent whole, with a real request behind it, to a handler that
     /// never reads: whether the server took the whole body before the answer (and keeps the
     /// connection) or not (and closes it), the body's requests are never answered — the only
@@ -368,7 +388,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         #expect(queued <= Connection.requestBodyWindow + Connection.requestBodyChunk)
     }
 
-    /// A hook answering at the head (auth, admission) spares the handler and the upload: its
+    /// A hook answering at the head (auth, admission) spares the handler and a large upload: its
     /// answer closes the connection, whose body bytes are never parsed.
     @Test func interceptAnsweringAStreamedRequestClosesWithoutRunningTheHandler() async throws {
         let seen = BodyObservations()
@@ -380,7 +400,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         defer { server.stop() }
         let (refused, closed) = try await offPool {
             let client = try RawClient(port: server.port)
-            client.send("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+            client.send("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n")
             client.send(String(repeating: "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n", count: 100))
             return (client.readResponse(), client.isClosedByPeer())
         }

@@ -6,10 +6,11 @@
 /// - `streamed`: like `async`, but for bodies too large to hold: the handler runs as soon as the
 ///   head is parsed and pulls the body in chunks from `HTTPRequestBody` (`HTTPRequest.body` stays
 ///   empty). The body may be up to `maxBodyBytes` instead of `HTTPLimits.maxBodyLength`; a
-///   Content-Length above it is refused with 413 before the handler runs. A handler that answers
-///   before reading the whole body gets its answer sent with `Connection: close`, and the body
-///   ends there (`HTTPRequestBody.AnsweredEarly`): read it whole before answering, also when the
-///   answer is a streamed response.
+///   Content-Length above it is refused with 413 before the handler runs. A handler may answer
+///   before reading the whole body (a 404, a 412): the server then reads and discards a small
+///   rest (at most 256 KiB by Content-Length) or sends the answer with `Connection: close`. Either
+///   way the body ends there (`HTTPRequestBody.AnsweredEarly`): a handler that wants the body
+///   reads it whole before answering, also when the answer is a streamed response.
 /// Errors thrown (or passed to `HTTPResponder.fail`) become responses: `HTTPResponseError`
 /// answers for itself, anything else is a 500.
 public enum HTTPHandler: Sendable {

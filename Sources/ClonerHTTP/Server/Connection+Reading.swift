@@ -80,6 +80,8 @@ extension Connection {
                     if case .body(let range)? = step.event {
                         if streamed {
                             collectBody(UnsafeBufferPointer(rebasing: bytes[range]))
+                        } else if machine.isDiscardingBody {
+                            // The rest of an answered request's body: read, never parsed as requests.
                         } else {
                             machine.bodyReceived(UnsafeBufferPointer(rebasing: bytes[range]))
                         }

@@ -118,6 +118,11 @@ struct ConnectionStateMachine {
         case receivingStreamedBody(ReceivingStreamed)
         case awaitingResponse(Awaiting)
         case streaming(Streaming)
+        /// A streamed request was answered before its body ended, and what is left of the body
+        /// is small: it is read and thrown away, then the connection serves its next request.
+        /// `since`: the body's last progress when the answer came; the rest must arrive within
+        /// `bodyTimeout` of it, so a trickle cannot hold the connection.
+        case discardingBody(Peer, since: UInt64)
         /// The final response is queued (it carries `Connection: close`); once written, linger
         /// or close.
         case closingAfterWrite(Peer)
@@ -191,6 +196,10 @@ struct ConnectionStateMachine {
         case close
     }
 
+    /// The most body bytes still to come that an early answer reads and throws away to keep the
+    /// connection; with more left it closes instead.
+    static let maxDiscardedBody = 256 * 1024
+
     /// How long a lingering close waits for the client's FIN.
     static let lingerDuration: UInt64 = 2_000_000_000
 
@@ -217,7 +226,7 @@ struct ConnectionStateMachine {
     var activity: Activity {
         switch state {
         case .handshaking: .handshaking
-        case .idle, .receivingHead, .receivingBody, .receivingStreamedBody: .reading
+        case .idle, .receivingHead, .receivingBody, .receivingStreamedBody, .discardingBody: .reading
         case .dispatching, .awaitingResponse, .streaming: .responding
         case .closingAfterWrite: .finishing
         case .lingering: .lingering
@@ -253,6 +262,12 @@ struct ConnectionStateMachine {
     /// A streamed request's body is arriving (its handler already runs).
     var isReceivingStreamedBody: Bool {
         if case .receivingStreamedBody = state { return true }
+        return false
+    }
+
+    /// The rest of an answered request's body is being read and thrown away.
+    var isDiscardingBody: Bool {
+        if case .discardingBody = state { return true }
         return false
     }
 
@@ -307,6 +322,7 @@ struct ConnectionStateMachine {
         case .receivingStreamedBody(var receiving):
             receiving.peer = .halfClosed
             state = .receivingStreamedBody(receiving)
+        case .discardingBody(_, let since): state = .discardingBody(.halfClosed, since: since)
         case .closingAfterWrite: state = .closingAfterWrite(.halfClosed)
         case .lingering: return .close
         default: preconditionFailure("peer closed while not reading, in \(state)")
@@ -319,7 +335,7 @@ struct ConnectionStateMachine {
     mutating func requestBytesBuffered(now: UInt64) {
         switch state {
         case .idle(let peer): state = .receivingHead(startedAt: now, peer)
-        case .receivingHead, .receivingBody, .receivingStreamedBody: break
+        case .receivingHead, .receivingBody, .receivingStreamedBody, .discardingBody: break
         default: preconditionFailure("request bytes parsed in \(state)")
         }
     }
@@ -411,6 +427,10 @@ struct ConnectionStateMachine {
 
     /// The parser reached the request's end.
     mutating func requestComplete() -> Action {
+        if case .discardingBody(let peer, _) = state {
+            state = .idle(peer)
+            return .nothing
+        }
         if case .receivingStreamedBody(let receiving) = state {
             // Dispatched at its head: now it only awaits its handler's answer.
             state = .awaitingResponse(Awaiting(
@@ -451,6 +471,7 @@ struct ConnectionStateMachine {
             if bufferEmpty && parserIdle { state = .idle(headPeer) }
         case .receivingBody(let receiving): peer = receiving.peer
         case .receivingStreamedBody(let receiving): peer = receiving.peer
+        case .discardingBody(let discardingPeer, _): peer = discardingPeer
         default: preconditionFailure("input exhausted in \(state)")
         }
         // After the client's FIN nothing more can arrive: a half-received request can never
@@ -467,20 +488,28 @@ struct ConnectionStateMachine {
     ) -> Action {
         let awaiting: Awaiting
         var bodyUnread = false
+        var discardable = false
         switch state {
         case .awaitingResponse(let waiting) where waiting.number == number:
             awaiting = waiting
         case .receivingStreamedBody(let receiving) where receiving.number == number:
-            // Answered before its body ended: what is left of the body would be read as the next
-            // request, so this answer is the connection's last.
+            // Answered before its body ended: the rest of the body must never be parsed as
+            // requests. A small rest that the client is committed to sending (it did not wait
+            // for a 100 it never got) is read and thrown away; otherwise this answer is the
+            // connection's last (RFC 9110 §10.1.1: say which, with `Connection: close`).
             awaiting = Awaiting(
                 number: number, head: receiving.head, request: receiving.request,
                 startedAt: receiving.startedAt, peer: receiving.peer)
             bodyUnread = true
+            // Paused, the handler held the connection back: its read deadline says nothing now.
+            if case .contentLength(let length) = receiving.head.framing, !receiving.continuePending, !receiving.paused {
+                discardable = length - receiving.bodyReceived <= Self.maxDiscardedBody
+            }
         default:
             return .nothing  // a late answer for a request the connection no longer waits for
         }
-        var keepAlive = awaiting.head.keepAlive && !handlerCloses && !serverClosing && !bodyUnread
+        var keepAlive = awaiting.head.keepAlive && !handlerCloses && !serverClosing
+            && (!bodyUnread || (discardable && !hasStream))
             && requestCount < limits.maxRequestsPerConnection && awaiting.peer == .open
         if hasStream && awaiting.head.method != .head {
             // HTTP/1.0 has no chunked coding: the body ends where the connection does.
@@ -493,7 +522,11 @@ struct ConnectionStateMachine {
                 Reply(number: number, request: awaiting.request, startedAt: awaiting.startedAt, keepAlive: keepAlive),
                 chunked: chunked)
         }
-        state = keepAlive ? .idle(awaiting.peer) : .closingAfterWrite(awaiting.peer)
+        if keepAlive && bodyUnread {
+            state = .discardingBody(awaiting.peer, since: lastRead)
+        } else {
+            state = keepAlive ? .idle(awaiting.peer) : .closingAfterWrite(awaiting.peer)
+        }
         return .writeResponse(Reply(
             number: number, request: awaiting.request, startedAt: awaiting.startedAt, keepAlive: keepAlive))
     }
@@ -597,6 +630,11 @@ struct ConnectionStateMachine {
             return now > deadline ? .close : .nothing
         case .dispatching, .awaitingResponse, .streaming, .closingAfterWrite:
             return writeStalled ? .close : .nothing
+        case .discardingBody(_, let since):
+            // The request was answered: a stall now ends the connection, with no second answer.
+            if outputPending && writeStalled { return .close }
+            let stalled = now &- lastRead > limits.bodyReadTimeout.nanoseconds
+            return stalled || now &- since > limits.bodyTimeout.nanoseconds ? .close : .nothing
         case .idle, .receivingHead, .receivingBody, .receivingStreamedBody:
             if outputPending { return writeStalled ? .close : .nothing }
             switch state {
