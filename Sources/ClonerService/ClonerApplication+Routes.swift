@@ -41,7 +41,8 @@ extension ClonerApplication {
             let line = AccessLogRecord(
                 method: record.method, path: record.path, status: record.status,
                 durationMilliseconds: Double(record.duration.components.seconds) * 1000 + Double(record.duration.components.attoseconds) / 1e15,
-                bytes: record.bytesSent, requestID: record.requestID, remote: record.remoteAddress
+                bytes: record.bytesSent, bytesReceived: record.bytesReceived, requestID: record.requestID,
+                remote: record.remoteAddress
             ).jsonLine()
             accessLog.append(line, loop: record.loop)
             metrics.recordRequest(route: record.route ?? "unmatched", method: record.method, status: record.status, duration: record.duration)

@@ -401,4 +401,148 @@ import Testing
         #expect(closed)
         #expect(machine.isClosed)
     }
+
+    // MARK: Streamed request bodies
+
+    /// Dispatches a streamed request at its head and routes it, as `parseAndDispatch` does.
+    private static func receiveStreamedHead(
+        _ head: RequestHead, bodyAlreadyBuffered: Bool = false, at now: UInt64 = 0, into machine: inout ConnectionStateMachine
+    ) -> String {
+        machine.requestBytesBuffered(now: now)
+        let action = machine.streamedHeadReceived(head, now: now, bodyAlreadyBuffered: bodyAlreadyBuffered)
+        if case .dispatch(let head, _, _) = action {
+            machine.requestRouted(HTTPRequest(method: head.method, target: head.target, version: head.version))
+        }
+        return name(action)
+    }
+
+    @Test func streamedBodyIsDispatchedAtItsHeadAndKeepsTheConnectionWhenReadWhole() {
+        var machine = Self.machine()
+        let head = Self.head(.put, "/up", contentLength: 10)
+        #expect(Self.receiveStreamedHead(head, into: &machine) == "dispatch 1 /up 0B")
+        // The handler runs and the body is still read and parsed.
+        #expect(machine.activity == .reading)
+        #expect(machine.isReceivingStreamedBody)
+        #expect(machine.awaitedRequest(1)?.target == "/up")
+        #expect(machine.unansweredRequest?.target == "/up")
+        machine.streamedBodyReceived(10)
+        #expect(Self.name(machine.requestComplete()) == "nothing")
+        #expect(machine.activity == .responding)
+        #expect(Self.answer(1, &machine) == "write 1 /up keep-alive")
+        #expect(machine.activity == .reading)
+    }
+
+    /// An answer before the body's end is the connection's last when the rest is large, chunked,
+    /// not yet committed to (a client waiting for 100), or held back for the handler, and when the
+    /// answer is streamed.
+    @Test func answerBeforeTheStreamedBodyEndsClosesTheConnection() {
+        let large = ConnectionStateMachine.maxDiscardedBody + 5
+        var machine = Self.machine()
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: large), into: &machine)
+        machine.streamedBodyReceived(4)
+        #expect(Self.answer(1, &machine) == "write 1 /up close")
+        #expect(machine.activity == .finishing)
+
+        var chunked = Self.machine()
+        var chunkedHead = Self.head(.put, "/up")
+        chunkedHead.framing = .chunked
+        _ = Self.receiveStreamedHead(chunkedHead, into: &chunked)
+        #expect(Self.answer(1, &chunked) == "write 1 /up close")
+
+        var waiting = Self.machine()
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", expectsContinue: true, contentLength: 10), into: &waiting)
+        #expect(Self.answer(1, &waiting) == "write 1 /up close")
+
+        var paused = Self.machine()
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: 10), into: &paused)
+        paused.streamedBodyPaused()
+        #expect(Self.answer(1, &paused) == "write 1 /up close")
+
+        var streaming = Self.machine()
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: 10), into: &streaming)
+        #expect(Self.answer(1, stream: true, &streaming) == "stream 1 chunked close")
+    }
+
+    /// A small rest of the body is read and thrown away; the connection then serves its next
+    /// request. A stall while discarding closes without a second answer.
+    @Test func answerBeforeASmallRestDiscardsItAndKeepsTheConnection() {
+        let length = ConnectionStateMachine.maxDiscardedBody + 4
+        var machine = Self.machine()
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: length), into: &machine)
+        machine.streamedBodyReceived(4)
+        #expect(Self.answer(1, &machine) == "write 1 /up keep-alive")
+        #expect(machine.isDiscardingBody)
+        #expect(machine.activity == .reading)
+        #expect(Self.name(machine.requestComplete()) == "nothing")
+        #expect(Self.receive(Self.head(.get, "/next"), into: &machine) == ["nothing", "dispatch 2 /next 0B"])
+
+        var stalled = Self.machine()
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: 10), into: &stalled)
+        stalled.didRead(now: 5 * Self.second)
+        #expect(Self.answer(1, &stalled) == "write 1 /up keep-alive")
+        #expect(Self.name(stalled.timerFired(now: 24 * Self.second, outputPending: false)) == "nothing")
+        #expect(Self.name(stalled.timerFired(now: 26 * Self.second, outputPending: false)) == "close")
+
+        // Trickling keeps the read deadline away, not the whole rest's.
+        var trickling = Self.machine()
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: 1000), into: &trickling)
+        #expect(Self.answer(1, &trickling) == "write 1 /up keep-alive")
+        for second in stride(from: UInt64(5), through: 20, by: 5) {
+            trickling.didRead(now: second * Self.second)
+            #expect(Self.name(trickling.timerFired(now: second * Self.second, outputPending: false)) == "nothing")
+        }
+        trickling.didRead(now: 21 * Self.second)
+        #expect(Self.name(trickling.timerFired(now: 21 * Self.second, outputPending: false)) == "close")
+    }
+
+    /// 100 Continue waits for the handler's first read, and is not sent once body bytes came.
+    @Test func streamedContinueWaitsForTheHandler() {
+        var machine = Self.machine()
+        let head = Self.head(.put, "/up", expectsContinue: true, contentLength: 10)
+        #expect(Self.receiveStreamedHead(head, into: &machine) == "dispatch 1 /up 0B")
+        #expect(Self.name(machine.streamedBodyStarted(number: 2)) == "nothing")
+        #expect(Self.name(machine.streamedBodyStarted(number: 1)) == "writeContinue")
+        #expect(Self.name(machine.streamedBodyStarted(number: 1)) == "nothing")
+
+        var eager = Self.machine()
+        _ = Self.receiveStreamedHead(head, into: &eager)
+        eager.streamedBodyReceived(3)
+        #expect(Self.name(eager.streamedBodyStarted(number: 1)) == "nothing")
+
+        var already = Self.machine()
+        _ = Self.receiveStreamedHead(head, bodyAlreadyBuffered: true, into: &already)
+        #expect(Self.name(already.streamedBodyStarted(number: 1)) == "nothing")
+    }
+
+    /// The body-read timeout counts the client's stalls, not the handler's: paused, it does not
+    /// run, and it counts again from the resume. The rate deadline does not apply.
+    @Test func streamedBodyTimesOutOnlyOnTheClientsStalls() {
+        var machine = Self.machine()
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: 1 << 30), into: &machine)
+        machine.didRead(now: 10 * Self.second)
+        machine.streamedBodyReceived(1000)
+        // 200 s in at 5 B/s: a whole body would be past its rate deadline; a streamed one moves.
+        machine.didRead(now: 200 * Self.second)
+        #expect(Self.name(machine.timerFired(now: 201 * Self.second, outputPending: false)) == "nothing")
+        machine.streamedBodyPaused()
+        #expect(machine.isBodyPaused)
+        #expect(Self.name(machine.timerFired(now: 500 * Self.second, outputPending: false)) == "nothing")
+        let resumed = machine.streamedBodyDrained(number: 1, now: 500 * Self.second)
+        let resumedTwice = machine.streamedBodyDrained(number: 1, now: 500 * Self.second)
+        #expect(resumed && !resumedTwice)
+        #expect(Self.name(machine.timerFired(now: 529 * Self.second, outputPending: false)) == "nothing")
+        #expect(Self.name(machine.timerFired(now: 531 * Self.second, outputPending: false)) == "timeOut")
+        // The rejection ends the request; the handler's late answer is dropped.
+        #expect(Self.name(machine.rejected()) == "reject /up")
+        #expect(Self.answer(1, &machine) == "nothing")
+    }
+
+    /// The client's FIN mid-body: nothing more can arrive, so the connection closes.
+    @Test func peerClosingMidStreamedBodyCloses() {
+        var machine = Self.machine()
+        _ = Self.receiveStreamedHead(Self.head(.put, "/up", contentLength: 10), into: &machine)
+        machine.streamedBodyReceived(4)
+        #expect(Self.name(machine.peerClosed()) == "nothing")
+        #expect(Self.name(machine.inputExhausted(bufferEmpty: true, parserIdle: false, outputPending: false)) == "close")
+    }
 }

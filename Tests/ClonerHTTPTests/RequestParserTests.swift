@@ -153,6 +153,62 @@ private func bodyBytes(_ outputs: [BufferedRequestParser.Output]) -> [UInt8] {
         #expect(rejection(chunked, limits: limits) == 413)
     }
 
+    /// `parse(_:bodyLimit:)`: the limit is asked per head, replaces `maxBodyLength` for that
+    /// request only (Content-Length and chunked alike), and the next request is back to its own.
+    @Test func bodyLimitIsDecidedPerHead() throws {
+        var limits = HTTPLimits()
+        limits.maxBodyLength = 10
+        var parser = RequestParser(limits: limits)
+        let text = "PUT /big HTTP/1.1\r\nHost: a\r\nContent-Length: 20\r\n\r\n" + String(repeating: "x", count: 20)
+            + "PUT /big HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n" + String(repeating: "y", count: 16)
+            + "\r\n4\r\nyyyy\r\n0\r\n\r\n"
+            + "PUT /small HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n"
+        let bytes = Array(text.utf8)
+        var offset = 0
+        var targets: [String] = []
+        var bodies = 0
+        var failure: HTTPParseError?
+        loop: while true {
+            do throws(HTTPParseError) {
+                let step = try bytes[offset...].withUnsafeBufferPointer { buffer throws(HTTPParseError) in
+                    try parser.parse(buffer) { head in
+                        targets.append(head.target)
+                        return head.target == "/big" ? 20 : limits.maxBodyLength
+                    }
+                }
+                offset += step.consumed
+                if case .body(let range)? = step.event { bodies += range.count }
+                if step.event == nil && step.consumed == 0 { break loop }
+            } catch {
+                failure = error
+                break loop
+            }
+        }
+        #expect(targets == ["/big", "/big", "/small"])
+        #expect(bodies == 40)
+        #expect(failure?.status == .contentTooLarge)
+        #expect(failure?.reason == "Content-Length 11 exceeds 10")
+
+        var chunked = RequestParser(limits: limits)
+        let over = Array(("PUT /big HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n" + String(repeating: "y", count: 16)
+            + "\r\n5\r\n").utf8)
+        var position = 0
+        var chunkedFailure: HTTPParseError?
+        while chunkedFailure == nil && position < over.count {
+            do throws(HTTPParseError) {
+                let step = try over[position...].withUnsafeBufferPointer { buffer throws(HTTPParseError) in
+                    try chunked.parse(buffer) { _ in 20 }
+                }
+                if step.event == nil && step.consumed == 0 { break }
+                position += step.consumed
+            } catch {
+                chunkedFailure = error
+            }
+        }
+        #expect(chunkedFailure?.status == .contentTooLarge)
+        #expect(chunkedFailure?.reason == "chunked body exceeds 20 bytes")
+    }
+
     @Test func errorOffsetPointsAtTheOffendingByte() {
         guard case .failure(let error) = parse("GET / HTTP/1.1\r\nHost: a\r\nBad Name: x\r\n\r\n") else {
             Issue.record("accepted a field name with a space")

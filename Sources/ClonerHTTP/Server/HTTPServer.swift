@@ -31,7 +31,10 @@ import Dispatch
 ///   `X-Request-ID` (the client's if sane, else generated) and `Connection`, drops the body of
 ///   HEAD answers, and closes after every rejection whose framing can't be trusted.
 /// - Large or slow bodies: `HTTPResponse.streaming { writer in try await writer.write(...) }` sends
-///   chunked with backpressure (the producer's `write` waits while the client is behind).
+///   chunked with backpressure (the producer's `write` waits while the client is behind);
+///   `router.add(.put, pattern, maxBodyBytes: 1 << 30, streamed: { request, body in ... })`
+///   receives one (`for try await chunk in body`), and the connection stops reading while the
+///   handler is behind.
 /// - Hooks (`onRequestStart`, `accessLog`, `errorResponse`) run on loop threads: keep them cheap.
 /// - Limits and timeouts: `Configuration.limits` (`HTTPLimits`, the defaults of docs/architecture.md#framing-and-limits).
 /// - `shutdown(drainTimeout:grace:)` blocks: after the grace (listener open, all served) it stops accepting, closes idle connections, lets

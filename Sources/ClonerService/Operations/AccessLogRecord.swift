@@ -15,16 +15,22 @@ public struct AccessLogRecord: Sendable, Hashable {
     public var durationMilliseconds: Double
     /// Bytes of the answer body.
     public var bytes: Int
+    /// Bytes of the request body received (for a streamed upload cut short, as far as it got).
+    public var bytesReceived: Int
     public var requestID: String
     /// The peer, `address:port`.
     public var remote: String
 
-    public init(method: String, path: String, status: Int, durationMilliseconds: Double, bytes: Int, requestID: String, remote: String) {
+    public init(
+        method: String, path: String, status: Int, durationMilliseconds: Double, bytes: Int, bytesReceived: Int = 0,
+        requestID: String, remote: String
+    ) {
         self.method = method
         self.path = path
         self.status = status
         self.durationMilliseconds = durationMilliseconds
         self.bytes = bytes
+        self.bytesReceived = bytesReceived
         self.requestID = requestID
         self.remote = remote
     }
@@ -42,6 +48,7 @@ public struct AccessLogRecord: Sendable, Hashable {
             "status": .stringConvertible(status),
             "duration_ms": .stringConvertible(roundedDuration),
             "bytes": .stringConvertible(bytes),
+            "bytes_received": .stringConvertible(bytesReceived),
             "request_id": .string(requestID),
             "remote": .string(remote),
         ]
@@ -53,7 +60,8 @@ public struct AccessLogRecord: Sendable, Hashable {
     }
 
     /// The whole line, newline included, with keys in reading order:
-    /// timestamp, level, message, method, path, status, duration_ms, bytes, request_id, remote.
+    /// timestamp, level, message, method, path, status, duration_ms, bytes, bytes_received,
+    /// request_id, remote.
     public func jsonLine(timestampMilliseconds: Int64 = RFC3339Timestamp.nowMilliseconds()) -> [UInt8] {
         var writer = JSONWriter(capacity: 224 + path.utf8.count)
         writer.beginObject()
@@ -65,6 +73,7 @@ public struct AccessLogRecord: Sendable, Hashable {
         writer.key("status"); writer.integer(status)
         writer.key("duration_ms"); writer.double(roundedDuration)
         writer.key("bytes"); writer.integer(bytes)
+        writer.key("bytes_received"); writer.integer(bytesReceived)
         writer.key("request_id"); writer.string(requestID)
         writer.key("remote"); writer.string(remote)
         writer.endObject()
