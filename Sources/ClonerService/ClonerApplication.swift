@@ -37,11 +37,15 @@ public final class ClonerApplication: Sendable {
     /// This replica's id and the leases on its jobs and idempotency reservations (docs/architecture.md#replicas).
     let leases: JobLeaseKeeper
     private let stopped = Atomic<Bool>(false)
+    /// Where the access log's lines go (the logger's lines go where its handler writes).
+    let logOutput: Int32
 
     /// Loads the model and opens (creating or migrating) the store; throws `ModelError` or
     /// `StoreError` with every detail an operator needs, before anything listens.
-    public init(configuration: ServiceConfiguration, logger: Logger = Logger(label: "cloner"), metrics: ServiceMetrics = ServiceMetrics()) throws {
+    public init(configuration: ServiceConfiguration, logger: Logger = Logger(label: "cloner"), metrics: ServiceMetrics = ServiceMetrics(),
+                logOutput: Int32 = STDOUT_FILENO) throws {
         self.configuration = configuration
+        self.logOutput = logOutput
         self.logger = logger
         self.metrics = metrics
         let model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: configuration.modelPath), keys: configuration.cloneRuleKeys)
