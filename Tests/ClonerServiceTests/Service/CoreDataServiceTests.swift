@@ -1,19 +1,22 @@
+import ClonerService
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
 
 /// The service run on a Core Data model as Xcode saves it (Tests/Fixtures/CoreData), with
 /// MOCloner's clone rules in user info, and MOCloner's own scenarios over HTTP.
-@Suite("End to end: a Core Data model and MOCloner's scenarios")
-struct CoreDataEndToEndTests {
+@Suite("Service: a Core Data model and MOCloner's scenarios")
+struct CoreDataServiceTests {
     typealias F = EndToEndFixture
 
     static let bundle = repositoryRoot.appendingPathComponent("Tests/Fixtures/CoreData/Notes.xcdatamodeld")
 
-    static func withService(_ body: (ServiceProcess) async throws -> Void) async throws {
-        try await ServiceProcess.withService(arguments: ["--model", bundle.path]) { try await body($0) }
+    static func withService(_ body: (TestService) async throws -> Void) async throws {
+        try await TestService.withService(overrides: .init(modelPath: bundle.path)) { try await body($0) }
     }
 
+    /// The commands run the `cloner` executable; the answers come from the service in process.
     @Test("check-model and import-model read the .xcdatamodeld; the imported file serves the same GET /model")
     func commandsReadTheBundle() async throws {
         let folder = try TemporaryDirectory()
@@ -25,16 +28,16 @@ struct CoreDataEndToEndTests {
         let imported = try await ServiceProcess.run(["import-model", Self.bundle.path], in: folder.url)
         #expect(imported.status == 0, "\(imported.stderr)")
         let file = try folder.write(imported.stdout, to: "model.json")
-        let fromCoreData = try await Self.modelAnswer(arguments: ["--model", Self.bundle.path])
-        let fromFile = try await Self.modelAnswer(arguments: ["--model", file])
+        let fromCoreData = try await Self.modelAnswer(modelPath: Self.bundle.path)
+        let fromFile = try await Self.modelAnswer(modelPath: file)
         #expect(fromFile == fromCoreData, "GET /model differs between the Core Data model and its imported file")
 
         let refused = try await ServiceProcess.run(["import-model", repositoryRoot.appendingPathComponent("config/model.json").path], in: folder.url)
         #expect(refused.status == 1 && refused.stderr.contains("not a Core Data model"), "\(refused.stderr)")
     }
 
-    static func modelAnswer(arguments: [String]) async throws -> String {
-        try await ServiceProcess.withService(arguments: arguments) { service in
+    static func modelAnswer(modelPath: String) async throws -> String {
+        try await TestService.withService(overrides: .init(modelPath: modelPath)) { service in
             try await service.client.get("/model").text
         }
     }

@@ -1,10 +1,12 @@
+import ClonerServiceTestSupport
+import ClonerTestSupport
 import Foundation
 import Testing
 
 /// API keys from CLONER_API_KEYS / CLONER_READ_API_KEYS (docs/architecture.md#authentication), including a key given
 /// only as `sha256:<hex>`.
-@Suite("End to end: auth")
-struct AuthEndToEndTests {
+@Suite("Service: auth")
+struct AuthServiceTests {
     typealias F = EndToEndFixture
 
     /// A key the service is only told about as `sha256:<hex>`.
@@ -23,7 +25,7 @@ struct AuthEndToEndTests {
             "CLONER_API_KEYS": "writer-key, sha256:\(digest)",
             "CLONER_READ_API_KEYS": "reader-key",
         ]
-        try await ServiceProcess.withService(environment: environment) { service in
+        try await TestService.withService(environment: environment) { service in
             let anonymous = service.client
             for (method, path) in [("GET", "/notes"), ("POST", "/notes"), ("GET", "/model"), ("GET", "/metrics"),
                                    ("GET", "/openapi.yaml"), ("GET", "/jobs/x"), ("POST", "/notes/1/clone")] {

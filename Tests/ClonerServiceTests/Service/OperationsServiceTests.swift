@@ -1,15 +1,16 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
 
 /// Model, API description, probes, metrics, routing errors, problem shape, request ids, access log.
-@Suite("End to end: operations")
-struct OperationsEndToEndTests {
+@Suite("Service: operations")
+struct OperationsServiceTests {
     typealias F = EndToEndFixture
 
     @Test("GET /model is the normalised model with an ETag; GET /openapi.yaml is served from any working directory", arguments: StoreBackendKind.available)
     func modelAndOpenAPI(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let model = try await client.get("/model")
             #expect(model.status == 200)
@@ -38,7 +39,7 @@ struct OperationsEndToEndTests {
     @Test("probes answer 200; /metrics counts requests by route, method and status, and clones", arguments: StoreBackendKind.available)
     func probesAndMetrics(_ backend: StoreBackendKind) async throws {
         do {
-            try await ServiceProcess.withService(backend: backend) { service in
+            try await TestService.withService(backend: backend) { service in
                 let client = service.client
                 let health = try await client.get("/healthz")
                 #expect(health.status == 200)
@@ -73,7 +74,7 @@ struct OperationsEndToEndTests {
 
     @Test("404 and 405 with Allow are problems of the documented shape; X-Request-ID is honoured, generated and echoed; one access log line per request", arguments: StoreBackendKind.available)
     func routingErrorsProblemShapeAndRequestIDs(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let notFound = try await client.get("/a/b/c/d")
             #expect(notFound.status == 404)
@@ -107,8 +108,8 @@ struct OperationsEndToEndTests {
             #expect(unsafe.header("X-Request-ID")?.isEmpty == false)
 
             // A framing error found by the HTTP layer is a problem too, and closes.
-            let framing = try ClientConnection(port: service.port)
-            try framing.send("GET /notes HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+            let framing = try RawClient(port: service.port, timeout: 60)
+            framing.send("GET /notes HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
             let rejected = try await framing.receiveResponse()
             #expect(rejected.status == 400)
             #expect(rejected.header("Connection")?.lowercased() == "close")
@@ -121,10 +122,10 @@ struct OperationsEndToEndTests {
             #expect(first != nil && first != second, "generated ids differ")
 
             // The access log line is written when the request ends: no buffering to wait for.
-            let line = await service.stdout.jsonLine(within: .seconds(10)) { object in
+            let line = await service.log.jsonLine(within: .seconds(10)) { object in
                 (object["requestId"] as? String ?? object["request_id"] as? String) == chosen
             }
-            let logged = try #require(line, "no access log line for \(chosen) in:\n\(service.stdout.text)")
+            let logged = try #require(line, "no access log line for \(chosen) in:\n\(service.log.text)")
             #expect(logged["method"] as? String == "GET")
             #expect(logged["path"] as? String == "/notes/777")
             #expect(F.int(logged["status"]) == 404)
@@ -135,7 +136,7 @@ struct OperationsEndToEndTests {
 
     @Test("HTTP limits from CLONER_HTTP_*: a body over the limit is 413 with Connection: close, judged by Content-Length before it is read", arguments: StoreBackendKind.available)
     func bodyLimitFromEnvironment(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend, environment: ["CLONER_HTTP_MAX_BODY_BYTES": "2048"]) { service in
+        try await TestService.withService(backend: backend, environment: ["CLONER_HTTP_MAX_BODY_BYTES": "2048"]) { service in
             let client = service.client
             let padding = String(repeating: "x", count: 1500)
             #expect(try await client.post("/notes", F.note(#""name":"\#(padding)""#)).status == 201)
@@ -146,8 +147,8 @@ struct OperationsEndToEndTests {
             #expect(try refused.json()["code"] as? String == "payload_too_large")
 
             // Only the head is sent: the answer must come without the body.
-            let connection = try ClientConnection(port: service.port, timeoutSeconds: 20)
-            try connection.send("POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n")
+            let connection = try RawClient(port: service.port, timeout: 20)
+            connection.send("POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n")
             let early = try await connection.receiveResponse()
             #expect(early.status == 413)
             #expect(try await service.count("Note") == 1)
@@ -157,7 +158,7 @@ struct OperationsEndToEndTests {
     @Test("curl drives create, clone and read like a runbook does", arguments: StoreBackendKind.available)
     func curlRunbook(_ backend: StoreBackendKind) async throws {
         do {
-            try await ServiceProcess.withService(backend: backend) { service in
+            try await TestService.withService(backend: backend) { service in
                 let base = "http://127.0.0.1:\(service.port)"
                 let created = try await Curl.run(["-sS", "-i", "-X", "POST", "\(base)/notes", "-H", "Content-Type: application/json",
                                             "--data-binary", F.richNote(name: "curl", tag: "cli")])

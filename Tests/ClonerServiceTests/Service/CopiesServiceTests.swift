@@ -1,14 +1,15 @@
+import ClonerServiceTestSupport
 import Foundation
 import Testing
 
 /// Many copies in one request over HTTP (docs/architecture.md#many-copies).
-@Suite("End to end: many copies in one request")
-struct CopiesEndToEndTests {
+@Suite("Service: many copies in one request")
+struct CopiesServiceTests {
     typealias F = EndToEndFixture
 
     @Test("copies: N answers clones in order, created totals, ids per copy; a list of sets names each copy")
     func answerShape() async throws {
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let client = service.client
             let note = try await client.create("notes", F.richNote(name: "template", tag: "shared"))
             let noteID = try #require(F.int(note["_id"]))
@@ -62,7 +63,7 @@ struct CopiesEndToEndTests {
 
     @Test("bad copies answer 422 naming the field; a unique clash in one copy is a 409 naming it and writes nothing")
     func refusals() async throws {
-        try await ServiceProcess.withService(environment: ["CLONER_MAX_COPIES": "5"]) { service in
+        try await TestService.withService(environment: ["CLONER_MAX_COPIES": "5"]) { service in
             let client = service.client
             let note = try await client.create("notes", F.richNote(name: "template", tag: "shared"))
             let noteID = try #require(F.int(note["_id"]))
@@ -97,13 +98,13 @@ struct CopiesEndToEndTests {
 
     @Test("respond-async and Idempotency-Key work for a batch")
     func asyncAndReplay() async throws {
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let client = service.client
             let note = try await client.create("notes", F.richNote(name: "template", tag: "shared"))
             let noteID = try #require(F.int(note["_id"]))
             let accepted = try await client.post("/notes/\(noteID)/clone", #"{"copies":4}"#, headers: [("Prefer", "respond-async")])
             #expect(accepted.status == 202, "\(accepted.text)")
-            let job = try await JobsEndToEndTests.waitForJob(client, try #require(accepted.header("Location")))
+            let job = try await JobsServiceTests.waitForJob(client, try #require(accepted.header("Location")))
             #expect(job["status"] as? String == "succeeded")
             let result = try #require(job["result"] as? [String: Any])
             #expect((result["clones"] as? [Any])?.count == 4)

@@ -1,16 +1,18 @@
+import ClonerService
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
 
 /// `POST /{collection}/{id}/clone` (docs/architecture.md#clone-semantics, #http-contract) against the real binary.
-@Suite("End to end: clone")
-struct CloneEndToEndTests {
+@Suite("Service: clone")
+struct CloneServiceTests {
     typealias F = EndToEndFixture
 
     @Test("clone: 201 + Location + counts; the copy is deep, rebuilt where the model says, linked where shared; the original is untouched", arguments: StoreBackendKind.available)
     func deepClone(_ backend: StoreBackendKind) async throws {
         do {
-            try await ServiceProcess.withService(backend: backend) { service in
+            try await TestService.withService(backend: backend) { service in
                 let client = service.client
                 let original = try await client.create("notes", F.richNote(name: "trip", tag: "travel"))
                 let originalID = try #require(F.int(original["_id"]))
@@ -60,7 +62,7 @@ struct CloneEndToEndTests {
     @Test("dryRun answers 200 with the counts and writes nothing; returnIds maps every old _id to its new one", arguments: StoreBackendKind.available)
     func dryRunAndReturnIDs(_ backend: StoreBackendKind) async throws {
         do {
-            try await ServiceProcess.withService(backend: backend) { service in
+            try await TestService.withService(backend: backend) { service in
                 let client = service.client
                 let original = try await client.create("notes", F.richNote(name: "plan", tag: "t"))
                 let originalID = try #require(F.int(original["_id"]))
@@ -93,7 +95,7 @@ struct CloneEndToEndTests {
     @Test("exclude and set shape the copy; bad entries are 422 naming them; an unknown source is 404", arguments: StoreBackendKind.available)
     func excludeSetAndRejections(_ backend: StoreBackendKind) async throws {
         do {
-            try await ServiceProcess.withService(backend: backend) { service in
+            try await TestService.withService(backend: backend) { service in
                 let client = service.client
                 let original = try await client.create("notes", F.richNote(name: "shape", tag: "t"))
                 let originalID = try #require(F.int(original["_id"]))
@@ -150,13 +152,13 @@ struct CloneEndToEndTests {
 
 /// Clone semantics that need their own service: a clone joining a shared parent, and the
 /// per-clone object limit from the command line.
-@Suite("End to end: clone limits and shared parents")
+@Suite("Service: clone limits and shared parents")
 struct CloneSharingEndToEndTests {
     typealias F = EndToEndFixture
 
     @Test("an Item clone joins its note (shared, inverse to-many) at the end; a clone over --max-objects is refused and writes nothing", arguments: StoreBackendKind.available)
     func sharedParentAndObjectLimit(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(arguments: ["--max-objects", "3"]) { service in
+        try await TestService.withService(overrides: .init(maxObjectsPerClone: 3)) { service in
             let client = service.client
             let note = try await client.create("notes", F.note(#""name":"parent","items":[{"name":"a","itemDatas":[{"createDate":"\#(F.date)"}]},{"name":"b"}]"#))
             let noteID = try #require(F.int(note["_id"]))

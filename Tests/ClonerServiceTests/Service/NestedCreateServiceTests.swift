@@ -1,17 +1,18 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
 
 /// A nested create of tens of thousands of objects (docs/architecture.md#routes: one transaction) must be linear:
 /// it holds the only writer while it runs.
-@Suite("End to end: large nested creates")
-struct NestedCreateEndToEndTests {
+@Suite("Service: large nested creates")
+struct NestedCreateServiceTests {
     typealias F = EndToEndFixture
 
     @Test("a body holding more objects than maxObjectsPerRequest is a 413 naming the widest member, before any work",
           arguments: StoreBackendKind.available)
     func wideBodiesAreRefused(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend, environment: ["CLONER_MAX_OBJECTS_PER_REQUEST": "10"]) { service in
+        try await TestService.withService(backend: backend, environment: ["CLONER_MAX_OBJECTS_PER_REQUEST": "10"]) { service in
             let client = service.client
             func items(_ count: Int) -> String { Array(repeating: "{}", count: count).joined(separator: ",") }
             let fits = try await client.post("/notes", F.note(#""items":[\#(items(9))],"noteDescription":{}"#))
@@ -31,7 +32,7 @@ struct NestedCreateEndToEndTests {
             #expect(try await service.counts(["Note", "Item", "NoteDescription"]) == before, "nothing written")
         }
         // The default (100,000) refuses a 6 MB body of two million empty objects at once.
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let wide = F.note(#""items":["# + Array(repeating: "{}", count: 2_000_000).joined(separator: ",") + "]")
             let response = try await service.client.post("/notes", wide)
             #expect(response.status == 413, "\(response.status) \(response.text.prefix(300))")
@@ -41,7 +42,7 @@ struct NestedCreateEndToEndTests {
 
     @Test("a note with 40,000 nested items (each with its ItemData every tenth) is created whole, in order")
     func fortyThousandItems() async throws {
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let client = service.client
             let count = 40_000
             var items: [String] = []

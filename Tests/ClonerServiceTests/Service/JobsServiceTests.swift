@@ -1,10 +1,11 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
 
 /// `Prefer: respond-async` clones and `GET /jobs/{id}` (docs/architecture.md#routes).
-@Suite("End to end: asynchronous clone jobs")
-struct JobsEndToEndTests {
+@Suite("Service: asynchronous clone jobs")
+struct JobsServiceTests {
     typealias F = EndToEndFixture
 
     /// Polls a job (bounded) until it is finished; the last job document.
@@ -25,7 +26,7 @@ struct JobsEndToEndTests {
     @Test("202 + Location /jobs/{id}; the job succeeds with the same answer a synchronous clone gives", arguments: StoreBackendKind.available)
     func asyncClone(_ backend: StoreBackendKind) async throws {
         do {
-            try await ServiceProcess.withService(backend: backend) { service in
+            try await TestService.withService(backend: backend) { service in
                 let client = service.client
                 let note = try await client.create("notes", F.richNote(name: "later", tag: "t"))
                 let noteID = try #require(F.int(note["_id"]))
@@ -74,7 +75,7 @@ struct JobsEndToEndTests {
     @Test("a failing asynchronous clone (unique conflict) ends failed with a problem and writes nothing", arguments: StoreBackendKind.available)
     func failingAsyncClone(_ backend: StoreBackendKind) async throws {
         do {
-            try await ServiceProcess.withService(backend: backend) { service in
+            try await TestService.withService(backend: backend) { service in
                 let client = service.client
                 let taken = F.uuid()
                 _ = try await client.create("notes", F.note(#""name":"holder""#, id: taken))
@@ -100,7 +101,7 @@ struct JobsEndToEndTests {
     @Test("an asynchronous clone with an Idempotency-Key is accepted once; the retry points at the same job", arguments: StoreBackendKind.available)
     func asyncIdempotency(_ backend: StoreBackendKind) async throws {
         do {
-            try await ServiceProcess.withService(backend: backend) { service in
+            try await TestService.withService(backend: backend) { service in
                 let client = service.client
                 let note = try await client.create("notes", F.richNote(name: "async-once", tag: "t"))
                 let noteID = try #require(F.int(note["_id"]))

@@ -1,3 +1,4 @@
+import ClonerServiceTestSupport
 import ClonerStore
 import Foundation
 import Testing
@@ -5,14 +6,14 @@ import Testing
 /// Clone admission by time: clones past `maxConcurrentClones` wait for their turn instead of being
 /// refused; only `maxQueuedClones` in flight (a memory bound) or an estimated wait past the writer
 /// wait answers 503, with a `Retry-After`.
-@Suite("End to end: clone admission")
-struct CloneAdmissionEndToEndTests {
+@Suite("Service: clone admission")
+struct CloneAdmissionServiceTests {
     typealias F = EndToEndFixture
 
     /// A note, and a first clone of it held inside its job: SQLite's write lock is taken from
     /// outside the service, so the job waits for it (the store's busy timeout) and keeps its place
     /// until `blocker` rolls back.
-    static func holdFirstClone(_ service: ServiceProcess) async throws
+    static func holdFirstClone(_ service: TestService) async throws
         -> (note: Int, blocker: SQLiteConnection, first: Task<ClientResponse, any Error>) {
         let client = service.client
         let note = try await client.create("notes", F.richNote(name: "busy", tag: "t"))
@@ -26,7 +27,7 @@ struct CloneAdmissionEndToEndTests {
 
     @Test("with one clone running at a time, clones arriving while it is held wait their turn, sync and async, and all are made")
     func clonesPastTheRunningLimitWait() async throws {
-        try await ServiceProcess.withService(environment: ["CLONER_MAX_CONCURRENT_CLONES": "1"]) { service in
+        try await TestService.withService(environment: ["CLONER_MAX_CONCURRENT_CLONES": "1"]) { service in
             let client = service.client
             // The first clone holds the only running place.
             let (noteID, blocker, first) = try await Self.holdFirstClone(service)
@@ -42,7 +43,7 @@ struct CloneAdmissionEndToEndTests {
             #expect(accepted.status == 202, "\(accepted.text)")
             let answers = try await [first.value, second.value, third.value]
             #expect(answers.map(\.status) == [201, 201, 201], "\(answers.map(\.text))")
-            let job = try await JobsEndToEndTests.waitForJob(client, try #require(accepted.header("Location")))
+            let job = try await JobsServiceTests.waitForJob(client, try #require(accepted.header("Location")))
             #expect(job["status"] as? String == "succeeded", "\(job)")
             #expect(try await service.count("Note") == 6, "the source, three single clones and two copies")
         }
@@ -50,7 +51,7 @@ struct CloneAdmissionEndToEndTests {
 
     @Test("past maxQueuedClones in flight a clone is a 503 naming the limit, with Retry-After; a bad request is still a 422; the place comes back")
     func aClonePastTheQueueBoundIsRefused() async throws {
-        try await ServiceProcess.withService(environment: ["CLONER_MAX_QUEUED_CLONES": "1"]) { service in
+        try await TestService.withService(environment: ["CLONER_MAX_QUEUED_CLONES": "1"]) { service in
             let client = service.client
             let (noteID, blocker, first) = try await Self.holdFirstClone(service)
 

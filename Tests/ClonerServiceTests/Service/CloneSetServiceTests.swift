@@ -1,16 +1,17 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
 
 /// Relationship rule 8 (docs/architecture.md#set-on-the-root) over HTTP: a `set` link never takes objects from their owner, the branch
 /// it replaces is not copied, and what it links counts in `linked`.
-@Suite("End to end: clone set rules")
-struct CloneSetEndToEndTests {
+@Suite("Service: clone set rules")
+struct CloneSetServiceTests {
     typealias F = EndToEndFixture
 
     @Test("set items/memos to the source's own objects: 422 naming the field, the original unchanged, nothing written", arguments: StoreBackendKind.available)
     func setThatWouldTakeObjectsIsRefused(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let original = try await client.create("notes", F.richNote(name: "trip", tag: "travel"))
             let originalID = try #require(F.int(original["_id"]))
@@ -31,7 +32,7 @@ struct CloneSetEndToEndTests {
     @Test("set on a followParent attribute of the root (an item's noteID): 201 with the value, sync and async, null too",
           arguments: StoreBackendKind.available)
     func setFollowParentAttributeOfTheRoot(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let noteUUID = F.uuid()
             let note = try await client.create("notes", F.note(#""name":"owner","items":[{"name":"child"}]"#, id: noteUUID))
@@ -46,7 +47,7 @@ struct CloneSetEndToEndTests {
                     var result: [String: Any]
                     if async {
                         #expect(response.status == 202, "\(response.text)")
-                        let job = try await JobsEndToEndTests.waitForJob(client, try #require(response.header("Location")))
+                        let job = try await JobsServiceTests.waitForJob(client, try #require(response.header("Location")))
                         #expect(job["status"] as? String == "succeeded", "\(job)")
                         result = try #require(job["result"] as? [String: Any])
                     } else {
@@ -66,7 +67,7 @@ struct CloneSetEndToEndTests {
     @Test("set noteDescription null copies no description; set template counts in linked", arguments: StoreBackendKind.available)
     func setReplacesTheBranchAndCountsLinks(_ backend: StoreBackendKind) async throws {
         do {
-            try await ServiceProcess.withService(backend: backend) { service in
+            try await TestService.withService(backend: backend) { service in
                 let client = service.client
                 let original = try await client.create("notes", F.richNote(name: "trip", tag: "travel"))
                 let originalID = try #require(F.int(original["_id"]))
@@ -88,7 +89,7 @@ struct CloneSetEndToEndTests {
 
     @Test("set tags on many copies of a memo: each copy lists the tags, each tag lists every copy, counted once in linked", arguments: StoreBackendKind.available)
     func setToManyOnManyCopies(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let original = try await client.create("notes", F.richNote(name: "trip", tag: "travel"))
             let memoID = try #require(F.ints(original["memos"])?.first)

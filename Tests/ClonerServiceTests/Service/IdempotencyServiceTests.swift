@@ -1,16 +1,17 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
 
 /// `Idempotency-Key` on clones (docs/architecture.md#the-clone-answer): a retry gets the first answer, never a second copy.
-@Suite("End to end: idempotency")
-struct IdempotencyEndToEndTests {
+@Suite("Service: idempotency")
+struct IdempotencyServiceTests {
     typealias F = EndToEndFixture
 
     @Test("same key and body: the same answer and one clone; same key, other body: 422 idempotency_key_reused", arguments: StoreBackendKind.available)
     func retries(_ backend: StoreBackendKind) async throws {
         do {
-            try await ServiceProcess.withService(backend: backend) { service in
+            try await TestService.withService(backend: backend) { service in
                 let client = service.client
                 let note = try await client.create("notes", F.richNote(name: "once", tag: "t"))
                 let noteID = try #require(F.int(note["_id"]))
@@ -51,7 +52,7 @@ struct IdempotencyEndToEndTests {
     @Test("concurrent requests with one key make exactly one clone; the others replay it or answer 409 in_progress", arguments: StoreBackendKind.available)
     func concurrentRetries(_ backend: StoreBackendKind) async throws {
         do {
-            try await ServiceProcess.withService(backend: backend) { service in
+            try await TestService.withService(backend: backend) { service in
                 let client = service.client
                 let note = try await client.create("notes", F.richNote(name: "race", tag: "t"))
                 let noteID = try #require(F.int(note["_id"]))
@@ -85,12 +86,10 @@ struct IdempotencyEndToEndTests {
 
     @Test("a retry while the key's clone runs answers 409 in_progress with Retry-After; once it has finished, the replay", arguments: StoreBackendKind.available)
     func retryWhileRunning(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let items = 60_000
-            let noteID = backend == .sqlite
-                ? try await LifecycleEndToEndTests.seedLargeNote(service, items: items, name: "slow")
-                : try await ReplicasEndToEndTests.seedLargeNote(service, items: items, name: "slow")
+            let noteID = try await service.seedLargeNote(items: items, name: "slow")
             let key = [("Idempotency-Key", "slow-\(UUID().uuidString)")]
             async let first = client.post("/notes/\(noteID)/clone", "{}", headers: key)
             #expect(try await client.metric("cloner_jobs_in_flight", settlingAt: 1) == 1, "the first clone is running")

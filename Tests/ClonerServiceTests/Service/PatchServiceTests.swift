@@ -1,15 +1,16 @@
+import ClonerServiceTestSupport
 import Foundation
 import Testing
 
 /// `PATCH` and the record's identity and version (docs/architecture.md#records): a body naming another `_id` or
 /// `_version` is a 422 naming the field; a `PATCH` that changes nothing leaves `_version` alone.
-@Suite("End to end: PATCH identity and versions")
-struct PatchEndToEndTests {
+@Suite("Service: PATCH identity and versions")
+struct PatchServiceTests {
     typealias F = EndToEndFixture
 
     @Test("_id or _version in a PATCH body that differ from the record are 422 naming them; equal ones are fine")
     func identityInBody() async throws {
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let client = service.client
             let note = try await client.create("notes", F.note(#""name":"first""#))
             let other = try await client.create("notes", F.note(#""name":"other""#))
@@ -39,7 +40,7 @@ struct PatchEndToEndTests {
 
     @Test("a PATCH that changes nothing answers 200 with the record and keeps _version; a real change bumps it once")
     func noOpKeepsVersion() async throws {
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let client = service.client
             let note = try await client.create("notes", F.note(#""name":"caf\u00e9","index":3,"data":"AAE=","items":[{"name":"a"},{"name":"b"}],"noteDescription":{"content":"d"}"#))
             let id = try #require(F.int(note["_id"]))

@@ -1,3 +1,4 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
@@ -5,8 +6,8 @@ import Testing
 /// A list's cursor is a position in its order (docs/architecture.md#routes): `next` keeps working when the record
 /// it was taken from is deleted, and paging while others write neither repeats nor skips a record
 /// that stayed.
-@Suite("End to end: list cursors")
-struct ListCursorEndToEndTests {
+@Suite("Service: list cursors")
+struct ListCursorServiceTests {
     typealias F = EndToEndFixture
 
     /// A note's sort key under `order=name,-createDate`: name ascending with no name first (as
@@ -39,7 +40,7 @@ struct ListCursorEndToEndTests {
 
     @Test("paging by name,-createDate while the cursor's record is deleted and others are inserted: no repeats, no skips", arguments: StoreBackendKind.available)
     func pagingWhileWriting(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             var generator = SplitMix(seed: 14)
             let names: [String?] = [nil, "alpha", "beta", "beta", "gamma", "Ω", "𝄞"]
@@ -93,7 +94,7 @@ struct ListCursorEndToEndTests {
     @Test("order names each key once and at most 8 (422 naming order); 8 keys page through every record once",
           arguments: StoreBackendKind.available)
     func orderKeysAreFewAndDistinct(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             for (index, name) in ["b", "a", "b", "c", "a", "b", "a"].enumerated() {
                 let pinned = index % 2 == 0 ? "true" : "false"
@@ -124,7 +125,7 @@ struct ListCursorEndToEndTests {
 
     @Test("next carries an opaque cursor; it keeps its order and filters, and a forged or foreign cursor is a 422 naming it", arguments: StoreBackendKind.available)
     func cursorForm(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             for index in 0..<5 { _ = try await client.create("tags", "{\"name\":\"tag \(index)\",\"color\":\"red\"}") }
             let first = try await client.get("/tags?order=-name&limit=2&color=red").json()

@@ -1,16 +1,17 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
 
 /// What a client reads in an error answer from the real binary: a stable `code`, a `title` that
 /// names the kind, a top-level `field` whenever fields are at fault, and values quoted as sent.
-@Suite("End to end: problem answers say what is wrong")
-struct ProblemAnswersEndToEndTests {
+@Suite("Service: problem answers say what is wrong")
+struct ProblemAnswersServiceTests {
     typealias F = EndToEndFixture
 
     /// A JSON array where an object belongs names the body, for records and for clone options.
     @Test func aBodyThatIsNotAnObjectNamesTheBody() async throws {
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let client = service.client
             let note = try await client.create("notes", F.note())
             let id = try #require(F.int(note["_id"]))
@@ -28,7 +29,7 @@ struct ProblemAnswersEndToEndTests {
 
     /// Several offending fields: `errors` lists them all and `field` names the first.
     @Test func severalFieldErrorsStillGiveATopLevelField() async throws {
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let answer = try await service.client.post("/notes", #"{"colour": "red", "index": "x"}"#)
             #expect(answer.status == 422)
             let problem = try answer.json()
@@ -40,7 +41,7 @@ struct ProblemAnswersEndToEndTests {
 
     /// An integer beyond 64 bits is quoted as written, not as the double it would round to.
     @Test func valuesAreQuotedAsTheClientSentThem() async throws {
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let client = service.client
             let note = try await client.create("notes", F.note())
             let id = try #require(F.int(note["_id"]))
@@ -59,7 +60,7 @@ struct ProblemAnswersEndToEndTests {
     /// A PATCH whose body can never apply says so (400/422) before any If-Match verdict: a weak
     /// tag's 412 would send the client to fix the wrong thing.
     @Test func aBadPatchBodyIsNamedBeforeThePrecondition() async throws {
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let client = service.client
             let note = try await client.create("notes", F.note())
             let id = try #require(F.int(note["_id"]))
@@ -75,7 +76,7 @@ struct ProblemAnswersEndToEndTests {
 
     /// An expectation other than 100-continue: 417 with its own code and title (RFC 9110 §10.1.1).
     @Test func anUnknownExpectationIsNamed() async throws {
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let answer = try await service.client.get("/notes", headers: [("Expect", "nonsense")])
             #expect(answer.status == 417, "\(answer.text)")
             let problem = try answer.json()
@@ -94,7 +95,7 @@ struct ProblemAnswersEndToEndTests {
         let block = try #require(readme[after.upperBound...].range(of: "```json\n"))
         let end = try #require(readme[block.upperBound...].range(of: "\n```"))
         let sample = try #require(try JSONSerialization.jsonObject(with: Data(readme[block.upperBound..<end.lowerBound].utf8)) as? [String: Any])
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let client = service.client
             _ = try await client.create("notes", F.note())
             var answer = try await client.patch("/notes/1", #"{"colour": "red"}"#).json()

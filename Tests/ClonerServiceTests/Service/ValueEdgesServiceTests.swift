@@ -1,3 +1,4 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
@@ -5,8 +6,8 @@ import Testing
 /// Attribute values at the edges of their types (docs/architecture.md#the-model-file, #records), each round-tripped through
 /// create, read, an equality filter and a clone against the real binary: what goes in comes back
 /// byte for byte, or the create is refused with a 4xx naming the field and nothing is written.
-@Suite("End to end: attribute values at their edges")
-struct ValueEdgesEndToEndTests {
+@Suite("Service: attribute values at their edges")
+struct ValueEdgesServiceTests {
     typealias F = EndToEndFixture
 
     /// One optional attribute per type and no clone rules, so a clone copies every value as is.
@@ -117,7 +118,7 @@ struct ValueEdgesEndToEndTests {
 
     @Test("every attribute type at its edges survives create, read, filter and clone exactly", arguments: StoreBackendKind.available)
     func edgesRoundTrip(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend, modelText: Self.model) { service in
+        try await TestService.withService(backend: backend, modelText: Self.model) { service in
             let client = service.client
             var written = 0
             for (number, sample) in Self.cases.enumerated() {
@@ -173,7 +174,7 @@ struct ValueEdgesEndToEndTests {
     @Test("a unique text value holds at most 2000 bytes on both stores: create, PATCH, nested create and clone set refuse more with 422",
           arguments: StoreBackendKind.available)
     func uniqueTextLength(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             // Random hex does not compress: the index entry holds every byte.
             func text(_ count: Int) -> String { String((0..<(count / 32 + 1)).map { _ in UUID().uuidString.replacingOccurrences(of: "-", with: "") }.joined().prefix(count)) }
@@ -204,7 +205,7 @@ struct ValueEdgesEndToEndTests {
 
     @Test("values JSON or the store cannot carry are refused naming the field, and nothing is written", arguments: StoreBackendKind.available)
     func edgesRefused(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend, modelText: Self.model) { service in
+        try await TestService.withService(backend: backend, modelText: Self.model) { service in
             let client = service.client
             let refusals: [(field: String, json: String, status: Int)] = [
                 // JSON has no infinity or NaN: a number beyond a double's range is refused by the parser.

@@ -6,9 +6,11 @@ import Glibc
 
 /// The lines a child process writes to one pipe, read on a thread of their own so the child never
 /// blocks on a full pipe, kept for the test to search.
-final class ServiceOutput: Sendable {
+package final class ServiceOutput: Sendable {
+    package init() {}
+
     private struct State {
-        var lines: [String] = []
+        package var lines: [String] = []
         var partial: [UInt8] = []
         var closed = false
     }
@@ -19,7 +21,7 @@ final class ServiceOutput: Sendable {
     ///
     /// It reads a `dup` of the descriptor that it closes itself at end of file, so a `Pipe` released
     /// meanwhile can't leave it reading a number the process has handed to another socket.
-    func startReading(_ pipeDescriptor: Int32) {
+    package func startReading(_ pipeDescriptor: Int32) {
         let descriptor = dup(pipeDescriptor)
         precondition(descriptor >= 0, "dup failed: \(errno)")
         let thread = Thread { [self] in
@@ -53,19 +55,19 @@ final class ServiceOutput: Sendable {
         }
     }
 
-    var lines: [String] { state.withLock { $0.lines } }
-    var isClosed: Bool { state.withLock { $0.closed } }
-    var text: String { lines.joined(separator: "\n") }
+    package var lines: [String] { state.withLock { $0.lines } }
+    package var isClosed: Bool { state.withLock { $0.closed } }
+    package var text: String { lines.joined(separator: "\n") }
 
     /// The JSON log lines (objects); other lines are skipped.
-    var jsonLines: [[String: Any]] {
+    package var jsonLines: [[String: Any]] {
         lines.compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }
     }
 
     /// Polls (bounded, without blocking a thread) until a JSON line satisfies `match`.
-    func jsonLine(within timeout: Duration, where match: ([String: Any]) -> Bool) async -> [String: Any]? {
+    package func jsonLine(within timeout: Duration, where match: ([String: Any]) -> Bool) async -> [String: Any]? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let line = jsonLines.first(where: match) { return line }
@@ -76,7 +78,7 @@ final class ServiceOutput: Sendable {
     }
 
     /// Polls (bounded) until a JSON line satisfies `match`; nil on timeout or end of output.
-    func waitForJSONLine(timeout: Duration, where match: ([String: Any]) -> Bool) -> [String: Any]? {
+    package func waitForJSONLine(timeout: Duration, where match: ([String: Any]) -> Bool) -> [String: Any]? {
         let deadline = ContinuousClock.now + timeout
         var checked = 0
         while ContinuousClock.now < deadline {

@@ -4,10 +4,6 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-extension StoreBackendKind: CustomTestStringConvertible {
-    public var testDescription: String { rawValue }
-}
-
 /// A place for a store on one backend, of its own: a temporary SQLite file, or a fresh database
 /// in the PostgreSQL test cluster. `open` opens the real `IncrementalStore` there, as often as a
 /// test likes (a restart, a second replica, a changed model).

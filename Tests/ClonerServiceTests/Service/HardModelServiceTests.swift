@@ -1,10 +1,11 @@
+import ClonerServiceTestSupport
 import Foundation
 import Testing
 
 /// The model's hard cases over HTTP, with a model of its own: `uniqueTogether` (409 naming every attribute in
 /// create, PATCH and clone; GET /model) and self-inverse relationships read from both sides.
-@Suite("End to end: uniqueTogether and self-inverse relationships")
-struct HardModelEndToEndTests {
+@Suite("Service: uniqueTogether and self-inverse relationships")
+struct HardModelServiceTests {
     typealias F = EndToEndFixture
 
     static let model = """
@@ -20,8 +21,8 @@ struct HardModelEndToEndTests {
     ] }
     """
 
-    static func withService(_ body: (ServiceProcess) async throws -> Void) async throws {
-        try await ServiceProcess.withService(modelText: model, body)
+    static func withService(_ body: (TestService) async throws -> Void) async throws {
+        try await TestService.withService(modelText: model, body)
     }
 
     static func expectConflict(_ response: ClientResponse, sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -35,13 +36,13 @@ struct HardModelEndToEndTests {
 
     @Test("uniqueTogether: a clash in create, PATCH or clone is a 409 conflict naming both attributes; GET /model shows the group")
     func uniqueTogetherConflicts() async throws {
-        try await HardModelEndToEndTests.withService { service in
+        try await HardModelServiceTests.withService { service in
             let client = service.client
             let ada = try #require(F.int(try await client.create("people", #"{"firstName":"Ada","lastName":"Lovelace"}"#)["_id"]))
             let byron = try #require(F.int(try await client.create("people", #"{"firstName":"Ada","lastName":"Byron"}"#)["_id"]))
-            try HardModelEndToEndTests.expectConflict(try await client.post("/people", #"{"firstName":"Ada","lastName":"Lovelace"}"#))
-            try HardModelEndToEndTests.expectConflict(try await client.patch("/people/\(byron)", #"{"lastName":"Lovelace"}"#))
-            try HardModelEndToEndTests.expectConflict(try await client.post("/people/\(ada)/clone", nil))
+            try HardModelServiceTests.expectConflict(try await client.post("/people", #"{"firstName":"Ada","lastName":"Lovelace"}"#))
+            try HardModelServiceTests.expectConflict(try await client.patch("/people/\(byron)", #"{"lastName":"Lovelace"}"#))
+            try HardModelServiceTests.expectConflict(try await client.post("/people/\(ada)/clone", nil))
             #expect(try await service.count("Person") == 2, "nothing half-written")
             let clone = try await client.post("/people/\(ada)/clone", #"{"set": {"lastName": "King"}}"#)
             #expect(clone.status == 201, "\(clone.text)")
@@ -54,7 +55,7 @@ struct HardModelEndToEndTests {
 
     @Test("self-inverse: spouse and friends set from one side read from both; a PATCH moves a spouse and clears the old one")
     func selfInverseRecords() async throws {
-        try await HardModelEndToEndTests.withService { service in
+        try await HardModelServiceTests.withService { service in
             let client = service.client
             let a = try #require(F.int(try await client.create("people", #"{"firstName":"A","lastName":"X"}"#)["_id"]))
             let b = try #require(F.int(try await client.create("people", #"{"firstName":"B","lastName":"X","spouse":\#(a),"friends":[\#(a)]}"#)["_id"]))

@@ -1,19 +1,21 @@
+import ClonerTestSupport
 import Foundation
 
-/// One HTTP response as read off the wire by `ClientConnection`.
-struct ClientResponse: Sendable {
-    let status: Int
-    let headers: [(name: String, value: String)]
-    let body: [UInt8]
+/// One HTTP response as read off the wire by a `RawClient` to the end of the connection, chunked
+/// bodies included.
+package struct ClientResponse: Sendable {
+    package let status: Int
+    package let headers: [(name: String, value: String)]
+    package let body: [UInt8]
 
-    func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    package var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The body as a JSON object, parsed by Foundation independently of the service's writer.
-    func json() throws -> [String: Any] {
+    package func json() throws -> [String: Any] {
         guard let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
             throw ClientError("expected a JSON object, got \(text)")
         }
@@ -23,7 +25,7 @@ struct ClientResponse: Sendable {
     /// Parses one response (status line, fields, body framed by Content-Length or chunked, or
     /// up to the close) from the start of `bytes`; the remainder is returned for pipelining.
     /// The answer to HEAD has no body whatever its Content-Length says (RFC 9110 §9.3.2).
-    static func parse(_ bytes: [UInt8], toHead: Bool = false) throws -> (response: ClientResponse, rest: ArraySlice<UInt8>) {
+    package static func parse(_ bytes: [UInt8], toHead: Bool = false) throws -> (response: ClientResponse, rest: ArraySlice<UInt8>) {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard let headEnd = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else {
             throw ClientError("no complete response head in \(bytes.count) bytes: \(String(decoding: bytes, as: UTF8.self))")
@@ -72,5 +74,12 @@ struct ClientResponse: Sendable {
             rest = []
         }
         return (response, rest)
+    }
+}
+
+extension RawClient {
+    /// `receive` parsed as one response.
+    package func receiveResponse() async throws -> ClientResponse {
+        try ClientResponse.parse(try await receive()).response
     }
 }

@@ -1,3 +1,5 @@
+import ClonerService
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
@@ -6,8 +8,8 @@ import Testing
 /// edit the objects the clones link, clones of different roots that link the same objects, and
 /// replicas on one PostgreSQL database. Every request that can wait is served (2xx), the counts and
 /// version steps are exact, and the source is unchanged.
-@Suite("End to end: concurrent clones on hot rows", .serialized)
-struct ConcurrencyEndToEndTests {
+@Suite("Service: concurrent clones on hot rows", .serialized)
+struct ConcurrencyServiceTests {
     typealias F = EndToEndFixture
 
     /// A note owning items, a description and a memo linked to one tag; returns (note, tag).
@@ -46,7 +48,7 @@ struct ConcurrencyEndToEndTests {
     @Test("32 clients cloning one template: every clone is made, the shared tag steps once per clone, the source is unchanged",
           arguments: StoreBackendKind.available)
     func manyClientsOneTemplate(backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let (note, tag) = try await Self.template(client, name: "template")
             let source = try await client.get("/notes/\(note)").body
@@ -64,7 +66,7 @@ struct ConcurrencyEndToEndTests {
     @Test("clones while others rename the linked tag and create memos linking it: all served, every step counted",
           arguments: StoreBackendKind.available)
     func clonesDuringEditsOfLinkedObjects(backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let (note, tag) = try await Self.template(client, name: "template")
             let tagVersion = try await Self.version(client, "/tags/\(tag)")
@@ -90,7 +92,7 @@ struct ConcurrencyEndToEndTests {
     @Test("clones of eight different notes that link the same tag, side by side: all served",
           arguments: StoreBackendKind.available)
     func differentRootsLinkingTheSameObjects(backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let (first, tag) = try await Self.template(client, name: "n0")
             var notes = [first]
@@ -110,10 +112,10 @@ struct ConcurrencyEndToEndTests {
     func replicasOnOneTemplate() async throws {
         let uri = try PostgreSQLTestCluster.shared.createDatabase().uri(password: nil)
         let directories = try (0..<3).map { _ in try TemporaryDirectory() }
-        var replicas: [ServiceProcess] = []
-        defer { replicas.forEach { $0.stop() }; directories.forEach { $0.remove() } }
+        defer { directories.forEach { $0.remove() } }
+        var replicas: [TestService] = []
         for directory in directories {
-            replicas.append(try await ServiceProcess.start(directory: directory.url, backend: .postgreSQL, sharedDatabase: uri))
+            replicas.append(try await TestService.start(directory: directory.url, backend: .postgreSQL, sharedDatabase: uri))
         }
         let clients = replicas.map(\.client)
         let (note, tag) = try await Self.template(clients[0], name: "template")
@@ -127,5 +129,6 @@ struct ConcurrencyEndToEndTests {
         #expect(try await replicas[0].count("Note") == 97)
         #expect(try await Self.version(clients[1], "/tags/\(tag)") == tagVersion + 96)
         #expect(try await clients[2].get("/notes/\(note)").body == source)
+        for replica in replicas { await replica.stop() }
     }
 }

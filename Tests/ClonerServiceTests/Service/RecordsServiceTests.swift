@@ -1,16 +1,17 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
 
 /// The record routes (docs/architecture.md#routes) against the real `cloner` binary over real sockets.
-@Suite("End to end: records")
-struct RecordsEndToEndTests {
+@Suite("Service: records")
+struct RecordsServiceTests {
     typealias F = EndToEndFixture
 
     @Test("a to-many past 1000 links lists the first 1000 inline and says in _lists how many and where they all are",
           arguments: StoreBackendKind.available)
     func longListsAreCutWithAPointer(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let items = (0..<1005).map { #"{"name":"i\#($0)"}"# }.joined(separator: ",")
             let tags = (0..<1001).map { #"{"name":"t\#($0)"}"# }.joined(separator: ",")
@@ -54,7 +55,7 @@ struct RecordsEndToEndTests {
 
     @Test("POST with nested objects creates the graph in one go: 201, Location, ETag; GET answers the same record", arguments: StoreBackendKind.available)
     func createNestedAndRead(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let created = try await client.post("/notes", F.richNote(name: "groceries", tag: "home"))
             #expect(created.status == 201)
@@ -122,7 +123,7 @@ struct RecordsEndToEndTests {
 
     @Test("POST links by _id and keeps the inverse; every invalid body is a 4xx naming the field and writes nothing", arguments: StoreBackendKind.available)
     func createLinksAndRejections(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let tag = try await client.create("tags", #"{"name":"urgent","color":"red"}"#)
             let tagID = try #require(F.int(tag["_id"]))
@@ -181,7 +182,7 @@ struct RecordsEndToEndTests {
 
     @Test("GET list: limit, after cursor with next, order, equality filters; bad parameters are 422 naming them", arguments: StoreBackendKind.available)
     func listing(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let names = ["delta", "alpha", "echo", "charlie", "bravo"]
             var ids: [Int] = []
@@ -262,7 +263,7 @@ struct RecordsEndToEndTests {
 
     @Test("PATCH: If-Match mismatch is 412 and changes nothing; partial update bumps the version; moving an item updates both notes", arguments: StoreBackendKind.available)
     func partialUpdate(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let first = try await client.create("notes", F.note(#""name":"first","index":3,"items":[{"name":"a"},{"name":"b"}]"#))
             let second = try await client.create("notes", F.note(#""name":"second","items":[{"name":"c"}]"#))
@@ -329,7 +330,7 @@ struct RecordsEndToEndTests {
 
     @Test("DELETE cascades through owned objects; a deny rule with related objects is 409 and deletes nothing", arguments: StoreBackendKind.available)
     func deletion(_ backend: StoreBackendKind) async throws {
-        try await ServiceProcess.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend) { service in
             let client = service.client
             let note = try await client.create("notes", F.richNote(name: "doomed", tag: "keeper"))
             let noteID = try #require(F.int(note["_id"]))

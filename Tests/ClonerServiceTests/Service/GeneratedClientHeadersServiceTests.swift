@@ -1,3 +1,4 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
@@ -6,8 +7,8 @@ import Testing
 /// components (`If-None-Match: "1"` leaves the client as `%221%22`). The service reads those of
 /// If-Match, If-None-Match, Prefer and X-Request-ID decoded; Idempotency-Key stays opaque. And the
 /// served document names the address it was fetched from.
-@Suite("End to end: headers of generated clients")
-struct GeneratedClientHeadersEndToEndTests {
+@Suite("Service: headers of generated clients")
+struct GeneratedClientHeadersServiceTests {
     typealias F = EndToEndFixture
 
     /// `"3"` as the runtime encodes it.
@@ -15,7 +16,7 @@ struct GeneratedClientHeadersEndToEndTests {
 
     @Test("percent-encoded If-None-Match, If-Match, Prefer and X-Request-ID mean their decoded text")
     func percentEncodedConditionalAndPreferenceHeaders() async throws {
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let client = service.client
             let note = try await client.create("notes", F.note(#""name":"a","items":[{"name":"i"}]"#))
             let id = try #require(F.int(note["_id"]))
@@ -48,7 +49,7 @@ struct GeneratedClientHeadersEndToEndTests {
 
     @Test("values that are not in the percent-encoded form are read as written")
     func otherValuesAreReadAsWritten() async throws {
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let client = service.client
             let note = try await client.create("notes", F.note())
             let id = try #require(F.int(note["_id"]))
@@ -62,7 +63,7 @@ struct GeneratedClientHeadersEndToEndTests {
 
     @Test("Idempotency-Key is opaque: an encoded key and its decoded text are two keys")
     func idempotencyKeysAreNotDecoded() async throws {
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let client = service.client
             let note = try await client.create("notes", F.note())
             let id = try #require(F.int(note["_id"]))
@@ -76,7 +77,7 @@ struct GeneratedClientHeadersEndToEndTests {
 
     @Test("the served document's server is the address it was fetched from")
     func servedDocumentNamesTheRequestedAddress() async throws {
-        try await ServiceProcess.withService { service in
+        try await TestService.withService { service in
             let document = try await service.client.get("/openapi.yaml")
             #expect(document.status == 200)
             #expect(document.text.contains("\nservers:\n  - url: http://127.0.0.1:\(service.port)\n"), "\(document.text.prefix(3000))")
