@@ -44,7 +44,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("drain-timeout"), help: "Seconds to finish in-flight work on shutdown. Default 30.")
     var drainTimeout: Double?
 
-    @Option(name: .customLong("max-objects"), help: "Largest clone, in objects created. Default 1000000.")
+    @Option(name: .customLong("max-objects"), help: "Largest clone, in objects created. Default \(ServiceConfiguration().maxObjectsPerClone).")
     var maxObjects: Int?
 
     @Option(name: .customLong("job-lease"), help: "Seconds a replica's hold on its async jobs and Idempotency-Key reservations lasts unless renewed. Default 15.")
