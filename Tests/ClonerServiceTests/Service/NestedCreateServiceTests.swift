@@ -1,10 +1,14 @@
+@testable import ClonerService
 import ClonerServiceTestSupport
+import ClonerStore
 import ClonerTestSupport
 import Foundation
 import Testing
 
-/// A nested create of tens of thousands of objects (docs/architecture.md#routes: one transaction) must be linear:
-/// it holds the only writer while it runs.
+/// A nested create of tens of thousands of objects (docs/architecture.md#routes: one transaction)
+/// must be linear — it holds the only writer while it runs — so its statements per object must
+/// not grow with its size: on SQLite one run of a prepared insert per object and nothing more, on
+/// PostgreSQL a few batched commands for the whole graph.
 @Suite("Service: large nested creates")
 struct NestedCreateServiceTests {
     typealias F = EndToEndFixture
@@ -40,21 +44,58 @@ struct NestedCreateServiceTests {
         }
     }
 
+    /// A note with `count` nested items, every tenth with one ItemData.
+    static func nestedNote(items count: Int) -> String {
+        var items: [String] = []
+        items.reserveCapacity(count)
+        for index in 0..<count {
+            if index % 10 == 0 {
+                items.append("{\"name\":\"item \(index)\",\"itemDatas\":[{\"value\":\(index).5,\"createDate\":\"\(F.date)\"}]}")
+            } else {
+                items.append("{\"name\":\"item \(index)\"}")
+            }
+        }
+        return F.note("\"name\":\"big\",\"items\":[" + items.joined(separator: ",") + "]")
+    }
+
+    @Test("a nested create's statements per object do not grow from 4,000 to 40,000 items: one prepared insert each on SQLite, batches on PostgreSQL",
+          arguments: StoreBackendKind.available)
+    func statementsPerObjectDoNotGrow(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend) { service in
+            let application = service.application
+            let note = try #require(application.model.entity(named: "Note"))
+            // The body as the create route reads it, saved in one transaction as the route saves it,
+            // with the backend's own statement counter around the save.
+            @Sendable func statements(items: Int) throws -> (statements: Int, objects: Int) {
+                let input = try RecordInput.decode(Array(Self.nestedNote(items: items).utf8), entity: note, model: application.model, mode: .create)
+                let changes = input.changeSet()
+                let counted = try application.store.write { context in
+                    switch backend {
+                    case .sqlite: try context.sqliteConnection.countingStatements { try context.save(changes) }.statements
+                    case .postgreSQL: try context.postgreSQLConnection.countingCommands { try context.save(changes) }.commands
+                    }
+                }
+                return (counted, changes.inserts.count)
+            }
+            let small = try await Blocking.run { try statements(items: 4_000) }
+            let large = try await Blocking.run { try statements(items: 40_000) }
+            #expect(large.objects == 10 * small.objects - 9, "one note each, ten times the items and data")
+            let perObject = (small: Double(small.statements) / Double(small.objects), large: Double(large.statements) / Double(large.objects))
+            #expect(perObject.large <= perObject.small, "statements per object grew with the size: \(small) then \(large)")
+            switch backend {
+            case .sqlite: #expect(large.statements <= large.objects, "more than one statement per object: \(large)")
+            case .postgreSQL: #expect(perObject.large < 0.01, "commands are not batched: \(large)")
+            }
+            print("nested create on \(backend): \(small.statements) statements for \(small.objects) objects, \(large.statements) for \(large.objects)")
+        }
+    }
+
     @Test("a note with 40,000 nested items (each with its ItemData every tenth) is created whole, in order")
     func fortyThousandItems() async throws {
         try await TestService.withService { service in
             let client = service.client
             let count = 40_000
-            var items: [String] = []
-            items.reserveCapacity(count)
-            for index in 0..<count {
-                if index % 10 == 0 {
-                    items.append("{\"name\":\"item \(index)\",\"itemDatas\":[{\"value\":\(index).5,\"createDate\":\"\(F.date)\"}]}")
-                } else {
-                    items.append("{\"name\":\"item \(index)\"}")
-                }
-            }
-            let body = F.note("\"name\":\"big\",\"items\":[" + items.joined(separator: ",") + "]")
+            let body = Self.nestedNote(items: count)
             let started = ContinuousClock.now
             let created = try await client.post("/notes", body)
             let elapsed = ContinuousClock.now - started
