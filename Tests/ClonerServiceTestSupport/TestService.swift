@@ -82,6 +82,9 @@ package final class TestService: RunningService, Sendable {
         close(descriptors[0])
         do {
             let (application, port) = try ClonerApplication.launch(configuration: configuration, logOutput: descriptors[1])
+            // The lines up to `listening` are in `log` before the test goes on, as they are on a
+            // process's standard output once it is seen to listen.
+            _ = log.waitForJSONLine(timeout: .seconds(10)) { $0["message"] as? String == "listening" }
             return TestService(application: application, port: port, directory: directory, backend: backend,
                                databaseLocation: overrides.databasePath ?? location, databasePath: databasePath,
                                log: log, logDescriptor: descriptors[1])
