@@ -83,7 +83,8 @@ let package = Package(
         // the HTTP server benchmarked against Hummingbird 2 (scripts/bench-http.sh).
         .executableTarget(name: "http-parser-fuzz", dependencies: ["ClonerHTTP"], swiftSettings: strict),
 
-        // Shared by test targets only: a throwaway PostgreSQL cluster per test process.
+        // Shared by test targets only: a throwaway PostgreSQL cluster per test process, a raw
+        // HTTP client, temporary folders.
         .target(
             name: "ClonerTestSupport",
             dependencies: ["CLibPQ", "ClonerConcurrency"],
@@ -91,10 +92,18 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Shared by the service tests: the service started in the test process, its client, fixtures.
+        .target(
+            name: "ClonerServiceTestSupport",
+            dependencies: ["ClonerService", "ClonerTestSupport", "ClonerConcurrency"],
+            path: "Tests/ClonerServiceTestSupport",
+            swiftSettings: strict
+        ),
+
         .testTarget(name: "ClonerModelTests", dependencies: ["ClonerModel"], swiftSettings: strict),
         .testTarget(name: "ClonerStoreTests", dependencies: ["ClonerStore", "ClonerModel", "ClonerTestSupport", "ClonerConcurrency"], swiftSettings: strict),
         .testTarget(name: "ClonerCloneTests", dependencies: ["ClonerClone", "ClonerStore", "ClonerModel", "ClonerTestSupport"], swiftSettings: strict),
-        .testTarget(name: "ClonerHTTPTests", dependencies: ["ClonerHTTP", "ClonerConcurrency"], swiftSettings: strict),
-        .testTarget(name: "ClonerServiceTests", dependencies: ["ClonerService", "ClonerHTTP", "ClonerModel", "ClonerStore", "ClonerClone", "ClonerTestSupport", "ClonerConcurrency"], swiftSettings: strict),
+        .testTarget(name: "ClonerHTTPTests", dependencies: ["ClonerHTTP", "ClonerConcurrency", "ClonerTestSupport"], swiftSettings: strict),
+        .testTarget(name: "ClonerServiceTests", dependencies: ["ClonerService", "ClonerHTTP", "ClonerModel", "ClonerStore", "ClonerClone", "ClonerTestSupport", "ClonerServiceTestSupport", "ClonerConcurrency"], swiftSettings: strict),
     ]
 )

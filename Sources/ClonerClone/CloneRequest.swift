@@ -1,4 +1,5 @@
 import ClonerModel
+import ClonerStore
 
 /// What to clone and how: the root object and the per-request options (docs/architecture.md#clone-semantics, #http-contract).
 public struct CloneRequest: Sendable {
@@ -26,10 +27,12 @@ public struct CloneRequest: Sendable {
     public var copySets: [[String: AttributeValue]]
     /// Refuse a request for more copies than this.
     public var maximumCopies: Int
+    /// The copies limit unless configured otherwise (`maxCopies`).
+    public static let defaultMaximumCopies = 1_000
 
     public init(entity: String, id: Int64, exclude: [String] = [], set: [String: AttributeValue] = [:],
-                setLinks: [String: [Int64]] = [:], dryRun: Bool = false, returnIDs: Bool = false, maximumObjects: Int = 1_000_000,
-                copies: Int? = nil, copySets: [[String: AttributeValue]] = [], maximumCopies: Int = 1_000) {
+                setLinks: [String: [Int64]] = [:], dryRun: Bool = false, returnIDs: Bool = false, maximumObjects: Int = GraphCopyPlan.defaultMaximumObjects,
+                copies: Int? = nil, copySets: [[String: AttributeValue]] = [], maximumCopies: Int = CloneRequest.defaultMaximumCopies) {
         self.entity = entity
         self.id = id
         self.exclude = exclude

@@ -36,7 +36,7 @@ extension ClonerApplication {
 
     func makeHooks(eventLoopCount: Int) -> HTTPServer.Hooks {
         var hooks = HTTPServer.Hooks()
-        let accessLog = AccessLogBuffer(loopCount: eventLoopCount)
+        let accessLog = AccessLogBuffer(loopCount: eventLoopCount, fileDescriptor: logOutput)
         hooks.accessLog = { [metrics] record in
             let line = AccessLogRecord(
                 method: record.method, path: record.path, status: record.status,

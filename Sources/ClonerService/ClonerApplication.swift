@@ -37,11 +37,21 @@ public final class ClonerApplication: Sendable {
     /// This replica's id and the leases on its jobs and idempotency reservations (docs/architecture.md#replicas).
     let leases: JobLeaseKeeper
     private let stopped = Atomic<Bool>(false)
+    /// Read workers: two per core, at least this many, so a few slow reads never hold up the rest.
+    static let minimumReadWorkers = 4
+    /// Write workers: they mostly wait for the writer (SQLite) or a pooled connection, so a few do.
+    static let writeWorkerCount = 4
+    /// How often expired idempotency answers and finished jobs are purged.
+    static let housekeepingIntervalSeconds = 3600
+    /// Where the access log's lines go (the logger's lines go where its handler writes).
+    let logOutput: Int32
 
     /// Loads the model and opens (creating or migrating) the store; throws `ModelError` or
     /// `StoreError` with every detail an operator needs, before anything listens.
-    public init(configuration: ServiceConfiguration, logger: Logger = Logger(label: "cloner"), metrics: ServiceMetrics = ServiceMetrics()) throws {
+    public init(configuration: ServiceConfiguration, logger: Logger = Logger(label: "cloner"), metrics: ServiceMetrics = ServiceMetrics(),
+                logOutput: Int32 = STDOUT_FILENO) throws {
         self.configuration = configuration
+        self.logOutput = logOutput
         self.logger = logger
         self.metrics = metrics
         let model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: configuration.modelPath), keys: configuration.cloneRuleKeys)
@@ -56,8 +66,8 @@ public final class ClonerApplication: Sendable {
         self.leases = leases
         let authenticator = APIKeyAuthenticator(configuration: configuration)
         self.authenticator = authenticator
-        self.readWorkers = StoreWorkers(label: "read", count: max(4, ProcessInfo.processInfo.activeProcessorCount * 2))
-        let writeWorkers = StoreWorkers(label: "write", count: 4)
+        self.readWorkers = StoreWorkers(label: "read", count: max(Self.minimumReadWorkers, ProcessInfo.processInfo.activeProcessorCount * 2))
+        let writeWorkers = StoreWorkers(label: "write", count: Self.writeWorkerCount)
         self.writeWorkers = writeWorkers
         let jobs = JobRegistry()
         self.jobs = jobs
@@ -168,7 +178,7 @@ public final class ClonerApplication: Sendable {
 
     /// Hourly purge of expired answers and jobs, until shutdown.
     private func startHousekeeping() {
-        housekeepingQueue.asyncAfter(deadline: .now() + .seconds(3600)) { [weak self] in
+        housekeepingQueue.asyncAfter(deadline: .now() + .seconds(Self.housekeepingIntervalSeconds)) { [weak self] in
             guard let self, !self.stopped.load(ordering: .acquiring) else { return }
             self.purgeExpiredRecords()
             self.startHousekeeping()

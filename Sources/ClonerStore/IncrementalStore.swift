@@ -20,6 +20,8 @@ public final class IncrementalStore: Sendable {
     /// queued behind a long clone gets an answer instead of waiting without bound.
     public let writerWait: Duration
     private let backend: any StoreBackend
+    /// Transactions run so far (tests only).
+    package let transactions = TransactionCounter()
 
     /// Metadata format marker: a store whose metadata lacks it was not made by Cloner.
     static let formatName = "cloner-store"
@@ -59,13 +61,15 @@ public final class IncrementalStore: Sendable {
     /// Runs `body` inside one read transaction, so everything it reads comes from one consistent
     /// snapshot.
     public func read<T>(_ body: (any StoreContext) throws -> T) throws -> T {
-        try backend.read(body)
+        transactions.countRead()
+        return try backend.read(body)
     }
 
     /// Runs `body` in one write transaction: everything it does is committed together, or nothing
     /// is if it throws.
     public func write<T>(_ body: (any StoreContext) throws -> T) throws -> T {
-        try backend.write(body)
+        transactions.countWrite()
+        return try backend.write(body)
     }
 
     /// Closes idle connections (the store stays usable; new ones open on demand).

@@ -44,7 +44,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("drain-timeout"), help: "Seconds to finish in-flight work on shutdown. Default 30.")
     var drainTimeout: Double?
 
-    @Option(name: .customLong("max-objects"), help: "Largest clone, in objects created. Default 1000000.")
+    @Option(name: .customLong("max-objects"), help: "Largest clone, in objects created. Default \(ServiceConfiguration().maxObjectsPerClone).")
     var maxObjects: Int?
 
     @Option(name: .customLong("job-lease"), help: "Seconds a replica's hold on its async jobs and Idempotency-Key reservations lasts unless renewed. Default 15.")
@@ -69,6 +69,7 @@ struct ServeCommand: ParsableCommand {
             FileHandle.standardError.write(Data("cloner: invalid configuration: \(error)\n".utf8))
             throw ExitCode(2)
         }
+        // Every other logger of the process (libraries') writes JSON lines to standard output too.
         JSONLogHandler.bootstrap(level: configuration.logLevel)
         let logger = Logger(label: "cloner")
         let metrics = ServiceMetrics()
@@ -76,10 +77,8 @@ struct ServeCommand: ParsableCommand {
 
         let application: ClonerApplication
         do {
-            application = try ClonerApplication(configuration: configuration, logger: logger, metrics: metrics)
-            try application.start()
+            application = try ClonerApplication.launch(configuration: configuration, metrics: metrics).application
         } catch {
-            logger.critical("cannot start", metadata: ["error": "\(error)"])
             FileHandle.standardError.write(Data("cloner: cannot start: \(error)\n".utf8))
             throw ExitCode(1)
         }

@@ -1,6 +1,7 @@
 import ClonerClone
 import ClonerModel
 import ClonerStore
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -60,8 +61,8 @@ extension CloneCopiesTests {
         return versions
     }
 
-    @Test(arguments: CloneBackend.available)
-    func aToManySetOnManyCopiesLinksEachCopyInOrderAtTheEndOfEachTarget(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available)
+    func aToManySetOnManyCopiesLinksEachCopyInOrderAtTheEndOfEachTarget(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(modelJSON: Self.linksModel, backend)
         let boards = try Self.makeLinkedBoards(fixture)
         let (c1, c2, c3) = (boards.cards[0], boards.cards[1], boards.cards[2])
@@ -115,8 +116,8 @@ extension CloneCopiesTests {
 
     /// `pins` is owned, so the walk copies c2, and c2's copy links back to the root's copy through
     /// `Card.boards` (rule 4): the list `set` gives `cards` replaces that link too (rule 8).
-    @Test(arguments: CloneBackend.available)
-    func aToManySetReplacesWhatTheWalkLinkedBackToTheRootsCopy(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available)
+    func aToManySetReplacesWhatTheWalkLinkedBackToTheRootsCopy(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(modelJSON: Self.linksModel, backend)
         let boards = try Self.makeLinkedBoards(fixture)
         let (c2, c3) = (boards.cards[1], boards.cards[2])
@@ -153,8 +154,8 @@ extension CloneCopiesTests {
         """
     }
 
-    @Test(arguments: CloneBackend.available)
-    func emptyingAToManyWithAToOneInverseUnlinksWhatTheWalkLinked(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available)
+    func emptyingAToManyWithAToOneInverseUnlinksWhatTheWalkLinked(_ backend: StoreBackendKind) throws {
         for optional in [true, false] {
             let fixture = try CloneFixture(modelJSON: Self.foldersModel(docFolderOptional: optional), backend)
             let ids = try fixture.insert([
@@ -186,8 +187,8 @@ extension CloneCopiesTests {
         }
     }
 
-    @Test(arguments: CloneBackend.available)
-    func aToManySetInADryRunWritesNothing(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available)
+    func aToManySetInADryRunWritesNothing(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(modelJSON: Self.linksModel, backend)
         let boards = try Self.makeLinkedBoards(fixture)
         let before = try fixture.rowCounts()
@@ -201,8 +202,8 @@ extension CloneCopiesTests {
         #expect(try Self.versions(fixture) == versions)
     }
 
-    @Test(arguments: CloneBackend.available)
-    func statementsDoNotGrowWithTheNumberOfCopiesOfAToManySet(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available)
+    func statementsDoNotGrowWithTheNumberOfCopiesOfAToManySet(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(modelJSON: Self.linksModel, backend)
         let boards = try Self.makeLinkedBoards(fixture)
         func statements(_ copies: Int) throws -> Int {

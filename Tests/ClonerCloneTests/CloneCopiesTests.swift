@@ -1,6 +1,7 @@
 import ClonerClone
 import ClonerModel
 import ClonerStore
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -76,7 +77,7 @@ import Testing
         }
     }
 
-    @Test(arguments: CloneBackend.available) func aUniqueClashInOneCopyRollsBackEveryCopyAndNamesIt(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func aUniqueClashInOneCopyRollsBackEveryCopyAndNamesIt(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 3)
         let originalID = try fixture.object("Note", sample.note).attributes["id"]!

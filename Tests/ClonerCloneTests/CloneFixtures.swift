@@ -5,25 +5,12 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// Which backend a clone test runs on: the same scenarios, the same expected answers.
-enum CloneBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case sqlite
-    case postgreSQL
-
-    var testDescription: String { rawValue }
-
-    /// SQLite always; PostgreSQL where the test cluster can run (under CI=true it must).
-    static var available: [CloneBackend] {
-        PostgreSQLTestCluster.isEnabled ? [.sqlite, .postgreSQL] : [.sqlite]
-    }
-}
-
 /// A store on the sample model of `config/model.json` (or another model text), on either backend
 /// (a temporary SQLite file, or a fresh database in the PostgreSQL test cluster), with helpers to
 /// build graphs and read them back.
 final class CloneFixture {
     let directory: TemporaryDirectory
-    let backend: CloneBackend
+    let backend: StoreBackendKind
     let database: PostgreSQLTestDatabase?
     let store: IncrementalStore
     let engine: CloneEngine
@@ -34,7 +21,7 @@ final class CloneFixture {
 
     static func sampleModel() throws -> DataModel { try ModelLoader.load(contentsOf: sampleModelURL) }
 
-    init(_ backend: CloneBackend = .sqlite, model: DataModel? = nil) throws {
+    init(_ backend: StoreBackendKind = .sqlite, model: DataModel? = nil) throws {
         self.backend = backend
         directory = try TemporaryDirectory()
         let model = try model ?? CloneFixture.sampleModel()
@@ -50,11 +37,11 @@ final class CloneFixture {
         engine = CloneEngine(store: store)
     }
 
-    convenience init(_ backend: CloneBackend = .sqlite, modelJSON: String) throws {
+    convenience init(_ backend: StoreBackendKind = .sqlite, modelJSON: String) throws {
         try self.init(backend, model: ModelLoader.load(data: Data(modelJSON.utf8)))
     }
 
-    convenience init(modelJSON: String, _ backend: CloneBackend) throws {
+    convenience init(modelJSON: String, _ backend: StoreBackendKind) throws {
         try self.init(backend, model: ModelLoader.load(data: Data(modelJSON.utf8)))
     }
 

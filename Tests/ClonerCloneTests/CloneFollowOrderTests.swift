@@ -1,6 +1,7 @@
 import ClonerClone
 import ClonerModel
 import ClonerStore
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -31,7 +32,7 @@ import Testing
 
     static let orders = [["Box", "Leaf", "Crumb"], ["Crumb", "Leaf", "Box"], ["Leaf", "Crumb", "Box"]]
 
-    @Test(arguments: CloneBackend.available, orders) func followedValuesReachEveryLevelInAnyEntityOrder(_ backend: CloneBackend, _ order: [String]) throws {
+    @Test(arguments: StoreBackendKind.available, orders) func followedValuesReachEveryLevelInAnyEntityOrder(_ backend: StoreBackendKind, _ order: [String]) throws {
         let fixture = try CloneFixture(modelJSON: CloneFollowOrderTests.model(order), backend)
         let code = UUID()
         var inserts = [ChangeSet.Insert(entity: "Box", attributes: ["code": .uuid(code)])]

@@ -1,6 +1,7 @@
 import ClonerClone
 import ClonerModel
 import ClonerStore
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -35,7 +36,7 @@ import Testing
     ] }
     """
 
-    @Test(arguments: CloneBackend.available) func objectReachedTwiceIsClonedOnce(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func objectReachedTwiceIsClonedOnce(_ backend: StoreBackendKind) throws {
         // In the sample model every memo is reached through Note.memos and through
         // Item → ItemData → memo: a diamond.
         let fixture = try CloneFixture(backend)
@@ -52,7 +53,7 @@ import Testing
         }
     }
 
-    @Test(arguments: CloneBackend.available) func sharedReferencesInsideTheCloneSetPointAtTheClones(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func sharedReferencesInsideTheCloneSetPointAtTheClones(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(modelJSON: CloneIdentityTests.boardModel, backend)
         let ids = try fixture.insert([
             ChangeSet.Insert(entity: "Board", attributes: ["title": .string("Sprint")]),
@@ -72,7 +73,7 @@ import Testing
         #expect(Set(try fixture.toMany("Label", ids[2], "cards")) == [ids[4], ids[5]], "original labels keep only original cards")
     }
 
-    @Test(arguments: CloneBackend.available) func cyclesThroughInverseLessToOneTerminate(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func cyclesThroughInverseLessToOneTerminate(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(modelJSON: CloneIdentityTests.boardModel, backend)
         let ids = try fixture.insert([
             ChangeSet.Insert(entity: "Board", attributes: ["title": .string("b")]),
@@ -110,7 +111,7 @@ import Testing
         return (ids[0], ids.count)
     }
 
-    @Test(arguments: CloneBackend.available) func selfReferentialTreeIsClonedToFullDepth(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func selfReferentialTreeIsClonedToFullDepth(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(modelJSON: CloneIdentityTests.boardModel, backend)
         let (root, count) = try makeTree(fixture, depth: 3, fanOut: 2)
         let newRootID = UUID()
@@ -142,7 +143,7 @@ import Testing
         #expect(stats.1 == 5000)
     }
 
-    @Test(arguments: CloneBackend.available) func qualifiedExclusionAppliesWhereverTheEntityOccurs(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func qualifiedExclusionAppliesWhereverTheEntityOccurs(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 3)
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, exclude: ["Item.itemDatas", "Memo.itemData", "Item.name"], returnIDs: true))
@@ -158,7 +159,7 @@ import Testing
         }
     }
 
-    @Test(arguments: CloneBackend.available) func bareExclusionAppliesToTheRootOnly(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func bareExclusionAppliesToTheRootOnly(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 2)
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, exclude: ["name", "memos", "data"]))
@@ -170,7 +171,7 @@ import Testing
         #expect(result.created["Memo"] == 2)
     }
 
-    @Test(arguments: CloneBackend.available) func setOverridesTheRootsValues(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func setOverridesTheRootsValues(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 2)
         let chosen = UUID()
@@ -186,7 +187,7 @@ import Testing
         }
     }
 
-    @Test(arguments: CloneBackend.available) func setCanMoveAClonedItemIntoAnotherNote(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func setCanMoveAClonedItemIntoAnotherNote(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let first = try fixture.makeSampleNote(name: "A", items: 1)
         let second = try fixture.makeSampleNote(name: "B", items: 2)
@@ -197,7 +198,7 @@ import Testing
 }
 
 @Suite struct CloneSetLinksTests {
-    @Test(arguments: CloneBackend.available) func setReplacesAToManyOfTheRootsClone(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func setReplacesAToManyOfTheRootsClone(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let tags = try fixture.makeTags(["a", "b", "c"])
         let sample = try fixture.makeSampleNote(items: 1, tags: [tags[0]])

@@ -1,12 +1,13 @@
 import ClonerClone
 import ClonerModel
 import ClonerStore
+import ClonerTestSupport
 import Foundation
 import Testing
 
 /// All or nothing, options, and concurrency.
 @Suite struct CloneSafetyTests {
-    @Test(arguments: CloneBackend.available) func dryRunCountsEqualTheRealCloneAndWriteNothing(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func dryRunCountsEqualTheRealCloneAndWriteNothing(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let tags = try fixture.makeTags(["x", "y", "z"])
         let sample = try fixture.makeSampleNote(items: 6, tags: tags)
@@ -21,7 +22,7 @@ import Testing
         #expect(real.linked == ["Tag": 3])
     }
 
-    @Test(arguments: CloneBackend.available) func uniqueConflictRollsBackEverything(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func uniqueConflictRollsBackEverything(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 3)
         let originalID = try fixture.object("Note", sample.note).attributes["id"]!
@@ -56,7 +57,7 @@ import Testing
 
     /// The walk stops one object past the limit: a graph of 32 objects under a limit of 5 is
     /// refused having counted 6, not all 32 (a million-object graph is not walked to the end).
-    @Test(arguments: CloneBackend.available) func limitIsCheckedBeforeWritingAndStopsTheWalk(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func limitIsCheckedBeforeWritingAndStopsTheWalk(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 10)
         let before = try fixture.rowCounts()
@@ -72,7 +73,7 @@ import Testing
         #expect(result.created.values.reduce(0, +) == 32)
     }
 
-    @Test(arguments: CloneBackend.available) func badRequestsNameTheField(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func badRequestsNameTheField(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 1)
         let cases: [(CloneRequest, String)] = [
@@ -101,7 +102,7 @@ import Testing
         }
     }
 
-    @Test(arguments: CloneBackend.available) func concurrentClonesOfTheSameRootAllComplete(_ backend: CloneBackend) async throws {
+    @Test(arguments: StoreBackendKind.available) func concurrentClonesOfTheSameRootAllComplete(_ backend: StoreBackendKind) async throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 20)
         // Awaited through each job's completion, never by blocking a thread of the test's pool.

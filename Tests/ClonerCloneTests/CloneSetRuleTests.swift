@@ -1,6 +1,7 @@
 import ClonerClone
 import ClonerModel
 import ClonerStore
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -24,7 +25,7 @@ import Testing
 
     // MARK: Item 1: a set link never takes objects from their owner
 
-    @Test(arguments: CloneBackend.available) func settingAToManyWhoseInverseIsToOneIsRefusedAndTheOriginalKeepsItsItems(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func settingAToManyWhoseInverseIsToOneIsRefusedAndTheOriginalKeepsItsItems(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 2)
         let before = try fixture.rowCounts()
@@ -42,7 +43,7 @@ import Testing
         #expect(try fixture.rowCounts() == before)
     }
 
-    @Test(arguments: CloneBackend.available) func settingAOneToOneToAnotherOwnersObjectIsRefused(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func settingAOneToOneToAnotherOwnersObjectIsRefused(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let first = try fixture.makeSampleNote(items: 1)
         let second = try fixture.makeSampleNote(items: 1)
@@ -55,7 +56,7 @@ import Testing
         #expect(try fixture.toOne("NoteDescription", second.description, "note") == second.note)
     }
 
-    @Test(arguments: CloneBackend.available) func anEmptyListOrNullTakesNothingAndIsAllowed(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func anEmptyListOrNullTakesNothingAndIsAllowed(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 2)
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, setLinks: ["items": []]))
@@ -65,7 +66,7 @@ import Testing
 
     // MARK: Item 2: the replaced branch is not copied
 
-    @Test(arguments: CloneBackend.available) func settingTheDescriptionToNullCopiesNoDescription(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func settingTheDescriptionToNullCopiesNoDescription(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 1)
         let before = try fixture.rowCounts()
@@ -76,7 +77,7 @@ import Testing
         #expect(try fixture.toOne("Note", sample.note, "noteDescription") == sample.description)
     }
 
-    @Test(arguments: CloneBackend.available) func aCycleCutBySetCopiesNothingBeyondTheRoot(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func aCycleCutBySetCopiesNothingBeyondTheRoot(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(modelJSON: CloneSetRuleTests.model, backend)
         let ids = try fixture.insert([
             ChangeSet.Insert(entity: "Card", attributes: ["title": .string("a")]),
@@ -99,7 +100,7 @@ import Testing
         #expect(try fixture.ids("Card").count == 5)
     }
 
-    @Test(arguments: CloneBackend.available) func anObjectAlsoReachableAnotherWayIsStillCopied(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func anObjectAlsoReachableAnotherWayIsStillCopied(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(modelJSON: CloneSetRuleTests.model, backend)
         let ids = try fixture.insert([
             ChangeSet.Insert(entity: "Leaf", attributes: ["title": .string("shared")]),
@@ -118,7 +119,7 @@ import Testing
 
     // MARK: Item 3: set links count in `linked`
 
-    @Test(arguments: CloneBackend.available) func objectsLinkedBySetCountAsLinked(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func objectsLinkedBySetCountAsLinked(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 1)
         let template = try fixture.makeSampleNote(name: "template", items: 0)
@@ -129,7 +130,7 @@ import Testing
         #expect(try fixture.toOne("Note", result.clone.id, "template") == template.note)
     }
 
-    @Test(arguments: CloneBackend.available) func anObjectLinkedBySetAndCopiedAnotherWayStillCountsAsLinked(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func anObjectLinkedBySetAndCopiedAnotherWayStillCountsAsLinked(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(modelJSON: CloneSetRuleTests.model, backend)
         let ids = try fixture.insert([
             ChangeSet.Insert(entity: "Leaf", attributes: ["title": .string("shared")]),
@@ -143,7 +144,7 @@ import Testing
         #expect(try fixture.toOne("Root", result.clone.id, "b") == result.ids?["Leaf"]?[ids[0]])
     }
 
-    @Test(arguments: CloneBackend.available) func objectsLinkedBySetOnAnInverselessToManyCountAsLinked(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func objectsLinkedBySetOnAnInverselessToManyCountAsLinked(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend, modelJSON: """
             { "entities": [
               { "name": "Shelf", "attributes": [ { "name": "title", "type": "string", "optional": true } ],

@@ -1,12 +1,13 @@
 import ClonerClone
 import ClonerModel
 import ClonerStore
+import ClonerTestSupport
 import Foundation
 import Testing
 
 /// MOCloner's own test scenarios, on the sample model.
 @Suite struct MOClonerScenarioTests {
-    @Test(arguments: CloneBackend.available) func singleObjectGetsFreshIdentityAndTimestampAndCopiedValues(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func singleObjectGetsFreshIdentityAndTimestampAndCopiedValues(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let note = try fixture.insert([ChangeSet.Insert(entity: "Note", attributes: [
             "id": .uuid(UUID()), "name": .string("solo"), "createDate": .date(millisecondsSince1970: 1_000),
@@ -29,7 +30,7 @@ import Testing
         #expect(clone.version == 1)
     }
 
-    @Test(arguments: CloneBackend.available) func oneToManyWithFollowParent(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func oneToManyWithFollowParent(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 3)
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
@@ -46,7 +47,7 @@ import Testing
         #expect(try fixture.toMany("Note", sample.note, "items") == sample.items, "original untouched")
     }
 
-    @Test(arguments: CloneBackend.available) func oneToOneIsCopied(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func oneToOneIsCopied(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 0)
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
@@ -57,7 +58,7 @@ import Testing
         #expect(try fixture.toOne("Note", sample.note, "noteDescription") == sample.description)
     }
 
-    @Test(arguments: CloneBackend.available) func manyToOneSharedTagsGainTheClones(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func manyToOneSharedTagsGainTheClones(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let tags = try fixture.makeTags(["home", "work"])
         let sample = try fixture.makeSampleNote(items: 2, tags: tags)
@@ -75,7 +76,7 @@ import Testing
         #expect(try fixture.object("Tag", tags[0]).version == tagVersion + 1, "a tag whose list changed moves its version")
     }
 
-    @Test(arguments: CloneBackend.available) func manyToManySplitByExcludingTheRelationship(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func manyToManySplitByExcludingTheRelationship(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let tags = try fixture.makeTags(["a", "b"])
         let sample = try fixture.makeSampleNote(items: 1, tags: tags)
@@ -86,7 +87,7 @@ import Testing
         #expect(result.linked.isEmpty)
     }
 
-    @Test(arguments: CloneBackend.available) func orderedMemosKeepTheirOrder(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func orderedMemosKeepTheirOrder(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 4)
         let shuffled = [sample.memos[2], sample.memos[0], sample.memos[3], sample.memos[1]]
@@ -98,7 +99,7 @@ import Testing
         #expect(try fixture.toMany("Note", result.clone.id, "memos") == expected)
     }
 
-    @Test(arguments: CloneBackend.available) func cloneFromTheMiddleWithNoteExcludedBlanksTheFollowedValue(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func cloneFromTheMiddleWithNoteExcludedBlanksTheFollowedValue(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 2)
         let result = try fixture.engine.clone(CloneRequest(entity: "Item", id: sample.items[1], exclude: ["note"]))
@@ -109,7 +110,7 @@ import Testing
         #expect(try fixture.toMany("Note", sample.note, "items") == sample.items)
     }
 
-    @Test(arguments: CloneBackend.available) func cloneFromTheMiddleKeepsTheValueWithWithoutParentKeep(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func cloneFromTheMiddleKeepsTheValueWithWithoutParentKeep(_ backend: StoreBackendKind) throws {
         var text = try String(contentsOf: CloneFixture.sampleModelURL, encoding: .utf8)
         text = text.replacingOccurrences(of: #""withoutParent": "blank""#, with: #""withoutParent": "keep""#)
         let fixture = try CloneFixture(modelJSON: text, backend)
@@ -119,7 +120,7 @@ import Testing
         #expect(try fixture.object("Item", result.clone.id).attributes["noteID"] == noteUUID)
     }
 
-    @Test(arguments: CloneBackend.available) func itemClonedWithoutExclusionJoinsTheOriginalNoteAtTheEnd(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func itemClonedWithoutExclusionJoinsTheOriginalNoteAtTheEnd(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 3)
         let noteVersion = try fixture.object("Note", sample.note).version

@@ -27,7 +27,7 @@ struct PostgreSQLCloneTests {
     @Test func theSameCloneGivesTheSameAnswerOnBothBackends() throws {
         var answers: [[String]] = []
         var results: [CloneResult] = []
-        for backend in [CloneBackend.sqlite, .postgreSQL] {
+        for backend in [StoreBackendKind.sqlite, .postgreSQL] {
             let fixture = try CloneFixture(backend)
             let tags = try fixture.makeTags(["home", "work", "misc"])
             let sample = try fixture.makeSampleNote(items: 12, tags: tags)

@@ -1,6 +1,7 @@
 import ClonerClone
 import ClonerModel
 import ClonerStore
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -30,7 +31,7 @@ import Testing
         try fixture.store.write { _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Person", id: id, relationships: relationships)])) }
     }
 
-    @Test(arguments: CloneBackend.available) func settingOneSpouseSetsTheOtherAndClearsBothPreviousSpouses(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func settingOneSpouseSetsTheOtherAndClearsBothPreviousSpouses(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(modelJSON: SelfInverseTests.model, backend)
         let ids = try fixture.insert([
             SelfInverseTests.person("a"), SelfInverseTests.person("b", ["spouse": .toOne(.inserted(0))]),
@@ -56,7 +57,7 @@ import Testing
         #expect(try fixture.toOne("Person", b, "spouse") == nil, "delete nullifies the partner's side")
     }
 
-    @Test(arguments: CloneBackend.available) func friendsAreListedFromBothSides(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func friendsAreListedFromBothSides(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(modelJSON: SelfInverseTests.model, backend)
         let ids = try fixture.insert([
             SelfInverseTests.person("a"), SelfInverseTests.person("b"), SelfInverseTests.person("c"),
@@ -78,7 +79,7 @@ import Testing
         #expect(try fixture.toMany("Person", d, "friends") == [b])
     }
 
-    @Test(arguments: CloneBackend.available) func aCloneRepointsSelfInverseReferencesBetweenItsObjectsOnBothSides(_ backend: CloneBackend) throws {
+    @Test(arguments: StoreBackendKind.available) func aCloneRepointsSelfInverseReferencesBetweenItsObjectsOnBothSides(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(modelJSON: SelfInverseTests.model, backend)
         let ids = try fixture.insert([
             SelfInverseTests.person("parent"),

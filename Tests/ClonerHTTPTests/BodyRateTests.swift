@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ClonerTestSupport
 import Foundation
 import Testing
 @testable import ClonerHTTP

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ClonerConcurrency
+import ClonerTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -206,7 +207,7 @@ import Testing
         // tests of other suites occupy the pool's threads (two on a 2-core machine) while they
         // run, so the handler may only start once they are done: be patient.
         let port = server.port
-        let text = try await offPool {
+        let text = try await Blocking.run {
             let patient = try RawClient(port: port, timeout: 300)
             patient.send("GET /async HTTP/1.1\r\nHost: x\r\n\r\n")
             return patient.readResponse()?.text

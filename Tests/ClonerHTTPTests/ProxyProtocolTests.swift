@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ClonerConcurrency
+import ClonerTestSupport
 import Foundation
 import Testing
 @testable import ClonerHTTP

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ClonerConcurrency
+import ClonerTestSupport
 import Foundation
 import Testing
 @testable import ClonerHTTP
@@ -50,7 +51,7 @@ final class StreamProgress: Sendable {
         let server = try TestServer(router: Self.router())
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
-        let (status, output) = try await offPool {
+        let (status, output) = try await Blocking.run {
             try run("/usr/bin/curl", [
                 "-s", "-m", "60", "-D", "-", "\(base)/stream", "-w", "%{num_connects}",
                 "--next", "-s", "-m", "60", "\(base)/hello", "-w", " %{num_connects}",
@@ -78,7 +79,7 @@ final class StreamProgress: Sendable {
         let release = DispatchSemaphore(value: 0)
         let blockers = 2 * ProcessInfo.processInfo.activeProcessorCount
         for _ in 0..<blockers { Task.detached { Self.block(on: release) } }
-        let (status, output) = try await offPool {
+        let (status, output) = try await Blocking.run {
             // Give the blockers a moment to occupy the pool, ask, then let them go (from here:
             // this test's own continuation needs the pool back).
             usleep(100_000)
@@ -100,7 +101,7 @@ final class StreamProgress: Sendable {
         let server = try TestServer(router: Self.router())
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)/stream"
-        let (status, output) = try await offPool { try run("/usr/bin/curl", ["-s", "-m", "60", "--http1.0", url]) }
+        let (status, output) = try await Blocking.run { try run("/usr/bin/curl", ["-s", "-m", "60", "--http1.0", url]) }
         #expect(status == 0)
         #expect(output.utf8.count == 1_000_000)
     }
@@ -130,7 +131,7 @@ final class StreamProgress: Sendable {
         let server = try TestServer(router: Self.router())
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)/broken"
-        let (status, _) = try await offPool { try run("/usr/bin/curl", ["-s", "-m", "60", url]) }
+        let (status, _) = try await Blocking.run { try run("/usr/bin/curl", ["-s", "-m", "60", url]) }
         // curl reports a transfer closed with outstanding chunked data (18) rather than success.
         #expect(status != 0)
     }

@@ -1,4 +1,5 @@
 import ClonerConcurrency
+import ClonerTestSupport
 import Foundation
 import Testing
 @testable import ClonerHTTP

@@ -1,9 +1,10 @@
 import Testing
 import ClonerModel
+import ClonerServiceTestSupport
 import Foundation
 
-/// The repository's top level, found from this file's path (tests may run from any directory).
-let repositoryRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// The repository's top level (tests may run from any directory).
+let repositoryRoot: URL = Repository.root
 
 /// A Note/Item model like the sample in config/model.json, plus a Tag entity for many-to-many and a required relationship.
 let sampleModel: DataModel = {

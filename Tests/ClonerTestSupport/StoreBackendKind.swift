@@ -1,6 +1,8 @@
-/// Which backend a parameterised store, clone or end-to-end test runs on: the same tests run on
+import Testing
+
+/// Which backend a parameterised store, clone or service test runs on: the same tests run on
 /// both (docs/architecture.md#layers), never copies of them.
-package enum StoreBackendKind: String, CaseIterable, Sendable {
+package enum StoreBackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
     case postgreSQL
 
@@ -10,4 +12,7 @@ package enum StoreBackendKind: String, CaseIterable, Sendable {
 
     /// The backends a parameterised test runs on here.
     package static let available = allCases.filter(\.isAvailable)
+
+    /// The name a parameterised test's case shows.
+    package var testDescription: String { rawValue }
 }

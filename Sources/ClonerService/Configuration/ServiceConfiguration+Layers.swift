@@ -297,12 +297,14 @@ extension ServiceConfiguration {
         return value
     }
 
-    /// Seconds, fractional allowed, greater than zero and at most a year.
     /// A lease: at least half a second (renewed every third of it, a shorter one would keep the
     /// database busy renewing), at most an hour (a dead replica's jobs would show running that long).
+    static let leaseRange: ClosedRange<Duration> = .milliseconds(500) ... .seconds(3600)
+
+    /// Seconds within `leaseRange`.
     static func parseLease(_ raw: RawValue, source: String) throws(ConfigurationError) -> Duration {
         let lease = try parseSeconds(raw, source: source)
-        guard lease >= .milliseconds(500), lease <= .seconds(3600) else {
+        guard leaseRange.contains(lease) else {
             throw ConfigurationError(source: source, value: raw.display, message: "expected a lease of 0.5 to 3600 seconds")
         }
         return lease

@@ -1,3 +1,4 @@
+import ClonerClone
 import ClonerHTTP
 import ClonerModel
 import ClonerStore
@@ -37,12 +38,12 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// refused. Counted within `drainTimeout`.
     public var drainGrace: Duration = .seconds(2)
     /// A clone planning more objects than this is refused before anything is written.
-    public var maxObjectsPerClone = 1_000_000
+    public var maxObjectsPerClone = GraphCopyPlan.defaultMaximumObjects
     /// JSON objects one create or PATCH body may hold below its own (each object it creates is
     /// one); more is a 413 naming the widest member, refused before the body is parsed.
     public var maxObjectsPerRequest = 100_000
     /// The most copies one clone request may ask for (`copies`, docs/architecture.md#many-copies); more is a 422.
-    public var maxCopies = 1_000
+    public var maxCopies = CloneRequest.defaultMaximumCopies
     /// Clone jobs (synchronous and `respond-async`) running at once; the rest wait for their turn
     /// in arrival order. Nil: the store's default — 4 on SQLite, whose single writer runs them one
     /// after another anyway; on PostgreSQL all but two of `databasePoolSize`'s connections.

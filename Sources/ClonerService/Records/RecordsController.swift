@@ -18,7 +18,7 @@ final class RecordsController: Sendable {
     /// Member names per entity, encoded once for the read routes.
     private let recordKeys: [String: RecordKeys]
 
-    init(model: DataModel, store: IncrementalStore, maximumObjects: Int = 100_000) {
+    init(model: DataModel, store: IncrementalStore, maximumObjects: Int) {
         self.model = model
         self.store = store
         self.maximumObjects = maximumObjects

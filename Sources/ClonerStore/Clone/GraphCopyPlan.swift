@@ -32,6 +32,9 @@ public struct GraphCopyPlan: Sendable {
     public var returnIDs: Bool
     /// Refuse (before writing anything) a copy of more objects than this.
     public var maximumObjects: Int
+    /// The object limit of a clone unless configured otherwise (`maxObjectsPerClone`): the one
+    /// definition the clone request and the service's configuration take theirs from.
+    public static let defaultMaximumObjects = 1_000_000
     /// How many copies of the root (1 = a normal clone; docs/architecture.md#many-copies), each a full clone with its
     /// own identity map, all in one transaction; `maximumObjects` counts all copies together. A
     /// unique violation in a plan of more than one copy (or with per-copy values) is thrown as
@@ -45,7 +48,7 @@ public struct GraphCopyPlan: Sendable {
     public init(rootEntity: String, rootID: Int64, ownedRelationships: Set<String>, excludedEverywhere: Set<String> = [],
                 excludedAtRoot: Set<String> = [], rootValues: [String: AttributeValue] = [:], rootLinks: [String: [Int64]] = [:],
                 attributeRules: [String: AttributeCopyRule] = [:], dryRun: Bool = false, returnIDs: Bool = false,
-                maximumObjects: Int = 1_000_000, copies: Int = 1, perCopyRootValues: [[String: AttributeValue]] = []) {
+                maximumObjects: Int = GraphCopyPlan.defaultMaximumObjects, copies: Int = 1, perCopyRootValues: [[String: AttributeValue]] = []) {
         self.rootEntity = rootEntity
         self.rootID = rootID
         self.ownedRelationships = ownedRelationships

@@ -1,3 +1,5 @@
+import ClonerServiceTestSupport
+import ClonerTestSupport
 import Foundation
 
 /// The `curl` command-line client, for the tests that check what an operator's runbook sees.

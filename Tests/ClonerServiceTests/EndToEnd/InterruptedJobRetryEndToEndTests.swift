@@ -1,3 +1,4 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
@@ -24,7 +25,7 @@ struct InterruptedJobRetryEndToEndTests {
             let service = try await ServiceProcess.start(directory: directory.url, environment: lease)
             defer { service.stop() }
             let client = service.client
-            noteID = try await LifecycleEndToEndTests.seedLargeNote(service, items: items, name: "crash")
+            noteID = try await service.seedLargeNote(items: items, name: "crash")
             let accepted = try await client.post("/notes/\(noteID)/clone", body, headers: key)
             #expect(accepted.status == 202)
             firstLocation = try #require(accepted.header("Location"))
@@ -76,7 +77,7 @@ struct InterruptedJobRetryEndToEndTests {
         #expect(locations.count == 2 && locations[0] == locations[1], "\(locations)")
         #expect(!locations.contains(firstLocation), "a retry starts a new job")
         #expect(answers.filter { $0.header("Idempotent-Replayed") == "true" }.count == 1)
-        let job = try await JobsEndToEndTests.waitForJob(client, try #require(locations.first))
+        let job = try await JobsServiceTests.waitForJob(client, try #require(locations.first))
         #expect(job["status"] as? String == "succeeded", "\(job)")
         #expect(try await restarted.count("Note") == 2, "exactly one clone")
         #expect(try await restarted.count("Note", where: "name = 'copy'") == 1)

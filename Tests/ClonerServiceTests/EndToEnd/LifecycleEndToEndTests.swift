@@ -1,3 +1,4 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
@@ -10,44 +11,12 @@ import Glibc
 struct LifecycleEndToEndTests {
     typealias F = EndToEndFixture
 
-    /// Adds a note owning `items` items, each with one ItemData, straight into the database with
-    /// the sqlite3 shell or psql (thousands of API calls would be slower); returns the note's _id.
-    static func seedLargeNote(_ service: ServiceProcess, items: Int, name: String) async throws -> Int {
-        let output: String
-        switch service.backend {
-        case .sqlite:
-            output = try await service.sql("""
-                BEGIN IMMEDIATE;
-                INSERT INTO Note (id, name, createDate) VALUES ('\(F.uuid())', '\(name)', 1767323045678);
-                WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(items - 1))
-                  INSERT INTO Item (name, note, _pos_note) SELECT 'item ' || i, (SELECT _id FROM Note WHERE name = '\(name)'), i FROM n;
-                INSERT INTO ItemData (createDate, value, item)
-                  SELECT 1767323045678, _id * 0.5, _id FROM Item WHERE note = (SELECT _id FROM Note WHERE name = '\(name)');
-                COMMIT;
-                SELECT _id FROM Note WHERE name = '\(name)';
-                """)
-        case .postgreSQL:
-            output = try await service.sql("""
-                BEGIN;
-                INSERT INTO "Note" (id, name, "createDate") VALUES ('\(F.uuid())', '\(name)', to_timestamp(1767323045.678));
-                INSERT INTO "Item" (name, note, "_pos_note") SELECT 'item ' || i, (SELECT "_id" FROM "Note" WHERE name = '\(name)'), i \
-                  FROM generate_series(0, \(items - 1)) i;
-                INSERT INTO "ItemData" ("createDate", value, item) SELECT to_timestamp(1767323045.678), "_id" * 0.5, "_id" FROM "Item" \
-                  WHERE note = (SELECT "_id" FROM "Note" WHERE name = '\(name)');
-                COMMIT;
-                SELECT "_id" FROM "Note" WHERE name = '\(name)';
-                """)
-        }
-        guard let id = Int(output) else { throw ClientError("seeding \(name): \(output)") }
-        return id
-    }
-
     /// Polls (bounded) until connecting to `port` is refused: the listener is closed.
     static func waitUntilRefused(port: Int, timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             do {
-                let probe = try ClientConnection(port: port, timeoutSeconds: 2)
+                let probe = try RawClient(port: port, timeout: 2)
                 probe.close()
             } catch {
                 return true
@@ -65,9 +34,9 @@ struct LifecycleEndToEndTests {
             let client = service.client
             // Large enough to still be running when the signal comes (a few hundred ms).
             let items = 10000
-            let noteID = try await Self.seedLargeNote(service, items: items, name: "drain")
+            let noteID = try await service.seedLargeNote(items: items, name: "drain")
             let asyncItems = 3000
-            let asyncNoteID = try await Self.seedLargeNote(service, items: asyncItems, name: "drain-async")
+            let asyncNoteID = try await service.seedLargeNote(items: asyncItems, name: "drain-async")
 
             // A large synchronous clone, running when the signal arrives if we can catch it.
             let cloneTask = Task { try await client.post("/notes/\(noteID)/clone", nil) }
@@ -89,12 +58,12 @@ struct LifecycleEndToEndTests {
 
             // A request whose head is not finished, and a create whose body is half sent: both in
             // flight when the signal arrives (a connection between requests is closed at once).
-            let readiness = try ClientConnection(port: service.port)
-            try readiness.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            let readiness = try RawClient(port: service.port, timeout: 60)
+            readiness.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
             let body = Array(F.note(#""name":"sent during the drain""#).utf8)
-            let upload = try ClientConnection(port: service.port)
-            try upload.send("POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n")
-            try upload.send(Array(body[..<10]))
+            let upload = try RawClient(port: service.port, timeout: 60)
+            upload.send("POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n")
+            upload.send(Array(body[..<10]))
             // Give the event loops time to read those bytes: a connection with nothing read yet
             // counts as idle and is closed at the start of the drain.
             try await Task.sleep(for: .milliseconds(500))
@@ -102,13 +71,13 @@ struct LifecycleEndToEndTests {
             service.signal(SIGTERM)
             #expect(await Self.waitUntilRefused(port: service.port, timeout: .seconds(30)), "the listener stays open after SIGTERM")
 
-            try readiness.send("\r\n")
+            readiness.send("\r\n")
             let ready = try await readiness.receiveResponse()
             #expect(ready.status == 503, "/readyz during the drain: \(ready.status) \(ready.text)")
             #expect(ready.text.contains("draining"))
             #expect(ready.header("Connection")?.lowercased() == "close")
 
-            try upload.send(Array(body[10...]))
+            upload.send(Array(body[10...]))
             let created = try await upload.receiveResponse()
             #expect(created.status == 201, "the half-sent create completes: \(created.text)")
 
@@ -140,8 +109,8 @@ struct LifecycleEndToEndTests {
     @Test("SIGTERM with a request that never finishes: the drain timeout bounds the shutdown, exit 0")
     func drainTimeout() async throws {
         try await ServiceProcess.withService(arguments: ["--drain-timeout", "1"]) { service in
-            let stuck = try ClientConnection(port: service.port, timeoutSeconds: 60)
-            try stuck.send("POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+            let stuck = try RawClient(port: service.port, timeout: 60)
+            stuck.send("POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
             try await Task.sleep(for: .milliseconds(200))
             let started = ContinuousClock.now
             service.signal(SIGTERM)
@@ -168,7 +137,7 @@ struct LifecycleEndToEndTests {
     }
 
     /// What must not change: the source's row, its items and their data (SQL both dialects read).
-    static func sourceFingerprint(_ service: ServiceProcess, note: Int) async throws -> String {
+    static func sourceFingerprint(_ service: some RunningService, note: Int) async throws -> String {
         try await service.sql("""
             SELECT n."_version", n.id, n.name, (SELECT count(*) FROM "Item" i WHERE i.note = n."_id"), \
             (SELECT count(*) FROM "ItemData" d JOIN "Item" i ON i."_id" = d.item WHERE i.note = n."_id"), \
@@ -180,7 +149,7 @@ struct LifecycleEndToEndTests {
     /// statements on the scratch tables, or between two of them (idle in transaction, the last
     /// one shown), which widens the window a poll can see to the whole copy; on SQLite the job
     /// reads `running` (the writer holds the file meanwhile).
-    static func cloneIsCopying(_ service: ServiceProcess, job: String) async throws -> Bool {
+    static func cloneIsCopying(_ service: some RunningService, job: String) async throws -> Bool {
         switch service.backend {
         case .sqlite:
             return try await service.client.get(job).json()["status"] as? String == "running"
@@ -210,7 +179,7 @@ struct LifecycleEndToEndTests {
             defer { service.stop() }
             database = service.databaseLocation
             let client = service.client
-            noteID = try await Self.seedLargeNote(service, items: items, name: "crash")
+            noteID = try await service.seedLargeNote(items: items, name: "crash")
             fingerprint = try await Self.sourceFingerprint(service, note: noteID)
             let accepted = try await client.post("/notes/\(noteID)/clone", nil, headers: [("Prefer", "respond-async")])
             #expect(accepted.status == 202)

@@ -1,3 +1,4 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing

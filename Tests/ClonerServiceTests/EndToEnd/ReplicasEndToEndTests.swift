@@ -1,3 +1,4 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 import Testing
@@ -20,20 +21,6 @@ struct ReplicasEndToEndTests {
         async let a = ServiceProcess.start(directory: first.url, backend: .postgreSQL, environment: environment, sharedDatabase: uri)
         async let b = ServiceProcess.start(directory: second.url, backend: .postgreSQL, environment: environment, sharedDatabase: uri)
         return (try await a, try await b, [first, second])
-    }
-
-    /// A note owning `items` items (each with an ItemData), inserted with psql; returns its _id.
-    static func seedLargeNote(_ service: ServiceProcess, items: Int, name: String) async throws -> Int {
-        let output = try await service.sql("""
-            INSERT INTO "Note" (id, name, "createDate") VALUES ('\(F.uuid())', '\(name)', now());
-            INSERT INTO "Item" (name, note, _pos_note)
-              SELECT 'item ' || i, (SELECT _id FROM "Note" WHERE name = '\(name)'), i FROM generate_series(0, \(items - 1)) AS i;
-            INSERT INTO "ItemData" ("createDate", value, item)
-              SELECT now(), _id * 0.5, _id FROM "Item" WHERE note = (SELECT _id FROM "Note" WHERE name = '\(name)');
-            SELECT _id FROM "Note" WHERE name = '\(name)';
-            """)
-        guard let id = Int(output) else { throw ClientError("seeding \(name): \(output)") }
-        return id
     }
 
     @Test("draining one replica (SIGTERM) leaves the other serving: A's /readyz turns 503 in its grace, B's stays 200 and B reads and writes; A exits 0")
@@ -101,7 +88,7 @@ struct ReplicasEndToEndTests {
         // An async job made on A answers on B.
         let accepted = try await a.client.post("/notes/\(noteID)/clone", "{}", headers: [("Prefer", "respond-async")])
         #expect(accepted.status == 202)
-        let job = try await JobsEndToEndTests.waitForJob(b.client, try #require(accepted.header("Location")))
+        let job = try await JobsServiceTests.waitForJob(b.client, try #require(accepted.header("Location")))
         #expect(job["status"] as? String == "succeeded", "\(job)")
         #expect(try await a.count("Note") == 3)
 
@@ -120,7 +107,7 @@ struct ReplicasEndToEndTests {
         let (a, b, directories) = try await Self.startPair(lease: "2")
         defer { a.stop(); b.stop(); directories.forEach { $0.remove() } }
         let items = 60_000
-        let noteID = try await Self.seedLargeNote(a, items: items, name: "long")
+        let noteID = try await a.seedLargeNote(items: items, name: "long")
         let headers = [("Idempotency-Key", "dead-\(UUID().uuidString)"), ("Prefer", "respond-async")]
         let body = #"{"set":{"name":"copy"}}"#
         let accepted = try await a.client.post("/notes/\(noteID)/clone", body, headers: headers)
@@ -162,7 +149,7 @@ struct ReplicasEndToEndTests {
         #expect(retry.status == 202, "\(retry.text)")
         let newLocation = try #require(retry.header("Location"))
         #expect(newLocation != location)
-        let finished = try await JobsEndToEndTests.waitForJob(b.client, newLocation)
+        let finished = try await JobsServiceTests.waitForJob(b.client, newLocation)
         #expect(finished["status"] as? String == "succeeded", "\(finished)")
         #expect(try await b.count("Note") == 2)
         #expect(try await b.count("Item") == 2 * items)

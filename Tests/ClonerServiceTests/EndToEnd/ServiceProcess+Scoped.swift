@@ -31,24 +31,4 @@ extension ServiceProcess {
         let path = try directory.write(modelText, to: "model.json")
         return try await withService(backend: backend, arguments: ["--model", path], body)
     }
-
-    /// Rows of `entity` in the database, counted with the sqlite3 shell or psql (not through the
-    /// service). `condition` must be SQL both dialects read.
-    func count(_ entity: String, where condition: String = "true") async throws -> Int {
-        let text = try await sql("SELECT count(*) FROM \"\(entity)\" WHERE \(condition);")
-        guard let count = Int(text) else { throw ClientError("count of \(entity): \(text)") }
-        return count
-    }
-
-    /// `count` of each entity, in order.
-    func counts(_ entities: [String]) async throws -> [Int] {
-        var counts: [Int] = []
-        for entity in entities { counts.append(try await count(entity)) }
-        return counts
-    }
 }
-
-extension StoreBackendKind: CustomTestStringConvertible {
-    public var testDescription: String { rawValue }
-}
-

@@ -1,3 +1,4 @@
+import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Glibc
 /// database and the sample model, its environment controlled by the test. The port comes from
 /// the service's "listening" JSON log line. `stop()` kills it; every test calls it in a `defer`.
 /// Every stored property is an immutable reference to a thread-safe object, hence `Sendable`.
-final class ServiceProcess: Sendable {
+final class ServiceProcess: RunningService {
     let directory: URL
     /// The SQLite file (on `.sqlite`; for `.postgreSQL` the file that is *not* used).
     let databasePath: String
@@ -21,10 +22,9 @@ final class ServiceProcess: Sendable {
     private let stdoutPipe = Pipe()
     private let stderrPipe = Pipe()
     let port: Int
-    var client: ServiceClient { ServiceClient(port: port) }
 
     /// The sample model of the repository.
-    static let sampleModelPath = repositoryRoot.appendingPathComponent("config/model.json").path
+    static let sampleModelPath = Repository.sampleModelPath
 
     /// The `cloner` binary built beside the test bundle (`swift build --build-tests` and
     /// `swift test` build every product), else in the package's debug build folder.
@@ -80,9 +80,9 @@ final class ServiceProcess: Sendable {
         try process.run()
         stdout.startReading(out.fileHandleForReading.fileDescriptor)
         stderr.startReading(err.fileHandleForReading.fileDescriptor)
-        guard waitForExit(process, timeout: timeout) else {
+        guard process.waitForExit(timeout: timeout) else {
             kill(process.processIdentifier, SIGKILL)
-            _ = waitForExit(process, timeout: .seconds(10))
+            _ = process.waitForExit(timeout: .seconds(10))
             throw ClientError("cloner \(arguments.joined(separator: " ")) did not exit within \(timeout)")
         }
         let deadline = ContinuousClock.now + .seconds(10)
@@ -139,7 +139,7 @@ final class ServiceProcess: Sendable {
         guard let listening, let port = ServiceProcess.integer(listening["port"]), port > 0 else {
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
-                _ = ServiceProcess.waitForExit(process, timeout: .seconds(10))
+                _ = process.waitForExit(timeout: .seconds(10))
             }
             throw ClientError("cloner did not report listening; stdout:\n\(stdout.text)\nstderr:\n\(stderr.text)")
         }
@@ -168,12 +168,6 @@ final class ServiceProcess: Sendable {
         return process.isRunning ? nil : process.terminationStatus
     }
 
-    private static func waitForExit(_ process: Process, timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        return !process.isRunning
-    }
-
     /// `stop` for async callers: kills the service and waits with `Task.sleep`, bounded, leaving
     /// the cooperative pool's thread free meanwhile.
     func stopAndWait() async {
@@ -190,37 +184,7 @@ final class ServiceProcess: Sendable {
     func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            _ = Self.waitForExit(process, timeout: .seconds(10))
+            _ = process.waitForExit(timeout: .seconds(10))
         }
-    }
-
-    /// Runs SQL against the service's database, not through the service: with the sqlite3 shell,
-    /// or psql on PostgreSQL (unaligned, tuples only: `a|b` rows as sqlite3 prints them).
-    func sql(_ statements: String) async throws -> String {
-        let backend = backend, location = databaseLocation
-        return try await Blocking.run { try ServiceProcess.sqlNow(statements, backend: backend, location: location) }
-    }
-
-    private static func sqlNow(_ statements: String, backend: StoreBackendKind, location: String) throws -> String {
-        let shell = Process()
-        switch backend {
-        case .sqlite:
-            shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            shell.arguments = ["-batch", "-cmd", ".timeout 30000", location, statements]
-        case .postgreSQL:
-            shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            shell.arguments = ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", location, "-c", statements]
-        }
-        let out = Pipe(), err = Pipe()
-        shell.standardOutput = out
-        shell.standardError = err
-        try shell.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        guard Self.waitForExit(shell, timeout: .seconds(60)) else { throw ClientError("the database shell did not exit within 60 s") }
-        guard shell.terminationStatus == 0 else {
-            throw ClientError("\(backend == .sqlite ? "sqlite3" : "psql") failed (\(shell.terminationStatus)): \(String(decoding: errors, as: UTF8.self))")
-        }
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -1,0 +1,114 @@
+import ClonerHTTP
+import ClonerStore
+import Foundation
+import Logging
+
+/// `Idempotency-Key` on clones across replicas (docs/architecture.md#replicas): the key is
+/// claimed in the database before the clone starts — so two retries arriving at two replicas at
+/// the same moment make one clone, and the other answers the replay or 409 `in_progress` (as
+/// Stripe answers). The clone's own transaction turns the claim into the final answer (they
+/// commit together); a synchronous clone that fails gives the key back.
+///
+/// This type decides what a claim means for the request and builds those answers; the runners
+/// decide in which transaction the claim is made.
+final class CloneIdempotency: Sendable {
+    /// The longest key accepted, in bytes.
+    static let maximumKeyLength = 255
+
+    /// The clone's claim was taken over (its lease ran out before the clone began): the clone
+    /// must not run, another request holds the key now.
+    struct ReservationLost: Error {
+        let what: String
+    }
+
+    let store: IncrementalStore
+    let metrics: ServiceMetrics
+    let logger: Logger
+    /// This replica's id and lease: the owner written on claims.
+    let leases: JobLeaseKeeper
+
+    init(store: IncrementalStore, metrics: ServiceMetrics, logger: Logger, leases: JobLeaseKeeper) {
+        self.store = store
+        self.metrics = metrics
+        self.logger = logger
+        self.leases = leases
+    }
+
+    /// A key of 1 to `maximumKeyLength` bytes, or a 422 naming the header.
+    static func validate(_ key: String) throws(Problem) {
+        guard (1...maximumKeyLength).contains(key.utf8.count) else {
+            throw Problem.validationFailed([FieldError(field: "Idempotency-Key", message: "expected 1 to \(maximumKeyLength) characters")])
+        }
+    }
+
+    /// A digest of what the request asks for, to tell a retry from a different request reusing
+    /// the key (RFC draft "The Idempotency-Key HTTP Header Field", §2.2).
+    static func fingerprint(_ request: HTTPRequest) -> String {
+        let bytes = Array("\(request.method.rawValue) \(request.path)\n".utf8) + request.body
+        return APIKeyAuthenticator.sha256(bytes).lowercaseHex
+    }
+
+    /// On one writer (SQLite) a claim would wait behind the very clone that holds the key, so a
+    /// retry reads first and answers at once while that clone runs. Nil when the key is free to
+    /// claim (or the store takes concurrent writes, where the claim itself answers at once).
+    func peek(_ key: String, fingerprint: String, request: HTTPRequest, now: Date) throws -> HTTPResponse? {
+        guard !store.allowsConcurrentWrites, let claim = try store.read({ try $0.peekIdempotencyKey(key, now: now) }) else { return nil }
+        return answer(for: claim, fingerprint: fingerprint, request: request)
+    }
+
+    /// Claims `key` for this request inside the caller's write transaction. Nil when the key is
+    /// this request's now; otherwise the answer to give instead.
+    func claim(_ key: String, fingerprint: String, request: HTTPRequest, now: Date, in context: any StoreContext) throws -> HTTPResponse? {
+        let claim = try context.reserveIdempotencyKey(key, fingerprint: fingerprint, owner: leases.replicaID,
+                                                      leaseExpiresAt: leases.expiry(from: now), now: now)
+        return answer(for: claim, fingerprint: fingerprint, request: request)
+    }
+
+    /// `peek`, then `claim` in a short transaction of its own — for a synchronous clone, whose
+    /// claim must be visible to other requests while the clone runs.
+    func claimAlone(_ key: String, fingerprint: String, request: HTTPRequest) throws -> HTTPResponse? {
+        let now = Date()
+        if let answer = try peek(key, fingerprint: fingerprint, request: request, now: now) { return answer }
+        return try store.write { context in try claim(key, fingerprint: fingerprint, request: request, now: now, in: context) }
+    }
+
+    private func answer(for claim: IdempotencyClaim, fingerprint: String, request: HTTPRequest) -> HTTPResponse? {
+        switch claim {
+        case .reserved:
+            return nil
+        case .finished(let record):
+            return replayResponse(record, fingerprint: fingerprint, request: request)
+        case .inProgress(let other) where other != fingerprint:
+            return Self.reusedKeyResponse(request)
+        case .inProgress:
+            var response = Problem(code: .inProgress, detail: "a request with this Idempotency-Key is still running; retry after it has finished")
+                .response(requestID: request.id)
+            response.headers.set("Retry-After", "1")
+            return response
+        }
+    }
+
+    private func replayResponse(_ record: IdempotencyRecord, fingerprint: String, request: HTTPRequest) -> HTTPResponse {
+        guard record.fingerprint == fingerprint else { return Self.reusedKeyResponse(request) }
+        metrics.recordClone(result: .replayed, objects: 0, duration: .zero)
+        var headers: HTTPHeaders = ["Content-Type": "application/json", "Idempotent-Replayed": "true"]
+        if let location = record.location { headers.set("Location", location) }
+        return HTTPResponse(status: HTTPStatus(record.status), headers: headers, body: Array(record.body))
+    }
+
+    private static func reusedKeyResponse(_ request: HTTPRequest) -> HTTPResponse {
+        Problem(code: .idempotencyKeyReused, detail: "this Idempotency-Key was used with a different request; use a new key for a new request")
+            .response(requestID: request.id)
+    }
+
+    /// Gives the key back after the request holding it failed: nothing was written, so a retry
+    /// must clone. Logged, not thrown: the answer is already decided, and a claim left behind is
+    /// released once its lease runs out.
+    func release(_ key: String) {
+        do {
+            try store.write { try $0.releaseIdempotencyKey(key, owner: leases.replicaID) }
+        } catch {
+            logger.error("releasing an Idempotency-Key reservation failed", metadata: ["error": "\(error)"])
+        }
+    }
+}
