@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ClonerConcurrency
+import ClonerTestSupport
 import Foundation
 import Testing
 @testable import ClonerHTTP
@@ -137,7 +138,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         let server = try TestServer(router: Self.router(), hooks: hooks)
         defer { server.stop() }
         let body = Self.payload(12 << 20)
-        let (upload, next) = try await offPool {
+        let (upload, next) = try await Blocking.run {
             let client = try RawClient(port: server.port, timeout: 60)
             client.send("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n")
             client.send(body)
@@ -176,7 +177,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         wire += Array("0\r\nX-Checksum: none\r\n\r\n".utf8)
         wire += Array("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nPOST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nabcd".utf8)
         let wireBytes = wire
-        let responses = try await offPool {
+        let responses = try await Blocking.run {
             let client = try RawClient(port: server.port, timeout: 60)
             client.send(wireBytes)
             return [client.readResponse(), client.readResponse(), client.readResponse()]
@@ -193,7 +194,7 @@ func describeEnd(_ error: (any Error)?) -> String {
     @Test func streamedRouteWithoutABody() async throws {
         let server = try TestServer(router: Self.router())
         defer { server.stop() }
-        let responses = try await offPool {
+        let responses = try await Blocking.run {
             let client = try RawClient(port: server.port)
             client.send("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\nPUT /upload HTTP/1.1\r\nHost: x\r\n\r\n")
             return [client.readResponse(), client.readResponse()]
@@ -210,7 +211,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         limits.maxBodyLength = 100
         let server = try TestServer(router: Self.router(seen), limits: limits)
         defer { server.stop() }
-        let (refused, inLimit, wholeBody) = try await offPool {
+        let (refused, inLimit, wholeBody) = try await Blocking.run {
             let refused = try RawClient(port: server.port).exchange(
                 "PUT /small HTTP/1.1\r\nHost: x\r\nContent-Length: 1001\r\n\r\n")
             let inLimit = try RawClient(port: server.port).exchange(
@@ -235,7 +236,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         let seen = BodyObservations()
         let server = try TestServer(router: Self.router(seen))
         defer { server.stop() }
-        let (response, closed) = try await offPool {
+        let (response, closed) = try await Blocking.run {
             let client = try RawClient(port: server.port)
             client.send("PUT /small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
             client.send("258\r\n" + String(repeating: "a", count: 600) + "\r\n")
@@ -253,7 +254,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         let seen = BodyObservations()
         let server = try TestServer(router: Self.router(seen))
         defer { server.stop() }
-        let response = try await offPool {
+        let response = try await Blocking.run {
             let client = try RawClient(port: server.port)
             client.send("PUT /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
             client.send("5\r\nhello\r\n")
@@ -272,7 +273,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         let seen = BodyObservations()
         let server = try TestServer(router: Self.router(seen))
         defer { server.stop() }
-        let (response, closed) = try await offPool {
+        let (response, closed) = try await Blocking.run {
             let client = try RawClient(port: server.port)
             client.send("PUT /early HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n")
             client.send(String(repeating: "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n", count: 2000))
@@ -292,7 +293,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         let server = try TestServer(router: Self.router())
         defer { server.stop() }
         let smuggled = String(repeating: "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n", count: 3000)
-        let responses = try await offPool {
+        let responses = try await Blocking.run {
             let client = try RawClient(port: server.port, timeout: 2)
             client.send("PUT /early HTTP/1.1\r\nHost: x\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n")
             let early = client.readResponse()
@@ -313,7 +314,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         let server = try TestServer(router: Self.router())
         defer { server.stop() }
         let smuggled = String(repeating: "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n", count: 3000)
-        let responses = try await offPool {
+        let responses = try await Blocking.run {
             let client = try RawClient(port: server.port, timeout: 2)
             client.send("PUT /early HTTP/1.1\r\nHost: x\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n")
             client.send(smuggled + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nafter")
@@ -336,13 +337,13 @@ func describeEnd(_ error: (any Error)?) -> String {
         limits.maxConnectionsPerClient = 1
         let server = try TestServer(router: Self.router(seen), limits: limits, loops: 1)
         defer { server.stop() }
-        try await offPool {
+        try await Blocking.run {
             let client = try RawClient(port: server.port)
             client.send("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n")
             client.send(Self.payload(300_000))
         }
         #expect(try await seen.waitForOutcomes(1) == ["closed"])
-        let next = try await offPool {
+        let next = try await Blocking.run {
             try RawClient(port: server.port).exchange("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         }
         #expect(next?.status == 200)
@@ -356,7 +357,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         limits.bodyReadTimeout = .milliseconds(500)
         let server = try TestServer(router: Self.router(seen), limits: limits)
         defer { server.stop() }
-        let response = try await offPool {
+        let response = try await Blocking.run {
             let client = try RawClient(port: server.port)
             client.send("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n" + String(repeating: "a", count: 10))
             return client.readResponse()
@@ -374,7 +375,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         let server = try TestServer(router: Self.router(seen, readDelay: .milliseconds(1200)), limits: limits)
         defer { server.stop() }
         let body = Self.payload(4 << 20)
-        let response = try await offPool {
+        let response = try await Blocking.run {
             let client = try RawClient(port: server.port, timeout: 30)
             client.send("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n")
             client.send(body)
@@ -398,7 +399,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         }
         let server = try TestServer(router: Self.router(seen), hooks: hooks)
         defer { server.stop() }
-        let (refused, closed) = try await offPool {
+        let (refused, closed) = try await Blocking.run {
             let client = try RawClient(port: server.port)
             client.send("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n")
             client.send(String(repeating: "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n", count: 100))
@@ -416,7 +417,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         let server = try TestServer(router: Self.router())
         defer { server.stop() }
         let body = Self.payload(1_500_000, seed: 5)
-        let (status, output) = try await offPool {
+        let (status, output) = try await Blocking.run {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -442,7 +443,7 @@ func describeEnd(_ error: (any Error)?) -> String {
     @Test func continueIsSentWhenTheHandlerStartsReading() async throws {
         let server = try TestServer(router: Self.router())
         defer { server.stop() }
-        let (interim, final, early) = try await offPool {
+        let (interim, final, early) = try await Blocking.run {
             let client = try RawClient(port: server.port)
             client.send("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
             let interim = client.readResponse(informational: true)
@@ -469,7 +470,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         defer { server.stop() }
         let total = Int(ProcessInfo.processInfo.environment["CLONER_TEST_UPLOAD_BYTES"] ?? "") ?? 1 << 30
         let block = Self.payload(1 << 20)
-        let upload = { @Sendable (bytes: Int) throws -> TestResponse? in
+        let upload = { @Sendable (bytes: Int) throws -> RawResponse? in
             let client = try RawClient(port: server.port, timeout: 120)
             client.send("PUT /count-slowly HTTP/1.1\r\nHost: x\r\nContent-Length: \(bytes)\r\n\r\n")
             for _ in 0..<(bytes >> 20) { client.send(block) }
@@ -477,7 +478,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         }
         let before = Self.residentBytes()
         // The first upload also starts the handler threads and their malloc arenas.
-        let warmUp = try await offPool { try upload(16 << 20) }
+        let warmUp = try await Blocking.run { try upload(16 << 20) }
         let warm = Self.residentBytes()
         let peak = LockedValue(warm)
         let done = LockedValue(false)
@@ -489,7 +490,7 @@ func describeEnd(_ error: (any Error)?) -> String {
             }
         }
         let started = ContinuousClock.now
-        let response = try await offPool { try upload(total) }
+        let response = try await Blocking.run { try upload(total) }
         let elapsed = ContinuousClock.now - started
         done.withLock { $0 = true }
         await sampler.value
@@ -516,7 +517,7 @@ func describeEnd(_ error: (any Error)?) -> String {
         let body = Self.payload(5_000_000, seed: 31)
         let file = folder.appendingPathComponent("upload.bin")
         try Data(body).write(to: file)
-        let (status, output) = try await offPool {
+        let (status, output) = try await Blocking.run {
             try run("/usr/bin/curl", [
                 "-s", "-m", "60", "--cacert", tls.certificateChainPath, "-T", file.path,
                 "https://localhost:\(server.port)/upload",
