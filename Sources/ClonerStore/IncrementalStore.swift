@@ -46,7 +46,7 @@ public final class IncrementalStore: Sendable {
         self.writerWait = writerWait
         switch location {
         case .sqlite(let path):
-            self.backend = try SQLiteBackend(path: path, schema: schema, writerWait: writerWait)
+            self.backend = try SQLiteStore(path: path, schema: schema, writerWait: writerWait)
         case .postgreSQL(let uri):
             self.backend = try PostgreSQLStore(uri: uri, schema: schema, maximumConnections: maximumConnections,
                                                checkoutTimeout: writerWait)

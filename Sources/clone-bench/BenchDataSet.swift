@@ -29,8 +29,8 @@ struct BenchDataSet {
             precondition(existing == 0, "the bench data set is built into a fresh store only")
 
             let counter = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1) "
-            let created = SQLValue.integer(BenchDataSet.createdMilliseconds)
-            let noteUUID = SQLValue.text(UUID().uuidString.lowercased())
+            let created = SQLiteValue.integer(BenchDataSet.createdMilliseconds)
+            let noteUUID = SQLiteValue.text(UUID().uuidString.lowercased())
 
             try connection.execute(counter + """
                 INSERT INTO "Tag" ("_id", "_version", "name", "color") \

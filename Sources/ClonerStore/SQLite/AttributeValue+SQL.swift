@@ -15,7 +15,7 @@ extension AttributeType {
 }
 
 extension AttributeValue {
-    package var sqlValue: SQLValue {
+    package var sqlValue: SQLiteValue {
         switch self {
         case .null: return .null
         case .string(let v): return .text(v)
@@ -44,7 +44,7 @@ extension AttributeValue {
     /// Reads a column value back into the attribute's type. A value of another storage class
     /// (written by hand with the sqlite3 shell, say) is converted the way SQLite would, rather
     /// than trapping.
-    package init(sql: SQLValue, type: AttributeType) {
+    package init(sql: SQLiteValue, type: AttributeType) {
         switch (sql, type) {
         case (.null, _): self = .null
         case (.text(let v), .string): self = .string(v)
@@ -66,7 +66,7 @@ extension AttributeValue {
     }
 }
 
-extension SQLValue {
+extension SQLiteValue {
     var textForm: String {
         switch self {
         case .null: return ""

@@ -8,17 +8,17 @@ import Foundation
 package final class SQLiteConnection {
     let handle: OpaquePointer
     package let path: String
-    private var statementCache: [String: Statement] = [:]
+    private var statementCache: [String: SQLiteStatement] = [:]
     /// Statements whose SQL text is built once elsewhere (`SQLiteReadSQL`), by slot number.
-    private var slotStatements: [Statement?] = []
+    private var slotStatements: [SQLiteStatement?] = []
     /// Page queries by shape (`SQLitePageShape`); emptied when it grows past
     /// `maximumShapedStatements` (filters on arbitrary attribute sets could otherwise grow it
     /// without bound).
-    private var shapedStatements: [SQLitePageShape: Statement] = [:]
+    private var shapedStatements: [SQLitePageShape: SQLiteStatement] = [:]
     private static let maximumShapedStatements = 256
     /// `BEGIN …`/`COMMIT` prepared once: `sqlite3_exec` would parse them again per transaction.
-    private var beginStatements: [TransactionKind: Statement] = [:]
-    private var commitStatement: Statement?
+    private var beginStatements: [TransactionKind: SQLiteStatement] = [:]
+    private var commitStatement: SQLiteStatement?
     /// The clone SQL built for each plan shape on this connection (`SQLiteGraphCopySQL.cached`);
     /// its statements live in `statementCache`.
     var graphCopySQL: [SQLiteGraphCopySQL.Shape: SQLiteGraphCopySQL] = [:]
@@ -51,7 +51,7 @@ package final class SQLiteConnection {
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             if let handle { sqlite3_close_v2(handle) }
-            throw SQLiteError(resultCode: ResultCode(rawValue: code), message: "\(message) (\(path))")
+            throw SQLiteError(resultCode: SQLiteResultCode(rawValue: code), message: "\(message) (\(path))")
         }
         self.handle = handle
         self.path = path
@@ -71,7 +71,7 @@ package final class SQLiteConnection {
     func lastError(code: Int32, sql: String?) -> SQLiteError {
         let extended = sqlite3_extended_errcode(handle)
         let message = String(cString: sqlite3_errmsg(handle))
-        return SQLiteError(resultCode: ResultCode(rawValue: extended != 0 ? extended : code), message: message, sql: sql)
+        return SQLiteError(resultCode: SQLiteResultCode(rawValue: extended != 0 ? extended : code), message: message, sql: sql)
     }
 
     /// Runs one or more statements without parameters (DDL, pragmas).
@@ -81,20 +81,20 @@ package final class SQLiteConnection {
         if code != SQLITE_OK {
             let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(errorMessage)
-            throw SQLiteError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(handle)), message: message, sql: sql)
+            throw SQLiteError(resultCode: SQLiteResultCode(rawValue: sqlite3_extended_errcode(handle)), message: message, sql: sql)
         }
     }
 
     /// Runs one statement with positional parameters.
-    package func execute(_ sql: String, _ values: [SQLValue]) throws(SQLiteError) {
+    package func execute(_ sql: String, _ values: [SQLiteValue]) throws(SQLiteError) {
         try cachedStatement(sql).execute(values)
     }
 
     /// A prepared statement kept for the connection's lifetime: the hot paths reuse the same SQL
     /// text, so preparing once saves the parse and plan on every call.
-    package func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+    package func cachedStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let statement = statementCache[sql] { return statement }
-        let statement = try Statement(connection: self, sql: sql)
+        let statement = try SQLiteStatement(connection: self, sql: sql)
         statementCache[sql] = statement
         return statement
     }
@@ -103,34 +103,34 @@ package final class SQLiteConnection {
     /// there: the read routes' statements, found by array index instead of by hashing their text.
     /// (The text is compared as well, which costs nothing when it is the same string, so two
     /// callers numbering their slots differently get a re-prepare, never a wrong statement.)
-    package func preparedStatement(slot: Int, sql: String) throws(SQLiteError) -> Statement {
+    package func preparedStatement(slot: Int, sql: String) throws(SQLiteError) -> SQLiteStatement {
         precondition(slot >= 0, "statement slot \(slot)")
         if slot < slotStatements.count, let statement = slotStatements[slot], statement.sql == sql { return statement }
-        let statement = try Statement(connection: self, sql: sql)
+        let statement = try SQLiteStatement(connection: self, sql: sql)
         if slot >= slotStatements.count { slotStatements.append(contentsOf: repeatElement(nil, count: slot + 1 - slotStatements.count)) }
         slotStatements[slot] = statement
         return statement
     }
 
     /// The statement of a page query's shape, `sql()` prepared the first time the shape is seen.
-    func statement(for shape: SQLitePageShape, sql: () throws -> String) throws -> Statement {
+    func statement(for shape: SQLitePageShape, sql: () throws -> String) throws -> SQLiteStatement {
         if let statement = shapedStatements[shape] { return statement }
-        let statement = try Statement(connection: self, sql: try sql())
+        let statement = try SQLiteStatement(connection: self, sql: try sql())
         if shapedStatements.count >= SQLiteConnection.maximumShapedStatements { shapedStatements.removeAll() }
         shapedStatements[shape] = statement
         return statement
     }
 
     /// A statement prepared for one use (dynamic SQL that would only bloat the cache).
-    package func makeStatement(_ sql: String) throws(SQLiteError) -> Statement {
-        try Statement(connection: self, sql: sql)
+    package func makeStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        try SQLiteStatement(connection: self, sql: sql)
     }
 
-    package func scalar(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
+    package func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
         try cachedStatement(sql).scalar(values)
     }
 
-    package func forEachRow(_ sql: String, _ values: [SQLValue] = [], _ body: (Row) throws -> Void) throws {
+    package func forEachRow(_ sql: String, _ values: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Void) throws {
         try cachedStatement(sql).forEachRow(values, body)
     }
 
@@ -150,14 +150,14 @@ package final class SQLiteConnection {
 
     private func begin(_ kind: TransactionKind) throws(SQLiteError) {
         if let statement = beginStatements[kind] { return try statement.execute() }
-        let statement = try Statement(connection: self, sql: "BEGIN \(kind.rawValue)")
+        let statement = try SQLiteStatement(connection: self, sql: "BEGIN \(kind.rawValue)")
         beginStatements[kind] = statement
         try statement.execute()
     }
 
     private func commit() throws(SQLiteError) {
         if let statement = commitStatement { return try statement.execute() }
-        let statement = try Statement(connection: self, sql: "COMMIT")
+        let statement = try SQLiteStatement(connection: self, sql: "COMMIT")
         commitStatement = statement
         try statement.execute()
     }

@@ -5,21 +5,21 @@ import CSQLite
 /// `StoreError.database(DatabaseFailure)`.
 package struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// The extended result code (`sqlite3_extended_errcode`).
-    package let resultCode: ResultCode
+    package let resultCode: SQLiteResultCode
     package let message: String
     package let sql: String?
 
-    package init(resultCode: ResultCode, message: String, sql: String? = nil) {
+    package init(resultCode: SQLiteResultCode, message: String, sql: String? = nil) {
         self.resultCode = resultCode
         self.message = message
         self.sql = sql
     }
 
-    package var isConstraintViolation: Bool { ResultCode.constraint ~= resultCode }
+    package var isConstraintViolation: Bool { SQLiteResultCode.constraint ~= resultCode }
     /// A UNIQUE index or a primary key would hold the same value twice.
     package var isUniqueViolation: Bool { resultCode == .constraintUnique || resultCode == .constraintPrimaryKey }
     package var isForeignKeyViolation: Bool { resultCode == .constraintForeignKey }
-    package var isBusy: Bool { ResultCode.busy ~= resultCode || ResultCode.locked ~= resultCode }
+    package var isBusy: Bool { SQLiteResultCode.busy ~= resultCode || SQLiteResultCode.locked ~= resultCode }
 
     package var description: String {
         var text = "SQLite error \(resultCode): \(message)"

@@ -8,7 +8,7 @@ extension SQLiteGraphCopier {
     func writeRootLinks(_ rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
                         root: EntityDescription, rootTag: Int) throws {
         let connection = context.connection
-        let parameters: [SQLValue] = [.integer(Int64(rootTag)), .integer(plan.rootID)]
+        let parameters: [SQLiteValue] = [.integer(Int64(rootTag)), .integer(plan.rootID)]
         try RootLinkSQL(dialect: .sqlite).write(rootLinks, root: root, schema: context.schema, finds: { query in
             try connection.cachedStatement(query).scalar(parameters) != nil
         }, run: { statement, ids in

@@ -53,7 +53,7 @@ struct SQLiteGraphCopier {
             }
         }
 
-        var parameters: [String: SQLValue] = [:]
+        var parameters: [String: SQLiteValue] = [:]
         parameters[":rootTag"] = .integer(Int64(sql.rootTag))
         parameters[":root"] = .integer(plan.rootID)
         parameters[":now"] = AttributeValue.date(now).sqlValue
@@ -188,7 +188,7 @@ struct SQLiteGraphCopier {
     /// The root values table: one row per copy per property its root is set to, written by as
     /// few multi-row INSERTs as SQLite's parameter limit allows (one for any usual request).
     private func fillRootValues(_ rootValues: [[String: AttributeValue]]) throws {
-        var rows: [SQLValue] = []
+        var rows: [SQLiteValue] = []
         for (copy, values) in rootValues.enumerated() {
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
                 rows += [.integer(Int64(copy)), .text(name), value.sqlValue]
@@ -219,7 +219,7 @@ struct SQLiteGraphCopier {
     }
 
     private func write(sql: SQLiteGraphCopySQL, steps: [SQLiteGraphCopySQL.EntityStep], counts: [Int: Int], linkedCounts: [Int: Int],
-                       parameters: [String: SQLValue], progress: GraphCopyProgress) throws(SQLiteError) {
+                       parameters: [String: SQLiteValue], progress: GraphCopyProgress) throws(SQLiteError) {
         for step in steps {
             for insert in step.inserts {
                 try connection.cachedStatement(insert).execute(named: parameters)

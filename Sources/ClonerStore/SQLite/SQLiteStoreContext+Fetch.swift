@@ -25,13 +25,13 @@ extension SQLiteStoreContext {
     /// kept per shape of request on the connection, so only the values are worked out per call.
     /// Throws `StoreError.notFound` for an `after` that names a missing record under an order
     /// other than `_id`.
-    func pageQuery(_ request: FetchRequest, limit: Int?, withRecords: Bool) throws -> (statement: Statement, values: [SQLValue], sortColumns: Int) {
+    func pageQuery(_ request: FetchRequest, limit: Int?, withRecords: Bool) throws -> (statement: SQLiteStatement, values: [SQLiteValue], sortColumns: Int) {
         let entity = entity(request.entity)
         let sortCount = request.sort.count + 1
-        var cursor: [SQLValue]?
+        var cursor: [SQLiteValue]?
         if let position = request.position {
             precondition(position.values.count == sortCount, "a position of \(position.values.count) values for \(sortCount) sort keys")
-            cursor = position.values.map(SQLValue.init)
+            cursor = position.values.map(SQLiteValue.init)
         } else if let after = request.after {
             if sortCount == 1 {
                 // Ordered by `_id` alone, the `_id` is the whole position: no row needed.
@@ -53,7 +53,7 @@ extension SQLiteStoreContext {
             limited: limit != nil, withRecords: withRecords)
         let statement = try connection.statement(for: shape) { try pageSQL(shape, entity) }
         // The values in the order of the SQL's parameters (see `pageSQL`).
-        var values: [SQLValue] = []
+        var values: [SQLiteValue] = []
         values.reserveCapacity(request.predicates.count + (cursor?.count ?? 0) * 2 + 1)
         for predicate in request.predicates where !predicate.value.isNull {
             values.append(predicate.value.sqlValue)

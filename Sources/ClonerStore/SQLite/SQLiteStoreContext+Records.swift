@@ -62,7 +62,7 @@ extension SQLiteStoreContext {
     }
 
     /// Appends the record in `row`, whose record columns (`reads.columns`) start at `base`.
-    private func append(_ row: Row, from base: Int32, _ reads: SQLiteReadSQL.EntityReads, to records: inout StoredRecords) {
+    private func append(_ row: SQLiteRow, from base: Int32, _ reads: SQLiteReadSQL.EntityReads, to records: inout StoredRecords) {
         records.append(id: row.int64(base), version: row.int64(base + 1))
         for (offset, attribute) in reads.entity.attributes.enumerated() {
             records.appendAttribute(row.attributeValue(base + 2 + Int32(offset), type: attribute.type))
@@ -90,8 +90,8 @@ extension SQLiteStoreContext {
         }
         let idArray = records.count > 1 ? SQLiteStoreContext.idArray(records.ids) : .null
         for related in reads.related {
-            let statement: Statement
-            let values: [SQLValue]
+            let statement: SQLiteStatement
+            let values: [SQLiteValue]
             if records.count == 1 {
                 statement = try connection.preparedStatement(slot: related.forOne.slot, sql: related.forOne.sql)
                 values = [.integer(records.ids[0])]

@@ -67,9 +67,9 @@ extension SQLiteStoreContext {
                 // Joining an ordered list from the to-one side appends at the end, as Core Data does.
                 try connection.execute(
                     "UPDATE \(table) SET \(quoted(column)) = ?1, \(quoted(position)) = (SELECT coalesce(max(\(quoted(position))), -1) + 1 FROM \(table) WHERE \(quoted(column)) = ?1) WHERE \"_id\" = ?2",
-                    [target.map(SQLValue.integer) ?? .null, .integer(id)])
+                    [target.map(SQLiteValue.integer) ?? .null, .integer(id)])
             } else {
-                try connection.execute("UPDATE \(table) SET \(quoted(column)) = ? WHERE \"_id\" = ?", [target.map(SQLValue.integer) ?? .null, .integer(id)])
+                try connection.execute("UPDATE \(table) SET \(quoted(column)) = ? WHERE \"_id\" = ?", [target.map(SQLiteValue.integer) ?? .null, .integer(id)])
             }
             if hasInverse {
                 touched.insert(destination, current)

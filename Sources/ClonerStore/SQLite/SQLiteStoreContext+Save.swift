@@ -50,7 +50,7 @@ extension SQLiteStoreContext {
         SQLiteStoreContext.isSameStored(value.sqlValue, current.sqlValue)
     }
 
-    private static func isSameStored(_ left: SQLValue, _ right: SQLValue) -> Bool {
+    private static func isSameStored(_ left: SQLiteValue, _ right: SQLiteValue) -> Bool {
         switch (left, right) {
         case (.null, .null): return true
         case (.integer(let a), .integer(let b)): return a == b
@@ -62,8 +62,8 @@ extension SQLiteStoreContext {
     }
 
     /// The values of an insert's attribute columns, in model order: given, else default, else null.
-    private func attributeValues(_ entity: EntityDescription, _ given: [String: AttributeValue]) throws -> [SQLValue] {
-        var values: [SQLValue] = []
+    private func attributeValues(_ entity: EntityDescription, _ given: [String: AttributeValue]) throws -> [SQLiteValue] {
+        var values: [SQLiteValue] = []
         values.reserveCapacity(entity.attributes.count + 2)
         for attribute in entity.attributes {
             values.append(try insertValue(attribute, given: given, entity: entity).sqlValue)
@@ -87,7 +87,7 @@ extension SQLiteStoreContext {
     func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue]) throws {
         guard !given.isEmpty else { return }
         let names = given.keys.sorted()
-        var values: [SQLValue] = []
+        var values: [SQLiteValue] = []
         for name in names {
             let attribute = entity.attribute(named: name)!
             try checkValue(given[name]!, for: attribute, entity: entity)

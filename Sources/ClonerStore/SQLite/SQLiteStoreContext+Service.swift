@@ -1,7 +1,7 @@
 import Foundation
 
 extension SQLiteStoreContext {
-    static func milliseconds(_ date: Date) -> SQLValue { .integer(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+    static func milliseconds(_ date: Date) -> SQLiteValue { .integer(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
     private static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
     public func idempotencyRecord(key: String) throws -> IdempotencyRecord? {
@@ -19,7 +19,7 @@ extension SQLiteStoreContext {
             INSERT OR REPLACE INTO "\(ServiceTables.idempotency)" (key, fingerprint, status, location, body, created_at, state, owner, lease_expires_at)
             VALUES (?, ?, ?, ?, ?, ?, 'done', NULL, NULL)
             """, [.text(record.key), .text(record.fingerprint), .integer(Int64(record.status)),
-                  record.location.map(SQLValue.text) ?? .null, .blob(record.body), SQLiteStoreContext.milliseconds(record.createdAt)])
+                  record.location.map(SQLiteValue.text) ?? .null, .blob(record.body), SQLiteStoreContext.milliseconds(record.createdAt)])
     }
 
     /// Forgets answers older than `date`; returns how many.
@@ -33,9 +33,9 @@ extension SQLiteStoreContext {
         try connection.execute("""
             INSERT OR REPLACE INTO "\(ServiceTables.jobs)" (id, status, request, result, error, created_at, finished_at, owner, lease_expires_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(job.id), .text(job.status.rawValue), .blob(job.request), job.result.map(SQLValue.blob) ?? .null,
-                  job.error.map(SQLValue.blob) ?? .null, SQLiteStoreContext.milliseconds(job.createdAt),
-                  job.finishedAt.map(SQLiteStoreContext.milliseconds) ?? .null, job.owner.map(SQLValue.text) ?? .null,
+            """, [.text(job.id), .text(job.status.rawValue), .blob(job.request), job.result.map(SQLiteValue.blob) ?? .null,
+                  job.error.map(SQLiteValue.blob) ?? .null, SQLiteStoreContext.milliseconds(job.createdAt),
+                  job.finishedAt.map(SQLiteStoreContext.milliseconds) ?? .null, job.owner.map(SQLiteValue.text) ?? .null,
                   job.leaseExpiresAt.map(SQLiteStoreContext.milliseconds) ?? .null])
     }
 

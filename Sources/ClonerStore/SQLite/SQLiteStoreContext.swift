@@ -24,7 +24,7 @@ struct SQLiteStoreContext: StoreContext, ChangeSetWriter {
 
     /// A JSON array of ids, bound as one parameter and expanded with `json_each`, so a batch of any
     /// size is one statement with one cached plan.
-    static func idArray<S: Sequence>(_ ids: S) -> SQLValue where S.Element == Int64 {
+    static func idArray<S: Sequence>(_ ids: S) -> SQLiteValue where S.Element == Int64 {
         // Digits written into one byte buffer: no String per id.
         var text: [UInt8] = [UInt8(ascii: "[")]
         text.reserveCapacity(ids.underestimatedCount * 8 + 2)

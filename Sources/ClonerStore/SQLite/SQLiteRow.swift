@@ -3,8 +3,8 @@ import Foundation
 
 /// The current row of a stepping statement. Valid only inside the `forEachRow` callback that
 /// produced it: it reads straight from SQLite's buffers without copying the row first.
-package struct Row {
-    let statement: Statement
+package struct SQLiteRow {
+    let statement: SQLiteStatement
 
     package var count: Int32 { sqlite3_column_count(statement.handle) }
 
@@ -28,7 +28,7 @@ package struct Row {
         return Data(bytes: bytes, count: count)
     }
 
-    package subscript(_ index: Int32) -> SQLValue {
+    package subscript(_ index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(statement.handle, index) {
         case SQLITE_INTEGER: return .integer(int64(index))
         case SQLITE_FLOAT: return .double(double(index))

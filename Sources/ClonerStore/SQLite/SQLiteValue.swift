@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value as SQLite stores it: one of its five storage classes.
-package enum SQLValue: Sendable, Hashable {
+package enum SQLiteValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case double(Double)
@@ -12,13 +12,13 @@ package enum SQLValue: Sendable, Hashable {
     package var string: String? { if case .text(let v) = self { return v } else { return nil } }
 }
 
-extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByNilLiteral {
+extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByNilLiteral {
     package init(integerLiteral value: Int64) { self = .integer(value) }
     package init(stringLiteral value: String) { self = .text(value) }
     package init(nilLiteral: ()) { self = .null }
 }
 
-extension SQLValue {
+extension SQLiteValue {
     /// A fetch position's value, bound as SQLite stores it.
     init(_ value: FetchRequest.Position.Value) {
         switch value {

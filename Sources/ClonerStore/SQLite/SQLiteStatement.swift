@@ -3,7 +3,7 @@ import Foundation
 
 /// A prepared statement. Not thread-safe: it belongs to its connection, which belongs to one thread
 /// (or serial queue) at a time.
-package final class Statement {
+package final class SQLiteStatement {
     let handle: OpaquePointer
     package let sql: String
     private unowned let connection: SQLiteConnection
@@ -22,7 +22,7 @@ package final class Statement {
     deinit { sqlite3_finalize(handle) }
 
     /// Binds `values` to the positional parameters 1...n, after clearing any earlier bindings.
-    package func bind(_ values: [SQLValue]) throws(SQLiteError) {
+    package func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
@@ -31,7 +31,7 @@ package final class Statement {
     }
 
     /// Binds one value to a parameter by its 1-based index.
-    package func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
+    package func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
         let code: Int32
         switch value {
         case .null:
@@ -62,7 +62,7 @@ package final class Statement {
 
     /// Binds a named parameter (`:name`, `@name` or `$name`); a name the statement lacks is a
     /// programmer error.
-    package func bind(_ value: SQLValue, named name: String) throws(SQLiteError) {
+    package func bind(_ value: SQLiteValue, named name: String) throws(SQLiteError) {
         let index = sqlite3_bind_parameter_index(handle, name)
         precondition(index > 0, "no parameter \(name) in: \(sql)")
         try bind(value, at: index)
@@ -71,7 +71,7 @@ package final class Statement {
     /// Binds every named parameter of the statement from `values`; a parameter missing from the
     /// dictionary is a programmer error, extra entries are ignored (one dictionary serves a set of
     /// statements).
-    package func bind(named values: [String: SQLValue]) throws(SQLiteError) {
+    package func bind(named values: [String: SQLiteValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         let count = sqlite3_bind_parameter_count(handle)
@@ -88,7 +88,7 @@ package final class Statement {
 
     /// Runs the statement to completion with named parameters; returns the rows changed.
     @discardableResult
-    package func execute(named values: [String: SQLValue]) throws(SQLiteError) -> Int {
+    package func execute(named values: [String: SQLiteValue]) throws(SQLiteError) -> Int {
         try bind(named: values)
         while try step() {}
         sqlite3_reset(handle)
@@ -110,26 +110,26 @@ package final class Statement {
     }
 
     /// Runs the statement to completion, ignoring rows.
-    package func execute(_ values: [SQLValue] = []) throws(SQLiteError) {
+    package func execute(_ values: [SQLiteValue] = []) throws(SQLiteError) {
         try bind(values)
         while try step() {}
         sqlite3_reset(handle)
     }
 
     /// Runs the statement and hands each row to `body`.
-    package func forEachRow(_ values: [SQLValue] = [], _ body: (Row) throws -> Void) throws {
+    package func forEachRow(_ values: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Void) throws {
         try bind(values)
         defer { sqlite3_reset(handle) }
-        let row = Row(statement: self)
+        let row = SQLiteRow(statement: self)
         while try step() { try body(row) }
     }
 
     /// The first column of the first row, if any.
-    package func scalar(_ values: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
+    package func scalar(_ values: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
         try bind(values)
         defer { sqlite3_reset(handle) }
         guard try step() else { return nil }
-        return Row(statement: self)[0]
+        return SQLiteRow(statement: self)[0]
     }
 
     package var columnCount: Int32 { sqlite3_column_count(handle) }
@@ -138,5 +138,5 @@ package final class Statement {
 }
 
 /// A statement belongs to its connection, which belongs to one thread at a time.
-@available(*, unavailable, message: "a Statement belongs to its connection's thread")
-extension Statement: Sendable {}
+@available(*, unavailable, message: "a SQLiteStatement belongs to its connection's thread")
+extension SQLiteStatement: Sendable {}

@@ -5,7 +5,7 @@ import Foundation
 /// The SQLite backend: one file in WAL mode. Readers each get their own connection (WAL lets them
 /// run beside the writer); writers are serialised in-process by `writerGate` before they ask
 /// SQLite for the write lock, so they queue fairly instead of spinning in SQLite's busy handler.
-final class SQLiteBackend: StoreBackend {
+final class SQLiteStore: StoreBackend {
     let path: String
     let schema: StoreSchema
     let storeUUID: String
@@ -13,8 +13,8 @@ final class SQLiteBackend: StoreBackend {
     let writerWait: Duration
     /// The read routes' SQL, built once for the schema.
     private let readSQL: SQLiteReadSQL
-    private let readers: ConnectionPool
-    private let writers: ConnectionPool
+    private let readers: SQLiteConnectionPool
+    private let writers: SQLiteConnectionPool
     private let writerGate = DispatchSemaphore(value: 1)
 
     var allowsConcurrentWrites: Bool { false }
@@ -30,19 +30,19 @@ final class SQLiteBackend: StoreBackend {
         }
         let connection: SQLiteConnection
         do {
-            connection = try SQLiteBackend.openConnection(path: path, readOnly: false)
+            connection = try SQLiteStore.openConnection(path: path, readOnly: false)
         } catch let error as SQLiteError {
             throw StoreError.incompatibleStore(path: path, reason: (path == ":memory:" ? nil : SQLiteFileAccess.problem(databasePath: path))
                 ?? "not a SQLite database or unreadable (\(error.description))")
         }
         do {
-            (self.storeUUID, self.preparation) = try SQLiteBackend.prepare(connection: connection, path: path, model: schema.model, schema: schema)
+            (self.storeUUID, self.preparation) = try SQLiteStore.prepare(connection: connection, path: path, model: schema.model, schema: schema)
         } catch let error as SQLiteError {
             throw StoreError.database(error.failure)
         }
         let readerPath = path
-        self.readers = ConnectionPool(maximumIdle: 8) { try SQLiteBackend.openConnection(path: readerPath, readOnly: true) }
-        self.writers = ConnectionPool(maximumIdle: 2) { try SQLiteBackend.openConnection(path: readerPath, readOnly: false) }
+        self.readers = SQLiteConnectionPool(maximumIdle: 8) { try SQLiteStore.openConnection(path: readerPath, readOnly: true) }
+        self.writers = SQLiteConnectionPool(maximumIdle: 2) { try SQLiteStore.openConnection(path: readerPath, readOnly: false) }
     }
 
     static func openConnection(path: String, readOnly: Bool) throws -> SQLiteConnection {
@@ -75,7 +75,7 @@ final class SQLiteBackend: StoreBackend {
     }
 
     /// One transaction on a pooled connection; SQLite's errors leave it as `StoreError`.
-    private func transaction<T>(_ kind: SQLiteConnection.TransactionKind, on pool: ConnectionPool,
+    private func transaction<T>(_ kind: SQLiteConnection.TransactionKind, on pool: SQLiteConnectionPool,
                                 _ body: (any StoreContext) throws -> T) throws -> T {
         do {
             return try pool.withConnection { connection in

@@ -2,9 +2,9 @@ import ClonerModel
 import CSQLite
 import Foundation
 
-extension Row {
+extension SQLiteRow {
     /// A column read straight into the attribute's type: the common pairs of storage class and
-    /// type without an intermediate `SQLValue`, any other pair (a value written by hand with the
+    /// type without an intermediate `SQLiteValue`, any other pair (a value written by hand with the
     /// sqlite3 shell) converted as `AttributeValue(sql:type:)` does.
     func attributeValue(_ index: Int32, type: AttributeType) -> AttributeValue {
         switch (sqlite3_column_type(statement.handle, index), type) {

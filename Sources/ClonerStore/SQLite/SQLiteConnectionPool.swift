@@ -5,7 +5,7 @@ import Foundation
 /// `@unchecked Sendable`: the idle list is only touched under `lock`, and a connection leaves the
 /// list before its borrower uses it and returns only after, so no connection is ever used by two
 /// threads at once — the condition SQLite's NOMUTEX mode relies on.
-final class ConnectionPool: @unchecked Sendable {
+final class SQLiteConnectionPool: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [SQLiteConnection] = []
     private let maximumIdle: Int

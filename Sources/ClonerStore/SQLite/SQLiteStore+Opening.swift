@@ -2,7 +2,7 @@ import ClonerModel
 import CSQLite
 import Foundation
 
-extension SQLiteBackend {
+extension SQLiteStore {
     /// Brings a freshly opened file to the model: creates the schema in a new file, or checks the
     /// file is a healthy Cloner store and migrates it. Returns the store's UUID and what was done.
     static func prepare(connection: SQLiteConnection, path: String, model: DataModel, schema: StoreSchema) throws -> (uuid: String, preparation: StorePreparation) {
@@ -100,13 +100,13 @@ extension SQLiteBackend {
                 case let .createUniqueIndex(entity, attribute):
                     do {
                         try connection.execute(StoreSchema.uniqueIndexStatement(entity: entity, attribute: attribute))
-                    } catch ResultCode.constraint {
+                    } catch SQLiteResultCode.constraint {
                         throw StoreError.migrationRefused(reasons: ["\(entity).\(attribute): made unique, but existing rows share values"])
                     }
                 case let .createUniqueTogetherIndex(entity, attributes):
                     do {
                         try connection.execute(StoreSchema.uniqueTogetherIndexStatement(entity: entity, attributes: attributes))
-                    } catch ResultCode.constraint {
+                    } catch SQLiteResultCode.constraint {
                         let names = attributes.map { "\(entity).\($0)" }.joined(separator: ", ")
                         throw StoreError.migrationRefused(reasons: ["\(names): made unique together, but existing rows share values"])
                     }

@@ -4,9 +4,9 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// SQLite result codes by name (`ResultCode`), matchable in `catch` as GRDB's are, and what the
+/// SQLite result codes by name (`SQLiteResultCode`), matchable in `catch` as GRDB's are, and what the
 /// store makes of them in its public errors.
-@Suite struct ResultCodeTests {
+@Suite struct SQLiteResultCodeTests {
     /// A raw connection with a unique column and a foreign key, for provoking each violation.
     static func connection(_ directory: TemporaryDirectory) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: directory.path("raw.sqlite"))
@@ -20,13 +20,13 @@ import Testing
     }
 
     @Test func theNamedCodesAreSQLitesOwn() {
-        #expect(ResultCode.constraintUnique.rawValue == 2067)
-        #expect(ResultCode.constraintPrimaryKey.rawValue == 1555)
-        #expect(ResultCode.constraintForeignKey.rawValue == 787)
-        #expect(ResultCode.constraintNotNull.rawValue == 1299)
-        #expect(ResultCode.busy.rawValue == 5)
-        #expect(ResultCode.constraintUnique.primaryResultCode == .constraint)
-        #expect(ResultCode.constraint.isPrimary && !ResultCode.constraintUnique.isPrimary)
+        #expect(SQLiteResultCode.constraintUnique.rawValue == 2067)
+        #expect(SQLiteResultCode.constraintPrimaryKey.rawValue == 1555)
+        #expect(SQLiteResultCode.constraintForeignKey.rawValue == 787)
+        #expect(SQLiteResultCode.constraintNotNull.rawValue == 1299)
+        #expect(SQLiteResultCode.busy.rawValue == 5)
+        #expect(SQLiteResultCode.constraintUnique.primaryResultCode == .constraint)
+        #expect(SQLiteResultCode.constraint.isPrimary && !SQLiteResultCode.constraintUnique.isPrimary)
     }
 
     /// Which `catch` clause a failing statement lands in.
@@ -34,13 +34,13 @@ import Testing
         do {
             try connection.execute(sql)
             return "none"
-        } catch ResultCode.constraintUnique {
+        } catch SQLiteResultCode.constraintUnique {
             return "unique"
-        } catch ResultCode.constraintPrimaryKey {
+        } catch SQLiteResultCode.constraintPrimaryKey {
             return "primary key"
-        } catch ResultCode.busy {
+        } catch SQLiteResultCode.busy {
             return "busy"
-        } catch ResultCode.constraint {
+        } catch SQLiteResultCode.constraint {
             return "constraint family"
         } catch {
             return "other"
@@ -83,7 +83,7 @@ import Testing
             Issue.record("expected an error")
         } catch StoreError.database(let failure) {
             #expect(failure.backend == "SQLite")
-            #expect(failure.code == String(ResultCode.error.rawValue))
+            #expect(failure.code == String(SQLiteResultCode.error.rawValue))
             #expect(failure.message.contains("no_such_table"))
             #expect(failure.sql == "SELECT * FROM no_such_table")
             #expect(!failure.isBusy)
