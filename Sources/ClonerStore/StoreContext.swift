@@ -77,6 +77,19 @@ public protocol StoreContext {
     /// Forgets finished jobs older than `date`; returns how many.
     @discardableResult func purgeJobs(finishedBefore date: Date) throws -> Int
 
+    // MARK: Blobs (docs/architecture.md#shared-blobs)
+
+    /// The blob `attribute` (a binary attribute of `entity`) of object `id` refers to; nil when
+    /// the object is missing or its value is null.
+    func blobReference(entity: String, id: Int64, attribute: String) throws -> BlobReference?
+    /// Hands bytes `range` (within the blob's size) of blob `hash` to `body`, at most one chunk
+    /// at a time. False when no such blob exists (any more).
+    func readBlob(hash: Data, range: Range<Int64>, _ body: (Data) throws -> Void) throws -> Bool
+    /// What is wrong with the store's blobs: references without a blob, blobs without a
+    /// reference, blobs whose bytes do not match their key. At most `limit` problems; empty when
+    /// all is well.
+    func checkBlobs(limit: Int) throws -> [BlobProblem]
+
     // MARK: Clone
 
     /// Runs a clone's bulk copy in this transaction, in the backend's own SQL: a few statements
