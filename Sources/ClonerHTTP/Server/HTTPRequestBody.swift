@@ -137,18 +137,25 @@ public final class HTTPRequestBody: AsyncSequence, Sendable {
         }
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8]?, any Error>) in
             // Looked at again under the lock: the loop may have delivered since.
-            let ready: Result<[UInt8]?, any Error>? = state.withLock { state in
-                switch Self.take(&state, window: window) {
-                case .chunk(let chunk, _): return .success(chunk)  // the queue was short: never paused
-                case .end: return .success(nil)
-                case .failed(let error): return .failure(error)
-                case .wait:
+            let ready = state.withLock { state -> Take in
+                let take = Self.take(&state, window: window)
+                if case .wait = take {
                     precondition(state.waiter == nil, "an HTTPRequestBody iterated from two tasks at once")
                     state.waiter = continuation
-                    return nil
                 }
+                return take
             }
-            if let ready { continuation.resume(with: ready) }
+            switch ready {
+            case .chunk(let chunk, let resume):
+                if resume { signal(.drained) }
+                continuation.resume(returning: chunk)
+            case .end:
+                continuation.resume(returning: nil)
+            case .failed(let error):
+                continuation.resume(throwing: error)
+            case .wait:
+                break  // `append`, `finish` or `fail` resumes it
+            }
         }
     }
 
