@@ -47,8 +47,10 @@ public final class ClonerApplication: Sendable {
         self.metrics = metrics
         let model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: configuration.modelPath), keys: configuration.cloneRuleKeys)
         self.model = model
+        // A store of an older format migrates before the service listens: say how far it is.
         let store = try IncrementalStore(location: configuration.storeLocation, model: model,
-                                         maximumConnections: configuration.databasePoolSize)
+                                         maximumConnections: configuration.databasePoolSize,
+                                         log: { [logger] line in logger.info("store migration", metadata: ["progress": "\(line)"]) })
         self.store = store
         let engine = CloneEngine(store: store, maximumRunning: configuration.maxConcurrentClones
             ?? CloneEngine.defaultMaximumRunning(for: store, poolSize: configuration.databasePoolSize))

@@ -90,6 +90,22 @@ public protocol StoreContext {
     /// all is well.
     func checkBlobs(limit: Int) throws -> [BlobProblem]
 
+    /// A streamed upload (docs/architecture.md#shared-blobs) writes its chunks, as they arrive,
+    /// under a pending blob row with a random `key` (size -1, referenced by nothing), each
+    /// chunk in a short transaction of its own; `finishUpload` then gives the blob its real key
+    /// (or drops it for an equal blob already stored) and `setBlob` points the record at it.
+    func beginUpload(key: Data) throws
+    func appendUpload(key: Data, number: Int64, bytes: Data) throws
+    /// Makes pending blob `key` the blob `hash` of `size` bytes — or, when that blob is stored
+    /// already, drops the pending one — holding the blob for this transaction.
+    func finishUpload(key: Data, hash: Data, size: Int64) throws
+    /// Drops a pending upload (its request failed).
+    func discardUpload(key: Data) throws
+    /// Points binary `attribute` of object `id` at stored blob `hash` (checking `expectedVersion`
+    /// when given), sweeps the blob it referred to if nothing else does, and returns the
+    /// object's new version. Throws `notFound`, `versionConflict`.
+    func setBlob(entity: String, id: Int64, attribute: String, hash: Data, expectedVersion: Int64?) throws -> Int64
+
     // MARK: Clone
 
     /// Runs a clone's bulk copy in this transaction, in the backend's own SQL: a few statements

@@ -229,7 +229,7 @@ struct PostgreSQLSchema: Sendable {
     static let blobCreateStatements = [
         "CREATE TABLE IF NOT EXISTS \(quoted(StoreSchema.blobTable)) (\"hash\" bytea PRIMARY KEY, \"size\" int8 NOT NULL)",
         """
-        CREATE TABLE IF NOT EXISTS \(quoted(StoreSchema.blobChunkTable)) (\"hash\" bytea NOT NULL REFERENCES \(quoted(StoreSchema.blobTable)) (\"hash\") ON DELETE CASCADE, \
+        CREATE TABLE IF NOT EXISTS \(quoted(StoreSchema.blobChunkTable)) (\"hash\" bytea NOT NULL REFERENCES \(quoted(StoreSchema.blobTable)) (\"hash\") ON DELETE CASCADE ON UPDATE CASCADE, \
         \"n\" int8 NOT NULL, \"bytes\" bytea NOT NULL, PRIMARY KEY (\"hash\", \"n\"))
         """,
         "ALTER TABLE \(quoted(StoreSchema.blobChunkTable)) ALTER COLUMN \"bytes\" SET STORAGE EXTERNAL",

@@ -169,3 +169,57 @@ extension PostgreSQLStoreContext {
         return problems
     }
 }
+
+// MARK: - streamed uploads
+
+extension PostgreSQLStoreContext {
+    func beginUpload(key: Data) throws {
+        try run("INSERT INTO \(quoted(StoreSchema.blobTable)) (\"hash\", \"size\") VALUES ($1, -1)", [.bytea(key)])
+    }
+
+    func appendUpload(key: Data, number: Int64, bytes: Data) throws {
+        try run("INSERT INTO \(quoted(StoreSchema.blobChunkTable)) (\"hash\", \"n\", \"bytes\") VALUES ($1, $2, $3)",
+                [.bytea(key), .int8(number), .bytea(bytes)])
+    }
+
+    /// The real key reaches the chunks through their ON UPDATE CASCADE (new row versions that
+    /// keep pointing at the same TOAST data: the bytes are not written again). An equal blob
+    /// stored meanwhile wins: the pending one goes, and the stored one is held (KEY SHARE) as
+    /// `storeBlob` holds it, so a sweep cannot take it before the record points at it.
+    func finishUpload(key: Data, hash: Data, size: Int64) throws {
+        let blobs = quoted(StoreSchema.blobTable)
+        while true {
+            if try run("SELECT 1 FROM \(blobs) WHERE \"hash\" = $1 FOR KEY SHARE", [.bytea(hash)]).rowCount > 0 {
+                try run("DELETE FROM \(blobs) WHERE \"hash\" = $1", [.bytea(key)])
+                return
+            }
+            do {
+                try connection.execute("SAVEPOINT finish_upload")
+                try run("UPDATE \(blobs) SET \"hash\" = $1, \"size\" = $2 WHERE \"hash\" = $3", [.bytea(hash), .int8(size), .bytea(key)])
+                try connection.execute("RELEASE SAVEPOINT finish_upload")
+                return
+            } catch let error as PostgreSQLError where error.isUniqueViolation {
+                // Another upload of the same bytes finished first: use its blob.
+                try connection.execute("ROLLBACK TO SAVEPOINT finish_upload")
+            }
+        }
+    }
+
+    func discardUpload(key: Data) throws {
+        try run("DELETE FROM \(quoted(StoreSchema.blobTable)) WHERE \"hash\" = $1 AND \"size\" = -1", [.bytea(key)])
+    }
+
+    func setBlob(entity: String, id: Int64, attribute: String, hash: Data, expectedVersion: Int64?) throws -> Int64 {
+        guard let version = try scalarInt64("SELECT \"_version\" FROM \(quoted(entity)) WHERE \"_id\" = $1 FOR NO KEY UPDATE", [.int8(id)]) else {
+            throw StoreError.notFound(entity: entity, id: id)
+        }
+        if let expectedVersion, expectedVersion != version {
+            throw StoreError.versionConflict(entity: entity, id: id, expected: expectedVersion, actual: version)
+        }
+        let dropped = try blobKeys(entity: entity, columns: [attribute], ids: [id])
+        if dropped == [hash] { return version }
+        try run("UPDATE \(quoted(entity)) SET \(quoted(attribute)) = $1, \"_version\" = \"_version\" + 1 WHERE \"_id\" = $2", [.bytea(hash), .int8(id)])
+        try sweepBlobs(dropped)
+        return version + 1
+    }
+}

@@ -153,3 +153,44 @@ extension SQLiteStoreContext {
         return problems
     }
 }
+
+// MARK: - streamed uploads
+
+extension SQLiteStoreContext {
+    public func beginUpload(key: Data) throws {
+        try connection.execute("INSERT INTO \(quoted(StoreSchema.blobTable)) (\"hash\", \"size\") VALUES (?, -1)", [.blob(key)])
+    }
+
+    public func appendUpload(key: Data, number: Int64, bytes: Data) throws {
+        try connection.execute("INSERT INTO \(quoted(StoreSchema.blobChunkTable)) (\"hash\", \"n\", \"bytes\") VALUES (?, ?, ?)",
+                               [.blob(key), .integer(number), .blob(bytes)])
+    }
+
+    /// The real key reaches the chunks through their ON UPDATE CASCADE. (SQLite rewrites each
+    /// chunk row to change its key: the price of never holding the single writer for an upload.)
+    public func finishUpload(key: Data, hash: Data, size: Int64) throws {
+        let blobs = quoted(StoreSchema.blobTable)
+        if try connection.scalar("SELECT 1 FROM \(blobs) WHERE \"hash\" = ?", [.blob(hash)]) != nil {
+            try connection.execute("DELETE FROM \(blobs) WHERE \"hash\" = ?", [.blob(key)])
+        } else {
+            try connection.execute("UPDATE \(blobs) SET \"hash\" = ?, \"size\" = ? WHERE \"hash\" = ?", [.blob(hash), .integer(size), .blob(key)])
+        }
+    }
+
+    public func discardUpload(key: Data) throws {
+        try connection.execute("DELETE FROM \(quoted(StoreSchema.blobTable)) WHERE \"hash\" = ? AND \"size\" = -1", [.blob(key)])
+    }
+
+    public func setBlob(entity: String, id: Int64, attribute: String, hash: Data, expectedVersion: Int64?) throws -> Int64 {
+        guard let version = try version(entity: entity, id: id) else { throw StoreError.notFound(entity: entity, id: id) }
+        if let expectedVersion, expectedVersion != version {
+            throw StoreError.versionConflict(entity: entity, id: id, expected: expectedVersion, actual: version)
+        }
+        let dropped = try blobKeys(entity: entity, columns: [attribute], where: "\"_id\" = ?", [.integer(id)])
+        if dropped == [hash] { return version }
+        try connection.execute("UPDATE \(quoted(entity)) SET \(quoted(attribute)) = ?, \"_version\" = \"_version\" + 1 WHERE \"_id\" = ?",
+                               [.blob(hash), .integer(id)])
+        try sweepBlobs(dropped)
+        return version + 1
+    }
+}

@@ -44,7 +44,7 @@ extension StoreSchema {
     static let blobCreateStatements = [
         "CREATE TABLE IF NOT EXISTS \(quoted(blobTable)) (\"hash\" BLOB NOT NULL PRIMARY KEY, \"size\" INTEGER NOT NULL) WITHOUT ROWID",
         """
-        CREATE TABLE IF NOT EXISTS \(quoted(blobChunkTable)) (\"hash\" BLOB NOT NULL REFERENCES \(quoted(blobTable))(\"hash\") ON DELETE CASCADE, \
+        CREATE TABLE IF NOT EXISTS \(quoted(blobChunkTable)) (\"hash\" BLOB NOT NULL REFERENCES \(quoted(blobTable))(\"hash\") ON DELETE CASCADE ON UPDATE CASCADE, \
         \"n\" INTEGER NOT NULL, \"bytes\" BLOB NOT NULL, UNIQUE (\"hash\", \"n\"))
         """,
     ]
