@@ -49,7 +49,7 @@ let package = Package(
         // A lock the thread sanitizer understands (LockedValue.swift says why not `Mutex`).
         .target(name: "ClonerConcurrency", swiftSettings: strict),
         .target(name: "ClonerModel", swiftSettings: strict),
-        .target(name: "ClonerStore", dependencies: ["ClonerModel", "CSQLite", "CLibPQ"], swiftSettings: strict),
+        .target(name: "ClonerStore", dependencies: ["ClonerModel", "CSQLite", "CLibPQ", "COpenSSL"], swiftSettings: strict),
         .target(name: "ClonerClone", dependencies: ["ClonerModel", "ClonerStore", "ClonerConcurrency"], swiftSettings: strict),
         .target(name: "ClonerHTTP", dependencies: ["CEpoll", "COpenSSL", "ClonerConcurrency"], swiftSettings: strict),
         .target(
@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "cloner",
             dependencies: [
-                "ClonerService", "ClonerModel",
+                "ClonerService", "ClonerModel", "ClonerStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -31,6 +31,7 @@ public final class ClonerApplication: Sendable {
     let recordsController: RecordsController
     let clonesController: ClonesController
     let jobsController: JobsController
+    let blobsController: BlobsController
     let operationsController: OperationsController
     private let server: LockedValue<HTTPServer?> = LockedValue(nil)
     private let housekeepingQueue = DispatchQueue(label: "cloner.housekeeping", qos: .utility)
@@ -56,8 +57,10 @@ public final class ClonerApplication: Sendable {
         self.metrics = metrics
         let model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: configuration.modelPath), keys: configuration.cloneRuleKeys)
         self.model = model
+        // A store of an older format migrates before the service listens: say how far it is.
         let store = try IncrementalStore(location: configuration.storeLocation, model: model,
-                                         maximumConnections: configuration.databasePoolSize)
+                                         maximumConnections: configuration.databasePoolSize,
+                                         log: { [logger] line in logger.info("store migration", metadata: ["progress": "\(line)"]) })
         self.store = store
         let engine = CloneEngine(store: store, maximumRunning: configuration.maxConcurrentClones
             ?? CloneEngine.defaultMaximumRunning(for: store, poolSize: configuration.databasePoolSize))
@@ -78,6 +81,7 @@ public final class ClonerApplication: Sendable {
             admission: CloneAdmission(engine: engine, deadline: store.writerWait, maximumInFlight: configuration.maxQueuedClones),
             jobs: jobs, writeWorkers: writeWorkers, leases: leases)
         self.jobsController = JobsController(store: store, jobs: jobs)
+        self.blobsController = BlobsController(model: model, store: store, readWorkers: readWorkers)
         self.operationsController = OperationsController(model: model, store: store, metrics: metrics,
                                                          requiresKeys: authenticator.isEnabled)
     }

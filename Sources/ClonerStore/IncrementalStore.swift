@@ -25,7 +25,10 @@ public final class IncrementalStore: Sendable {
 
     /// Metadata format marker: a store whose metadata lacks it was not made by Cloner.
     static let formatName = "cloner-store"
-    static let formatVersion = "1"
+    /// 2: binary values stored once per content in the blob table (docs/architecture.md#shared-blobs).
+    static let formatVersion = "2"
+    /// Stores of this version are migrated to blob references when opened.
+    static let formatVersionBeforeBlobs = "1"
 
     /// The default bound of a PostgreSQL store's connection pool.
     public static let defaultMaximumConnections = 10
@@ -37,8 +40,11 @@ public final class IncrementalStore: Sendable {
     ///   - maximumConnections: PostgreSQL: how many connections this process holds at most — its
     ///     share of the server's `max_connections`, which every replica shares. SQLite opens
     ///     connections as readers need them and ignores it.
+    ///   - log: progress of a long migration on open (moving binary values into the blob table),
+    ///     a line at a time.
     public init(location: StoreLocation, model: DataModel, writerWait: Duration = .seconds(30),
-                maximumConnections: Int = IncrementalStore.defaultMaximumConnections) throws {
+                maximumConnections: Int = IncrementalStore.defaultMaximumConnections,
+                log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         precondition(maximumConnections > 0, "a store needs at least one connection")
         self.location = location
         self.model = model
@@ -46,10 +52,10 @@ public final class IncrementalStore: Sendable {
         self.writerWait = writerWait
         switch location {
         case .sqlite(let path):
-            self.backend = try SQLiteStore(path: path, schema: schema, writerWait: writerWait)
+            self.backend = try SQLiteStore(path: path, schema: schema, writerWait: writerWait, log: log)
         case .postgreSQL(let uri):
             self.backend = try PostgreSQLStore(uri: uri, schema: schema, maximumConnections: maximumConnections,
-                                               checkoutTimeout: writerWait)
+                                               checkoutTimeout: writerWait, log: log)
         }
     }
 

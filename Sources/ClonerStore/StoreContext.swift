@@ -42,6 +42,35 @@ public protocol StoreContext: ServiceTablesContext {
     /// Applies inserts, updates and deletes (with delete rules) together.
     func save(_ changes: ChangeSet) throws -> SaveResult
 
+    // MARK: Blobs (docs/architecture.md#shared-blobs)
+
+    /// The blob `attribute` (a binary attribute of `entity`) of object `id` refers to; nil when
+    /// the object is missing or its value is null.
+    func blobReference(entity: String, id: Int64, attribute: String) throws -> BlobReference?
+    /// Hands bytes `range` (within the blob's size) of blob `hash` to `body`, at most one chunk
+    /// at a time. False when no such blob exists (any more).
+    func readBlob(hash: Data, range: Range<Int64>, _ body: (Data) throws -> Void) throws -> Bool
+    /// What is wrong with the store's blobs: references without a blob, blobs without a
+    /// reference, blobs whose bytes do not match their key. At most `limit` problems; empty when
+    /// all is well.
+    func checkBlobs(limit: Int) throws -> [BlobProblem]
+
+    /// A streamed upload (docs/architecture.md#shared-blobs) writes its chunks, as they arrive,
+    /// under a pending blob row with a random `key` (size -1, referenced by nothing), each
+    /// chunk in a short transaction of its own; `finishUpload` then gives the blob its real key
+    /// (or drops it for an equal blob already stored) and `setBlob` points the record at it.
+    func beginUpload(key: Data) throws
+    func appendUpload(key: Data, number: Int64, bytes: Data) throws
+    /// Makes pending blob `key` the blob `hash` of `size` bytes — or, when that blob is stored
+    /// already, drops the pending one — holding the blob for this transaction.
+    func finishUpload(key: Data, hash: Data, size: Int64) throws
+    /// Drops a pending upload (its request failed).
+    func discardUpload(key: Data) throws
+    /// Points binary `attribute` of object `id` at stored blob `hash` (checking `expectedVersion`
+    /// when given), sweeps the blob it referred to if nothing else does, and returns the
+    /// object's new version. Throws `notFound`, `versionConflict`.
+    func setBlob(entity: String, id: Int64, attribute: String, hash: Data, expectedVersion: Int64?) throws -> Int64
+
     // MARK: Clone
 
     /// Runs a clone's bulk copy in this transaction, in the backend's own SQL: a few statements

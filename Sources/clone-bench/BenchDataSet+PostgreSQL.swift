@@ -29,7 +29,7 @@ extension BenchDataSet {
         try connection.query("""
             INSERT INTO "Note" ("_id", "_version", "id", "name", "createDate", "index", "data", "isPinned", "settings", \
             "shareLink", "noteDescription", "template") \
-            VALUES (1, 1, $1, 'Bench note', $2, 0, '\\x010203'::bytea, false, '{"fontSize":14,"theme":"system"}', 'https://example.invalid/s/1', NULL, NULL)
+            VALUES (1, 1, $1, 'Bench note', $2, 0, sha256('\\x010203'::bytea), false, '{"fontSize":14,"theme":"system"}', 'https://example.invalid/s/1', NULL, NULL)
             """, [noteUUID, created])
         try connection.query("""
             INSERT INTO "Item" ("_id", "_version", "name", "noteID", "note", "_pos_note") \
@@ -47,9 +47,28 @@ extension BenchDataSet {
             INSERT INTO "_rel_Memo_tags" ("src", "dst") \
             SELECT i, 1 + (i % $2) FROM generate_series(1, $1::int8) i UNION ALL SELECT i, 1 + ((i + $2 / 2) % $2) FROM generate_series(1, $1::int8) i
             """, [count, .int8(Int64(tagCount))])
+        // Binary values are blob references (docs/architecture.md#shared-blobs): each value is
+        // stored once under its SHA-256, in chunks, and the attachment holds the key.
+        let chunk = StoreSchema.blobChunkSize
+        try connection.query("""
+            INSERT INTO "_cloner_blobs" ("hash", "size") VALUES (sha256('\\x010203'::bytea), 3);
+            """)
+        try connection.query("""
+            INSERT INTO "_cloner_blob_chunks" ("hash", "n", "bytes") VALUES (sha256('\\x010203'::bytea), 0, '\\x010203'::bytea);
+            """)
+        try connection.query("""
+            INSERT INTO "_cloner_blobs" ("hash", "size") \
+            SELECT sha256(overlay($2::bytea PLACING int8send(i) FROM 1)), length($2::bytea) FROM generate_series(1, $1::int8) i
+            """, [count, .bytea(block)])
+        try connection.query("""
+            INSERT INTO "_cloner_blob_chunks" ("hash", "n", "bytes") \
+            SELECT sha256(v), g.n, substr(v, (g.n * \(chunk) + 1)::int4, \(chunk)) \
+            FROM (SELECT overlay($2::bytea PLACING int8send(i) FROM 1) AS v FROM generate_series(1, $1::int8) i) s \
+            CROSS JOIN LATERAL generate_series(0, greatest((length(v) - 1) / \(chunk), 0)) AS g(n)
+            """, [count, .bytea(block)])
         try connection.query("""
             INSERT INTO "Attachment" ("_id", "_version", "image", "mimeType", "memo") \
-            SELECT i, 1, overlay($2::bytea PLACING int8send(i) FROM 1), 'image/png', i FROM generate_series(1, $1::int8) i
+            SELECT i, 1, sha256(overlay($2::bytea PLACING int8send(i) FROM 1)), 'image/png', i FROM generate_series(1, $1::int8) i
             """, [count, .bytea(block)])
         // Explicit ids leave the identity sequences behind: move them past the rows.
         for table in ["Tag", "Note", "Item", "Memo", "ItemData", "Attachment"] {

@@ -39,8 +39,11 @@ import Testing
     @Test func injectedFailureMidCloneLeavesNothingBehind() throws {
         let fixture = try CloneFixture(.sqlite)
         let sample = try fixture.makeSampleNote(items: 4)
+        try fixture.insert(sample.memos.map { memo in
+            ChangeSet.Insert(entity: "Attachment", attributes: ["image": .binary(Data((0..<64).map { _ in UInt8.random(in: 0...255) }))],
+                             relationships: ["memo": .toOne(.existing(memo))])
+        })
         try fixture.sql("""
-            INSERT INTO "Attachment" ("image", "memo") SELECT randomblob(64), "_id" FROM "Memo";
             CREATE TRIGGER fail_mid_clone BEFORE INSERT ON "Attachment" BEGIN SELECT RAISE(ABORT, 'injected failure'); END;
             """)
         let before = try fixture.rowCounts()
@@ -127,14 +130,20 @@ import Testing
         #expect(try fixture.ids("Note").count == 7)
     }
 
-    @Test func blobsLargerThanTheMemoryBudgetAreCopiedInsideSQLite() throws {
+    /// A clone copies blob references, not bytes (docs/architecture.md#shared-blobs): 26
+    /// attachments of 4 MiB (more than the 100 MiB the service may use) gain a second reference
+    /// each, and the blob table does not grow.
+    @Test func blobsLargerThanTheMemoryBudgetAreSharedNotCopied() throws {
         let fixture = try CloneFixture(.sqlite)
         let sample = try fixture.makeSampleNote(items: 2)
-        // 26 attachments of 4 MiB: 104 MiB, more than the 100 MiB the service may use.
-        try fixture.sql("""
-            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 26)
-            INSERT INTO "Attachment" ("image", "memo") SELECT randomblob(4194304), \(sample.memos[0]) FROM n;
-            """)
+        for index in 0..<26 {
+            var bytes = Data(repeating: UInt8(index), count: 4 << 20)
+            bytes[0] = 0xff
+            try fixture.insert([ChangeSet.Insert(entity: "Attachment", attributes: ["image": .binary(bytes)],
+                                                 relationships: ["memo": .toOne(.existing(sample.memos[0]))])])
+        }
+        func count(_ sql: String) throws -> Int64? { try fixture.store.read { try $0.sqliteConnection.scalar(sql)?.int64 } }
+        let blobs = try count("SELECT count(*) FROM \"_cloner_blobs\"")
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, returnIDs: true))
         #expect(result.created["Attachment"] == 26)
         let memoClone = result.ids!["Memo"]![sample.memos[0]]!
@@ -144,6 +153,8 @@ import Testing
                 WHERE a."memo" = ? AND b."memo" = ? AND a."_id" <> b."_id"
                 """, [.integer(sample.memos[0]), .integer(memoClone)])?.int64
         }
-        #expect(same == 26, "every blob arrived byte for byte")
+        #expect(same == 26, "every clone refers to its original's blob")
+        #expect(try count("SELECT count(*) FROM \"_cloner_blobs\"") == blobs, "no blob was written")
+        #expect(try fixture.store.read { try $0.checkBlobs(limit: 5) }.isEmpty)
     }
 }

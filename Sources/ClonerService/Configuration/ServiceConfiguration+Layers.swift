@@ -83,6 +83,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "maxObjectsPerRequest", environmentVariable: "CLONER_MAX_OBJECTS_PER_REQUEST") { config, raw, source throws(ConfigurationError) in
             config.maxObjectsPerRequest = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
         },
+        Setting(fileKey: "maxUploadBytes", environmentVariable: "CLONER_MAX_UPLOAD_BYTES") { config, raw, source throws(ConfigurationError) in
+            config.maxUploadBytes = try parseInteger(raw, source: source, range: 1...Int.max, expected: "a positive number of bytes")
+        },
         Setting(fileKey: "maxCopies", environmentVariable: "CLONER_MAX_COPIES") { config, raw, source throws(ConfigurationError) in
             config.maxCopies = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a positive integer")
         },

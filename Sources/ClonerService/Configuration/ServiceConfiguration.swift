@@ -42,6 +42,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// JSON objects one create or PATCH body may hold below its own (each object it creates is
     /// one); more is a 413 naming the widest member, refused before the body is parsed.
     public var maxObjectsPerRequest = 100_000
+    /// The largest binary value one streamed `PUT /{collection}/{id}/{attribute}` may send: far
+    /// above the JSON body limit, since the bytes are hashed and stored as they arrive and never
+    /// held whole. Larger is a 413.
+    public var maxUploadBytes = 4 << 30
     /// The most copies one clone request may ask for (`copies`, docs/architecture.md#many-copies); more is a 422.
     public var maxCopies = CloneRequest.defaultMaximumCopies
     /// Clone jobs (synchronous and `respond-async`) running at once; the rest wait for their turn

@@ -85,6 +85,7 @@ private struct EntityOperations {
 
     func pathItems() -> [(String, JSONValue)] {
         [("/\(collection)", collectionItem()), ("/\(collection)/{id}", recordItem()), ("/\(collection)/{id}/clone", cloneItem())]
+            + entity.attributes.filter { $0.type == .binary }.map { ("/\(collection)/{id}/\($0.name)", binaryValueItem($0.name)) }
     }
 
     // MARK: Schemas
@@ -296,6 +297,40 @@ private struct EntityOperations {
                            "400": Self.response("BadRequest"), "403": Self.response("Forbidden"), "409": Self.response("Conflict"),
                            "412": Self.response("PreconditionFailed"),
                        ]) { $1 })],
+        ]
+    }
+
+    /// A binary attribute as a resource of its own: GET (ranges, 304) and a streamed PUT.
+    private func binaryValueItem(_ attribute: String) -> JSONValue {
+        let operation = name + attribute.prefix(1).uppercased() + attribute.dropFirst()
+        let bytes: JSONValue = ["application/octet-stream": ["schema": ["type": "string", "format": "binary"]]]
+        let tagged: JSONValue = ["ETag": Self.header("BlobETag"), "X-Request-ID": Self.header("RequestID")]
+        let contentRange: JSONValue = ["description": "`bytes first-last/size`.", "required": true,
+                                       "schema": ["type": "string", "pattern": "^bytes [0-9]+-[0-9]+/[0-9]+$"]]
+        return [
+            "parameters": [Self.ref("#/components/parameters/ID"), Self.requestID],
+            "get": ["tags": ["records"], "operationId": .string("get\(operation)"),
+                    "summary": .string("The bytes of a \(name)'s \(attribute); `ETag` is their SHA-256."),
+                    "parameters": [
+                        ["name": "Range", "in": "header", "schema": ["type": "string"]],
+                        ["name": "If-None-Match", "in": "header", "schema": ["type": "string"]],
+                    ],
+                    "responses": .object(Self.errors.merging([
+                        "200": ["description": "The bytes.", "headers": tagged, "content": bytes],
+                        "206": ["description": "The range asked for.", "content": bytes,
+                                "headers": ["ETag": Self.header("BlobETag"), "Content-Range": contentRange, "X-Request-ID": Self.header("RequestID")]],
+                        "304": ["description": "Not modified.", "headers": tagged],
+                        "416": Self.response("RangeNotSatisfiable"),
+                    ]) { $1 })],
+            "put": ["tags": ["records"], "operationId": .string("put\(operation)"),
+                    "summary": .string("Replace a \(name)'s \(attribute) with the body's bytes, streamed."),
+                    "parameters": [Self.ref("#/components/parameters/IfMatch")],
+                    "requestBody": ["required": true, "content": bytes],
+                    "responses": .object(Self.errors.merging([
+                        "200": ["description": "Stored.", "headers": tagged, "content": Self.json(Self.schema("BinaryValueStored"))],
+                        "400": Self.response("BadRequest"), "403": Self.response("Forbidden"),
+                        "412": Self.response("PreconditionFailed"), "413": Self.response("PayloadTooLarge"),
+                    ]) { $1 })],
         ]
     }
 

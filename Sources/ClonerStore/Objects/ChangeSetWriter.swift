@@ -1,4 +1,5 @@
 import ClonerModel
+import Foundation
 
 /// A backend's store context as `save` needs it: the steps it takes in its own dialect, so that
 /// what a save does after its rows are inserted — and in which order, with which checks — is
@@ -9,7 +10,10 @@ protocol ChangeSetWriter {
     func fetchObjects(entity name: String, ids: [Int64]) throws -> [StoredObject]
     /// Whether writing `value` over `current` would store what is there already.
     func storesSame(_ value: AttributeValue, _ current: AttributeValue) -> Bool
-    func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue]) throws
+    /// Writes attribute values, noting the blobs whose references it replaced in `touched`.
+    func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue], touched: inout TouchedObjects) throws
+    /// Deletes the blobs among `candidates` nothing refers to any more: one statement.
+    func sweepBlobs(_ candidates: Set<Data>) throws
     /// Throws `danglingReference` naming the first of `ids` with no `relationship.destination` row.
     func checkExist(_ entity: EntityDescription, _ relationship: RelationshipDescription, _ ids: [Int64]) throws
     /// Writes a to-one link (a checked target, or nil where optional) where the schema stores it,
@@ -171,7 +175,7 @@ extension ChangeSetWriter {
                 updates[index] = withoutNoOps(update, current: object)
             }
             guard !updates[index].attributes.isEmpty else { continue }
-            try updateRow(entity, id: update.id, updates[index].attributes)
+            try updateRow(entity, id: update.id, updates[index].attributes, touched: &touched)
             touched.insert(entity.name, update.id)
         }
 
@@ -213,6 +217,8 @@ extension ChangeSetWriter {
         // Fresh inserts stay at version 1; everything else that changed moves up by exactly one.
         for (index, insert) in changes.inserts.enumerated() { touched.remove(insert.entity, insertedIDs[index]) }
         for batch in touched.batches { try bumpVersions(entity: batch.entity, ids: batch.ids) }
+        // Last, once every reference this save drops is gone (cascades included).
+        try sweepBlobs(touched.droppedBlobs)
         return deletedCounts
     }
 }

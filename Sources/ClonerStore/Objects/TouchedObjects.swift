@@ -1,8 +1,13 @@
+import Foundation
+
 /// Objects whose record changed during a save, so each gets exactly one version bump at the end
 /// however many edits reached it — one UPDATE per entity, not one per object. Backend-neutral:
 /// each store runs the bumps in its own dialect from `batches`.
 struct TouchedObjects {
     private var ids: [String: Set<Int64>] = [:]
+    /// Keys of blobs a delete or an update took a reference from: the save's last step deletes
+    /// those nothing refers to any more (docs/architecture.md#shared-blobs).
+    var droppedBlobs: Set<Data> = []
 
     mutating func insert(_ entity: String, _ id: Int64?) {
         guard let id else { return }

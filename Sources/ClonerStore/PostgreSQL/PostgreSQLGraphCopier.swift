@@ -121,7 +121,8 @@ struct PostgreSQLGraphCopier {
             if let attribute = root.attribute(named: name) {
                 element = PostgreSQLStoreContext.arrayElement(attribute.type)
                 for copy in perCopy {
-                    values.append(try PostgreSQLStoreContext.parameter(copy[name] ?? .null, entity: root.name, attribute: name))
+                    // A binary `set` value is stored as a blob and the copies take its key.
+                    values.append(try context.storedParameter(copy[name] ?? .null, entity: root.name, attribute: name))
                 }
             } else {
                 guard let relationship = root.relationship(named: name) else { preconditionFailure("\(root.name) has no property \(name)") }

@@ -375,7 +375,7 @@ struct PostgreSQLGraphCopySQL {
 
     private func blank(_ attribute: AttributeDescription) -> String {
         guard let value = attribute.defaultValue, !value.isNull else { return "NULL" }
-        return PostgreSQLSchema.literal(value)
+        return PostgreSQLSchema.literal(value.blobKeyed)
     }
 
     private func ruleExpression(_ rule: AttributeCopyRule, _ attribute: AttributeDescription, original: String) -> String {
@@ -400,7 +400,7 @@ struct PostgreSQLGraphCopySQL {
             expression = blank(attribute)
         } else if case .followParent(let followed, let otherwise) = rule {
             let withoutParent = ruleExpression(otherwise, attribute, original: original)
-            let placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map { $0.isNull ? "NULL" : PostgreSQLSchema.literal($0) } ?? original)
+            let placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map { $0.isNull ? "NULL" : PostgreSQLSchema.literal($0.blobKeyed) } ?? original)
             let followable = model.entities.filter { $0.attribute(named: followed) != nil }.map { String(tag($0.name)) }
             let noParent = followable.isEmpty ? "true" : "m.pold IS NULL OR m.pent NOT IN (\(followable.joined(separator: ", ")))"
             var cases = ["WHEN \(noParent) THEN \(withoutParent)"]

@@ -128,8 +128,12 @@ struct PostgreSQLSchema: Sendable {
 
     /// Requiredness is the save path's job, not NOT NULL's, exactly as on SQLite: a migration that
     /// makes an attribute optional must not need a table rewrite on either backend.
+    ///
+    /// A binary column holds its blob's key (its reference constraint is `blobReferenceStatements`)
+    /// and has no DEFAULT: the save path writes a default's key itself.
     static func columnDefinition(_ attribute: AttributeDescription) -> String {
         var definition = "\(quoted(attribute.name)) \(columnType(attribute.type))"
+        if attribute.type == .binary { return definition }
         if let value = attribute.defaultValue, !value.isNull { definition += " DEFAULT \(literal(value))" }
         return definition
     }
@@ -203,12 +207,38 @@ struct PostgreSQLSchema: Sendable {
     /// The reference constraints of one entity's table.
     func constraintStatements(for entity: EntityDescription) -> [String] {
         (schema.foreignKeys[entity.name] ?? []).map(Self.constraintStatement)
+            + entity.attributes.filter { $0.type == .binary }.flatMap { Self.blobReferenceStatements(entity: entity.name, column: $0.name) }
     }
+
+    // MARK: - blobs (docs/architecture.md#shared-blobs)
+
+    /// A binary column's constraint and index. The constraint is checked at once, not at COMMIT:
+    /// the check takes a KEY SHARE lock on the blob row as the reference is written, which is what
+    /// keeps a concurrent sweep from deleting that blob (see `sweepBlobs`).
+    static func blobReferenceStatements(entity: String, column: String) -> [String] {
+        [
+            "ALTER TABLE \(quoted(entity)) ADD CONSTRAINT \(quoted(identifier("\(entity)_\(column)_blobref")))"
+                + " FOREIGN KEY (\(quoted(column))) REFERENCES \(quoted(StoreSchema.blobTable)) (\"hash\")",
+            "CREATE INDEX IF NOT EXISTS \(quoted(identifier(StoreSchema.blobIndexName(entity: entity, column: column)))) ON \(quoted(entity)) (\(quoted(column)))",
+        ]
+    }
+
+    /// The blob rows and their chunks. Chunks are stored uncompressed (STORAGE EXTERNAL): the
+    /// values are mostly compressed media already, and a streamed read of a chunk's part then
+    /// fetches only the TOAST slices it needs.
+    static let blobCreateStatements = [
+        "CREATE TABLE IF NOT EXISTS \(quoted(StoreSchema.blobTable)) (\"hash\" bytea PRIMARY KEY, \"size\" int8 NOT NULL)",
+        """
+        CREATE TABLE IF NOT EXISTS \(quoted(StoreSchema.blobChunkTable)) (\"hash\" bytea NOT NULL REFERENCES \(quoted(StoreSchema.blobTable)) (\"hash\") ON DELETE CASCADE ON UPDATE CASCADE, \
+        \"n\" int8 NOT NULL, \"bytes\" bytea NOT NULL, PRIMARY KEY (\"hash\", \"n\"))
+        """,
+        "ALTER TABLE \(quoted(StoreSchema.blobChunkTable)) ALTER COLUMN \"bytes\" SET STORAGE EXTERNAL",
+    ]
 
     /// The whole schema, for a new store: tables first, then join tables, then the reference
     /// constraints between them (a table may name one created after it).
     func createStatements() -> [String] {
-        model.entities.flatMap(createStatements(for:)) + schema.joinTables.flatMap(Self.createStatements(for:))
+        Self.blobCreateStatements + model.entities.flatMap(createStatements(for:)) + schema.joinTables.flatMap(Self.createStatements(for:))
             + model.entities.flatMap(constraintStatements(for:))
     }
 

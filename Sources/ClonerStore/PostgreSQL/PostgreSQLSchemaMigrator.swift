@@ -62,6 +62,13 @@ struct PostgreSQLSchemaMigrator {
                 ?? attribute.originalName.flatMap({ oldEntity.attribute(named: $0) }) else {
                 // New: `SchemaMigrator` accepted it, so it is optional or has a default.
                 steps.append(.sql("ALTER TABLE \(table) ADD COLUMN \(PostgreSQLSchema.columnDefinition(attribute))"))
+                if attribute.type == .binary {
+                    steps += PostgreSQLSchema.blobReferenceStatements(entity: entity.name, column: attribute.name).map(SchemaMigrator.Step.sql)
+                    // Existing rows take the default's key; its blob is stored before the steps run.
+                    if case .binary(let bytes)? = attribute.defaultValue {
+                        steps.append(.sql("UPDATE \(table) SET \(quoted(attribute.name)) = \(PostgreSQLSchema.literal(.binary(BlobDigest.sha256(bytes))))"))
+                    }
+                }
                 if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity.name, attribute: attribute.name)) }
                 continue
             }

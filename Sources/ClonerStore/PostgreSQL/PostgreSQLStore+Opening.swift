@@ -8,7 +8,8 @@ extension PostgreSQLStore {
     /// PostgreSQL's DDL is transactional, so a refused or failed migration leaves nothing behind,
     /// and a replica that waited on the lock sees the finished result. Returns the store's UUID
     /// and what was done.
-    static func prepare(connection: PostgreSQLConnection, layout: PostgreSQLSchema) throws -> (uuid: String, preparation: StorePreparation) {
+    static func prepare(connection: PostgreSQLConnection, layout: PostgreSQLSchema,
+                        log: (String) -> Void = { _ in }) throws -> (uuid: String, preparation: StorePreparation) {
         let place = connection.redactedURI
         let snapshot = SchemaSnapshot(model: layout.model)
         return try connection.transaction(.readCommitted) {
@@ -25,10 +26,19 @@ extension PostgreSQLStore {
                 try connection.execute(PostgreSQLSchema.metadataCreateStatement)
                 for statement in layout.createStatements() { try connection.execute(statement) }
                 try writeMetadata(connection, StoreMetadata.created(uuid: uuid, snapshot: snapshot))
+                try PostgreSQLStoreContext(connection: connection, layout: layout).storeDefaultBlobs()
             } else {
-                let (stored, old, fingerprint) = try StoreMetadata.read(try readMetadata(connection), place: place)
+                let metadata = try readMetadata(connection)
+                let (stored, old, fingerprint) = try StoreMetadata.read(metadata, place: place)
                 uuid = stored
                 preparation = .unchanged
+                if StoreMetadata.needsBlobMigration(metadata) {
+                    try migrateToBlobs(connection: connection, model: old.makeModel(), log: log)
+                    try writeMetadata(connection, StoreMetadata.blobsMigrated)
+                    log("binary values now stored once per content (store format \(IncrementalStore.formatVersion))")
+                }
+                // Before the schema steps: a new binary attribute's default is written by its key.
+                try PostgreSQLStoreContext(connection: connection, layout: layout).storeDefaultBlobs()
                 if fingerprint != snapshot.fingerprint || old != snapshot {
                     let steps = try migrate(connection: connection, from: old, to: snapshot, model: layout.model)
                     preparation = .migrated(fromFingerprint: fingerprint ?? old.fingerprint, toFingerprint: snapshot.fingerprint,

@@ -38,7 +38,8 @@ final class PostgreSQLStore: StoreBackend {
     /// `maximumConnections` bounds this process's share of the server's `max_connections`;
     /// `checkoutTimeout` is how long a transaction waits for a pooled connection before
     /// `StoreError.busy`.
-    init(uri: String, schema: StoreSchema, maximumConnections: Int = 10, checkoutTimeout: Duration = .seconds(5)) throws {
+    init(uri: String, schema: StoreSchema, maximumConnections: Int = 10, checkoutTimeout: Duration = .seconds(5),
+         log: (String) -> Void = { _ in }) throws {
         let layout = PostgreSQLSchema(schema: schema)
         self.layout = layout
         self.retryDeadline = checkoutTimeout
@@ -58,7 +59,7 @@ final class PostgreSQLStore: StoreBackend {
                 attempt += 1
                 do {
                     (storeUUID, preparation) = try pool.withConnection { connection in
-                        try PostgreSQLStore.prepare(connection: connection, layout: layout)
+                        try PostgreSQLStore.prepare(connection: connection, layout: layout, log: log)
                     }
                     break
                 } catch let error as PostgreSQLError where error.isRetryableTransactionFailure && attempt < maximumAttempts {

@@ -82,6 +82,10 @@ extension PostgreSQLStoreContext {
 
         var counts: [String: Int] = [:]
         for doomedEntity in model.entities where doomed[doomedEntity.name] != nil {
+            let binary = schema.binaryAttributes(of: doomedEntity.name)
+            if !binary.isEmpty {
+                touched.droppedBlobs.formUnion(try blobKeys(entity: doomedEntity.name, columns: binary, ids: doomed[doomedEntity.name] ?? []))
+            }
             let deleted = try run("DELETE FROM \(quoted(doomedEntity.name)) WHERE \"_id\" IN (SELECT unnest($1::int8[]))",
                                   [ids(doomedEntity.name)]).affectedRows
             if deleted > 0 { counts[doomedEntity.name] = deleted }

@@ -35,7 +35,7 @@ extension PostgreSQLStoreContext {
             } else {
                 if case .string(let text) = predicate.value, text.utf8.contains(0) { return [] }  // nothing stored can equal it
                 if case .json(let text) = predicate.value, text.utf8.contains(0) { return [] }
-                let value = try PostgreSQLStoreContext.parameter(predicate.value, entity: entity.name, attribute: predicate.property)
+                let value = try PostgreSQLStoreContext.parameter(predicate.value.blobKeyed, entity: entity.name, attribute: predicate.property)
                 conditions.append("\(quoted(column.name)) = \(parameter(value))")
             }
         }
@@ -163,8 +163,8 @@ extension PostgreSQLStoreContext {
             if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) { return (relationship.name, column) }
             return nil
         }
-        let columns = ["_id", "_version"] + entity.attributes.map(\.name) + ownColumns.map(\.1)
-        let sql = "SELECT " + columns.map(quoted).joined(separator: ", ") + " FROM \(quoted(name)) WHERE \"_id\" = ANY($1)"
+        let columns = ["\"_id\"", "\"_version\""] + entity.attributes.map { Self.readExpression(name, $0) } + ownColumns.map { quoted($0.1) }
+        let sql = "SELECT " + columns.joined(separator: ", ") + " FROM \(quoted(name)) WHERE \"_id\" = ANY($1)"
         var byID: [Int64: StoredObject] = [:]
         byID.reserveCapacity(ids.count)
         let result = try run(sql, [PostgreSQLStoreContext.idArray(ids)])

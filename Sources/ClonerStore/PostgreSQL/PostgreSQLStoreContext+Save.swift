@@ -130,20 +130,22 @@ extension PostgreSQLStoreContext {
         values.reserveCapacity(entity.attributes.count)
         for attribute in entity.attributes {
             let value = try insertValue(attribute, given: given, entity: entity)
-            values.append(try Self.parameter(value, entity: entity.name, attribute: attribute.name))
+            values.append(try storedParameter(value, entity: entity.name, attribute: attribute.name))
         }
         return values
     }
 
-    func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue]) throws {
+    func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue], touched: inout TouchedObjects) throws {
         guard !given.isEmpty else { return }
         let names = given.keys.sorted()
         var values: [PostgreSQLValue] = []
         for name in names {
             let attribute = entity.attribute(named: name)!
             try checkValue(given[name]!, for: attribute, entity: entity)
-            values.append(try Self.parameter(given[name]!, entity: entity.name, attribute: name))
+            values.append(try storedParameter(given[name]!, entity: entity.name, attribute: name))
         }
+        let binary = names.filter { entity.attribute(named: $0)?.type == .binary }
+        if !binary.isEmpty { touched.droppedBlobs.formUnion(try blobKeys(entity: entity.name, columns: binary, ids: [id])) }
         values.append(.int8(id))
         let sql = "UPDATE \(quoted(entity.name)) SET " + names.enumerated().map { "\(quoted($1)) = $\($0 + 1)" }.joined(separator: ", ")
             + " WHERE \"_id\" = $\(names.count + 1)"

@@ -191,7 +191,13 @@ struct SQLiteGraphCopier {
         var rows: [SQLiteValue] = []
         for (copy, values) in rootValues.enumerated() {
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-                rows += [.integer(Int64(copy)), .text(name), value.sqlValue]
+                // A binary `set` value is stored as a blob and the copies take its key.
+                let stored: SQLiteValue = if case .binary(let bytes) = value {
+                    .blob(try SQLiteStoreContext.storeBlob(bytes, on: connection))
+                } else {
+                    value.sqlValue
+                }
+                rows += [.integer(Int64(copy)), .text(name), stored]
             }
         }
         let rowsPerStatement = 10_000

@@ -326,8 +326,9 @@ struct SQLiteGraphCopySQL {
             table: quoted(name), map: map, entityTag: tag(name), copyColumn: "copy", excludingOwnRows: true)
     }
 
+    /// A binary default is written as its blob's key (the blob is kept while the model names it).
     private func blank(_ attribute: AttributeDescription) -> String {
-        attribute.defaultValue.map(\.sqlLiteral) ?? "NULL"
+        attribute.defaultValue.map { $0.blobKeyed.sqlLiteral } ?? "NULL"
     }
 
     /// The value a rule gives a copied row (`followParent` here means its fallback: the follow
@@ -354,7 +355,7 @@ struct SQLiteGraphCopySQL {
             // With a parent, the follow step fills the value once the parent's clone exists; until
             // then the row holds a placeholder that satisfies the column.
             let withoutParent = ruleExpression(otherwise, attribute, original: original)
-            var placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map(\.sqlLiteral) ?? original)
+            var placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map { $0.blobKeyed.sqlLiteral } ?? original)
             if inlineFollows.contains("\(entity.name).\(attribute.name)") {
                 // The parent's row is written already, its value final: read it here.
                 placeholder = "CASE m.pent " + followParents(of: entity, followed: followed).map { parent in

@@ -59,7 +59,8 @@ final class SQLiteReadSQL: Sendable {
                     forOne: query(Self.destinations(join, sources: "= ?")),
                     forMany: query(Self.destinations(join, sources: "IN (\(SQLiteStoreContext.idsFromArray))"))))
             }
-            let columns = (["_id", "_version"] + entity.attributes.map(\.name) + ownColumns).map(quoted).joined(separator: ", ")
+            let columns = (["\"_id\"", "\"_version\""] + entity.attributes.map { Self.readExpression(entity.name, $0) } + ownColumns.map(quoted))
+                .joined(separator: ", ")
             let table = quoted(entity.name)
             entities[entity.name] = EntityReads(
                 entity: entity, columns: columns, table: table, ownToOnes: ownToOnes, related: related,
@@ -78,6 +79,15 @@ final class SQLiteReadSQL: Sendable {
         let order = [source] + (join.positionColumn.map { [quoted($0)] } ?? []) + [destination]
         return "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source) \(sources) "
             + "AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
+    }
+
+    /// What a read selects for an attribute of `entity` (its table unaliased in the FROM): the
+    /// column, or for a binary one the blob's bytes its key refers to, its chunks concatenated in
+    /// order (an aggregate over an ordered subquery concatenates in that order).
+    static func readExpression(_ entity: String, _ attribute: AttributeDescription) -> String {
+        guard attribute.type == .binary else { return quoted(attribute.name) }
+        return "(SELECT CAST(group_concat(c.\"bytes\", X'') AS BLOB) FROM (SELECT \"bytes\" FROM main.\(quoted(StoreSchema.blobChunkTable)) "
+            + "WHERE \"hash\" = \(quoted(entity)).\(quoted(attribute.name)) ORDER BY \"n\") c)"
     }
 
     func reads(_ entity: String) -> EntityReads {

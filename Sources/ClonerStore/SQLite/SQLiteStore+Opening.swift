@@ -5,7 +5,8 @@ import Foundation
 extension SQLiteStore {
     /// Brings a freshly opened file to the model: creates the schema in a new file, or checks the
     /// file is a healthy Cloner store and migrates it. Returns the store's UUID and what was done.
-    static func prepare(connection: SQLiteConnection, path: String, model: DataModel, schema: StoreSchema) throws -> (uuid: String, preparation: StorePreparation) {
+    static func prepare(connection: SQLiteConnection, path: String, model: DataModel, schema: StoreSchema,
+                        log: (String) -> Void) throws -> (uuid: String, preparation: StorePreparation) {
         do {
             // The first real read is where SQLite notices a file that is not a database.
             let journal = try connection.scalar("PRAGMA journal_mode = WAL")?.string ?? ""
@@ -32,11 +33,20 @@ extension SQLiteStore {
                 throw StoreError.incompatibleStore(path: path, reason: "the file holds tables (\(userTables.sorted().prefix(5).joined(separator: ", "))) but no Cloner metadata; refusing to write into another application's database")
             }
             let uuid = try create(connection: connection, schema: schema, snapshot: snapshot)
+            try storeDefaultBlobs(connection, schema)
             try createServiceTables(connection)
             return (uuid, .created)
         }
 
-        let (uuid, old, fingerprint) = try StoreMetadata.read(try readMetadata(connection), place: path)
+        let metadata = try readMetadata(connection)
+        let (uuid, old, fingerprint) = try StoreMetadata.read(metadata, place: path)
+        if StoreMetadata.needsBlobMigration(metadata) {
+            try migrateToBlobs(connection: connection, model: old.makeModel(), log: log)
+            try connection.transaction(.immediate) { try writeMetadata(connection, StoreMetadata.blobsMigrated) }
+            log("binary values now stored once per content (store format \(IncrementalStore.formatVersion))")
+        }
+        // Before the schema steps: a new binary attribute's default is written by its key.
+        try storeDefaultBlobs(connection, schema)
         var preparation = StorePreparation.unchanged
         if fingerprint != snapshot.fingerprint || old != snapshot {
             let steps = try migrate(connection: connection, from: old, to: snapshot, model: model)
@@ -44,6 +54,13 @@ extension SQLiteStore {
         }
         try createServiceTables(connection)
         return (uuid, preparation)
+    }
+
+    private static func storeDefaultBlobs(_ connection: SQLiteConnection, _ schema: StoreSchema) throws {
+        guard !schema.defaultBlobValues.isEmpty else { return }
+        try connection.transaction(.immediate) {
+            for bytes in schema.defaultBlobValues { _ = try SQLiteStoreContext.storeBlob(bytes, on: connection) }
+        }
     }
 
     private static func createServiceTables(_ connection: SQLiteConnection) throws {

@@ -19,7 +19,7 @@ final class SQLiteStore: StoreBackend {
 
     var allowsConcurrentWrites: Bool { false }
 
-    init(path: String, schema: StoreSchema, writerWait: Duration) throws {
+    init(path: String, schema: StoreSchema, writerWait: Duration, log: (String) -> Void = { _ in }) throws {
         self.path = path
         self.schema = schema
         self.writerWait = writerWait
@@ -36,7 +36,7 @@ final class SQLiteStore: StoreBackend {
                 ?? "not a SQLite database or unreadable (\(error.description))")
         }
         do {
-            (self.storeUUID, self.preparation) = try SQLiteStore.prepare(connection: connection, path: path, model: schema.model, schema: schema)
+            (self.storeUUID, self.preparation) = try SQLiteStore.prepare(connection: connection, path: path, model: schema.model, schema: schema, log: log)
         } catch let error as SQLiteError {
             throw StoreError.database(error.failure)
         }

@@ -83,6 +83,11 @@ extension SQLiteStoreContext {
         var counts: [String: Int] = [:]
         for doomedEntity in model.entities {
             let tag = schema.entityTag(doomedEntity.name)
+            let binary = schema.binaryAttributes(of: doomedEntity.name)
+            if !binary.isEmpty {
+                touched.droppedBlobs.formUnion(try blobKeys(entity: doomedEntity.name, columns: binary,
+                                                            where: "\"_id\" IN (SELECT id FROM temp.\"_doomed\" WHERE ent = \(tag))"))
+            }
             try connection.execute("DELETE FROM \(quoted(doomedEntity.name)) WHERE \"_id\" IN (SELECT id FROM temp.\"_doomed\" WHERE ent = \(tag))")
             if connection.changes > 0 { counts[doomedEntity.name] = connection.changes }
         }

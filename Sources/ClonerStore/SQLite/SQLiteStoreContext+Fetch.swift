@@ -56,7 +56,7 @@ extension SQLiteStoreContext {
         var values: [SQLiteValue] = []
         values.reserveCapacity(request.predicates.count + (cursor?.count ?? 0) * 2 + 1)
         for predicate in request.predicates where !predicate.value.isNull {
-            values.append(predicate.value.sqlValue)
+            values.append(predicate.value.blobKeyed.sqlValue)
         }
         if let cursor {
             for index in 0..<sortCount {
@@ -133,8 +133,8 @@ extension SQLiteStoreContext {
             if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) { return (relationship.name, column) }
             return nil
         }
-        let columns = ["_id", "_version"] + entity.attributes.map(\.name) + ownColumns.map(\.1)
-        let sql = "SELECT " + columns.map(quoted).joined(separator: ", ") + " FROM \(quoted(name)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))"
+        let columns = ["\"_id\"", "\"_version\""] + entity.attributes.map { SQLiteReadSQL.readExpression(name, $0) } + ownColumns.map { quoted($0.1) }
+        let sql = "SELECT " + columns.joined(separator: ", ") + " FROM \(quoted(name)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))"
         var byID: [Int64: StoredObject] = [:]
         byID.reserveCapacity(ids.count)
         try connection.forEachRow(sql, [SQLiteStoreContext.idArray(ids)]) { row in

@@ -66,7 +66,7 @@ extension SQLiteStoreContext {
         var values: [SQLiteValue] = []
         values.reserveCapacity(entity.attributes.count + 2)
         for attribute in entity.attributes {
-            values.append(try insertValue(attribute, given: given, entity: entity).sqlValue)
+            values.append(try storedValue(insertValue(attribute, given: given, entity: entity)))
         }
         return values
     }
@@ -84,14 +84,18 @@ extension SQLiteStoreContext {
             + ") VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
     }
 
-    func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue]) throws {
+    func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue], touched: inout TouchedObjects) throws {
         guard !given.isEmpty else { return }
         let names = given.keys.sorted()
         var values: [SQLiteValue] = []
         for name in names {
             let attribute = entity.attribute(named: name)!
             try checkValue(given[name]!, for: attribute, entity: entity)
-            values.append(given[name]!.sqlValue)
+            values.append(try storedValue(given[name]!))
+        }
+        let binary = names.filter { entity.attribute(named: $0)?.type == .binary }
+        if !binary.isEmpty {
+            touched.droppedBlobs.formUnion(try blobKeys(entity: entity.name, columns: binary, where: "\"_id\" = ?", [.integer(id)]))
         }
         values.append(.integer(id))
         let sql = "UPDATE \(quoted(entity.name)) SET " + names.map { "\(quoted($0)) = ?" }.joined(separator: ", ") + " WHERE \"_id\" = ?"

@@ -4,8 +4,13 @@ extension StoreSchema {
     /// Column definition of one attribute. Requiredness is enforced by the store's save path, not
     /// by NOT NULL: SQLite cannot relax a NOT NULL without rebuilding the table, and a model that
     /// makes an attribute optional must migrate in place.
+    ///
+    /// A binary column holds its blob's key and refers to the blob row (checked at once, not at
+    /// COMMIT); it has no DEFAULT (the save path writes a default's key itself, and SQLite's
+    /// ADD COLUMN allows a REFERENCES column only with a NULL default).
     static func columnDefinition(_ attribute: AttributeDescription) -> String {
         var definition = "\(quoted(attribute.name)) \(attribute.type.sqlType)"
+        if attribute.type == .binary { return definition + " REFERENCES \(quoted(blobTable))(\"hash\")" }
         if let value = attribute.defaultValue, !value.isNull {
             definition += " DEFAULT \(value.sqlLiteral)"
         }
@@ -28,6 +33,21 @@ extension StoreSchema {
     }
 
     static func uniqueIndexName(entity: String, attribute: String) -> String { "\(entity)_\(attribute)_unique" }
+
+    static func blobIndexStatement(entity: String, column: String) -> String {
+        "CREATE INDEX IF NOT EXISTS \(quoted(blobIndexName(entity: entity, column: column))) ON \(quoted(entity))(\(quoted(column)))"
+    }
+
+    /// The blob rows and their chunks. Chunks go with their blob (ON DELETE CASCADE); a blob row
+    /// is small, so it lives in a WITHOUT ROWID table keyed by its hash, while chunks stay in a
+    /// rowid table, whose large rows SQLite stores best and `sqlite3_blob_open` can read.
+    static let blobCreateStatements = [
+        "CREATE TABLE IF NOT EXISTS \(quoted(blobTable)) (\"hash\" BLOB NOT NULL PRIMARY KEY, \"size\" INTEGER NOT NULL) WITHOUT ROWID",
+        """
+        CREATE TABLE IF NOT EXISTS \(quoted(blobChunkTable)) (\"hash\" BLOB NOT NULL REFERENCES \(quoted(blobTable))(\"hash\") ON DELETE CASCADE ON UPDATE CASCADE, \
+        \"n\" INTEGER NOT NULL, \"bytes\" BLOB NOT NULL, UNIQUE (\"hash\", \"n\"))
+        """,
+    ]
 
     static func uniqueIndexStatement(entity: String, attribute: String) -> String {
         "CREATE UNIQUE INDEX IF NOT EXISTS \(quoted(uniqueIndexName(entity: entity, attribute: attribute))) ON \(quoted(entity))(\(quoted(attribute)))"
@@ -54,6 +74,7 @@ extension StoreSchema {
         columns += entity.attributes.map(StoreSchema.columnDefinition)
         var statements = ["CREATE TABLE \(quoted(entity.name)) (\n  \(columns.joined(separator: ",\n  "))\n)"]
         statements += references.flatMap(StoreSchema.indexStatements)
+        statements += entity.attributes.filter { $0.type == .binary }.map { StoreSchema.blobIndexStatement(entity: entity.name, column: $0.name) }
         statements += entity.attributes.filter(\.isUnique).map { StoreSchema.uniqueIndexStatement(entity: entity.name, attribute: $0.name) }
         statements += entity.uniqueTogether.map { StoreSchema.uniqueTogetherIndexStatement(entity: entity.name, attributes: $0) }
         return statements
@@ -76,6 +97,6 @@ extension StoreSchema {
 
     /// The whole schema, for a new store.
     func createStatements() -> [String] {
-        model.entities.flatMap(createStatements(for:)) + joinTables.flatMap(StoreSchema.createStatements(for:))
+        StoreSchema.blobCreateStatements + model.entities.flatMap(createStatements(for:)) + joinTables.flatMap(StoreSchema.createStatements(for:))
     }
 }

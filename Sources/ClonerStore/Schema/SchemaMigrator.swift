@@ -85,6 +85,13 @@ struct SchemaMigrator {
             guard let previous else {
                 if attribute.acceptsBlank {
                     steps.append(.sql("ALTER TABLE \(table) ADD COLUMN \(StoreSchema.columnDefinition(attribute))"))
+                    if attribute.type == .binary {
+                        steps.append(.sql(StoreSchema.blobIndexStatement(entity: entity.name, column: attribute.name)))
+                        // Existing rows take the default's key; its blob is stored before the steps run.
+                        if case .binary(let bytes)? = attribute.defaultValue {
+                            steps.append(.sql("UPDATE \(table) SET \(quoted(attribute.name)) = X'\(BlobDigest.sha256(bytes).lowercaseHex)'"))
+                        }
+                    }
                     if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity.name, attribute: attribute.name)) }
                 } else {
                     refusals.append("\(entity.name).\(attribute.name): a new required attribute needs a default for the rows that already exist")

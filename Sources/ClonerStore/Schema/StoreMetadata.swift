@@ -28,11 +28,20 @@ enum StoreMetadata {
 
     /// An existing store's identity and stored schema, or why it is not a store this build opens
     /// (`place` names it in the error, password redacted).
+    /// Whether the store was written before shared blobs (format version 1) and its binary
+    /// values must move into the blob table first.
+    static func needsBlobMigration(_ metadata: [String: String]) -> Bool {
+        metadata["format_version"] == IncrementalStore.formatVersionBeforeBlobs
+    }
+
+    /// The row a finished blob migration writes.
+    static let blobsMigrated = ["format_version": IncrementalStore.formatVersion]
+
     static func read(_ metadata: [String: String], place: String) throws -> (uuid: String, schema: SchemaSnapshot, fingerprint: String?) {
         guard metadata["format"] == IncrementalStore.formatName else {
             throw StoreError.incompatibleStore(path: place, reason: "metadata table has format \(metadata["format"] ?? "none"), expected \(IncrementalStore.formatName)")
         }
-        guard metadata["format_version"] == IncrementalStore.formatVersion else {
+        guard metadata["format_version"] == IncrementalStore.formatVersion || needsBlobMigration(metadata) else {
             throw StoreError.incompatibleStore(path: place, reason: "store format version \(metadata["format_version"] ?? "none") is not supported (this build reads \(IncrementalStore.formatVersion))")
         }
         guard let uuid = metadata["store_uuid"], let stored = metadata["schema"].flatMap({ $0.data(using: .utf8) }),

@@ -1,0 +1,84 @@
+import ClonerHTTP
+import ClonerModel
+import ClonerStore
+import Foundation
+
+extension BlobsController {
+    // MARK: PUT /{collection}/{id}/{attribute}
+
+    /// Streams a new value in (docs/architecture.md#shared-blobs): each chunk is hashed and
+    /// written to a pending blob as it arrives, in a short transaction of its own, so neither the
+    /// process nor the single SQLite writer holds the upload; at the end one transaction gives the
+    /// blob its key (or finds an equal one) and points the record at it. `If-Match` as for PATCH.
+    func upload(_ request: HTTPRequest, _ body: HTTPRequestBody, writeWorkers: StoreWorkers) async throws -> HTTPResponse {
+        let entity = try request.entity(in: model)
+        let id = try request.objectID(of: entity)
+        let attribute = try binaryAttribute(request, of: entity)
+        let expected = try RecordsController.expectedVersion(request)
+        let store = self.store
+        // A missing record is refused before the body is read.
+        let exists = try await Self.run(on: readWorkers) { try store.read { try $0.version(entity: entity.name, id: id) } } != nil
+        guard exists else { throw Problem.notFound("\(entity.name) \(id) does not exist") }
+
+        var key = Data(count: 32)
+        for index in key.indices { key[index] = UInt8.random(in: 0...255) }
+        let pending = key
+        try await Self.run(on: writeWorkers) { try store.write { try $0.beginUpload(key: pending) } }
+        do {
+            let digest = BlobDigest()
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(StoreSchema.blobChunkSize)
+            var size: Int64 = 0
+            var number: Int64 = 0
+            func flush() async throws {
+                let chunk = Data(buffer), index = number
+                try await Self.run(on: writeWorkers) { try store.write { try $0.appendUpload(key: pending, number: index, bytes: chunk) } }
+                number += 1
+                buffer.removeAll(keepingCapacity: true)
+            }
+            for try await piece in body {
+                digest.update(piece)
+                size += Int64(piece.count)
+                var rest = piece[...]
+                while !rest.isEmpty {
+                    let take = min(rest.count, StoreSchema.blobChunkSize - buffer.count)
+                    buffer.append(contentsOf: rest.prefix(take))
+                    rest = rest.dropFirst(take)
+                    if buffer.count == StoreSchema.blobChunkSize { try await flush() }
+                }
+            }
+            // Every blob has chunk 0: an empty value is one empty chunk.
+            if !buffer.isEmpty || number == 0 { try await flush() }
+            let hash = digest.finish(), total = size
+            let version = try await Self.run(on: writeWorkers) {
+                try store.write { context -> Int64 in
+                    try context.finishUpload(key: pending, hash: hash, size: total)
+                    return try context.setBlob(entity: entity.name, id: id, attribute: attribute.name, hash: hash, expectedVersion: expected)
+                }
+            }
+            var writer = JSONWriter(capacity: 160)
+            writer.beginObject()
+            writer.key("entity"); writer.string(entity.name)
+            writer.key("id"); writer.integer(id)
+            writer.key("attribute"); writer.string(attribute.name)
+            writer.key("size"); writer.integer(total)
+            writer.key("sha256"); writer.string(hash.lowercaseHex)
+            writer.key("_version"); writer.integer(version)
+            writer.endObject()
+            return HTTPResponse.json(writer.bytes, headers: ["ETag": Self.entityTag(BlobReference(hash: hash, size: total))])
+        } catch {
+            // Best effort: a pending blob left by a failure is what `check-store` reports.
+            try? await Self.run(on: writeWorkers) { try store.write { try $0.discardUpload(key: pending) } }
+            if let problem = Problem.from(error, during: .write) { throw problem }
+            throw error
+        }
+    }
+
+    /// `body` on one of `workers`' queues: store calls block their thread, which must be neither
+    /// an event loop nor one of Swift concurrency's few.
+    static func run<T: Sendable>(on workers: StoreWorkers, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            workers.submit { continuation.resume(with: Result { try body() }) }
+        }
+    }
+}
