@@ -22,6 +22,15 @@ import Testing
         #expect(real.linked == ["Tag": 3])
     }
 
+    /// A plan without an object limit (`Int.max`, as the benchmarks run) walks to the end of the
+    /// graph; its row limit must not overflow.
+    @Test(arguments: StoreBackendKind.available) func anUnlimitedCloneCopiesEverything(_ backend: StoreBackendKind) throws {
+        let fixture = try CloneFixture(backend)
+        let sample = try fixture.makeSampleNote(items: 5)
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, maximumObjects: .max))
+        #expect(result.created["Item"] == 5)
+    }
+
     @Test(arguments: StoreBackendKind.available) func uniqueConflictRollsBackEverything(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 3)

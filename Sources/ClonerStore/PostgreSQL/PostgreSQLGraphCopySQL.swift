@@ -67,7 +67,10 @@ struct PostgreSQLGraphCopySQL {
     private(set) var walkWithoutLimit: String
     /// Rows the walk stops at: one more than the objects it may find (a walk shared by the copies
     /// finds each copy's objects once).
-    var walkRowLimit: Int { (perCopyWalk ? plan.maximumObjects : plan.maximumObjects / max(plan.copies, 1)) + 1 }
+    var walkRowLimit: Int {
+        let objects = perCopyWalk ? plan.maximumObjects : plan.maximumObjects / max(plan.copies, 1)
+        return objects == Int.max ? Int.max : objects + 1  // an unlimited plan must not overflow
+    }
     /// The walk run again once the source is locked, answering how many objects it finds that the
     /// first walk did not, and the other way round: 0 means the locked rows are the graph.
     private(set) var walkCheck: String = ""

@@ -64,7 +64,8 @@ struct SQLiteGraphCopier {
         try fillRootValues(rootValues)
         // Rows the walk stops at: one more than the objects one walk may find (the walk is shared
         // by the copies, each making its objects).
-        let walkRowLimit = plan.maximumObjects / plan.copies + 1
+        let perWalk = plan.maximumObjects / plan.copies
+        let walkRowLimit = perWalk == Int.max ? Int.max : perWalk + 1  // an unlimited plan must not overflow
         var walkParameters = parameters
         walkParameters[":walkLimit"] = .integer(Int64(walkRowLimit))
         let walked = try connection.cachedStatement(sql.walk).execute(named: walkParameters)
