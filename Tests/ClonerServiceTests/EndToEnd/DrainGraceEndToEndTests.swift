@@ -10,7 +10,7 @@ import Testing
 struct DrainGraceEndToEndTests {
     @Test("after SIGTERM, /readyz answers 503 on a kept-alive and on a new connection within the grace; then the listener closes and the process exits 0")
     func readinessIsAskableDuringTheGrace() async throws {
-        try await ServiceProcess.withService(environment: ["CLONER_DRAIN_GRACE": "3"]) { service in
+        try await ServiceProcess.withService(environment: ["CLONER_DRAIN_GRACE": "6"]) { service in
             let kept = try RawClient(port: service.port, timeout: 20)
             kept.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(try await kept.response().status == 200)
@@ -26,10 +26,11 @@ struct DrainGraceEndToEndTests {
 
             let fresh = try await service.client.get("/readyz")
             #expect(fresh.status == 503, "new connection's /readyz in the grace: \(fresh.status) \(fresh.text)")
-            #expect(ContinuousClock.now - signalled < .seconds(3), "asked within the grace")
+            // A grace of 6 s leaves room for a loaded machine to ask both within it.
+            #expect(ContinuousClock.now - signalled < .seconds(6), "asked within the grace")
 
             #expect(await LifecycleEndToEndTests.waitUntilRefused(port: service.port, timeout: .seconds(30)))
-            #expect(ContinuousClock.now - signalled > .milliseconds(2500), "the listener closed before the grace ended")
+            #expect(ContinuousClock.now - signalled > .milliseconds(5500), "the listener closed before the grace ended")
             #expect(await service.waitForExit(timeout: .seconds(60)) == 0)
         }
     }
