@@ -18,6 +18,15 @@ extension ClonerApplication {
         ServiceRoute(.get, "/{collection}/{id}") { app in app.onStore(.read) { request in try app.recordsController.read(request) } },
         ServiceRoute(.patch, "/{collection}/{id}") { app in app.onStore(.write) { request in try app.recordsController.update(request) } },
         ServiceRoute(.delete, "/{collection}/{id}") { app in app.onStore(.delete) { request in try app.recordsController.delete(request) } },
+        ServiceRoute(.get, "/{collection}/{id}/export") { app in
+            .deferred { request, responder in
+                try app.authorize(request)
+                try app.travelController.export(request, responder: responder) { error in
+                    responder.respond(app.problemResponse(for: error, request: request, during: .read))
+                }
+            }
+        },
+        ServiceRoute(.post, "/{collection}/import") { app in app.onStore(.write) { request in try app.travelController.importGraph(request) } },
         ServiceRoute(.post, "/{collection}/{id}/clone") { app in
             .deferred { request, responder in
                 try app.authorize(request)

@@ -31,6 +31,7 @@ public final class ClonerApplication: Sendable {
     let recordsController: RecordsController
     let clonesController: ClonesController
     let jobsController: JobsController
+    let travelController: GraphTravelController
     let operationsController: OperationsController
     private let server: LockedValue<HTTPServer?> = LockedValue(nil)
     private let housekeepingQueue = DispatchQueue(label: "cloner.housekeeping", qos: .utility)
@@ -68,6 +69,8 @@ public final class ClonerApplication: Sendable {
             admission: CloneAdmission(engine: engine, deadline: store.writerWait, maximumInFlight: configuration.maxQueuedClones),
             jobs: jobs, writeWorkers: writeWorkers, leases: leases)
         self.jobsController = JobsController(store: store, jobs: jobs)
+        self.travelController = GraphTravelController(model: model, store: store, logger: logger,
+                                                      maximumObjects: configuration.maxObjectsPerClone, readWorkers: readWorkers)
         self.operationsController = OperationsController(model: model, store: store, metrics: metrics,
                                                          requiresKeys: authenticator.isEnabled)
     }
