@@ -55,6 +55,8 @@ public struct RequestParser: Sendable {
     private var head = RequestHead(method: .get, target: "", version: .http1_1, headers: [:])
     private var headerSectionLength = 0
     private var bodyLength = 0
+    /// The current request's body limit (see `parse(_:bodyLimit:)`).
+    private var bodyLimit = 0
 
     public init(limits: HTTPLimits = HTTPLimits()) {
         self.limits = limits
@@ -78,10 +80,22 @@ public struct RequestParser: Sendable {
         }
     }
 
-    /// Parses at most one event's worth of `buffer`.
+    /// Parses at most one event's worth of `buffer`, with `limits.maxBodyLength` for every body.
     public mutating func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Step {
+        let limit = limits.maxBodyLength
+        return try parse(buffer) { _ in limit }
+    }
+
+    /// Parses at most one event's worth of `buffer`; `bodyLimit` gives the largest body the
+    /// request with this head (method, target and fields known, framing not yet) may send. It is
+    /// asked once per head, before the framing checks, so a route that streams large bodies can
+    /// allow more than `limits.maxBodyLength` and a Content-Length over its limit is still refused
+    /// before any body byte is read.
+    public mutating func parse(
+        _ buffer: UnsafeBufferPointer<UInt8>, bodyLimit: (RequestHead) -> Int
+    ) throws(HTTPParseError) -> Step {
         do {
-            let step = try advance(buffer)
+            let step = try advance(buffer, bodyLimit: bodyLimit)
             streamOffset += step.consumed
             return step
         } catch {
@@ -90,14 +104,16 @@ public struct RequestParser: Sendable {
         }
     }
 
-    private mutating func advance(_ buffer: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Step {
+    private mutating func advance(
+        _ buffer: UnsafeBufferPointer<UInt8>, bodyLimit: (RequestHead) -> Int
+    ) throws(HTTPParseError) -> Step {
         switch state {
         case .failed(let error):
             throw error
         case .requestLine:
             return try parseRequestLine(buffer)
         case .headerFields:
-            return try parseHeaderLine(buffer)
+            return try parseHeaderLine(buffer, bodyLimit: bodyLimit)
         case .fixedBody(let remaining):
             let count = min(remaining, buffer.count)
             if count == 0 { return Step(consumed: 0, event: nil) }
@@ -248,7 +264,9 @@ public struct RequestParser: Sendable {
 
     // MARK: Header section (RFC 9112 §5)
 
-    private mutating func parseHeaderLine(_ buffer: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Step {
+    private mutating func parseHeaderLine(
+        _ buffer: UnsafeBufferPointer<UInt8>, bodyLimit: (RequestHead) -> Int
+    ) throws(HTTPParseError) -> Step {
         let limit = sectionLineLimit()
         let offset = streamOffset, fieldLimit = limits.maxHeaderFieldLength
         guard let length = try lineLength(in: buffer, limit: limit, tooLong: { limit in
@@ -260,7 +278,7 @@ public struct RequestParser: Sendable {
             return Step(consumed: 0, event: nil)
         }
         if length == 0 {
-            return Step(consumed: 2, event: .head(try finishHead()))
+            return Step(consumed: 2, event: .head(try finishHead(bodyLimit: bodyLimit(head))))
         }
         guard head.headers.count < limits.maxHeaderCount else {
             throw error(.requestHeaderFieldsTooLarge, "more than \(limits.maxHeaderCount) header fields", at: 0)
@@ -319,7 +337,7 @@ public struct RequestParser: Sendable {
     }
 
     /// Decides framing and connection semantics once the whole header section is in.
-    private mutating func finishHead() throws(HTTPParseError) -> RequestHead {
+    private mutating func finishHead(bodyLimit: Int) throws(HTTPParseError) -> RequestHead {
         let isHTTP11 = head.version == .http1_1
         var contentLength: Int?
         var transferCodings: [Substring] = []
@@ -384,8 +402,8 @@ public struct RequestParser: Sendable {
             framing = .chunked
         } else if let contentLength {
             // Checked before any body byte is read, so an oversize upload costs nothing.
-            if contentLength > limits.maxBodyLength {
-                throw error(.contentTooLarge, "Content-Length \(contentLength) exceeds \(limits.maxBodyLength)", at: 0)
+            if contentLength > bodyLimit {
+                throw error(.contentTooLarge, "Content-Length \(contentLength) exceeds \(bodyLimit)", at: 0)
             }
             framing = contentLength == 0 ? .none : .contentLength(contentLength)
         }
@@ -407,6 +425,7 @@ public struct RequestParser: Sendable {
         case .chunked: state = .chunkSize
         }
         bodyLength = 0
+        self.bodyLimit = bodyLimit
         return head
     }
 
@@ -465,8 +484,8 @@ public struct RequestParser: Sendable {
             state = .trailers
             headerSectionLength = 0
         } else {
-            guard size <= limits.maxBodyLength - bodyLength else {
-                throw error(.contentTooLarge, "chunked body exceeds \(limits.maxBodyLength) bytes", at: 0)
+            guard size <= bodyLimit - bodyLength else {
+                throw error(.contentTooLarge, "chunked body exceeds \(bodyLimit) bytes", at: 0)
             }
             bodyLength += size
             state = .chunkData(remaining: size)

@@ -67,6 +67,14 @@ public struct Router: Sendable {
         add(method, pattern, .async(body))
     }
 
+    /// A handler that reads its body as it arrives, up to `maxBodyBytes` (see `HTTPHandler.streamed`).
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int,
+        streamed body: @escaping @Sendable (HTTPRequest, HTTPRequestBody) async throws -> HTTPResponse
+    ) {
+        add(method, pattern, .streamed(maxBodyBytes: maxBodyBytes, body))
+    }
+
     public func resolve(_ method: HTTPMethod, path: Substring) -> Resolution {
         let segments = path.split(separator: "/").map { PercentDecoding.decode($0, plusIsSpace: false) }
         var best: (route: Route, parameters: [String: String])?

@@ -41,6 +41,32 @@ struct ConnectionStateMachine {
         var head: RequestHead
         var startedAt: UInt64
         var peer: Peer
+        /// Only the head is in: its route streams the body, which arrives while the handler runs.
+        var streamedBody: StreamedBodyStart?
+    }
+
+    /// What a streamed body needs from its head until it is routed.
+    struct StreamedBodyStart {
+        var bodyStartedAt: UInt64
+        var continuePending: Bool
+    }
+
+    /// A request whose handler runs while its body still arrives (`HTTPHandler.streamed`). Its
+    /// answer may come before the body ends; the connection then closes after it, since the rest
+    /// of the body is not a request of its own.
+    struct ReceivingStreamed {
+        var number: Int
+        var head: RequestHead
+        var request: HTTPRequest
+        var startedAt: UInt64
+        var bodyReceived: Int
+        var peer: Peer
+        /// The handler has more than its window unconsumed: nothing is read until it drains, and
+        /// the body-read deadline does not run (the wait is the handler's, not the client's).
+        var paused: Bool
+        /// `Expect: 100-continue` with no body byte seen yet: 100 goes out when the handler first
+        /// reads (RFC 9110 §10.1.1), so a handler answering at once spares the client the upload.
+        var continuePending: Bool
     }
 
     /// A dispatched request whose handler has not answered yet. Later pipelined requests wait in
@@ -89,6 +115,7 @@ struct ConnectionStateMachine {
         case receivingHead(startedAt: UInt64, Peer)
         case receivingBody(Receiving)
         case dispatching(Dispatching)
+        case receivingStreamedBody(ReceivingStreamed)
         case awaitingResponse(Awaiting)
         case streaming(Streaming)
         /// The final response is queued (it carries `Connection: close`); once written, linger
@@ -190,7 +217,7 @@ struct ConnectionStateMachine {
     var activity: Activity {
         switch state {
         case .handshaking: .handshaking
-        case .idle, .receivingHead, .receivingBody: .reading
+        case .idle, .receivingHead, .receivingBody, .receivingStreamedBody: .reading
         case .dispatching, .awaitingResponse, .streaming: .responding
         case .closingAfterWrite: .finishing
         case .lingering: .lingering
@@ -208,6 +235,7 @@ struct ConnectionStateMachine {
     var unansweredRequest: HTTPRequest? {
         switch state {
         case .awaitingResponse(let awaiting): return awaiting.request
+        case .receivingStreamedBody(let receiving): return receiving.request
         case .streaming(let streaming): return streaming.request
         default: return nil
         }
@@ -215,8 +243,23 @@ struct ConnectionStateMachine {
 
     /// The request `number` if it is the one awaiting its handler's answer.
     func awaitedRequest(_ number: Int) -> HTTPRequest? {
-        guard case .awaitingResponse(let awaiting) = state, awaiting.number == number else { return nil }
-        return awaiting.request
+        switch state {
+        case .awaitingResponse(let awaiting) where awaiting.number == number: return awaiting.request
+        case .receivingStreamedBody(let receiving) where receiving.number == number: return receiving.request
+        default: return nil
+        }
+    }
+
+    /// A streamed request's body is arriving (its handler already runs).
+    var isReceivingStreamedBody: Bool {
+        if case .receivingStreamedBody = state { return true }
+        return false
+    }
+
+    /// A streamed body's handler is behind by more than its window: read nothing for now.
+    var isBodyPaused: Bool {
+        if case .receivingStreamedBody(let receiving) = state { return receiving.paused }
+        return false
     }
 
     // MARK: Connection setup
@@ -261,6 +304,9 @@ struct ConnectionStateMachine {
             state = .closed
             receiving.peer = .halfClosed
             state = .receivingBody(receiving)
+        case .receivingStreamedBody(var receiving):
+            receiving.peer = .halfClosed
+            state = .receivingStreamedBody(receiving)
         case .closingAfterWrite: state = .closingAfterWrite(.halfClosed)
         case .lingering: return .close
         default: preconditionFailure("peer closed while not reading, in \(state)")
@@ -273,7 +319,7 @@ struct ConnectionStateMachine {
     mutating func requestBytesBuffered(now: UInt64) {
         switch state {
         case .idle(let peer): state = .receivingHead(startedAt: now, peer)
-        case .receivingHead, .receivingBody: break
+        case .receivingHead, .receivingBody, .receivingStreamedBody: break
         default: preconditionFailure("request bytes parsed in \(state)")
         }
     }
@@ -298,6 +344,61 @@ struct ConnectionStateMachine {
         return head.expectsContinue && !bodyAlreadyBuffered ? .writeContinue : .nothing
     }
 
+    /// A head whose route streams its body (and which has one): the request is dispatched now,
+    /// before any body byte, and routed with `requestRouted`.
+    mutating func streamedHeadReceived(_ head: RequestHead, now: UInt64, bodyAlreadyBuffered: Bool) -> Action {
+        let startedAt: UInt64
+        let peer: Peer
+        switch state {
+        case .idle(let idlePeer): (startedAt, peer) = (now, idlePeer)
+        case .receivingHead(let started, let headPeer): (startedAt, peer) = (started, headPeer)
+        default: preconditionFailure("head received in \(state)")
+        }
+        requestCount += 1
+        state = .dispatching(Dispatching(
+            number: requestCount, head: head, startedAt: startedAt, peer: peer,
+            streamedBody: StreamedBodyStart(
+                bodyStartedAt: now, continuePending: head.expectsContinue && !bodyAlreadyBuffered)))
+        return .dispatch(head, body: [], number: requestCount)
+    }
+
+    /// Bytes of a streamed body were parsed (and handed to the handler's queue).
+    mutating func streamedBodyReceived(_ count: Int) {
+        guard case .receivingStreamedBody(var receiving) = state else { preconditionFailure("streamed body bytes in \(state)") }
+        receiving.bodyReceived += count
+        // The client sends without waiting for 100: no point in sending it any more.
+        receiving.continuePending = false
+        state = .receivingStreamedBody(receiving)
+    }
+
+    /// The handler's queue passed its window.
+    mutating func streamedBodyPaused() {
+        guard case .receivingStreamedBody(var receiving) = state else { preconditionFailure("body paused in \(state)") }
+        receiving.paused = true
+        state = .receivingStreamedBody(receiving)
+    }
+
+    /// The handler of request `number` took its queue below the window; true when reading
+    /// resumes. The body-read deadline counts from now: the pause was not the client's.
+    mutating func streamedBodyDrained(number: Int, now: UInt64) -> Bool {
+        guard case .receivingStreamedBody(var receiving) = state, receiving.number == number, receiving.paused else {
+            return false
+        }
+        receiving.paused = false
+        state = .receivingStreamedBody(receiving)
+        lastRead = now
+        return true
+    }
+
+    /// The handler of request `number` asked for its first chunk.
+    mutating func streamedBodyStarted(number: Int) -> Action {
+        guard case .receivingStreamedBody(var receiving) = state, receiving.number == number,
+              receiving.continuePending else { return .nothing }
+        receiving.continuePending = false
+        state = .receivingStreamedBody(receiving)
+        return .writeContinue
+    }
+
     mutating func bodyReceived(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard case .receivingBody(var receiving) = state else { preconditionFailure("body bytes in \(state)") }
         // Leave the state for a moment so `receiving.body` is uniquely referenced: appending
@@ -310,6 +411,13 @@ struct ConnectionStateMachine {
 
     /// The parser reached the request's end.
     mutating func requestComplete() -> Action {
+        if case .receivingStreamedBody(let receiving) = state {
+            // Dispatched at its head: now it only awaits its handler's answer.
+            state = .awaitingResponse(Awaiting(
+                number: receiving.number, head: receiving.head, request: receiving.request,
+                startedAt: receiving.startedAt, peer: receiving.peer))
+            return .nothing
+        }
         guard case .receivingBody(let receiving) = state else { preconditionFailure("request end in \(state)") }
         requestCount += 1
         state = .dispatching(Dispatching(
@@ -320,6 +428,13 @@ struct ConnectionStateMachine {
     /// `Connection` built and routed the request it was handed by `.dispatch`.
     mutating func requestRouted(_ request: HTTPRequest) {
         guard case .dispatching(let dispatching) = state else { preconditionFailure("request routed in \(state)") }
+        if let streamed = dispatching.streamedBody {
+            state = .receivingStreamedBody(ReceivingStreamed(
+                number: dispatching.number, head: dispatching.head, request: request, startedAt: dispatching.startedAt,
+                bodyReceived: 0, peer: dispatching.peer, paused: false, continuePending: streamed.continuePending))
+            lastRead = streamed.bodyStartedAt
+            return
+        }
         state = .awaitingResponse(Awaiting(
             number: dispatching.number, head: dispatching.head, request: request,
             startedAt: dispatching.startedAt, peer: dispatching.peer))
@@ -335,6 +450,7 @@ struct ConnectionStateMachine {
             // Only whitespace between requests was consumed: still idle.
             if bufferEmpty && parserIdle { state = .idle(headPeer) }
         case .receivingBody(let receiving): peer = receiving.peer
+        case .receivingStreamedBody(let receiving): peer = receiving.peer
         default: preconditionFailure("input exhausted in \(state)")
         }
         // After the client's FIN nothing more can arrive: a half-received request can never
@@ -349,10 +465,22 @@ struct ConnectionStateMachine {
     mutating func responseReady(
         number: Int, status: HTTPStatus, handlerCloses: Bool, hasStream: Bool, serverClosing: Bool
     ) -> Action {
-        guard case .awaitingResponse(let awaiting) = state, awaiting.number == number else {
+        let awaiting: Awaiting
+        var bodyUnread = false
+        switch state {
+        case .awaitingResponse(let waiting) where waiting.number == number:
+            awaiting = waiting
+        case .receivingStreamedBody(let receiving) where receiving.number == number:
+            // Answered before its body ended: what is left of the body would be read as the next
+            // request, so this answer is the connection's last.
+            awaiting = Awaiting(
+                number: number, head: receiving.head, request: receiving.request,
+                startedAt: receiving.startedAt, peer: receiving.peer)
+            bodyUnread = true
+        default:
             return .nothing  // a late answer for a request the connection no longer waits for
         }
-        var keepAlive = awaiting.head.keepAlive && !handlerCloses && !serverClosing
+        var keepAlive = awaiting.head.keepAlive && !handlerCloses && !serverClosing && !bodyUnread
             && requestCount < limits.maxRequestsPerConnection && awaiting.peer == .open
         if hasStream && awaiting.head.method != .head {
             // HTTP/1.0 has no chunked coding: the body ends where the connection does.
@@ -416,6 +544,10 @@ struct ConnectionStateMachine {
         case .receivingBody(let receiving):
             state = .closingAfterWrite(receiving.peer)
             return .writeRejection(Rejection(head: receiving.head, startedAt: receiving.startedAt))
+        case .receivingStreamedBody(let receiving):
+            // The handler's answer, when it comes, finds the connection moved on and is dropped.
+            state = .closingAfterWrite(receiving.peer)
+            return .writeRejection(Rejection(head: receiving.head, startedAt: receiving.startedAt))
         default:
             preconditionFailure("request rejected in \(state)")
         }
@@ -465,9 +597,16 @@ struct ConnectionStateMachine {
             return now > deadline ? .close : .nothing
         case .dispatching, .awaitingResponse, .streaming, .closingAfterWrite:
             return writeStalled ? .close : .nothing
-        case .idle, .receivingHead, .receivingBody:
+        case .idle, .receivingHead, .receivingBody, .receivingStreamedBody:
             if outputPending { return writeStalled ? .close : .nothing }
             switch state {
+            case .receivingStreamedBody(let receiving):
+                // Only time without progress: a large upload may take as long as it keeps moving.
+                // Paused, the wait is the handler's.
+                if !receiving.paused && now &- lastRead > limits.bodyReadTimeout.nanoseconds {
+                    return .timeOut("no body bytes for \(limits.bodyReadTimeout)")
+                }
+                return .nothing
             case .receivingBody(let receiving):
                 if now &- lastRead > limits.bodyReadTimeout.nanoseconds {
                     return .timeOut("no body bytes for \(limits.bodyReadTimeout)")

@@ -14,6 +14,9 @@ public struct HTTPAccessLogRecord: Sendable {
     public var duration: Duration
     /// Bytes of the response, head and body, written for this request.
     public var bytesSent: Int
+    /// Body bytes received for this request (after chunked framing is removed); for a streamed
+    /// body, as far as it got.
+    public var bytesReceived: Int
     public var requestID: String
     /// The client: `HTTPRequest.remoteAddress` (behind a trusted proxy, the client it names).
     public var remoteAddress: String

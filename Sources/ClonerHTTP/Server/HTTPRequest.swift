@@ -41,7 +41,10 @@ public struct HTTPRequest: Sendable {
 
     /// The path part of the target, still percent-encoded (absolute-form targets reduced to their
     /// path, RFC 9112 §3.2.2).
-    public var path: Substring {
+    public var path: Substring { Self.path(of: target) }
+
+    /// The path part of `target` (see `path`), for code that has a target and no request yet.
+    static func path(of target: String) -> Substring {
         var rest = Substring(target)
         if !rest.hasPrefix("/"), let scheme = rest.range(of: "://") {
             rest = rest[scheme.upperBound...]

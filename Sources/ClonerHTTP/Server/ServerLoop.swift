@@ -59,6 +59,14 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
         }
     }
 
+    func makeRequestBodySignal(token: UInt64, requestNumber: Int) -> @Sendable (HTTPRequestBody.Signal) -> Void {
+        { [self] signal in
+            loop.execute { [self] in
+                connections[token]?.requestBodySignal(requestNumber, signal)
+            }
+        }
+    }
+
     func makeBodyWriter(token: UInt64, requestNumber: Int) -> HTTPBodyWriter {
         HTTPBodyWriter { [self] event in
             loop.execute { [self] in
