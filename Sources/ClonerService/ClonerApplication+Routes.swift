@@ -26,7 +26,21 @@ extension ClonerApplication {
                 }
             }
         },
-        ServiceRoute(.post, "/{collection}/import") { app in app.onStore(.write) { request in try app.travelController.importGraph(request) } },
+        ServiceRoute(.post, "/{collection}/import") { app in
+            // Streamed: a document may be far larger than a JSON body, and is checked as it arrives.
+            .streamed(maxBodyBytes: GraphTravelController.maximumImportBytes) { request, body in
+                do {
+                    try app.authorize(request)
+                    return try await app.travelController.importGraph(request, body: body)
+                } catch let error as HTTPRequestBody.FramingError {
+                    throw error
+                } catch let error as HTTPRequestBody.ConnectionClosed {
+                    throw error
+                } catch {
+                    return app.problemResponse(for: error, request: request, during: .write)
+                }
+            }
+        },
         ServiceRoute(.post, "/{collection}/{id}/clone") { app in
             .deferred { request, responder in
                 try app.authorize(request)

@@ -70,7 +70,8 @@ public final class ClonerApplication: Sendable {
             jobs: jobs, writeWorkers: writeWorkers, leases: leases)
         self.jobsController = JobsController(store: store, jobs: jobs)
         self.travelController = GraphTravelController(model: model, store: store, logger: logger,
-                                                      maximumObjects: configuration.maxObjectsPerClone, readWorkers: readWorkers)
+                                                      maximumObjects: configuration.maxObjectsPerClone, readWorkers: readWorkers,
+                                                      writeWorkers: writeWorkers)
         self.operationsController = OperationsController(model: model, store: store, metrics: metrics,
                                                          requiresKeys: authenticator.isEnabled)
     }

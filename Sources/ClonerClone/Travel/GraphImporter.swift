@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Feed it bytes as they arrive (`feed`), then `finish`; every line is checked as it is read, so a
 /// bad document is refused naming its line before anything is written. `run` then writes.
-public struct GraphImporter {
+public struct GraphImporter: Sendable {
     public let options: GraphImportOptions
     let schema: StoreSchema
     let root: EntityDescription

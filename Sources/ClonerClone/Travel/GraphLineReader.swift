@@ -1,7 +1,7 @@
 /// Splits a byte stream into lines as the bytes arrive, however the chunks cut them, counting
 /// lines from 1 so every error can name the line it is about. A trailing `\r` is dropped (a
 /// document saved on Windows) and empty lines are skipped.
-public struct GraphLineReader {
+public struct GraphLineReader: Sendable {
     private var pending: [UInt8] = []
     public private(set) var lineNumber = 0
     /// A line longer than this is refused before it is held whole (a body that is not NDJSON).

@@ -16,13 +16,15 @@ final class GraphTravelController: Sendable {
     /// `maxObjectsPerClone`: an export walks and an import creates no more objects than a clone may.
     let maximumObjects: Int
     let readWorkers: StoreWorkers
+    let writeWorkers: StoreWorkers
 
-    init(model: DataModel, store: IncrementalStore, logger: Logger, maximumObjects: Int, readWorkers: StoreWorkers) {
+    init(model: DataModel, store: IncrementalStore, logger: Logger, maximumObjects: Int, readWorkers: StoreWorkers, writeWorkers: StoreWorkers) {
         self.model = model
         self.store = store
         self.logger = logger
         self.maximumObjects = maximumObjects
         self.readWorkers = readWorkers
+        self.writeWorkers = writeWorkers
     }
 
     /// Every `exclude` query value, each a comma-separated list (`?exclude=data,Item.tags`).
@@ -102,8 +104,13 @@ final class GraphTravelController: Sendable {
 
     // MARK: Import
 
-    /// The body as a document, checked line by line, then written in one write transaction.
-    func importGraph(_ request: HTTPRequest) throws -> HTTPResponse {
+    /// The largest import body: a document is streamed and checked a chunk at a time, so this
+    /// bounds the work one request can ask for, not a buffer (far above the JSON body limit).
+    static let maximumImportBytes = 1 << 30
+
+    /// The body as a document, checked line by line as its chunks arrive (before any write), then
+    /// written in one write transaction on a write worker.
+    func importGraph(_ request: HTTPRequest, body: HTTPRequestBody) async throws -> HTTPResponse {
         let entity = try request.entity(in: model)
         try GraphTravelController.checkQuery(request, allowed: ["dryRun", "returnIds", "createMissing", "exclude"])
         let type = request.headers["Content-Type"]?.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
@@ -116,9 +123,19 @@ final class GraphTravelController: Sendable {
             createMissing: try GraphTravelController.flag(request, "createMissing"), exclude: GraphTravelController.exclusions(request),
             maximumObjects: maximumObjects)
         var importer = try GraphImporter(schema: store.schema, root: entity, options: options)
-        try importer.feed(request.body)
+        for try await chunk in body { try importer.feed(chunk) }
         try importer.finish()
-        let outcome = try store.write { context in try importer.run(in: context, now: Date()) }
+        let document = importer
+        let store = self.store
+        let outcome = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<GraphImportResult, any Error>) in
+            writeWorkers.submit {
+                do {
+                    continuation.resume(returning: try store.write { context in try document.run(in: context, now: Date()) })
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
         return GraphTravelController.response(outcome, collection: entity.collection)
     }
 
