@@ -84,7 +84,8 @@ private struct EntityOperations {
     }
 
     func pathItems() -> [(String, JSONValue)] {
-        [("/\(collection)", collectionItem()), ("/\(collection)/{id}", recordItem()), ("/\(collection)/{id}/clone", cloneItem())]
+        [("/\(collection)", collectionItem()), ("/\(collection)/{id}", recordItem()), ("/\(collection)/{id}/clone", cloneItem()),
+         ("/\(collection)/{id}/export", exportItem()), ("/\(collection)/import", importItem())]
     }
 
     // MARK: Schemas
@@ -323,6 +324,49 @@ private struct EntityOperations {
                      ],
                      "requestBody": ["required": false, "content": Self.json(Self.schema("\(name)CloneRequest"))],
                      "responses": .object(Self.writeErrors.merging(responses) { $1 })],
+        ]
+    }
+
+    /// docs/architecture.md#graphs-that-travel: the document is NDJSON, described as text.
+    private static let graphDocument: JSONValue = [
+        "application/vnd.cloner.graph+x-ndjson": ["schema": ["type": "string"]],
+    ]
+    private static let excludeQuery: JSONValue = [
+        "name": "exclude", "in": "query", "description": "Comma-separated properties to leave out, as a clone's `exclude`.",
+        "schema": ["type": "string"],
+    ]
+
+    private func exportItem() -> JSONValue {
+        [
+            "parameters": [Self.ref("#/components/parameters/ID"), Self.requestID],
+            "get": ["tags": ["travel"], "operationId": .string("export\(name)"),
+                    "summary": .string("The graph a clone of a \(name) would copy, as a graph document (streamed)."),
+                    "parameters": [Self.excludeQuery],
+                    "responses": .object(Self.errors.merging([
+                        "200": ["description": "The document.", "content": Self.graphDocument, "headers": ["X-Request-ID": Self.header("RequestID")]],
+                        "403": Self.response("Forbidden"), "422": Self.response("ValidationFailed"),
+                    ]) { $1 })],
+        ]
+    }
+
+    private func importItem() -> JSONValue {
+        let result = Self.json(Self.schema("ImportResult"))
+        let flag = { (flag: String, text: String) -> JSONValue in
+            ["name": .string(flag), "in": "query", "description": .string(text), "schema": ["type": "boolean", "default": false]]
+        }
+        return [
+            "parameters": [Self.requestID],
+            "post": ["tags": ["travel"], "operationId": .string("import\(name)"),
+                     "summary": .string("Create the graph of a document whose root is a \(name), with new ids, as a clone would."),
+                     "parameters": [flag("dryRun", "Count and list conflicts; write nothing."), flag("returnIds", "Answer old → new ids."),
+                                    flag("createMissing", "Create shared objects this store lacks."), Self.excludeQuery],
+                     "requestBody": ["required": true, "content": Self.graphDocument],
+                     "responses": .object(Self.writeErrors.merging([
+                        "201": ["description": "Imported; `Location` is the new root.", "content": result,
+                                "headers": ["Location": Self.header("RecordLocation"), "X-Request-ID": Self.header("RequestID")]],
+                        "200": ["description": "Dry run: the counts and conflicts only.", "content": result,
+                                "headers": ["X-Request-ID": Self.header("RequestID")]],
+                     ]) { $1 })],
         ]
     }
 }
