@@ -10,7 +10,7 @@ public struct GraphExporter {
     /// Objects fetched per query; entities with binary attributes use `binaryBatchSize`, so a batch
     /// of large values stays small.
     public var batchSize = 1000
-    public var binaryBatchSize = 8
+    public var binaryBatchSize = 4
     public var flushBytes = 64 * 1024
 
     public init(plan: ClonePlan) {

@@ -1,0 +1,105 @@
+import ClonerTestSupport
+import Foundation
+import Testing
+
+/// What an export and an import cost the process, and what a killed import leaves: the real
+/// binary on real SQLite files.
+@Suite("End to end: graphs that travel, memory and crashes")
+struct GraphTravelLimitsEndToEndTests {
+    typealias F = EndToEndFixture
+
+    /// Peak resident memory (VmHWM) of a process, in KiB.
+    static func peakKiB(_ pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) else {
+            throw ClientError("no VmHWM in /proc/\(pid)/status")
+        }
+        return kib
+    }
+
+    @Test("an export of 160 MiB of attachments raises the server's peak memory by less than 100 MiB")
+    func exportMemoryIsBounded() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let database = directory.url.appendingPathComponent("blobs.sqlite").path
+        let count = 40
+        let size = 4 << 20
+        var noteID = 0
+        try await ServiceProcess.withService(arguments: ["--database", database]) { service in
+            let note = try await service.client.create("notes", F.note(#""name":"blobs""#))
+            noteID = try #require(F.int(note["_id"]))
+            let memo = try await service.client.create("memos", #"{"createDate":"\#(F.date)","note":\#(noteID)}"#)
+            let memoID = try #require(F.int(memo["_id"]))
+            var bytes = [UInt8](repeating: 0, count: size)
+            for index in 0..<count {
+                for offset in stride(from: 0, to: size, by: 4096) { bytes[offset] = UInt8(truncatingIfNeeded: index &+ offset >> 12) }
+                let created = try await service.client.post("/attachments", #"{"memo":\#(memoID),"image":"\#(Data(bytes).base64EncodedString())"}"#)
+                #expect(created.status == 201)
+            }
+        }
+        // A fresh process on the same file: its peak so far is start-up, not the seeding.
+        try await ServiceProcess.withService(arguments: ["--database", database]) { service in
+            let pid = service.process.processIdentifier
+            let before = try Self.peakKiB(pid)
+            let exported = try await service.client.get("/notes/\(noteID)/export")
+            let after = try Self.peakKiB(pid)
+            #expect(exported.status == 200)
+            let document = try GraphDocument(exported.text)
+            #expect(F.int(document.lines.last?["objects"]) == 2 + count, "the whole graph was written")
+            let growthMiB = Double(after - before) / 1024
+            print("export of \(count * size >> 20) MiB of attachments (\(exported.body.count >> 20) MiB document): server peak RSS \(before / 1024) → \(after / 1024) MiB, growth \(String(format: "%.1f", growthMiB)) MiB")
+            #expect(growthMiB < 100, "growth \(growthMiB) MiB")
+        }
+    }
+
+    @Test("an import killed with SIGKILL while it writes leaves nothing behind")
+    func killedImportLeavesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // The service's own database (directory/cloner.sqlite), so `counts` reads it.
+        let database = directory.url.appendingPathComponent("cloner.sqlite").path
+        // A document of 1 note and 30,000 items, written by hand in the export's form.
+        let items = 30_000
+        var lines = [#"{"kind":"header","format":"cloner-graph","version":1,"fingerprint":"x","root":{"entity":"Note","ref":1},"entities":{"Note":{"attributes":{"id":"uuid","createDate":"date","name":"string"},"relationships":{"items":{"destination":"Item","toMany":true,"ordered":true}},"key":["id"]},"Item":{"attributes":{"name":"string"},"relationships":{},"key":null}}}"#]
+        lines.append(#"{"kind":"object","entity":"Note","ref":1,"parent":null,"attributes":{"id":"\#(F.uuid())","createDate":"\#(F.date)","name":"big"},"relationships":{"items":[\#((1...items).map(String.init).joined(separator: ","))]}}"#)
+        for item in 1...items {
+            lines.append(#"{"kind":"object","entity":"Item","ref":\#(item),"parent":{"entity":"Note","ref":1},"attributes":{"name":"item \#(item) \#(String(repeating: "x", count: 200))"},"relationships":{}}"#)
+        }
+        lines.append(#"{"kind":"end","objects":\#(items + 1),"references":0}"#)
+        let document = directory.url.appendingPathComponent("big.ndjson")
+        try lines.joined(separator: "\n").write(to: document, atomically: true, encoding: .utf8)
+
+        let seeding = try await ServiceProcess.start(directory: directory.url)
+        _ = try await seeding.client.create("notes", F.note(#""name":"kept""#))
+        await seeding.stopAndWait()
+        let wal = database + "-wal"
+        let walBefore = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ServiceProcess.executablePath)
+        process.arguments = ["import", "--database", database, "--model", ServiceProcess.sampleModelPath, "notes", "--input", document.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The import's transaction has begun writing once the WAL grows; kill it then.
+        var sawWrite = false
+        while process.isRunning {
+            let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+            if size > walBefore + 64 * 1024 {
+                kill(process.processIdentifier, SIGKILL)
+                sawWrite = true
+                break
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        process.waitUntilExit()
+        #expect(sawWrite, "the import finished before the test saw it write; the document is too small for this machine")
+        if sawWrite { #expect(process.terminationReason == .uncaughtSignal) }
+        let service = try await ServiceProcess.start(directory: directory.url)
+        let counts = try await service.counts(["Note", "Item"])
+        #expect(counts == [1, 0], "nothing of the killed import is left")
+        let kept = try await service.client.get("/notes/1")
+        #expect(kept.status == 200)
+        await service.stopAndWait()
+    }
+}
