@@ -71,7 +71,7 @@ public final class ClonerApplication: Sendable {
         self.jobsController = JobsController(store: store, jobs: jobs)
         self.travelController = GraphTravelController(model: model, store: store, logger: logger,
                                                       maximumObjects: configuration.maxObjectsPerClone, readWorkers: readWorkers,
-                                                      writeWorkers: writeWorkers)
+                                                      writeWorkers: writeWorkers, clones: clonesController)
         self.operationsController = OperationsController(model: model, store: store, metrics: metrics,
                                                          requiresKeys: authenticator.isEnabled)
     }

@@ -359,13 +359,19 @@ private struct EntityOperations {
             "post": ["tags": ["travel"], "operationId": .string("import\(name)"),
                      "summary": .string("Create the graph of a document whose root is a \(name), with new ids, as a clone would."),
                      "parameters": [flag("dryRun", "Count and list conflicts; write nothing."), flag("returnIds", "Answer old → new ids."),
-                                    flag("createMissing", "Create shared objects this store lacks."), Self.excludeQuery],
+                                    flag("createMissing", "Create shared objects this store lacks."), Self.excludeQuery,
+                                    ["name": "Idempotency-Key", "in": "header", "schema": ["type": "string", "minLength": 1, "maxLength": 255]],
+                                    ["name": "Prefer", "in": "header", "schema": ["type": "string"]]],
                      "requestBody": ["required": true, "content": Self.graphDocument],
                      "responses": .object(Self.writeErrors.merging([
                         "201": ["description": "Imported; `Location` is the new root.", "content": result,
-                                "headers": ["Location": Self.header("RecordLocation"), "X-Request-ID": Self.header("RequestID")]],
+                                "headers": ["Location": Self.header("RecordLocation"), "Idempotent-Replayed": Self.header("IdempotentReplayed"),
+                                            "X-Request-ID": Self.header("RequestID")]],
+                        "202": ["description": "Accepted as a job (`Prefer: respond-async`).", "content": Self.json(Self.schema("Job")),
+                                "headers": ["Location": ["required": true, "schema": ["type": "string", "pattern": "^/jobs/[^/]+$"]],
+                                            "Idempotent-Replayed": Self.header("IdempotentReplayed"), "X-Request-ID": Self.header("RequestID")]],
                         "200": ["description": "Dry run: the counts and conflicts only.", "content": result,
-                                "headers": ["X-Request-ID": Self.header("RequestID")]],
+                                "headers": ["Idempotent-Replayed": Self.header("IdempotentReplayed"), "X-Request-ID": Self.header("RequestID")]],
                      ]) { $1 })],
         ]
     }

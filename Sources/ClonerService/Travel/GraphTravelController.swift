@@ -17,14 +17,18 @@ final class GraphTravelController: Sendable {
     let maximumObjects: Int
     let readWorkers: StoreWorkers
     let writeWorkers: StoreWorkers
+    /// The clones' `Idempotency-Key` reservations, which an import shares (one key space).
+    let clones: ClonesController
 
-    init(model: DataModel, store: IncrementalStore, logger: Logger, maximumObjects: Int, readWorkers: StoreWorkers, writeWorkers: StoreWorkers) {
+    init(model: DataModel, store: IncrementalStore, logger: Logger, maximumObjects: Int, readWorkers: StoreWorkers, writeWorkers: StoreWorkers,
+         clones: ClonesController) {
         self.model = model
         self.store = store
         self.logger = logger
         self.maximumObjects = maximumObjects
         self.readWorkers = readWorkers
         self.writeWorkers = writeWorkers
+        self.clones = clones
     }
 
     /// Every `exclude` query value, each a comma-separated list (`?exclude=data,Item.tags`).
@@ -122,21 +126,128 @@ final class GraphTravelController: Sendable {
             dryRun: try GraphTravelController.flag(request, "dryRun"), returnIDs: try GraphTravelController.flag(request, "returnIds"),
             createMissing: try GraphTravelController.flag(request, "createMissing"), exclude: GraphTravelController.exclusions(request),
             maximumObjects: maximumObjects)
+        let key = request.headers["Idempotency-Key"]
+        if let key, !(1...ClonesController.maximumIdempotencyKeyLength).contains(key.utf8.count) {
+            throw Problem.validationFailed([FieldError(field: "Idempotency-Key",
+                                                       message: "expected 1 to \(ClonesController.maximumIdempotencyKeyLength) bytes, got \(key.utf8.count)")])
+        }
         var importer = try GraphImporter(schema: store.schema, root: entity, options: options)
-        for try await chunk in body { try importer.feed(chunk) }
+        // What the request asks for, to tell a retry from another request reusing the key: the
+        // method, the target with its query (the options), and the document.
+        let digest = StreamingDigest()
+        digest.update(Array("\(request.method.rawValue) \(request.target)\n".utf8))
+        for try await chunk in body {
+            try importer.feed(chunk)
+            if key != nil { digest.update(chunk) }
+        }
         try importer.finish()
+        let fingerprint = digest.finish()
+        if let key, let answer = try await onWriteWorker({ [clones] in
+            try clones.reserveIdempotencyKey(key, fingerprint: fingerprint, request: request)
+        }) {
+            return answer
+        }
         let document = importer
         let store = self.store
-        let outcome = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<GraphImportResult, any Error>) in
+        let owner = clones.leases.replicaID
+        let collection = entity.collection
+        if request.headers.containsPercentDecodedToken("respond-async", in: "Prefer") && !options.dryRun {
+            return try await enqueueImport(document, collection: collection, key: key, fingerprint: fingerprint)
+        }
+        do {
+            return try await onWriteWorker {
+                try store.write { context in
+                    if let key, try !context.holdIdempotencyReservation(key, owner: owner) {
+                        throw ClonesController.ReservationLost(what: "Idempotency-Key")
+                    }
+                    let outcome = try document.run(in: context, now: Date())
+                    let response = GraphTravelController.response(outcome, collection: collection)
+                    if let key {
+                        // Committed with the import, so a retry after a crash either finds both or neither.
+                        try context.saveIdempotencyRecord(IdempotencyRecord(
+                            key: key, fingerprint: fingerprint, status: response.status.code,
+                            location: response.headers["Location"], body: Data(response.body)))
+                    }
+                    return response
+                }
+            }
+        } catch {
+            if let key { clones.releaseIdempotencyKey(key) }
+            throw error
+        }
+    }
+
+    /// `Prefer: respond-async`: the job row (and the key's answer) is committed before the 202, as
+    /// for a clone, so `GET /jobs/{id}` finds it on every replica; the import then runs on a write
+    /// worker and records its answer (or its problem) in the job row, in its own transaction.
+    private func enqueueImport(_ document: GraphImporter, collection: String, key: String?, fingerprint: String) async throws -> HTTPResponse {
+        let store = self.store
+        let leases = clones.leases
+        let owner = leases.replicaID
+        let jobID = UUID.random().uuidString.lowercased()
+        let location = "/jobs/\(jobID)"
+        let queued = JobsController.jobJSON(id: jobID, status: .queued, planned: 0, written: 0, result: nil, error: nil)
+        var described = JSONWriter(capacity: 64)
+        described.beginObject()
+        described.key("import"); described.string("/\(collection)/import")
+        described.endObject()
+        let requestJSON = Data(described.bytes)
+        do {
+            try await onWriteWorker {
+                try store.write { context in
+                    if let key, try !context.holdIdempotencyReservation(key, owner: owner) {
+                        throw ClonesController.ReservationLost(what: "Idempotency-Key")
+                    }
+                    try context.saveJob(JobRecord(id: jobID, status: .queued, request: requestJSON, owner: owner, leaseExpiresAt: leases.expiry()))
+                    if let key {
+                        try context.saveIdempotencyRecord(IdempotencyRecord(key: key, fingerprint: fingerprint, status: 202, location: location, body: Data(queued)))
+                    }
+                }
+            }
+        } catch {
+            if let key { clones.releaseIdempotencyKey(key) }
+            throw error
+        }
+        let logger = self.logger
+        writeWorkers.submit {
+            do {
+                _ = try store.write { try $0.markJobRunning(id: jobID, owner: owner) }
+                try store.write { context in
+                    // A job another replica already failed (this one looked dead) must not run after all.
+                    guard try context.holdJob(id: jobID, owner: owner) else { throw ClonesController.ReservationLost(what: "job \(jobID)") }
+                    let outcome = try document.run(in: context, now: Date())
+                    try context.saveJob(JobRecord(id: jobID, status: .succeeded, request: requestJSON, result: Data(outcome.jsonBytes()),
+                                                  finishedAt: Date(), owner: owner))
+                }
+            } catch {
+                let problem = Problem.from(error) ?? Problem.internalError()
+                if Problem.from(error) == nil {
+                    logger.error("import job failed", metadata: ["job": "\(jobID)", "error": "\(error)"])
+                }
+                do {
+                    try store.write { context in
+                        try context.saveJob(JobRecord(id: jobID, status: .failed, request: requestJSON, error: Data(problem.jsonBytes()),
+                                                      finishedAt: Date(), owner: owner))
+                    }
+                } catch {
+                    logger.error("recording a failed import job failed", metadata: ["job": "\(jobID)", "error": "\(error)"])
+                }
+            }
+        }
+        return HTTPResponse.json(queued, status: .accepted, headers: ["Location": location])
+    }
+
+    /// Runs `work` on a write worker (store calls block) and returns what it returns.
+    private func onWriteWorker<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             writeWorkers.submit {
                 do {
-                    continuation.resume(returning: try store.write { context in try document.run(in: context, now: Date()) })
+                    continuation.resume(returning: try work())
                 } catch {
                     continuation.resume(throwing: error)
                 }
             }
         }
-        return GraphTravelController.response(outcome, collection: entity.collection)
     }
 
     static func response(_ outcome: GraphImportResult, collection: String) -> HTTPResponse {

@@ -106,6 +106,71 @@ struct GraphTravelEndToEndTests {
         }
     }
 
+    @Test("Idempotency-Key: a retried import answers the first answer and imports once; the key with another document is a 422", arguments: StoreBackendKind.available)
+    func idempotentImport(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
+            let client = service.client
+            let original = try await client.create("notes", F.richNote(name: "trip", tag: "travel"))
+            let document = try await client.get("/notes/\(F.int(original["_id"])!)/export").text
+            let key = [(name: "Idempotency-Key", value: "import-\(F.uuid())")]
+            let first = try await client.importGraph("notes", document, query: "returnIds=true", headers: key)
+            #expect(first.status == 201, "\(first.text)")
+            let again = try await client.importGraph("notes", document, query: "returnIds=true", headers: key)
+            #expect(again.status == 201)
+            #expect(again.header("Idempotent-Replayed") == "true")
+            #expect(again.text == first.text, "the first answer, byte for byte")
+            #expect(again.header("Location") == first.header("Location"))
+            #expect(try await service.count("Note") == 2, "imported once")
+            let other = try await client.importGraph("notes", document, query: "dryRun=true", headers: key)
+            #expect(other.status == 422, "\(other.text)")
+            #expect(try other.json()["code"] as? String == "idempotency_key_reused")
+            // A failed import gives its key back: the same key then imports.
+            let failing = [(name: "Idempotency-Key", value: "import-\(F.uuid())")]
+            let refused = try await client.importGraph("notes", document.replacingOccurrences(of: #""name":"travel""#, with: #""name":"elsewhere""#),
+                                                       headers: failing)
+            #expect(refused.status == 422, "\(refused.text)")
+            let retried = try await client.importGraph("notes", document.replacingOccurrences(of: #""name":"travel""#, with: #""name":"elsewhere""#),
+                                                       query: "createMissing=true", headers: failing)
+            #expect(retried.status == 201, "the key of a failed import is free again: \(retried.text)")
+        }
+    }
+
+    @Test("Prefer: respond-async answers 202 with a job that succeeds with the import's answer", arguments: StoreBackendKind.available)
+    func asyncImport(_ backend: StoreBackendKind) async throws {
+        try await ServiceProcess.withService(backend: backend) { service in
+            let client = service.client
+            let original = try await client.create("notes", F.richNote(name: "trip", tag: "travel"))
+            let document = try await client.get("/notes/\(F.int(original["_id"])!)/export").text
+            let accepted = try await client.importGraph("notes", document, headers: [("Prefer", "respond-async")])
+            #expect(accepted.status == 202, "\(accepted.text)")
+            let location = try #require(accepted.header("Location"))
+            #expect(location.hasPrefix("/jobs/"))
+            var job: [String: Any] = [:]
+            for _ in 0..<600 {
+                job = try await client.get(location).json()
+                if job["status"] as? String == "succeeded" || job["status"] as? String == "failed" { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(job["status"] as? String == "succeeded", "\(job)")
+            let result = try #require(job["result"] as? [String: Any])
+            #expect(F.counts(result["created"]) == ["Note": 1, "Item": 2, "ItemData": 1, "Memo": 1, "NoteDescription": 1])
+            #expect(try await service.count("Note") == 2)
+
+            let failing = try await client.importGraph("notes", document.replacingOccurrences(of: #""name":"travel""#, with: #""name":"elsewhere""#),
+                                                       headers: [("Prefer", "respond-async")])
+            #expect(failing.status == 202)
+            let failedLocation = try #require(failing.header("Location"))
+            for _ in 0..<600 {
+                job = try await client.get(failedLocation).json()
+                if job["status"] as? String == "succeeded" || job["status"] as? String == "failed" { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(job["status"] as? String == "failed", "\(job)")
+            #expect((job["error"] as? [String: Any])?["status"] as? Int == 422)
+            #expect(try await service.count("Note") == 2, "the failed import wrote nothing")
+        }
+    }
+
     @Test("model differences: a missing or retyped property is a 422 naming each; originalName maps; properties the target adds take defaults")
     func modelDifferences() async throws {
         var exported = ""
