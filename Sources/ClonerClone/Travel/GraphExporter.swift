@@ -7,8 +7,10 @@ import ClonerStore
 /// of about `flushBytes`.
 public struct GraphExporter {
     public let plan: ClonePlan
-    /// Objects fetched per query; entities with binary attributes use `binaryBatchSize`, so a batch
-    /// of large values stays small.
+    /// Objects fetched per query. Objects of entities with binary attributes count against a
+    /// second bound that starts at `binaryBatchSize` and adapts to the bytes a batch held (doubled
+    /// while batches hold under 4 MiB of binary values, halved above 16 MiB), so small blobs are
+    /// read in large batches and large ones a few at a time.
     public var batchSize = 1000
     public var binaryBatchSize = 4
     public var flushBytes = 64 * 1024
@@ -40,8 +42,12 @@ public struct GraphExporter {
 
         var buffer: [UInt8] = []
         var bytes = 0
+        var writer = GraphLineWriter(capacity: 4096)
         func line(_ value: JSONValue) throws {
-            buffer.append(contentsOf: value.canonicalText.utf8)
+            try emitLine(Array(value.canonicalText.utf8))
+        }
+        func emitLine(_ text: [UInt8]) throws {
+            buffer.append(contentsOf: text)
             buffer.append(UInt8(ascii: "\n"))
             if buffer.count >= flushBytes {
                 bytes += buffer.count
@@ -101,20 +107,29 @@ public struct GraphExporter {
         var references = 0
         var start = 0
         let objects = walk.objects
+        var binaryLimit = binaryBatchSize
         while start < objects.count {
             // A batch: up to `batchSize` objects, fewer when they carry binary values.
             var end = start
             var binary = 0
-            while end < objects.count && end - start < batchSize && binary < binaryBatchSize {
+            while end < objects.count && end - start < batchSize && binary < binaryLimit {
                 if model.entities[objects[end].entity].attributes.contains(where: { $0.type == .binary }) { binary += 1 }
                 end += 1
             }
             let batch = objects[start..<end]
             start = end
             var records: [Int: [Int64: StoredObject]] = [:]
+            var binaryBytes = 0
             for (tag, members) in Dictionary(grouping: batch, by: \.entity) {
                 let fetched = try context.fetchObjects(entity: model.entities[tag].name, ids: members.map(\.id))
                 records[tag] = Dictionary(fetched.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                for object in fetched {
+                    for case .binary(let data) in object.attributes.values { binaryBytes += data.count }
+                }
+            }
+            if binary >= binaryLimit {
+                if binaryBytes < 4 << 20 { binaryLimit = min(batchSize, binaryLimit * 2) }
+                else if binaryBytes > 16 << 20 { binaryLimit = max(1, binaryLimit / 2) }
             }
             // Shared objects outside the walk named by this batch: reference lines first.
             var outside: [Int: [Int64]] = [:]
@@ -142,17 +157,27 @@ public struct GraphExporter {
                     let chunk = Array(ids[idStart..<min(ids.count, idStart + batchSize)])
                     idStart += batchSize
                     for stored in try context.fetchObjects(entity: entity.name, ids: chunk) {
-                        var attributes: [String: JSONValue] = [:]
-                        for attribute in attributeNames(entity, isRoot: false) {
-                            attributes[attribute.name] = (stored.attributes[attribute.name] ?? .null).jsonValue
+                        var writer = GraphLineWriter(capacity: 256)
+                        writer.beginObject()
+                        writer.key("kind"); writer.string("reference")
+                        writer.key("entity"); writer.string(entity.name)
+                        writer.key("ref"); writer.integer(stored.id)
+                        writer.key("key")
+                        if key.isEmpty {
+                            writer.null()
+                        } else {
+                            writer.beginObject()
+                            for name in key { writer.key(name); writer.value(stored.attributes[name] ?? .null) }
+                            writer.endObject()
                         }
-                        let keyValue: JSONValue = key.isEmpty ? .null : .object(Dictionary(uniqueKeysWithValues: key.map {
-                            ($0, (stored.attributes[$0] ?? .null).jsonValue)
-                        }))
-                        try line(.object([
-                            "kind": "reference", "entity": .string(entity.name), "ref": .integer(stored.id),
-                            "key": keyValue, "attributes": .object(attributes),
-                        ]))
+                        writer.key("attributes")
+                        writer.beginObject()
+                        for attribute in attributeNames(entity, isRoot: false) {
+                            writer.key(attribute.name); writer.value(stored.attributes[attribute.name] ?? .null)
+                        }
+                        writer.endObject()
+                        writer.endObject()
+                        try emitLine(writer.bytes)
                         references += 1
                     }
                 }
@@ -162,26 +187,48 @@ public struct GraphExporter {
                 guard let stored = records[object.entity]?[object.id] else { continue }
                 let entity = model.entities[object.entity]
                 let isRoot = object.entity == rootTag && object.id == copy.rootID
-                var attributes: [String: JSONValue] = [:]
-                for attribute in attributeNames(entity, isRoot: isRoot) {
-                    attributes[attribute.name] = (stored.attributes[attribute.name] ?? .null).jsonValue
+                writer.removeAll()
+                writer.beginObject()
+                writer.key("kind"); writer.string("object")
+                writer.key("entity"); writer.string(entity.name)
+                writer.key("ref"); writer.integer(object.id)
+                writer.key("parent")
+                if let parentEntity = object.parentEntity, let parentID = object.parentID {
+                    writer.beginObject()
+                    writer.key("entity"); writer.string(model.entities[parentEntity].name)
+                    writer.key("ref"); writer.integer(parentID)
+                    writer.endObject()
+                } else {
+                    writer.null()
                 }
-                var relationships: [String: JSONValue] = [:]
+                writer.key("attributes")
+                writer.beginObject()
+                for attribute in attributeNames(entity, isRoot: isRoot) {
+                    writer.key(attribute.name); writer.value(stored.attributes[attribute.name] ?? .null)
+                }
+                writer.endObject()
+                writer.key("relationships")
+                writer.beginObject()
                 for relationship in relationshipNames(entity, isRoot: isRoot) {
+                    writer.key(relationship.name)
                     switch stored.relationships[relationship.name] {
-                    case .toOne(let id?)?: relationships[relationship.name] = .integer(id)
-                    case .toMany(let list)?: relationships[relationship.name] = .array(list.map(JSONValue.integer))
-                    default: relationships[relationship.name] = relationship.isToMany ? .array([]) : .null
+                    case .toOne(let id?)?: writer.integer(id)
+                    case .toMany(let list)?:
+                        writer.beginArray()
+                        for id in list { writer.integer(id) }
+                        writer.endArray()
+                    default:
+                        if relationship.isToMany {
+                            writer.beginArray()
+                            writer.endArray()
+                        } else {
+                            writer.null()
+                        }
                     }
                 }
-                var parent: JSONValue = .null
-                if let parentEntity = object.parentEntity, let parentID = object.parentID {
-                    parent = .object(["entity": .string(model.entities[parentEntity].name), "ref": .integer(parentID)])
-                }
-                try line(.object([
-                    "kind": "object", "entity": .string(entity.name), "ref": .integer(object.id), "parent": parent,
-                    "attributes": .object(attributes), "relationships": .object(relationships),
-                ]))
+                writer.endObject()
+                writer.endObject()
+                try emitLine(writer.bytes)
             }
         }
         try line(.object(["kind": "end", "objects": .integer(Int64(objects.count)), "references": .integer(Int64(references))]))
