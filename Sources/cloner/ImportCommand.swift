@@ -50,7 +50,7 @@ struct ImportCommand: ParsableCommand {
                 handle = FileHandle.standardInput
             }
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                try importer.feed(chunk)
+                try importer.feed(Array(chunk))
             }
             try importer.finish()
             let outcome = try store.write { context in try importer.run(in: context, now: Date()) }

@@ -71,7 +71,7 @@ import Testing
             var lines: [(Int, String)] = []
             var start = 0
             while start < bytes.count {
-                try reader.feed(bytes[start..<min(bytes.count, start + size)]) { lines.append(($0, String(decoding: $1, as: UTF8.self))) }
+                try reader.feed(Array(bytes[start..<min(bytes.count, start + size)])) { lines.append(($0, String(decoding: $1, as: UTF8.self))) }
                 start += size
             }
             try reader.finish { lines.append(($0, String(decoding: $1, as: UTF8.self))) }

@@ -63,7 +63,7 @@ public struct GraphImporter: Sendable {
                                                         maximumObjects: options.maximumObjects), schema: schema)
     }
 
-    public mutating func feed<C: Collection<UInt8>>(_ bytes: C) throws {
+    public mutating func feed(_ bytes: [UInt8]) throws {
         var reader = self.reader
         defer { self.reader = reader }
         try reader.feed(bytes) { number, line in try self.read(line: number, line) }

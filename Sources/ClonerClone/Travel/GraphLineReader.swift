@@ -11,25 +11,32 @@ public struct GraphLineReader: Sendable {
         self.maximumLineBytes = maximumLineBytes
     }
 
-    public mutating func feed<C: Collection<UInt8>>(_ bytes: C, line handle: (Int, ArraySlice<UInt8>) throws -> Void) throws {
-        var start = bytes.startIndex
-        var index = start
-        while index != bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "\n") {
-                lineNumber += 1
-                if pending.isEmpty {
-                    try deliver(ArraySlice(bytes[start..<index]), handle)
-                } else {
-                    pending.append(contentsOf: bytes[start..<index])
-                    let line = pending
-                    pending.removeAll(keepingCapacity: true)
-                    try deliver(line[...], handle)
-                }
-                start = bytes.index(after: index)
+    /// Scans `bytes` through a buffer pointer: the generic collection path (over `Data`, say)
+    /// cost more than parsing the lines.
+    public mutating func feed(_ bytes: [UInt8], line handle: (Int, ArraySlice<UInt8>) throws -> Void) throws {
+        var start = 0
+        let newlines: [Int] = bytes.withUnsafeBufferPointer { buffer in
+            var found: [Int] = []
+            var index = 0
+            while index < buffer.count, let next = buffer[index...].firstIndex(of: UInt8(ascii: "\n")) {
+                found.append(next)
+                index = next + 1
             }
-            index = bytes.index(after: index)
+            return found
         }
-        pending.append(contentsOf: bytes[start..<bytes.endIndex])
+        for newline in newlines {
+            lineNumber += 1
+            if pending.isEmpty {
+                try deliver(bytes[start..<newline], handle)
+            } else {
+                pending.append(contentsOf: bytes[start..<newline])
+                let line = pending
+                pending.removeAll(keepingCapacity: true)
+                try deliver(line[...], handle)
+            }
+            start = newline + 1
+        }
+        pending.append(contentsOf: bytes[start...])
         if pending.count > maximumLineBytes {
             throw GraphImportError.badLine(line: lineNumber + 1, field: "", message: "longer than \(maximumLineBytes) bytes", syntax: true)
         }
