@@ -90,7 +90,7 @@ public struct GraphExporter {
                     ])
                 }
             }
-            let key = GraphFormat.naturalKey(of: entity)
+            let key = GraphFormat.naturalKey(of: entity, in: model)
             entities[entity.name] = .object([
                 "attributes": .object(attributes), "relationships": .object(relationships),
                 "key": key.isEmpty ? .null : .array(key.map(JSONValue.string)),
@@ -151,7 +151,7 @@ public struct GraphExporter {
             }
             for (tag, ids) in outside.sorted(by: { $0.key < $1.key }) {
                 let entity = model.entities[tag]
-                let key = GraphFormat.naturalKey(of: entity)
+                let key = GraphFormat.naturalKey(of: entity, in: model)
                 var idStart = 0
                 while idStart < ids.count {
                     let chunk = Array(ids[idStart..<min(ids.count, idStart + batchSize)])

@@ -24,9 +24,14 @@ public enum GraphFormat {
     public static let acceptedMediaTypes = [mediaType, "application/x-ndjson"]
 
     /// The attributes an entity's shared objects are found by on another store: its first
-    /// `unique` attribute, else its first `uniqueTogether` group; empty when it has neither.
-    public static func naturalKey(of entity: EntityDescription) -> [String] {
+    /// `unique` attribute, else its first `uniqueTogether` group, else the first `naturalKey` a
+    /// relationship to it names in its `userInfo` (in model order); empty when there is none.
+    public static func naturalKey(of entity: EntityDescription, in model: DataModel) -> [String] {
         if let unique = entity.attributes.first(where: \.isUnique) { return [unique.name] }
-        return entity.uniqueTogether.first ?? []
+        if let group = entity.uniqueTogether.first { return group }
+        for relationship in model.entities.flatMap(\.relationships) where relationship.destination == entity.name {
+            if let key = relationship.naturalKey, !key.isEmpty { return key }
+        }
+        return []
     }
 }
