@@ -35,9 +35,13 @@ struct GraphTravelLimitsEndToEndTests {
             noteID = try #require(F.int(note["_id"]))
             let memo = try await service.client.create("memos", #"{"createDate":"\#(F.date)","note":\#(noteID)}"#)
             let memoID = try #require(F.int(memo["_id"]))
-            var bytes = [UInt8](repeating: 0, count: size)
-            for offset in stride(from: 0, to: size, by: 4096) { bytes[offset] = UInt8(truncatingIfNeeded: offset >> 12) }
-            try Data(#"{"memo":\#(memoID),"image":"\#(Data(bytes).base64EncodedString())"}"#.utf8).write(to: URL(fileURLWithPath: body))
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+            shell.arguments = ["-c", #"{ printf '{"memo":%s,"image":"' "$1"; head -c "$2" /dev/urandom | base64 -w0; printf '"}'; } > "$3""#,
+                               "sh", "\(memoID)", "\(size)", body]
+            try shell.run()
+            shell.waitUntilExit()
+            #expect(shell.terminationStatus == 0)
             for _ in 0..<count {
                 let status = try await Self.curl(["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@\(body)",
                                                   "-o", "/dev/null", "http://127.0.0.1:\(service.port)/attachments"])
@@ -93,7 +97,10 @@ struct GraphTravelLimitsEndToEndTests {
         }
         lines.append(#"{"kind":"end","objects":\#(items + 1),"references":0}"#)
         let document = directory.url.appendingPathComponent("big.ndjson")
-        try lines.joined(separator: "\n").write(to: document, atomically: true, encoding: .utf8)
+        #expect(FileManager.default.createFile(atPath: document.path, contents: nil))
+        let writer = try FileHandle(forWritingTo: document)
+        for line in lines { try writer.write(contentsOf: Data((line + "\n").utf8)) }
+        try writer.close()
 
         let seeding = try await ServiceProcess.start(directory: directory.url)
         _ = try await seeding.client.create("notes", F.note(#""name":"kept""#))
