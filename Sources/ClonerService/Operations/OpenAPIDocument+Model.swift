@@ -197,7 +197,8 @@ private struct EntityOperations {
         let copies: JSONValue = ["oneOf": [
             ["type": "integer", "minimum": 1],
             ["type": "array", "minItems": 1, "items": [
-                "type": "object", "required": ["set"], "additionalProperties": false,
+                // `{}` is taken: a copy with the request's own values (the service accepts it).
+                "type": "object", "additionalProperties": false,
                 "properties": ["set": ["type": "object", "additionalProperties": false, "properties": .object(perCopySettable)]],
             ]],
         ]]
