@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "cloner",
             dependencies: [
-                "ClonerService", "ClonerModel", "ClonerStore",
+                "ClonerService", "ClonerClone", "ClonerStore", "ClonerModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

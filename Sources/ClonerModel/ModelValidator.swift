@@ -206,6 +206,25 @@ struct ModelValidator {
                 report("inverse", "inverse \"\(inverseName)\" is not a relationship of \(destinationName)")
             }
         }
+        // docs/architecture.md#the-document: a natural key named for the destination's shared
+        // objects must name attributes they have.
+        if let key = relationship.userInfo[RelationshipDescription.naturalKeyUserInfoKey] {
+            let names: [String]?
+            switch key {
+            case .string(let name): names = [name]
+            case .array(let items): names = items.count == items.compactMap(\.stringValue).count ? items.compactMap(\.stringValue) : nil
+            default: names = nil
+            }
+            if let names, !names.isEmpty {
+                for missing in names where destination.attribute(named: missing) == nil {
+                    report("userInfo.\(RelationshipDescription.naturalKeyUserInfoKey)",
+                           "naturalKey names \(missing), which is no attribute of \(destinationName)")
+                }
+            } else {
+                report("userInfo.\(RelationshipDescription.naturalKeyUserInfoKey)",
+                       "naturalKey must be an attribute name of \(destinationName) or a non-empty list of them")
+            }
+        }
         // Relationship rule 3 (docs/architecture.md#ownership): sharing a relationship whose inverse is to-one would
         // re-point each destination's single back-reference to the clone.
         if relationship.cloneRule.ownershipOverride == .share, let inverse = validInverse(of: relationship, in: entity), !inverse.isToMany {

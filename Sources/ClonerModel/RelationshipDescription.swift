@@ -57,3 +57,19 @@ public struct RelationshipDescription: Sendable, Hashable {
     /// "Entity.relationship", the form used in messages and qualified exclusions.
     public var qualifiedName: String { "\(source).\(name)" }
 }
+
+extension RelationshipDescription {
+    /// The `userInfo` key naming the attributes by which the destination's shared objects are
+    /// found on another store when a graph travels (docs/architecture.md#the-document), for an
+    /// entity with no `unique` attribute or `uniqueTogether` group: one name, or a list.
+    public static let naturalKeyUserInfoKey = "naturalKey"
+
+    /// The attribute names `naturalKey` gives (checked when the model loads), or nil.
+    public var naturalKey: [String]? {
+        switch userInfo[RelationshipDescription.naturalKeyUserInfoKey] {
+        case .string(let name)?: return [name]
+        case .array(let items)?: return items.compactMap(\.stringValue)
+        default: return nil
+        }
+    }
+}

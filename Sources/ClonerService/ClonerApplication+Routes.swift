@@ -25,6 +25,29 @@ extension ClonerApplication {
                 return try await app.blobsController.upload(request, body, writeWorkers: app.writeWorkers)
             }
         },
+        ServiceRoute(.get, "/{collection}/{id}/export") { app in
+            .deferred { request, responder in
+                try app.authorize(request)
+                try app.travelController.export(request, responder: responder) { error in
+                    responder.respond(app.problemResponse(for: error, request: request, during: .read))
+                }
+            }
+        },
+        ServiceRoute(.post, "/{collection}/import") { app in
+            // Streamed: a document may be far larger than a JSON body, and is checked as it arrives.
+            .streamed(maxBodyBytes: GraphTravelController.maximumImportBytes) { request, body in
+                do {
+                    try app.authorize(request)
+                    return try await app.travelController.importGraph(request, body: body)
+                } catch let error as HTTPRequestBody.FramingError {
+                    throw error
+                } catch let error as HTTPRequestBody.ConnectionClosed {
+                    throw error
+                } catch {
+                    return app.problemResponse(for: error, request: request, during: .write)
+                }
+            }
+        },
         ServiceRoute(.post, "/{collection}/{id}/clone") { app in
             .deferred { request, responder in
                 try app.authorize(request)

@@ -32,6 +32,7 @@ public final class ClonerApplication: Sendable {
     let clonesController: ClonesController
     let jobsController: JobsController
     let blobsController: BlobsController
+    let travelController: GraphTravelController
     let operationsController: OperationsController
     private let server: LockedValue<HTTPServer?> = LockedValue(nil)
     private let housekeepingQueue = DispatchQueue(label: "cloner.housekeeping", qos: .utility)
@@ -82,6 +83,9 @@ public final class ClonerApplication: Sendable {
             jobs: jobs, writeWorkers: writeWorkers, leases: leases)
         self.jobsController = JobsController(store: store, jobs: jobs)
         self.blobsController = BlobsController(model: model, store: store, readWorkers: readWorkers)
+        self.travelController = GraphTravelController(model: model, store: store, logger: logger,
+                                                      maximumObjects: configuration.maxObjectsPerClone, readWorkers: readWorkers,
+                                                      writeWorkers: writeWorkers, clones: clonesController)
         self.operationsController = OperationsController(model: model, store: store, metrics: metrics,
                                                          requiresKeys: authenticator.isEnabled)
     }

@@ -21,3 +21,15 @@ def _describe_or_unknown(function, *args, **kwargs):
 
 if _describe is not None:
     lambda_sources._lambda_description = _describe_or_unknown
+
+
+import schemathesis
+
+
+@schemathesis.serializer("application/vnd.cloner.graph+x-ndjson")
+def _graph_document(ctx, value):
+    """A graph document is text (NDJSON, described as a string): sent as its UTF-8 bytes, so the
+    fuzzer's strings reach the import's line checks."""
+    if value is None:
+        return None
+    return value.encode("utf-8", "surrogatepass") if isinstance(value, str) else str(value).encode("utf-8")

@@ -3,7 +3,8 @@ import ClonerClone
 extension CloneResult {
     /// The clone answer (docs/architecture.md#the-clone-answer), members in a fixed order and entity maps sorted by name,
     /// so the same result always gives the same bytes (an idempotent replay is byte-identical).
-    func write(to writer: inout JSONWriter) {
+    /// `more` writes members of its own before the object closes (an import's `conflicts`).
+    func write(to writer: inout JSONWriter, more: ((inout JSONWriter) -> Void)? = nil) {
         writer.beginObject()
         writer.key("source")
         writer.beginObject()
@@ -55,6 +56,7 @@ extension CloneResult {
             writer.endArray()
         }
         writer.key("dryRun"); writer.bool(dryRun)
+        more?(&writer)
         writer.endObject()
     }
 

@@ -84,7 +84,8 @@ private struct EntityOperations {
     }
 
     func pathItems() -> [(String, JSONValue)] {
-        [("/\(collection)", collectionItem()), ("/\(collection)/{id}", recordItem()), ("/\(collection)/{id}/clone", cloneItem())]
+        [("/\(collection)", collectionItem()), ("/\(collection)/{id}", recordItem()), ("/\(collection)/{id}/clone", cloneItem()),
+         ("/\(collection)/{id}/export", exportItem()), ("/\(collection)/import", importItem())]
             + entity.attributes.filter { $0.type == .binary }.map { ("/\(collection)/{id}/\($0.name)", binaryValueItem($0.name)) }
     }
 
@@ -197,7 +198,8 @@ private struct EntityOperations {
         let copies: JSONValue = ["oneOf": [
             ["type": "integer", "minimum": 1],
             ["type": "array", "minItems": 1, "items": [
-                "type": "object", "required": ["set"], "additionalProperties": false,
+                // `{}` is taken: a copy with the request's own values (the service accepts it).
+                "type": "object", "additionalProperties": false,
                 "properties": ["set": ["type": "object", "additionalProperties": false, "properties": .object(perCopySettable)]],
             ]],
         ]]
@@ -358,6 +360,55 @@ private struct EntityOperations {
                      ],
                      "requestBody": ["required": false, "content": Self.json(Self.schema("\(name)CloneRequest"))],
                      "responses": .object(Self.writeErrors.merging(responses) { $1 })],
+        ]
+    }
+
+    /// docs/architecture.md#graphs-that-travel: the document is NDJSON, described as text.
+    private static let graphDocument: JSONValue = [
+        "application/vnd.cloner.graph+x-ndjson": ["schema": ["type": "string"]],
+    ]
+    private static let excludeQuery: JSONValue = [
+        "name": "exclude", "in": "query", "description": "Comma-separated properties to leave out, as a clone's `exclude`.",
+        "schema": ["type": "string"],
+    ]
+
+    private func exportItem() -> JSONValue {
+        [
+            "parameters": [Self.ref("#/components/parameters/ID"), Self.requestID],
+            "get": ["tags": ["travel"], "operationId": .string("export\(name)"),
+                    "summary": .string("The graph a clone of a \(name) would copy, as a graph document (streamed)."),
+                    "parameters": [Self.excludeQuery],
+                    "responses": .object(Self.errors.merging([
+                        "200": ["description": "The document.", "content": Self.graphDocument, "headers": ["X-Request-ID": Self.header("RequestID")]],
+                        "403": Self.response("Forbidden"), "422": Self.response("ValidationFailed"),
+                    ]) { $1 })],
+        ]
+    }
+
+    private func importItem() -> JSONValue {
+        let result = Self.json(Self.schema("ImportResult"))
+        let flag = { (flag: String, text: String) -> JSONValue in
+            ["name": .string(flag), "in": "query", "description": .string(text), "schema": ["type": "boolean", "default": false]]
+        }
+        return [
+            "parameters": [Self.requestID],
+            "post": ["tags": ["travel"], "operationId": .string("import\(name)"),
+                     "summary": .string("Create the graph of a document whose root is a \(name), with new ids, as a clone would."),
+                     "parameters": [flag("dryRun", "Count and list conflicts; write nothing."), flag("returnIds", "Answer old → new ids."),
+                                    flag("createMissing", "Create shared objects this store lacks."), Self.excludeQuery,
+                                    ["name": "Idempotency-Key", "in": "header", "schema": ["type": "string", "minLength": 1, "maxLength": 255]],
+                                    ["name": "Prefer", "in": "header", "schema": ["type": "string"]]],
+                     "requestBody": ["required": true, "content": Self.graphDocument],
+                     "responses": .object(Self.writeErrors.merging([
+                        "201": ["description": "Imported; `Location` is the new root.", "content": result,
+                                "headers": ["Location": Self.header("RecordLocation"), "Idempotent-Replayed": Self.header("IdempotentReplayed"),
+                                            "X-Request-ID": Self.header("RequestID")]],
+                        "202": ["description": "Accepted as a job (`Prefer: respond-async`).", "content": Self.json(Self.schema("Job")),
+                                "headers": ["Location": ["required": true, "schema": ["type": "string", "pattern": "^/jobs/[^/]+$"]],
+                                            "Idempotent-Replayed": Self.header("IdempotentReplayed"), "X-Request-ID": Self.header("RequestID")]],
+                        "200": ["description": "Dry run: the counts and conflicts only.", "content": result,
+                                "headers": ["Idempotent-Replayed": Self.header("IdempotentReplayed"), "X-Request-ID": Self.header("RequestID")]],
+                     ]) { $1 })],
         ]
     }
 }

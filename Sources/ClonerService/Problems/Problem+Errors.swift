@@ -17,6 +17,8 @@ extension Problem {
             return from(error, during: operation)
         case let error as CloneError:
             return from(error)
+        case let error as GraphImportError:
+            return from(error)
         default:
             return nil
         }
@@ -59,6 +61,26 @@ extension Problem {
             return from(inner, during: operation).map { $0.inCopy(index) }
         case .incompatibleStore, .backendUnavailable, .migrationRefused, .database:
             return nil
+        }
+    }
+
+    /// A document's line is named as `line <n>` and its member after a dot, so a client can open
+    /// the file at the line: malformed JSON or a cut document is a 400, a line that is JSON but
+    /// not what the format allows there a 422.
+    private static func from(_ error: GraphImportError) -> Problem {
+        switch error {
+        case let .badLine(line, field, message, syntax):
+            let at = field.isEmpty ? "line \(line)" : "line \(line).\(field)"
+            if syntax { return Problem(code: .invalidJSON, detail: "\(at): \(message)", field: at) }
+            return .validationFailed([FieldError(field: at, message: message)])
+        case let .modelDifferences(list):
+            return .validationFailed(list.map { FieldError(field: $0.property, message: $0.message) },
+                                     detail: "the document's model differs from this service's: " + list.map(\.property).joined(separator: ", "))
+        case let .unmatched(list):
+            return .validationFailed(list.map { FieldError(field: $0.reference, message: $0.message) },
+                                     detail: "\(list.count) shared object(s) of the document are not on this service; ask createMissing=true to create them")
+        case let .wrongCollection(expected, found):
+            return .validationFailed([FieldError(field: "root", message: "the document's root is a \(found); import it into the collection of \(found), not of \(expected)")])
         }
     }
 

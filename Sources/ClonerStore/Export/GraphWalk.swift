@@ -1,0 +1,126 @@
+import ClonerModel
+
+/// The objects a clone of one root would copy, found the way the copier's walk finds them
+/// (docs/architecture.md#the-path-of-a-clone-request, step 1): through owned relationships that
+/// are not excluded, never back through the exact edge of arrival, each object once. Kept as
+/// `_id`s only — a few bytes per object — so an export can hold the whole walk while it reads the
+/// objects themselves a batch at a time.
+///
+/// `objects` is in breadth-first order of first arrival, so an object's parent (the object whose
+/// owned relationship reached it first) always comes before it: owners before what they own.
+public struct GraphWalk: Sendable {
+    public struct Object: Sendable, Hashable {
+        /// The entity's index in the model (`StoreSchema.entityTag`).
+        public var entity: Int
+        public var id: Int64
+        /// The parent's entity index and `_id`, or nil for the root.
+        public var parentEntity: Int?
+        public var parentID: Int64?
+    }
+
+    public private(set) var objects: [Object] = []
+    private var members: [Int: Set<Int64>] = [:]
+
+    /// Whether the walk reached `id` of the entity at index `entity`.
+    public func contains(entity: Int, id: Int64) -> Bool { members[entity]?.contains(id) ?? false }
+
+    /// Entity indices of every walked object.
+    public var entities: Set<Int> { Set(members.keys) }
+
+    /// An arrival: the object, and the parent it came from (nil for the root).
+    struct Arrival {
+        var id: Int64
+        var parentEntity: Int? = nil
+        var parentID: Int64? = nil
+    }
+
+    /// Arrivals at one entity through one relationship (its index; nil for the root): the edge
+    /// rule 2 keeps the walk from taking back.
+    struct Group: Hashable {
+        var entity: Int
+        var via: Int?
+    }
+
+    mutating func add(_ object: Object) -> Bool {
+        guard members[object.entity, default: []].insert(object.id).inserted else { return false }
+        objects.append(object)
+        return true
+    }
+}
+
+extension StoreContext {
+    /// Walks what a clone of `plan.rootEntity` `plan.rootID` would copy, with `plan`'s owned
+    /// relationships and exclusions: per level, one `destinationIDs` query per followed
+    /// relationship and batch of `batchSize` sources — the queries grow with the model and the
+    /// depth, never one per object. Built on `StoreContext` alone, so every backend walks alike.
+    /// Throws `StoreError.notFound` for a missing root, `.tooLarge` past `plan.maximumObjects`.
+    public func walkGraph(_ plan: GraphCopyPlan, batchSize: Int = 1000) throws -> GraphWalk {
+        precondition(batchSize > 0, "a walk in batches of \(batchSize)")
+        let model = schema.model
+        guard let root = model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
+        guard try version(entity: root.name, id: plan.rootID) != nil else {
+            throw StoreError.notFound(entity: root.name, id: plan.rootID)
+        }
+        var relationships: [RelationshipDescription] = []
+        var relationshipIndex: [String: Int] = [:]
+        for relationship in model.entities.flatMap(\.relationships) {
+            relationshipIndex[relationship.qualifiedName] = relationships.count
+            relationships.append(relationship)
+        }
+        typealias Arrival = GraphWalk.Arrival
+        typealias Group = GraphWalk.Group
+        var walk = GraphWalk()
+        let rootTag = schema.entityTag(root.name)
+        _ = walk.add(GraphWalk.Object(entity: rootTag, id: plan.rootID, parentEntity: nil, parentID: nil))
+        // Arrivals seen, per (entity, via): an object reached again through the same relationship
+        // goes no further, as the copier's `UNION` ends cycles.
+        var seen: [Group: Set<Int64>] = [Group(entity: rootTag, via: nil): [plan.rootID]]
+        var frontier: [(group: Group, arrivals: [Arrival])] = [(Group(entity: rootTag, via: nil), [Arrival(id: plan.rootID)])]
+        while !frontier.isEmpty {
+            var next: [(group: Group, arrivals: [Arrival])] = []
+            var nextIndex: [Group: Int] = [:]
+            for (group, arrivals) in frontier {
+                let entity = model.entities[group.entity]
+                let arrivedVia = group.via.map { relationships[$0] }
+                for relationship in entity.relationships {
+                    guard plan.isOwned(relationship), !plan.isExcludedEverywhere(entity.name, relationship.name) else { continue }
+                    if group.via == nil && group.entity == rootTag && plan.excludedAtRoot.contains(relationship.name) { continue }
+                    // Rule 2 (docs/architecture.md#relationship-rules): not back through the edge of arrival.
+                    if let arrivedVia, !relationship.isSelfInverse, arrivedVia.inverseName == relationship.name,
+                       arrivedVia.destination == entity.name, relationship.destination == arrivedVia.source { continue }
+                    let destinationTag = schema.entityTag(relationship.destination)
+                    let via = relationshipIndex[relationship.qualifiedName]!
+                    let target = Group(entity: destinationTag, via: via)
+                    var start = 0
+                    while start < arrivals.count {
+                        let batch = arrivals[start..<min(arrivals.count, start + batchSize)]
+                        start += batchSize
+                        let destinations = try destinationIDs(of: relationship, for: batch.map(\.id))
+                        for arrival in batch {
+                            for destination in destinations[arrival.id] ?? [] {
+                                if relationship.isSelfInverse, arrivedVia?.qualifiedName == relationship.qualifiedName,
+                                   destination == arrival.parentID { continue }
+                                guard seen[target, default: []].insert(destination).inserted else { continue }
+                                if walk.add(GraphWalk.Object(entity: destinationTag, id: destination, parentEntity: group.entity, parentID: arrival.id)),
+                                   walk.objects.count > plan.maximumObjects {
+                                    throw StoreError.tooLarge(objects: walk.objects.count, limit: plan.maximumObjects)
+                                }
+                                let position: Int
+                                if let existing = nextIndex[target] {
+                                    position = existing
+                                } else {
+                                    position = next.count
+                                    nextIndex[target] = position
+                                    next.append((target, []))
+                                }
+                                next[position].arrivals.append(Arrival(id: destination, parentEntity: group.entity, parentID: arrival.id))
+                            }
+                        }
+                    }
+                }
+            }
+            frontier = next
+        }
+        return walk
+    }
+}
