@@ -28,5 +28,9 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/headers/RequestID`.
         internal typealias RequestID = Swift.String
+        /// The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+        ///
+        /// - Remark: Generated from `#/components/headers/BlobETag`.
+        internal typealias BlobETag = Swift.String
     }
 }

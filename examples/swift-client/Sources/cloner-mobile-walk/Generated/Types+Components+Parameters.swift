@@ -6,10 +6,6 @@ import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     internal enum Parameters {
-        /// An entity's collection, e.g. `notes` (RFC 3986 unreserved characters). An unknown one answers 404.
-        ///
-        /// - Remark: Generated from `#/components/parameters/Collection`.
-        internal typealias Collection = Swift.String
         /// The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
         ///
         /// - Remark: Generated from `#/components/parameters/ID`.

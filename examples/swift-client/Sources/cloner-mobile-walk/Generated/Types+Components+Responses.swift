@@ -467,6 +467,64 @@ extension Components {
                 self.body = body
             }
         }
+        internal struct RangeNotSatisfiable: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/RangeNotSatisfiable/headers`.
+            internal struct Headers: Sendable, Hashable {
+                /// `bytes */size`: the size of the value.
+                ///
+                /// - Remark: Generated from `#/components/responses/RangeNotSatisfiable/headers/Content-Range`.
+                internal var contentRange: Swift.String
+                /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                ///
+                /// - Remark: Generated from `#/components/responses/RangeNotSatisfiable/headers/X-Request-ID`.
+                internal var xRequestID: Components.Headers.RequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - contentRange: `bytes */size`: the size of the value.
+                ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                internal init(
+                    contentRange: Swift.String,
+                    xRequestID: Components.Headers.RequestID
+                ) {
+                    self.contentRange = contentRange
+                    self.xRequestID = xRequestID
+                }
+            }
+            /// Received HTTP response headers
+            internal var headers: Components.Responses.RangeNotSatisfiable.Headers
+            /// - Remark: Generated from `#/components/responses/RangeNotSatisfiable/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/RangeNotSatisfiable/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.ProblemAnswer)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                internal var applicationProblemJson: Components.Schemas.ProblemAnswer {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.RangeNotSatisfiable.Body
+            /// Creates a new `RangeNotSatisfiable`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            internal init(
+                headers: Components.Responses.RangeNotSatisfiable.Headers,
+                body: Components.Responses.RangeNotSatisfiable.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         internal struct _Error: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/Error/headers`.
             internal struct Headers: Sendable, Hashable {

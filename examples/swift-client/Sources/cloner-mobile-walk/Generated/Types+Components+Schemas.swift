@@ -1462,12 +1462,12 @@ extension Components {
                         }
                     }
                     /// - Remark: Generated from `#/components/schemas/NoteCloneRequest/copies/Case2Payload/set`.
-                    internal var set: Components.Schemas.NoteCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload
+                    internal var set: Components.Schemas.NoteCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload?
                     /// Creates a new `Case2PayloadPayload`.
                     ///
                     /// - Parameters:
                     ///   - set:
-                    internal init(set: Components.Schemas.NoteCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload) {
+                    internal init(set: Components.Schemas.NoteCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload? = nil) {
                         self.set = set
                     }
                     internal enum CodingKeys: String, CodingKey {
@@ -1475,7 +1475,7 @@ extension Components {
                     }
                     internal init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.set = try container.decode(
+                        self.set = try container.decodeIfPresent(
                             Components.Schemas.NoteCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.self,
                             forKey: .set
                         )
@@ -2676,12 +2676,12 @@ extension Components {
                         }
                     }
                     /// - Remark: Generated from `#/components/schemas/ItemCloneRequest/copies/Case2Payload/set`.
-                    internal var set: Components.Schemas.ItemCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload
+                    internal var set: Components.Schemas.ItemCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload?
                     /// Creates a new `Case2PayloadPayload`.
                     ///
                     /// - Parameters:
                     ///   - set:
-                    internal init(set: Components.Schemas.ItemCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload) {
+                    internal init(set: Components.Schemas.ItemCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload? = nil) {
                         self.set = set
                     }
                     internal enum CodingKeys: String, CodingKey {
@@ -2689,7 +2689,7 @@ extension Components {
                     }
                     internal init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.set = try container.decode(
+                        self.set = try container.decodeIfPresent(
                             Components.Schemas.ItemCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.self,
                             forKey: .set
                         )
@@ -3611,12 +3611,12 @@ extension Components {
                         }
                     }
                     /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set`.
-                    internal var set: Components.Schemas.ItemDataCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload
+                    internal var set: Components.Schemas.ItemDataCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload?
                     /// Creates a new `Case2PayloadPayload`.
                     ///
                     /// - Parameters:
                     ///   - set:
-                    internal init(set: Components.Schemas.ItemDataCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload) {
+                    internal init(set: Components.Schemas.ItemDataCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload? = nil) {
                         self.set = set
                     }
                     internal enum CodingKeys: String, CodingKey {
@@ -3624,7 +3624,7 @@ extension Components {
                     }
                     internal init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.set = try container.decode(
+                        self.set = try container.decodeIfPresent(
                             Components.Schemas.ItemDataCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.self,
                             forKey: .set
                         )
@@ -4934,12 +4934,12 @@ extension Components {
                         }
                     }
                     /// - Remark: Generated from `#/components/schemas/MemoCloneRequest/copies/Case2Payload/set`.
-                    internal var set: Components.Schemas.MemoCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload
+                    internal var set: Components.Schemas.MemoCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload?
                     /// Creates a new `Case2PayloadPayload`.
                     ///
                     /// - Parameters:
                     ///   - set:
-                    internal init(set: Components.Schemas.MemoCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload) {
+                    internal init(set: Components.Schemas.MemoCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload? = nil) {
                         self.set = set
                     }
                     internal enum CodingKeys: String, CodingKey {
@@ -4947,7 +4947,7 @@ extension Components {
                     }
                     internal init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.set = try container.decode(
+                        self.set = try container.decodeIfPresent(
                             Components.Schemas.MemoCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.self,
                             forKey: .set
                         )
@@ -5697,12 +5697,12 @@ extension Components {
                         }
                     }
                     /// - Remark: Generated from `#/components/schemas/TagCloneRequest/copies/Case2Payload/set`.
-                    internal var set: Components.Schemas.TagCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload
+                    internal var set: Components.Schemas.TagCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload?
                     /// Creates a new `Case2PayloadPayload`.
                     ///
                     /// - Parameters:
                     ///   - set:
-                    internal init(set: Components.Schemas.TagCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload) {
+                    internal init(set: Components.Schemas.TagCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload? = nil) {
                         self.set = set
                     }
                     internal enum CodingKeys: String, CodingKey {
@@ -5710,7 +5710,7 @@ extension Components {
                     }
                     internal init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.set = try container.decode(
+                        self.set = try container.decodeIfPresent(
                             Components.Schemas.TagCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.self,
                             forKey: .set
                         )
@@ -6291,12 +6291,12 @@ extension Components {
                         }
                     }
                     /// - Remark: Generated from `#/components/schemas/AttachmentCloneRequest/copies/Case2Payload/set`.
-                    internal var set: Components.Schemas.AttachmentCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload
+                    internal var set: Components.Schemas.AttachmentCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload?
                     /// Creates a new `Case2PayloadPayload`.
                     ///
                     /// - Parameters:
                     ///   - set:
-                    internal init(set: Components.Schemas.AttachmentCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload) {
+                    internal init(set: Components.Schemas.AttachmentCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload? = nil) {
                         self.set = set
                     }
                     internal enum CodingKeys: String, CodingKey {
@@ -6304,7 +6304,7 @@ extension Components {
                     }
                     internal init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.set = try container.decode(
+                        self.set = try container.decodeIfPresent(
                             Components.Schemas.AttachmentCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.self,
                             forKey: .set
                         )
@@ -6896,12 +6896,12 @@ extension Components {
                         }
                     }
                     /// - Remark: Generated from `#/components/schemas/NoteDescriptionCloneRequest/copies/Case2Payload/set`.
-                    internal var set: Components.Schemas.NoteDescriptionCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload
+                    internal var set: Components.Schemas.NoteDescriptionCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload?
                     /// Creates a new `Case2PayloadPayload`.
                     ///
                     /// - Parameters:
                     ///   - set:
-                    internal init(set: Components.Schemas.NoteDescriptionCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload) {
+                    internal init(set: Components.Schemas.NoteDescriptionCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload? = nil) {
                         self.set = set
                     }
                     internal enum CodingKeys: String, CodingKey {
@@ -6909,7 +6909,7 @@ extension Components {
                     }
                     internal init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.set = try container.decode(
+                        self.set = try container.decodeIfPresent(
                             Components.Schemas.NoteDescriptionCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.self,
                             forKey: .set
                         )
@@ -7151,332 +7151,51 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/ObjectID`.
         internal typealias ObjectID = Swift.Int64
-        /// The service's keys, then every attribute and relationship of the entity by name.
-        ///
-        /// - Remark: Generated from `#/components/schemas/Record`.
-        internal struct Record: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/Record/_id`.
-            internal var _id: Components.Schemas.ObjectID
-            /// - Remark: Generated from `#/components/schemas/Record/_entity`.
-            internal var _entity: Swift.String
-            /// - Remark: Generated from `#/components/schemas/Record/_version`.
+        /// - Remark: Generated from `#/components/schemas/BinaryValueStored`.
+        internal struct BinaryValueStored: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BinaryValueStored/entity`.
+            internal var entity: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BinaryValueStored/id`.
+            internal var id: Components.Schemas.ObjectID
+            /// - Remark: Generated from `#/components/schemas/BinaryValueStored/attribute`.
+            internal var attribute: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BinaryValueStored/size`.
+            internal var size: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/BinaryValueStored/sha256`.
+            internal var sha256: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BinaryValueStored/_version`.
             internal var _version: Swift.Int64
-            /// A container of undocumented properties.
-            internal var additionalProperties: [String: OpenAPIRuntime.OpenAPIValueContainer]
-            /// Creates a new `Record`.
+            /// Creates a new `BinaryValueStored`.
             ///
             /// - Parameters:
-            ///   - _id:
-            ///   - _entity:
+            ///   - entity:
+            ///   - id:
+            ///   - attribute:
+            ///   - size:
+            ///   - sha256:
             ///   - _version:
-            ///   - additionalProperties: A container of undocumented properties.
             internal init(
-                _id: Components.Schemas.ObjectID,
-                _entity: Swift.String,
-                _version: Swift.Int64,
-                additionalProperties: [String: OpenAPIRuntime.OpenAPIValueContainer] = .init()
+                entity: Swift.String,
+                id: Components.Schemas.ObjectID,
+                attribute: Swift.String,
+                size: Swift.Int64,
+                sha256: Swift.String,
+                _version: Swift.Int64
             ) {
-                self._id = _id
-                self._entity = _entity
+                self.entity = entity
+                self.id = id
+                self.attribute = attribute
+                self.size = size
+                self.sha256 = sha256
                 self._version = _version
-                self.additionalProperties = additionalProperties
             }
             internal enum CodingKeys: String, CodingKey {
-                case _id
-                case _entity
+                case entity
+                case id
+                case attribute
+                case size
+                case sha256
                 case _version
-            }
-            internal init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self._id = try container.decode(
-                    Components.Schemas.ObjectID.self,
-                    forKey: ._id
-                )
-                self._entity = try container.decode(
-                    Swift.String.self,
-                    forKey: ._entity
-                )
-                self._version = try container.decode(
-                    Swift.Int64.self,
-                    forKey: ._version
-                )
-                additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [
-                    "_id",
-                    "_entity",
-                    "_version"
-                ])
-            }
-            internal func encode(to encoder: any Swift.Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(
-                    self._id,
-                    forKey: ._id
-                )
-                try container.encode(
-                    self._entity,
-                    forKey: ._entity
-                )
-                try container.encode(
-                    self._version,
-                    forKey: ._version
-                )
-                try encoder.encodeAdditionalProperties(additionalProperties)
-            }
-        }
-        /// Attributes and relationships by name. Unknown names, wrong types and (on create) missing
-        /// required attributes answer 422 listing every offending field. A relationship value is an
-        /// `_id` (link an existing object), a nested object (create it too, recursively, in the same
-        /// transaction) or null; a to-many one an array of those. `_id`/`_version` cannot be set on create;
-        /// on update they may be sent back only as the record's own (else 422 naming them), and an update
-        /// that changes nothing keeps `_version`; `_entity`, when present, must be the entity's name.
-        ///
-        ///
-        /// - Remark: Generated from `#/components/schemas/RecordInput`.
-        internal struct RecordInput: Codable, Hashable, Sendable {
-            /// A container of undocumented properties.
-            internal var additionalProperties: [String: OpenAPIRuntime.OpenAPIValueContainer]
-            /// Creates a new `RecordInput`.
-            ///
-            /// - Parameters:
-            ///   - additionalProperties: A container of undocumented properties.
-            internal init(additionalProperties: [String: OpenAPIRuntime.OpenAPIValueContainer] = .init()) {
-                self.additionalProperties = additionalProperties
-            }
-            internal init(from decoder: any Swift.Decoder) throws {
-                additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
-            }
-            internal func encode(to encoder: any Swift.Encoder) throws {
-                try encoder.encodeAdditionalProperties(additionalProperties)
-            }
-        }
-        /// - Remark: Generated from `#/components/schemas/RecordPage`.
-        internal struct RecordPage: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/RecordPage/data`.
-            internal var data: [Components.Schemas.Record]
-            /// The next page as a relative reference (path and query; the same query with `cursor` moved on), or null on the last page.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RecordPage/next`.
-            internal var next: Swift.String?
-            /// Creates a new `RecordPage`.
-            ///
-            /// - Parameters:
-            ///   - data:
-            ///   - next: The next page as a relative reference (path and query; the same query with `cursor` moved on), or null on the last page.
-            internal init(
-                data: [Components.Schemas.Record],
-                next: Swift.String? = nil
-            ) {
-                self.data = data
-                self.next = next
-            }
-            internal enum CodingKeys: String, CodingKey {
-                case data
-                case next
-            }
-        }
-        /// - Remark: Generated from `#/components/schemas/CloneRequest`.
-        internal struct CloneRequest: Codable, Hashable, Sendable {
-            /// Properties not to clone. A bare name applies to the root entity; `Entity.property` applies to that entity wherever it occurs. Naming no property is a 422.
-            ///
-            /// - Remark: Generated from `#/components/schemas/CloneRequest/exclude`.
-            internal var exclude: [Swift.String]?
-            /// Values for the root's clone, by property name: attribute values (overriding every clone
-            /// rule), or relationship links as `_id`s (a to-one `_id` or null, a to-many array of `_id`s),
-            /// e.g. to clone a note into another folder. Naming no property of the root entity is a 422.
-            ///
-            ///
-            /// - Remark: Generated from `#/components/schemas/CloneRequest/set`.
-            internal struct SetPayload: Codable, Hashable, Sendable {
-                /// A container of undocumented properties.
-                internal var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
-                /// Creates a new `SetPayload`.
-                ///
-                /// - Parameters:
-                ///   - additionalProperties: A container of undocumented properties.
-                internal init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
-                    self.additionalProperties = additionalProperties
-                }
-                internal init(from decoder: any Swift.Decoder) throws {
-                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
-                }
-                internal func encode(to encoder: any Swift.Encoder) throws {
-                    try encoder.encodeAdditionalProperties(additionalProperties)
-                }
-            }
-            /// Values for the root's clone, by property name: attribute values (overriding every clone
-            /// rule), or relationship links as `_id`s (a to-one `_id` or null, a to-many array of `_id`s),
-            /// e.g. to clone a note into another folder. Naming no property of the root entity is a 422.
-            ///
-            ///
-            /// - Remark: Generated from `#/components/schemas/CloneRequest/set`.
-            internal var set: Components.Schemas.CloneRequest.SetPayload?
-            /// Many full clones of the root in one transaction (a template copied for 30 classes): a
-            /// count, or a list of per-copy `{"set": {...}}` objects (attributes and to-one `_id`s), each
-            /// merged over the request's own `set`. Each copy has its own identity map, rebuilt UUIDs and
-            /// followParent values; shared objects are linked by all of them. At most `maxCopies` (default
-            /// 1000) — beyond it, below 1, or a malformed entry is a 422 naming the field
-            /// (`copies`, `copies[3].set.name`). A relationship set for one copy must be set for every copy.
-            /// A unique clash in any copy rolls back all of them: 409 naming `copies[k].<attribute>`.
-            /// `maxObjectsPerClone` counts all copies together.
-            ///
-            ///
-            /// - Remark: Generated from `#/components/schemas/CloneRequest/copies`.
-            internal enum CopiesPayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/CloneRequest/copies/case1`.
-                case case1(Swift.Int)
-                /// - Remark: Generated from `#/components/schemas/CloneRequest/copies/Case2Payload`.
-                internal struct Case2PayloadPayload: Codable, Hashable, Sendable {
-                    /// - Remark: Generated from `#/components/schemas/CloneRequest/copies/Case2Payload/set`.
-                    internal struct SetPayload: Codable, Hashable, Sendable {
-                        /// A container of undocumented properties.
-                        internal var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
-                        /// Creates a new `SetPayload`.
-                        ///
-                        /// - Parameters:
-                        ///   - additionalProperties: A container of undocumented properties.
-                        internal init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
-                            self.additionalProperties = additionalProperties
-                        }
-                        internal init(from decoder: any Swift.Decoder) throws {
-                            additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
-                        }
-                        internal func encode(to encoder: any Swift.Encoder) throws {
-                            try encoder.encodeAdditionalProperties(additionalProperties)
-                        }
-                    }
-                    /// - Remark: Generated from `#/components/schemas/CloneRequest/copies/Case2Payload/set`.
-                    internal var set: Components.Schemas.CloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload
-                    /// Creates a new `Case2PayloadPayload`.
-                    ///
-                    /// - Parameters:
-                    ///   - set:
-                    internal init(set: Components.Schemas.CloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload) {
-                        self.set = set
-                    }
-                    internal enum CodingKeys: String, CodingKey {
-                        case set
-                    }
-                    internal init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.set = try container.decode(
-                            Components.Schemas.CloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.self,
-                            forKey: .set
-                        )
-                        try decoder.ensureNoAdditionalProperties(knownKeys: [
-                            "set"
-                        ])
-                    }
-                }
-                /// - Remark: Generated from `#/components/schemas/CloneRequest/copies/case2`.
-                internal typealias Case2Payload = [Components.Schemas.CloneRequest.CopiesPayload.Case2PayloadPayload]
-                /// - Remark: Generated from `#/components/schemas/CloneRequest/copies/case2`.
-                case case2(Components.Schemas.CloneRequest.CopiesPayload.Case2Payload)
-                internal init(from decoder: any Swift.Decoder) throws {
-                    var errors: [any Swift.Error] = []
-                    do {
-                        self = .case1(try decoder.decodeFromSingleValueContainer())
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .case2(try decoder.decodeFromSingleValueContainer())
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                        type: Self.self,
-                        codingPath: decoder.codingPath,
-                        errors: errors
-                    )
-                }
-                internal func encode(to encoder: any Swift.Encoder) throws {
-                    switch self {
-                    case let .case1(value):
-                        try encoder.encodeToSingleValueContainer(value)
-                    case let .case2(value):
-                        try encoder.encodeToSingleValueContainer(value)
-                    }
-                }
-            }
-            /// Many full clones of the root in one transaction (a template copied for 30 classes): a
-            /// count, or a list of per-copy `{"set": {...}}` objects (attributes and to-one `_id`s), each
-            /// merged over the request's own `set`. Each copy has its own identity map, rebuilt UUIDs and
-            /// followParent values; shared objects are linked by all of them. At most `maxCopies` (default
-            /// 1000) — beyond it, below 1, or a malformed entry is a 422 naming the field
-            /// (`copies`, `copies[3].set.name`). A relationship set for one copy must be set for every copy.
-            /// A unique clash in any copy rolls back all of them: 409 naming `copies[k].<attribute>`.
-            /// `maxObjectsPerClone` counts all copies together.
-            ///
-            ///
-            /// - Remark: Generated from `#/components/schemas/CloneRequest/copies`.
-            internal var copies: Components.Schemas.CloneRequest.CopiesPayload?
-            /// Plan and count only; nothing is written (200).
-            ///
-            /// - Remark: Generated from `#/components/schemas/CloneRequest/dryRun`.
-            internal var dryRun: Swift.Bool?
-            /// Include `ids` (old → new `_id` per entity) in the answer.
-            ///
-            /// - Remark: Generated from `#/components/schemas/CloneRequest/returnIds`.
-            internal var returnIds: Swift.Bool?
-            /// Creates a new `CloneRequest`.
-            ///
-            /// - Parameters:
-            ///   - exclude: Properties not to clone. A bare name applies to the root entity; `Entity.property` applies to that entity wherever it occurs. Naming no property is a 422.
-            ///   - set: Values for the root's clone, by property name: attribute values (overriding every clone
-            ///   - copies: Many full clones of the root in one transaction (a template copied for 30 classes): a
-            ///   - dryRun: Plan and count only; nothing is written (200).
-            ///   - returnIds: Include `ids` (old → new `_id` per entity) in the answer.
-            internal init(
-                exclude: [Swift.String]? = nil,
-                set: Components.Schemas.CloneRequest.SetPayload? = nil,
-                copies: Components.Schemas.CloneRequest.CopiesPayload? = nil,
-                dryRun: Swift.Bool? = nil,
-                returnIds: Swift.Bool? = nil
-            ) {
-                self.exclude = exclude
-                self.set = set
-                self.copies = copies
-                self.dryRun = dryRun
-                self.returnIds = returnIds
-            }
-            internal enum CodingKeys: String, CodingKey {
-                case exclude
-                case set
-                case copies
-                case dryRun
-                case returnIds
-            }
-            internal init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.exclude = try container.decodeIfPresent(
-                    [Swift.String].self,
-                    forKey: .exclude
-                )
-                self.set = try container.decodeIfPresent(
-                    Components.Schemas.CloneRequest.SetPayload.self,
-                    forKey: .set
-                )
-                self.copies = try container.decodeIfPresent(
-                    Components.Schemas.CloneRequest.CopiesPayload.self,
-                    forKey: .copies
-                )
-                self.dryRun = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .dryRun
-                )
-                self.returnIds = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .returnIds
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "exclude",
-                    "set",
-                    "copies",
-                    "dryRun",
-                    "returnIds"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/IDMap`.

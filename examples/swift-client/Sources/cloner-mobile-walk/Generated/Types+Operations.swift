@@ -2391,6 +2391,778 @@ internal enum Operations {
             }
         }
     }
+    /// The bytes of a Note's data; `ETag` is their SHA-256.
+    ///
+    /// - Remark: HTTP `GET /notes/{id}/data`.
+    /// - Remark: Generated from `#/paths//notes/{id}/data/get(getNoteData)`.
+    internal enum GetNoteData {
+        internal static let id: Swift.String = "getNoteData"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/notes/{id}/data/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                ///
+                /// - Remark: Generated from `#/paths/notes/{id}/data/GET/path/id`.
+                internal var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                internal init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.GetNoteData.Input.Path
+            /// - Remark: Generated from `#/paths/notes/{id}/data/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/notes/{id}/data/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                /// - Remark: Generated from `#/paths/notes/{id}/data/GET/header/Range`.
+                internal var range: Swift.String?
+                /// - Remark: Generated from `#/paths/notes/{id}/data/GET/header/If-None-Match`.
+                internal var ifNoneMatch: Swift.String?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetNoteData.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///   - range:
+                ///   - ifNoneMatch:
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    range: Swift.String? = nil,
+                    ifNoneMatch: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetNoteData.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.range = range
+                    self.ifNoneMatch = ifNoneMatch
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetNoteData.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.GetNoteData.Input.Path,
+                headers: Operations.GetNoteData.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///
+                    /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/200/headers/ETag`.
+                    internal var eTag: Components.Headers.BlobETag
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(
+                        eTag: Components.Headers.BlobETag,
+                        xRequestID: Components.Headers.RequestID
+                    ) {
+                        self.eTag = eTag
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetNoteData.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/200/content/application\/octet-stream`.
+                    case binary(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.binary`.
+                    ///
+                    /// - Throws: An error if `self` is not `.binary`.
+                    /// - SeeAlso: `.binary`.
+                    internal var binary: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .binary(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetNoteData.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.GetNoteData.Output.Ok.Headers,
+                    body: Operations.GetNoteData.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The bytes.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/get(getNoteData)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetNoteData.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetNoteData.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct PartialContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/206/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// `bytes first-last/size`.
+                    ///
+                    /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/206/headers/Content-Range`.
+                    internal var contentRange: Swift.String
+                    /// The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///
+                    /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/206/headers/ETag`.
+                    internal var eTag: Components.Headers.BlobETag
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/206/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - contentRange: `bytes first-last/size`.
+                    ///   - eTag: The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(
+                        contentRange: Swift.String,
+                        eTag: Components.Headers.BlobETag,
+                        xRequestID: Components.Headers.RequestID
+                    ) {
+                        self.contentRange = contentRange
+                        self.eTag = eTag
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetNoteData.Output.PartialContent.Headers
+                /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/206/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/206/content/application\/octet-stream`.
+                    case binary(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.binary`.
+                    ///
+                    /// - Throws: An error if `self` is not `.binary`.
+                    /// - SeeAlso: `.binary`.
+                    internal var binary: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .binary(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetNoteData.Output.PartialContent.Body
+                /// Creates a new `PartialContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.GetNoteData.Output.PartialContent.Headers,
+                    body: Operations.GetNoteData.Output.PartialContent.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The range asked for.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/get(getNoteData)/responses/206`.
+            ///
+            /// HTTP response code: `206 partialContent`.
+            case partialContent(Operations.GetNoteData.Output.PartialContent)
+            /// The associated value of the enum case if `self` is `.partialContent`.
+            ///
+            /// - Throws: An error if `self` is not `.partialContent`.
+            /// - SeeAlso: `.partialContent`.
+            internal var partialContent: Operations.GetNoteData.Output.PartialContent {
+                get throws {
+                    switch self {
+                    case let .partialContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "partialContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct NotModified: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/304/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///
+                    /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/304/headers/ETag`.
+                    internal var eTag: Components.Headers.BlobETag
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/304/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(
+                        eTag: Components.Headers.BlobETag,
+                        xRequestID: Components.Headers.RequestID
+                    ) {
+                        self.eTag = eTag
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetNoteData.Output.NotModified.Headers
+                /// Creates a new `NotModified`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.GetNoteData.Output.NotModified.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// Not modified.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/get(getNoteData)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Operations.GetNoteData.Output.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            internal var notModified: Operations.GetNoteData.Output.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No or unknown API key.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/get(getNoteData)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unknown collection or `_id`.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/get(getNoteData)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Range` lies past the end of the value (`field` is `Range`).
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/get(getNoteData)/responses/416`.
+            ///
+            /// HTTP response code: `416 rangeNotSatisfiable`.
+            case rangeNotSatisfiable(Components.Responses.RangeNotSatisfiable)
+            /// The associated value of the enum case if `self` is `.rangeNotSatisfiable`.
+            ///
+            /// - Throws: An error if `self` is not `.rangeNotSatisfiable`.
+            /// - SeeAlso: `.rangeNotSatisfiable`.
+            internal var rangeNotSatisfiable: Components.Responses.RangeNotSatisfiable {
+                get throws {
+                    switch self {
+                    case let .rangeNotSatisfiable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "rangeNotSatisfiable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/get(getNoteData)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case binary
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/octet-stream":
+                    self = .binary
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .binary:
+                    return "application/octet-stream"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .binary,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Replace a Note's data with the body's bytes, streamed.
+    ///
+    /// - Remark: HTTP `PUT /notes/{id}/data`.
+    /// - Remark: Generated from `#/paths//notes/{id}/data/put(putNoteData)`.
+    internal enum PutNoteData {
+        internal static let id: Swift.String = "putNoteData"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/notes/{id}/data/PUT/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                ///
+                /// - Remark: Generated from `#/paths/notes/{id}/data/PUT/path/id`.
+                internal var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                internal init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.PutNoteData.Input.Path
+            /// - Remark: Generated from `#/paths/notes/{id}/data/PUT/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/notes/{id}/data/PUT/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                /// `*`, or the record's ETag (`"3"`). A version that is not the record's, or a weak tag (`W/"3"`:
+                /// If-Match compares strongly, RFC 9110 §13.1.1), answers 412 and changes nothing; any other form
+                /// (several tags, no quotes, `W/` alone) answers 400. Also read percent-decoded (`%223%22`).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/notes/{id}/data/PUT/header/If-Match`.
+                internal var ifMatch: Components.Parameters.IfMatch?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PutNoteData.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///   - ifMatch: `*`, or the record's ETag (`"3"`). A version that is not the record's, or a weak tag (`W/"3"`:
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    ifMatch: Components.Parameters.IfMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PutNoteData.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.ifMatch = ifMatch
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.PutNoteData.Input.Headers
+            /// - Remark: Generated from `#/paths/notes/{id}/data/PUT/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/notes/{id}/data/PUT/requestBody/content/application\/octet-stream`.
+                case binary(OpenAPIRuntime.HTTPBody)
+            }
+            internal var body: Operations.PutNoteData.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.PutNoteData.Input.Path,
+                headers: Operations.PutNoteData.Input.Headers = .init(),
+                body: Operations.PutNoteData.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/notes/{id}/data/PUT/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///
+                    /// - Remark: Generated from `#/paths/notes/{id}/data/PUT/responses/200/headers/ETag`.
+                    internal var eTag: Components.Headers.BlobETag
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/notes/{id}/data/PUT/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(
+                        eTag: Components.Headers.BlobETag,
+                        xRequestID: Components.Headers.RequestID
+                    ) {
+                        self.eTag = eTag
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.PutNoteData.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/notes/{id}/data/PUT/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/notes/{id}/data/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.BinaryValueStored)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.BinaryValueStored {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.PutNoteData.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.PutNoteData.Output.Ok.Headers,
+                    body: Operations.PutNoteData.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Stored.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/put(putNoteData)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PutNoteData.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.PutNoteData.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request, a body that is not JSON (`invalid_json`), or a malformed `If-Match`.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/put(putNoteData)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No or unknown API key.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/put(putNoteData)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A read-only key on a write.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/put(putNoteData)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unknown collection or `_id`.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/put(putNoteData)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// If-Match does not match the record's version; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/put(putNoteData)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            internal var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/put(putNoteData)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/put(putNoteData)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// List items.
     ///
     /// - Remark: HTTP `GET /items`.
@@ -14023,6 +14795,778 @@ internal enum Operations {
             /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/clone/post(cloneAttachment)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The bytes of a Attachment's image; `ETag` is their SHA-256.
+    ///
+    /// - Remark: HTTP `GET /attachments/{id}/image`.
+    /// - Remark: Generated from `#/paths//attachments/{id}/image/get(getAttachmentImage)`.
+    internal enum GetAttachmentImage {
+        internal static let id: Swift.String = "getAttachmentImage"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                ///
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/path/id`.
+                internal var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                internal init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.GetAttachmentImage.Input.Path
+            /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/header/Range`.
+                internal var range: Swift.String?
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/header/If-None-Match`.
+                internal var ifNoneMatch: Swift.String?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAttachmentImage.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///   - range:
+                ///   - ifNoneMatch:
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    range: Swift.String? = nil,
+                    ifNoneMatch: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAttachmentImage.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.range = range
+                    self.ifNoneMatch = ifNoneMatch
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetAttachmentImage.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.GetAttachmentImage.Input.Path,
+                headers: Operations.GetAttachmentImage.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///
+                    /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/200/headers/ETag`.
+                    internal var eTag: Components.Headers.BlobETag
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(
+                        eTag: Components.Headers.BlobETag,
+                        xRequestID: Components.Headers.RequestID
+                    ) {
+                        self.eTag = eTag
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetAttachmentImage.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/200/content/application\/octet-stream`.
+                    case binary(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.binary`.
+                    ///
+                    /// - Throws: An error if `self` is not `.binary`.
+                    /// - SeeAlso: `.binary`.
+                    internal var binary: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .binary(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetAttachmentImage.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.GetAttachmentImage.Output.Ok.Headers,
+                    body: Operations.GetAttachmentImage.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The bytes.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/get(getAttachmentImage)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetAttachmentImage.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetAttachmentImage.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct PartialContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/206/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// `bytes first-last/size`.
+                    ///
+                    /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/206/headers/Content-Range`.
+                    internal var contentRange: Swift.String
+                    /// The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///
+                    /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/206/headers/ETag`.
+                    internal var eTag: Components.Headers.BlobETag
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/206/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - contentRange: `bytes first-last/size`.
+                    ///   - eTag: The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(
+                        contentRange: Swift.String,
+                        eTag: Components.Headers.BlobETag,
+                        xRequestID: Components.Headers.RequestID
+                    ) {
+                        self.contentRange = contentRange
+                        self.eTag = eTag
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetAttachmentImage.Output.PartialContent.Headers
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/206/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/206/content/application\/octet-stream`.
+                    case binary(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.binary`.
+                    ///
+                    /// - Throws: An error if `self` is not `.binary`.
+                    /// - SeeAlso: `.binary`.
+                    internal var binary: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .binary(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetAttachmentImage.Output.PartialContent.Body
+                /// Creates a new `PartialContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.GetAttachmentImage.Output.PartialContent.Headers,
+                    body: Operations.GetAttachmentImage.Output.PartialContent.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The range asked for.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/get(getAttachmentImage)/responses/206`.
+            ///
+            /// HTTP response code: `206 partialContent`.
+            case partialContent(Operations.GetAttachmentImage.Output.PartialContent)
+            /// The associated value of the enum case if `self` is `.partialContent`.
+            ///
+            /// - Throws: An error if `self` is not `.partialContent`.
+            /// - SeeAlso: `.partialContent`.
+            internal var partialContent: Operations.GetAttachmentImage.Output.PartialContent {
+                get throws {
+                    switch self {
+                    case let .partialContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "partialContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct NotModified: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/304/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///
+                    /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/304/headers/ETag`.
+                    internal var eTag: Components.Headers.BlobETag
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/304/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(
+                        eTag: Components.Headers.BlobETag,
+                        xRequestID: Components.Headers.RequestID
+                    ) {
+                        self.eTag = eTag
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetAttachmentImage.Output.NotModified.Headers
+                /// Creates a new `NotModified`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.GetAttachmentImage.Output.NotModified.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// Not modified.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/get(getAttachmentImage)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Operations.GetAttachmentImage.Output.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            internal var notModified: Operations.GetAttachmentImage.Output.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No or unknown API key.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/get(getAttachmentImage)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unknown collection or `_id`.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/get(getAttachmentImage)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Range` lies past the end of the value (`field` is `Range`).
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/get(getAttachmentImage)/responses/416`.
+            ///
+            /// HTTP response code: `416 rangeNotSatisfiable`.
+            case rangeNotSatisfiable(Components.Responses.RangeNotSatisfiable)
+            /// The associated value of the enum case if `self` is `.rangeNotSatisfiable`.
+            ///
+            /// - Throws: An error if `self` is not `.rangeNotSatisfiable`.
+            /// - SeeAlso: `.rangeNotSatisfiable`.
+            internal var rangeNotSatisfiable: Components.Responses.RangeNotSatisfiable {
+                get throws {
+                    switch self {
+                    case let .rangeNotSatisfiable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "rangeNotSatisfiable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/get(getAttachmentImage)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case binary
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/octet-stream":
+                    self = .binary
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .binary:
+                    return "application/octet-stream"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .binary,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Replace a Attachment's image with the body's bytes, streamed.
+    ///
+    /// - Remark: HTTP `PUT /attachments/{id}/image`.
+    /// - Remark: Generated from `#/paths//attachments/{id}/image/put(putAttachmentImage)`.
+    internal enum PutAttachmentImage {
+        internal static let id: Swift.String = "putAttachmentImage"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/attachments/{id}/image/PUT/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                ///
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/PUT/path/id`.
+                internal var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                internal init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.PutAttachmentImage.Input.Path
+            /// - Remark: Generated from `#/paths/attachments/{id}/image/PUT/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/PUT/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                /// `*`, or the record's ETag (`"3"`). A version that is not the record's, or a weak tag (`W/"3"`:
+                /// If-Match compares strongly, RFC 9110 §13.1.1), answers 412 and changes nothing; any other form
+                /// (several tags, no quotes, `W/` alone) answers 400. Also read percent-decoded (`%223%22`).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/PUT/header/If-Match`.
+                internal var ifMatch: Components.Parameters.IfMatch?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PutAttachmentImage.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///   - ifMatch: `*`, or the record's ETag (`"3"`). A version that is not the record's, or a weak tag (`W/"3"`:
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    ifMatch: Components.Parameters.IfMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PutAttachmentImage.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.ifMatch = ifMatch
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.PutAttachmentImage.Input.Headers
+            /// - Remark: Generated from `#/paths/attachments/{id}/image/PUT/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/PUT/requestBody/content/application\/octet-stream`.
+                case binary(OpenAPIRuntime.HTTPBody)
+            }
+            internal var body: Operations.PutAttachmentImage.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.PutAttachmentImage.Input.Path,
+                headers: Operations.PutAttachmentImage.Input.Headers = .init(),
+                body: Operations.PutAttachmentImage.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/PUT/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///
+                    /// - Remark: Generated from `#/paths/attachments/{id}/image/PUT/responses/200/headers/ETag`.
+                    internal var eTag: Components.Headers.BlobETag
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/attachments/{id}/image/PUT/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(
+                        eTag: Components.Headers.BlobETag,
+                        xRequestID: Components.Headers.RequestID
+                    ) {
+                        self.eTag = eTag
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.PutAttachmentImage.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/PUT/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/attachments/{id}/image/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.BinaryValueStored)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.BinaryValueStored {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.PutAttachmentImage.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.PutAttachmentImage.Output.Ok.Headers,
+                    body: Operations.PutAttachmentImage.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Stored.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/put(putAttachmentImage)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PutAttachmentImage.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.PutAttachmentImage.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request, a body that is not JSON (`invalid_json`), or a malformed `If-Match`.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/put(putAttachmentImage)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No or unknown API key.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/put(putAttachmentImage)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A read-only key on a write.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/put(putAttachmentImage)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unknown collection or `_id`.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/put(putAttachmentImage)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// If-Match does not match the record's version; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/put(putAttachmentImage)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            internal var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
+            /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
+            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/put(putAttachmentImage)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/put(putAttachmentImage)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses._Error)

@@ -35,6 +35,16 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /notes/{id}/clone`.
     /// - Remark: Generated from `#/paths//notes/{id}/clone/post(cloneNote)`.
     func cloneNote(_ input: Operations.CloneNote.Input) async throws -> Operations.CloneNote.Output
+    /// The bytes of a Note's data; `ETag` is their SHA-256.
+    ///
+    /// - Remark: HTTP `GET /notes/{id}/data`.
+    /// - Remark: Generated from `#/paths//notes/{id}/data/get(getNoteData)`.
+    func getNoteData(_ input: Operations.GetNoteData.Input) async throws -> Operations.GetNoteData.Output
+    /// Replace a Note's data with the body's bytes, streamed.
+    ///
+    /// - Remark: HTTP `PUT /notes/{id}/data`.
+    /// - Remark: Generated from `#/paths//notes/{id}/data/put(putNoteData)`.
+    func putNoteData(_ input: Operations.PutNoteData.Input) async throws -> Operations.PutNoteData.Output
     /// List items.
     ///
     /// - Remark: HTTP `GET /items`.
@@ -185,6 +195,16 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /attachments/{id}/clone`.
     /// - Remark: Generated from `#/paths//attachments/{id}/clone/post(cloneAttachment)`.
     func cloneAttachment(_ input: Operations.CloneAttachment.Input) async throws -> Operations.CloneAttachment.Output
+    /// The bytes of a Attachment's image; `ETag` is their SHA-256.
+    ///
+    /// - Remark: HTTP `GET /attachments/{id}/image`.
+    /// - Remark: Generated from `#/paths//attachments/{id}/image/get(getAttachmentImage)`.
+    func getAttachmentImage(_ input: Operations.GetAttachmentImage.Input) async throws -> Operations.GetAttachmentImage.Output
+    /// Replace a Attachment's image with the body's bytes, streamed.
+    ///
+    /// - Remark: HTTP `PUT /attachments/{id}/image`.
+    /// - Remark: Generated from `#/paths//attachments/{id}/image/put(putAttachmentImage)`.
+    func putAttachmentImage(_ input: Operations.PutAttachmentImage.Input) async throws -> Operations.PutAttachmentImage.Output
     /// List descriptions.
     ///
     /// - Remark: HTTP `GET /descriptions`.
@@ -338,6 +358,34 @@ extension APIProtocol {
         body: Operations.CloneNote.Input.Body? = nil
     ) async throws -> Operations.CloneNote.Output {
         try await cloneNote(Operations.CloneNote.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The bytes of a Note's data; `ETag` is their SHA-256.
+    ///
+    /// - Remark: HTTP `GET /notes/{id}/data`.
+    /// - Remark: Generated from `#/paths//notes/{id}/data/get(getNoteData)`.
+    internal func getNoteData(
+        path: Operations.GetNoteData.Input.Path,
+        headers: Operations.GetNoteData.Input.Headers = .init()
+    ) async throws -> Operations.GetNoteData.Output {
+        try await getNoteData(Operations.GetNoteData.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Replace a Note's data with the body's bytes, streamed.
+    ///
+    /// - Remark: HTTP `PUT /notes/{id}/data`.
+    /// - Remark: Generated from `#/paths//notes/{id}/data/put(putNoteData)`.
+    internal func putNoteData(
+        path: Operations.PutNoteData.Input.Path,
+        headers: Operations.PutNoteData.Input.Headers = .init(),
+        body: Operations.PutNoteData.Input.Body
+    ) async throws -> Operations.PutNoteData.Output {
+        try await putNoteData(Operations.PutNoteData.Input(
             path: path,
             headers: headers,
             body: body
@@ -748,6 +796,34 @@ extension APIProtocol {
         body: Operations.CloneAttachment.Input.Body? = nil
     ) async throws -> Operations.CloneAttachment.Output {
         try await cloneAttachment(Operations.CloneAttachment.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The bytes of a Attachment's image; `ETag` is their SHA-256.
+    ///
+    /// - Remark: HTTP `GET /attachments/{id}/image`.
+    /// - Remark: Generated from `#/paths//attachments/{id}/image/get(getAttachmentImage)`.
+    internal func getAttachmentImage(
+        path: Operations.GetAttachmentImage.Input.Path,
+        headers: Operations.GetAttachmentImage.Input.Headers = .init()
+    ) async throws -> Operations.GetAttachmentImage.Output {
+        try await getAttachmentImage(Operations.GetAttachmentImage.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Replace a Attachment's image with the body's bytes, streamed.
+    ///
+    /// - Remark: HTTP `PUT /attachments/{id}/image`.
+    /// - Remark: Generated from `#/paths//attachments/{id}/image/put(putAttachmentImage)`.
+    internal func putAttachmentImage(
+        path: Operations.PutAttachmentImage.Input.Path,
+        headers: Operations.PutAttachmentImage.Input.Headers = .init(),
+        body: Operations.PutAttachmentImage.Input.Body
+    ) async throws -> Operations.PutAttachmentImage.Output {
+        try await putAttachmentImage(Operations.PutAttachmentImage.Input(
             path: path,
             headers: headers,
             body: body
