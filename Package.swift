@@ -8,14 +8,14 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
     name: "cloner",
     // Linux only: the HTTP server is built on epoll (CEpoll), so no Apple platform is claimed.
     products: [
-        .executable(name: "cloner", targets: ["cloner"]),
+        .executable(name: "cloner", targets: ["cloner"])
     ],
     dependencies: [
         // Structured logging with a swappable backend (we install a JSON-lines handler).
@@ -104,6 +104,11 @@ let package = Package(
         .testTarget(name: "ClonerStoreTests", dependencies: ["ClonerStore", "ClonerModel", "ClonerTestSupport", "ClonerConcurrency"], swiftSettings: strict),
         .testTarget(name: "ClonerCloneTests", dependencies: ["ClonerClone", "ClonerStore", "ClonerModel", "ClonerTestSupport"], swiftSettings: strict),
         .testTarget(name: "ClonerHTTPTests", dependencies: ["ClonerHTTP", "ClonerConcurrency", "ClonerTestSupport"], swiftSettings: strict),
-        .testTarget(name: "ClonerServiceTests", dependencies: ["ClonerService", "ClonerHTTP", "ClonerModel", "ClonerStore", "ClonerClone", "ClonerTestSupport", "ClonerServiceTestSupport", "ClonerConcurrency"], swiftSettings: strict),
+        .testTarget(
+            name: "ClonerServiceTests",
+            dependencies: [
+                "ClonerService", "ClonerHTTP", "ClonerModel", "ClonerStore", "ClonerClone", "ClonerTestSupport", "ClonerServiceTestSupport",
+                "ClonerConcurrency",
+            ], swiftSettings: strict),
     ]
 )

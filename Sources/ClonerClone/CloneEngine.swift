@@ -27,8 +27,9 @@ public final class CloneEngine: Sendable {
     public init(store: IncrementalStore, maximumRunning: Int? = nil) {
         self.store = store
         self.writerQueue = store.allowsConcurrentWrites ? nil : DispatchQueue(label: "cloner.clone.writer", qos: .userInitiated)
-        self.runQueue = CloneRunQueue(maximumRunning: maximumRunning
-            ?? CloneEngine.defaultMaximumRunning(for: store, poolSize: IncrementalStore.defaultMaximumConnections))
+        self.runQueue = CloneRunQueue(
+            maximumRunning: maximumRunning
+                ?? CloneEngine.defaultMaximumRunning(for: store, poolSize: IncrementalStore.defaultMaximumConnections))
     }
 
     /// How many jobs can make progress side by side: the running ones on a store with concurrent
@@ -58,11 +59,13 @@ public final class CloneEngine: Sendable {
     /// `starting` runs on the job's queue before its transaction opens, for what others must see
     /// at once (that the job runs) and so must not wait for the clone's commit.
     @discardableResult
-    public func start(_ plan: ClonePlan, jobID: String = UUID.random().uuidString.lowercased(),
-                      starting: @escaping @Sendable () -> Void = {},
-                      inTransactionBefore: @escaping @Sendable (any StoreContext) throws -> Void = { _ in },
-                      inTransactionAfter: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void = { _, _ in },
-                      completion: @escaping @Sendable (CloneJob) -> Void = { _ in }) -> CloneJob {
+    public func start(
+        _ plan: ClonePlan, jobID: String = UUID.random().uuidString.lowercased(),
+        starting: @escaping @Sendable () -> Void = {},
+        inTransactionBefore: @escaping @Sendable (any StoreContext) throws -> Void = { _ in },
+        inTransactionAfter: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void = { _, _ in },
+        completion: @escaping @Sendable (CloneJob) -> Void = { _ in }
+    ) -> CloneJob {
         let job = CloneJob(id: jobID, plan: plan, store: store, target: writerQueue)
         let runQueue = runQueue
         runQueue.enqueue {
@@ -76,8 +79,10 @@ public final class CloneEngine: Sendable {
 
     /// Plans `request` and starts it as `start(_:jobID:…)` does.
     @discardableResult
-    public func start(_ request: CloneRequest, jobID: String = UUID.random().uuidString.lowercased(),
-                      completion: @escaping @Sendable (CloneJob) -> Void = { _ in }) throws(CloneError) -> CloneJob {
+    public func start(
+        _ request: CloneRequest, jobID: String = UUID.random().uuidString.lowercased(),
+        completion: @escaping @Sendable (CloneJob) -> Void = { _ in }
+    ) throws(CloneError) -> CloneJob {
         start(try plan(request), jobID: jobID, completion: completion)
     }
 

@@ -49,10 +49,12 @@ public final class CloneJob: @unchecked Sendable {
 
     /// On the job's queue: `starting`, then one write transaction running `before`, the copy and
     /// `after`; then `completion` on that same queue.
-    func start(starting: @escaping @Sendable () -> Void = {},
-               before: @escaping @Sendable (any StoreContext) throws -> Void,
-               after: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void,
-               completion: @escaping @Sendable (CloneJob) -> Void) {
+    func start(
+        starting: @escaping @Sendable () -> Void = {},
+        before: @escaping @Sendable (any StoreContext) throws -> Void,
+        after: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void,
+        completion: @escaping @Sendable (CloneJob) -> Void
+    ) {
         let queuedAt = ContinuousClock.now
         queue.async { [self] in
             // Behind the store's writer queue a job waits for the clones before it, as a write

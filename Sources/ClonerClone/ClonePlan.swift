@@ -74,12 +74,14 @@ public struct ClonePlan: Sendable {
         let root = context.model.entity(named: copy.rootEntity)!
         // Each distinct link once, however many copies name it.
         var checked: Set<String> = []
-        let sources = [(prefix: "set.", values: copy.rootValues)]
+        let sources =
+            [(prefix: "set.", values: copy.rootValues)]
             + copy.perCopyRootValues.enumerated().map { (prefix: "copies[\($0.offset)].set.", values: $0.element) }
         for (prefix, values) in sources {
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
                 guard let relationship = root.relationship(named: name), case .integer(let target) = value,
-                      checked.insert("\(name)#\(target)").inserted else { continue }
+                    checked.insert("\(name)#\(target)").inserted
+                else { continue }
                 guard try context.version(entity: relationship.destination, id: target) != nil else {
                     throw CloneError.invalidRequest(field: "\(prefix)\(name)", message: "no \(relationship.destination) with _id \(target)")
                 }
@@ -95,7 +97,9 @@ public struct ClonePlan: Sendable {
         guard let inverse = model.inverse(of: relationship), !inverse.isToMany else { return }
         throw .invalidRequest(
             field: field ?? "set.\(relationship.name)",
-            message: "\(relationship.qualifiedName) cannot link existing objects: its inverse \(inverse.qualifiedName) is to-one, so linking would take them from their owner, and a clone never changes its source")
+            message:
+                "\(relationship.qualifiedName) cannot link existing objects: its inverse \(inverse.qualifiedName) is to-one, so linking would take them from their owner, and a clone never changes its source"
+        )
     }
 
     /// docs/architecture.md#many-copies: 1 to `maximumCopies` copies, and per copy a `set` checked as the request's
@@ -117,15 +121,20 @@ public struct ClonePlan: Sendable {
             try checkSet(values, root: root, schema: schema, prefix: "copies[\(index)].set.")
             for name in values.keys.sorted() where root.relationship(named: name) != nil && request.set[name] == nil {
                 if let other = request.copySets.firstIndex(where: { $0[name] == nil }) {
-                    throw .invalidRequest(field: "copies[\(index)].set.\(name)",
-                                          message: "\(root.name).\(name) is set for copy \(index) but not for copy \(other); a relationship set for one copy must be set for every copy, or in the request's set")
+                    throw .invalidRequest(
+                        field: "copies[\(index)].set.\(name)",
+                        message:
+                            "\(root.name).\(name) is set for copy \(index) but not for copy \(other); a relationship set for one copy must be set for every copy, or in the request's set"
+                    )
                 }
             }
         }
     }
 
-    private static func checkSet(_ values: [String: AttributeValue], root: EntityDescription, schema: StoreSchema,
-                                 prefix: String = "set.") throws(CloneError) {
+    private static func checkSet(
+        _ values: [String: AttributeValue], root: EntityDescription, schema: StoreSchema,
+        prefix: String = "set."
+    ) throws(CloneError) {
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             let field = "\(prefix)\(name)"
             if let attribute = root.attribute(named: name) {
@@ -136,7 +145,8 @@ public struct ClonePlan: Sendable {
                 }
             } else if let relationship = root.relationship(named: name) {
                 guard !relationship.isToMany, case .foreignKeyOnSource = schema.storage(of: relationship) else {
-                    throw .invalidRequest(field: field, message: "\(root.name).\(name): only attributes and to-one relationships stored on \(root.name) can be set")
+                    throw .invalidRequest(
+                        field: field, message: "\(root.name).\(name): only attributes and to-one relationships stored on \(root.name) can be set")
                 }
                 switch value {
                 case .null:

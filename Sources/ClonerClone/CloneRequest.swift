@@ -30,9 +30,11 @@ public struct CloneRequest: Sendable {
     /// The copies limit unless configured otherwise (`maxCopies`).
     public static let defaultMaximumCopies = 1_000
 
-    public init(entity: String, id: Int64, exclude: [String] = [], set: [String: AttributeValue] = [:],
-                setLinks: [String: [Int64]] = [:], dryRun: Bool = false, returnIDs: Bool = false, maximumObjects: Int = GraphCopyPlan.defaultMaximumObjects,
-                copies: Int? = nil, copySets: [[String: AttributeValue]] = [], maximumCopies: Int = CloneRequest.defaultMaximumCopies) {
+    public init(
+        entity: String, id: Int64, exclude: [String] = [], set: [String: AttributeValue] = [:],
+        setLinks: [String: [Int64]] = [:], dryRun: Bool = false, returnIDs: Bool = false, maximumObjects: Int = GraphCopyPlan.defaultMaximumObjects,
+        copies: Int? = nil, copySets: [[String: AttributeValue]] = [], maximumCopies: Int = CloneRequest.defaultMaximumCopies
+    ) {
         self.entity = entity
         self.id = id
         self.exclude = exclude

@@ -62,7 +62,8 @@ public final class CloneRunQueue: Sendable {
     func finished(ran: Duration) {
         let next = state.withLock { state -> (@Sendable () -> Void)? in
             state.finished += 1
-            state.averageRun = state.finished == 1
+            state.averageRun =
+                state.finished == 1
                 ? ran
                 : state.averageRun * (1 - Self.averageWeight) + ran * Self.averageWeight
             guard state.head < state.waiting.count else {

@@ -33,8 +33,9 @@ extension AttributeValue {
                 throw JSONMismatch(expected: type.expectedJSONForm, reason: "out of range")
             }
             guard exact.magnitude <= largestExactDoubleInteger else {
-                throw JSONMismatch(expected: type.expectedJSONForm,
-                                   reason: "out of range or not exact: beyond ±2^53 write the integer without a fraction or exponent")
+                throw JSONMismatch(
+                    expected: type.expectedJSONForm,
+                    reason: "out of range or not exact: beyond ±2^53 write the integer without a fraction or exponent")
             }
             return .integer(exact)
         case (.integer, .bigInteger):

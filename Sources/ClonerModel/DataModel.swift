@@ -8,9 +8,11 @@ public struct DataModel: Sendable, Hashable {
 
     public init(entities: [EntityDescription]) {
         var resolved = entities
-        let byName = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { _, _ -> Int in
-            preconditionFailure("duplicate entity name; validate the model before building a DataModel")
-        })
+        let byName = Dictionary(
+            entities.enumerated().map { ($1.name, $0) },
+            uniquingKeysWith: { _, _ -> Int in
+                preconditionFailure("duplicate entity name; validate the model before building a DataModel")
+            })
         for entityIndex in resolved.indices {
             let sourceName = resolved[entityIndex].name
             for relationshipIndex in resolved[entityIndex].relationships.indices {

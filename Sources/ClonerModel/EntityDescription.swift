@@ -12,8 +12,10 @@ public struct EntityDescription: Sendable, Hashable {
     private var attributeIndex: [String: Int] = [:]
     private var relationshipIndex: [String: Int] = [:]
 
-    public init(name: String, collection: String? = nil, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
-                uniqueTogether: [[String]] = []) {
+    public init(
+        name: String, collection: String? = nil, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
+        uniqueTogether: [[String]] = []
+    ) {
         self.name = name
         self.collection = collection ?? EntityDescription.defaultCollection(for: name)
         self.attributes = attributes

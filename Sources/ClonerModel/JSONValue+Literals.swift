@@ -11,8 +11,11 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, _ in
-            preconditionFailure("duplicate key in a JSONValue dictionary literal")
-        }))
+        self = .object(
+            Dictionary(
+                elements,
+                uniquingKeysWith: { _, _ in
+                    preconditionFailure("duplicate key in a JSONValue dictionary literal")
+                }))
     }
 }

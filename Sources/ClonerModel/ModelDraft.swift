@@ -63,8 +63,9 @@ struct ModelDraft {
             let attributes = attributes.compactMap { $0.description() }
             let relationships = relationships.compactMap { $0.description() }
             guard attributes.count == self.attributes.count, relationships.count == self.relationships.count else { return nil }
-            return EntityDescription(name: name, collection: effectiveCollection, attributes: attributes, relationships: relationships,
-                                     uniqueTogether: uniqueTogether)
+            return EntityDescription(
+                name: name, collection: effectiveCollection, attributes: attributes, relationships: relationships,
+                uniqueTogether: uniqueTogether)
         }
     }
 

@@ -108,7 +108,10 @@ struct ModelFileDecoder {
             attribute.type = AttributeType(rawValue: typeName)
             if attribute.type == nil {
                 let known = AttributeType.allCases.map(\.rawValue)
-                report(at: location.field("type"), "unknown attribute type \"\(typeName)\"\(suggestion(for: typeName, among: known, synonyms: Self.typeSynonyms)); the types are \(known.joined(separator: ", "))")
+                report(
+                    at: location.field("type"),
+                    "unknown attribute type \"\(typeName)\"\(suggestion(for: typeName, among: known, synonyms: Self.typeSynonyms)); the types are \(known.joined(separator: ", "))"
+                )
             }
         }
         attribute.isOptional = bool(fields, "optional", default: false, at: location)
@@ -119,7 +122,9 @@ struct ModelFileDecoder {
             if let value = AttributeValue(json: defaultJSON, type: type) {
                 attribute.defaultValue = value
             } else {
-                report(at: location.field("default"), "default \(defaultJSON.briefDescription) does not fit the \(type.rawValue) attribute; expected \(type.expectedJSONForm)")
+                report(
+                    at: location.field("default"),
+                    "default \(defaultJSON.briefDescription) does not fit the \(type.rawValue) attribute; expected \(type.expectedJSONForm)")
             }
         }
         attribute.userInfo = userInfo(fields, at: location)
@@ -145,7 +150,9 @@ struct ModelFileDecoder {
                 relationship.deleteRule = rule
             } else {
                 let known = DeleteRule.allCases.map(\.rawValue)
-                report(at: location.field("deleteRule"), "unknown deleteRule \"\(ruleName)\"\(suggestion(for: ruleName, among: known)); the rules are \(known.joined(separator: ", "))")
+                report(
+                    at: location.field("deleteRule"),
+                    "unknown deleteRule \"\(ruleName)\"\(suggestion(for: ruleName, among: known)); the rules are \(known.joined(separator: ", "))")
             }
         }
         if relationship.isOrdered && !relationship.isToMany {
@@ -155,7 +162,9 @@ struct ModelFileDecoder {
         relationship.cloneRule = relationshipCloneRule(relationship.userInfo, at: location.field("userInfo"))
         // docs/architecture.md#the-model-file: a required relationship can't carry a rule that would leave a clone without it.
         if relationship.cloneRule.isExcluded && !relationship.isOptional && !relationship.isToMany {
-            report(at: location.field("userInfo").field(keys.exclude), "\(keys.exclude) leaves clones without this relationship, but it is required (optional: false); make it optional or drop the rule")
+            report(
+                at: location.field("userInfo").field(keys.exclude),
+                "\(keys.exclude) leaves clones without this relationship, but it is required (optional: false); make it optional or drop the rule")
         }
         return relationship
     }
@@ -170,7 +179,9 @@ struct ModelFileDecoder {
         if userInfo[keys.exclude] != nil {
             rule.isExcluded = true
             if !acceptsBlank {
-                report(at: location.field(keys.exclude), "\(keys.exclude) leaves clones without a value, but the attribute is required and has no default; make it optional or give it a default")
+                report(
+                    at: location.field(keys.exclude),
+                    "\(keys.exclude) leaves clones without a value, but the attribute is required and has no default; make it optional or give it a default")
             }
         }
         if let value = userInfo[keys.rebuild] {
@@ -178,7 +189,9 @@ struct ModelFileDecoder {
                 rule.rebuild = rebuild
                 let needed: AttributeType = rebuild == .uuid ? .uuid : .date
                 if let type = attribute.type, type != needed {
-                    report(at: location.field(keys.rebuild), "\(keys.rebuild): \(rebuild.rawValue) applies to \(needed.rawValue) attributes only; this one is \(type.rawValue)")
+                    report(
+                        at: location.field(keys.rebuild),
+                        "\(keys.rebuild): \(rebuild.rawValue) applies to \(needed.rawValue) attributes only; this one is \(type.rawValue)")
                 }
             } else {
                 report(at: location.field(keys.rebuild), "\(keys.rebuild) must be \"uuid\" or \"now\", found \(value.briefDescription)")
@@ -195,13 +208,17 @@ struct ModelFileDecoder {
             if let text = value.stringValue, let withoutParent = AttributeCloneRule.WithoutParent(rawValue: text) {
                 rule.withoutParent = withoutParent
                 if withoutParent == .blank && !acceptsBlank {
-                    report(at: location.field(keys.withoutParent), "\(keys.withoutParent): blank leaves a root clone without a value, but the attribute is required and has no default; make it optional or give it a default")
+                    report(
+                        at: location.field(keys.withoutParent),
+                        "\(keys.withoutParent): blank leaves a root clone without a value, but the attribute is required and has no default; make it optional or give it a default"
+                    )
                 }
             } else {
                 report(at: location.field(keys.withoutParent), "\(keys.withoutParent) must be \"keep\" or \"blank\", found \(value.briefDescription)")
             }
             if userInfo[keys.followParent] == nil {
-                report(at: location.field(keys.withoutParent), "\(keys.withoutParent) only matters with \(keys.followParent), which the attribute does not have")
+                report(
+                    at: location.field(keys.withoutParent), "\(keys.withoutParent) only matters with \(keys.followParent), which the attribute does not have")
             }
         }
         if userInfo[keys.clone] != nil {
@@ -245,11 +262,15 @@ struct ModelFileDecoder {
     /// silently give the default.
     private mutating func checkFields(_ fields: [String: JSONValue], known: [String], at location: Location) {
         for name in fields.keys.sorted() where !known.contains(name) {
-            report(at: location.field(name), "unknown field \"\(name)\"\(suggestion(for: name, among: known)); the fields here are \(known.joined(separator: ", "))")
+            report(
+                at: location.field(name),
+                "unknown field \"\(name)\"\(suggestion(for: name, among: known)); the fields here are \(known.joined(separator: ", "))")
         }
     }
 
-    private mutating func string(_ fields: [String: JSONValue], _ name: String, at location: Location, required: Bool = false, nullable: Bool = false) -> String? {
+    private mutating func string(_ fields: [String: JSONValue], _ name: String, at location: Location, required: Bool = false, nullable: Bool = false)
+        -> String?
+    {
         switch fields[name] {
         case .string(let value)?:
             return value

@@ -62,7 +62,7 @@ struct ModelValidator {
     static func collectionProblem(_ collection: String) -> String? {
         guard !collection.isEmpty else { return "the collection is empty" }
         guard collection != ".", collection != "..",
-              collection.utf8.allSatisfy({ isLetter($0) || isDigit($0) || "-._~".utf8.contains($0) })
+            collection.utf8.allSatisfy({ isLetter($0) || isDigit($0) || "-._~".utf8.contains($0) })
         else { return "the collection \"\(collection)\" may contain only ASCII letters, digits and - . _ ~" }
         if reservedCollections.contains(collection) {
             return "the collection \"\(collection)\" is taken by the service's own /\(collection) route; set another \"collection\""
@@ -80,8 +80,11 @@ struct ModelValidator {
                     problems.append(ModelProblem(entity: name, property: nil, at: "\(entity.path).name", problem))
                 }
                 if let earlier = seenNames[name.lowercased()] {
-                    let how = earlier.name == name ? "is declared twice" : "differs from \"\(earlier.name ?? "")\" only in case, and SQLite table names ignore case"
-                    problems.append(ModelProblem(entity: name, property: nil, at: "\(entity.path).name", "duplicate entity name: \"\(name)\" \(how) (first at \(earlier.path))"))
+                    let how =
+                        earlier.name == name ? "is declared twice" : "differs from \"\(earlier.name ?? "")\" only in case, and SQLite table names ignore case"
+                    problems.append(
+                        ModelProblem(
+                            entity: name, property: nil, at: "\(entity.path).name", "duplicate entity name: \"\(name)\" \(how) (first at \(earlier.path))"))
                 } else {
                     seenNames[name.lowercased()] = entity
                 }
@@ -94,7 +97,11 @@ struct ModelValidator {
                     problems.append(ModelProblem(entity: entity.name, property: nil, at: path, problem))
                 }
                 if let earlier = seenCollections[collection] {
-                    problems.append(ModelProblem(entity: entity.name, property: nil, at: path, "duplicate collection \"\(collection)\", already used by entity \(earlier.name ?? "?") (at \(earlier.path)); set a different \"collection\""))
+                    problems.append(
+                        ModelProblem(
+                            entity: entity.name, property: nil, at: path,
+                            "duplicate collection \"\(collection)\", already used by entity \(earlier.name ?? "?") (at \(earlier.path)); set a different \"collection\""
+                        ))
                 } else {
                     seenCollections[collection] = entity
                 }
@@ -111,7 +118,10 @@ struct ModelValidator {
             }
             if let earlier = seen[name.lowercased()] {
                 let how = earlier.name == name ? "is declared twice" : "differs from \"\(earlier.name)\" only in case, and SQLite column names ignore case"
-                problems.append(ModelProblem(entity: entity.name, property: name, at: "\(path).name", "duplicate property name: \"\(name)\" \(how) in \(entity.name ?? "the entity") (first at \(earlier.path))"))
+                problems.append(
+                    ModelProblem(
+                        entity: entity.name, property: name, at: "\(path).name",
+                        "duplicate property name: \"\(name)\" \(how) in \(entity.name ?? "the entity") (first at \(earlier.path))"))
             } else {
                 seen[name.lowercased()] = (name, path)
             }
@@ -124,11 +134,18 @@ struct ModelValidator {
             if let problem = Self.nameProblem(originalName) {
                 problems.append(ModelProblem(entity: entity.name, property: name, at: path, "originalName: \(problem)"))
             } else if originalName.lowercased() == name.lowercased() {
-                problems.append(ModelProblem(entity: entity.name, property: name, at: path, "originalName \"\(originalName)\" is the attribute's own name; drop it once the rename has shipped"))
+                problems.append(
+                    ModelProblem(
+                        entity: entity.name, property: name, at: path,
+                        "originalName \"\(originalName)\" is the attribute's own name; drop it once the rename has shipped"))
             } else if let owner = seen[originalName.lowercased()] {
-                problems.append(ModelProblem(entity: entity.name, property: name, at: path, "originalName \"\(originalName)\" is the name of another property, \(owner.name), so the rename would be ambiguous"))
+                problems.append(
+                    ModelProblem(
+                        entity: entity.name, property: name, at: path,
+                        "originalName \"\(originalName)\" is the name of another property, \(owner.name), so the rename would be ambiguous"))
             } else if let other = originalNames[originalName.lowercased()] {
-                problems.append(ModelProblem(entity: entity.name, property: name, at: path, "originalName \"\(originalName)\" is also the originalName of \(other)"))
+                problems.append(
+                    ModelProblem(entity: entity.name, property: name, at: path, "originalName \"\(originalName)\" is also the originalName of \(other)"))
             } else {
                 originalNames[originalName.lowercased()] = name
             }
@@ -173,9 +190,9 @@ struct ModelValidator {
     /// The inverse of `relationship` when it exists and names `relationship` back; nil otherwise.
     private func validInverse(of relationship: ModelDraft.Relationship, in entity: ModelDraft.Entity) -> ModelDraft.Relationship? {
         guard let destinationName = relationship.destination, let inverseName = relationship.inverseName,
-              let destination = draft.entity(named: destinationName),
-              let inverse = destination.relationship(named: inverseName),
-              inverse.destination == entity.name, inverse.inverseName == relationship.name
+            let destination = draft.entity(named: destinationName),
+            let inverse = destination.relationship(named: inverseName),
+            inverse.destination == entity.name, inverse.inverseName == relationship.name
         else { return nil }
         return inverse
     }
@@ -194,9 +211,13 @@ struct ModelValidator {
             let sourceName = entity.name ?? "?"
             if let inverse = destination.relationship(named: inverseName) {
                 if inverse.destination != entity.name {
-                    report("inverse", "inverse \(destinationName).\(inverseName) does not point back: its destination is \(inverse.destination ?? "missing"), not \(sourceName)")
+                    report(
+                        "inverse",
+                        "inverse \(destinationName).\(inverseName) does not point back: its destination is \(inverse.destination ?? "missing"), not \(sourceName)"
+                    )
                 } else if inverse.inverseName == nil {
-                    report("inverse", "inverse \(destinationName).\(inverseName) does not point back: it declares no inverse, and both sides must name each other")
+                    report(
+                        "inverse", "inverse \(destinationName).\(inverseName) does not point back: it declares no inverse, and both sides must name each other")
                 } else if inverse.inverseName != name {
                     report("inverse", "inverse \(destinationName).\(inverseName) does not point back: its inverse is \(inverse.inverseName ?? ""), not \(name)")
                 }
@@ -217,18 +238,23 @@ struct ModelValidator {
             }
             if let names, !names.isEmpty {
                 for missing in names where destination.attribute(named: missing) == nil {
-                    report("userInfo.\(RelationshipDescription.naturalKeyUserInfoKey)",
-                           "naturalKey names \(missing), which is no attribute of \(destinationName)")
+                    report(
+                        "userInfo.\(RelationshipDescription.naturalKeyUserInfoKey)",
+                        "naturalKey names \(missing), which is no attribute of \(destinationName)")
                 }
             } else {
-                report("userInfo.\(RelationshipDescription.naturalKeyUserInfoKey)",
-                       "naturalKey must be an attribute name of \(destinationName) or a non-empty list of them")
+                report(
+                    "userInfo.\(RelationshipDescription.naturalKeyUserInfoKey)",
+                    "naturalKey must be an attribute name of \(destinationName) or a non-empty list of them")
             }
         }
         // Relationship rule 3 (docs/architecture.md#ownership): sharing a relationship whose inverse is to-one would
         // re-point each destination's single back-reference to the clone.
         if relationship.cloneRule.ownershipOverride == .share, let inverse = validInverse(of: relationship, in: entity), !inverse.isToMany {
-            report("userInfo.\(keys.clone)", "\(keys.clone): share needs a to-many inverse, but \(destinationName).\(inverse.name ?? "") is to-one: linking would steal the destinations from the original")
+            report(
+                "userInfo.\(keys.clone)",
+                "\(keys.clone): share needs a to-many inverse, but \(destinationName).\(inverse.name ?? "") is to-one: linking would steal the destinations from the original"
+            )
         }
     }
 
@@ -251,8 +277,9 @@ struct ModelValidator {
         for entity in draft.entities {
             for relationship in entity.relationships where !relationship.cloneRule.isExcluded {
                 guard let name = relationship.name, let destination = relationship.destination,
-                      draft.entity(named: destination) != nil,
-                      ownership(of: relationship, in: entity) == .copy else { continue }
+                    draft.entity(named: destination) != nil,
+                    ownership(of: relationship, in: entity) == .copy
+                else { continue }
                 parents[destination, default: []].append((entity, name))
             }
         }
@@ -268,18 +295,30 @@ struct ModelValidator {
                 var reported: Set<String> = []
                 for parent in possible {
                     guard let parentName = parent.entity.name, !reported.contains(parentName),
-                          let parentType = parent.entity.attribute(named: followed)?.type, parentType != type else { continue }
+                        let parentType = parent.entity.attribute(named: followed)?.type, parentType != type
+                    else { continue }
                     reported.insert(parentName)
                     let through = "\(parentName) can be the parent of \(entityName) through \(parentName).\(parent.relationship)"
-                    problems.append(ModelProblem(entity: entityName, property: name, at: path, "\(keys.followParent) \"\(followed)\": \(parentName).\(followed) is \(parentType.rawValue), but \(entityName).\(name) is \(type.rawValue); \(through)"))
+                    problems.append(
+                        ModelProblem(
+                            entity: entityName, property: name, at: path,
+                            "\(keys.followParent) \"\(followed)\": \(parentName).\(followed) is \(parentType.rawValue), but \(entityName).\(name) is \(type.rawValue); \(through)"
+                        ))
                 }
                 if possible.isEmpty {
                     // No owned relationship reaches the entity, so the rule can never act: naming
                     // an attribute no parent could have is as much a typo as with parents.
-                    problems.append(ModelProblem(entity: entityName, property: name, at: path, "\(keys.followParent) \"\(followed)\": no entity can be the parent of \(entityName) (no relationship owns it), so no parent has an attribute \(followed)"))
+                    problems.append(
+                        ModelProblem(
+                            entity: entityName, property: name, at: path,
+                            "\(keys.followParent) \"\(followed)\": no entity can be the parent of \(entityName) (no relationship owns it), so no parent has an attribute \(followed)"
+                        ))
                 } else if !possible.contains(where: { $0.entity.attribute(named: followed) != nil }) {
                     let names = Array(Set(possible.compactMap(\.entity.name))).sorted().joined(separator: ", ")
-                    problems.append(ModelProblem(entity: entityName, property: name, at: path, "\(keys.followParent) \"\(followed)\": no entity that can be the parent of \(entityName) (\(names)) has an attribute \(followed)"))
+                    problems.append(
+                        ModelProblem(
+                            entity: entityName, property: name, at: path,
+                            "\(keys.followParent) \"\(followed)\": no entity that can be the parent of \(entityName) (\(names)) has an attribute \(followed)"))
                 }
             }
         }

@@ -67,16 +67,17 @@ public enum RFC3339Timestamp {
             return value
         }
         guard let year = number(0, 4), b[4] == UInt8(ascii: "-"),
-              let month = number(5, 2), b[7] == UInt8(ascii: "-"),
-              let day = number(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
-              let hour = number(11, 2), b[13] == UInt8(ascii: ":"),
-              let minute = number(14, 2), b[16] == UInt8(ascii: ":"),
-              let second = number(17, 2)
+            let month = number(5, 2), b[7] == UInt8(ascii: "-"),
+            let day = number(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
+            let hour = number(11, 2), b[13] == UInt8(ascii: ":"),
+            let minute = number(14, 2), b[16] == UInt8(ascii: ":"),
+            let second = number(17, 2)
         else { return nil }
         // §5.7: months 1–12, days up to the month's length, hours < 24, minutes < 60; a leap
         // second (60) cannot be represented in milliseconds since the epoch and is refused.
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
-              hour < 24, minute < 60, second < 60 else { return nil }
+            hour < 24, minute < 60, second < 60
+        else { return nil }
         var index = 19
         var millis: Int64 = 0
         if b[index] == UInt8(ascii: ".") {
@@ -97,7 +98,8 @@ public enum RFC3339Timestamp {
             index += 1
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard b.count - index == 6, let offsetHour = number(index + 1, 2), b[index + 3] == UInt8(ascii: ":"),
-                  let offsetMinute = number(index + 4, 2), offsetHour < 24, offsetMinute < 60 else { return nil }
+                let offsetMinute = number(index + 4, 2), offsetHour < 24, offsetMinute < 60
+            else { return nil }
             offsetSeconds = (offsetHour * 3600 + offsetMinute * 60) * (b[index] == UInt8(ascii: "-") ? -1 : 1)
             index += 6
         default:
@@ -134,10 +136,10 @@ public enum RFC3339Timestamp {
     static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
         let marchYear = month <= 2 ? year - 1 : year
         let (era, yearOfEra) = floorDivide(marchYear, 400)
-        let marchMonth = (month + 9) % 12 // March = 0 … February = 11
+        let marchMonth = (month + 9) % 12  // March = 0 … February = 11
         let dayOfYear = (153 * marchMonth + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468 // 719 468 days from 0000-03-01 to 1970-01-01
+        return era * 146_097 + dayOfEra - 719_468  // 719 468 days from 0000-03-01 to 1970-01-01
     }
 
     /// The inverse of `daysSince1970`.

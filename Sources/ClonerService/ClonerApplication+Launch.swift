@@ -10,8 +10,10 @@ extension ClonerApplication {
     /// (standard output for the executable, a pipe the test reads for the harness). A start that
     /// fails says so there ("cannot start") before the error is thrown; nothing listens then.
     /// - Returns: the running application and the port it listens on (the chosen one with port 0).
-    public static func launch(configuration: ServiceConfiguration, metrics: ServiceMetrics = ServiceMetrics(),
-                              logOutput: Int32 = STDOUT_FILENO) throws -> (application: ClonerApplication, port: Int) {
+    public static func launch(
+        configuration: ServiceConfiguration, metrics: ServiceMetrics = ServiceMetrics(),
+        logOutput: Int32 = STDOUT_FILENO
+    ) throws -> (application: ClonerApplication, port: Int) {
         let level = configuration.logLevel
         let logger = Logger(label: "cloner") { label in JSONLogHandler(label: label, level: level, fileDescriptor: logOutput) }
         do {

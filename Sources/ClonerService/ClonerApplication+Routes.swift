@@ -82,17 +82,21 @@ extension ClonerApplication {
         // log says which request it was, so the loss can be traced and the timeout tuned.
         let drainSeconds = configuration.drainTimeout.components.seconds
         hooks.onRequestCut = { [logger] request in
-            logger.warning("request cut at the drain deadline: closed without an answer", metadata: [
-                "method": "\(request.method.rawValue)", "path": "\(request.path)",
-                "request_id": "\(request.id)", "remote": "\(request.remoteAddress)",
-                "drain_timeout_seconds": "\(drainSeconds)",
-            ])
+            logger.warning(
+                "request cut at the drain deadline: closed without an answer",
+                metadata: [
+                    "method": "\(request.method.rawValue)", "path": "\(request.path)",
+                    "request_id": "\(request.id)", "remote": "\(request.remoteAddress)",
+                    "drain_timeout_seconds": "\(drainSeconds)",
+                ])
         }
         hooks.errorResponse = { context in Problem.serverError(context) }
         hooks.proxyHeaderRejected = { [logger] peer, error in
-            logger.warning("connection from a trusted proxy closed: bad PROXY protocol header", metadata: [
-                "peer": "\(peer)", "error": "\(error)",
-            ])
+            logger.warning(
+                "connection from a trusted proxy closed: bad PROXY protocol header",
+                metadata: [
+                    "peer": "\(peer)", "error": "\(error)",
+                ])
         }
         return hooks
     }

@@ -50,8 +50,10 @@ public final class ClonerApplication: Sendable {
 
     /// Loads the model and opens (creating or migrating) the store; throws `ModelError` or
     /// `StoreError` with every detail an operator needs, before anything listens.
-    public init(configuration: ServiceConfiguration, logger: Logger = Logger(label: "cloner"), metrics: ServiceMetrics = ServiceMetrics(),
-                logOutput: Int32 = STDOUT_FILENO) throws {
+    public init(
+        configuration: ServiceConfiguration, logger: Logger = Logger(label: "cloner"), metrics: ServiceMetrics = ServiceMetrics(),
+        logOutput: Int32 = STDOUT_FILENO
+    ) throws {
         self.configuration = configuration
         self.logOutput = logOutput
         self.logger = logger
@@ -59,12 +61,15 @@ public final class ClonerApplication: Sendable {
         let model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: configuration.modelPath), keys: configuration.cloneRuleKeys)
         self.model = model
         // A store of an older format migrates before the service listens: say how far it is.
-        let store = try IncrementalStore(location: configuration.storeLocation, model: model,
-                                         maximumConnections: configuration.databasePoolSize,
-                                         log: { [logger] line in logger.info("store migration", metadata: ["progress": "\(line)"]) })
+        let store = try IncrementalStore(
+            location: configuration.storeLocation, model: model,
+            maximumConnections: configuration.databasePoolSize,
+            log: { [logger] line in logger.info("store migration", metadata: ["progress": "\(line)"]) })
         self.store = store
-        let engine = CloneEngine(store: store, maximumRunning: configuration.maxConcurrentClones
-            ?? CloneEngine.defaultMaximumRunning(for: store, poolSize: configuration.databasePoolSize))
+        let engine = CloneEngine(
+            store: store,
+            maximumRunning: configuration.maxConcurrentClones
+                ?? CloneEngine.defaultMaximumRunning(for: store, poolSize: configuration.databasePoolSize))
         self.engine = engine
         let leases = JobLeaseKeeper(store: store, lease: configuration.jobLease, logger: logger, queue: housekeepingQueue)
         self.leases = leases
@@ -83,11 +88,13 @@ public final class ClonerApplication: Sendable {
             jobs: jobs, writeWorkers: writeWorkers, leases: leases)
         self.jobsController = JobsController(store: store, jobs: jobs)
         self.blobsController = BlobsController(model: model, store: store, readWorkers: readWorkers)
-        self.travelController = GraphTravelController(model: model, store: store, logger: logger,
-                                                      maximumObjects: configuration.maxObjectsPerClone, readWorkers: readWorkers,
-                                                      writeWorkers: writeWorkers, clones: clonesController)
-        self.operationsController = OperationsController(model: model, store: store, metrics: metrics,
-                                                         requiresKeys: authenticator.isEnabled)
+        self.travelController = GraphTravelController(
+            model: model, store: store, logger: logger,
+            maximumObjects: configuration.maxObjectsPerClone, readWorkers: readWorkers,
+            writeWorkers: writeWorkers, clones: clonesController)
+        self.operationsController = OperationsController(
+            model: model, store: store, metrics: metrics,
+            requiresKeys: authenticator.isEnabled)
     }
 
     /// Binds and starts serving; returns the bound port (useful with port 0).
@@ -100,8 +107,9 @@ public final class ClonerApplication: Sendable {
         let serverConfiguration = HTTPServer.Configuration(
             host: configuration.host, port: configuration.port, limits: configuration.http, tls: tls,
             trustedProxies: configuration.trustedProxies, proxyProtocol: configuration.proxyProtocol)
-        let server = HTTPServer(configuration: serverConfiguration, router: makeRouter(),
-                                hooks: makeHooks(eventLoopCount: serverConfiguration.eventLoopCount))
+        let server = HTTPServer(
+            configuration: serverConfiguration, router: makeRouter(),
+            hooks: makeHooks(eventLoopCount: serverConfiguration.eventLoopCount))
         let port = try server.start()
         self.server.withLock { $0 = server }
         do {
@@ -117,13 +125,15 @@ public final class ClonerApplication: Sendable {
         startHousekeeping()
         leases.start()
         logPreparation()
-        logger.info("listening", metadata: [
-            "replica": "\(leases.replicaID)", "job_lease_seconds": "\(JobLeaseKeeper.seconds(leases.lease))",
-            "host": "\(configuration.host)", "port": "\(port)", "tls": "\(tls != nil)",
-            "database": "\(store.location)", "model": "\(configuration.modelPath)",
-            "entities": "\(model.entities.count)", "auth": "\(authenticator.isEnabled)",
-            "trusted_proxies": "\(configuration.trustedProxies)", "proxy_protocol": "\(configuration.proxyProtocol)",
-        ])
+        logger.info(
+            "listening",
+            metadata: [
+                "replica": "\(leases.replicaID)", "job_lease_seconds": "\(JobLeaseKeeper.seconds(leases.lease))",
+                "host": "\(configuration.host)", "port": "\(port)", "tls": "\(tls != nil)",
+                "database": "\(store.location)", "model": "\(configuration.modelPath)",
+                "entities": "\(model.entities.count)", "auth": "\(authenticator.isEnabled)",
+                "trusted_proxies": "\(configuration.trustedProxies)", "proxy_protocol": "\(configuration.proxyProtocol)",
+            ])
         return port
     }
 
@@ -136,10 +146,12 @@ public final class ClonerApplication: Sendable {
         case .unchanged:
             break
         case let .migrated(from, to, changes):
-            logger.notice("store migrated", metadata: [
-                "database": "\(store.location)", "from_schema": "\(from)", "to_schema": "\(to)",
-                "changes": "\(changes.count)", "steps": "\(changes.joined(separator: "; "))",
-            ])
+            logger.notice(
+                "store migrated",
+                metadata: [
+                    "database": "\(store.location)", "from_schema": "\(from)", "to_schema": "\(to)",
+                    "changes": "\(changes.count)", "steps": "\(changes.joined(separator: "; "))",
+                ])
         }
     }
 
@@ -154,10 +166,12 @@ public final class ClonerApplication: Sendable {
         let start = ContinuousClock.now
         let running = server.withLock { $0 }
         stopped.store(true, ordering: .releasing)
-        logger.info("draining", metadata: [
-            "timeout_seconds": "\(timeout.components.seconds)",
-            "grace": "\(configuration.drainGrace)",
-        ])
+        logger.info(
+            "draining",
+            metadata: [
+                "timeout_seconds": "\(timeout.components.seconds)",
+                "grace": "\(configuration.drainGrace)",
+            ])
         running?.shutdown(drainTimeout: timeout, grace: configuration.drainGrace)
         let remaining = max(.zero, timeout - (ContinuousClock.now - start))
         let unfinished = jobs.waitForRunningJobs(timeout: remaining)

@@ -42,9 +42,11 @@ public final class IncrementalStore: Sendable {
     ///     connections as readers need them and ignores it.
     ///   - log: progress of a long migration on open (moving binary values into the blob table),
     ///     a line at a time.
-    public init(location: StoreLocation, model: DataModel, writerWait: Duration = .seconds(30),
-                maximumConnections: Int = IncrementalStore.defaultMaximumConnections,
-                log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+    public init(
+        location: StoreLocation, model: DataModel, writerWait: Duration = .seconds(30),
+        maximumConnections: Int = IncrementalStore.defaultMaximumConnections,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
         precondition(maximumConnections > 0, "a store needs at least one connection")
         self.location = location
         self.model = model
@@ -54,8 +56,9 @@ public final class IncrementalStore: Sendable {
         case .sqlite(let path):
             self.backend = try SQLiteStore(path: path, schema: schema, writerWait: writerWait, log: log)
         case .postgreSQL(let uri):
-            self.backend = try PostgreSQLStore(uri: uri, schema: schema, maximumConnections: maximumConnections,
-                                               checkoutTimeout: writerWait, log: log)
+            self.backend = try PostgreSQLStore(
+                uri: uri, schema: schema, maximumConnections: maximumConnections,
+                checkoutTimeout: writerWait, log: log)
         }
     }
 

@@ -97,7 +97,8 @@ extension StoreContext {
         let rows = try fetchPositions(request)
         let page = rows.prefix(pageSize)
         let hasMore = rows.count > pageSize
-        return RecordPage(records: try fetchRecords(entity: request.entity, ids: page.map(\.id)),
-                          lastPosition: hasMore ? page.last?.position : nil, hasMore: hasMore)
+        return RecordPage(
+            records: try fetchRecords(entity: request.entity, ids: page.map(\.id)),
+            lastPosition: hasMore ? page.last?.position : nil, hasMore: hasMore)
     }
 }

@@ -45,7 +45,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case let .uniqueViolation(entity, attribute): return "\(entity).\(attribute) must be unique: the value is already used"
         case let .uniqueTogetherViolation(entity, attributes):
             return "\(attributes.map { "\(entity).\($0)" }.joined(separator: ", ")) must be unique together: the combination is already used"
-        case let .deleteDenied(entity, id, relationship): return "\(entity) \(id) cannot be deleted: \(entity).\(relationship) still has related objects (delete rule deny)"
+        case let .deleteDenied(entity, id, relationship):
+            return "\(entity) \(id) cannot be deleted: \(entity).\(relationship) still has related objects (delete rule deny)"
         case let .requiredRelationship(entity, relationship): return "\(entity).\(relationship) is required and would be left empty"
         case let .invalidValue(entity, property, reason): return "\(entity).\(property): \(reason)"
         case let .unknownProperty(entity, property): return "\(entity) has no attribute or relationship named \(property)"

@@ -22,58 +22,70 @@ extension BenchDataSet {
             for index in bytes.indices { bytes[index] = generator.next() }
         }
 
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO "Tag" ("_id", "_version", "name", "color") \
             SELECT i, 1, 'tag ' || i, CASE i % 3 WHEN 0 THEN 'red' WHEN 1 THEN 'green' ELSE NULL END FROM generate_series(1, $1::int8) i
             """, [.int8(Int64(tagCount))])
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO "Note" ("_id", "_version", "id", "name", "createDate", "index", "data", "isPinned", "settings", \
             "shareLink", "noteDescription", "template") \
             VALUES (1, 1, $1, 'Bench note', $2, 0, sha256('\\x010203'::bytea), false, '{"fontSize":14,"theme":"system"}', 'https://example.invalid/s/1', NULL, NULL)
             """, [noteUUID, created])
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO "Item" ("_id", "_version", "name", "noteID", "note", "_pos_note") \
             SELECT i, 1, 'item ' || i, $2, 1, i - 1 FROM generate_series(1, $1::int8) i
             """, [count, noteUUID])
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO "Memo" ("_id", "_version", "text", "createDate", "note", "_pos_note") \
             SELECT i, 1, 'memo ' || i, $2, 1, i - 1 FROM generate_series(1, $1::int8) i
             """, [count, created])
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO "ItemData" ("_id", "_version", "createDate", "value", "item", "memo") \
             SELECT i, 1, $2, i * 0.5, i, i FROM generate_series(1, $1::int8) i
             """, [count, created])
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO "_rel_Memo_tags" ("src", "dst") \
             SELECT i, 1 + (i % $2) FROM generate_series(1, $1::int8) i UNION ALL SELECT i, 1 + ((i + $2 / 2) % $2) FROM generate_series(1, $1::int8) i
             """, [count, .int8(Int64(tagCount))])
         // Binary values are blob references (docs/architecture.md#shared-blobs): each value is
         // stored once under its SHA-256, in chunks, and the attachment holds the key.
         let chunk = StoreSchema.blobChunkSize
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO "_cloner_blobs" ("hash", "size") VALUES (sha256('\\x010203'::bytea), 3);
             """)
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO "_cloner_blob_chunks" ("hash", "n", "bytes") VALUES (sha256('\\x010203'::bytea), 0, '\\x010203'::bytea);
             """)
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO "_cloner_blobs" ("hash", "size") \
             SELECT sha256(overlay($2::bytea PLACING int8send(i) FROM 1)), length($2::bytea) FROM generate_series(1, $1::int8) i
             """, [count, .bytea(block)])
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO "_cloner_blob_chunks" ("hash", "n", "bytes") \
             SELECT sha256(v), g.n, substr(v, (g.n * \(chunk) + 1)::int4, \(chunk)) \
             FROM (SELECT overlay($2::bytea PLACING int8send(i) FROM 1) AS v FROM generate_series(1, $1::int8) i) s \
             CROSS JOIN LATERAL generate_series(0, greatest((length(v) - 1) / \(chunk), 0)) AS g(n)
             """, [count, .bytea(block)])
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO "Attachment" ("_id", "_version", "image", "mimeType", "memo") \
             SELECT i, 1, sha256(overlay($2::bytea PLACING int8send(i) FROM 1)), 'image/png', i FROM generate_series(1, $1::int8) i
             """, [count, .bytea(block)])
         // Explicit ids leave the identity sequences behind: move them past the rows.
         for table in ["Tag", "Note", "Item", "Memo", "ItemData", "Attachment"] {
-            try connection.query("SELECT setval(pg_get_serial_sequence($1, '_id'), (SELECT max(\"_id\") FROM \(quoted(table))))",
-                                 [.text(quoted(table))])
+            try connection.query(
+                "SELECT setval(pg_get_serial_sequence($1, '_id'), (SELECT max(\"_id\") FROM \(quoted(table))))",
+                [.text(quoted(table))])
         }
         try connection.execute("COMMIT")
         try connection.execute("VACUUM ANALYZE")

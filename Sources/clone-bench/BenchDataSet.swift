@@ -32,37 +32,43 @@ struct BenchDataSet {
             let created = SQLiteValue.integer(BenchDataSet.createdMilliseconds)
             let noteUUID = SQLiteValue.text(UUID().uuidString.lowercased())
 
-            try connection.execute(counter + """
-                INSERT INTO "Tag" ("_id", "_version", "name", "color") \
-                SELECT i, 1, 'tag ' || i, CASE i % 3 WHEN 0 THEN 'red' WHEN 1 THEN 'green' ELSE NULL END FROM n
-                """, [.integer(Int64(tagCount))])
+            try connection.execute(
+                counter + """
+                    INSERT INTO "Tag" ("_id", "_version", "name", "color") \
+                    SELECT i, 1, 'tag ' || i, CASE i % 3 WHEN 0 THEN 'red' WHEN 1 THEN 'green' ELSE NULL END FROM n
+                    """, [.integer(Int64(tagCount))])
             // Binary values are blob references (docs/architecture.md#shared-blobs): the note's
             // value is stored under its real key; see the attachments below for theirs.
             let noteData = BlobDigest.sha256(Data([1, 2, 3]))
             try connection.execute("INSERT INTO \"_cloner_blobs\" (\"hash\", \"size\") VALUES (?, 3)", [.blob(noteData)])
             try connection.execute("INSERT INTO \"_cloner_blob_chunks\" (\"hash\", \"n\", \"bytes\") VALUES (?, 0, x'010203')", [.blob(noteData)])
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO "Note" ("_id", "_version", "id", "name", "createDate", "index", "data", "isPinned", "settings", \
                 "shareLink", "noteDescription", "template") \
                 VALUES (1, 1, ?1, 'Bench note', ?2, 0, ?3, 0, '{"fontSize":14,"theme":"system"}', 'https://example.invalid/s/1', NULL, NULL)
                 """, [noteUUID, created, .blob(noteData)])
-            try connection.execute(counter + """
-                INSERT INTO "Item" ("_id", "_version", "name", "noteID", "note", "_pos_note") \
-                SELECT i, 1, 'item ' || i, ?2, 1, i - 1 FROM n
-                """, [.integer(Int64(items)), noteUUID])
-            try connection.execute(counter + """
-                INSERT INTO "Memo" ("_id", "_version", "text", "createDate", "note", "_pos_note") \
-                SELECT i, 1, 'memo ' || i, ?2, 1, i - 1 FROM n
-                """, [.integer(Int64(items)), created])
-            try connection.execute(counter + """
-                INSERT INTO "ItemData" ("_id", "_version", "createDate", "value", "item", "memo") \
-                SELECT i, 1, ?2, i * 0.5, i, i FROM n
-                """, [.integer(Int64(items)), created])
+            try connection.execute(
+                counter + """
+                    INSERT INTO "Item" ("_id", "_version", "name", "noteID", "note", "_pos_note") \
+                    SELECT i, 1, 'item ' || i, ?2, 1, i - 1 FROM n
+                    """, [.integer(Int64(items)), noteUUID])
+            try connection.execute(
+                counter + """
+                    INSERT INTO "Memo" ("_id", "_version", "text", "createDate", "note", "_pos_note") \
+                    SELECT i, 1, 'memo ' || i, ?2, 1, i - 1 FROM n
+                    """, [.integer(Int64(items)), created])
+            try connection.execute(
+                counter + """
+                    INSERT INTO "ItemData" ("_id", "_version", "createDate", "value", "item", "memo") \
+                    SELECT i, 1, ?2, i * 0.5, i, i FROM n
+                    """, [.integer(Int64(items)), created])
             // Two different tags per memo: offsets 0 and tagCount/2 never coincide.
-            try connection.execute(counter + """
-                INSERT INTO "_rel_Memo_tags" ("src", "dst") \
-                SELECT i, 1 + (i % ?2) FROM n UNION ALL SELECT i, 1 + ((i + ?2 / 2) % ?2) FROM n
-                """, [.integer(Int64(items)), .integer(Int64(tagCount))])
+            try connection.execute(
+                counter + """
+                    INSERT INTO "_rel_Memo_tags" ("src", "dst") \
+                    SELECT i, 1 + (i % ?2) FROM n UNION ALL SELECT i, 1 + ((i + ?2 / 2) % ?2) FROM n
+                    """, [.integer(Int64(items)), .integer(Int64(tagCount))])
             // One blob per attachment, its bytes random chunk by chunk. SQLite has no SHA-256, so
             // the key is random too: the rows are what a clone copies either way (keys only), but
             // `cloner check-store` would call these blobs corrupt.
@@ -71,15 +77,17 @@ struct BenchDataSet {
             try connection.execute("DELETE FROM temp.bench_keys")
             try connection.execute(counter + "INSERT INTO temp.bench_keys SELECT i, randomblob(32) FROM n", [.integer(Int64(items))])
             try connection.execute("INSERT INTO \"_cloner_blobs\" (\"hash\", \"size\") SELECT k, max(?1, 1) FROM temp.bench_keys", [.integer(bytes)])
-            try connection.execute("""
+            try connection.execute(
+                """
                 WITH RECURSIVE c(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM c WHERE (n + 1) * ?2 < ?1) \
                 INSERT INTO "_cloner_blob_chunks" ("hash", "n", "bytes") \
                 SELECT b.k, c.n, randomblob(min(?2, ?1 - c.n * ?2)) FROM temp.bench_keys b, c ORDER BY b.i, c.n
                 """, [.integer(bytes), .integer(chunk)])
-            try connection.execute(counter + """
-                INSERT INTO "Attachment" ("_id", "_version", "image", "mimeType", "memo") \
-                SELECT n.i, 1, b.k, 'image/png', n.i FROM n JOIN temp.bench_keys b ON b.i = n.i
-                """, [.integer(Int64(items))])
+            try connection.execute(
+                counter + """
+                    INSERT INTO "Attachment" ("_id", "_version", "image", "mimeType", "memo") \
+                    SELECT n.i, 1, b.k, 'image/png', n.i FROM n JOIN temp.bench_keys b ON b.i = n.i
+                    """, [.integer(Int64(items))])
             return 1
         }
     }

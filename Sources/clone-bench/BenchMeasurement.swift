@@ -35,8 +35,10 @@ extension BenchMeasurement {
     /// One copy's figures, on either store: the objects and join rows it added (from row counts
     /// taken before and after, checked against what the Cloner reports when it reports), its wall
     /// and CPU time, and the process's peak RSS before and after.
-    init(copy mode: BenchRun.Mode, schema: StoreSchema, before: [String: Int], after: [String: Int], reportedObjects: Int,
-         elapsed: Duration, cpuSeconds: Double, openedKiB: Int) throws {
+    init(
+        copy mode: BenchRun.Mode, schema: StoreSchema, before: [String: Int], after: [String: Int], reportedObjects: Int,
+        elapsed: Duration, cpuSeconds: Double, openedKiB: Int
+    ) throws {
         let objects = schema.model.entities.reduce(0) { $0 + after[$1.name]! - before[$1.name]! }
         let joins = schema.joinTables.reduce(0) { $0 + after[$1.name]! - before[$1.name]! }
         if reportedObjects >= 0 && reportedObjects != objects {

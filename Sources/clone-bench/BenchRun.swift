@@ -37,8 +37,10 @@ struct BenchRun {
         case .cloner:
             // No object limit: the service's guard is not what is measured, and the largest sizes pass it.
             let engine = CloneEngine(store: store)
-            let plan = try engine.plan(CloneRequest(entity: "Note", id: root, maximumObjects: .max,
-                                                    copies: copies > 1 ? copies : nil, maximumCopies: .max))
+            let plan = try engine.plan(
+                CloneRequest(
+                    entity: "Note", id: root, maximumObjects: .max,
+                    copies: copies > 1 ? copies : nil, maximumCopies: .max))
             typealias Profile = [(sql: String, runs: Int, nanoseconds: Int64)]
             let (created, statements) = try store.write { context -> (GraphCopyResult, Profile) in
                 let copy = { try context.copyGraph(plan.copy, now: Date(), progress: GraphCopyProgress()) }
@@ -61,8 +63,9 @@ struct BenchRun {
         let elapsed = clock.now - start
         let cpu = ProcessorTime.seconds() - startCPU
         let after = try BenchRun.rowCounts(store)
-        return try BenchMeasurement(copy: mode, schema: store.schema, before: before, after: after, reportedObjects: reportedObjects,
-                                    elapsed: elapsed, cpuSeconds: cpu, openedKiB: openedKiB)
+        return try BenchMeasurement(
+            copy: mode, schema: store.schema, before: before, after: after, reportedObjects: reportedObjects,
+            elapsed: elapsed, cpuSeconds: cpu, openedKiB: openedKiB)
     }
 
     /// The statements of a profiled copy, slowest first, on standard error (the RESULT line stays
@@ -73,8 +76,10 @@ struct BenchRun {
         var lines = [String(format: "%d statements, %.3f s in SQLite:", statements.count, Double(total) / 1e9)]
         for statement in statements.sorted(by: { $0.nanoseconds > $1.nanoseconds }) {
             let text = statement.sql.replacingOccurrences(of: "\n", with: " ")
-            lines.append(String(format: "%8.3f s %5.1f%% ×%d  %@", Double(statement.nanoseconds) / 1e9,
-                                100 * Double(statement.nanoseconds) / Double(max(total, 1)), statement.runs, String(text.prefix(160))))
+            lines.append(
+                String(
+                    format: "%8.3f s %5.1f%% ×%d  %@", Double(statement.nanoseconds) / 1e9,
+                    100 * Double(statement.nanoseconds) / Double(max(total, 1)), statement.runs, String(text.prefix(160))))
         }
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }

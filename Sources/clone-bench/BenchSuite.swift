@@ -50,15 +50,20 @@ struct BenchSuite {
         let setup = try BenchChild.run(["setup", "--db", database, "--items", "\(items)", "--blob-bytes", "\(blobBytes)"], modelPath: modelPath)
         let size = (try? FileManager.default.attributesOfItem(atPath: database)[.size] as? Int) ?? 0
         var result = SizeResult(label: label, items: items, setup: setup, databaseBytes: size)
-        Console.line(String(format: "[%@] setup %.2f s, RSS %@, file %@", label, setup.double("seconds"), BenchReport.mib(setup.int("hwm_kib")), BenchReport.mib(size / 1_024)))
+        Console.line(
+            String(
+                format: "[%@] setup %.2f s, RSS %@, file %@", label, setup.double("seconds"), BenchReport.mib(setup.int("hwm_kib")),
+                BenchReport.mib(size / 1_024)))
         for round in 1...rounds {
             for mode in round % 2 == 1 ? ["sql", "cloner"] : ["cloner", "sql"] {
                 let measurement = try BenchChild.run(["run", "--db", database, "--mode", mode, "--root", setup["root"] ?? "1"], modelPath: modelPath)
                 if mode == "sql" { result.sql.append(measurement) } else { result.cloner.append(measurement) }
                 let rows = measurement.int("objects") + measurement.int("joins")
-                Console.line(String(format: "[%@] round %d %-6@ %8.3f s (CPU %.3f s)  %9d rows  %10.0f rows/s  peak RSS %@", label, round, mode,
-                             measurement.double("seconds"), measurement.double("cpu_seconds"), rows,
-                             Double(rows) / measurement.double("seconds"), BenchReport.mib(measurement.int("hwm_kib"))))
+                Console.line(
+                    String(
+                        format: "[%@] round %d %-6@ %8.3f s (CPU %.3f s)  %9d rows  %10.0f rows/s  peak RSS %@", label, round, mode,
+                        measurement.double("seconds"), measurement.double("cpu_seconds"), rows,
+                        Double(rows) / measurement.double("seconds"), BenchReport.mib(measurement.int("hwm_kib"))))
             }
         }
         let sqlRows = result.sql.map { $0.int("objects") + $0.int("joins") }
@@ -72,8 +77,10 @@ struct BenchSuite {
     /// Prints the table; false if a goal is missed.
     private func report(_ results: [SizeResult], large: SizeResult?) -> Bool {
         var passed = true
-        let header = ["items", "rows copied", "setup s", "setup RSS", "SQL s (med)", "SQL rows/s", "Cloner s (med)", "Cloner rows/s",
-                      "Cloner/SQL", "CPU s SQL / Cloner", "Cloner/SQL CPU", "SQL peak RSS", "Cloner peak RSS"]
+        let header = [
+            "items", "rows copied", "setup s", "setup RSS", "SQL s (med)", "SQL rows/s", "Cloner s (med)", "Cloner rows/s",
+            "Cloner/SQL", "CPU s SQL / Cloner", "Cloner/SQL CPU", "SQL peak RSS", "Cloner peak RSS",
+        ]
         var lines: [[String]] = []
         for result in results + (large.map { [$0] } ?? []) {
             let rows = result.cloner[0].int("objects") + result.cloner[0].int("joins")
@@ -95,7 +102,10 @@ struct BenchSuite {
         Console.line()
         BenchReport.printTable(header: header, lines: lines)
         Console.line()
-        Console.line(String(format: "rows = objects created + join rows; medians of %d alternating runs each (1 for the gibibyte run); every run in a fresh process.", sizes.rounds))
+        Console.line(
+            String(
+                format: "rows = objects created + join rows; medians of %d alternating runs each (1 for the gibibyte run); every run in a fresh process.",
+                sizes.rounds))
         Console.line("Cloner/SQL = SQL time / Cloner time = Cloner rows/s / SQL rows/s (wall clock); the CPU columns use user+system time of the copy alone.")
         Console.line(String(format: "goal: Cloner/SQL ≥ %.2f for every size: %@", BenchSuite.targetRatio, passed ? "met" : "NOT met"))
         if let large { passed = BenchReport.reportLargeRSS(large.cloner) && passed }

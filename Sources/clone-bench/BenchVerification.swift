@@ -70,7 +70,8 @@ struct BenchVerification {
             try check(notes[name]?.count == copies, "\(name) made \(notes[name]?.count ?? 0) copies, expected \(copies)")
         }
         try check(added["Cloner"] == added["reference"], "for \(copies) copies the Cloner added \(added["Cloner"]!) rows, the reference \(added["reference"]!)")
-        try check(bumped["Cloner"] == bumped["reference"], "for \(copies) copies the Cloner bumped tags \(bumped["Cloner"]!), the reference \(bumped["reference"]!)")
+        try check(
+            bumped["Cloner"] == bumped["reference"], "for \(copies) copies the Cloner bumped tags \(bumped["Cloner"]!), the reference \(bumped["reference"]!)")
         let clonerValues = try describe(store: store, note: notes["Cloner"]![0]).values
         for (name, ids) in notes {
             var uuids: Set<AttributeValue> = [original.noteUUID]

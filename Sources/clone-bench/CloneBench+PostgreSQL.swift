@@ -20,8 +20,11 @@ extension CloneBench {
             let clock = ContinuousClock()
             let start = clock.now
             let root = try dataSet.build(postgreSQL: uri)
-            Console.line(BenchMeasurement(["root": "\(root)", "seconds": "\((clock.now - start).seconds)",
-                                           "hwm_kib": "\(PeakMemory.residentHighWaterMarkKiB())"]).line)
+            Console.line(
+                BenchMeasurement([
+                    "root": "\(root)", "seconds": "\((clock.now - start).seconds)",
+                    "hwm_kib": "\(PeakMemory.residentHighWaterMarkKiB())",
+                ]).line)
             return true
         default:
             guard let mode = BenchRun.Mode(rawValue: try arguments.string("--mode")) else {

@@ -41,15 +41,19 @@ struct CloneBench {
         let model = { () throws -> DataModel in try ModelLoader.load(contentsOf: URL(fileURLWithPath: modelPath)) }
         switch arguments.command {
         case "suite":
-            let directory = try arguments.string("--dir", default: FileManager.default.temporaryDirectory
-                .appendingPathComponent("clone-bench-\(UUID().uuidString.prefix(8))").path)
+            let directory = try arguments.string(
+                "--dir",
+                default: FileManager.default.temporaryDirectory
+                    .appendingPathComponent("clone-bench-\(UUID().uuidString.prefix(8))").path)
             var suite = BenchSuite(modelPath: modelPath, directory: URL(fileURLWithPath: directory))
             suite.sizes = try BenchSizes(arguments)
             suite.keep = arguments.has("--keep")
             return try suite.run()
         case "copies":
-            let directory = try arguments.string("--dir", default: FileManager.default.temporaryDirectory
-                .appendingPathComponent("clone-bench-copies-\(UUID().uuidString.prefix(8))").path)
+            let directory = try arguments.string(
+                "--dir",
+                default: FileManager.default.temporaryDirectory
+                    .appendingPathComponent("clone-bench-copies-\(UUID().uuidString.prefix(8))").path)
             var suite = CopiesBenchSuite(modelPath: modelPath, directory: URL(fileURLWithPath: directory))
             suite.items = try arguments.int("--items", default: suite.items)
             suite.copies = try arguments.int("--copies", default: suite.copies)
@@ -59,8 +63,11 @@ struct CloneBench {
             precondition(suite.rounds > 0 && suite.copies > 0, "--rounds and --copies must be positive")
             return try suite.run()
         case "verify":
-            let directory = URL(fileURLWithPath: try arguments.string("--dir", default: FileManager.default.temporaryDirectory
-                .appendingPathComponent("clone-bench-verify-\(UUID().uuidString.prefix(8))").path))
+            let directory = URL(
+                fileURLWithPath: try arguments.string(
+                    "--dir",
+                    default: FileManager.default.temporaryDirectory
+                        .appendingPathComponent("clone-bench-verify-\(UUID().uuidString.prefix(8))").path))
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             Console.line(try BenchVerification(model: try model()).run(in: directory))
@@ -77,16 +84,20 @@ struct CloneBench {
             store.closeIdleConnections()
             let checkpoint = try SQLiteConnection(path: database)
             try checkpoint.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            Console.line(BenchMeasurement(["root": "\(root)", "seconds": "\(elapsed.seconds)",
-                                    "hwm_kib": "\(PeakMemory.residentHighWaterMarkKiB())"]).line)
+            Console.line(
+                BenchMeasurement([
+                    "root": "\(root)", "seconds": "\(elapsed.seconds)",
+                    "hwm_kib": "\(PeakMemory.residentHighWaterMarkKiB())",
+                ]).line)
             return true
         case "run":
             guard let mode = BenchRun.Mode(rawValue: try arguments.string("--mode")) else {
                 throw BenchArguments.Invalid(description: "--mode must be cloner, sql or singles")
             }
-            let run = BenchRun(model: try model(), database: try arguments.string("--db"),
-                               root: Int64(try arguments.int("--root", default: 1)), mode: mode,
-                               copies: try arguments.int("--copies", default: 1), profile: arguments.has("--profile"))
+            let run = BenchRun(
+                model: try model(), database: try arguments.string("--db"),
+                root: Int64(try arguments.int("--root", default: 1)), mode: mode,
+                copies: try arguments.int("--copies", default: 1), profile: arguments.has("--profile"))
             Console.line(try run.run().line)
             return true
         case "postgresql", "pg-setup", "pg-run":

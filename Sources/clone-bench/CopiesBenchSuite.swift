@@ -49,16 +49,19 @@ struct CopiesBenchSuite {
             let modes = ["singles", "cloner", "sql"]
             for index in modes.indices {
                 let mode = modes[(index + round - 1) % modes.count]
-                let measurement = try BenchChild.run(["run", "--db", database, "--mode", mode, "--root", root, "--copies", "\(copies)"],
-                                                     modelPath: modelPath)
+                let measurement = try BenchChild.run(
+                    ["run", "--db", database, "--mode", mode, "--root", root, "--copies", "\(copies)"],
+                    modelPath: modelPath)
                 let count = measurement.int("objects")
                 if let known = objects[mode], known != count {
                     throw BenchSuite.Failure(description: "\(mode) wrote \(count) objects, earlier \(known)")
                 }
                 objects[mode] = count
                 seconds[mode, default: []].append(measurement.double("seconds"))
-                Console.line(String(format: "round %d %-7@ %8.3f s  %7d objects  %9.0f objects/s", round, mode,
-                                    measurement.double("seconds"), count, Double(count) / measurement.double("seconds")))
+                Console.line(
+                    String(
+                        format: "round %d %-7@ %8.3f s  %7d objects  %9.0f objects/s", round, mode,
+                        measurement.double("seconds"), count, Double(count) / measurement.double("seconds")))
             }
         }
         guard Set(objects.values).count == 1, let count = objects.values.first else {
@@ -72,8 +75,12 @@ struct CopiesBenchSuite {
         Console.line(String(format: "%d single clone requests:      %9.0f objects/s", copies, singles))
         Console.line(String(format: "one request for %d copies:     %9.0f objects/s", copies, batch))
         Console.line(String(format: "hand-written set-based SQL:    %9.0f objects/s", reference))
-        Console.line(String(format: "batch / singles: %.2f (goal ≥ %.1f): %@", overSingles, Self.singlesTarget, overSingles >= Self.singlesTarget ? "met" : "NOT met"))
-        Console.line(String(format: "batch / SQL:     %.2f (goal ≥ %.1f): %@", overReference, Self.referenceTarget, overReference >= Self.referenceTarget ? "met" : "NOT met"))
+        Console.line(
+            String(format: "batch / singles: %.2f (goal ≥ %.1f): %@", overSingles, Self.singlesTarget, overSingles >= Self.singlesTarget ? "met" : "NOT met"))
+        Console.line(
+            String(
+                format: "batch / SQL:     %.2f (goal ≥ %.1f): %@", overReference, Self.referenceTarget,
+                overReference >= Self.referenceTarget ? "met" : "NOT met"))
         Console.line("medians of \(rounds) alternating runs, each in a fresh process; load average after: \(Self.loadAverage())")
         return overSingles >= Self.singlesTarget && overReference >= Self.referenceTarget
     }

@@ -46,8 +46,9 @@ struct PostgreSQLBenchRun {
         // The observer's own first read is counted too: one statement less.
         let statementCount = try statements(observer) - statementsBefore - 1
         let after = try rowCounts(observer)
-        var measurement = try BenchMeasurement(copy: mode, schema: StoreSchema(model: model), before: before, after: after,
-                                               reportedObjects: reportedObjects, elapsed: elapsed, cpuSeconds: cpu, openedKiB: openedKiB)
+        var measurement = try BenchMeasurement(
+            copy: mode, schema: StoreSchema(model: model), before: before, after: after,
+            reportedObjects: reportedObjects, elapsed: elapsed, cpuSeconds: cpu, openedKiB: openedKiB)
         measurement["statements"] = String(statementCount)
         return measurement
     }
@@ -57,9 +58,11 @@ struct PostgreSQLBenchRun {
     /// their per-row checks (`SELECT 1 FROM ONLY … FOR KEY SHARE OF x`) run at COMMIT outside any
     /// statement and count as top-level: left out by their shape, they are the server's work, not statements sent.
     private func statements(_ connection: PostgreSQLConnection) throws -> Int {
-        Int(try connection.query("""
-            SELECT coalesce(sum(calls), 0)::int8 FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())             AND query NOT LIKE '% FROM ONLY %FOR KEY SHARE OF x'
-            """)[0].int64(0))
+        Int(
+            try connection.query(
+                """
+                SELECT coalesce(sum(calls), 0)::int8 FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())             AND query NOT LIKE '% FROM ONLY %FOR KEY SHARE OF x'
+                """)[0].int64(0))
     }
 
     private func rowCounts(_ connection: PostgreSQLConnection) throws -> [String: Int] {

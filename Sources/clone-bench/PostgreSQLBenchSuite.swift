@@ -49,17 +49,21 @@ struct PostgreSQLBenchSuite {
         try PostgreSQLConnection(uri: database).execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         let size = try admin.query("SELECT pg_database_size($1)", [.text(name)])[0].int64(0)
         var result = SizeResult(label: label, setup: setup)
-        Console.line(String(format: "[pg %@] setup %.2f s, RSS %@, database %@", label, setup.double("seconds"),
-                            BenchReport.mib(setup.int("hwm_kib")), BenchReport.mib(Int(size) / 1_024)))
+        Console.line(
+            String(
+                format: "[pg %@] setup %.2f s, RSS %@, database %@", label, setup.double("seconds"),
+                BenchReport.mib(setup.int("hwm_kib")), BenchReport.mib(Int(size) / 1_024)))
         for round in 1...rounds {
             // Odd rounds SQL first, even rounds the Cloner first.
             for mode in round % 2 == 1 ? ["sql", "cloner"] : ["cloner", "sql"] {
                 let measurement = try BenchChild.run(["pg-run", "--uri", database, "--mode", mode, "--root", setup["root"] ?? "1"], modelPath: modelPath)
                 if mode == "sql" { result.sql.append(measurement) } else { result.cloner.append(measurement) }
                 let rows = measurement.int("objects") + measurement.int("joins")
-                Console.line(String(format: "[pg %@] round %d %-6@ %8.3f s (CPU %.3f s)  %9d rows  %10.0f rows/s  %3d statements  peak RSS %@",
-                                    label, round, mode, measurement.double("seconds"), measurement.double("cpu_seconds"), rows,
-                                    Double(rows) / measurement.double("seconds"), measurement.int("statements"), BenchReport.mib(measurement.int("hwm_kib"))))
+                Console.line(
+                    String(
+                        format: "[pg %@] round %d %-6@ %8.3f s (CPU %.3f s)  %9d rows  %10.0f rows/s  %3d statements  peak RSS %@",
+                        label, round, mode, measurement.double("seconds"), measurement.double("cpu_seconds"), rows,
+                        Double(rows) / measurement.double("seconds"), measurement.int("statements"), BenchReport.mib(measurement.int("hwm_kib"))))
             }
         }
         let rows = (result.sql + result.cloner).map { $0.int("objects") + $0.int("joins") }
@@ -72,8 +76,10 @@ struct PostgreSQLBenchSuite {
     /// Prints the table; false if a goal is missed.
     private func report(_ results: [SizeResult], large: SizeResult?) -> Bool {
         var passed = true
-        let header = ["items", "rows copied", "setup s", "SQL s (med)", "SQL rows/s", "Cloner s (med)", "Cloner rows/s", "Cloner/SQL",
-                      "statements SQL / Cloner", "SQL peak RSS", "Cloner peak RSS"]
+        let header = [
+            "items", "rows copied", "setup s", "SQL s (med)", "SQL rows/s", "Cloner s (med)", "Cloner rows/s", "Cloner/SQL",
+            "statements SQL / Cloner", "SQL peak RSS", "Cloner peak RSS",
+        ]
         var lines: [[String]] = []
         var clonerStatements: Set<Int> = []
         for result in results + (large.map { [$0] } ?? []) {
@@ -99,7 +105,11 @@ struct PostgreSQLBenchSuite {
         Console.line("PostgreSQL:")
         BenchReport.printTable(header: header, lines: lines)
         Console.line()
-        Console.line(String(format: "rows = objects created + join rows; medians of %d runs each, SQL and Cloner alternating with the order swapped every round (1 run for the gibibyte); every run in a fresh process.", sizes.rounds))
+        Console.line(
+            String(
+                format:
+                    "rows = objects created + join rows; medians of %d runs each, SQL and Cloner alternating with the order swapped every round (1 run for the gibibyte); every run in a fresh process.",
+                sizes.rounds))
         Console.line("statements = what the server ran for one copy (pg_stat_statements calls, BEGIN/COMMIT included).")
         Console.line(String(format: "goal: Cloner/SQL ≥ %.2f for every size: %@", PostgreSQLBenchSuite.targetRatio, passed ? "met" : "NOT met"))
         let flat = clonerStatements.count == 1

@@ -13,8 +13,9 @@ struct CheckModelCommand: ParsableCommand {
     @Argument(help: "Path of the model: a model file (JSON), or a Core Data .xcdatamodeld, .xcdatamodel or contents file.", completion: .file())
     var path: String
 
-    @Option(name: .customLong("rule-key"), parsing: .upToNextOption,
-            help: "Rename a clone-rule userInfo key, as NAME=KEY (names: exclude, rebuild, followParent, withoutParent, clone).")
+    @Option(
+        name: .customLong("rule-key"), parsing: .upToNextOption,
+        help: "Rename a clone-rule userInfo key, as NAME=KEY (names: exclude, rebuild, followParent, withoutParent, clone).")
     var ruleKeys: [String] = []
 
     func run() throws {

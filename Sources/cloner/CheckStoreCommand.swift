@@ -34,8 +34,9 @@ struct CheckStoreCommand: ParsableCommand {
         do {
             let configuration = try ServiceConfiguration.load(overrides: .init(settingsFile: settingsFile, databasePath: database, modelPath: model))
             let model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: configuration.modelPath), keys: configuration.cloneRuleKeys)
-            store = try IncrementalStore(location: configuration.storeLocation, model: model, maximumConnections: 1,
-                                         log: { print("migration: \($0)") })
+            store = try IncrementalStore(
+                location: configuration.storeLocation, model: model, maximumConnections: 1,
+                log: { print("migration: \($0)") })
         } catch {
             FileHandle.standardError.write(Data("cloner check-store: cannot open the store: \(error)\n".utf8))
             throw ExitCode(2)
@@ -43,7 +44,8 @@ struct CheckStoreCommand: ParsableCommand {
         let problems = try store.read { try $0.checkBlobs(limit: max(1, limit)) }
         guard problems.isEmpty else {
             for problem in problems { print(problem) }
-            FileHandle.standardError.write(Data("cloner check-store: \(problems.count)\(problems.count >= limit ? " or more" : "") problems in \(store.location)\n".utf8))
+            FileHandle.standardError.write(
+                Data("cloner check-store: \(problems.count)\(problems.count >= limit ? " or more" : "") problems in \(store.location)\n".utf8))
             throw ExitCode(1)
         }
         print("\(store.location): blobs consistent")

@@ -34,8 +34,10 @@ struct ExportCommand: ParsableCommand {
         guard let entity = model.entity(forCollection: collection) else {
             throw ValidationError("no collection named \(collection); the collections are \(model.entities.map(\.collection).joined(separator: ", "))")
         }
-        let plan = try ClonePlan(request: CloneRequest(entity: entity.name, id: id, exclude: exclude,
-                                                       maximumObjects: configuration.maxObjectsPerClone), schema: store.schema)
+        let plan = try ClonePlan(
+            request: CloneRequest(
+                entity: entity.name, id: id, exclude: exclude,
+                maximumObjects: configuration.maxObjectsPerClone), schema: store.schema)
         let handle = try TravelCommandSupport.outputHandle(output)
         let summary = try store.read { context in
             try GraphExporter(plan: plan).run(in: context) { bytes in try handle.write(contentsOf: bytes) }

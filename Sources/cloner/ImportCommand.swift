@@ -39,8 +39,9 @@ struct ImportCommand: ParsableCommand {
         guard let entity = model.entity(forCollection: collection) else {
             throw ValidationError("no collection named \(collection); the collections are \(model.entities.map(\.collection).joined(separator: ", "))")
         }
-        let options = GraphImportOptions(dryRun: dryRun, returnIDs: returnIDs, createMissing: createMissing, exclude: exclude,
-                                         maximumObjects: configuration.maxObjectsPerClone)
+        let options = GraphImportOptions(
+            dryRun: dryRun, returnIDs: returnIDs, createMissing: createMissing, exclude: exclude,
+            maximumObjects: configuration.maxObjectsPerClone)
         do {
             var importer = try GraphImporter(schema: store.schema, root: entity, options: options)
             let handle: FileHandle

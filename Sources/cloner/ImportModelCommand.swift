@@ -17,15 +17,17 @@ struct ImportModelCommand: ParsableCommand {
     @Argument(help: "Path of the Core Data model: a .xcdatamodeld or .xcdatamodel folder, or its contents file.", completion: .file())
     var path: String
 
-    @Option(name: .customLong("rule-key"), parsing: .upToNextOption,
-            help: "Rename a clone-rule userInfo key, as NAME=KEY (names: exclude, rebuild, followParent, withoutParent, clone).")
+    @Option(
+        name: .customLong("rule-key"), parsing: .upToNextOption,
+        help: "Rename a clone-rule userInfo key, as NAME=KEY (names: exclude, rebuild, followParent, withoutParent, clone).")
     var ruleKeys: [String] = []
 
     func run() throws {
         let keys = try CloneRuleKeys(overrides: ruleKeys)
         let url = URL(fileURLWithPath: path)
         guard CoreDataModelReader.isCoreDataModel(url) else {
-            FileHandle.standardError.write(Data("\(path): not a Core Data model (expected a .xcdatamodeld or .xcdatamodel folder, or an XML contents file)\n".utf8))
+            FileHandle.standardError.write(
+                Data("\(path): not a Core Data model (expected a .xcdatamodeld or .xcdatamodel folder, or an XML contents file)\n".utf8))
             throw ExitCode(1)
         }
         do {

@@ -47,13 +47,18 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-objects"), help: "Largest clone, in objects created. Default \(ServiceConfiguration().maxObjectsPerClone).")
     var maxObjects: Int?
 
-    @Option(name: .customLong("job-lease"), help: "Seconds a replica's hold on its async jobs and Idempotency-Key reservations lasts unless renewed. Default 15.")
+    @Option(
+        name: .customLong("job-lease"), help: "Seconds a replica's hold on its async jobs and Idempotency-Key reservations lasts unless renewed. Default 15.")
     var jobLease: Double?
 
-    @Option(name: .customLong("trusted-proxy"), help: "A load balancer or proxy (address or CIDR range, repeatable) whose PROXY header and Forwarded / X-Forwarded-For name the client. Default: none.")
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: "A load balancer or proxy (address or CIDR range, repeatable) whose PROXY header and Forwarded / X-Forwarded-For name the client. Default: none.")
     var trustedProxies: [String] = []
 
-    @Flag(name: .customLong("proxy-protocol"), inversion: .prefixedNo, help: "Connections from trusted proxies start with a PROXY protocol header (haproxy send-proxy-v2). Default off.")
+    @Flag(
+        name: .customLong("proxy-protocol"), inversion: .prefixedNo,
+        help: "Connections from trusted proxies start with a PROXY protocol header (haproxy send-proxy-v2). Default off.")
     var proxyProtocol: Bool?
 
     func run() throws {

@@ -52,8 +52,9 @@ struct ParseTranscript: Equatable, CustomStringConvertible {
             transcript.consumed += consumedHere
             if transcript.error != nil { break }
         }
-        fuzzCheck(pending.count == pieceStart - transcript.consumed || transcript.error != nil,
-                  "unconsumed byte count drifted", transcript)
+        fuzzCheck(
+            pending.count == pieceStart - transcript.consumed || transcript.error != nil,
+            "unconsumed byte count drifted", transcript)
         return transcript
     }
 
@@ -73,8 +74,9 @@ struct ParseTranscript: Equatable, CustomStringConvertible {
                 checkStaysFailed(&parser, with: error, rest: rest)
                 return consumedHere
             }
-            fuzzCheck(step.consumed >= 0 && step.consumed <= rest.count,
-                      "step consumed \(step.consumed) of \(rest.count) bytes", self)
+            fuzzCheck(
+                step.consumed >= 0 && step.consumed <= rest.count,
+                "step consumed \(step.consumed) of \(rest.count) bytes", self)
             switch step.event {
             case .head(let head)?:
                 fuzzCheck(step.consumed > 0, "a head consumed no bytes", self)
@@ -82,8 +84,9 @@ struct ParseTranscript: Equatable, CustomStringConvertible {
                 checkHead(head, limits: limits)
                 requests.append(Request(head: head, body: [], isComplete: false))
             case .body(let range)?:
-                fuzzCheck(range.lowerBound >= 0 && range.upperBound <= step.consumed && !range.isEmpty,
-                          "body range \(range) outside the \(step.consumed) consumed bytes", self)
+                fuzzCheck(
+                    range.lowerBound >= 0 && range.upperBound <= step.consumed && !range.isEmpty,
+                    "body range \(range) outside the \(step.consumed) consumed bytes", self)
                 guard let open = requests.last, !open.isComplete, open.head.framing != .none else {
                     fuzzFail("body bytes outside a request with a body", self)
                 }
@@ -97,8 +100,9 @@ struct ParseTranscript: Equatable, CustomStringConvertible {
                 if step.consumed == 0 { return consumedHere }
             }
             consumedHere += step.consumed
-            fuzzCheck(parser.offset == consumed + consumedHere,
-                      "parser offset \(parser.offset) but \(consumed + consumedHere) bytes consumed", self)
+            fuzzCheck(
+                parser.offset == consumed + consumedHere,
+                "parser offset \(parser.offset) but \(consumed + consumedHere) bytes consumed", self)
         }
         fuzzFail("parser made no progress within \(stepBudget) steps over \(all.count) bytes", self)
     }
@@ -132,8 +136,9 @@ struct ParseTranscript: Equatable, CustomStringConvertible {
         case .none:
             fuzzCheck(!hasTransferEncoding, "Transfer-Encoding without chunked framing", self)
         case .contentLength(let length):
-            fuzzCheck(length > 0 && length <= limits.maxBodyLength && lengths.count == 1,
-                      "Content-Length framing \(length) inconsistent with the fields", self)
+            fuzzCheck(
+                length > 0 && length <= limits.maxBodyLength && lengths.count == 1,
+                "Content-Length framing \(length) inconsistent with the fields", self)
         case .chunked:
             fuzzCheck(head.version == .http1_1 && hasTransferEncoding, "chunked framing without 1.1 Transfer-Encoding", self)
         }

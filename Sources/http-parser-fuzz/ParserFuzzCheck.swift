@@ -78,9 +78,10 @@ enum ParserFuzzCheck {
         relaxed.maxHeaderSectionLength = max(limits.maxHeaderSectionLength, bytes.count)
         let again = bytes.withUnsafeBufferPointer { ParseTranscript.parse($0, cuts: [], limits: relaxed) }
         let expected = ParseTranscript(requests: [request], error: nil, consumed: bytes.count)
-        fuzzCheck(again == expected,
-                  "re-serialised as \(String(decoding: bytes, as: UTF8.self).debugDescription) it parsed as:\n\(again)\ninstead of",
-                  expected)
+        fuzzCheck(
+            again == expected,
+            "re-serialised as \(String(decoding: bytes, as: UTF8.self).debugDescription) it parsed as:\n\(again)\ninstead of",
+            expected)
     }
 
     /// `BufferedRequestParser` (what tests and tools use) must frame exactly what the raw parser

@@ -13,21 +13,21 @@ extension CloneCopiesTests {
     /// `Card.boards`, stored from `Board`'s side, so a Card root sees the table reversed),
     /// unordered (`labels`), ordered and its own inverse (`pals`), ordered without an inverse (`pins`).
     static let linksModel = """
-    { "entities": [
-      { "name": "Board", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [
-          { "name": "cards", "destination": "Card", "toMany": true, "ordered": true, "inverse": "boards" },
-          { "name": "labels", "destination": "Label", "toMany": true, "inverse": "boards" },
-          { "name": "pals", "destination": "Board", "toMany": true, "ordered": true, "inverse": "pals" },
-          { "name": "pins", "destination": "Card", "toMany": true, "ordered": true } ] },
-      { "name": "Card", "attributes": [ { "name": "title", "type": "string" } ],
-        "relationships": [
-          { "name": "boards", "destination": "Board", "toMany": true, "ordered": true, "inverse": "cards" } ] },
-      { "name": "Label", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [
-          { "name": "boards", "destination": "Board", "toMany": true, "inverse": "labels" } ] }
-    ] }
-    """
+        { "entities": [
+          { "name": "Board", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [
+              { "name": "cards", "destination": "Card", "toMany": true, "ordered": true, "inverse": "boards" },
+              { "name": "labels", "destination": "Label", "toMany": true, "inverse": "boards" },
+              { "name": "pals", "destination": "Board", "toMany": true, "ordered": true, "inverse": "pals" },
+              { "name": "pins", "destination": "Card", "toMany": true, "ordered": true } ] },
+          { "name": "Card", "attributes": [ { "name": "title", "type": "string" } ],
+            "relationships": [
+              { "name": "boards", "destination": "Board", "toMany": true, "ordered": true, "inverse": "cards" } ] },
+          { "name": "Label", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [
+              { "name": "boards", "destination": "Board", "toMany": true, "inverse": "labels" } ] }
+        ] }
+        """
 
     /// Cards c1…c3, a label, boards p1 and p2, a board `other` already on c1's and p1's lists,
     /// and the source board linked to c1, c2, p1 and the label (so c1 and p1 list other, source).
@@ -41,8 +41,9 @@ extension CloneCopiesTests {
 
     static func makeLinkedBoards(_ fixture: CloneFixture) throws -> LinkedBoards {
         func board(_ name: String, _ links: [String: [Int64]] = [:]) -> ChangeSet.Insert {
-            ChangeSet.Insert(entity: "Board", attributes: ["name": .string(name)],
-                             relationships: links.mapValues { .toMany($0.map { .existing($0) }) })
+            ChangeSet.Insert(
+                entity: "Board", attributes: ["name": .string(name)],
+                relationships: links.mapValues { .toMany($0.map { .existing($0) }) })
         }
         let cards = try fixture.insert((1...3).map { ChangeSet.Insert(entity: "Card", attributes: ["title": .string("c\($0)")]) })
         let label = try fixture.insert([ChangeSet.Insert(entity: "Label", attributes: ["name": .string("l")])])[0]
@@ -71,9 +72,10 @@ extension CloneCopiesTests {
         #expect(try fixture.toMany("Board", p1, "pals") == [boards.other, boards.source])
         let before = try Self.versions(fixture)
 
-        let result = try fixture.engine.clone(CloneRequest(
-            entity: "Board", id: boards.source,
-            setLinks: ["cards": [c3, c1], "pals": [p2, p1], "labels": [boards.label], "pins": [c3, c2]], copies: 3))
+        let result = try fixture.engine.clone(
+            CloneRequest(
+                entity: "Board", id: boards.source,
+                setLinks: ["cards": [c3, c1], "pals": [p2, p1], "labels": [boards.label], "pins": [c3, c2]], copies: 3))
         let clones = try #require(result.clones).map(\.id)
         #expect(clones.count == 3)
         #expect(result.created == ["Board": 3])
@@ -103,8 +105,12 @@ extension CloneCopiesTests {
         #expect(try Self.versions(fixture) == expected)
 
         // The same table seen from its other side: a Card root lists boards (the table's `dst`).
-        let cardCopies = try #require(try fixture.engine.clone(CloneRequest(
-            entity: "Card", id: c2, setLinks: ["boards": [p2, boards.other]], copies: 2)).clones).map(\.id)
+        let cardCopies = try #require(
+            try fixture.engine.clone(
+                CloneRequest(
+                    entity: "Card", id: c2, setLinks: ["boards": [p2, boards.other]], copies: 2)
+            ).clones
+        ).map(\.id)
         for clone in cardCopies {
             #expect(try fixture.toMany("Card", clone, "boards") == [p2, boards.other])
         }
@@ -122,8 +128,10 @@ extension CloneCopiesTests {
         let boards = try Self.makeLinkedBoards(fixture)
         let (c2, c3) = (boards.cards[1], boards.cards[2])
         for list in [[c3], []] {
-            let result = try fixture.engine.clone(CloneRequest(entity: "Board", id: boards.source, setLinks: ["cards": list],
-                                                               returnIDs: true, copies: 2))
+            let result = try fixture.engine.clone(
+                CloneRequest(
+                    entity: "Board", id: boards.source, setLinks: ["cards": list],
+                    returnIDs: true, copies: 2))
             let clones = try #require(result.clones).map { $0.id }
             for (copy, clone) in clones.enumerated() {
                 let c2Copy = try #require(result.copyIDs?[copy]["Card"]?[c2])
@@ -162,7 +170,9 @@ extension CloneCopiesTests {
                 ChangeSet.Insert(entity: "Folder", attributes: ["name": .string("f")]),
                 ChangeSet.Insert(entity: "Doc", attributes: ["title": .string("d")], relationships: ["folder": .toOne(.inserted(0))]),
             ])
-            try fixture.store.write { _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Folder", id: ids[0], relationships: ["featured": .toOne(.existing(ids[1]))])])) }
+            try fixture.store.write {
+                _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Folder", id: ids[0], relationships: ["featured": .toOne(.existing(ids[1]))])]))
+            }
             let before = try fixture.rowCounts()
             let request = CloneRequest(entity: "Folder", id: ids[0], setLinks: ["docs": []], returnIDs: true, copies: 3)
             guard optional else {
@@ -193,9 +203,10 @@ extension CloneCopiesTests {
         let boards = try Self.makeLinkedBoards(fixture)
         let before = try fixture.rowCounts()
         let versions = try Self.versions(fixture)
-        let dry = try fixture.engine.clone(CloneRequest(
-            entity: "Board", id: boards.source,
-            setLinks: ["cards": [boards.cards[2]], "pals": [boards.pals[1]], "labels": [], "pins": [boards.cards[1]]], dryRun: true, copies: 4))
+        let dry = try fixture.engine.clone(
+            CloneRequest(
+                entity: "Board", id: boards.source,
+                setLinks: ["cards": [boards.cards[2]], "pals": [boards.pals[1]], "labels": [], "pins": [boards.cards[1]]], dryRun: true, copies: 4))
         #expect(dry.created == ["Board": 4])
         #expect(dry.linked == ["Card": 2, "Board": 1])
         #expect(try fixture.rowCounts() == before)
@@ -207,9 +218,10 @@ extension CloneCopiesTests {
         let fixture = try CloneFixture(modelJSON: Self.linksModel, backend)
         let boards = try Self.makeLinkedBoards(fixture)
         func statements(_ copies: Int) throws -> Int {
-            let plan = try fixture.engine.plan(CloneRequest(
-                entity: "Board", id: boards.source,
-                setLinks: ["cards": [boards.cards[2], boards.cards[0]], "pals": [boards.pals[1]], "labels": [boards.label]], copies: copies))
+            let plan = try fixture.engine.plan(
+                CloneRequest(
+                    entity: "Board", id: boards.source,
+                    setLinks: ["cards": [boards.cards[2], boards.cards[0]], "pals": [boards.pals[1]], "labels": [boards.label]], copies: copies))
             return try fixture.store.write { context in
                 let copy = { try context.copyGraph(plan.copy, now: Date(), progress: GraphCopyProgress()) }
                 switch backend {
@@ -218,7 +230,7 @@ extension CloneCopiesTests {
                 }
             }
         }
-        _ = try statements(1) // warm the statement cache's first preparation out of the picture
+        _ = try statements(1)  // warm the statement cache's first preparation out of the picture
         let two = try statements(2)
         let many = try statements(60)
         #expect(two > 5)

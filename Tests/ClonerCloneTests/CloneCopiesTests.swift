@@ -53,11 +53,17 @@ import Testing
     @Test func perCopySetIsMergedOverTheRequestSet() throws {
         let fixture = try CloneFixture()
         let sample = try fixture.makeSampleNote(items: 1)
-        let templates = try fixture.insert((0..<3).map { ChangeSet.Insert(entity: "Note", attributes: ["id": .uuid(UUID()), "name": .string("t\($0)"), "createDate": .date(millisecondsSince1970: 0)]) })
-        let result = try fixture.engine.clone(CloneRequest(
-            entity: "Note", id: sample.note, set: ["name": .string("Base"), "index": .integer(9)], copies: 3,
-            copySets: [["name": .string("A"), "template": .integer(templates[0])], ["template": .integer(templates[1])],
-                       ["index": .integer(1), "template": .integer(templates[1])]]))
+        let templates = try fixture.insert(
+            (0..<3).map {
+                ChangeSet.Insert(entity: "Note", attributes: ["id": .uuid(UUID()), "name": .string("t\($0)"), "createDate": .date(millisecondsSince1970: 0)])
+            })
+        let result = try fixture.engine.clone(
+            CloneRequest(
+                entity: "Note", id: sample.note, set: ["name": .string("Base"), "index": .integer(9)], copies: 3,
+                copySets: [
+                    ["name": .string("A"), "template": .integer(templates[0])], ["template": .integer(templates[1])],
+                    ["index": .integer(1), "template": .integer(templates[1])],
+                ]))
         let notes = try result.clones!.map { try fixture.object("Note", $0.id) }
         #expect(notes.map { $0.attributes["name"] } == [.string("A"), .string("Base"), .string("Base")])
         #expect(notes.map { $0.attributes["index"] } == [.integer(9), .integer(9), .integer(1)])
@@ -69,8 +75,10 @@ import Testing
         let fixture = try CloneFixture()
         let sample = try fixture.makeSampleNote(items: 1)
         #expect {
-            try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, copies: 2,
-                                                  copySets: [["noteDescription": .null], [:]]))
+            try fixture.engine.clone(
+                CloneRequest(
+                    entity: "Note", id: sample.note, copies: 2,
+                    copySets: [["noteDescription": .null], [:]]))
         } throws: { error in
             guard case CloneError.invalidRequest("copies[0].set.noteDescription", _) = error else { return false }
             return true
@@ -84,8 +92,10 @@ import Testing
         let before = try fixture.rowCounts()
         let fresh = AttributeValue.uuid(UUID())
         #expect {
-            try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, copies: 4,
-                                                  copySets: [["id": fresh], [:], [:], ["id": fresh]]))
+            try fixture.engine.clone(
+                CloneRequest(
+                    entity: "Note", id: sample.note, copies: 4,
+                    copySets: [["id": fresh], [:], [:], ["id": fresh]]))
         } throws: { error in
             guard case CloneError.inCopy(3, .conflict("Note", "id")) = error else { return false }
             return true
@@ -136,8 +146,10 @@ import Testing
         let tags = try fixture.makeTags(["x"])
         let sample = try fixture.makeSampleNote(items: 5, tags: tags)
         func statements(_ copies: Int) throws -> (count: Int, created: Int) {
-            let plan = try fixture.engine.plan(CloneRequest(entity: "Note", id: sample.note, returnIDs: true, copies: copies,
-                                                            copySets: (0..<copies).map { ["name": .string("copy \($0)")] }))
+            let plan = try fixture.engine.plan(
+                CloneRequest(
+                    entity: "Note", id: sample.note, returnIDs: true, copies: copies,
+                    copySets: (0..<copies).map { ["name": .string("copy \($0)")] }))
             return try fixture.store.write { context in
                 let (result, count) = try context.sqliteConnection.countingStatements {
                     try context.copyGraph(plan.copy, now: Date(), progress: GraphCopyProgress())
@@ -145,7 +157,7 @@ import Testing
                 return (count, result.created.values.reduce(0, +))
             }
         }
-        _ = try statements(1) // warm the statement cache's first preparation out of the picture
+        _ = try statements(1)  // warm the statement cache's first preparation out of the picture
         let two = try statements(2)
         let many = try statements(60)
         #expect(many.created == 30 * two.created)

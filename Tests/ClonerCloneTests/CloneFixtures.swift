@@ -114,25 +114,36 @@ final class CloneFixture {
 
     func makeSampleNote(name: String = "Groceries", items count: Int = 3, tags: [Int64] = []) throws -> SampleNote {
         var inserts: [ChangeSet.Insert] = [
-            ChangeSet.Insert(entity: "Note", attributes: [
-                "id": .uuid(UUID()), "name": .string(name), "createDate": .date(millisecondsSince1970: 1_600_000_000_000),
-                "index": .integer(4), "data": .binary(Data([1, 2, 3])), "shareLink": .string("https://x/s/1"),
-            ]),
-            ChangeSet.Insert(entity: "NoteDescription", attributes: ["content": .string("about \(name)")],
-                             relationships: ["note": .toOne(.inserted(0))]),
+            ChangeSet.Insert(
+                entity: "Note",
+                attributes: [
+                    "id": .uuid(UUID()), "name": .string(name), "createDate": .date(millisecondsSince1970: 1_600_000_000_000),
+                    "index": .integer(4), "data": .binary(Data([1, 2, 3])), "shareLink": .string("https://x/s/1"),
+                ]),
+            ChangeSet.Insert(
+                entity: "NoteDescription", attributes: ["content": .string("about \(name)")],
+                relationships: ["note": .toOne(.inserted(0))]),
         ]
         var itemRefs: [Int] = [], dataRefs: [Int] = [], memoRefs: [Int] = []
         for index in 0..<count {
             itemRefs.append(inserts.count)
-            inserts.append(ChangeSet.Insert(entity: "Item", attributes: ["name": .string("item \(index)"), "noteID": .null],
-                                            relationships: ["note": .toOne(.inserted(0))]))
+            inserts.append(
+                ChangeSet.Insert(
+                    entity: "Item", attributes: ["name": .string("item \(index)"), "noteID": .null],
+                    relationships: ["note": .toOne(.inserted(0))]))
             dataRefs.append(inserts.count)
-            inserts.append(ChangeSet.Insert(entity: "ItemData", attributes: ["createDate": .date(millisecondsSince1970: 1_600_000_000_000), "value": .double(Double(index))],
-                                            relationships: ["item": .toOne(.inserted(itemRefs.last!))]))
+            inserts.append(
+                ChangeSet.Insert(
+                    entity: "ItemData", attributes: ["createDate": .date(millisecondsSince1970: 1_600_000_000_000), "value": .double(Double(index))],
+                    relationships: ["item": .toOne(.inserted(itemRefs.last!))]))
             memoRefs.append(inserts.count)
-            inserts.append(ChangeSet.Insert(entity: "Memo", attributes: ["text": .string("memo \(index)"), "createDate": .date(millisecondsSince1970: 1_600_000_000_000)],
-                                            relationships: ["itemData": .toOne(.inserted(dataRefs.last!)), "note": .toOne(.inserted(0)),
-                                                            "tags": .toMany(tags.map { .existing($0) })]))
+            inserts.append(
+                ChangeSet.Insert(
+                    entity: "Memo", attributes: ["text": .string("memo \(index)"), "createDate": .date(millisecondsSince1970: 1_600_000_000_000)],
+                    relationships: [
+                        "itemData": .toOne(.inserted(dataRefs.last!)), "note": .toOne(.inserted(0)),
+                        "tags": .toMany(tags.map { .existing($0) }),
+                    ]))
         }
         let ids = try insert(inserts)
         // Items point at their note's id, as the followParent rule expects of originals too.
@@ -140,8 +151,9 @@ final class CloneFixture {
         try store.write { context in
             _ = try context.save(ChangeSet(updates: itemRefs.map { ChangeSet.Update(entity: "Item", id: ids[$0], attributes: ["noteID": noteUUID]) }))
         }
-        return SampleNote(note: ids[0], items: itemRefs.map { ids[$0] }, itemDatas: dataRefs.map { ids[$0] },
-                          memos: memoRefs.map { ids[$0] }, description: ids[1])
+        return SampleNote(
+            note: ids[0], items: itemRefs.map { ids[$0] }, itemDatas: dataRefs.map { ids[$0] },
+            memos: memoRefs.map { ids[$0] }, description: ids[1])
     }
 
     func makeTags(_ names: [String]) throws -> [Int64] {

@@ -12,18 +12,18 @@ import Testing
 @Suite struct CloneFollowOrderTests {
     static let entities = [
         "Box": """
-            { "name": "Box", "attributes": [ { "name": "code", "type": "uuid", "userInfo": { "rebuild": "uuid" } } ],
-              "relationships": [ { "name": "leaves", "destination": "Leaf", "toMany": true, "inverse": "box", "deleteRule": "cascade" } ] }
-            """,
+        { "name": "Box", "attributes": [ { "name": "code", "type": "uuid", "userInfo": { "rebuild": "uuid" } } ],
+          "relationships": [ { "name": "leaves", "destination": "Leaf", "toMany": true, "inverse": "box", "deleteRule": "cascade" } ] }
+        """,
         "Leaf": """
-            { "name": "Leaf", "attributes": [ { "name": "boxCode", "type": "uuid", "optional": true, "userInfo": { "followParent": "code" } } ],
-              "relationships": [ { "name": "box", "destination": "Box", "inverse": "leaves" },
-                                 { "name": "crumbs", "destination": "Crumb", "toMany": true, "inverse": "leaf", "deleteRule": "cascade" } ] }
-            """,
+        { "name": "Leaf", "attributes": [ { "name": "boxCode", "type": "uuid", "optional": true, "userInfo": { "followParent": "code" } } ],
+          "relationships": [ { "name": "box", "destination": "Box", "inverse": "leaves" },
+                             { "name": "crumbs", "destination": "Crumb", "toMany": true, "inverse": "leaf", "deleteRule": "cascade" } ] }
+        """,
         "Crumb": """
-            { "name": "Crumb", "attributes": [ { "name": "boxCode", "type": "uuid", "optional": true, "userInfo": { "followParent": "boxCode" } } ],
-              "relationships": [ { "name": "leaf", "destination": "Leaf", "inverse": "crumbs" } ] }
-            """,
+        { "name": "Crumb", "attributes": [ { "name": "boxCode", "type": "uuid", "optional": true, "userInfo": { "followParent": "boxCode" } } ],
+          "relationships": [ { "name": "leaf", "destination": "Leaf", "inverse": "crumbs" } ] }
+        """,
     ]
 
     static func model(_ order: [String]) -> String {
@@ -32,7 +32,9 @@ import Testing
 
     static let orders = [["Box", "Leaf", "Crumb"], ["Crumb", "Leaf", "Box"], ["Leaf", "Crumb", "Box"]]
 
-    @Test(arguments: StoreBackendKind.available, orders) func followedValuesReachEveryLevelInAnyEntityOrder(_ backend: StoreBackendKind, _ order: [String]) throws {
+    @Test(arguments: StoreBackendKind.available, orders) func followedValuesReachEveryLevelInAnyEntityOrder(_ backend: StoreBackendKind, _ order: [String])
+        throws
+    {
         let fixture = try CloneFixture(modelJSON: CloneFollowOrderTests.model(order), backend)
         let code = UUID()
         var inserts = [ChangeSet.Insert(entity: "Box", attributes: ["code": .uuid(code)])]

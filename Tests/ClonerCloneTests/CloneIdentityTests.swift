@@ -8,33 +8,33 @@ import Testing
 /// Where Cloner goes past MOCloner: identity, cycles, depth, remapping.
 @Suite struct CloneIdentityTests {
     static let boardModel = """
-    { "entities": [
-      { "name": "Board", "attributes": [ { "name": "title", "type": "string" } ],
-        "relationships": [
-          { "name": "columns", "destination": "Column", "toMany": true, "ordered": true, "inverse": "board", "deleteRule": "cascade" },
-          { "name": "labels", "destination": "Label", "toMany": true, "inverse": "board", "deleteRule": "cascade" } ] },
-      { "name": "Column", "attributes": [ { "name": "title", "type": "string" } ],
-        "relationships": [
-          { "name": "board", "destination": "Board", "inverse": "columns" },
-          { "name": "cards", "destination": "Card", "toMany": true, "ordered": true, "inverse": "column", "deleteRule": "cascade" } ] },
-      { "name": "Card", "attributes": [ { "name": "title", "type": "string" } ],
-        "relationships": [
-          { "name": "column", "destination": "Column", "inverse": "cards" },
-          { "name": "labels", "destination": "Label", "toMany": true, "inverse": "cards" },
-          { "name": "next", "destination": "Card" } ] },
-      { "name": "Label", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [
-          { "name": "board", "destination": "Board", "inverse": "labels" },
-          { "name": "cards", "destination": "Card", "toMany": true, "inverse": "labels" } ] },
-      { "name": "Folder",
-        "attributes": [
-          { "name": "name", "type": "string", "optional": true },
-          { "name": "rootID", "type": "uuid", "optional": true, "userInfo": { "followParent": "rootID" } } ],
-        "relationships": [
-          { "name": "children", "destination": "Folder", "toMany": true, "inverse": "parent", "deleteRule": "cascade" },
-          { "name": "parent", "destination": "Folder", "inverse": "children" } ] }
-    ] }
-    """
+        { "entities": [
+          { "name": "Board", "attributes": [ { "name": "title", "type": "string" } ],
+            "relationships": [
+              { "name": "columns", "destination": "Column", "toMany": true, "ordered": true, "inverse": "board", "deleteRule": "cascade" },
+              { "name": "labels", "destination": "Label", "toMany": true, "inverse": "board", "deleteRule": "cascade" } ] },
+          { "name": "Column", "attributes": [ { "name": "title", "type": "string" } ],
+            "relationships": [
+              { "name": "board", "destination": "Board", "inverse": "columns" },
+              { "name": "cards", "destination": "Card", "toMany": true, "ordered": true, "inverse": "column", "deleteRule": "cascade" } ] },
+          { "name": "Card", "attributes": [ { "name": "title", "type": "string" } ],
+            "relationships": [
+              { "name": "column", "destination": "Column", "inverse": "cards" },
+              { "name": "labels", "destination": "Label", "toMany": true, "inverse": "cards" },
+              { "name": "next", "destination": "Card" } ] },
+          { "name": "Label", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [
+              { "name": "board", "destination": "Board", "inverse": "labels" },
+              { "name": "cards", "destination": "Card", "toMany": true, "inverse": "labels" } ] },
+          { "name": "Folder",
+            "attributes": [
+              { "name": "name", "type": "string", "optional": true },
+              { "name": "rootID", "type": "uuid", "optional": true, "userInfo": { "followParent": "rootID" } } ],
+            "relationships": [
+              { "name": "children", "destination": "Folder", "toMany": true, "inverse": "parent", "deleteRule": "cascade" },
+              { "name": "parent", "destination": "Folder", "inverse": "children" } ] }
+        ] }
+        """
 
     @Test(arguments: StoreBackendKind.available) func objectReachedTwiceIsClonedOnce(_ backend: StoreBackendKind) throws {
         // In the sample model every memo is reached through Note.memos and through
@@ -60,8 +60,11 @@ import Testing
             ChangeSet.Insert(entity: "Label", attributes: ["name": .string("bug")], relationships: ["board": .toOne(.inserted(0))]),
             ChangeSet.Insert(entity: "Label", attributes: ["name": .string("ux")], relationships: ["board": .toOne(.inserted(0))]),
             ChangeSet.Insert(entity: "Column", attributes: ["title": .string("todo")], relationships: ["board": .toOne(.inserted(0))]),
-            ChangeSet.Insert(entity: "Card", attributes: ["title": .string("fix")], relationships: ["column": .toOne(.inserted(3)), "labels": .toMany([.inserted(1), .inserted(2)])]),
-            ChangeSet.Insert(entity: "Card", attributes: ["title": .string("polish")], relationships: ["column": .toOne(.inserted(3)), "labels": .toMany([.inserted(2)])]),
+            ChangeSet.Insert(
+                entity: "Card", attributes: ["title": .string("fix")],
+                relationships: ["column": .toOne(.inserted(3)), "labels": .toMany([.inserted(1), .inserted(2)])]),
+            ChangeSet.Insert(
+                entity: "Card", attributes: ["title": .string("polish")], relationships: ["column": .toOne(.inserted(3)), "labels": .toMany([.inserted(2)])]),
         ])
         let result = try fixture.engine.clone(CloneRequest(entity: "Board", id: ids[0], returnIDs: true))
         #expect(result.created == ["Board": 1, "Label": 2, "Column": 1, "Card": 2])
@@ -79,11 +82,15 @@ import Testing
             ChangeSet.Insert(entity: "Board", attributes: ["title": .string("b")]),
             ChangeSet.Insert(entity: "Column", attributes: ["title": .string("c")], relationships: ["board": .toOne(.inserted(0))]),
             ChangeSet.Insert(entity: "Card", attributes: ["title": .string("a")], relationships: ["column": .toOne(.inserted(1))]),
-            ChangeSet.Insert(entity: "Card", attributes: ["title": .string("b")], relationships: ["column": .toOne(.inserted(1)), "next": .toOne(.inserted(4))]),
-            ChangeSet.Insert(entity: "Card", attributes: ["title": .string("c")], relationships: ["column": .toOne(.inserted(1)), "next": .toOne(.inserted(2))]),
+            ChangeSet.Insert(
+                entity: "Card", attributes: ["title": .string("b")], relationships: ["column": .toOne(.inserted(1)), "next": .toOne(.inserted(4))]),
+            ChangeSet.Insert(
+                entity: "Card", attributes: ["title": .string("c")], relationships: ["column": .toOne(.inserted(1)), "next": .toOne(.inserted(2))]),
         ])
         let (a, b, c) = (ids[2], ids[3], ids[4])
-        try fixture.store.write { _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Card", id: a, relationships: ["next": .toOne(.existing(b))])])) }
+        try fixture.store.write {
+            _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Card", id: a, relationships: ["next": .toOne(.existing(b))])]))
+        }
         let result = try fixture.engine.clone(CloneRequest(entity: "Card", id: a, returnIDs: true))
         let map = result.ids!["Card"]!
         #expect(result.created == ["Card": 3])
@@ -102,7 +109,9 @@ import Testing
             for parent in level {
                 for _ in 0..<fanOut {
                     next.append(inserts.count)
-                    inserts.append(ChangeSet.Insert(entity: "Folder", attributes: ["name": .string("f\(inserts.count)")], relationships: ["parent": .toOne(.inserted(parent))]))
+                    inserts.append(
+                        ChangeSet.Insert(
+                            entity: "Folder", attributes: ["name": .string("f\(inserts.count)")], relationships: ["parent": .toOne(.inserted(parent))]))
                 }
             }
             level = next
@@ -135,8 +144,11 @@ import Testing
         #expect(count == 5000)
         #expect(result.created == ["Folder": 5000])
         let stats = try fixture.store.read { context -> (Int64, Int64) in
-            let pointingOut = try context.sqliteConnection.scalar("SELECT count(*) FROM \"Folder\" WHERE \"_id\" > \(count) AND \"parent\" <= \(count)")?.int64 ?? -1
-            let carrying = try context.sqliteConnection.scalar("SELECT count(*) FROM \"Folder\" WHERE \"rootID\" = ?", [.text(newRootID.uuidString.lowercased())])?.int64 ?? -1
+            let pointingOut =
+                try context.sqliteConnection.scalar("SELECT count(*) FROM \"Folder\" WHERE \"_id\" > \(count) AND \"parent\" <= \(count)")?.int64 ?? -1
+            let carrying =
+                try context.sqliteConnection.scalar("SELECT count(*) FROM \"Folder\" WHERE \"rootID\" = ?", [.text(newRootID.uuidString.lowercased())])?.int64
+                ?? -1
             return (pointingOut, carrying)
         }
         #expect(stats.0 == 0, "no clone points back into the original chain")
@@ -146,7 +158,8 @@ import Testing
     @Test(arguments: StoreBackendKind.available) func qualifiedExclusionAppliesWhereverTheEntityOccurs(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 3)
-        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, exclude: ["Item.itemDatas", "Memo.itemData", "Item.name"], returnIDs: true))
+        let result = try fixture.engine.clone(
+            CloneRequest(entity: "Note", id: sample.note, exclude: ["Item.itemDatas", "Memo.itemData", "Item.name"], returnIDs: true))
         // Item data is reachable through items and through memos: excluding both ways leaves it out;
         // memos still come through Note.memos.
         #expect(result.created == ["Note": 1, "NoteDescription": 1, "Item": 3, "Memo": 3])
@@ -175,9 +188,12 @@ import Testing
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 2)
         let chosen = UUID()
-        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, set: [
-            "name": .string("Copy of Groceries"), "index": .integer(42), "id": .uuid(chosen),
-        ]))
+        let result = try fixture.engine.clone(
+            CloneRequest(
+                entity: "Note", id: sample.note,
+                set: [
+                    "name": .string("Copy of Groceries"), "index": .integer(42), "id": .uuid(chosen),
+                ]))
         let clone = try fixture.object("Note", result.clone.id)
         #expect(clone.attributes["name"] == .string("Copy of Groceries"))
         #expect(clone.attributes["index"] == .integer(42))

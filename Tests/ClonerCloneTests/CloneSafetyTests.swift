@@ -48,11 +48,14 @@ import Testing
     @Test func injectedFailureMidCloneLeavesNothingBehind() throws {
         let fixture = try CloneFixture(.sqlite)
         let sample = try fixture.makeSampleNote(items: 4)
-        try fixture.insert(sample.memos.map { memo in
-            ChangeSet.Insert(entity: "Attachment", attributes: ["image": .binary(Data((0..<64).map { _ in UInt8.random(in: 0...255) }))],
-                             relationships: ["memo": .toOne(.existing(memo))])
-        })
-        try fixture.sql("""
+        try fixture.insert(
+            sample.memos.map { memo in
+                ChangeSet.Insert(
+                    entity: "Attachment", attributes: ["image": .binary(Data((0..<64).map { _ in UInt8.random(in: 0...255) }))],
+                    relationships: ["memo": .toOne(.existing(memo))])
+            })
+        try fixture.sql(
+            """
             CREATE TRIGGER fail_mid_clone BEFORE INSERT ON "Attachment" BEGIN SELECT RAISE(ABORT, 'injected failure'); END;
             """)
         let before = try fixture.rowCounts()
@@ -148,8 +151,11 @@ import Testing
         for index in 0..<26 {
             var bytes = Data(repeating: UInt8(index), count: 4 << 20)
             bytes[0] = 0xff
-            try fixture.insert([ChangeSet.Insert(entity: "Attachment", attributes: ["image": .binary(bytes)],
-                                                 relationships: ["memo": .toOne(.existing(sample.memos[0]))])])
+            try fixture.insert([
+                ChangeSet.Insert(
+                    entity: "Attachment", attributes: ["image": .binary(bytes)],
+                    relationships: ["memo": .toOne(.existing(sample.memos[0]))])
+            ])
         }
         func count(_ sql: String) throws -> Int64? { try fixture.store.read { try $0.sqliteConnection.scalar(sql)?.int64 } }
         let blobs = try count("SELECT count(*) FROM \"_cloner_blobs\"")
@@ -157,7 +163,8 @@ import Testing
         #expect(result.created["Attachment"] == 26)
         let memoClone = result.ids!["Memo"]![sample.memos[0]]!
         let same = try fixture.store.read { context in
-            try context.sqliteConnection.scalar("""
+            try context.sqliteConnection.scalar(
+                """
                 SELECT count(*) FROM "Attachment" a JOIN "Attachment" b ON a."image" = b."image" \
                 WHERE a."memo" = ? AND b."memo" = ? AND a."_id" <> b."_id"
                 """, [.integer(sample.memos[0]), .integer(memoClone)])?.int64

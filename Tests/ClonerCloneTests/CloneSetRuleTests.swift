@@ -11,21 +11,22 @@ import Testing
     /// Cards linked by an inverse-less `next` (a cycle), and a Root whose two inverse-less to-ones
     /// may reach the same Leaf.
     static let model = """
-    { "entities": [
-      { "name": "Card", "attributes": [ { "name": "title", "type": "string" } ],
-        "relationships": [ { "name": "next", "destination": "Card" } ] },
-      { "name": "Root", "attributes": [ { "name": "title", "type": "string", "optional": true } ],
-        "relationships": [
-          { "name": "a", "destination": "Leaf" },
-          { "name": "b", "destination": "Leaf" } ] },
-      { "name": "Leaf", "attributes": [ { "name": "title", "type": "string", "optional": true } ],
-        "relationships": [ { "name": "child", "destination": "Leaf" } ] }
-    ] }
-    """
+        { "entities": [
+          { "name": "Card", "attributes": [ { "name": "title", "type": "string" } ],
+            "relationships": [ { "name": "next", "destination": "Card" } ] },
+          { "name": "Root", "attributes": [ { "name": "title", "type": "string", "optional": true } ],
+            "relationships": [
+              { "name": "a", "destination": "Leaf" },
+              { "name": "b", "destination": "Leaf" } ] },
+          { "name": "Leaf", "attributes": [ { "name": "title", "type": "string", "optional": true } ],
+            "relationships": [ { "name": "child", "destination": "Leaf" } ] }
+        ] }
+        """
 
     // MARK: Item 1: a set link never takes objects from their owner
 
-    @Test(arguments: StoreBackendKind.available) func settingAToManyWhoseInverseIsToOneIsRefusedAndTheOriginalKeepsItsItems(_ backend: StoreBackendKind) throws {
+    @Test(arguments: StoreBackendKind.available) func settingAToManyWhoseInverseIsToOneIsRefusedAndTheOriginalKeepsItsItems(_ backend: StoreBackendKind) throws
+    {
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 2)
         let before = try fixture.rowCounts()
@@ -84,7 +85,9 @@ import Testing
             ChangeSet.Insert(entity: "Card", attributes: ["title": .string("b")], relationships: ["next": .toOne(.inserted(2))]),
             ChangeSet.Insert(entity: "Card", attributes: ["title": .string("c")], relationships: ["next": .toOne(.inserted(0))]),
         ])
-        try fixture.store.write { _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Card", id: ids[0], relationships: ["next": .toOne(.existing(ids[1]))])])) }
+        try fixture.store.write {
+            _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Card", id: ids[0], relationships: ["next": .toOne(.existing(ids[1]))])]))
+        }
         let whole = try fixture.engine.clone(CloneRequest(entity: "Card", id: ids[0], dryRun: true))
         #expect(whole.created == ["Card": 3], "without set the cycle is copied whole")
 
@@ -145,13 +148,15 @@ import Testing
     }
 
     @Test(arguments: StoreBackendKind.available) func objectsLinkedBySetOnAnInverselessToManyCountAsLinked(_ backend: StoreBackendKind) throws {
-        let fixture = try CloneFixture(backend, modelJSON: """
-            { "entities": [
-              { "name": "Shelf", "attributes": [ { "name": "title", "type": "string", "optional": true } ],
-                "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "ordered": true } ] },
-              { "name": "Book", "attributes": [ { "name": "title", "type": "string", "optional": true } ] }
-            ] }
-            """)
+        let fixture = try CloneFixture(
+            backend,
+            modelJSON: """
+                { "entities": [
+                  { "name": "Shelf", "attributes": [ { "name": "title", "type": "string", "optional": true } ],
+                    "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "ordered": true } ] },
+                  { "name": "Book", "attributes": [ { "name": "title", "type": "string", "optional": true } ] }
+                ] }
+                """)
         let ids = try fixture.insert([
             ChangeSet.Insert(entity: "Book", attributes: ["title": .string("one")]),
             ChangeSet.Insert(entity: "Book", attributes: ["title": .string("two")]),

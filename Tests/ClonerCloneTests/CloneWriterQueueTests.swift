@@ -22,8 +22,9 @@ import Testing
         let sample = try fixture.makeSampleNote(items: 2)
         // A second store on the same file whose writes give up after 300 ms; its engine's jobs
         // share its writer queue.
-        let store = try IncrementalStore(path: fixture.directory.path("clone.sqlite"), model: try CloneFixture.sampleModel(),
-                                         writerWait: .milliseconds(300))
+        let store = try IncrementalStore(
+            path: fixture.directory.path("clone.sqlite"), model: try CloneFixture.sampleModel(),
+            writerWait: .milliseconds(300))
         let engine = CloneEngine(store: store)
         let plan = try engine.plan(CloneRequest(entity: "Note", id: sample.note))
         let long = engine.start(plan, inTransactionBefore: { _ in Thread.sleep(forTimeInterval: 1) })

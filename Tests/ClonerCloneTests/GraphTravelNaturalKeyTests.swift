@@ -8,14 +8,14 @@ import Testing
 /// names, when a graph travels from one store to another (both real SQLite files).
 @Suite struct GraphTravelNaturalKeyTests {
     static let model = """
-    { "entities": [
-      { "name": "Card", "attributes": [ { "name": "title", "type": "string" } ],
-        "relationships": [ { "name": "labels", "destination": "Label", "toMany": true, "inverse": "cards",
-                             "userInfo": { "naturalKey": "name" } } ] },
-      { "name": "Label", "attributes": [ { "name": "name", "type": "string" }, { "name": "color", "type": "string", "optional": true } ],
-        "relationships": [ { "name": "cards", "destination": "Card", "toMany": true, "inverse": "labels" } ] }
-    ] }
-    """
+        { "entities": [
+          { "name": "Card", "attributes": [ { "name": "title", "type": "string" } ],
+            "relationships": [ { "name": "labels", "destination": "Label", "toMany": true, "inverse": "cards",
+                                 "userInfo": { "naturalKey": "name" } } ] },
+          { "name": "Label", "attributes": [ { "name": "name", "type": "string" }, { "name": "color", "type": "string", "optional": true } ],
+            "relationships": [ { "name": "cards", "destination": "Card", "toMany": true, "inverse": "labels" } ] }
+        ] }
+        """
 
     @Test func sharedObjectsAreFoundByTheRelationshipsNaturalKey() throws {
         let source = try CloneFixture(modelJSON: Self.model, .sqlite)

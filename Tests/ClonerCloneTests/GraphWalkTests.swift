@@ -45,16 +45,20 @@ import Testing
             ChangeSet.Insert(entity: "Column", attributes: ["title": .string("c1")], relationships: ["board": .toOne(.inserted(0))]),
             ChangeSet.Insert(entity: "Column", attributes: ["title": .string("c2")], relationships: ["board": .toOne(.inserted(0))]),
             ChangeSet.Insert(entity: "Label", attributes: ["name": .string("l")], relationships: ["board": .toOne(.inserted(0))]),
-            ChangeSet.Insert(entity: "Card", attributes: ["title": .string("a")], relationships: ["column": .toOne(.inserted(1)), "labels": .toMany([.inserted(3)])]),
-            ChangeSet.Insert(entity: "Card", attributes: ["title": .string("b")], relationships: ["column": .toOne(.inserted(2)), "next": .toOne(.inserted(4))]),
-            ChangeSet.Insert(entity: "Card", attributes: ["title": .string("c")], relationships: ["column": .toOne(.inserted(1)), "next": .toOne(.inserted(5))]),
+            ChangeSet.Insert(
+                entity: "Card", attributes: ["title": .string("a")], relationships: ["column": .toOne(.inserted(1)), "labels": .toMany([.inserted(3)])]),
+            ChangeSet.Insert(
+                entity: "Card", attributes: ["title": .string("b")], relationships: ["column": .toOne(.inserted(2)), "next": .toOne(.inserted(4))]),
+            ChangeSet.Insert(
+                entity: "Card", attributes: ["title": .string("c")], relationships: ["column": .toOne(.inserted(1)), "next": .toOne(.inserted(5))]),
         ])
         try compare(fixture, CloneRequest(entity: "Board", id: ids[0]))
         try compare(fixture, CloneRequest(entity: "Column", id: ids[1]))
         try compare(fixture, CloneRequest(entity: "Card", id: ids[6]))
         var folders = [ChangeSet.Insert(entity: "Folder", attributes: ["name": .string("root")])]
         for index in 1..<15 {
-            folders.append(ChangeSet.Insert(entity: "Folder", attributes: ["name": .string("f\(index)")], relationships: ["parent": .toOne(.inserted((index - 1) / 2))]))
+            folders.append(
+                ChangeSet.Insert(entity: "Folder", attributes: ["name": .string("f\(index)")], relationships: ["parent": .toOne(.inserted((index - 1) / 2))]))
         }
         let tree = try fixture.insert(folders)
         try compare(fixture, CloneRequest(entity: "Folder", id: tree[0]))

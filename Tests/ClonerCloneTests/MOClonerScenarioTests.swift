@@ -9,10 +9,14 @@ import Testing
 @Suite struct MOClonerScenarioTests {
     @Test(arguments: StoreBackendKind.available) func singleObjectGetsFreshIdentityAndTimestampAndCopiedValues(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
-        let note = try fixture.insert([ChangeSet.Insert(entity: "Note", attributes: [
-            "id": .uuid(UUID()), "name": .string("solo"), "createDate": .date(millisecondsSince1970: 1_000),
-            "index": .integer(9), "data": .binary(Data([9, 8, 7])), "isPinned": .boolean(true), "shareLink": .string("https://s"),
-        ])])[0]
+        let note = try fixture.insert([
+            ChangeSet.Insert(
+                entity: "Note",
+                attributes: [
+                    "id": .uuid(UUID()), "name": .string("solo"), "createDate": .date(millisecondsSince1970: 1_000),
+                    "index": .integer(9), "data": .binary(Data([9, 8, 7])), "isPinned": .boolean(true), "shareLink": .string("https://s"),
+                ])
+        ])[0]
         let before = Date()
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: note))
         let original = try fixture.object("Note", note)
@@ -92,7 +96,8 @@ import Testing
         let sample = try fixture.makeSampleNote(items: 4)
         let shuffled = [sample.memos[2], sample.memos[0], sample.memos[3], sample.memos[1]]
         try fixture.store.write { context in
-            _ = try context.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: sample.note, relationships: ["memos": .toMany(shuffled.map { .existing($0) })])]))
+            _ = try context.save(
+                ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: sample.note, relationships: ["memos": .toMany(shuffled.map { .existing($0) })])]))
         }
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, returnIDs: true))
         let expected = shuffled.map { result.ids!["Memo"]![$0]! }

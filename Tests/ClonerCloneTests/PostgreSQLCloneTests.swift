@@ -88,7 +88,8 @@ struct PostgreSQLCloneTests {
         var terminated = false
         let deadline = Date().addingTimeInterval(30)
         while !terminated && Date() < deadline && job.result == nil && job.status != .failed {
-            let rows = try admin.query("""
+            let rows = try admin.query(
+                """
                 SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() \
                 AND state = 'active' AND query LIKE 'INSERT INTO%'
                 """)
@@ -125,7 +126,8 @@ struct PostgreSQLCloneTests {
         let database = fixture.database!.name.replacingOccurrences(of: "'", with: "''")
         // The most plans and calls of one statement that reads the clone's map.
         func mapStatements() throws -> (plans: Int64, calls: Int64) {
-            let row = try statistics.query("""
+            let row = try statistics.query(
+                """
                 SELECT coalesce(max(s.plans), 0), coalesce(max(s.calls), 0) FROM pg_stat_statements s \
                 JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '\(database)' AND s.query LIKE '%_clone_map%'
                 """)[0]

@@ -9,19 +9,19 @@ import Testing
 /// records (create, update, read, delete) and in clones (identity rule 4).
 @Suite struct SelfInverseTests {
     static let model = """
-    { "entities": [
-      { "name": "Person", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [
-          { "name": "spouse", "destination": "Person", "inverse": "spouse" },
-          { "name": "friends", "destination": "Person", "toMany": true, "inverse": "friends" },
-          { "name": "children", "destination": "Child", "toMany": true, "inverse": "parent", "deleteRule": "cascade" } ] },
-      { "name": "Child", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [
-          { "name": "parent", "destination": "Person", "inverse": "children" },
-          { "name": "playmates", "destination": "Child", "toMany": true, "inverse": "playmates" },
-          { "name": "twin", "destination": "Child", "inverse": "twin" } ] }
-    ] }
-    """
+        { "entities": [
+          { "name": "Person", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [
+              { "name": "spouse", "destination": "Person", "inverse": "spouse" },
+              { "name": "friends", "destination": "Person", "toMany": true, "inverse": "friends" },
+              { "name": "children", "destination": "Child", "toMany": true, "inverse": "parent", "deleteRule": "cascade" } ] },
+          { "name": "Child", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [
+              { "name": "parent", "destination": "Person", "inverse": "children" },
+              { "name": "playmates", "destination": "Child", "toMany": true, "inverse": "playmates" },
+              { "name": "twin", "destination": "Child", "inverse": "twin" } ] }
+        ] }
+        """
 
     static func person(_ name: String, _ relationships: [String: ChangeSet.RelationshipEdit] = [:]) -> ChangeSet.Insert {
         ChangeSet.Insert(entity: "Person", attributes: ["name": .string(name)], relationships: relationships)
@@ -84,8 +84,9 @@ import Testing
         let ids = try fixture.insert([
             SelfInverseTests.person("parent"),
             ChangeSet.Insert(entity: "Child", attributes: ["name": .string("x")], relationships: ["parent": .toOne(.inserted(0))]),
-            ChangeSet.Insert(entity: "Child", attributes: ["name": .string("y")],
-                             relationships: ["parent": .toOne(.inserted(0)), "twin": .toOne(.inserted(1)), "playmates": .toMany([.inserted(1)])]),
+            ChangeSet.Insert(
+                entity: "Child", attributes: ["name": .string("y")],
+                relationships: ["parent": .toOne(.inserted(0)), "twin": .toOne(.inserted(1)), "playmates": .toMany([.inserted(1)])]),
             ChangeSet.Insert(entity: "Child", attributes: ["name": .string("outsider")], relationships: ["playmates": .toMany([.inserted(1)])]),
         ])
         let (parent, x, y, outsider) = (ids[0], ids[1], ids[2], ids[3])

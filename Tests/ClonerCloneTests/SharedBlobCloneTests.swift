@@ -17,9 +17,10 @@ import Testing
     /// A note of `items` items whose memos each carry one attachment of `attachment` bytes.
     static func noteWithAttachments(_ fixture: CloneFixture, items: Int, attachment: Data) throws -> CloneFixture.SampleNote {
         let sample = try fixture.makeSampleNote(items: items)
-        try fixture.insert(sample.memos.map { memo in
-            ChangeSet.Insert(entity: "Attachment", attributes: ["image": .binary(attachment)], relationships: ["memo": .toOne(.existing(memo))])
-        })
+        try fixture.insert(
+            sample.memos.map { memo in
+                ChangeSet.Insert(entity: "Attachment", attributes: ["image": .binary(attachment)], relationships: ["memo": .toOne(.existing(memo))])
+            })
         return sample
     }
 
@@ -56,9 +57,12 @@ import Testing
 
         // PATCH the first clone back to the source's value: `replacement` loses its only
         // reference and goes in the same transaction.
-        _ = try fixture.store.write { try $0.save(ChangeSet(updates: [
-            ChangeSet.Update(entity: "Note", id: set.clone.id, attributes: ["data": .binary(Data([1, 2, 3]))]),
-        ])) }
+        _ = try fixture.store.write {
+            try $0.save(
+                ChangeSet(updates: [
+                    ChangeSet.Update(entity: "Note", id: set.clone.id, attributes: ["data": .binary(Data([1, 2, 3]))])
+                ]))
+        }
         #expect(try Self.blobCount(fixture) == 1, "the replaced value's blob went with its last reference")
         #expect(try fixture.store.read { try $0.checkBlobs(limit: 5) }.isEmpty)
     }
@@ -68,8 +72,11 @@ import Testing
         let shared = Data("shared attachment".utf8)
         let sample = try Self.noteWithAttachments(fixture, items: 3, attachment: shared)
         let own = Data("only the original".utf8)
-        try fixture.insert([ChangeSet.Insert(entity: "Attachment", attributes: ["image": .binary(own)],
-                                             relationships: ["memo": .toOne(.existing(sample.memos[0]))])])
+        try fixture.insert([
+            ChangeSet.Insert(
+                entity: "Attachment", attributes: ["image": .binary(own)],
+                relationships: ["memo": .toOne(.existing(sample.memos[0]))])
+        ])
         let clone = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
         // The original goes (cascade: memos, attachments): its blobs stay for the clone.
         _ = try fixture.store.write { try $0.save(ChangeSet(deletes: [ChangeSet.Delete(entity: "Note", id: sample.note)])) }
@@ -143,14 +150,22 @@ import Testing
                     for round in 0..<6 {
                         do {
                             let note = try store.write { context in
-                                try context.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Note", attributes: [
-                                    "id": .uuid(UUID()), "createDate": .date(millisecondsSince1970: 0), "data": .binary(value),
-                                ])])).insertedIDs[0]
+                                try context.save(
+                                    ChangeSet(inserts: [
+                                        ChangeSet.Insert(
+                                            entity: "Note",
+                                            attributes: [
+                                                "id": .uuid(UUID()), "createDate": .date(millisecondsSince1970: 0), "data": .binary(value),
+                                            ])
+                                    ])
+                                ).insertedIDs[0]
                             }
                             let clone = try engine.clone(CloneRequest(entity: "Note", id: note)).clone.id
                             _ = try store.write { try $0.save(ChangeSet(deletes: [ChangeSet.Delete(entity: "Note", id: note)])) }
                             _ = try store.write { try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: clone, attributes: ["data": .null])])) }
-                            _ = try store.write { try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: clone, attributes: ["data": .binary(value)])])) }
+                            _ = try store.write {
+                                try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: clone, attributes: ["data": .binary(value)])]))
+                            }
                             _ = try store.write { try $0.save(ChangeSet(deletes: [ChangeSet.Delete(entity: "Note", id: clone)])) }
                         } catch {
                             failures.append("client \(client) round \(round): \(error)")

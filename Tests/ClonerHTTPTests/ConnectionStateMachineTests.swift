@@ -79,8 +79,9 @@ import Testing
         _ number: Int, closes: Bool = false, stream: Bool = false, serverClosing: Bool = false,
         _ machine: inout ConnectionStateMachine
     ) -> String {
-        name(machine.responseReady(
-            number: number, status: .ok, handlerCloses: closes, hasStream: stream, serverClosing: serverClosing))
+        name(
+            machine.responseReady(
+                number: number, status: .ok, handlerCloses: closes, hasStream: stream, serverClosing: serverClosing))
     }
 
     // MARK: Pipelining and deferred answers
@@ -139,12 +140,14 @@ import Testing
         #expect(Self.name(machine.headReceived(waiting, now: 0, bodyAlreadyBuffered: false)) == "writeContinue")
 
         var eager = Self.machine()
-        #expect(Self.receive(waiting, body: Array("hello".utf8), bodyAlreadyBuffered: true, into: &eager)
-            == ["nothing", "dispatch 1 /x 5B"])
+        #expect(
+            Self.receive(waiting, body: Array("hello".utf8), bodyAlreadyBuffered: true, into: &eager)
+                == ["nothing", "dispatch 1 /x 5B"])
 
         var plain = Self.machine()
-        #expect(Self.receive(Self.head(.post, "/x", contentLength: 5), body: Array("hello".utf8), into: &plain)
-            == ["nothing", "dispatch 1 /x 5B"])
+        #expect(
+            Self.receive(Self.head(.post, "/x", contentLength: 5), body: Array("hello".utf8), into: &plain)
+                == ["nothing", "dispatch 1 /x 5B"])
     }
 
     @Test func aHeadThatFailsItsChecksIsRejectedWithoutContinue() {

@@ -30,7 +30,9 @@ import Testing
         let group = DispatchGroup()
         func spawn(_ body: @escaping @Sendable () -> Void) {
             group.enter()
-            Thread { body(); group.leave() }.start()
+            Thread {
+                body(); group.leave()
+            }.start()
         }
         for _ in 0..<2 {
             spawn {

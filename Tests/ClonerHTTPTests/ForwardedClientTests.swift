@@ -16,7 +16,9 @@ import Testing
         // A client that forged an entry is still found: the forged part is left of it.
         #expect(Self.client(["X-Forwarded-For": "1.1.1.1, 203.0.113.7, 10.0.0.9"]) == "203.0.113.7")
         // Several fields read as one list, in order.
-        #expect(Self.client([("X-Forwarded-For", "1.1.1.1"), ("x-forwarded-for", "203.0.113.8 ,10.1.1.1")].reduce(into: HTTPHeaders()) { $0.add($1.0, $1.1) }) == "203.0.113.8")
+        #expect(
+            Self.client([("X-Forwarded-For", "1.1.1.1"), ("x-forwarded-for", "203.0.113.8 ,10.1.1.1")].reduce(into: HTTPHeaders()) { $0.add($1.0, $1.1) })
+                == "203.0.113.8")
         // Every hop trusted: the left-most.
         #expect(Self.client(["X-Forwarded-For": "10.0.0.7, 10.0.0.8"]) == "10.0.0.7")
         #expect(Self.client(["X-Forwarded-For": "[2001:db8::5]:1234, 2001:db8:ffff::1"]) == "2001:db8::5")

@@ -13,8 +13,10 @@ import Testing
     }
 
     @Test func otherValuesAreKeptAsWritten() {
-        for value in ["\"1\"", "*", "respond-async", "respond-async, wait=5", "abc", "", "%", "%2", "%zz", "a%2",
-                      "\"%31\"", "a:b%3A", "a b%20", "%FF%FE"] {
+        for value in [
+            "\"1\"", "*", "respond-async", "respond-async, wait=5", "abc", "", "%", "%2", "%zz", "a%2",
+            "\"%31\"", "a:b%3A", "a b%20", "%FF%FE",
+        ] {
             #expect(HTTPHeaders.decodingPercentEncodedForm(value) == value, "\(value) was decoded")
         }
     }

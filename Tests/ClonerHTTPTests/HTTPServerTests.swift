@@ -179,14 +179,18 @@ import Testing
         var router = Router()
         router.get("/teapot") { _ in throw Teapot() }
         router.get("/boom") { _ in throw TestFailure() }
-        router.add(.get, "/deferred-boom", deferred: { _, responder in
-            DispatchQueue.global().async { responder.fail(Teapot()) }
-        })
+        router.add(
+            .get, "/deferred-boom",
+            deferred: { _, responder in
+                DispatchQueue.global().async { responder.fail(Teapot()) }
+            })
         router.add(.get, "/forgotten", deferred: { _, _ in })
-        router.add(.get, "/async", async: { request in
-            try await Task.sleep(for: .milliseconds(10))
-            return .text("async \(request.method)")
-        })
+        router.add(
+            .get, "/async",
+            async: { request in
+                try await Task.sleep(for: .milliseconds(10))
+                return .text("async \(request.method)")
+            })
         let server = try TestServer(router: router)
         defer { server.stop() }
         let client = try RawClient(port: server.port)
@@ -255,8 +259,9 @@ import Testing
         hooks.accessLog = { record in records.withLock { $0.append(record) } }
         hooks.onRequestStart = { _ in started.add(1, ordering: .relaxed) }
         hooks.errorResponse = { context in
-            .json(Array("{\"status\":\(context.status.code),\"requestId\":\"\(context.requestID)\"}".utf8), status: context.status,
-                  headers: ["Content-Type": "application/problem+json"])
+            .json(
+                Array("{\"status\":\(context.status.code),\"requestId\":\"\(context.requestID)\"}".utf8), status: context.status,
+                headers: ["Content-Type": "application/problem+json"])
         }
         let server = try TestServer(hooks: hooks)
         let client = try RawClient(port: server.port)
@@ -333,15 +338,19 @@ import Testing
     @Test func curlPlain() throws {
         let server = try TestServer()
         defer { server.stop() }
-        let (status, output) = try run("/usr/bin/curl", [
-            "-s", "-m", "60", "-o", "-", "-w", " %{http_code}", "--data-binary", "payload", "-H", "Content-Type: text/plain",
-            "http://127.0.0.1:\(server.port)/echo", "--next", "-s", "http://127.0.0.1:\(server.port)/items/5",
-        ])
+        let (status, output) = try run(
+            "/usr/bin/curl",
+            [
+                "-s", "-m", "60", "-o", "-", "-w", " %{http_code}", "--data-binary", "payload", "-H", "Content-Type: text/plain",
+                "http://127.0.0.1:\(server.port)/echo", "--next", "-s", "http://127.0.0.1:\(server.port)/items/5",
+            ])
         #expect(status == 0)
         #expect(output == "payload 200item 5")
-        let chunked = try run("/usr/bin/curl", [
-            "-s", "-m", "60", "-H", "Transfer-Encoding: chunked", "--data-binary", "chunky", "http://127.0.0.1:\(server.port)/echo",
-        ])
+        let chunked = try run(
+            "/usr/bin/curl",
+            [
+                "-s", "-m", "60", "-H", "Transfer-Encoding: chunked", "--data-binary", "chunky", "http://127.0.0.1:\(server.port)/echo",
+            ])
         #expect(chunked.output == "chunky")
     }
 

@@ -62,8 +62,9 @@ import Testing
         var answers: [String] = []
         for _ in 0..<Self.requests {
             guard let response = client.readResponse() else { break }
-            answers.append(String(decoding: response.body.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
-                           + (response.status == 200 && response.body.count == Self.answerSize ? "" : " (bad)"))
+            answers.append(
+                String(decoding: response.body.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+                    + (response.status == 200 && response.body.count == Self.answerSize ? "" : " (bad)"))
         }
         #expect(answers == (0..<Self.requests).map { "answer \($0)" })
         #expect(calls.count.load(ordering: .relaxed) == Self.requests)

@@ -8,8 +8,11 @@ import Testing
 
     /// What haproxy's `send-proxy-v2` sends for a TCP/IPv4 client 192.0.2.10:51000 connected to
     /// 198.51.100.1:8080: PROXY command, INET + STREAM, 12 address bytes.
-    static let ipv4Header: [UInt8] = signature + [0x21, 0x11, 0x00, 0x0C,
-        192, 0, 2, 10, 198, 51, 100, 1, 0xC7, 0x38, 0x1F, 0x90]
+    static let ipv4Header: [UInt8] =
+        signature + [
+            0x21, 0x11, 0x00, 0x0C,
+            192, 0, 2, 10, 198, 51, 100, 1, 0xC7, 0x38, 0x1F, 0x90,
+        ]
 
     static func v2(command: UInt8 = 0x1, family: UInt8, transport: UInt8 = 0x1, body: [UInt8]) -> [UInt8] {
         signature + [0x20 | command, family << 4 | transport, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body
@@ -53,17 +56,22 @@ import Testing
         let tlv: [UInt8] = [0x05, 0x00, 0x03, 0xAA, 0xBB, 0xCC]
         let bytes = Self.v2(family: 0x2, body: source + destination + [0x12, 0x67, 0x01, 0xBB] + tlv)
         let outcome = try Self.parseByteByByte(bytes)
-        #expect(outcome == .header(ProxyHeader(
-            version: 2, source: .init(address: IPAddress("2001:db8::17")!, port: 4711),
-            destination: .init(address: IPAddress("2001:db8::1")!, port: 443)), consumed: 16 + 36 + 6))
+        #expect(
+            outcome
+                == .header(
+                    ProxyHeader(
+                        version: 2, source: .init(address: IPAddress("2001:db8::17")!, port: 4711),
+                        destination: .init(address: IPAddress("2001:db8::1")!, port: 443)), consumed: 16 + 36 + 6))
         if case .header(let header, _) = outcome { #expect(header.source?.description == "[2001:db8::17]:4711") }
     }
 
     @Test func ipv4MappedIPv6SourceReadsAsIPv4() throws {
         let mapped = IPAddress(bytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 203, 0, 113, 5])!
         #expect(mapped.isIPv4)
-        let bytes = Self.v2(family: 0x2, body: [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF, 203, 0, 113, 5]
-            + [UInt8](repeating: 0, count: 16) + [0, 80, 0, 80])
+        let bytes = Self.v2(
+            family: 0x2,
+            body: [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF, 203, 0, 113, 5]
+                + [UInt8](repeating: 0, count: 16) + [0, 80, 0, 80])
         guard case .header(let header, _) = try ProxyHeaderParser.parse(bytes) else { Issue.record("incomplete"); return }
         #expect(header.source?.address.description == "203.0.113.5")
     }
@@ -107,13 +115,19 @@ import Testing
 
     @Test func version1TCP4AndTCP6ReadByteByByte() throws {
         let tcp4 = Array("PROXY TCP4 192.0.2.10 198.51.100.1 51000 8080\r\n".utf8)
-        #expect(try Self.parseByteByByte(tcp4) == .header(ProxyHeader(
-            version: 1, source: .init(address: IPAddress("192.0.2.10")!, port: 51000),
-            destination: .init(address: IPAddress("198.51.100.1")!, port: 8080)), consumed: tcp4.count))
+        #expect(
+            try Self.parseByteByByte(tcp4)
+                == .header(
+                    ProxyHeader(
+                        version: 1, source: .init(address: IPAddress("192.0.2.10")!, port: 51000),
+                        destination: .init(address: IPAddress("198.51.100.1")!, port: 8080)), consumed: tcp4.count))
         let tcp6 = Array("PROXY TCP6 2001:db8::17 2001:db8::1 4711 443\r\n".utf8)
-        #expect(try Self.parseByteByByte(tcp6) == .header(ProxyHeader(
-            version: 1, source: .init(address: IPAddress("2001:db8::17")!, port: 4711),
-            destination: .init(address: IPAddress("2001:db8::1")!, port: 443)), consumed: tcp6.count))
+        #expect(
+            try Self.parseByteByByte(tcp6)
+                == .header(
+                    ProxyHeader(
+                        version: 1, source: .init(address: IPAddress("2001:db8::17")!, port: 4711),
+                        destination: .init(address: IPAddress("2001:db8::1")!, port: 443)), consumed: tcp6.count))
         // §2.1: UNKNOWN ignores the rest of the line.
         let unknown = Array("PROXY UNKNOWN ffff:f...f:ffff 65535 65535\r\n".utf8)
         #expect(try Self.parseByteByByte(unknown) == .header(ProxyHeader(version: 1, source: nil, destination: nil), consumed: unknown.count))

@@ -49,7 +49,8 @@ private func bodyBytes(_ outputs: [BufferedRequestParser.Output]) -> [UInt8] {
     }
 
     @Test func chunkedBodyWithExtensionsAndTrailers() throws {
-        let text = "POST /a HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let text =
+            "POST /a HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5;name=value\r\nhello\r\n6\r\n world\r\n0\r\nChecksum: abc\r\n\r\n"
         let outputs = try parse(text).get()
         #expect(heads(outputs).first?.framing == .chunked)
@@ -58,7 +59,8 @@ private func bodyBytes(_ outputs: [BufferedRequestParser.Output]) -> [UInt8] {
     }
 
     @Test func byteByByteFeedingGivesTheSameEvents() throws {
-        let text = "\r\nPOST /a HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+        let text =
+            "\r\nPOST /a HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
             + "GET /b HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
         let whole = try parse(text).get()
         var parser = BufferedRequestParser()
@@ -159,7 +161,8 @@ private func bodyBytes(_ outputs: [BufferedRequestParser.Output]) -> [UInt8] {
         var limits = HTTPLimits()
         limits.maxBodyLength = 10
         var parser = RequestParser(limits: limits)
-        let text = "PUT /big HTTP/1.1\r\nHost: a\r\nContent-Length: 20\r\n\r\n" + String(repeating: "x", count: 20)
+        let text =
+            "PUT /big HTTP/1.1\r\nHost: a\r\nContent-Length: 20\r\n\r\n" + String(repeating: "x", count: 20)
             + "PUT /big HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n" + String(repeating: "y", count: 16)
             + "\r\n4\r\nyyyy\r\n0\r\n\r\n"
             + "PUT /small HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n"
@@ -190,8 +193,9 @@ private func bodyBytes(_ outputs: [BufferedRequestParser.Output]) -> [UInt8] {
         #expect(failure?.reason == "Content-Length 11 exceeds 10")
 
         var chunked = RequestParser(limits: limits)
-        let over = Array(("PUT /big HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n" + String(repeating: "y", count: 16)
-            + "\r\n5\r\n").utf8)
+        let over = Array(
+            ("PUT /big HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n" + String(repeating: "y", count: 16)
+                + "\r\n5\r\n").utf8)
         var position = 0
         var chunkedFailure: HTTPParseError?
         while chunkedFailure == nil && position < over.count {

@@ -53,10 +53,11 @@ import Testing
         let request = HTTPRequest(method: .get, target: "/notes/1?limit=5&order=name,-date&q=a+b%21&flag")
         #expect(request.path == "/notes/1")
         #expect(request.query == "limit=5&order=name,-date&q=a+b%21&flag")
-        #expect(request.queryItems == [
-            QueryItem(name: "limit", value: "5"), QueryItem(name: "order", value: "name,-date"),
-            QueryItem(name: "q", value: "a b!"), QueryItem(name: "flag", value: ""),
-        ])
+        #expect(
+            request.queryItems == [
+                QueryItem(name: "limit", value: "5"), QueryItem(name: "order", value: "name,-date"),
+                QueryItem(name: "q", value: "a b!"), QueryItem(name: "flag", value: ""),
+            ])
         #expect(request.queryValue("q") == "a b!")
         #expect(HTTPRequest(method: .get, target: "http://example.com/x/y?z=1").path == "/x/y")
         #expect(HTTPRequest(method: .get, target: "/a%20b/c").pathSegments == ["a b", "c"])
@@ -75,6 +76,6 @@ import Testing
     }
 
     @Test func dateHeaderFormat() {
-        #expect(String(decoding: HTTPDateCache.format(784111777), as: UTF8.self) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(String(decoding: HTTPDateCache.format(784_111_777), as: UTF8.self) == "Sun, 06 Nov 1994 08:49:37 GMT")
     }
 }

@@ -94,29 +94,35 @@ func describeEnd(_ error: (any Error)?) -> String {
         }
         router.add(.put, "/upload", maxBodyBytes: bodyLimit, streamed: hashing)
         router.add(.put, "/small", maxBodyBytes: 1000, streamed: hashing)
-        router.add(.put, "/early", maxBodyBytes: bodyLimit, streamed: { _, _ in
-            seen.started()
-            return HTTPResponse(status: .notFound, body: Array("no such record".utf8))
-        })
-        router.add(.put, "/count-slowly", maxBodyBytes: bodyLimit, streamed: { _, body in
-            var count = 0
-            var chunks = 0
-            for try await chunk in body {
-                count += chunk.count
-                chunks += 1
-                seen.noteQueued(body)
-                if chunks % 4 == 0 { try await Task.sleep(for: .milliseconds(1)) }
-            }
-            return .text("\(count)")
-        })
-        router.add(.post, "/reverse", maxBodyBytes: bodyLimit, streamed: { _, body in
-            var chunks: [[UInt8]] = []
-            for try await chunk in body { chunks.append(chunk) }
-            let read = chunks
-            return .streaming { writer in
-                for chunk in read.reversed() { try await writer.write(chunk.reversed()) }
-            }
-        })
+        router.add(
+            .put, "/early", maxBodyBytes: bodyLimit,
+            streamed: { _, _ in
+                seen.started()
+                return HTTPResponse(status: .notFound, body: Array("no such record".utf8))
+            })
+        router.add(
+            .put, "/count-slowly", maxBodyBytes: bodyLimit,
+            streamed: { _, body in
+                var count = 0
+                var chunks = 0
+                for try await chunk in body {
+                    count += chunk.count
+                    chunks += 1
+                    seen.noteQueued(body)
+                    if chunks % 4 == 0 { try await Task.sleep(for: .milliseconds(1)) }
+                }
+                return .text("\(count)")
+            })
+        router.add(
+            .post, "/reverse", maxBodyBytes: bodyLimit,
+            streamed: { _, body in
+                var chunks: [[UInt8]] = []
+                for try await chunk in body { chunks.append(chunk) }
+                let read = chunks
+                return .streaming { writer in
+                    for chunk in read.reversed() { try await writer.write(chunk.reversed()) }
+                }
+            })
         router.get("/hello") { _ in .text("hello") }
         router.post("/echo") { request in HTTPResponse(body: request.body) }
         return router
@@ -424,11 +430,13 @@ func describeEnd(_ error: (any Error)?) -> String {
             let file = folder.appendingPathComponent("body.bin")
             try Data(body).write(to: file)
             let out = folder.appendingPathComponent("out.bin")
-            let result = try run("/usr/bin/curl", [
-                "-s", "-m", "60", "-H", "Transfer-Encoding: chunked", "--data-binary", "@\(file.path)", "-o", out.path,
-                "http://127.0.0.1:\(server.port)/reverse",
-                "--next", "-s", "-m", "60", "-w", "%{num_connects} ", "http://127.0.0.1:\(server.port)/hello",
-            ])
+            let result = try run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-m", "60", "-H", "Transfer-Encoding: chunked", "--data-binary", "@\(file.path)", "-o", out.path,
+                    "http://127.0.0.1:\(server.port)/reverse",
+                    "--next", "-s", "-m", "60", "-w", "%{num_connects} ", "http://127.0.0.1:\(server.port)/hello",
+                ])
             return (result.status, (try Data(contentsOf: out), result.output))
         }
         #expect(status == 0)
@@ -495,10 +503,11 @@ func describeEnd(_ error: (any Error)?) -> String {
         done.withLock { $0 = true }
         await sampler.value
         let highest = peak.withLock { $0 }
-        print("streamed \(total >> 20) MiB into a slow handler in \(elapsed): RSS \(before >> 20) MiB before, "
-            + "\(warm >> 20) MiB after a 16 MiB warm-up, peak \(highest >> 20) MiB "
-            + "(growth \((highest - before) >> 10) KiB in all, \((highest - warm) >> 10) KiB during the upload); "
-            + "at most \(seen.mostQueued.withLock { $0 } >> 10) KiB queued for the handler")
+        print(
+            "streamed \(total >> 20) MiB into a slow handler in \(elapsed): RSS \(before >> 20) MiB before, "
+                + "\(warm >> 20) MiB after a 16 MiB warm-up, peak \(highest >> 20) MiB "
+                + "(growth \((highest - before) >> 10) KiB in all, \((highest - warm) >> 10) KiB during the upload); "
+                + "at most \(seen.mostQueued.withLock { $0 } >> 10) KiB queued for the handler")
         #expect(warmUp?.text == "\(16 << 20)")
         #expect(response?.status == 200)
         #expect(response?.text == "\(total)")
@@ -518,10 +527,12 @@ func describeEnd(_ error: (any Error)?) -> String {
         let file = folder.appendingPathComponent("upload.bin")
         try Data(body).write(to: file)
         let (status, output) = try await Blocking.run {
-            try run("/usr/bin/curl", [
-                "-s", "-m", "60", "--cacert", tls.certificateChainPath, "-T", file.path,
-                "https://localhost:\(server.port)/upload",
-            ])
+            try run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-m", "60", "--cacert", tls.certificateChainPath, "-T", file.path,
+                    "https://localhost:\(server.port)/upload",
+                ])
         }
         #expect(status == 0)
         #expect(output.hasPrefix("\(BodyHash.of(body)) "))

@@ -52,10 +52,12 @@ final class StreamProgress: Sendable {
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
         let (status, output) = try await Blocking.run {
-            try run("/usr/bin/curl", [
-                "-s", "-m", "60", "-D", "-", "\(base)/stream", "-w", "%{num_connects}",
-                "--next", "-s", "-m", "60", "\(base)/hello", "-w", " %{num_connects}",
-            ])
+            try run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-m", "60", "-D", "-", "\(base)/stream", "-w", "%{num_connects}",
+                    "--next", "-s", "-m", "60", "\(base)/hello", "-w", " %{num_connects}",
+                ])
         }
         #expect(status == 0)
         let expected = (0..<100).map { String(decoding: Self.piece($0), as: UTF8.self) }.joined()
@@ -69,10 +71,12 @@ final class StreamProgress: Sendable {
     /// blockers, and curl timed out mid-body.
     @Test func streamsAndAsyncHandlersDoNotWaitForABlockedCooperativePool() async throws {
         var router = Self.router()
-        router.add(.get, "/async", async: { _ in
-            try await Task.sleep(for: .milliseconds(10))
-            return .text("async")
-        })
+        router.add(
+            .get, "/async",
+            async: { _ in
+                try await Task.sleep(for: .milliseconds(10))
+                return .text("async")
+            })
         let server = try TestServer(router: router)
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
@@ -84,9 +88,11 @@ final class StreamProgress: Sendable {
             // this test's own continuation needs the pool back).
             usleep(100_000)
             defer { for _ in 0..<blockers { release.signal() } }
-            return try run("/usr/bin/curl", [
-                "-s", "-m", "10", "--http1.0", "\(base)/stream", "--next", "-s", "-m", "10", "\(base)/async",
-            ])
+            return try run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-m", "10", "--http1.0", "\(base)/stream", "--next", "-s", "-m", "10", "\(base)/async",
+                ])
         }
         #expect(status == 0, "curl exit status (28: timed out)")
         #expect(output.utf8.count == 1_000_000 + "async".utf8.count)

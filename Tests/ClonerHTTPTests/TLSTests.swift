@@ -13,11 +13,13 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let cert = folder.appendingPathComponent("cert.pem").path
         let key = folder.appendingPathComponent("key.pem").path
-        let (status, _) = try run("/usr/bin/openssl", [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
-            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        ])
+        let (status, _) = try run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ])
         #expect(status == 0)
         return (folder, TLSConfiguration(certificateChainPath: cert, privateKeyPath: key))
     }
@@ -30,10 +32,12 @@ import Testing
         let base = "https://127.0.0.1:\(server.port)"
 
         // Two requests in one curl run reuse the connection (keep-alive over TLS).
-        let (status, output) = try run("/usr/bin/curl", [
-            "-s", "-m", "60", "--cacert", tls.certificateChainPath, "-w", " %{http_code} %{num_connects}\n",
-            "\(base)/hello", "\(base)/items/77",
-        ])
+        let (status, output) = try run(
+            "/usr/bin/curl",
+            [
+                "-s", "-m", "60", "--cacert", tls.certificateChainPath, "-w", " %{http_code} %{num_connects}\n",
+                "\(base)/hello", "\(base)/items/77",
+            ])
         #expect(status == 0)
         #expect(output == "hello 200 1\nitem 77 200 0\n")
 
@@ -42,10 +46,12 @@ import Testing
         let bytes = (0..<600_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         try Data(bytes).write(to: payload)
         let echoed = folder.appendingPathComponent("echoed.bin")
-        let upload = try run("/usr/bin/curl", [
-            "-s", "-m", "60", "--cacert", tls.certificateChainPath, "--data-binary", "@\(payload.path)",
-            "-o", echoed.path, "\(base)/echo",
-        ])
+        let upload = try run(
+            "/usr/bin/curl",
+            [
+                "-s", "-m", "60", "--cacert", tls.certificateChainPath, "--data-binary", "@\(payload.path)",
+                "-o", echoed.path, "\(base)/echo",
+            ])
         #expect(upload.status == 0)
         #expect(try Data(contentsOf: echoed) == Data(bytes))
     }

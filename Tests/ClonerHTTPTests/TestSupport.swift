@@ -38,11 +38,13 @@ final class TestServer: Sendable {
         }
         router.put("/echo") { request in HTTPResponse(body: request.body) }
         router.get("/items/{id}") { request in .text("item \(request.parameter("id") ?? "?")") }
-        router.add(.get, "/slow", deferred: { request, responder in
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
-                responder.respond(.text("slow \(request.queryValue("n") ?? "")"))
-            }
-        })
+        router.add(
+            .get, "/slow",
+            deferred: { request, responder in
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+                    responder.respond(.text("slow \(request.queryValue("n") ?? "")"))
+                }
+            })
         router.get("/fail") { _ in throw TestFailure() }
         return router
     }

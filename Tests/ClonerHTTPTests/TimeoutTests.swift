@@ -112,9 +112,11 @@ import Testing
 
     @Test func drainTimeoutBoundsShutdown() throws {
         var router = Router()
-        router.add(.get, "/never", deferred: { _, responder in
-            DispatchQueue.global().asyncAfter(deadline: .now() + 20) { responder.respond(.text("late")) }
-        })
+        router.add(
+            .get, "/never",
+            deferred: { _, responder in
+                DispatchQueue.global().asyncAfter(deadline: .now() + 20) { responder.respond(.text("late")) }
+            })
         let server = try TestServer(router: router)
         let client = try RawClient(port: server.port)
         client.send("GET /never HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -41,12 +41,16 @@ import Testing
 
     @Test func theCurrentVersionIsLoadedWithEveryTypeMapped() throws {
         let model = try ModelLoader.load(contentsOf: Self.bundle)
-        #expect(model.entities.map(\.name) == ["Item", "ItemDetail", "Memo", "Note", "NoteDescription", "ToManyTag", "ToOneTag"],
-                "Notes 2 (named by .xccurrentversion), not the first version")
+        #expect(
+            model.entities.map(\.name) == ["Item", "ItemDetail", "Memo", "Note", "NoteDescription", "ToManyTag", "ToOneTag"],
+            "Notes 2 (named by .xccurrentversion), not the first version")
         let note = try #require(model.entity(named: "Note"))
         let types = Dictionary(uniqueKeysWithValues: note.attributes.map { ($0.name, $0.type) })
-        #expect(types == ["createDate": .date, "data": .binary, "id": .uuid, "index": .integer, "name": .string, "pinned": .boolean,
-                          "reviewDate": .date, "score": .double, "link": .string, "weight": .double, "revision": .integer])
+        #expect(
+            types == [
+                "createDate": .date, "data": .binary, "id": .uuid, "index": .integer, "name": .string, "pinned": .boolean,
+                "reviewDate": .date, "score": .double, "link": .string, "weight": .double, "revision": .integer,
+            ])
         #expect(note.attribute(named: "isSelected") == nil, "transient attributes are not stored")
         #expect(note.collection == "notes")
         #expect(model.entity(named: "ToOneTag")?.collection == "toonetags")
@@ -123,23 +127,25 @@ import Testing
     }
 
     @Test func everythingCloneCannotRepresentIsRefusedByName() throws {
-        let problems = try Self.problems(Self.contents("""
-            <entity name="Shape" representedClassName="Shape" isAbstract="YES" syncable="YES">
-                <attribute name="name" optional="YES" attributeType="String"/>
-            </entity>
-            <entity name="Circle" representedClassName="Circle" parentEntity="Shape" syncable="YES">
-                <attribute name="radius" optional="YES" attributeType="Double" defaultValueString="0.0" usesScalarValueType="YES"/>
-            </entity>
-            <entity name="Invoice" syncable="YES">
-                <attribute name="amount" optional="YES" attributeType="Decimal" defaultValueString="0.0"/>
-                <attribute name="colour" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData"/>
-                <attribute name="total" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="lines.@sum.amount" usesScalarValueType="YES"/>
-                <attribute name="scratch" optional="YES" transient="YES" attributeType="Transformable"/>
-                <fetchedProperty name="recent" optional="YES">
-                    <fetchRequest name="fetchedPropertyFetchRequest" entity="Invoice" predicateString="amount &gt; 0"/>
-                </fetchedProperty>
-            </entity>
-            """))
+        let problems = try Self.problems(
+            Self.contents(
+                """
+                <entity name="Shape" representedClassName="Shape" isAbstract="YES" syncable="YES">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                </entity>
+                <entity name="Circle" representedClassName="Circle" parentEntity="Shape" syncable="YES">
+                    <attribute name="radius" optional="YES" attributeType="Double" defaultValueString="0.0" usesScalarValueType="YES"/>
+                </entity>
+                <entity name="Invoice" syncable="YES">
+                    <attribute name="amount" optional="YES" attributeType="Decimal" defaultValueString="0.0"/>
+                    <attribute name="colour" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData"/>
+                    <attribute name="total" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="lines.@sum.amount" usesScalarValueType="YES"/>
+                    <attribute name="scratch" optional="YES" transient="YES" attributeType="Transformable"/>
+                    <fetchedProperty name="recent" optional="YES">
+                        <fetchRequest name="fetchedPropertyFetchRequest" entity="Invoice" predicateString="amount &gt; 0"/>
+                    </fetchedProperty>
+                </entity>
+                """))
         let named = Set(problems.map { "\($0.entity ?? "-").\($0.property ?? "-")" })
         #expect(named.isSuperset(of: ["Shape.-", "Circle.-", "Invoice.amount", "Invoice.colour", "Invoice.total", "Invoice.recent"]), "\(problems)")
         #expect(!named.contains("Invoice.scratch"), "a transient attribute is not stored, so its type does not matter")
@@ -152,19 +158,21 @@ import Testing
     @Test func modelRulesApplyAsToAModelFile() throws {
         // A required attribute excluded without a default, an inverse that does not point back, and
         // `share` on a relationship whose inverse is to-one: the model file's own messages.
-        let problems = try Self.problems(Self.contents("""
-            <entity name="Note" syncable="YES">
-                <attribute name="code" attributeType="String">
-                    <userInfo><entry key="exclude" value="YES"/></userInfo>
-                </attribute>
-                <relationship name="items" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Item" inverseName="note" inverseEntity="Item">
-                    <userInfo><entry key="clone" value="share"/></userInfo>
-                </relationship>
-            </entity>
-            <entity name="Item" syncable="YES">
-                <relationship name="note" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Note" inverseName="other" inverseEntity="Note"/>
-            </entity>
-            """))
+        let problems = try Self.problems(
+            Self.contents(
+                """
+                <entity name="Note" syncable="YES">
+                    <attribute name="code" attributeType="String">
+                        <userInfo><entry key="exclude" value="YES"/></userInfo>
+                    </attribute>
+                    <relationship name="items" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Item" inverseName="note" inverseEntity="Item">
+                        <userInfo><entry key="clone" value="share"/></userInfo>
+                    </relationship>
+                </entity>
+                <entity name="Item" syncable="YES">
+                    <relationship name="note" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Note" inverseName="other" inverseEntity="Note"/>
+                </entity>
+                """))
         let named = Set(problems.map { "\($0.entity ?? "-").\($0.property ?? "-")" })
         #expect(named.isSuperset(of: ["Note.code", "Note.items", "Item.note"]), "\(problems)")
     }

@@ -60,12 +60,17 @@ import Testing
     }
 
     @Test func valuesKeepTheirKinds() throws {
-        let value = try JSONValue(parsing: Data(#"﻿ {"i": 1, "d": 1.0, "e": 1e2, "b": true, "n": null, "big": 18446744073709551616, "s": "a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "a": [], "o": {}} "#.utf8))
-        #expect(value == .object([
-            "i": .integer(1), "d": .double(1), "e": .double(100), "b": .bool(true), "n": .null,
-            "big": .bigInteger("18446744073709551616"), "s": .string("a\"\\/\u{08}\u{0C}\n\r\té😀"),
-            "a": .array([]), "o": .object([:]),
-        ]))
+        let value = try JSONValue(
+            parsing: Data(
+                #"﻿ {"i": 1, "d": 1.0, "e": 1e2, "b": true, "n": null, "big": 18446744073709551616, "s": "a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "a": [], "o": {}} "#
+                    .utf8))
+        #expect(
+            value
+                == .object([
+                    "i": .integer(1), "d": .double(1), "e": .double(100), "b": .bool(true), "n": .null,
+                    "big": .bigInteger("18446744073709551616"), "s": .string("a\"\\/\u{08}\u{0C}\n\r\té😀"),
+                    "a": .array([]), "o": .object([:]),
+                ]))
     }
 
     /// An integer beyond Int64 is written back as it was read: a double would round it.

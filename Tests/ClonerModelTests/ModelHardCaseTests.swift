@@ -5,18 +5,26 @@ import Testing
 /// Model rules: required relationships and `exclude`, self-inverse relationships,
 /// compound uniqueness (`uniqueTogether`, docs/architecture.md#the-model-file).
 @Suite struct ModelHardCaseTests {
-    static let memo = #"{"name": "Memo", "attributes": [{"name": "text", "type": "string", "optional": true}], "relationships": [{"name": "attachments", "destination": "Attachment", "toMany": true, "inverse": "memo"}]}"#
+    static let memo =
+        #"{"name": "Memo", "attributes": [{"name": "text", "type": "string", "optional": true}], "relationships": [{"name": "attachments", "destination": "Attachment", "toMany": true, "inverse": "memo"}]}"#
 
     // MARK: exclude on a required relationship
 
     @Test func excludeOnARequiredToOneIsAModelError() {
         expectSingleProblem(
-            modelText(ModelHardCaseTests.memo, #"{"name": "Attachment", "attributes": [], "relationships": [{"name": "memo", "destination": "Memo", "inverse": "attachments", "optional": false, "userInfo": {"exclude": true}}]}"#),
+            modelText(
+                ModelHardCaseTests.memo,
+                #"{"name": "Attachment", "attributes": [], "relationships": [{"name": "memo", "destination": "Memo", "inverse": "attachments", "optional": false, "userInfo": {"exclude": true}}]}"#
+            ),
             entity: "Attachment", property: "memo", containing: ["required", "exclude"])
     }
 
     @Test func excludeOnAnOptionalToOneStillLoads() throws {
-        _ = try load(modelText(ModelHardCaseTests.memo, #"{"name": "Attachment", "attributes": [], "relationships": [{"name": "memo", "destination": "Memo", "inverse": "attachments", "userInfo": {"exclude": true}}]}"#))
+        _ = try load(
+            modelText(
+                ModelHardCaseTests.memo,
+                #"{"name": "Attachment", "attributes": [], "relationships": [{"name": "memo", "destination": "Memo", "inverse": "attachments", "userInfo": {"exclude": true}}]}"#
+            ))
     }
 
     // MARK: self-inverse relationships
@@ -55,23 +63,27 @@ import Testing
     }
 
     @Test func uniqueTogetherNamingAnUnknownPropertyIsAnError() {
-        expectSingleProblem(modelText(ModelHardCaseTests.person(#"[["firstName", "nickname"]]"#)),
-                            entity: "Person", property: nil, containing: ["uniqueTogether", "nickname"])
+        expectSingleProblem(
+            modelText(ModelHardCaseTests.person(#"[["firstName", "nickname"]]"#)),
+            entity: "Person", property: nil, containing: ["uniqueTogether", "nickname"])
     }
 
     @Test func uniqueTogetherNamingARelationshipIsAnError() {
-        expectSingleProblem(modelText(ModelHardCaseTests.person(#"[["firstName", "spouse"]]"#)),
-                            entity: "Person", property: nil, containing: ["uniqueTogether", "spouse", "relationship"])
+        expectSingleProblem(
+            modelText(ModelHardCaseTests.person(#"[["firstName", "spouse"]]"#)),
+            entity: "Person", property: nil, containing: ["uniqueTogether", "spouse", "relationship"])
     }
 
     @Test func uniqueTogetherRepeatingANameIsAnError() {
-        expectSingleProblem(modelText(ModelHardCaseTests.person(#"[["firstName", "firstName"]]"#)),
-                            entity: "Person", property: nil, containing: ["uniqueTogether", "firstName", "twice"])
+        expectSingleProblem(
+            modelText(ModelHardCaseTests.person(#"[["firstName", "firstName"]]"#)),
+            entity: "Person", property: nil, containing: ["uniqueTogether", "firstName", "twice"])
     }
 
     @Test func uniqueTogetherRepeatingAGroupIsAnError() {
-        expectSingleProblem(modelText(ModelHardCaseTests.person(#"[["firstName", "lastName"], ["lastName", "firstName"]]"#)),
-                            entity: "Person", property: nil, containing: ["uniqueTogether", "firstName", "lastName"])
+        expectSingleProblem(
+            modelText(ModelHardCaseTests.person(#"[["firstName", "lastName"], ["lastName", "firstName"]]"#)),
+            entity: "Person", property: nil, containing: ["uniqueTogether", "firstName", "lastName"])
     }
 
     @Test(arguments: [#""firstName""#, #"[[]]"#, #"[["firstName", 3]]"#, #"["firstName"]"#])

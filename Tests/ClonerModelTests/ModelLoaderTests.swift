@@ -66,11 +66,13 @@ import Testing
     }
 
     @Test func customRuleKeys() throws {
-        let keys = CloneRuleKeys(exclude: "MOCloner.exclude", rebuild: "MOCloner.rebuild", followParent: "MOCloner.followParent",
-                                 withoutParent: "MOCloner.withoutParent", clone: "MOCloner.clone")
+        let keys = CloneRuleKeys(
+            exclude: "MOCloner.exclude", rebuild: "MOCloner.rebuild", followParent: "MOCloner.followParent",
+            withoutParent: "MOCloner.withoutParent", clone: "MOCloner.clone")
         let text = modelText(
             #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid", "userInfo": {"MOCloner.rebuild": "uuid", "rebuild": "now"}}, {"name": "secret", "type": "string", "optional": true, "userInfo": {"MOCloner.exclude": true}}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}, {"name": "template", "destination": "Note", "userInfo": {"MOCloner.clone": "share"}}]}"#,
-            #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"MOCloner.followParent": "id", "MOCloner.withoutParent": "blank"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#)
+            #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"MOCloner.followParent": "id", "MOCloner.withoutParent": "blank"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#
+        )
         let model = try load(text, keys: keys)
         let note = try #require(model.entity(named: "Note"))
         // The default key names are plain userInfo now: `"rebuild": "now"` on a uuid is not a rule.
@@ -96,19 +98,21 @@ import Testing
     }
 
     @Test func normalisedModelRoundTripsEveryDefaultType() throws {
-        let original = try load(modelText(#"""
-        {"name": "Sample", "attributes": [
-          {"name": "s", "type": "string", "default": "line\nbreak \"quoted\" é"},
-          {"name": "i", "type": "integer", "default": -7},
-          {"name": "d", "type": "double", "default": 0.1},
-          {"name": "b", "type": "boolean", "default": true},
-          {"name": "t", "type": "date", "default": "1969-12-31T23:59:59.999-00:30"},
-          {"name": "u", "type": "uuid", "default": "4F9D3C1E-8A2B-4C6D-9E0F-1A2B3C4D5E6F"},
-          {"name": "x", "type": "binary", "default": "AAEC/w=="},
-          {"name": "j", "type": "json", "default": {"z": [1, 1.5, "a", null, true], "a": {}}},
-          {"name": "n", "type": "json", "optional": true, "userInfo": {"exclude": 1.0, "nested": {"k": [1]}}}
-        ]}
-        """#))
+        let original = try load(
+            modelText(
+                #"""
+                {"name": "Sample", "attributes": [
+                  {"name": "s", "type": "string", "default": "line\nbreak \"quoted\" é"},
+                  {"name": "i", "type": "integer", "default": -7},
+                  {"name": "d", "type": "double", "default": 0.1},
+                  {"name": "b", "type": "boolean", "default": true},
+                  {"name": "t", "type": "date", "default": "1969-12-31T23:59:59.999-00:30"},
+                  {"name": "u", "type": "uuid", "default": "4F9D3C1E-8A2B-4C6D-9E0F-1A2B3C4D5E6F"},
+                  {"name": "x", "type": "binary", "default": "AAEC/w=="},
+                  {"name": "j", "type": "json", "default": {"z": [1, 1.5, "a", null, true], "a": {}}},
+                  {"name": "n", "type": "json", "optional": true, "userInfo": {"exclude": 1.0, "nested": {"k": [1]}}}
+                ]}
+                """#))
         let normalized = original.normalizedJSON
         let attributes = normalized.objectValue?["entities"].flatMap { if case .array(let e) = $0 { e.first?.objectValue } else { nil } }?["attributes"]
         guard case .array(let written)? = attributes else { Issue.record("no attributes in \(normalized)"); return }
@@ -121,20 +125,30 @@ import Testing
     }
 
     @Test func normalisedModelSpellsOutEveryDefault() throws {
-        let model = try load(modelText(
-            #"{"name": "Note", "attributes": [{"name": "title", "type": "string"}], "relationships": [{"name": "next", "destination": "Note", "userInfo": {"clone": "share"}}]}"#))
-        let expected: JSONValue = .object(["entities": .array([.object([
-            "name": "Note", "collection": "notes",
-            "attributes": .array([.object([
-                "name": "title", "type": "string", "optional": false, "default": .null, "unique": false,
-                "originalName": .null, "userInfo": .object([:]),
-            ])]),
-            "relationships": .array([.object([
-                "name": "next", "destination": "Note", "toMany": false, "ordered": false, "inverse": .null,
-                "deleteRule": "nullify", "optional": true, "userInfo": .object(["clone": "share"]),
-            ])]),
-            "uniqueTogether": .array([]),
-        ])])])
+        let model = try load(
+            modelText(
+                #"{"name": "Note", "attributes": [{"name": "title", "type": "string"}], "relationships": [{"name": "next", "destination": "Note", "userInfo": {"clone": "share"}}]}"#
+            ))
+        let expected: JSONValue = .object([
+            "entities": .array([
+                .object([
+                    "name": "Note", "collection": "notes",
+                    "attributes": .array([
+                        .object([
+                            "name": "title", "type": "string", "optional": false, "default": .null, "unique": false,
+                            "originalName": .null, "userInfo": .object([:]),
+                        ])
+                    ]),
+                    "relationships": .array([
+                        .object([
+                            "name": "next", "destination": "Note", "toMany": false, "ordered": false, "inverse": .null,
+                            "deleteRule": "nullify", "optional": true, "userInfo": .object(["clone": "share"]),
+                        ])
+                    ]),
+                    "uniqueTogether": .array([]),
+                ])
+            ])
+        ])
         #expect(model.normalizedJSON == expected)
         // Encodable gives the same document through JSONEncoder.
         let encoded = try JSONEncoder().encode(model)
@@ -150,11 +164,11 @@ import Testing
 
         // Formatting, member order and spelled-out defaults do not change the model.
         let respelled = #"""
-        {
-          "entities": [ { "collection": "notes", "relationships": [], "name": "Note",
-            "attributes": [ { "default": 0, "type": "integer", "optional": false, "unique": false, "name": "index" } ] } ]
-        }
-        """#
+            {
+              "entities": [ { "collection": "notes", "relationships": [], "name": "Note",
+                "attributes": [ { "default": 0, "type": "integer", "optional": false, "unique": false, "name": "index" } ] } ]
+            }
+            """#
         #expect(try load(respelled).fingerprint == model.fingerprint)
 
         let changes = [

@@ -22,7 +22,8 @@ import Testing
                 default:
                     // Replace the JSON string starting at the next quote with a plausible other token.
                     guard let start = bytes[position...].firstIndex(of: UInt8(ascii: "\"")),
-                          let end = bytes[(start + 1)...].firstIndex(of: UInt8(ascii: "\"")) else { continue }
+                        let end = bytes[(start + 1)...].firstIndex(of: UInt8(ascii: "\""))
+                    else { continue }
                     bytes.replaceSubrange(start...end, with: Array(words.randomElement(using: &generator)!.utf8))
                 }
             }

@@ -91,7 +91,8 @@ import Testing
 
     @Test func originalNameOfAnotherCurrentProperty() {
         expectSingleProblem(
-            modelText(#"{"name": "Note", "attributes": [{"name": "title", "type": "string"}, {"name": "heading", "type": "string", "originalName": "title"}]}"#),
+            modelText(
+                #"{"name": "Note", "attributes": [{"name": "title", "type": "string"}, {"name": "heading", "type": "string", "originalName": "title"}]}"#),
             entity: "Note", property: "heading", containing: ["originalName \"title\"", "ambiguous"])
     }
 
@@ -113,7 +114,8 @@ import Testing
     func defaultOfTheWrongType(type: AttributeType, json: String) {
         expectSingleProblem(
             modelText(#"{"name": "Note", "attributes": [{"name": "field", "type": "\#(type.rawValue)", "default": \#(json)}]}"#),
-            entity: "Note", property: "field", containing: ["does not fit the \(type.rawValue) attribute", type.expectedJSONForm, "entities[0].attributes[0].default"])
+            entity: "Note", property: "field",
+            containing: ["does not fit the \(type.rawValue) attribute", type.expectedJSONForm, "entities[0].attributes[0].default"])
     }
 
     static let goodDefaults: [(AttributeType, String, AttributeValue)] = [
@@ -172,9 +174,10 @@ import Testing
     }
 
     @Test func inverseNamingAnotherRelationship() {
-        let found = problems(in: modelText(
-            #"{"name": "Note", "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}, {"name": "archived", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
-            #"{"name": "Item", "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#))
+        let found = problems(
+            in: modelText(
+                #"{"name": "Note", "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}, {"name": "archived", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
+                #"{"name": "Item", "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#))
         #expect(found.count == 1)
         #expect(found.first?.entity == "Note")
         #expect(found.first?.property == "archived")
@@ -182,10 +185,11 @@ import Testing
     }
 
     @Test func inverseWithAnotherDestination() {
-        let found = problems(in: modelText(
-            #"{"name": "Note", "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "owner"}]}"#,
-            #"{"name": "Item", "relationships": [{"name": "owner", "destination": "Folder", "inverse": "items"}]}"#,
-            #"{"name": "Folder", "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "owner"}]}"#))
+        let found = problems(
+            in: modelText(
+                #"{"name": "Note", "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "owner"}]}"#,
+                #"{"name": "Item", "relationships": [{"name": "owner", "destination": "Folder", "inverse": "items"}]}"#,
+                #"{"name": "Folder", "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "owner"}]}"#))
         let noteProblem = found.first { $0.entity == "Note" }
         #expect(noteProblem?.property == "items")
         #expect(noteProblem?.description.contains("its destination is Folder, not Note") == true)
@@ -209,9 +213,11 @@ import Testing
     @Test func validRelationshipShapesLoad() throws {
         // Many-to-many ordered on both sides, every delete rule, a self-inverse one-to-one, and an
         // excluded relationship: all legal.
-        let model = try load(modelText(
-            #"{"name": "Memo", "relationships": [{"name": "tags", "destination": "Tag", "toMany": true, "ordered": true, "inverse": "memos", "deleteRule": "deny"}, {"name": "twin", "destination": "Memo", "inverse": "twin", "deleteRule": "noAction", "userInfo": {"exclude": 1}}]}"#,
-            #"{"name": "Tag", "relationships": [{"name": "memos", "destination": "Memo", "toMany": true, "ordered": true, "inverse": "tags", "deleteRule": "cascade"}]}"#))
+        let model = try load(
+            modelText(
+                #"{"name": "Memo", "relationships": [{"name": "tags", "destination": "Tag", "toMany": true, "ordered": true, "inverse": "memos", "deleteRule": "deny"}, {"name": "twin", "destination": "Memo", "inverse": "twin", "deleteRule": "noAction", "userInfo": {"exclude": 1}}]}"#,
+                #"{"name": "Tag", "relationships": [{"name": "memos", "destination": "Memo", "toMany": true, "ordered": true, "inverse": "tags", "deleteRule": "cascade"}]}"#
+            ))
         let tags = try #require(model.entity(named: "Memo")?.relationship(named: "tags"))
         #expect(tags.isOrdered && tags.deleteRule == .deny && tags.ownership == .share)
         #expect(model.entity(named: "Memo")?.relationship(named: "twin")?.cloneRule.isExcluded == true)
@@ -226,7 +232,8 @@ import Testing
     }
 
     @Test func excludeOnAnAttributeWithADefaultIsFine() throws {
-        let model = try load(modelText(#"{"name": "Note", "attributes": [{"name": "title", "type": "string", "default": "", "userInfo": {"exclude": "yes"}}]}"#))
+        let model = try load(
+            modelText(#"{"name": "Note", "attributes": [{"name": "title", "type": "string", "default": "", "userInfo": {"exclude": "yes"}}]}"#))
         #expect(model.entity(named: "Note")?.attribute(named: "title")?.cloneRule.isExcluded == true)
     }
 
@@ -252,7 +259,8 @@ import Testing
         expectSingleProblem(
             modelText(
                 #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
-                #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "id", "withoutParent": "drop"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#),
+                #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "id", "withoutParent": "drop"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#
+            ),
             entity: "Item", property: "noteID", containing: ["withoutParent must be \"keep\" or \"blank\"", "\"drop\""])
     }
 
@@ -260,7 +268,8 @@ import Testing
         expectSingleProblem(
             modelText(
                 #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
-                #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "userInfo": {"followParent": "id", "withoutParent": "blank"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#),
+                #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "userInfo": {"followParent": "id", "withoutParent": "blank"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#
+            ),
             entity: "Item", property: "noteID", containing: ["withoutParent: blank", "required and has no default"])
     }
 
@@ -273,10 +282,12 @@ import Testing
     @Test func followParentMissingOnOneOfTheParentsCountsAsNoParent() throws {
         // Item is reached from Note (which has `id`) and from Folder (which does not): under Folder
         // an item has no parent to follow and `withoutParent` decides (attribute rule 2, docs/architecture.md#following-the-parent).
-        let model = try load(modelText(
-            #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
-            #"{"name": "Folder", "relationships": [{"name": "items", "destination": "Item", "toMany": true}]}"#,
-            #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "id"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#))
+        let model = try load(
+            modelText(
+                #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
+                #"{"name": "Folder", "relationships": [{"name": "items", "destination": "Item", "toMany": true}]}"#,
+                #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "id"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#
+            ))
         #expect(model.entity(named: "Item")?.attribute(named: "noteID")?.cloneRule.followParent == "id")
     }
 
@@ -285,7 +296,8 @@ import Testing
             modelText(
                 #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
                 #"{"name": "Folder", "relationships": [{"name": "items", "destination": "Item", "toMany": true}]}"#,
-                #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "idd"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#),
+                #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "idd"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#
+            ),
             entity: "Item", property: "noteID", containing: ["no entity that can be the parent of Item (Folder, Note) has an attribute idd"])
     }
 
@@ -301,19 +313,22 @@ import Testing
         expectSingleProblem(
             modelText(
                 #"{"name": "Note", "attributes": [{"name": "id", "type": "string"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
-                #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "id"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#),
+                #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "id"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}]}"#
+            ),
             entity: "Item", property: "noteID", containing: ["Note.id is string, but Item.noteID is uuid", "Note.items"])
     }
 
     @Test func followParentIgnoresSharedAndExcludedRelationships() throws {
         // Board.items is shared (many-to-many) and Archive.items is excluded: neither makes a parent,
         // so neither needs `id`. A self-referential tree follows its own attribute.
-        let model = try load(modelText(
-            #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
-            #"{"name": "Board", "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "boards"}]}"#,
-            #"{"name": "Archive", "relationships": [{"name": "items", "destination": "Item", "toMany": true, "userInfo": {"exclude": true}}]}"#,
-            #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "id"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}, {"name": "boards", "destination": "Board", "toMany": true, "inverse": "items"}]}"#,
-            #"{"name": "Folder", "attributes": [{"name": "path", "type": "string"}, {"name": "parentPath", "type": "string", "default": "/", "userInfo": {"followParent": "path", "withoutParent": "blank"}}], "relationships": [{"name": "children", "destination": "Folder", "toMany": true, "inverse": "parent"}, {"name": "parent", "destination": "Folder", "inverse": "children"}]}"#))
+        let model = try load(
+            modelText(
+                #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
+                #"{"name": "Board", "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "boards"}]}"#,
+                #"{"name": "Archive", "relationships": [{"name": "items", "destination": "Item", "toMany": true, "userInfo": {"exclude": true}}]}"#,
+                #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "id"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}, {"name": "boards", "destination": "Board", "toMany": true, "inverse": "items"}]}"#,
+                #"{"name": "Folder", "attributes": [{"name": "path", "type": "string"}, {"name": "parentPath", "type": "string", "default": "/", "userInfo": {"followParent": "path", "withoutParent": "blank"}}], "relationships": [{"name": "children", "destination": "Folder", "toMany": true, "inverse": "parent"}, {"name": "parent", "destination": "Folder", "inverse": "children"}]}"#
+            ))
         #expect(model.entity(named: "Item")?.attribute(named: "noteID")?.cloneRule.followParent == "id")
         #expect(model.entity(named: "Folder")?.attribute(named: "parentPath")?.cloneRule.withoutParent == .blank)
     }
@@ -324,7 +339,8 @@ import Testing
             modelText(
                 #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "note"}]}"#,
                 #"{"name": "Board", "attributes": [{"name": "id", "type": "string"}], "relationships": [{"name": "items", "destination": "Item", "toMany": true, "inverse": "boards", "userInfo": {"clone": "copy"}}]}"#,
-                #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "id"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}, {"name": "boards", "destination": "Board", "toMany": true, "inverse": "items"}]}"#),
+                #"{"name": "Item", "attributes": [{"name": "noteID", "type": "uuid", "optional": true, "userInfo": {"followParent": "id"}}], "relationships": [{"name": "note", "destination": "Note", "inverse": "items"}, {"name": "boards", "destination": "Board", "toMany": true, "inverse": "items"}]}"#
+            ),
             entity: "Item", property: "noteID", containing: ["Board.id is string, but Item.noteID is uuid"])
     }
 
@@ -357,19 +373,21 @@ import Testing
     }
 
     @Test func freeUserInfoKeysAreKept() throws {
-        let model = try load(modelText(#"{"name": "Note", "attributes": [{"name": "title", "type": "string", "userInfo": {"ui.label": "Title", "maxLength": 80}}]}"#))
+        let model = try load(
+            modelText(#"{"name": "Note", "attributes": [{"name": "title", "type": "string", "userInfo": {"ui.label": "Title", "maxLength": 80}}]}"#))
         #expect(model.entity(named: "Note")?.attribute(named: "title")?.userInfo == ["ui.label": .string("Title"), "maxLength": .integer(80)])
     }
 
     // MARK: Shape of the file
 
     @Test func unknownFieldsAreProblems() {
-        let found = problems(in: #"""
-        {"entities": [{"name": "Note", "colection": "n",
-          "attributes": [{"name": "title", "type": "string", "optinal": true}],
-          "relationships": [{"name": "next", "destination": "Note", "tomany": true, "userInfo": {"clone": "share"}}]}],
-         "version": 2}
-        """#)
+        let found = problems(
+            in: #"""
+                {"entities": [{"name": "Note", "colection": "n",
+                  "attributes": [{"name": "title", "type": "string", "optinal": true}],
+                  "relationships": [{"name": "next", "destination": "Note", "tomany": true, "userInfo": {"clone": "share"}}]}],
+                 "version": 2}
+                """#)
         #expect(found.count == 4, "\(found)")
         let texts = found.map(\.description)
         #expect(texts.contains { $0.contains("unknown field \"version\"") && $0.contains("(at model.version)") })
@@ -379,13 +397,14 @@ import Testing
     }
 
     @Test func wrongShapesAreReportedWithTheirPath() {
-        let found = problems(in: #"""
-        {"entities": [
-          {"name": "Note", "attributes": [{"name": "title", "type": 5, "optional": "yes"}]},
-          {"name": "Item", "attributes": {"name": "x"}, "relationships": [42]},
-          "Memo"
-        ]}
-        """#)
+        let found = problems(
+            in: #"""
+                {"entities": [
+                  {"name": "Note", "attributes": [{"name": "title", "type": 5, "optional": "yes"}]},
+                  {"name": "Item", "attributes": {"name": "x"}, "relationships": [42]},
+                  "Memo"
+                ]}
+                """#)
         let byPath = Dictionary(found.map { ($0.message, $0) }, uniquingKeysWith: { a, _ in a })
         #expect(found.count == 5, "\(found)")
         #expect(byPath.keys.contains { $0.contains("expected a string, found 5") && $0.contains("entities[0].attributes[0].type") })
@@ -412,9 +431,10 @@ import Testing
     }
 
     @Test func everyProblemIsReportedAtOnce() {
-        let found = problems(in: modelText(
-            #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid", "userInfo": {"rebuild": "now"}}, {"name": "title", "type": "strin"}, {"name": "count", "type": "integer", "default": "zero"}], "relationships": [{"name": "items", "destination": "Itme", "toMany": true}, {"name": "next", "destination": "Note", "ordered": true, "userInfo": {"clone": "share"}}]}"#,
-            #"{"name": "Note", "collection": "other"}"#))
+        let found = problems(
+            in: modelText(
+                #"{"name": "Note", "attributes": [{"name": "id", "type": "uuid", "userInfo": {"rebuild": "now"}}, {"name": "title", "type": "strin"}, {"name": "count", "type": "integer", "default": "zero"}], "relationships": [{"name": "items", "destination": "Itme", "toMany": true}, {"name": "next", "destination": "Note", "ordered": true, "userInfo": {"clone": "share"}}]}"#,
+                #"{"name": "Note", "collection": "other"}"#))
         #expect(found.count == 6, "\(found)")
         let located = Set(found.map { "\($0.entity ?? "-").\($0.property ?? "-")" })
         #expect(located == ["Note.id", "Note.title", "Note.count", "Note.items", "Note.next", "Note.-"])
@@ -432,9 +452,10 @@ import Testing
     @Test func problemsAreListedInFileOrder() {
         // The cross-entity problem of the first entity is found after the shape problem of the
         // second, but is listed first.
-        let found = problems(in: modelText(
-            #"{"name": "Alpha", "relationships": [{"name": "beta", "destination": "Bteа"}]}"#,
-            #"{"name": "Beta", "attributes": [{"name": "n", "type": "float"}]}"#))
+        let found = problems(
+            in: modelText(
+                #"{"name": "Alpha", "relationships": [{"name": "beta", "destination": "Bteа"}]}"#,
+                #"{"name": "Beta", "attributes": [{"name": "n", "type": "float"}]}"#))
         #expect(found.map(\.entity) == ["Alpha", "Beta"])
         #expect(found.last?.message.contains("(did you mean \"double\"?)") == true)
     }

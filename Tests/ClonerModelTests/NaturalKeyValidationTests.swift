@@ -7,7 +7,8 @@ import Testing
     static func model(_ key: String) -> String {
         modelText(
             #"{"name": "Card", "attributes": [{"name": "title", "type": "string"}], "relationships": [{"name": "labels", "destination": "Label", "toMany": true, "inverse": "cards", "userInfo": {"naturalKey": \#(key)}}]}"#,
-            #"{"name": "Label", "attributes": [{"name": "name", "type": "string"}, {"name": "board", "type": "string"}], "relationships": [{"name": "cards", "destination": "Card", "toMany": true, "inverse": "labels"}]}"#)
+            #"{"name": "Label", "attributes": [{"name": "name", "type": "string"}, {"name": "board", "type": "string"}], "relationships": [{"name": "cards", "destination": "Card", "toMany": true, "inverse": "labels"}]}"#
+        )
     }
 
     @Test func namesAttributesOfTheDestination() throws {
@@ -16,8 +17,9 @@ import Testing
     }
 
     @Test func anAttributeTheDestinationLacksIsAProblem() {
-        expectSingleProblem(Self.model(#"["name", "colour"]"#), entity: "Card", property: "labels",
-                            containing: ["naturalKey names colour", "Label", "userInfo.naturalKey"])
+        expectSingleProblem(
+            Self.model(#"["name", "colour"]"#), entity: "Card", property: "labels",
+            containing: ["naturalKey names colour", "Label", "userInfo.naturalKey"])
     }
 
     @Test(arguments: ["[]", "3", #"[1]"#])

@@ -15,7 +15,8 @@ package enum EndToEndFixture {
     /// A note owning two items (the first with an ItemData), a description and a memo tagged
     /// with a new tag: every kind of relationship of the sample model in one create.
     package static func richNote(name: String, tag: String) -> String {
-        note("""
+        note(
+            """
             "name":"\(name)",\
             "items":[{"name":"first","itemDatas":[{"value":1.5,"createDate":"\(date)"}]},{"name":"second"}],\
             "noteDescription":{"content":"about \(name)"},\

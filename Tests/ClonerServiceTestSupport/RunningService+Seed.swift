@@ -7,7 +7,8 @@ extension RunningService {
         let output: String
         switch backend {
         case .sqlite:
-            output = try await sql("""
+            output = try await sql(
+                """
                 BEGIN IMMEDIATE;
                 INSERT INTO Note (id, name, createDate) VALUES ('\(EndToEndFixture.uuid())', '\(name)', 1767323045678);
                 WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(items - 1))
@@ -18,7 +19,8 @@ extension RunningService {
                 SELECT _id FROM Note WHERE name = '\(name)';
                 """)
         case .postgreSQL:
-            output = try await sql("""
+            output = try await sql(
+                """
                 BEGIN;
                 INSERT INTO "Note" (id, name, "createDate") VALUES ('\(EndToEndFixture.uuid())', '\(name)', to_timestamp(1767323045.678));
                 INSERT INTO "Item" (name, note, "_pos_note") SELECT 'item ' || i, (SELECT "_id" FROM "Note" WHERE name = '\(name)'), i \

@@ -34,8 +34,10 @@ package final class TestService: RunningService, Sendable {
     private let logDescriptor: Int32
     private let stopped = Atomic<Bool>(false)
 
-    private init(application: ClonerApplication, port: Int, directory: URL, backend: StoreBackendKind,
-                 databaseLocation: String, databasePath: String, log: ServiceOutput, logDescriptor: Int32) {
+    private init(
+        application: ClonerApplication, port: Int, directory: URL, backend: StoreBackendKind,
+        databaseLocation: String, databasePath: String, log: ServiceOutput, logDescriptor: Int32
+    ) {
         self.application = application
         self.port = port
         self.directory = directory
@@ -49,16 +51,20 @@ package final class TestService: RunningService, Sendable {
     /// Starts the service in `directory` (its database `directory/cloner.sqlite` on SQLite) with
     /// the sample model unless `overrides` name another, and returns once it listens. On
     /// `.postgreSQL` the database is a fresh one in the test cluster, or `sharedDatabase`.
-    package static func start(directory: URL, backend: StoreBackendKind = .sqlite, environment: [String: String] = [:],
-                              overrides: ServiceConfiguration.Overrides = .init(),
-                              sharedDatabase: String? = nil) async throws -> TestService {
+    package static func start(
+        directory: URL, backend: StoreBackendKind = .sqlite, environment: [String: String] = [:],
+        overrides: ServiceConfiguration.Overrides = .init(),
+        sharedDatabase: String? = nil
+    ) async throws -> TestService {
         try await Blocking.run {
             try startNow(directory: directory, backend: backend, environment: environment, overrides: overrides, sharedDatabase: sharedDatabase)
         }
     }
 
-    private static func startNow(directory: URL, backend: StoreBackendKind, environment: [String: String],
-                                 overrides: ServiceConfiguration.Overrides, sharedDatabase: String?) throws -> TestService {
+    private static func startNow(
+        directory: URL, backend: StoreBackendKind, environment: [String: String],
+        overrides: ServiceConfiguration.Overrides, sharedDatabase: String?
+    ) throws -> TestService {
         let databasePath = directory.appendingPathComponent("cloner.sqlite").path
         let location: String
         switch backend {
@@ -85,9 +91,10 @@ package final class TestService: RunningService, Sendable {
             // The lines up to `listening` are in `log` before the test goes on, as they are on a
             // process's standard output once it is seen to listen.
             _ = log.waitForJSONLine(timeout: .seconds(10)) { $0["message"] as? String == "listening" }
-            return TestService(application: application, port: port, directory: directory, backend: backend,
-                               databaseLocation: overrides.databasePath ?? location, databasePath: databasePath,
-                               log: log, logDescriptor: descriptors[1])
+            return TestService(
+                application: application, port: port, directory: directory, backend: backend,
+                databaseLocation: overrides.databasePath ?? location, databasePath: databasePath,
+                log: log, logDescriptor: descriptors[1])
         } catch {
             close(descriptors[1])
             throw error
@@ -107,9 +114,11 @@ package final class TestService: RunningService, Sendable {
 
     /// Runs `body` against a fresh service in a fresh temporary folder; the service is stopped
     /// and the folder removed afterwards, whatever happens.
-    package static func withService<T>(backend: StoreBackendKind = .sqlite, environment: [String: String] = [:],
-                                       overrides: ServiceConfiguration.Overrides = .init(),
-                                       _ body: (TestService) async throws -> T) async throws -> T {
+    package static func withService<T>(
+        backend: StoreBackendKind = .sqlite, environment: [String: String] = [:],
+        overrides: ServiceConfiguration.Overrides = .init(),
+        _ body: (TestService) async throws -> T
+    ) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let service = try await TestService.start(directory: directory.url, backend: backend, environment: environment, overrides: overrides)
@@ -125,8 +134,10 @@ package final class TestService: RunningService, Sendable {
     }
 
     /// `withService` on a model of the test's own, written to a file in the service's folder.
-    package static func withService<T>(backend: StoreBackendKind = .sqlite, modelText: String, environment: [String: String] = [:],
-                                       _ body: (TestService) async throws -> T) async throws -> T {
+    package static func withService<T>(
+        backend: StoreBackendKind = .sqlite, modelText: String, environment: [String: String] = [:],
+        _ body: (TestService) async throws -> T
+    ) async throws -> T {
         let models = try TemporaryDirectory()
         defer { models.remove() }
         let path = try models.write(modelText, to: "model.json")

@@ -23,8 +23,9 @@ import Testing
         #expect(auth.authorize(authorization: "bearer   hashed-key", isWrite: true) == .allowed(.full))
         #expect(auth.authorize(authorization: "Bearer read-key", isWrite: false) == .allowed(.readOnly))
         #expect(auth.authorize(authorization: "Bearer read-key", isWrite: true) == .forbidden)
-        #expect(auth.authorize(authorization: "Bearer sha256:" + (try opensslSHA256Hex("hashed-key")), isWrite: false)
-            == .unauthorized(reason: "Authorization is not of the form Bearer <key>"), "the digest itself is not a key")
+        #expect(
+            auth.authorize(authorization: "Bearer sha256:" + (try opensslSHA256Hex("hashed-key")), isWrite: false)
+                == .unauthorized(reason: "Authorization is not of the form Bearer <key>"), "the digest itself is not a key")
     }
 
     @Test(arguments: [nil, "", "Bearer", "Bearer ", "Basic full-key", "Bearerfull-key", "Bearer full-key extra", "Bearer full-kez", "Bearer full-key=x"])

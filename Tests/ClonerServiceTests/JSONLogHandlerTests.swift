@@ -100,10 +100,14 @@ import Testing
     }
 
     @Test func accessLogRecordLineAndMetadata() throws {
-        let record = AccessLogRecord(method: "POST", path: "/notes/42/clone", status: 201, durationMilliseconds: 12.3456789,
-                                     bytes: 180, bytesReceived: 4096, requestID: "abc", remote: "127.0.0.1:5000")
+        let record = AccessLogRecord(
+            method: "POST", path: "/notes/42/clone", status: 201, durationMilliseconds: 12.3456789,
+            bytes: 180, bytesReceived: 4096, requestID: "abc", remote: "127.0.0.1:5000")
         let line = String(decoding: record.jsonLine(timestampMilliseconds: 1_795_292_129_123), as: UTF8.self)
-        #expect(line == #"{"timestamp":"2026-11-21T20:15:29.123Z","level":"info","message":"request","method":"POST","path":"/notes/42/clone","status":201,"duration_ms":12.346,"bytes":180,"bytes_received":4096,"request_id":"abc","remote":"127.0.0.1:5000"}"# + "\n")
+        #expect(
+            line
+                == #"{"timestamp":"2026-11-21T20:15:29.123Z","level":"info","message":"request","method":"POST","path":"/notes/42/clone","status":201,"duration_ms":12.346,"bytes":180,"bytes_received":4096,"request_id":"abc","remote":"127.0.0.1:5000"}"#
+                + "\n")
 
         let capture = try PipeCapture()
         let logger = Logger(label: "access") { JSONLogHandler(label: $0, fileDescriptor: capture.writeEnd) }

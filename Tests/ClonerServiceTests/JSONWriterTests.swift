@@ -6,11 +6,13 @@ import Testing
 @Suite struct JSONWriterTests {
     @Test func parsesEveryKindOfValue() throws {
         let value = try JSONValue(parsing: #" {"a": [1, -2, 3.5, 1e3, true, false, null], "b": {"c": "d"}, "e": ""} "#)
-        #expect(value == .object([
-            "a": .array([.integer(1), .integer(-2), .double(3.5), .double(1000), .bool(true), .bool(false), .null]),
-            "b": .object(["c": .string("d")]),
-            "e": .string(""),
-        ]))
+        #expect(
+            value
+                == .object([
+                    "a": .array([.integer(1), .integer(-2), .double(3.5), .double(1000), .bool(true), .bool(false), .null]),
+                    "b": .object(["c": .string("d")]),
+                    "e": .string(""),
+                ]))
     }
 
     @Test func integersKeep64BitPrecisionAndOverflowKeepsItsText() throws {
@@ -25,7 +27,6 @@ import Testing
         #expect(try JSONValue(parsing: #""a\"b\\c\/d\n\t\u00e9\ud83d\ude00""#) == .string("a\"b\\c/d\n\té😀"))
         #expect(try JSONValue(parsing: "\"héllo wörld\"") == .string("héllo wörld"))
     }
-
 
     @Test func refusesInvalidUTF8() {
         #expect(throws: JSONSyntaxError.self) { try JSONValue(parsing: [0x22, 0xC3, 0x28, 0x22]) }

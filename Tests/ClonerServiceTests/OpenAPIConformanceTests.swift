@@ -43,18 +43,22 @@ import Testing
         let conformance = repositoryRoot.appendingPathComponent("Tests/Conformance")
 
         let scenarios = try await Self.run(
-            ["python3", conformance.appendingPathComponent("scenarios.py").path,
-             repositoryRoot.appendingPathComponent("openapi.yaml").path, base, Self.fullKey, Self.readKey],
+            [
+                "python3", conformance.appendingPathComponent("scenarios.py").path,
+                repositoryRoot.appendingPathComponent("openapi.yaml").path, base, Self.fullKey, Self.readKey,
+            ],
             in: folder.url, log: "scenarios.log", timeout: .seconds(180))
         #expect(scenarios.status == 0, "real answers disagree with openapi.yaml:\n\(scenarios.output)")
         #expect(scenarios.output.contains(" exchanges, 0 failures"), "\(scenarios.output)")
 
         // The document is fetched from the server, so the copy embedded in the binary is the one checked.
         let fuzz = try await Self.run(
-            ["schemathesis", "--config-file", conformance.appendingPathComponent("schemathesis.toml").path,
-             "run", "\(base)/openapi.yaml", "--url", base,
-             "-H", "Authorization: Bearer \(Self.fullKey)",
-             "--seed", "20261121", "--max-time", "\(Self.fuzzSeconds)", "--workers", "2", "--max-failures", "20"],
+            [
+                "schemathesis", "--config-file", conformance.appendingPathComponent("schemathesis.toml").path,
+                "run", "\(base)/openapi.yaml", "--url", base,
+                "-H", "Authorization: Bearer \(Self.fullKey)",
+                "--seed", "20261121", "--max-time", "\(Self.fuzzSeconds)", "--workers", "2", "--max-failures", "20",
+            ],
             in: folder.url, log: "schemathesis.log", timeout: .seconds(Self.fuzzSeconds + 240),
             environment: ["SCHEMATHESIS_HOOKS": conformance.appendingPathComponent("schemathesis_hooks.py").path, "NO_COLOR": "1"])
         #expect(fuzz.status == 0, "schemathesis found answers that disagree with openapi.yaml:\n\(fuzz.output)")
@@ -95,7 +99,8 @@ import Testing
             if line.hasPrefix("  /"), line.hasSuffix(":") {
                 path = String(line.dropFirst(2).dropLast())
             } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":"),
-                      let path, methods.contains(String(line.dropFirst(4).dropLast())) {
+                let path, methods.contains(String(line.dropFirst(4).dropLast()))
+            {
                 operations.insert("\(line.dropFirst(4).dropLast().uppercased()) \(path)")
             }
         }
@@ -108,8 +113,10 @@ import Testing
     }
 
     /// Runs a command found on PATH, output to a file in `folder`, killed after `timeout`.
-    static func run(_ arguments: [String], in folder: URL, log: String, timeout: Duration,
-                    environment: [String: String] = [:]) async throws -> Outcome {
+    static func run(
+        _ arguments: [String], in folder: URL, log: String, timeout: Duration,
+        environment: [String: String] = [:]
+    ) async throws -> Outcome {
         let process = try launch(arguments, in: folder, log: log, environment: environment)
         let deadline = ContinuousClock.now + timeout
         while process.isRunning && ContinuousClock.now < deadline {
@@ -122,8 +129,9 @@ import Testing
             process.waitUntilExit()
         }
         let text = (try? String(contentsOf: folder.appendingPathComponent(log), encoding: .utf8)) ?? ""
-        return Outcome(status: timedOut ? -1 : process.terminationStatus,
-                       output: (timedOut ? "TIMED OUT after \(timeout)\n" : "") + String(text.suffix(20_000)))
+        return Outcome(
+            status: timedOut ? -1 : process.terminationStatus,
+            output: (timedOut ? "TIMED OUT after \(timeout)\n" : "") + String(text.suffix(20_000)))
     }
 
     /// Starts a command found on PATH with stdout and stderr going to `log` in `folder`.

@@ -13,9 +13,13 @@ import Testing
     }()
 
     static func served(requiresKeys: Bool, storeName: String = "SQLite") throws -> [String: Any] {
-        let bytes = OpenAPIDocument.specialized(for: model, deployment: .init(requiresKeys: requiresKeys, storeName: storeName, filterableToOnes: { entity in
-            entity.relationships.filter { !$0.isToMany }.map(\.name)
-        }))
+        let bytes = OpenAPIDocument.specialized(
+            for: model,
+            deployment: .init(
+                requiresKeys: requiresKeys, storeName: storeName,
+                filterableToOnes: { entity in
+                    entity.relationships.filter { !$0.isToMany }.map(\.name)
+                }))
         return try YAMLReader.parse(bytes)
     }
 
@@ -116,7 +120,8 @@ import Testing
         #expect(template.last?["$ref"] as? String == "#/components/schemas/NoteCreate")
         let items = try #require(((update["items"] as? [String: Any])?["items"] as? [String: Any])?["oneOf"] as? [[String: Any]])
         #expect(items.compactMap { $0["$ref"] as? String } == ["#/components/schemas/ObjectID", "#/components/schemas/ItemCreate"])
-        let set = try #require((((schemas["NoteCloneRequest"] as? [String: Any])?["properties"] as? [String: Any])?["set"] as? [String: Any])?["properties"] as? [String: Any])
+        let set = try #require(
+            (((schemas["NoteCloneRequest"] as? [String: Any])?["properties"] as? [String: Any])?["set"] as? [String: Any])?["properties"] as? [String: Any])
         #expect(((set["template"] as? [String: Any])?["oneOf"] as? [[String: Any]])?.first?["type"] as? [String] == ["integer", "null"])
         var anyOfs = 0
         Self.walk(document) { key, _ in if key == "anyOf" { anyOfs += 1 } }
@@ -189,22 +194,28 @@ import Testing
         #expect(headers("Conflict").isSuperset(of: ["Retry-After", "X-Request-ID"]))
         #expect(headers("Error").isSuperset(of: ["Allow", "Retry-After", "X-Request-ID"]))
         #expect(headers("Unauthorized").isSuperset(of: ["WWW-Authenticate", "X-Request-ID"]))
-        let created = try #require(((((document["paths"] as? [String: Any])?["/notes/{id}/clone"] as? [String: Any])?["post"] as? [String: Any])?["responses"] as? [String: Any])?["201"] as? [String: Any])
+        let created = try #require(
+            ((((document["paths"] as? [String: Any])?["/notes/{id}/clone"] as? [String: Any])?["post"] as? [String: Any])?["responses"] as? [String: Any])?[
+                "201"] as? [String: Any])
         #expect(Set((created["headers"] as? [String: Any])?.keys.map { $0 } ?? []) == ["Location", "Idempotent-Replayed", "X-Request-ID"])
     }
 
     /// The `servers` URL is the request's `Host` only when that is a plain host and port.
     @Test func serverURLIsTheRequestedAddressWhenPlain() {
         func url(_ host: String?, secure: Bool = false) -> String {
-            OpenAPIDocument.serverURL(for: HTTPRequest(method: .get, target: "/openapi.yaml",
-                                                       headers: host.map { ["Host": $0] } ?? [:], isSecure: secure))
+            OpenAPIDocument.serverURL(
+                for: HTTPRequest(
+                    method: .get, target: "/openapi.yaml",
+                    headers: host.map { ["Host": $0] } ?? [:], isSecure: secure))
         }
         #expect(url("api.example.com") == "http://api.example.com")
         #expect(url("api.example.com:8443", secure: true) == "https://api.example.com:8443")
         #expect(url("127.0.0.1:8080") == "http://127.0.0.1:8080")
         #expect(url("[::1]:8080") == "http://[::1]:8080")
-        for unsafe in [nil, "", "a b", "a\"b", "evil.com/x", "a.com:80:80", "a.com:", "a.com:123456", "[::1", "[x]", "-a.com",
-                       "user@a.com", "a.com#", "{{x}}", "a.com\nservers:"] {
+        for unsafe in [
+            nil, "", "a b", "a\"b", "evil.com/x", "a.com:80:80", "a.com:", "a.com:123456", "[::1", "[x]", "-a.com",
+            "user@a.com", "a.com#", "{{x}}", "a.com\nservers:",
+        ] {
             #expect(url(unsafe) == "/", "Host \(String(describing: unsafe)) reflected")
         }
         let slot = OpenAPIDocument.ServerURLSlot(document: Array("openapi: 3.1.0\nservers:\n  - url: http://127.0.0.1:8080\nsecurity:\n".utf8))
@@ -263,11 +274,14 @@ enum YAMLReader {
         let output = folder.url.appendingPathComponent("document.json")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import json, sys, yaml
             with open(sys.argv[1]) as f: document = yaml.safe_load(f)
             with open(sys.argv[2], "w") as f: json.dump(document, f, default=str)
-            """, input.path, output.path]
+            """, input.path, output.path,
+        ]
         let errors = Pipe()
         process.standardError = errors
         try process.run()

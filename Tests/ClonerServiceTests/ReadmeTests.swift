@@ -45,8 +45,9 @@ import Testing
     @Test func theCoreDataExamplesNameARealModel() async throws {
         let pattern = try NSRegularExpression(pattern: #"[A-Za-z0-9_./-]+\.xcdatamodeld"#)
         let text = Self.readme
-        let paths = Set(pattern.matches(in: text, range: NSRange(text.startIndex..., in: text))
-            .map { String(text[Range($0.range, in: text)!]) }.filter { $0.contains("/") })
+        let paths = Set(
+            pattern.matches(in: text, range: NSRange(text.startIndex..., in: text))
+                .map { String(text[Range($0.range, in: text)!]) }.filter { $0.contains("/") })
         #expect(!paths.isEmpty, "the README names no .xcdatamodeld to try")
         for path in paths {
             #expect(FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent(path).path), "\(path)")

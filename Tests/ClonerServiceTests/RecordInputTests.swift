@@ -42,7 +42,8 @@ import Testing
     }
 
     @Test func relationshipsAcceptIdsNullAndNestedObjects() throws {
-        let input = try decode(#"""
+        let input = try decode(
+            #"""
             {"id": "0f8fad5b-d9cb-469f-a165-70867728950e", "createDate": "2026-11-21T20:15:29Z",
              "items": [5, {"name": "new item"}, 6], "tags": []}
             """#)
@@ -70,12 +71,17 @@ import Testing
     }
 
     @Test func collectsEveryFieldErrorSortedByPath() {
-        let errors = fieldErrors(#"""
+        let errors = fieldErrors(
+            #"""
             {"index": 1.5, "pinned": 1, "colour": "red", "_id": 3, "data": "***",
              "items": [{"name": 3, "note": 1, "bogus": true}, "x", 7, 7], "tags": 4}
             """#)
         let fields = errors.map(\.field)
-        #expect(fields == ["_id", "colour", "createDate", "data", "id", "index", "items[0].bogus", "items[0].name", "items[0].note", "items[1]", "items[3]", "pinned", "tags"], "\(errors)")
+        #expect(
+            fields == [
+                "_id", "colour", "createDate", "data", "id", "index", "items[0].bogus", "items[0].name", "items[0].note", "items[1]", "items[3]", "pinned",
+                "tags",
+            ], "\(errors)")
         let byField = Dictionary(errors.map { ($0.field, $0.message) }, uniquingKeysWith: { a, _ in a })
         #expect(byField["colour"]?.contains("Note has no attribute or relationship named \"colour\"") == true)
         #expect(byField["createDate"]?.contains("required date attribute is missing") == true)

@@ -23,8 +23,10 @@ import Testing
     /// default, `set`, query filter, a JSONWriter answer). Keys go in UTF-8 byte order, which
     /// differs from `String <` for text not in NFC ("e" + U+0301 sorts before "f" by bytes).
     @Test func equalJSONValuesAreStoredAsEqualText() throws {
-        let orders = [#"{"f": 1, "e\u0301": [true, null], "z": {"b": 2, "a": 1}}"#,
-                      #"{"z": {"a": 1, "b": 2}, "e\u0301": [true, null], "f": 1}"#]
+        let orders = [
+            #"{"f": 1, "e\u0301": [true, null], "z": {"b": 2, "a": 1}}"#,
+            #"{"z": {"a": 1, "b": 2}, "e\u0301": [true, null], "f": 1}"#,
+        ]
         var texts: Set<String> = []
         for text in orders {
             let json = try JSONValue(parsing: text)
@@ -116,13 +118,19 @@ import Testing
         let uuid = try #require(UUID(uuidString: "0f8fad5b-d9cb-469f-a165-70867728950e"))
         let bytes = RecordJSONCoding.encodeRecord(
             entity: note, id: 42, version: 3,
-            attributes: [.uuid(uuid), .string("Groceries"), .date(millisecondsSince1970: 0), .integer(1), .null, .double(2.5), .boolean(true), .json("{\"k\":1}")],
+            attributes: [
+                .uuid(uuid), .string("Groceries"), .date(millisecondsSince1970: 0), .integer(1), .null, .double(2.5), .boolean(true), .json("{\"k\":1}"),
+            ],
             relationships: [.toMany([7, 8]), .toMany([])])
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text == #"{"_id":42,"_entity":"Note","_version":3,"id":"0f8fad5b-d9cb-469f-a165-70867728950e","name":"Groceries","createDate":"1970-01-01T00:00:00.000Z","index":1,"data":null,"score":2.5,"pinned":true,"extra":{"k":1},"items":[7,8],"tags":[]}"#)
+        #expect(
+            text
+                == #"{"_id":42,"_entity":"Note","_version":3,"id":"0f8fad5b-d9cb-469f-a165-70867728950e","name":"Groceries","createDate":"1970-01-01T00:00:00.000Z","index":1,"data":null,"score":2.5,"pinned":true,"extra":{"k":1},"items":[7,8],"tags":[]}"#
+        )
         _ = try foundationJSON(bytes)
         let item = try #require(sampleModel.entity(named: "Item"))
-        let itemText = String(decoding: RecordJSONCoding.encodeRecord(entity: item, id: 1, version: 1, attributes: [.null, .null], relationships: [.toOne(nil)]), as: UTF8.self)
+        let itemText = String(
+            decoding: RecordJSONCoding.encodeRecord(entity: item, id: 1, version: 1, attributes: [.null, .null], relationships: [.toOne(nil)]), as: UTF8.self)
         #expect(itemText.hasSuffix(#""note":null}"#))
     }
 }

@@ -16,8 +16,9 @@ import Testing
         #expect(config.storeLocation.description == "postgresql://cloner:***@/cloner?host=/run/postgresql")
         #expect(config.databasePoolSize == 24)
         #expect(try ServiceConfiguration.load(environment: [:], defaultSettingsFile: missing).databasePoolSize == 10)
-        let flagged = try ServiceConfiguration.load(environment: ["CLONER_DATABASE": uri],
-                                                    overrides: .init(databasePath: "flag.sqlite"), defaultSettingsFile: missing)
+        let flagged = try ServiceConfiguration.load(
+            environment: ["CLONER_DATABASE": uri],
+            overrides: .init(databasePath: "flag.sqlite"), defaultSettingsFile: missing)
         #expect(flagged.storeLocation == .sqlite(path: "flag.sqlite"))
     }
 

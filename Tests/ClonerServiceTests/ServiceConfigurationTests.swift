@@ -44,8 +44,9 @@ import Testing
     @Test func jobLeaseFromEnvironmentAndFlag() throws {
         let fromEnvironment = try ServiceConfiguration.load(environment: ["CLONER_JOB_LEASE_SECONDS": "2"], defaultSettingsFile: missing)
         #expect(fromEnvironment.jobLease == .seconds(2))
-        let fromFlag = try ServiceConfiguration.load(environment: ["CLONER_JOB_LEASE_SECONDS": "2"],
-                                                     overrides: .init(jobLeaseSeconds: 0.75), defaultSettingsFile: missing)
+        let fromFlag = try ServiceConfiguration.load(
+            environment: ["CLONER_JOB_LEASE_SECONDS": "2"],
+            overrides: .init(jobLeaseSeconds: 0.75), defaultSettingsFile: missing)
         #expect(fromFlag.jobLease == .milliseconds(750))
         for bad in ["0.1", "0", "7200", "soon"] {
             #expect(throws: ConfigurationError.self, "\(bad)") {
@@ -75,14 +76,17 @@ import Testing
     @Test func layersOverrideInOrder() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let file = try directory.write(#"""
+        let file = try directory.write(
+            #"""
             {"host": "10.0.0.1", "port": 9000, "logLevel": "debug", "database": "file.sqlite",
              "http": {"maxBodyBytes": 1024, "idleTimeoutSeconds": 2.5}, "cloneRuleKeys": {"exclude": "skip"}}
             """#, to: "settings.json")
         let config = try ServiceConfiguration.load(
-            environment: ["CLONER_CONFIG": file, "CLONER_PORT": "9100", "CLONER_LOG_LEVEL": "WARNING", "CLONER_HOST": "",
-                          "CLONER_API_KEYS": " a , b ,", "CLONER_HTTP_MAX_BODY_BYTES": "2048",
-                          "CLONER_HTTP_BODY_TIMEOUT": "5", "CLONER_HTTP_BODY_MIN_RATE": "1000"],
+            environment: [
+                "CLONER_CONFIG": file, "CLONER_PORT": "9100", "CLONER_LOG_LEVEL": "WARNING", "CLONER_HOST": "",
+                "CLONER_API_KEYS": " a , b ,", "CLONER_HTTP_MAX_BODY_BYTES": "2048",
+                "CLONER_HTTP_BODY_TIMEOUT": "5", "CLONER_HTTP_BODY_MIN_RATE": "1000",
+            ],
             overrides: .init(port: 9200, databasePath: "flag.sqlite"),
             defaultSettingsFile: missing)
         #expect(config.settingsFile == file)
@@ -99,9 +103,11 @@ import Testing
         #expect(config.cloneRuleKeys.rebuild == "rebuild")
     }
 
-    func expectError(_ source: String, value: String? = nil, containing message: String,
-                     environment: [String: String] = [:], overrides: ServiceConfiguration.Overrides = .init(),
-                     sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectError(
+        _ source: String, value: String? = nil, containing message: String,
+        environment: [String: String] = [:], overrides: ServiceConfiguration.Overrides = .init(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try ServiceConfiguration.load(environment: environment, overrides: overrides, defaultSettingsFile: missing)
             Issue.record("no error for \(source)", sourceLocation: sourceLocation)
@@ -126,8 +132,9 @@ import Testing
     }
 
     @Test func badKeysAreReportedWithoutEchoingThem() {
-        expectError("CLONER_API_KEYS", value: "<key 2 of 2>", containing: "b64token",
-                    environment: ["CLONER_API_KEYS": "good,bad key"])
+        expectError(
+            "CLONER_API_KEYS", value: "<key 2 of 2>", containing: "b64token",
+            environment: ["CLONER_API_KEYS": "good,bad key"])
         expectError("CLONER_READ_API_KEYS", containing: "64 hex digits", environment: ["CLONER_READ_API_KEYS": "sha256:1234"])
     }
 
@@ -212,18 +219,25 @@ import Testing
     }
 
     @Test func badTrustedProxiesSayWhich() {
-        expectError("CLONER_TRUSTED_PROXIES", value: "proxy.local", containing: "IPv4 or IPv6 address",
-                    environment: ["CLONER_TRUSTED_PROXIES": "10.0.0.1,proxy.local"])
-        expectError("CLONER_TRUSTED_PROXIES", value: "10.0.0.1/8", containing: "10.0.0.0/8",
-                    environment: ["CLONER_TRUSTED_PROXIES": "10.0.0.1/8"])
+        expectError(
+            "CLONER_TRUSTED_PROXIES", value: "proxy.local", containing: "IPv4 or IPv6 address",
+            environment: ["CLONER_TRUSTED_PROXIES": "10.0.0.1,proxy.local"])
+        expectError(
+            "CLONER_TRUSTED_PROXIES", value: "10.0.0.1/8", containing: "10.0.0.0/8",
+            environment: ["CLONER_TRUSTED_PROXIES": "10.0.0.1/8"])
         expectError("--trusted-proxy", value: "::1/200", containing: "0–128", overrides: .init(trustedProxies: ["::1/200"]))
-        expectError("CLONER_PROXY_PROTOCOL", value: "maybe", containing: "true or false",
-                    environment: ["CLONER_PROXY_PROTOCOL": "maybe"])
+        expectError(
+            "CLONER_PROXY_PROTOCOL", value: "maybe", containing: "true or false",
+            environment: ["CLONER_PROXY_PROTOCOL": "maybe"])
         // The header would be expected from nobody.
-        expectError("CLONER_PROXY_PROTOCOL (proxyProtocol, --proxy-protocol)", containing: "no trusted proxies",
-                    environment: ["CLONER_PROXY_PROTOCOL": "true"])
-        expectError("CLONER_PROXY_PROTOCOL (proxyProtocol, --proxy-protocol)", containing: "plain HTTP only",
-                    environment: ["CLONER_PROXY_PROTOCOL": "1", "CLONER_TRUSTED_PROXIES": "127.0.0.1",
-                                  "CLONER_TLS_CERT": "c.pem", "CLONER_TLS_KEY": "k.pem"])
+        expectError(
+            "CLONER_PROXY_PROTOCOL (proxyProtocol, --proxy-protocol)", containing: "no trusted proxies",
+            environment: ["CLONER_PROXY_PROTOCOL": "true"])
+        expectError(
+            "CLONER_PROXY_PROTOCOL (proxyProtocol, --proxy-protocol)", containing: "plain HTTP only",
+            environment: [
+                "CLONER_PROXY_PROTOCOL": "1", "CLONER_TRUSTED_PROXIES": "127.0.0.1",
+                "CLONER_TLS_CERT": "c.pem", "CLONER_TLS_KEY": "k.pem",
+            ])
     }
 }

@@ -31,7 +31,7 @@ let sampleModel: DataModel = {
             AttributeDescription(name: "noteID", type: .uuid, isOptional: true),
         ],
         relationships: [
-            RelationshipDescription(name: "note", destination: "Note", inverseName: "items", isOptional: false),
+            RelationshipDescription(name: "note", destination: "Note", inverseName: "items", isOptional: false)
         ])
     let tag = EntityDescription(
         name: "Tag",

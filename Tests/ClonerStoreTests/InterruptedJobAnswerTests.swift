@@ -13,10 +13,14 @@ import Testing
             try context.saveJob(JobRecord(id: "job-a", status: .running, request: Data("{}".utf8)))
             try context.saveJob(JobRecord(id: "job-b", status: .queued, request: Data("{}".utf8)))
             try context.saveJob(JobRecord(id: "done", status: .succeeded, request: Data("{}".utf8), result: Data("{}".utf8), finishedAt: Date()))
-            for (key, location) in [("running", "/jobs/job-a"), ("queued", "/jobs/job-b"), ("finished", "/jobs/done"),
-                                    ("clone", "/notes/7"), ("suffix", "/jobs/xjob-a"), ("dry", nil)] as [(String, String?)] {
-                try context.saveIdempotencyRecord(IdempotencyRecord(key: key, fingerprint: "f", status: location == nil ? 200 : 202,
-                                                                    location: location, body: Data("{}".utf8)))
+            for (key, location) in [
+                ("running", "/jobs/job-a"), ("queued", "/jobs/job-b"), ("finished", "/jobs/done"),
+                ("clone", "/notes/7"), ("suffix", "/jobs/xjob-a"), ("dry", nil),
+            ] as [(String, String?)] {
+                try context.saveIdempotencyRecord(
+                    IdempotencyRecord(
+                        key: key, fingerprint: "f", status: location == nil ? 200 : 202,
+                        location: location, body: Data("{}".utf8)))
             }
         }
         let failed = try store.write { try $0.failExpiredLeases(error: Data("{\"code\":\"job_interrupted\"}".utf8), now: Date(), excludingOwner: "live").jobs }

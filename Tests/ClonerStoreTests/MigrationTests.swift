@@ -35,18 +35,24 @@ import Testing
         _ = try StoreFixtures.openStore(place).write { try $0.save(ChangeSet(inserts: [StoreFixtures.note("n")])) }
         var entities = StoreFixtures.notesModel().entities
         let noteIndex = entities.firstIndex { $0.name == "Note" }!
-        entities[noteIndex] = EntityDescription(name: "Note", attributes: entities[noteIndex].attributes,
+        entities[noteIndex] = EntityDescription(
+            name: "Note", attributes: entities[noteIndex].attributes,
             relationships: entities[noteIndex].relationships + [
-                RelationshipDescription(name: "comments", destination: "Comment", isToMany: true, isOrdered: true, inverseName: "note", deleteRule: .cascade),
+                RelationshipDescription(name: "comments", destination: "Comment", isToMany: true, isOrdered: true, inverseName: "note", deleteRule: .cascade)
             ])
-        entities.append(EntityDescription(name: "Comment", attributes: [AttributeDescription(name: "body", type: .string)], relationships: [
-            RelationshipDescription(name: "note", destination: "Note", inverseName: "comments"),
-        ]))
+        entities.append(
+            EntityDescription(
+                name: "Comment", attributes: [AttributeDescription(name: "body", type: .string)],
+                relationships: [
+                    RelationshipDescription(name: "note", destination: "Note", inverseName: "comments")
+                ]))
         let store = try StoreFixtures.openStore(place, model: DataModel(entities: entities))
         let ids = try store.write { context in
-            try context.save(ChangeSet(inserts: [
-                ChangeSet.Insert(entity: "Comment", attributes: ["body": .string("hi")], relationships: ["note": .toOne(.existing(1))]),
-            ])).insertedIDs
+            try context.save(
+                ChangeSet(inserts: [
+                    ChangeSet.Insert(entity: "Comment", attributes: ["body": .string("hi")], relationships: ["note": .toOne(.existing(1))])
+                ])
+            ).insertedIDs
         }
         let note = try store.read { try $0.fetchObject(entity: "Note", id: 1) }
         #expect(note?.relationships["comments"] == .toMany(ids))
@@ -57,9 +63,9 @@ import Testing
         _ = try StoreFixtures.openStore(place).write { try $0.save(ChangeSet(inserts: [StoreFixtures.note("n")])) }
         var entities = StoreFixtures.notesModel().entities
         let noteIndex = entities.firstIndex { $0.name == "Note" }!
-        var attributes = entities[noteIndex].attributes.filter { $0.name != "data" }          // removed
-        attributes[attributes.firstIndex { $0.name == "index" }!].type = .string               // type change
-        attributes.append(AttributeDescription(name: "owner", type: .string))                 // required, no default
+        var attributes = entities[noteIndex].attributes.filter { $0.name != "data" }  // removed
+        attributes[attributes.firstIndex { $0.name == "index" }!].type = .string  // type change
+        attributes.append(AttributeDescription(name: "owner", type: .string))  // required, no default
         entities[noteIndex] = EntityDescription(name: "Note", attributes: attributes, relationships: entities[noteIndex].relationships)
         #expect {
             try StoreFixtures.openStore(place, model: DataModel(entities: entities))
@@ -77,8 +83,11 @@ import Testing
     @Test(arguments: StoreBackendKind.available) func makingAnAttributeRequiredNeedsEveryRowToHaveIt(_ kind: StoreBackendKind) throws {
         let place = try StorePlace(kind)
         _ = try StoreFixtures.openStore(place).write { context in
-            try context.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("a")]),
-                                                 ChangeSet.Insert(entity: "Item", attributes: [:])]))
+            try context.save(
+                ChangeSet(inserts: [
+                    ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("a")]),
+                    ChangeSet.Insert(entity: "Item", attributes: [:]),
+                ]))
         }
         var entities = StoreFixtures.notesModel().entities
         let itemIndex = entities.firstIndex { $0.name == "Item" }!
@@ -108,10 +117,12 @@ import Testing
         #expect(note.attributes["position"] == .integer(7))
         #expect(note.attributes["color"] == .string("blue"), "existing rows take the new attribute's default")
         // Making `position` unique while two rows share 7 is refused, and changes nothing.
-        let madeUnique = StoreFixtures.notesModel(extraNoteAttributes: [
-            AttributeDescription(name: "color", type: .string, defaultValue: .string("blue")),
-            AttributeDescription(name: "weight", type: .integer, isOptional: true, isUnique: true),
-        ], renameIndex: true).withUnique("Note", "position")
+        let madeUnique = StoreFixtures.notesModel(
+            extraNoteAttributes: [
+                AttributeDescription(name: "color", type: .string, defaultValue: .string("blue")),
+                AttributeDescription(name: "weight", type: .integer, isOptional: true, isUnique: true),
+            ], renameIndex: true
+        ).withUnique("Note", "position")
         #expect {
             _ = try place.open(model: madeUnique)
         } throws: { error in

@@ -31,16 +31,22 @@ import Testing
     @Test(arguments: StoreBackendKind.available) func anInsertNamedByTwoEditsEndsWhereTheLastEditPutsIt(_ kind: StoreBackendKind) throws {
         let place = try StorePlace(kind)
         let store = try StoreFixtures.openStore(place)
-        let existing = try store.write { try $0.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Item", attributes: ["name": .string("old")])])).insertedIDs[0] }
+        let existing = try store.write {
+            try $0.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Item", attributes: ["name": .string("old")])])).insertedIDs[0]
+        }
         var first = StoreFixtures.note("first")
         first.relationships["items"] = .toMany([.inserted(2), .inserted(3)])
         var second = StoreFixtures.note("second")
         // Mixes an existing item with a new one already listed by the first note: the second wins.
         second.relationships["items"] = .toMany([.existing(existing), .inserted(3)])
         let ids = try store.write { context in
-            try context.save(ChangeSet(inserts: [first, second,
-                                                 ChangeSet.Insert(entity: "Item", attributes: ["name": .string("a")]),
-                                                 ChangeSet.Insert(entity: "Item", attributes: ["name": .string("b")])])).insertedIDs
+            try context.save(
+                ChangeSet(inserts: [
+                    first, second,
+                    ChangeSet.Insert(entity: "Item", attributes: ["name": .string("a")]),
+                    ChangeSet.Insert(entity: "Item", attributes: ["name": .string("b")]),
+                ])
+            ).insertedIDs
         }
         let notes = try store.read { try $0.fetchObjects(entity: "Note", ids: [ids[0], ids[1]]) }
         #expect(notes[0].relationships["items"] == .toMany([ids[2]]))
@@ -51,12 +57,16 @@ import Testing
     @Test(arguments: StoreBackendKind.available) func aRequiredRelationshipMissingOnAnyNewObjectFailsTheWholeSave(_ kind: StoreBackendKind) throws {
         let place = try StorePlace(kind)
         let model = DataModel(entities: [
-            EntityDescription(name: "Box", attributes: [], relationships: [
-                RelationshipDescription(name: "parts", destination: "Part", isToMany: true, inverseName: "box", deleteRule: .cascade),
-            ]),
-            EntityDescription(name: "Part", attributes: [], relationships: [
-                RelationshipDescription(name: "box", destination: "Box", inverseName: "parts", isOptional: false),
-            ]),
+            EntityDescription(
+                name: "Box", attributes: [],
+                relationships: [
+                    RelationshipDescription(name: "parts", destination: "Part", isToMany: true, inverseName: "box", deleteRule: .cascade)
+                ]),
+            EntityDescription(
+                name: "Part", attributes: [],
+                relationships: [
+                    RelationshipDescription(name: "box", destination: "Box", inverseName: "parts", isOptional: false)
+                ]),
         ])
         let store = try StoreFixtures.openStore(place, model: model)
         var box = ChangeSet.Insert(entity: "Box")
@@ -64,7 +74,9 @@ import Testing
         let ids = try store.write { try $0.save(ChangeSet(inserts: [box, ChangeSet.Insert(entity: "Part"), ChangeSet.Insert(entity: "Part")])).insertedIDs }
         #expect(ids.count == 3)
         #expect(throws: StoreError.self) {
-            try store.write { try $0.save(ChangeSet(inserts: [box, ChangeSet.Insert(entity: "Part"), ChangeSet.Insert(entity: "Part"), ChangeSet.Insert(entity: "Part")])) }
+            try store.write {
+                try $0.save(ChangeSet(inserts: [box, ChangeSet.Insert(entity: "Part"), ChangeSet.Insert(entity: "Part"), ChangeSet.Insert(entity: "Part")]))
+            }
         }
         #expect(try store.read { try $0.fetchIDs(FetchRequest(entity: "Part")) }.count == 2, "nothing of the failed save was written")
     }

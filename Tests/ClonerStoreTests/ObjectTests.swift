@@ -11,15 +11,27 @@ import Testing
         let uuid = UUID()
         let blob = Data((0...255).map { UInt8($0) } + [0, 0])
         let noteID = try store.write { context in
-            try context.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Note", attributes: [
-                "id": .uuid(uuid), "name": .string("héllo \u{1F600} 'quoted'"), "createDate": .date(millisecondsSince1970: 1_700_000_000_123),
-                "index": .integer(Int64.min), "data": .binary(blob),
-            ])])).insertedIDs[0]
+            try context.save(
+                ChangeSet(inserts: [
+                    ChangeSet.Insert(
+                        entity: "Note",
+                        attributes: [
+                            "id": .uuid(uuid), "name": .string("héllo \u{1F600} 'quoted'"), "createDate": .date(millisecondsSince1970: 1_700_000_000_123),
+                            "index": .integer(Int64.min), "data": .binary(blob),
+                        ])
+                ])
+            ).insertedIDs[0]
         }
         let itemID = try store.write { context in
-            try context.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Item", attributes: [
-                "score": .double(-0.125), "done": .boolean(true), "extra": .json(#"{"a":[1,2,{"b":null}]}"#),
-            ])])).insertedIDs[0]
+            try context.save(
+                ChangeSet(inserts: [
+                    ChangeSet.Insert(
+                        entity: "Item",
+                        attributes: [
+                            "score": .double(-0.125), "done": .boolean(true), "extra": .json(#"{"a":[1,2,{"b":null}]}"#),
+                        ])
+                ])
+            ).insertedIDs[0]
         }
         let note = try #require(try store.read { try $0.fetchObject(entity: "Note", id: noteID) })
         #expect(note.attributes["id"] == .uuid(uuid))
@@ -57,15 +69,20 @@ import Testing
         let place = try StorePlace(kind)
         let store = try StoreFixtures.openStore(place)
         let ids = try store.write { context in
-            try context.save(ChangeSet(inserts: [
-                StoreFixtures.note("n"),
-                ChangeSet.Insert(entity: "Item", attributes: ["name": .string("a")]),
-                ChangeSet.Insert(entity: "Item", attributes: ["name": .string("b")]),
-                ChangeSet.Insert(entity: "Item", attributes: ["name": .string("c")]),
-            ])).insertedIDs
+            try context.save(
+                ChangeSet(inserts: [
+                    StoreFixtures.note("n"),
+                    ChangeSet.Insert(entity: "Item", attributes: ["name": .string("a")]),
+                    ChangeSet.Insert(entity: "Item", attributes: ["name": .string("b")]),
+                    ChangeSet.Insert(entity: "Item", attributes: ["name": .string("c")]),
+                ])
+            ).insertedIDs
         }
         let (note, a, b, c) = (ids[0], ids[1], ids[2], ids[3])
-        try store.write { _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: note, relationships: ["items": .toMany([.existing(c), .existing(a), .existing(b)])])])) }
+        try store.write {
+            _ = try $0.save(
+                ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: note, relationships: ["items": .toMany([.existing(c), .existing(a), .existing(b)])])]))
+        }
         var fetched = try #require(try store.read { try $0.fetchObject(entity: "Note", id: note) })
         #expect(fetched.relationships["items"] == .toMany([c, a, b]))
         #expect(fetched.version == 2)
@@ -73,14 +90,18 @@ import Testing
 
         // Joining from the to-one side appends at the end.
         let d = try store.write { context in
-            try context.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Item", attributes: ["name": .string("d")], relationships: ["note": .toOne(.existing(note))])])).insertedIDs[0]
+            try context.save(
+                ChangeSet(inserts: [ChangeSet.Insert(entity: "Item", attributes: ["name": .string("d")], relationships: ["note": .toOne(.existing(note))])])
+            ).insertedIDs[0]
         }
         fetched = try #require(try store.read { try $0.fetchObject(entity: "Note", id: note) })
         #expect(fetched.relationships["items"] == .toMany([c, a, b, d]))
         #expect(fetched.version == 3, "the note's list changed, so its version moved")
 
         // Reorder and drop one: the dropped item loses its note.
-        try store.write { _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: note, relationships: ["items": .toMany([.existing(d), .existing(b)])])])) }
+        try store.write {
+            _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: note, relationships: ["items": .toMany([.existing(d), .existing(b)])])]))
+        }
         #expect(try store.read { try $0.fetchObject(entity: "Note", id: note)?.relationships["items"] } == .toMany([d, b]))
         #expect(try store.read { try $0.fetchObject(entity: "Item", id: c)?.relationships["note"] } == .toOne(nil))
     }
@@ -89,19 +110,23 @@ import Testing
         let place = try StorePlace(kind)
         let store = try StoreFixtures.openStore(place)
         let ids = try store.write { context in
-            try context.save(ChangeSet(inserts: [
-                ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("red")]),
-                ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("blue")]),
-                ChangeSet.Insert(entity: "Item", attributes: [:], relationships: ["tags": .toMany([.inserted(0), .inserted(1)])]),
-                ChangeSet.Insert(entity: "Item", attributes: [:], relationships: ["tags": .toMany([.inserted(1)])]),
-            ])).insertedIDs
+            try context.save(
+                ChangeSet(inserts: [
+                    ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("red")]),
+                    ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("blue")]),
+                    ChangeSet.Insert(entity: "Item", attributes: [:], relationships: ["tags": .toMany([.inserted(0), .inserted(1)])]),
+                    ChangeSet.Insert(entity: "Item", attributes: [:], relationships: ["tags": .toMany([.inserted(1)])]),
+                ])
+            ).insertedIDs
         }
         let (red, blue, first, second) = (ids[0], ids[1], ids[2], ids[3])
         let tags = try store.read { try $0.fetchObjects(entity: "Tag", ids: [red, blue]) }
         #expect(tags[0].relationships["items"] == .toMany([first]))
         #expect(tags[1].relationships["items"] == .toMany([first, second]), "ordered on the Tag side: in the order the links were made")
         // Editing from the other side is seen from this one.
-        try store.write { _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Tag", id: blue, relationships: ["items": .toMany([.existing(second)])])])) }
+        try store.write {
+            _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Tag", id: blue, relationships: ["items": .toMany([.existing(second)])])]))
+        }
         #expect(try store.read { try $0.fetchObject(entity: "Item", id: first)?.relationships["tags"] } == .toMany([red]))
         #expect(try store.read { try $0.fetchObject(entity: "Item", id: first)?.version } == 2)
     }
@@ -110,13 +135,17 @@ import Testing
         let place = try StorePlace(kind)
         let store = try StoreFixtures.openStore(place)
         let ids = try store.write { context in
-            try context.save(ChangeSet(inserts: [
-                StoreFixtures.note("one"), StoreFixtures.note("two"),
-                ChangeSet.Insert(entity: "NoteDescription", attributes: ["text": .string("d")], relationships: ["note": .toOne(.inserted(0))]),
-            ])).insertedIDs
+            try context.save(
+                ChangeSet(inserts: [
+                    StoreFixtures.note("one"), StoreFixtures.note("two"),
+                    ChangeSet.Insert(entity: "NoteDescription", attributes: ["text": .string("d")], relationships: ["note": .toOne(.inserted(0))]),
+                ])
+            ).insertedIDs
         }
         #expect(try store.read { try $0.fetchObject(entity: "Note", id: ids[0])?.relationships["noteDescription"] } == .toOne(ids[2]))
-        try store.write { _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: ids[1], relationships: ["noteDescription": .toOne(.existing(ids[2]))])])) }
+        try store.write {
+            _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: ids[1], relationships: ["noteDescription": .toOne(.existing(ids[2]))])]))
+        }
         let notes = try store.read { try $0.fetchObjects(entity: "Note", ids: [ids[0], ids[1]]) }
         #expect(notes[0].relationships["noteDescription"] == .toOne(nil))
         #expect(notes[1].relationships["noteDescription"] == .toOne(ids[2]))
@@ -127,7 +156,10 @@ import Testing
         let place = try StorePlace(kind)
         let store = try StoreFixtures.openStore(place)
         #expect {
-            try store.write { try $0.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Item", attributes: ["name": .string("x")], relationships: ["note": .toOne(.existing(999))])])) }
+            try store.write {
+                try $0.save(
+                    ChangeSet(inserts: [ChangeSet.Insert(entity: "Item", attributes: ["name": .string("x")], relationships: ["note": .toOne(.existing(999))])]))
+            }
         } throws: { error in
             guard case StoreError.danglingReference("Item", "note", 999) = error else { return false }
             return true
@@ -139,9 +171,13 @@ import Testing
         let place = try StorePlace(kind)
         let store = try StoreFixtures.openStore(place)
         let id = try store.write { try $0.save(ChangeSet(inserts: [StoreFixtures.note("v")])).insertedIDs[0] }
-        try store.write { _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: id, expectedVersion: 1, attributes: ["name": .string("v2")])])) }
+        try store.write {
+            _ = try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: id, expectedVersion: 1, attributes: ["name": .string("v2")])]))
+        }
         #expect {
-            try store.write { try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: id, expectedVersion: 1, attributes: ["name": .string("stale")])])) }
+            try store.write {
+                try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: id, expectedVersion: 1, attributes: ["name": .string("stale")])]))
+            }
         } throws: { error in
             guard case StoreError.versionConflict("Note", id, 1, 2) = error else { return false }
             return true
@@ -165,13 +201,15 @@ import Testing
         let place = try StorePlace(kind)
         let store = try StoreFixtures.openStore(place)
         let ids = try store.write { context in
-            try context.save(ChangeSet(inserts: [
-                StoreFixtures.note("doomed"),
-                ChangeSet.Insert(entity: "NoteDescription", attributes: [:], relationships: ["note": .toOne(.inserted(0))]),
-                ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("t")]),
-                ChangeSet.Insert(entity: "Item", attributes: [:], relationships: ["note": .toOne(.inserted(0)), "tags": .toMany([.inserted(2)])]),
-                ChangeSet.Insert(entity: "Item", attributes: [:], relationships: ["note": .toOne(.inserted(0))]),
-            ])).insertedIDs
+            try context.save(
+                ChangeSet(inserts: [
+                    StoreFixtures.note("doomed"),
+                    ChangeSet.Insert(entity: "NoteDescription", attributes: [:], relationships: ["note": .toOne(.inserted(0))]),
+                    ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("t")]),
+                    ChangeSet.Insert(entity: "Item", attributes: [:], relationships: ["note": .toOne(.inserted(0)), "tags": .toMany([.inserted(2)])]),
+                    ChangeSet.Insert(entity: "Item", attributes: [:], relationships: ["note": .toOne(.inserted(0))]),
+                ])
+            ).insertedIDs
         }
         // Tag.items is `deny`: while an item links the tag, the tag cannot go.
         #expect {
@@ -195,12 +233,15 @@ import Testing
         let place = try StorePlace(kind)
         let store = try StoreFixtures.openStore(place)
         let ids = try store.write { context in
-            try context.save(ChangeSet(inserts: [
-                ChangeSet.Insert(entity: "Card", attributes: ["title": .string("a")]),
-                ChangeSet.Insert(entity: "Card", attributes: ["title": .string("b")], relationships: ["next": .toOne(.inserted(0)), "links": .toMany([.inserted(0)])]),
-                StoreFixtures.note("parent"),
-                ChangeSet.Insert(entity: "Item", attributes: [:], relationships: ["note": .toOne(.inserted(2))]),
-            ])).insertedIDs
+            try context.save(
+                ChangeSet(inserts: [
+                    ChangeSet.Insert(entity: "Card", attributes: ["title": .string("a")]),
+                    ChangeSet.Insert(
+                        entity: "Card", attributes: ["title": .string("b")], relationships: ["next": .toOne(.inserted(0)), "links": .toMany([.inserted(0)])]),
+                    StoreFixtures.note("parent"),
+                    ChangeSet.Insert(entity: "Item", attributes: [:], relationships: ["note": .toOne(.inserted(2))]),
+                ])
+            ).insertedIDs
         }
         _ = try store.write { try $0.save(ChangeSet(deletes: [ChangeSet.Delete(entity: "Card", id: ids[0])])) }
         let survivor = try #require(try store.read { try $0.fetchObject(entity: "Card", id: ids[1]) })
@@ -214,11 +255,13 @@ import Testing
     @Test(arguments: StoreBackendKind.available) func cascadeThroughADeepChainAndACycle(_ kind: StoreBackendKind) throws {
         let place = try StorePlace(kind)
         let model = DataModel(entities: [
-            EntityDescription(name: "Folder", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)], relationships: [
-                RelationshipDescription(name: "children", destination: "Folder", isToMany: true, inverseName: "parent", deleteRule: .cascade),
-                RelationshipDescription(name: "parent", destination: "Folder", inverseName: "children"),
-                RelationshipDescription(name: "buddy", destination: "Folder", deleteRule: .cascade),
-            ]),
+            EntityDescription(
+                name: "Folder", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)],
+                relationships: [
+                    RelationshipDescription(name: "children", destination: "Folder", isToMany: true, inverseName: "parent", deleteRule: .cascade),
+                    RelationshipDescription(name: "parent", destination: "Folder", inverseName: "children"),
+                    RelationshipDescription(name: "buddy", destination: "Folder", deleteRule: .cascade),
+                ])
         ])
         let store = try place.open(model: model)
         let depth = 3000

@@ -12,22 +12,29 @@ import Testing
     private func fill(_ store: IncrementalStore) throws -> (notes: [Int64], items: [Int64]) {
         var inserts: [ChangeSet.Insert] = []
         for index in 0..<7 {
-            inserts.append(ChangeSet.Insert(entity: "Note", attributes: [
-                "id": .uuid(UUID()), "name": index == 3 ? .null : .string("note \(index % 3) \u{e9}\"\\"),
-                "createDate": .date(millisecondsSince1970: 1_700_000_000_000 + Int64(index % 4) * 1_001),
-                "index": .integer(Int64(index % 2)), "data": index % 2 == 0 ? .binary(Data([0, 1, 2, UInt8(index)])) : .null,
-            ]))
+            inserts.append(
+                ChangeSet.Insert(
+                    entity: "Note",
+                    attributes: [
+                        "id": .uuid(UUID()), "name": index == 3 ? .null : .string("note \(index % 3) \u{e9}\"\\"),
+                        "createDate": .date(millisecondsSince1970: 1_700_000_000_000 + Int64(index % 4) * 1_001),
+                        "index": .integer(Int64(index % 2)), "data": index % 2 == 0 ? .binary(Data([0, 1, 2, UInt8(index)])) : .null,
+                    ]))
         }
         inserts.append(ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("red")]))
         inserts.append(ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("blue")]))
         for index in 0..<23 {
-            inserts.append(ChangeSet.Insert(entity: "Item", attributes: [
-                "name": .string("item \(index)"), "score": index % 5 == 0 ? .null : .double(Double(index) / 4),
-                "done": .boolean(index % 2 == 0), "extra": index % 3 == 0 ? .json(#"{"a":[1,2.5]}"#) : .null,
-            ], relationships: [
-                "note": index % 6 == 5 ? .toOne(nil) : .toOne(.inserted(index % 3)),
-                "tags": .toMany(index % 4 == 0 ? [.inserted(8), .inserted(7)] : index % 4 == 1 ? [.inserted(7)] : []),
-            ]))
+            inserts.append(
+                ChangeSet.Insert(
+                    entity: "Item",
+                    attributes: [
+                        "name": .string("item \(index)"), "score": index % 5 == 0 ? .null : .double(Double(index) / 4),
+                        "done": .boolean(index % 2 == 0), "extra": index % 3 == 0 ? .json(#"{"a":[1,2.5]}"#) : .null,
+                    ],
+                    relationships: [
+                        "note": index % 6 == 5 ? .toOne(nil) : .toOne(.inserted(index % 3)),
+                        "tags": .toMany(index % 4 == 0 ? [.inserted(8), .inserted(7)] : index % 4 == 1 ? [.inserted(7)] : []),
+                    ]))
         }
         inserts.append(ChangeSet.Insert(entity: "NoteDescription", attributes: ["text": .string("about 0")], relationships: ["note": .toOne(.inserted(0))]))
         let ids = try store.write { try $0.save(ChangeSet(inserts: inserts)) }.insertedIDs

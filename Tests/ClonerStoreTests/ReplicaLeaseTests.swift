@@ -15,19 +15,25 @@ import Testing
         let lease = now.addingTimeInterval(10)
         #expect(try store.write { try $0.reserveIdempotencyKey("k", fingerprint: "f", owner: "A", leaseExpiresAt: lease, now: now) } == .reserved)
         // A second replica, the lease alive: in progress (with the first request's fingerprint).
-        #expect(try store.write { try $0.reserveIdempotencyKey("k", fingerprint: "g", owner: "B", leaseExpiresAt: lease, now: now) } == .inProgress(fingerprint: "f"))
+        #expect(
+            try store.write { try $0.reserveIdempotencyKey("k", fingerprint: "g", owner: "B", leaseExpiresAt: lease, now: now) }
+                == .inProgress(fingerprint: "f"))
         #expect(try store.read { try $0.peekIdempotencyKey("k", now: now) } == .inProgress(fingerprint: "f"))
         #expect(try store.read { try $0.idempotencyRecord(key: "k") } == nil, "a reservation is no answer")
         // Its lease over (A died): B takes it over, and A can no longer hold it.
         let later = lease.addingTimeInterval(1)
         #expect(try store.read { try $0.peekIdempotencyKey("k", now: later) } == nil)
-        #expect(try store.write { try $0.reserveIdempotencyKey("k", fingerprint: "f", owner: "B", leaseExpiresAt: later.addingTimeInterval(10), now: later) } == .reserved)
+        #expect(
+            try store.write { try $0.reserveIdempotencyKey("k", fingerprint: "f", owner: "B", leaseExpiresAt: later.addingTimeInterval(10), now: later) }
+                == .reserved)
         #expect(try store.write { try $0.holdIdempotencyReservation("k", owner: "A") } == false)
         #expect(try store.write { try $0.holdIdempotencyReservation("k", owner: "B") } == true)
         // The final answer ends the reservation: from then on it is replayed.
         let answer = IdempotencyRecord(key: "k", fingerprint: "f", status: 201, location: "/notes/9", body: Data("{\"a\":1}".utf8), createdAt: later)
         try store.write { try $0.saveIdempotencyRecord(answer) }
-        guard case .finished(let record) = try store.write({ try $0.reserveIdempotencyKey("k", fingerprint: "f", owner: "C", leaseExpiresAt: lease, now: later) }) else {
+        guard
+            case .finished(let record) = try store.write({ try $0.reserveIdempotencyKey("k", fingerprint: "f", owner: "C", leaseExpiresAt: lease, now: later) })
+        else {
             Issue.record("a finished key must replay"); return
         }
         #expect(record.status == 201 && record.location == "/notes/9" && record.body == answer.body)
@@ -50,7 +56,8 @@ import Testing
             try context.saveJob(JobRecord(id: "mine", status: .running, request: Self.request, owner: "C", leaseExpiresAt: now.addingTimeInterval(-1)))
             try context.saveIdempotencyRecord(IdempotencyRecord(key: "to-dead", fingerprint: "f", status: 202, location: "/jobs/dead", body: Self.request))
             try context.saveIdempotencyRecord(IdempotencyRecord(key: "to-alive", fingerprint: "f", status: 202, location: "/jobs/alive", body: Self.request))
-            _ = try context.reserveIdempotencyKey("stale", fingerprint: "f", owner: "B", leaseExpiresAt: now.addingTimeInterval(-1), now: now.addingTimeInterval(-2))
+            _ = try context.reserveIdempotencyKey(
+                "stale", fingerprint: "f", owner: "B", leaseExpiresAt: now.addingTimeInterval(-1), now: now.addingTimeInterval(-2))
             _ = try context.reserveIdempotencyKey("held", fingerprint: "f", owner: "A", leaseExpiresAt: now.addingTimeInterval(10), now: now)
         }
         let error = Data("{\"code\":\"job_interrupted\"}".utf8)
@@ -108,24 +115,37 @@ import Testing
             let store = try place.open()
             try store.write { context in
                 for statement in Self.oldServiceTables {
-                    _ = try context.rawTexts(kind == .sqlite ? statement : statement
-                        .replacingOccurrences(of: "INTEGER", with: kind == .sqlite ? "INTEGER" : "int8").replacingOccurrences(of: "BLOB", with: "bytea")
-                        .replacingOccurrences(of: "created_at int8", with: "created_at timestamptz").replacingOccurrences(of: "finished_at int8", with: "finished_at timestamptz"))
+                    _ = try context.rawTexts(
+                        kind == .sqlite
+                            ? statement
+                            : statement
+                                .replacingOccurrences(of: "INTEGER", with: kind == .sqlite ? "INTEGER" : "int8").replacingOccurrences(of: "BLOB", with: "bytea")
+                                .replacingOccurrences(of: "created_at int8", with: "created_at timestamptz").replacingOccurrences(
+                                    of: "finished_at int8", with: "finished_at timestamptz"))
                 }
                 let created = kind == .sqlite ? "1767323045678" : "now()"
-                _ = try context.rawTexts("INSERT INTO _cloner_idempotency VALUES ('old-key', 'f', 201, '/notes/1', \(kind == .sqlite ? "x'7b7d'" : "'\\x7b7d'::bytea"), \(created))")
-                _ = try context.rawTexts("INSERT INTO _cloner_jobs (id, status, request, created_at) VALUES ('old-job', 'running', \(kind == .sqlite ? "x'7b7d'" : "'\\x7b7d'::bytea"), \(created))")
+                _ = try context.rawTexts(
+                    "INSERT INTO _cloner_idempotency VALUES ('old-key', 'f', 201, '/notes/1', \(kind == .sqlite ? "x'7b7d'" : "'\\x7b7d'::bytea"), \(created))")
+                _ = try context.rawTexts(
+                    "INSERT INTO _cloner_jobs (id, status, request, created_at) VALUES ('old-job', 'running', \(kind == .sqlite ? "x'7b7d'" : "'\\x7b7d'::bytea"), \(created))"
+                )
             }
-            let columns = try store.read { try $0.rawTexts(kind == .sqlite
-                ? "SELECT name FROM pragma_table_info('_cloner_jobs')"
-                : "SELECT column_name::text FROM information_schema.columns WHERE table_name = '_cloner_jobs'") }
+            let columns = try store.read {
+                try $0.rawTexts(
+                    kind == .sqlite
+                        ? "SELECT name FROM pragma_table_info('_cloner_jobs')"
+                        : "SELECT column_name::text FROM information_schema.columns WHERE table_name = '_cloner_jobs'")
+            }
             #expect(!columns.contains("lease_expires_at"), "the old shape, before reopening")
         }
         let store = try place.open()
         for table in ["_cloner_jobs", "_cloner_idempotency"] {
-            let columns = try store.read { try $0.rawTexts(kind == .sqlite
-                ? "SELECT name FROM pragma_table_info('\(table)')"
-                : "SELECT column_name::text FROM information_schema.columns WHERE table_name = '\(table)'") }
+            let columns = try store.read {
+                try $0.rawTexts(
+                    kind == .sqlite
+                        ? "SELECT name FROM pragma_table_info('\(table)')"
+                        : "SELECT column_name::text FROM information_schema.columns WHERE table_name = '\(table)'")
+            }
             #expect(columns.contains("owner") && columns.contains("lease_expires_at"), "\(table): \(columns)")
         }
         // The old answer still replays; the old running job (no lease) is failed by the scan.

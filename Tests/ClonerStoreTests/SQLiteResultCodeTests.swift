@@ -11,7 +11,8 @@ import Testing
     static func connection(_ directory: TemporaryDirectory) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: directory.path("raw.sqlite"))
         try connection.execute("PRAGMA foreign_keys = ON")
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT UNIQUE);
             CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parent (id));
             INSERT INTO parent (id, name) VALUES (1, 'a');

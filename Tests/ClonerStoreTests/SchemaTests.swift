@@ -12,16 +12,21 @@ import Testing
             switch kind {
             case .sqlite:
                 #expect(try context.rawTexts("PRAGMA journal_mode") == ["wal"])
-                return (Set(try context.rawTexts("SELECT name FROM sqlite_master WHERE type = 'table'")),
-                        Set(try context.rawTexts("SELECT name FROM sqlite_master WHERE type = 'index'")),
-                        try context.rawTexts("SELECT name FROM pragma_table_info('Item') ORDER BY cid"))
+                return (
+                    Set(try context.rawTexts("SELECT name FROM sqlite_master WHERE type = 'table'")),
+                    Set(try context.rawTexts("SELECT name FROM sqlite_master WHERE type = 'index'")),
+                    try context.rawTexts("SELECT name FROM pragma_table_info('Item') ORDER BY cid")
+                )
             case .postgreSQL:
-                return (Set(try context.rawTexts("SELECT tablename::text FROM pg_tables WHERE schemaname = current_schema()")),
-                        Set(try context.rawTexts("SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema()")),
-                        try context.rawTexts("""
-                            SELECT column_name::text FROM information_schema.columns
-                            WHERE table_schema = current_schema() AND table_name = 'Item' ORDER BY ordinal_position
-                            """))
+                return (
+                    Set(try context.rawTexts("SELECT tablename::text FROM pg_tables WHERE schemaname = current_schema()")),
+                    Set(try context.rawTexts("SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema()")),
+                    try context.rawTexts(
+                        """
+                        SELECT column_name::text FROM information_schema.columns
+                        WHERE table_schema = current_schema() AND table_name = 'Item' ORDER BY ordinal_position
+                        """)
+                )
             }
         }
         #expect(tables.isSuperset(of: ["Note", "Item", "Tag", "NoteDescription", "Card", "_cloner_meta", "_rel_Item_tags", "_rel_Card_links"]))
@@ -41,10 +46,15 @@ import Testing
         #expect(schema.storage(of: rel("Note", "items")) == .foreignKeyOnDestination(column: "note", positionColumn: "_pos_note"))
         #expect(schema.storage(of: rel("Note", "noteDescription")) == .foreignKeyOnSource(column: "noteDescription"))
         #expect(schema.storage(of: rel("NoteDescription", "note")) == .foreignKeyOnDestination(column: "noteDescription", positionColumn: nil))
-        #expect(schema.storage(of: rel("Item", "tags")) == .joinTable(table: "_rel_Item_tags", sourceColumn: "src", destinationColumn: "dst", positionColumn: nil))
-        #expect(schema.storage(of: rel("Tag", "items")) == .joinTable(table: "_rel_Item_tags", sourceColumn: "dst", destinationColumn: "src", positionColumn: "dst_pos"))
+        #expect(
+            schema.storage(of: rel("Item", "tags")) == .joinTable(table: "_rel_Item_tags", sourceColumn: "src", destinationColumn: "dst", positionColumn: nil))
+        #expect(
+            schema.storage(of: rel("Tag", "items"))
+                == .joinTable(table: "_rel_Item_tags", sourceColumn: "dst", destinationColumn: "src", positionColumn: "dst_pos"))
         #expect(schema.storage(of: rel("Card", "next")) == .foreignKeyOnSource(column: "next"))
-        #expect(schema.storage(of: rel("Card", "links")) == .joinTable(table: "_rel_Card_links", sourceColumn: "src", destinationColumn: "dst", positionColumn: "src_pos"))
+        #expect(
+            schema.storage(of: rel("Card", "links"))
+                == .joinTable(table: "_rel_Card_links", sourceColumn: "src", destinationColumn: "dst", positionColumn: "src_pos"))
     }
 
     @Test(arguments: StoreBackendKind.available) func reopeningWithTheSameModelKeepsDataAndIdentity(_ kind: StoreBackendKind) throws {

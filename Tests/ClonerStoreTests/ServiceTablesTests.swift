@@ -7,8 +7,9 @@ import Testing
     @Test(arguments: StoreBackendKind.available) func idempotencyRecordsRoundTripAndExpire(_ kind: StoreBackendKind) throws {
         let place = try StorePlace(kind)
         let store = try StoreFixtures.openStore(place)
-        let old = IdempotencyRecord(key: "k1", fingerprint: "f1", status: 201, location: "/notes/2", body: Data("{}".utf8),
-                                    createdAt: Date(timeIntervalSinceNow: -100_000))
+        let old = IdempotencyRecord(
+            key: "k1", fingerprint: "f1", status: 201, location: "/notes/2", body: Data("{}".utf8),
+            createdAt: Date(timeIntervalSinceNow: -100_000))
         let fresh = IdempotencyRecord(key: "k2", fingerprint: "f2", status: 200, location: nil, body: Data("[1]".utf8))
         try store.write { context in
             try context.saveIdempotencyRecord(old)

@@ -24,9 +24,11 @@ import Testing
         let store = try StoreFixtures.openStore(place)
         // Three chunks and a bit, so the read path concatenates chunks in order.
         let big = Data((0..<(3 * StoreSchema.blobChunkSize + 17)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 12) })
-        let ids = try store.save(ChangeSet(inserts: [
-            Self.noteWith("a", data: big), Self.noteWith("b", data: big), Self.noteWith("c", data: Data()), Self.noteWith("d", data: nil),
-        ])).insertedIDs
+        let ids = try store.save(
+            ChangeSet(inserts: [
+                Self.noteWith("a", data: big), Self.noteWith("b", data: big), Self.noteWith("c", data: Data()), Self.noteWith("d", data: nil),
+            ])
+        ).insertedIDs
         #expect(try Self.blobCount(store) == 2, "one blob per content: the big value and the empty one")
         #expect(try store.object("Note", ids[0])?.attributes["data"] == .binary(big))
         #expect(try store.object("Note", ids[1])?.attributes["data"] == .binary(big))
@@ -64,7 +66,8 @@ import Testing
         let store = try StoreFixtures.openStore(place)
         let id = try store.save(ChangeSet(inserts: [Self.noteWith("a", data: Data("x".utf8))])).insertedIDs[0]
         let missing = String(repeating: "ab", count: 32)
-        let pointAtNothing = kind == .sqlite
+        let pointAtNothing =
+            kind == .sqlite
             ? "UPDATE \"Note\" SET \"data\" = X'\(missing)' WHERE \"_id\" = \(id)"
             : "UPDATE \"Note\" SET \"data\" = '\\x\(missing)'::bytea WHERE \"_id\" = \(id)"
         #expect(throws: (any Error).self) { try store.write { _ = try $0.rawTexts(pointAtNothing) } }
@@ -81,9 +84,11 @@ import Testing
         func literal(_ data: Data) -> String { kind == .sqlite ? "X'\(data.lowercaseHex)'" : "'\\x\(data.lowercaseHex)'::bytea" }
         try store.write { context in
             _ = try context.rawTexts("INSERT INTO \"_cloner_blobs\" (\"hash\", \"size\") VALUES (\(literal(stray)), 5)")
-            _ = try context.rawTexts("INSERT INTO \"_cloner_blob_chunks\" (\"hash\", \"n\", \"bytes\") VALUES (\(literal(stray)), 0, \(literal(Data("stray".utf8))))")
+            _ = try context.rawTexts(
+                "INSERT INTO \"_cloner_blob_chunks\" (\"hash\", \"n\", \"bytes\") VALUES (\(literal(stray)), 0, \(literal(Data("stray".utf8))))")
             _ = try context.rawTexts("INSERT INTO \"_cloner_blobs\" (\"hash\", \"size\") VALUES (\(literal(bad)), 5)")
-            _ = try context.rawTexts("INSERT INTO \"_cloner_blob_chunks\" (\"hash\", \"n\", \"bytes\") VALUES (\(literal(bad)), 0, \(literal(Data("wrong".utf8))))")
+            _ = try context.rawTexts(
+                "INSERT INTO \"_cloner_blob_chunks\" (\"hash\", \"n\", \"bytes\") VALUES (\(literal(bad)), 0, \(literal(Data("wrong".utf8))))")
             _ = try context.rawTexts("UPDATE \"Note\" SET \"data\" = \(literal(bad))")
         }
         let problems = try store.read { try $0.checkBlobs(limit: 10) }
@@ -148,8 +153,9 @@ import Testing
             }
             for (key, value) in metadata { try connection.execute("INSERT INTO \"_cloner_meta\" VALUES (?, ?)", [.text(key), .text(value)]) }
             for (index, value) in values.enumerated() {
-                try connection.execute("INSERT INTO \"Note\" (\"id\", \"createDate\", \"index\", \"data\") VALUES (?, 0, ?, ?)",
-                                       [.text(UUID().uuidString.lowercased()), .integer(Int64(index)), value.map { .blob($0) } ?? .null])
+                try connection.execute(
+                    "INSERT INTO \"Note\" (\"id\", \"createDate\", \"index\", \"data\") VALUES (?, 0, ?, ?)",
+                    [.text(UUID().uuidString.lowercased()), .integer(Int64(index)), value.map { .blob($0) } ?? .null])
             }
         case .postgreSQL(let uri):
             let connection = try PostgreSQLConnection(uri: uri)
@@ -159,8 +165,9 @@ import Testing
             }
             for (key, value) in metadata { _ = try connection.query("INSERT INTO \"_cloner_meta\" VALUES ($1, $2)", [.text(key), .text(value)]) }
             for (index, value) in values.enumerated() {
-                _ = try connection.query("INSERT INTO \"Note\" (\"id\", \"createDate\", \"index\", \"data\") VALUES ($1, now(), $2, $3)",
-                                         [.uuid(UUID()), .int8(Int64(index)), value.map { .bytea($0) } ?? .null])
+                _ = try connection.query(
+                    "INSERT INTO \"Note\" (\"id\", \"createDate\", \"index\", \"data\") VALUES ($1, now(), $2, $3)",
+                    [.uuid(UUID()), .int8(Int64(index)), value.map { .bytea($0) } ?? .null])
             }
         }
     }

@@ -8,43 +8,58 @@ enum StoreFixtures {
     /// many-to-many, an inverse-less to-one, and each delete rule.
     static func notesModel(extraNoteAttributes: [AttributeDescription] = [], renameIndex: Bool = false) -> DataModel {
         DataModel(entities: [
-            EntityDescription(name: "Note", attributes: [
-                AttributeDescription(name: "id", type: .uuid),
-                AttributeDescription(name: "name", type: .string, isOptional: true),
-                AttributeDescription(name: "createDate", type: .date),
-                renameIndex
-                    ? AttributeDescription(name: "position", type: .integer, defaultValue: .integer(0), originalName: "index")
-                    : AttributeDescription(name: "index", type: .integer, defaultValue: .integer(0)),
-                AttributeDescription(name: "data", type: .binary, isOptional: true),
-            ] + extraNoteAttributes, relationships: [
-                RelationshipDescription(name: "items", destination: "Item", isToMany: true, isOrdered: true, inverseName: "note", deleteRule: .cascade),
-                RelationshipDescription(name: "noteDescription", destination: "NoteDescription", inverseName: "note", deleteRule: .cascade),
-            ]),
-            EntityDescription(name: "Item", attributes: [
-                AttributeDescription(name: "name", type: .string, isOptional: true),
-                AttributeDescription(name: "score", type: .double, isOptional: true),
-                AttributeDescription(name: "done", type: .boolean, defaultValue: .boolean(false)),
-                AttributeDescription(name: "extra", type: .json, isOptional: true),
-            ], relationships: [
-                RelationshipDescription(name: "note", destination: "Note", inverseName: "items", deleteRule: .nullify),
-                RelationshipDescription(name: "tags", destination: "Tag", isToMany: true, inverseName: "items", deleteRule: .nullify),
-            ]),
-            EntityDescription(name: "Tag", attributes: [
-                AttributeDescription(name: "name", type: .string, isUnique: true),
-            ], relationships: [
-                RelationshipDescription(name: "items", destination: "Item", isToMany: true, isOrdered: true, inverseName: "tags", deleteRule: .deny),
-            ]),
-            EntityDescription(name: "NoteDescription", attributes: [
-                AttributeDescription(name: "text", type: .string, isOptional: true),
-            ], relationships: [
-                RelationshipDescription(name: "note", destination: "Note", inverseName: "noteDescription", deleteRule: .nullify),
-            ]),
-            EntityDescription(name: "Card", attributes: [
-                AttributeDescription(name: "title", type: .string, isOptional: true),
-            ], relationships: [
-                RelationshipDescription(name: "next", destination: "Card", deleteRule: .noAction),
-                RelationshipDescription(name: "links", destination: "Card", isToMany: true, isOrdered: true),
-            ]),
+            EntityDescription(
+                name: "Note",
+                attributes: [
+                    AttributeDescription(name: "id", type: .uuid),
+                    AttributeDescription(name: "name", type: .string, isOptional: true),
+                    AttributeDescription(name: "createDate", type: .date),
+                    renameIndex
+                        ? AttributeDescription(name: "position", type: .integer, defaultValue: .integer(0), originalName: "index")
+                        : AttributeDescription(name: "index", type: .integer, defaultValue: .integer(0)),
+                    AttributeDescription(name: "data", type: .binary, isOptional: true),
+                ] + extraNoteAttributes,
+                relationships: [
+                    RelationshipDescription(name: "items", destination: "Item", isToMany: true, isOrdered: true, inverseName: "note", deleteRule: .cascade),
+                    RelationshipDescription(name: "noteDescription", destination: "NoteDescription", inverseName: "note", deleteRule: .cascade),
+                ]),
+            EntityDescription(
+                name: "Item",
+                attributes: [
+                    AttributeDescription(name: "name", type: .string, isOptional: true),
+                    AttributeDescription(name: "score", type: .double, isOptional: true),
+                    AttributeDescription(name: "done", type: .boolean, defaultValue: .boolean(false)),
+                    AttributeDescription(name: "extra", type: .json, isOptional: true),
+                ],
+                relationships: [
+                    RelationshipDescription(name: "note", destination: "Note", inverseName: "items", deleteRule: .nullify),
+                    RelationshipDescription(name: "tags", destination: "Tag", isToMany: true, inverseName: "items", deleteRule: .nullify),
+                ]),
+            EntityDescription(
+                name: "Tag",
+                attributes: [
+                    AttributeDescription(name: "name", type: .string, isUnique: true)
+                ],
+                relationships: [
+                    RelationshipDescription(name: "items", destination: "Item", isToMany: true, isOrdered: true, inverseName: "tags", deleteRule: .deny)
+                ]),
+            EntityDescription(
+                name: "NoteDescription",
+                attributes: [
+                    AttributeDescription(name: "text", type: .string, isOptional: true)
+                ],
+                relationships: [
+                    RelationshipDescription(name: "note", destination: "Note", inverseName: "noteDescription", deleteRule: .nullify)
+                ]),
+            EntityDescription(
+                name: "Card",
+                attributes: [
+                    AttributeDescription(name: "title", type: .string, isOptional: true)
+                ],
+                relationships: [
+                    RelationshipDescription(name: "next", destination: "Card", deleteRule: .noAction),
+                    RelationshipDescription(name: "links", destination: "Card", isToMany: true, isOrdered: true),
+                ]),
         ])
     }
 
@@ -58,8 +73,10 @@ enum StoreFixtures {
     }
 
     static func note(_ name: String, index: Int64 = 0) -> ChangeSet.Insert {
-        ChangeSet.Insert(entity: "Note", attributes: [
-            "id": .uuid(UUID()), "name": .string(name), "createDate": .date(Date()), "index": .integer(index),
-        ])
+        ChangeSet.Insert(
+            entity: "Note",
+            attributes: [
+                "id": .uuid(UUID()), "name": .string(name), "createDate": .date(Date()), "index": .integer(index),
+            ])
     }
 }

@@ -16,8 +16,9 @@ import Testing
     }
 
     @Test func theDescriptionHidesAPassword() {
-        #expect(StoreLocation("postgres://cloner:s3cr%40t@db.internal:5432/cloner?sslmode=require").description
-            == "postgres://cloner:***@db.internal:5432/cloner?sslmode=require")
+        #expect(
+            StoreLocation("postgres://cloner:s3cr%40t@db.internal:5432/cloner?sslmode=require").description
+                == "postgres://cloner:***@db.internal:5432/cloner?sslmode=require")
         #expect(StoreLocation("postgresql://cloner@db/cloner").description == "postgresql://cloner@db/cloner")
         #expect(StoreLocation("postgresql://db/cloner").description == "postgresql://db/cloner")
         #expect(StoreLocation("postgresql://db/cloner?password=pw&sslmode=require").description == "postgresql://db/cloner?password=***&sslmode=require")

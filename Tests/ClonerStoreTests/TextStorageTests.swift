@@ -26,10 +26,11 @@ import Testing
             try context.save(ChangeSet(inserts: names.map { StoreFixtures.note($0) })).insertedIDs
         }
         let stored = try store.read { try $0.fetchObjects(entity: "Note", ids: ids) }
-        #expect(stored.map { object -> [UInt8] in
-            guard case .string(let text)? = object.attributes["name"] else { return [] }
-            return Array(text.utf8)
-        } == names.map { Array($0.utf8) })
+        #expect(
+            stored.map { object -> [UInt8] in
+                guard case .string(let text)? = object.attributes["name"] else { return [] }
+                return Array(text.utf8)
+            } == names.map { Array($0.utf8) })
         for (name, id) in zip(names, ids) {
             let found = try store.read { try $0.fetchIDs(FetchRequest(entity: "Note", predicates: [.init("name", .string(name))])) }
             #expect(found == [id], "filter on \(Array(name.utf8))")
@@ -39,8 +40,10 @@ import Testing
         let expected = zip(names, ids).sorted { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }.map(\.1)
         #expect(sorted == expected)
         let lengths = try store.read { context in
-            try context.rawTexts(kind == .sqlite ? "SELECT length(CAST(name AS BLOB)) FROM Note ORDER BY _id"
-                                                 : "SELECT octet_length(name)::text FROM \"Note\" ORDER BY _id")
+            try context.rawTexts(
+                kind == .sqlite
+                    ? "SELECT length(CAST(name AS BLOB)) FROM Note ORDER BY _id"
+                    : "SELECT octet_length(name)::text FROM \"Note\" ORDER BY _id")
         }
         #expect(lengths == names.map { String($0.utf8.count) })
     }

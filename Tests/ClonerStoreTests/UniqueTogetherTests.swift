@@ -8,11 +8,15 @@ import Testing
 /// and the migrator adds or drops the index like `unique`.
 @Suite struct UniqueTogetherTests {
     static func model(groups: [[String]], rename: Bool = false) -> DataModel {
-        DataModel(entities: [EntityDescription(name: "Person", attributes: [
-            AttributeDescription(name: rename ? "givenName" : "firstName", type: .string, originalName: rename ? "firstName" : nil),
-            AttributeDescription(name: "lastName", type: .string),
-            AttributeDescription(name: "age", type: .integer, isOptional: true),
-        ], uniqueTogether: groups)])
+        DataModel(entities: [
+            EntityDescription(
+                name: "Person",
+                attributes: [
+                    AttributeDescription(name: rename ? "givenName" : "firstName", type: .string, originalName: rename ? "firstName" : nil),
+                    AttributeDescription(name: "lastName", type: .string),
+                    AttributeDescription(name: "age", type: .integer, isOptional: true),
+                ], uniqueTogether: groups)
+        ])
     }
 
     static func person(_ first: String, _ last: String, firstName: String = "firstName") -> ChangeSet.Insert {
@@ -22,7 +26,8 @@ import Testing
     /// The unique indexes on Person, by name, on either backend.
     static func indexNames(_ store: IncrementalStore) throws -> [String] {
         try store.read { context in
-            let sql = context is PostgreSQLStoreContext
+            let sql =
+                context is PostgreSQLStoreContext
                 ? "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Person' AND indexname <> 'Person_pkey' ORDER BY indexname"
                 : "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Person' AND sql IS NOT NULL ORDER BY name"
             return try context.rawTexts(sql).compactMap { $0 }

@@ -28,9 +28,10 @@ package final class PostgreSQLTestCluster: @unchecked Sendable {
     /// package), for tests that count how often the server plans a statement. Read it from the
     /// cluster's `postgres` database, where the extension may be created without touching a
     /// store's own database.
-    package static let hasStatementStatistics: Bool = binaryDirectory.map {
-        FileManager.default.fileExists(atPath: $0.deletingLastPathComponent().appendingPathComponent("lib/pg_stat_statements.so").path)
-    } ?? false
+    package static let hasStatementStatistics: Bool =
+        binaryDirectory.map {
+            FileManager.default.fileExists(atPath: $0.deletingLastPathComponent().appendingPathComponent("lib/pg_stat_statements.so").path)
+        } ?? false
 
     package static let skipReason =
         "PostgreSQL is not installed (no initdb/pg_ctl in /usr/lib/postgresql/*/bin or on PATH): "
@@ -92,9 +93,10 @@ package final class PostgreSQLTestCluster: @unchecked Sendable {
     private func startedState() throws -> State {
         if let state { return state }
         guard let binaries = Self.binaryDirectory else {
-            throw PostgreSQLTestClusterError(message: Self.isRequired
-                ? "CI=true requires PostgreSQL, but initdb/pg_ctl were not found (install postgresql)"
-                : Self.skipReason)
+            throw PostgreSQLTestClusterError(
+                message: Self.isRequired
+                    ? "CI=true requires PostgreSQL, but initdb/pg_ctl were not found (install postgresql)"
+                    : Self.skipReason)
         }
         let directory = try Self.makeDirectory()
         let data = directory.appendingPathComponent("data")
@@ -102,15 +104,24 @@ package final class PostgreSQLTestCluster: @unchecked Sendable {
         let pgCtl = binaries.appendingPathComponent("pg_ctl")
         var serverStarted = false
         do {
-            try Self.run(initdb, ["-D", data.path, "-U", "postgres", "-A", "trust", "-E", "UTF8",
-                                  "--locale=C", "--no-sync"])
+            try Self.run(
+                initdb,
+                [
+                    "-D", data.path, "-U", "postgres", "-A", "trust", "-E", "UTF8",
+                    "--locale=C", "--no-sync",
+                ])
             // Durability off: a test cluster is thrown away, and fsync costs seconds per test run.
-            let options = "-k \(directory.path) -c listen_addresses='' -p \(Self.port) -c fsync=off"
+            let options =
+                "-k \(directory.path) -c listen_addresses='' -p \(Self.port) -c fsync=off"
                 + " -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=32MB"
                 + (Self.hasStatementStatistics
                     ? " -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on" : "")
-            try Self.run(pgCtl, ["-D", data.path, "-l", directory.appendingPathComponent("server.log").path,
-                                 "-o", options, "-w", "-t", "60", "start"])
+            try Self.run(
+                pgCtl,
+                [
+                    "-D", data.path, "-l", directory.appendingPathComponent("server.log").path,
+                    "-o", options, "-w", "-t", "60", "start",
+                ])
             serverStarted = true
         } catch {
             // Leave nothing behind: a half-started cluster is stopped, its directory removed.
@@ -162,9 +173,13 @@ package final class PostgreSQLTestCluster: @unchecked Sendable {
             rm -rf "$dir" 2>/dev/null
             """
         let stop = command(pgCtl, ["-D", data.path, "-m", "immediate", "stop"])
-        _ = try? spawn("/bin/sh", ["-c", script, "watchdog", String(getpid()), data.path, directory.path,
-                                   stop.executable.path] + stop.arguments,
-                       output: "/dev/null", newSession: true)
+        _ = try? spawn(
+            "/bin/sh",
+            [
+                "-c", script, "watchdog", String(getpid()), data.path, directory.path,
+                stop.executable.path,
+            ] + stop.arguments,
+            output: "/dev/null", newSession: true)
     }
 
     // MARK: - processes
@@ -172,7 +187,8 @@ package final class PostgreSQLTestCluster: @unchecked Sendable {
     /// The command line running `executable` as the postgres user when this process is root.
     private static func command(_ executable: URL, _ arguments: [String]) -> (executable: URL, arguments: [String]) {
         guard geteuid() == 0 else { return (executable, arguments) }
-        let runuser = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"]
+        let runuser =
+            ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"]
             .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/sbin/runuser"
         return (URL(fileURLWithPath: runuser), ["-u", "postgres", "--", executable.path] + arguments)
     }

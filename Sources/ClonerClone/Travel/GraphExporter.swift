@@ -96,12 +96,13 @@ public struct GraphExporter {
                 "key": key.isEmpty ? .null : .array(key.map(JSONValue.string)),
             ])
         }
-        try line(.object([
-            "kind": "header", "format": .string(GraphFormat.name), "version": .integer(GraphFormat.version),
-            "fingerprint": .string(model.fingerprint),
-            "root": .object(["entity": .string(copy.rootEntity), "ref": .integer(copy.rootID)]),
-            "entities": .object(entities),
-        ]))
+        try line(
+            .object([
+                "kind": "header", "format": .string(GraphFormat.name), "version": .integer(GraphFormat.version),
+                "fingerprint": .string(model.fingerprint),
+                "root": .object(["entity": .string(copy.rootEntity), "ref": .integer(copy.rootID)]),
+                "entities": .object(entities),
+            ]))
 
         var referenced: [Int: Set<Int64>] = [:]
         var references = 0
@@ -128,8 +129,11 @@ public struct GraphExporter {
                 }
             }
             if binary >= binaryLimit {
-                if binaryBytes < 4 << 20 { binaryLimit = min(batchSize, binaryLimit * 2) }
-                else if binaryBytes > 16 << 20 { binaryLimit = max(1, binaryLimit / 2) }
+                if binaryBytes < 4 << 20 {
+                    binaryLimit = min(batchSize, binaryLimit * 2)
+                } else if binaryBytes > 16 << 20 {
+                    binaryLimit = max(1, binaryLimit / 2)
+                }
             }
             // Shared objects outside the walk named by this batch: reference lines first.
             var outside: [Int: [Int64]] = [:]

@@ -12,8 +12,10 @@ public struct GraphImportOptions: Sendable, Hashable {
     /// Refuse (before writing anything) a document of more objects than this.
     public var maximumObjects: Int
 
-    public init(dryRun: Bool = false, returnIDs: Bool = false, createMissing: Bool = false, exclude: [String] = [],
-                maximumObjects: Int = 1_000_000) {
+    public init(
+        dryRun: Bool = false, returnIDs: Bool = false, createMissing: Bool = false, exclude: [String] = [],
+        maximumObjects: Int = 1_000_000
+    ) {
         self.dryRun = dryRun
         self.returnIDs = returnIDs
         self.createMissing = createMissing

@@ -59,8 +59,10 @@ public struct GraphImporter: Sendable {
         self.schema = schema
         self.root = root
         self.options = options
-        self.plan = try ClonePlan(request: CloneRequest(entity: root.name, id: 1, exclude: options.exclude,
-                                                        maximumObjects: options.maximumObjects), schema: schema)
+        self.plan = try ClonePlan(
+            request: CloneRequest(
+                entity: root.name, id: 1, exclude: options.exclude,
+                maximumObjects: options.maximumObjects), schema: schema)
     }
 
     public mutating func feed(_ bytes: [UInt8]) throws {
@@ -79,8 +81,9 @@ public struct GraphImporter: Sendable {
             throw GraphImportError.badLine(line: 1, field: "", message: "the document is empty: expected a header line", syntax: true)
         }
         guard ended else {
-            throw GraphImportError.badLine(line: reader.lineNumber + 1, field: "",
-                                           message: "the document ends without its end line: it was cut short", syntax: true)
+            throw GraphImportError.badLine(
+                line: reader.lineNumber + 1, field: "",
+                message: "the document ends without its end line: it was cut short", syntax: true)
         }
         guard objectIndex[root.name]?[rootRef] != nil else {
             throw GraphImportError.badLine(line: 1, field: "root", message: "no object line for the root \(root.name) \(rootRef)", syntax: false)
@@ -88,8 +91,9 @@ public struct GraphImporter: Sendable {
         for object in objects {
             for (relationship, refs) in object.relationships {
                 for ref in refs where objectIndex[relationship.destination]?[ref] == nil && referenceIndex[relationship.destination]?[ref] == nil {
-                    throw GraphImportError.badLine(line: object.line, field: "relationships.\(relationship.name)",
-                                                   message: "names \(relationship.destination) \(ref), which no object or reference line of this document has", syntax: false)
+                    throw GraphImportError.badLine(
+                        line: object.line, field: "relationships.\(relationship.name)",
+                        message: "names \(relationship.destination) \(ref), which no object or reference line of this document has", syntax: false)
                 }
             }
         }
@@ -131,14 +135,16 @@ public struct GraphImporter: Sendable {
             throw bad(line, "version", "this service reads version \(GraphFormat.version) documents")
         }
         guard case .object(let rootMembers)? = members["root"], case .string(let rootEntity)? = rootMembers["entity"],
-              case .integer(let ref)? = rootMembers["ref"] else { throw bad(line, "root", "expected {\"entity\": name, \"ref\": integer}") }
+            case .integer(let ref)? = rootMembers["ref"]
+        else { throw bad(line, "root", "expected {\"entity\": name, \"ref\": integer}") }
         guard case .object(let entities)? = members["entities"] else { throw bad(line, "entities", "expected an object") }
         let model = schema.model
         var mapped: [String: HeaderEntity] = [:]
         var differences: [(property: String, message: String)] = []
         for (name, description) in entities.sorted(by: { $0.key < $1.key }) {
             guard case .object(let fields) = description, case .object(let attributes)? = fields["attributes"],
-                  case .object(let relationships)? = fields["relationships"] else {
+                case .object(let relationships)? = fields["relationships"]
+            else {
                 throw bad(line, "entities.\(name)", "expected {\"attributes\": {...}, \"relationships\": {...}, \"key\": ...}")
             }
             guard let target = model.entity(named: name) else {
@@ -162,7 +168,8 @@ public struct GraphImporter: Sendable {
             }
             for (relationshipName, shape) in relationships.sorted(by: { $0.key < $1.key }) {
                 guard case .object(let shapeFields) = shape, case .string(let destination)? = shapeFields["destination"],
-                      case .bool(let toMany)? = shapeFields["toMany"] else {
+                    case .bool(let toMany)? = shapeFields["toMany"]
+                else {
                     throw bad(line, "entities.\(name).relationships.\(relationshipName)", "expected {\"destination\": name, \"toMany\": bool}")
                 }
                 guard let relationship = target.relationship(named: relationshipName) else {
@@ -170,8 +177,11 @@ public struct GraphImporter: Sendable {
                     continue
                 }
                 guard relationship.destination == destination, relationship.isToMany == toMany else {
-                    differences.append(("\(name).\(relationshipName)",
-                                        "a \(toMany ? "to-many" : "to-one") to \(destination) in the document, a \(relationship.isToMany ? "to-many" : "to-one") to \(relationship.destination) on the target"))
+                    differences.append(
+                        (
+                            "\(name).\(relationshipName)",
+                            "a \(toMany ? "to-many" : "to-one") to \(destination) in the document, a \(relationship.isToMany ? "to-many" : "to-one") to \(relationship.destination) on the target"
+                        ))
                     continue
                 }
                 entity.relationships[relationshipName] = relationship
@@ -311,7 +321,10 @@ public struct GraphImporter: Sendable {
         let header = self.header!
         let copy = plan.copy
         // Shared objects: one lookup per reference by its natural key.
-        enum Target { case existing(Int64), created(Int) }
+        enum Target {
+            case existing(Int64)
+            case created(Int)
+        }
         var targets: [Target?] = []
         targets.reserveCapacity(references.count)
         var unmatched: [(reference: String, message: String)] = []
@@ -396,8 +409,11 @@ public struct GraphImporter: Sendable {
                 }
                 // Both ends in the graph: the pair is written from one side only.
                 if allInGraph, let inverse = context.model.inverse(of: relationship), !relationship.isSelfInverse,
-                   header[inverse.source]?.relationships[inverse.name] != nil,
-                   !GraphImporter.writesPair(relationship, inverse) { continue }
+                    header[inverse.source]?.relationships[inverse.name] != nil,
+                    !GraphImporter.writesPair(relationship, inverse)
+                {
+                    continue
+                }
                 guard !references.isEmpty else { continue }
                 edits[relationship.name] = relationship.isToMany ? .toMany(references) : .toOne(references[0])
             }
@@ -428,8 +444,9 @@ public struct GraphImporter: Sendable {
                 ids = map
             }
         }
-        let result = CloneResult(source: .init(entity: root.name, id: rootRef), clone: .init(entity: root.name, id: newRoot), clones: nil,
-                                 created: createdCounts, linked: linkedCounts, ids: ids, copyIDs: nil, dryRun: options.dryRun)
+        let result = CloneResult(
+            source: .init(entity: root.name, id: rootRef), clone: .init(entity: root.name, id: newRoot), clones: nil,
+            created: createdCounts, linked: linkedCounts, ids: ids, copyIDs: nil, dryRun: options.dryRun)
         return GraphImportResult(result: result, conflicts: unmatched.map { "\($0.reference): \($0.message)" })
     }
 

@@ -9,7 +9,10 @@ public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
         self.minor = minor
     }
 
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // The names mirror the protocol's own (HTTP/1.0, HTTP/1.1).
     public static let http1_0 = HTTPVersion(major: 1, minor: 0)
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     public static let http1_1 = HTTPVersion(major: 1, minor: 1)
 
     public var description: String { "HTTP/\(major).\(minor)" }

@@ -180,9 +180,13 @@ public struct RequestParser: Sendable {
     private mutating func parseRequestLine(_ buffer: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Step {
         let limit = limits.maxRequestLineLength
         let offset = streamOffset
-        guard let length = try lineLength(in: buffer, limit: limit, tooLong: { limit in
-            HTTPParseError(status: .uriTooLong, reason: "request line longer than \(limit) bytes", offset: offset + limit)
-        }) else {
+        guard
+            let length = try lineLength(
+                in: buffer, limit: limit,
+                tooLong: { limit in
+                    HTTPParseError(status: .uriTooLong, reason: "request line longer than \(limit) bytes", offset: offset + limit)
+                })
+        else {
             return Step(consumed: 0, event: nil)
         }
         // RFC 9112 §2.2: a server SHOULD ignore at least one empty line received before the request-line.
@@ -211,10 +215,10 @@ public struct RequestParser: Sendable {
         let versionStart = index + 1
         let version = UnsafeBufferPointer(rebasing: line[versionStart...])
         guard version.count == 8,
-              version[0] == UInt8(ascii: "H"), version[1] == UInt8(ascii: "T"),
-              version[2] == UInt8(ascii: "T"), version[3] == UInt8(ascii: "P"),
-              version[4] == UInt8(ascii: "/"), isDigit(version[5]),
-              version[6] == UInt8(ascii: "."), isDigit(version[7])
+            version[0] == UInt8(ascii: "H"), version[1] == UInt8(ascii: "T"),
+            version[2] == UInt8(ascii: "T"), version[3] == UInt8(ascii: "P"),
+            version[4] == UInt8(ascii: "/"), isDigit(version[5]),
+            version[6] == UInt8(ascii: "."), isDigit(version[7])
         else {
             throw error(.badRequest, "malformed HTTP version", at: versionStart)
         }
@@ -245,7 +249,8 @@ public struct RequestParser: Sendable {
                     let escape = string(target, index..<end)
                     throw HTTPParseError(
                         status: .badRequest,
-                        reason: "invalid percent-encoding \"\(escape)\" in the \(inQuery ? "query" : "path") of the request-target: % must be followed by two hex digits",
+                        reason:
+                            "invalid percent-encoding \"\(escape)\" in the \(inQuery ? "query" : "path") of the request-target: % must be followed by two hex digits",
                         offset: targetOffset + index)
                 }
                 index += 3
@@ -269,12 +274,16 @@ public struct RequestParser: Sendable {
     ) throws(HTTPParseError) -> Step {
         let limit = sectionLineLimit()
         let offset = streamOffset, fieldLimit = limits.maxHeaderFieldLength
-        guard let length = try lineLength(in: buffer, limit: limit, tooLong: { limit in
-            HTTPParseError(
-                status: .requestHeaderFieldsTooLarge,
-                reason: limit < fieldLimit ? "header section too large" : "header field longer than \(limit) bytes",
-                offset: offset + limit)
-        }) else {
+        guard
+            let length = try lineLength(
+                in: buffer, limit: limit,
+                tooLong: { limit in
+                    HTTPParseError(
+                        status: .requestHeaderFieldsTooLarge,
+                        reason: limit < fieldLimit ? "header section too large" : "header field longer than \(limit) bytes",
+                        offset: offset + limit)
+                })
+        else {
             return Step(consumed: 0, event: nil)
         }
         if length == 0 {
@@ -284,9 +293,11 @@ public struct RequestParser: Sendable {
             throw error(.requestHeaderFieldsTooLarge, "more than \(limits.maxHeaderCount) header fields", at: 0)
         }
         let line = UnsafeBufferPointer(rebasing: buffer[0..<length])
-        let field = try parseField(line, obsFoldReason: head.headers.isEmpty
-            ? "whitespace before the first header field" // RFC 9112 §2.2
-            : "obsolete line folding")                  // RFC 9112 §5.2
+        let field = try parseField(
+            line,
+            obsFoldReason: head.headers.isEmpty
+                ? "whitespace before the first header field"  // RFC 9112 §2.2
+                : "obsolete line folding")  // RFC 9112 §5.2
         head.headers.add(field.name, field.value)
         headerSectionLength += length + 2
         return Step(consumed: length + 2, event: nil)
@@ -448,9 +459,13 @@ public struct RequestParser: Sendable {
 
     private mutating func parseChunkSize(_ buffer: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Step {
         let offset = streamOffset
-        guard let length = try lineLength(in: buffer, limit: limits.maxChunkLineLength, tooLong: { limit in
-            HTTPParseError(status: .badRequest, reason: "chunk-size line longer than \(limit) bytes", offset: offset + limit)
-        }) else {
+        guard
+            let length = try lineLength(
+                in: buffer, limit: limits.maxChunkLineLength,
+                tooLong: { limit in
+                    HTTPParseError(status: .badRequest, reason: "chunk-size line longer than \(limit) bytes", offset: offset + limit)
+                })
+        else {
             return Step(consumed: 0, event: nil)
         }
         var index = 0
@@ -498,9 +513,13 @@ public struct RequestParser: Sendable {
     private mutating func parseTrailerLine(_ buffer: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Step {
         let limit = sectionLineLimit()
         let offset = streamOffset
-        guard let length = try lineLength(in: buffer, limit: limit, tooLong: { _ in
-            HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "trailer section too large", offset: offset + limit)
-        }) else {
+        guard
+            let length = try lineLength(
+                in: buffer, limit: limit,
+                tooLong: { _ in
+                    HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "trailer section too large", offset: offset + limit)
+                })
+        else {
             return Step(consumed: 0, event: nil)
         }
         if length == 0 {

@@ -88,7 +88,7 @@ public enum ProxyHeaderParser {
         switch family {
         case 0x1: addressLength = 12  // 4 + 4 bytes of address, 2 + 2 of port
         case 0x2: addressLength = 36  // 16 + 16, 2 + 2
-        case 0x3: addressLength = 216 // two 108-byte UNIX paths
+        case 0x3: addressLength = 216  // two 108-byte UNIX paths
         default: addressLength = 0
         }
         guard length >= addressLength else {
@@ -100,8 +100,8 @@ public enum ProxyHeaderParser {
         }
         let size = family == 0x1 ? 4 : 16
         let base = 16
-        let source = IPAddress(bytes: UnsafeBufferPointer(rebasing: bytes[base ..< base + size]))!
-        let destination = IPAddress(bytes: UnsafeBufferPointer(rebasing: bytes[base + size ..< base + 2 * size]))!
+        let source = IPAddress(bytes: UnsafeBufferPointer(rebasing: bytes[base..<base + size]))!
+        let destination = IPAddress(bytes: UnsafeBufferPointer(rebasing: bytes[base + size..<base + 2 * size]))!
         let sourcePort = UInt16(bytes[base + 2 * size]) << 8 | UInt16(bytes[base + 2 * size + 1])
         let destinationPort = UInt16(bytes[base + 2 * size + 2]) << 8 | UInt16(bytes[base + 2 * size + 3])
         // What follows the addresses (TLVs, §2.2.1 on) carries nothing used here and is skipped.
@@ -162,7 +162,8 @@ public enum ProxyHeaderParser {
         for field in fields[4...5] {
             // Decimal 0–65535 without leading zeros.
             guard !field.isEmpty, field.count <= 5, field.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                  field == "0" || field.first != "0", let port = UInt16(field) else {
+                field == "0" || field.first != "0", let port = UInt16(field)
+            else {
                 throw ProxyHeaderError("\"\(field)\" is not a port 0–65535", offset: offset)
             }
             ports.append(port)

@@ -99,8 +99,8 @@ public struct TrustedProxies: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-private extension String {
-    func trimmingASCIISpaces() -> String {
+extension String {
+    fileprivate func trimmingASCIISpaces() -> String {
         var slice = Substring(self)
         while slice.first == " " || slice.first == "\t" { slice.removeFirst() }
         while slice.last == " " || slice.last == "\t" { slice.removeLast() }
@@ -108,6 +108,6 @@ private extension String {
     }
 }
 
-private extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

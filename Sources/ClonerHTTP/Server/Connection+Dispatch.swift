@@ -14,14 +14,16 @@ extension Connection {
         switch resolution {
         case .notFound:
             machine.requestRouted(request)
-            let response = core.hooks.errorResponse(HTTPErrorContext(
-                status: .notFound, reason: "no route for \(request.path)", requestID: id, request: request))
+            let response = core.hooks.errorResponse(
+                HTTPErrorContext(
+                    status: .notFound, reason: "no route for \(request.path)", requestID: id, request: request))
             answer(number, .success(response))
         case .methodNotAllowed(let allowed):
             machine.requestRouted(request)
-            var response = core.hooks.errorResponse(HTTPErrorContext(
-                status: .methodNotAllowed, reason: "\(head.method) is not allowed on \(request.path)",
-                requestID: id, request: request, allowedMethods: allowed))
+            var response = core.hooks.errorResponse(
+                HTTPErrorContext(
+                    status: .methodNotAllowed, reason: "\(head.method) is not allowed on \(request.path)",
+                    requestID: id, request: request, allowedMethods: allowed))
             response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
             answer(number, .success(response))
         case .matched(let handler, let route, let parameters):
@@ -79,7 +81,8 @@ extension Connection {
                 // A request without a body is dispatched whole: its body is empty and ended.
                 requestBody = HTTPRequestBody(
                     expectedLength: request.headers["content-length"] == nil ? nil : 0,
-                    window: Self.requestBodyWindow) { _ in }
+                    window: Self.requestBodyWindow
+                ) { _ in }
                 requestBody.finish()
             }
             Task(executorPreference: core.handlerExecutor) {
@@ -117,8 +120,9 @@ extension Connection {
         }
         switch action {
         case .writeResponse(let reply):
-            write(response, method: request.method, version: request.version, request: request,
-                  requestID: request.id, startedAt: reply.startedAt, keepAlive: reply.keepAlive)
+            write(
+                response, method: request.method, version: request.version, request: request,
+                requestID: request.id, startedAt: reply.startedAt, keepAlive: reply.keepAlive)
             return true
         case .startStream(let reply, let chunked):
             guard let producer = response.stream else { preconditionFailure("a stream without a producer") }

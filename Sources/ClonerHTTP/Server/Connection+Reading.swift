@@ -114,8 +114,9 @@ extension Connection {
             case nil:
                 if consumed == 0 {
                     if streamed { handOverBody() }
-                    perform(machine.inputExhausted(
-                        bufferEmpty: buffer.isEmpty, parserIdle: parser.isIdle, outputPending: !outbound.isEmpty))
+                    perform(
+                        machine.inputExhausted(
+                            bufferEmpty: buffer.isEmpty, parserIdle: parser.isIdle, outputPending: !outbound.isEmpty))
                     return false
                 }
             }

@@ -26,7 +26,7 @@ extension Connection {
             case .other:
                 handshakeStarted = true
             case .none:
-                break // nothing to look at yet: OpenSSL finds nothing to read either
+                break  // nothing to look at yet: OpenSSL finds nothing to read either
             }
         }
         switch tls.handshake() {
@@ -78,14 +78,17 @@ extension Connection {
         let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         let printable = { (part: ArraySlice<UInt8>) in part.allSatisfy { $0 > 0x20 && $0 < 0x7F } }
         let method = parts.count >= 2 && printable(parts[0]) ? String(decoding: parts[0], as: UTF8.self) : ""
-        let target = parts.count >= 2 && parts[1].first == UInt8(ascii: "/") && printable(parts[1])
+        let target =
+            parts.count >= 2 && parts[1].first == UInt8(ascii: "/") && printable(parts[1])
             ? String(decoding: parts[1], as: UTF8.self) : ""
         let id = owner.nextRequestID()
-        let response = core.hooks.errorResponse(HTTPErrorContext(
-            status: .badRequest, reason: "plain HTTP sent to the HTTPS port: use https://", requestID: id))
+        let response = core.hooks.errorResponse(
+            HTTPErrorContext(
+                status: .badRequest, reason: "plain HTTP sent to the HTTPS port: use https://", requestID: id))
         let request = HTTPRequest(method: HTTPMethod(method), target: target, id: id, remoteAddress: remoteAddress)
-        write(response, method: HTTPMethod(method), version: .http1_1, request: request, requestID: id,
-              startedAt: rejection.startedAt, keepAlive: false)
+        write(
+            response, method: HTTPMethod(method), version: .http1_1, request: request, requestID: id,
+            startedAt: rejection.startedAt, keepAlive: false)
         flush()
     }
 }

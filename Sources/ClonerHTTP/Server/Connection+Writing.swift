@@ -43,8 +43,9 @@ extension Connection {
                 return
             }
             if stream.chunked { enqueue(Array("0\r\n\r\n".utf8)) }
-            logAccess(method: stream.request.method, request: stream.request, status: stream.status,
-                      startedAt: stream.startedAt, bytes: stream.bytesSent + (stream.chunked ? 5 : 0))
+            logAccess(
+                method: stream.request.method, request: stream.request, status: stream.status,
+                startedAt: stream.startedAt, bytes: stream.bytesSent + (stream.chunked ? 5 : 0))
             resumeReading()
         case .failed:
             let action = machine.streamFailed(number: number)
@@ -54,8 +55,9 @@ extension Connection {
             }
             // The head already promised a complete body; cutting the connection is the only way
             // left to tell the client it did not get one.
-            logAccess(method: stream.request.method, request: stream.request, status: stream.status,
-                      startedAt: stream.startedAt, bytes: stream.bytesSent)
+            logAccess(
+                method: stream.request.method, request: stream.request, status: stream.status,
+                startedAt: stream.startedAt, bytes: stream.bytesSent)
             close()
         }
     }
@@ -92,18 +94,23 @@ extension Connection {
             preconditionFailure("a rejection answers with an error response")
         }
         if streamedRequest != nil {
-            failInboundBody(HTTPRequestBody.FramingError(
-                status: error.status, reason: error.reason, errorResponse: core.hooks.errorResponse))
+            failInboundBody(
+                HTTPRequestBody.FramingError(
+                    status: error.status, reason: error.reason, errorResponse: core.hooks.errorResponse))
         }
         let id = streamedRequest?.id ?? owner.nextRequestID()
-        var response = core.hooks.errorResponse(HTTPErrorContext(
-            status: error.status, reason: error.reason, requestID: id, request: streamedRequest))
+        var response = core.hooks.errorResponse(
+            HTTPErrorContext(
+                status: error.status, reason: error.reason, requestID: id, request: streamedRequest))
         if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
         let head = rejection.head
-        let request = streamedRequest ?? HTTPRequest(
-            method: head?.method ?? HTTPMethod(""), target: head?.target ?? "", id: id, remoteAddress: remoteAddress)
-        write(response, method: head?.method ?? .get, version: head?.version ?? .http1_1, request: request, requestID: id,
-              startedAt: rejection.startedAt, keepAlive: false)
+        let request =
+            streamedRequest
+            ?? HTTPRequest(
+                method: head?.method ?? HTTPMethod(""), target: head?.target ?? "", id: id, remoteAddress: remoteAddress)
+        write(
+            response, method: head?.method ?? .get, version: head?.version ?? .http1_1, request: request, requestID: id,
+            startedAt: rejection.startedAt, keepAlive: false)
         flush()
     }
 

@@ -160,7 +160,8 @@ final class Connection: EventLoopHandler {
                     return
                 }
             } else if (activity == .reading || activity == .finishing)
-                && (readable || (writable && tlsWaits.contains(.readNeedsWritable))) {
+                && (readable || (writable && tlsWaits.contains(.readNeedsWritable)))
+            {
                 readOnce()
                 process()
             } else if activity == .reading && wasBacklogged {

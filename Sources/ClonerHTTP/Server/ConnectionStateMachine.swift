@@ -353,8 +353,9 @@ struct ConnectionStateMachine {
         // Reserve for the announced body, but not blindly: a client announcing 8 MiB and sending
         // nothing must not make every connection hold 8 MiB.
         if case .contentLength(let length) = head.framing { body.reserveCapacity(min(length, 256 * 1024)) }
-        state = .receivingBody(Receiving(
-            head: head, body: body, startedAt: startedAt, bodyStartedAt: now, bodyReceived: 0, peer: peer))
+        state = .receivingBody(
+            Receiving(
+                head: head, body: body, startedAt: startedAt, bodyStartedAt: now, bodyReceived: 0, peer: peer))
         // RFC 9110 §10.1.1: 100 Continue only once the head passed every check and only if the
         // client is not already sending the body.
         return head.expectsContinue && !bodyAlreadyBuffered ? .writeContinue : .nothing
@@ -371,10 +372,11 @@ struct ConnectionStateMachine {
         default: preconditionFailure("head received in \(state)")
         }
         requestCount += 1
-        state = .dispatching(Dispatching(
-            number: requestCount, head: head, startedAt: startedAt, peer: peer,
-            streamedBody: StreamedBodyStart(
-                bodyStartedAt: now, continuePending: head.expectsContinue && !bodyAlreadyBuffered)))
+        state = .dispatching(
+            Dispatching(
+                number: requestCount, head: head, startedAt: startedAt, peer: peer,
+                streamedBody: StreamedBodyStart(
+                    bodyStartedAt: now, continuePending: head.expectsContinue && !bodyAlreadyBuffered)))
         return .dispatch(head, body: [], number: requestCount)
     }
 
@@ -409,7 +411,8 @@ struct ConnectionStateMachine {
     /// The handler of request `number` asked for its first chunk.
     mutating func streamedBodyStarted(number: Int) -> Action {
         guard case .receivingStreamedBody(var receiving) = state, receiving.number == number,
-              receiving.continuePending else { return .nothing }
+            receiving.continuePending
+        else { return .nothing }
         receiving.continuePending = false
         state = .receivingStreamedBody(receiving)
         return .writeContinue
@@ -433,15 +436,17 @@ struct ConnectionStateMachine {
         }
         if case .receivingStreamedBody(let receiving) = state {
             // Dispatched at its head: now it only awaits its handler's answer.
-            state = .awaitingResponse(Awaiting(
-                number: receiving.number, head: receiving.head, request: receiving.request,
-                startedAt: receiving.startedAt, peer: receiving.peer))
+            state = .awaitingResponse(
+                Awaiting(
+                    number: receiving.number, head: receiving.head, request: receiving.request,
+                    startedAt: receiving.startedAt, peer: receiving.peer))
             return .nothing
         }
         guard case .receivingBody(let receiving) = state else { preconditionFailure("request end in \(state)") }
         requestCount += 1
-        state = .dispatching(Dispatching(
-            number: requestCount, head: receiving.head, startedAt: receiving.startedAt, peer: receiving.peer))
+        state = .dispatching(
+            Dispatching(
+                number: requestCount, head: receiving.head, startedAt: receiving.startedAt, peer: receiving.peer))
         return .dispatch(receiving.head, body: receiving.body, number: requestCount)
     }
 
@@ -449,15 +454,17 @@ struct ConnectionStateMachine {
     mutating func requestRouted(_ request: HTTPRequest) {
         guard case .dispatching(let dispatching) = state else { preconditionFailure("request routed in \(state)") }
         if let streamed = dispatching.streamedBody {
-            state = .receivingStreamedBody(ReceivingStreamed(
-                number: dispatching.number, head: dispatching.head, request: request, startedAt: dispatching.startedAt,
-                bodyReceived: 0, peer: dispatching.peer, paused: false, continuePending: streamed.continuePending))
+            state = .receivingStreamedBody(
+                ReceivingStreamed(
+                    number: dispatching.number, head: dispatching.head, request: request, startedAt: dispatching.startedAt,
+                    bodyReceived: 0, peer: dispatching.peer, paused: false, continuePending: streamed.continuePending))
             lastRead = streamed.bodyStartedAt
             return
         }
-        state = .awaitingResponse(Awaiting(
-            number: dispatching.number, head: dispatching.head, request: request,
-            startedAt: dispatching.startedAt, peer: dispatching.peer))
+        state = .awaitingResponse(
+            Awaiting(
+                number: dispatching.number, head: dispatching.head, request: request,
+                startedAt: dispatching.startedAt, peer: dispatching.peer))
     }
 
     /// The parser needs more bytes than are buffered.
@@ -508,16 +515,18 @@ struct ConnectionStateMachine {
         default:
             return .nothing  // a late answer for a request the connection no longer waits for
         }
-        var keepAlive = awaiting.head.keepAlive && !handlerCloses && !serverClosing
+        var keepAlive =
+            awaiting.head.keepAlive && !handlerCloses && !serverClosing
             && (!bodyUnread || (discardable && !hasStream))
             && requestCount < limits.maxRequestsPerConnection && awaiting.peer == .open
         if hasStream && awaiting.head.method != .head {
             // HTTP/1.0 has no chunked coding: the body ends where the connection does.
             let chunked = awaiting.head.version == .http1_1
             keepAlive = keepAlive && chunked
-            state = .streaming(Streaming(
-                number: number, chunked: chunked, keepAlive: keepAlive, request: awaiting.request, status: status,
-                startedAt: awaiting.startedAt, bytesSent: 0, parked: nil))
+            state = .streaming(
+                Streaming(
+                    number: number, chunked: chunked, keepAlive: keepAlive, request: awaiting.request, status: status,
+                    startedAt: awaiting.startedAt, bytesSent: 0, parked: nil))
             return .startStream(
                 Reply(number: number, request: awaiting.request, startedAt: awaiting.startedAt, keepAlive: keepAlive),
                 chunked: chunked)
@@ -527,8 +536,9 @@ struct ConnectionStateMachine {
         } else {
             state = keepAlive ? .idle(awaiting.peer) : .closingAfterWrite(awaiting.peer)
         }
-        return .writeResponse(Reply(
-            number: number, request: awaiting.request, startedAt: awaiting.startedAt, keepAlive: keepAlive))
+        return .writeResponse(
+            Reply(
+                number: number, request: awaiting.request, startedAt: awaiting.startedAt, keepAlive: keepAlive))
     }
 
     /// The producer of stream `number` offers a chunk.
@@ -650,8 +660,9 @@ struct ConnectionStateMachine {
                     return .timeOut("no body bytes for \(limits.bodyReadTimeout)")
                 }
                 if now &- receiving.bodyStartedAt > bodyAllowance(received: receiving.bodyReceived) {
-                    return .timeOut("request body slower than \(limits.bodyMinimumRate) bytes/s: \(receiving.bodyReceived) bytes in "
-                        + "\((now &- receiving.bodyStartedAt) / 1_000_000) ms (at most \(limits.bodyMaximumTimeout) in all)")
+                    return .timeOut(
+                        "request body slower than \(limits.bodyMinimumRate) bytes/s: \(receiving.bodyReceived) bytes in "
+                            + "\((now &- receiving.bodyStartedAt) / 1_000_000) ms (at most \(limits.bodyMaximumTimeout) in all)")
                 }
                 return .nothing
             case .receivingHead(let startedAt, _):
@@ -668,7 +679,8 @@ struct ConnectionStateMachine {
     /// `bodyMinimumRate` bytes received, capped (docs/architecture.md#framing-and-limits, as Apache mod_reqtimeout). A trickle
     /// of a byte every few seconds earns a few milliseconds and is cut after the first window.
     private func bodyAllowance(received: Int) -> UInt64 {
-        let earned = limits.bodyMinimumRate > 0
+        let earned =
+            limits.bodyMinimumRate > 0
             ? min(UInt64(received), 1 << 33) * 1_000_000_000 / UInt64(limits.bodyMinimumRate)
             : UInt64.max / 2
         return min(limits.bodyMaximumTimeout.nanoseconds, limits.bodyTimeout.nanoseconds &+ earned)

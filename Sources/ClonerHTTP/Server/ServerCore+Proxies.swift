@@ -41,7 +41,7 @@ extension ServerCore {
     /// is a trusted proxy, else `connectionAddress`.
     func clientAddress(of headers: HTTPHeaders, connectionAddress: String) -> String {
         guard !trustedProxies.isEmpty, let peer = Self.address(of: connectionAddress),
-              let client = ForwardedClient.client(in: headers, peer: peer, trusted: trustedProxies)
+            let client = ForwardedClient.client(in: headers, peer: peer, trusted: trustedProxies)
         else { return connectionAddress }
         return client.description
     }

@@ -58,7 +58,8 @@ final class ServerCore: Sendable {
             return known.response(for: request)
         }
         let reason = error is ResponderDropped ? "the handler did not answer" : "internal error"
-        return hooks.errorResponse(HTTPErrorContext(
-            status: .internalServerError, reason: reason, requestID: request.id, request: request))
+        return hooks.errorResponse(
+            HTTPErrorContext(
+                status: .internalServerError, reason: reason, requestID: request.id, request: request))
     }
 }

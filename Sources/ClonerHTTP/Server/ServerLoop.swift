@@ -38,7 +38,8 @@ final class ServerLoop: EventLoopHandler, @unchecked Sendable {
     /// Registers the listener; runs on the loop thread.
     func activate() {
         listenerToken = loop.register(fd: listenerFD, events: Self.listenerEvents, handler: self)
-        let smallest = [core.limits.headerTimeout, core.limits.bodyReadTimeout, core.limits.bodyTimeout, core.limits.idleTimeout, core.limits.writeTimeout]
+        let smallest =
+            [core.limits.headerTimeout, core.limits.bodyReadTimeout, core.limits.bodyTimeout, core.limits.idleTimeout, core.limits.writeTimeout]
             .map(\.nanoseconds).min() ?? 1_000_000_000
         loop.tickInterval = max(10_000_000, min(250_000_000, smallest / 4))
         loop.onTick = { [unowned self] in tick() }

@@ -17,7 +17,8 @@ public struct SocketError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         // Said plainly for the one an operator meets most: another process serves the port.
-        let message = errno == EADDRINUSE
+        let message =
+            errno == EADDRINUSE
             ? "address in use (another process listens there)" : String(cString: strerror(errno))
         return context.isEmpty ? "\(operation): \(message)" : "\(operation) \(context): \(message)"
     }

@@ -46,7 +46,8 @@ struct CoreDataModelMapper {
             refuse(nil, nil, "an <entity> without a name (line \(node.line))")
         }
         if let parent = node.attributes["parentEntity"] {
-            refuse(name, nil, "entity inheritance (parent entity \(parent)) cannot be represented; flatten the entity into its own attributes and relationships")
+            refuse(
+                name, nil, "entity inheritance (parent entity \(parent)) cannot be represented; flatten the entity into its own attributes and relationships")
         } else if isParent {
             refuse(name, nil, "entity inheritance (other entities name this one as their parent) cannot be represented")
         }
@@ -112,7 +113,10 @@ struct CoreDataModelMapper {
         }
         let coreDataType = node.attributes["attributeType"] ?? "Undefined"
         guard let type = Self.attributeTypes[coreDataType] else {
-            refuse(entity, name, "attribute type \(coreDataType) cannot be represented; the types Cloner stores are \(Self.attributeTypes.keys.sorted().joined(separator: ", "))")
+            refuse(
+                entity, name,
+                "attribute type \(coreDataType) cannot be represented; the types Cloner stores are \(Self.attributeTypes.keys.sorted().joined(separator: ", "))"
+            )
             return nil
         }
         var attribute: [String: JSONValue] = ["type": .string(type), "optional": .bool(node.attributes["optional"] == "YES")]

@@ -39,7 +39,8 @@ public struct CoreDataModelReader {
         }
         let root = try XMLTreeBuilder.parse(data, path: contents.path)
         guard root.name == "model" else {
-            throw ModelError(path: contents.path, problems: [ModelProblem(message: "expected a Core Data model (a <model> root element), found <\(root.name)>")])
+            throw ModelError(
+                path: contents.path, problems: [ModelProblem(message: "expected a Core Data model (a <model> root element), found <\(root.name)>")])
         }
         var mapper = CoreDataModelMapper()
         let document = mapper.map(root)
@@ -73,8 +74,12 @@ public struct CoreDataModelReader {
             .filter { $0.hasSuffix(".xcdatamodel") }.sorted()
         guard versions.count == 1 else {
             let found = versions.isEmpty ? "none" : versions.joined(separator: ", ")
-            throw ModelError(path: bundle.path, problems: [ModelProblem(
-                message: "no .xccurrentversion, so the folder must hold exactly one .xcdatamodel version; found \(found)")])
+            throw ModelError(
+                path: bundle.path,
+                problems: [
+                    ModelProblem(
+                        message: "no .xccurrentversion, so the folder must hold exactly one .xcdatamodel version; found \(found)")
+                ])
         }
         return bundle.appendingPathComponent(versions[0])
     }

@@ -34,14 +34,20 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         parser.delegate = builder
         guard parser.parse(), let root = builder.root else {
             let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "no root element"
-            throw ModelError(path: path, problems: [ModelProblem(
-                message: "malformed XML at line \(parser.lineNumber), column \(parser.columnNumber): \(reason)")])
+            throw ModelError(
+                path: path,
+                problems: [
+                    ModelProblem(
+                        message: "malformed XML at line \(parser.lineNumber), column \(parser.columnNumber): \(reason)")
+                ])
         }
         return root
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+    ) {
         stack.append(XMLNode(name: elementName, attributes: attributeDict, children: [], line: parser.lineNumber))
     }
 

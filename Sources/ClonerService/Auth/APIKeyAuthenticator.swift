@@ -117,7 +117,7 @@ public struct APIKeyAuthenticator: Sendable {
                 guard !seenPadding else { return false }
                 switch byte {
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                     UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+                    UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"):
                     break
                 default:
                     return false
@@ -156,7 +156,6 @@ public struct APIKeyAuthenticator: Sendable {
         }
         return .success(sha256(Array(spec.utf8)))
     }
-
 
     /// SHA-256 through OpenSSL's EVP interface (the low-level `SHA256_*` calls are deprecated in 3.0).
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] {

@@ -24,11 +24,16 @@ final class BlobsController: Sendable {
         let name = request.parameter("attribute") ?? ""
         guard let attribute = entity.attribute(named: name) else {
             let binary = entity.attributes.filter { $0.type == .binary }.map(\.name)
-            throw Problem(code: .notFound, detail: "\(entity.name) has no attribute \(name)"
-                + (binary.isEmpty ? "" : "; its binary attributes are " + binary.joined(separator: ", ")), field: name)
+            throw Problem(
+                code: .notFound,
+                detail: "\(entity.name) has no attribute \(name)"
+                    + (binary.isEmpty ? "" : "; its binary attributes are " + binary.joined(separator: ", ")), field: name)
         }
         guard attribute.type == .binary else {
-            throw Problem(code: .notFound, detail: "\(entity.name).\(name) is a \(attribute.type.rawValue) attribute; only binary attributes are served as bytes (read it in the record)", field: name)
+            throw Problem(
+                code: .notFound,
+                detail: "\(entity.name).\(name) is a \(attribute.type.rawValue) attribute; only binary attributes are served as bytes (read it in the record)",
+                field: name)
         }
         return attribute
     }
@@ -66,9 +71,11 @@ final class BlobsController: Sendable {
                 range = part
                 headers.set("Content-Range", "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(reference.size)")
             case .unsatisfiable:
-                var response = Problem(code: Problem.Code("range_not_satisfiable"), status: 416,
-                                       detail: "the Range asks for bytes past the end of \(entity.name).\(attribute.name) (\(reference.size) bytes)",
-                                       field: "Range").response(for: request)
+                var response = Problem(
+                    code: Problem.Code("range_not_satisfiable"), status: 416,
+                    detail: "the Range asks for bytes past the end of \(entity.name).\(attribute.name) (\(reference.size) bytes)",
+                    field: "Range"
+                ).response(for: request)
                 response.headers.set("Content-Range", "bytes */\(reference.size)")
                 return response
             }
@@ -83,7 +90,9 @@ final class BlobsController: Sendable {
             var body: [UInt8] = []
             body.reserveCapacity(Int(range.count))
             let exists = try store.read { try $0.readBlob(hash: reference.hash, range: range) { body.append(contentsOf: $0) } }
-            guard exists else { throw Problem(code: .conflict, detail: "\(entity.name).\(attribute.name) changed while it was read; ask again", field: attribute.name) }
+            guard exists else {
+                throw Problem(code: .conflict, detail: "\(entity.name).\(attribute.name) changed while it was read; ask again", field: attribute.name)
+            }
             return HTTPResponse(status: status, headers: headers, body: body)
         }
         // Larger: one chunk at a time, each in a short read of its own — a blob never changes,
@@ -98,12 +107,13 @@ final class BlobsController: Sendable {
                 let end = min(wanted.upperBound, (offset / chunk + 1) * chunk)
                 let part: [UInt8] = try await withCheckedThrowingContinuation { continuation in
                     workers.submit {
-                        continuation.resume(with: Result {
-                            var bytes: [UInt8] = []
-                            let exists = try store.read { try $0.readBlob(hash: reference.hash, range: offset..<end) { bytes.append(contentsOf: $0) } }
-                            guard exists else { throw BlobVanished() }
-                            return bytes
-                        })
+                        continuation.resume(
+                            with: Result {
+                                var bytes: [UInt8] = []
+                                let exists = try store.read { try $0.readBlob(hash: reference.hash, range: offset..<end) { bytes.append(contentsOf: $0) } }
+                                guard exists else { throw BlobVanished() }
+                                return bytes
+                            })
                     }
                 }
                 try await writer.write(part)

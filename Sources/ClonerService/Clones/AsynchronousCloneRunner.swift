@@ -25,8 +25,10 @@ final class AsynchronousCloneRunner: Sendable {
     let jobs: JobRegistry
     let idempotency: CloneIdempotency
 
-    init(store: IncrementalStore, engine: CloneEngine, metrics: ServiceMetrics, logger: Logger, admission: CloneAdmission,
-         jobs: JobRegistry, idempotency: CloneIdempotency) {
+    init(
+        store: IncrementalStore, engine: CloneEngine, metrics: ServiceMetrics, logger: Logger, admission: CloneAdmission,
+        jobs: JobRegistry, idempotency: CloneIdempotency
+    ) {
         self.store = store
         self.engine = engine
         self.metrics = metrics
@@ -65,30 +67,36 @@ final class AsynchronousCloneRunner: Sendable {
         let started = ContinuousClock.now
         metrics.jobStarted()
         jobStarted = true
-        let job = engine.start(plan, jobID: jobID, starting: { [store, logger] in
-            // Not fatal: the job row still reads `queued`, and the clone goes on.
-            do {
-                _ = try store.write { try $0.markJobRunning(id: jobID, owner: owner) }
-            } catch {
-                logger.warning("recording a clone job as running failed", metadata: ["job": "\(jobID)", "error": "\(error)"])
-            }
-        }, inTransactionBefore: { context in
-            // Holds the row (PostgreSQL: locked) while the clone runs; a job another replica
-            // already failed (this one looked dead) must not run after all.
-            if try !context.holdJob(id: jobID, owner: owner) { throw CloneIdempotency.ReservationLost(what: "job \(jobID)") }
-        }, inTransactionAfter: { context, result in
-            try context.saveJob(JobRecord(id: jobID, status: .succeeded, request: requestJSON, result: Data(result.jsonBytes()), finishedAt: Date(), owner: owner))
-        }, completion: { [self] job in
-            if let result = job.result {
-                metrics.recordClone(result: .succeeded, objects: result.totalCreated, duration: ContinuousClock.now - started)
-            } else {
-                metrics.recordClone(result: .failed, objects: 0, duration: ContinuousClock.now - started)
-                recordFailure(of: job, id: jobID, request: requestJSON, owner: owner)
-            }
-            metrics.jobFinished()
-            jobs.remove(jobID)
-            admission.release(bytes: request.body.count)
-        })
+        let job = engine.start(
+            plan, jobID: jobID,
+            starting: { [store, logger] in
+                // Not fatal: the job row still reads `queued`, and the clone goes on.
+                do {
+                    _ = try store.write { try $0.markJobRunning(id: jobID, owner: owner) }
+                } catch {
+                    logger.warning("recording a clone job as running failed", metadata: ["job": "\(jobID)", "error": "\(error)"])
+                }
+            },
+            inTransactionBefore: { context in
+                // Holds the row (PostgreSQL: locked) while the clone runs; a job another replica
+                // already failed (this one looked dead) must not run after all.
+                if try !context.holdJob(id: jobID, owner: owner) { throw CloneIdempotency.ReservationLost(what: "job \(jobID)") }
+            },
+            inTransactionAfter: { context, result in
+                try context.saveJob(
+                    JobRecord(id: jobID, status: .succeeded, request: requestJSON, result: Data(result.jsonBytes()), finishedAt: Date(), owner: owner))
+            },
+            completion: { [self] job in
+                if let result = job.result {
+                    metrics.recordClone(result: .succeeded, objects: result.totalCreated, duration: ContinuousClock.now - started)
+                } else {
+                    metrics.recordClone(result: .failed, objects: 0, duration: ContinuousClock.now - started)
+                    recordFailure(of: job, id: jobID, request: requestJSON, owner: owner)
+                }
+                metrics.jobFinished()
+                jobs.remove(jobID)
+                admission.release(bytes: request.body.count)
+            })
         jobs.add(job)
         if job.finishedAt != nil { jobs.remove(jobID) }
         return HTTPResponse.json(queued, status: .accepted, headers: ["Location": location])
@@ -103,7 +111,8 @@ final class AsynchronousCloneRunner: Sendable {
         }
         do {
             try store.write { context in
-                try context.saveJob(JobRecord(id: jobID, status: .failed, request: requestJSON, error: Data(problem.jsonBytes()), finishedAt: Date(), owner: owner))
+                try context.saveJob(
+                    JobRecord(id: jobID, status: .failed, request: requestJSON, error: Data(problem.jsonBytes()), finishedAt: Date(), owner: owner))
             }
         } catch {
             logger.error("recording a failed clone job failed", metadata: ["job": "\(jobID)", "error": "\(error)"])

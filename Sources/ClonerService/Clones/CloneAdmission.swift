@@ -59,17 +59,24 @@ final class CloneAdmission: Sendable {
         let outcome = state.withLock { state -> Result<Void, Refusal> in
             if state.inFlight >= maximumInFlight || (state.inFlight > 0 && state.heldBytes + bytes > Self.maximumHeldBytes) {
                 let wait = estimatedWait(inFlight: state.inFlight)
-                return .failure(Refusal(
-                    problem: Problem(code: .serviceUnavailable,
-                                     detail: "\(state.inFlight) clones are queued or running, holding \(state.heldBytes >> 20) MiB of requests (the limits are \(maximumInFlight) clones, maxQueuedClones, and \(Self.maximumHeldBytes >> 20) MiB); retry later"),
-                    retryAfterSeconds: Self.seconds(wait)))
+                return .failure(
+                    Refusal(
+                        problem: Problem(
+                            code: .serviceUnavailable,
+                            detail:
+                                "\(state.inFlight) clones are queued or running, holding \(state.heldBytes >> 20) MiB of requests (the limits are \(maximumInFlight) clones, maxQueuedClones, and \(Self.maximumHeldBytes >> 20) MiB); retry later"
+                        ),
+                        retryAfterSeconds: Self.seconds(wait)))
             }
             let wait = estimatedWait(inFlight: state.inFlight)
             if wait > deadline {
-                return .failure(Refusal(
-                    problem: Problem(code: .serviceUnavailable,
-                                     detail: "the clones ahead would take about \(Self.seconds(wait)) s, past the writer wait of \(Self.seconds(deadline)) s; retry later"),
-                    retryAfterSeconds: Self.seconds(wait - deadline)))
+                return .failure(
+                    Refusal(
+                        problem: Problem(
+                            code: .serviceUnavailable,
+                            detail:
+                                "the clones ahead would take about \(Self.seconds(wait)) s, past the writer wait of \(Self.seconds(deadline)) s; retry later"),
+                        retryAfterSeconds: Self.seconds(wait - deadline)))
             }
             state.inFlight += 1
             state.heldBytes += bytes

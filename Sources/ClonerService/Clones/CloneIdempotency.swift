@@ -59,8 +59,9 @@ final class CloneIdempotency: Sendable {
     /// Claims `key` for this request inside the caller's write transaction. Nil when the key is
     /// this request's now; otherwise the answer to give instead.
     func claim(_ key: String, fingerprint: String, request: HTTPRequest, now: Date, in context: any StoreContext) throws -> HTTPResponse? {
-        let claim = try context.reserveIdempotencyKey(key, fingerprint: fingerprint, owner: leases.replicaID,
-                                                      leaseExpiresAt: leases.expiry(from: now), now: now)
+        let claim = try context.reserveIdempotencyKey(
+            key, fingerprint: fingerprint, owner: leases.replicaID,
+            leaseExpiresAt: leases.expiry(from: now), now: now)
         return answer(for: claim, fingerprint: fingerprint, request: request)
     }
 

@@ -13,8 +13,9 @@ struct CloneOptionsParser: Sendable {
     /// Parses the optional body `{"exclude": [...], "set": {...}, "copies": 3, "dryRun": false, "returnIds": false}`
     /// (`copies` may instead be a list of `{"set": {...}}`, one per copy; docs/architecture.md#many-copies).
     func cloneRequest(_ request: HTTPRequest, entity: EntityDescription, id: Int64) throws(Problem) -> CloneRequest {
-        var clone = CloneRequest(entity: entity.name, id: id, maximumObjects: maximumObjects,
-                                 maximumCopies: maximumCopies)
+        var clone = CloneRequest(
+            entity: entity.name, id: id, maximumObjects: maximumObjects,
+            maximumCopies: maximumCopies)
         guard !request.body.isEmpty else { return clone }
         let json: JSONValue
         do {
@@ -23,14 +24,20 @@ struct CloneOptionsParser: Sendable {
             throw Problem.invalidJSON(error)
         }
         guard case .object(let members) = json else {
-            throw Problem.validationFailed([FieldError(field: FieldError.body, message: "the request body must be a JSON object with exclude, set, copies, dryRun, returnIds, got \(RecordJSONCoding.describe(json))")])
+            throw Problem.validationFailed([
+                FieldError(
+                    field: FieldError.body,
+                    message: "the request body must be a JSON object with exclude, set, copies, dryRun, returnIds, got \(RecordJSONCoding.describe(json))")
+            ])
         }
         var errors: [FieldError] = []
         for (name, value) in members.sorted(by: { $0.key < $1.key }) {
             switch (name, value) {
             case ("exclude", .array(let entries)):
                 for (index, entry) in entries.enumerated() {
-                    if case .string(let text) = entry { clone.exclude.append(text) } else {
+                    if case .string(let text) = entry {
+                        clone.exclude.append(text)
+                    } else {
                         errors.append(FieldError(field: "exclude[\(index)]", message: "expected a property name (string)"))
                     }
                 }
@@ -88,8 +95,10 @@ struct CloneOptionsParser: Sendable {
 
     /// A `set` object's values for `entity` (attributes and to-one `_id`s) and to-many links;
     /// each bad entry is an error naming `prefix` + the property (`set.name`, `copies[2].set.name`).
-    static func setValues(_ values: [String: JSONValue], entity: EntityDescription, prefix: String,
-                          errors: inout [FieldError]) -> (values: [String: AttributeValue], links: [String: [Int64]]) {
+    static func setValues(
+        _ values: [String: JSONValue], entity: EntityDescription, prefix: String,
+        errors: inout [FieldError]
+    ) -> (values: [String: AttributeValue], links: [String: [Int64]]) {
         var set: [String: AttributeValue] = [:]
         var links: [String: [Int64]] = [:]
         for (property, value) in values.sorted(by: { $0.key < $1.key }) {

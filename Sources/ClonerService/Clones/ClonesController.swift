@@ -23,9 +23,11 @@ final class ClonesController: Sendable {
     let writeWorkers: StoreWorkers
     let logger: Logger
 
-    init(model: DataModel, store: IncrementalStore, engine: CloneEngine, metrics: ServiceMetrics, logger: Logger,
-         maximumObjects: Int, maximumCopies: Int, admission: CloneAdmission, jobs: JobRegistry, writeWorkers: StoreWorkers,
-         leases: JobLeaseKeeper) {
+    init(
+        model: DataModel, store: IncrementalStore, engine: CloneEngine, metrics: ServiceMetrics, logger: Logger,
+        maximumObjects: Int, maximumCopies: Int, admission: CloneAdmission, jobs: JobRegistry, writeWorkers: StoreWorkers,
+        leases: JobLeaseKeeper
+    ) {
         self.model = model
         self.engine = engine
         self.options = CloneOptionsParser(maximumObjects: maximumObjects, maximumCopies: maximumCopies)
@@ -33,8 +35,9 @@ final class ClonesController: Sendable {
         let idempotency = CloneIdempotency(store: store, metrics: metrics, logger: logger, leases: leases)
         self.idempotency = idempotency
         self.synchronous = SynchronousCloneRunner(engine: engine, metrics: metrics, logger: logger, admission: admission, idempotency: idempotency)
-        self.asynchronous = AsynchronousCloneRunner(store: store, engine: engine, metrics: metrics, logger: logger, admission: admission,
-                                                    jobs: jobs, idempotency: idempotency)
+        self.asynchronous = AsynchronousCloneRunner(
+            store: store, engine: engine, metrics: metrics, logger: logger, admission: admission,
+            jobs: jobs, idempotency: idempotency)
         self.writeWorkers = writeWorkers
         self.logger = logger
     }

@@ -30,30 +30,36 @@ final class SynchronousCloneRunner: Sendable {
         metrics.jobStarted()
         let status: HTTPStatus = clone.dryRun ? .ok : .created
         let owner = idempotency.leases.replicaID
-        engine.start(plan, inTransactionBefore: { context in
-            if let key, try !context.holdIdempotencyReservation(key, owner: owner) {
-                throw CloneIdempotency.ReservationLost(what: "Idempotency-Key")
-            }
-        }, inTransactionAfter: { context, result in
-            if let key {
-                try context.saveIdempotencyRecord(IdempotencyRecord(
-                    key: key, fingerprint: fingerprint, status: status.code,
-                    location: clone.dryRun ? nil : "/\(entity.collection)/\(result.clone.id)", body: Data(result.jsonBytes())))
-            }
-        }, completion: { [self] job in
-            metrics.jobFinished()
-            admission.release(bytes: request.body.count)
-            if let result = job.result {
-                metrics.recordClone(result: clone.dryRun ? .dryRun : .succeeded, objects: clone.dryRun ? 0 : result.totalCreated,
-                                    duration: ContinuousClock.now - started)
-                var headers: HTTPHeaders = [:]
-                if !clone.dryRun { headers.set("Location", "/\(entity.collection)/\(result.clone.id)") }
-                responder.respond(HTTPResponse.json(result.jsonBytes(), status: status, headers: headers))
-            } else {
-                if let key { idempotency.release(key) }
-                metrics.recordClone(result: .failed, objects: 0, duration: ContinuousClock.now - started)
-                responder.respond(Problem.response(reporting: job.error ?? Problem.internalError(), request: request, during: .write, logger: logger))
-            }
-        })
+        engine.start(
+            plan,
+            inTransactionBefore: { context in
+                if let key, try !context.holdIdempotencyReservation(key, owner: owner) {
+                    throw CloneIdempotency.ReservationLost(what: "Idempotency-Key")
+                }
+            },
+            inTransactionAfter: { context, result in
+                if let key {
+                    try context.saveIdempotencyRecord(
+                        IdempotencyRecord(
+                            key: key, fingerprint: fingerprint, status: status.code,
+                            location: clone.dryRun ? nil : "/\(entity.collection)/\(result.clone.id)", body: Data(result.jsonBytes())))
+                }
+            },
+            completion: { [self] job in
+                metrics.jobFinished()
+                admission.release(bytes: request.body.count)
+                if let result = job.result {
+                    metrics.recordClone(
+                        result: clone.dryRun ? .dryRun : .succeeded, objects: clone.dryRun ? 0 : result.totalCreated,
+                        duration: ContinuousClock.now - started)
+                    var headers: HTTPHeaders = [:]
+                    if !clone.dryRun { headers.set("Location", "/\(entity.collection)/\(result.clone.id)") }
+                    responder.respond(HTTPResponse.json(result.jsonBytes(), status: status, headers: headers))
+                } else {
+                    if let key { idempotency.release(key) }
+                    metrics.recordClone(result: .failed, objects: 0, duration: ContinuousClock.now - started)
+                    responder.respond(Problem.response(reporting: job.error ?? Problem.internalError(), request: request, during: .write, logger: logger))
+                }
+            })
     }
 }

@@ -93,7 +93,8 @@ extension ServiceConfiguration {
             if case .json(.null) = raw {
                 config.maxConcurrentClones = nil
             } else {
-                config.maxConcurrentClones = try parseInteger(raw, source: source, range: 1...10_000, expected: "an integer from 1 to 10000, or null for the store's default")
+                config.maxConcurrentClones = try parseInteger(
+                    raw, source: source, range: 1...10_000, expected: "an integer from 1 to 10000, or null for the store's default")
             }
         },
         Setting(fileKey: "maxQueuedClones", environmentVariable: "CLONER_MAX_QUEUED_CLONES") { config, raw, source throws(ConfigurationError) in
@@ -114,13 +115,16 @@ extension ServiceConfiguration {
         Setting(fileKey: "cloneRuleKeys", environmentVariable: nil) { config, raw, source throws(ConfigurationError) in
             config.cloneRuleKeys = try parseCloneRuleKeys(raw, source: source)
         },
-        Setting(fileKey: "http.maxRequestLineBytes", environmentVariable: "CLONER_HTTP_MAX_REQUEST_LINE_BYTES") { config, raw, source throws(ConfigurationError) in
+        Setting(fileKey: "http.maxRequestLineBytes", environmentVariable: "CLONER_HTTP_MAX_REQUEST_LINE_BYTES") {
+            config, raw, source throws(ConfigurationError) in
             config.http.maxRequestLineLength = try parseInteger(raw, source: source, range: 64...(1 << 20), expected: "a byte count 64–1048576")
         },
-        Setting(fileKey: "http.maxHeaderFieldBytes", environmentVariable: "CLONER_HTTP_MAX_HEADER_FIELD_BYTES") { config, raw, source throws(ConfigurationError) in
+        Setting(fileKey: "http.maxHeaderFieldBytes", environmentVariable: "CLONER_HTTP_MAX_HEADER_FIELD_BYTES") {
+            config, raw, source throws(ConfigurationError) in
             config.http.maxHeaderFieldLength = try parseInteger(raw, source: source, range: 64...(1 << 20), expected: "a byte count 64–1048576")
         },
-        Setting(fileKey: "http.maxHeaderSectionBytes", environmentVariable: "CLONER_HTTP_MAX_HEADER_SECTION_BYTES") { config, raw, source throws(ConfigurationError) in
+        Setting(fileKey: "http.maxHeaderSectionBytes", environmentVariable: "CLONER_HTTP_MAX_HEADER_SECTION_BYTES") {
+            config, raw, source throws(ConfigurationError) in
             config.http.maxHeaderSectionLength = try parseInteger(raw, source: source, range: 256...(16 << 20), expected: "a byte count 256–16777216")
         },
         Setting(fileKey: "http.maxHeaderFields", environmentVariable: "CLONER_HTTP_MAX_HEADER_FIELDS") { config, raw, source throws(ConfigurationError) in
@@ -132,31 +136,37 @@ extension ServiceConfiguration {
         Setting(fileKey: "http.headerTimeoutSeconds", environmentVariable: "CLONER_HTTP_HEADER_TIMEOUT") { config, raw, source throws(ConfigurationError) in
             config.http.headerTimeout = try parseSeconds(raw, source: source)
         },
-        Setting(fileKey: "http.bodyReadTimeoutSeconds", environmentVariable: "CLONER_HTTP_BODY_READ_TIMEOUT") { config, raw, source throws(ConfigurationError) in
+        Setting(fileKey: "http.bodyReadTimeoutSeconds", environmentVariable: "CLONER_HTTP_BODY_READ_TIMEOUT") {
+            config, raw, source throws(ConfigurationError) in
             config.http.bodyReadTimeout = try parseSeconds(raw, source: source)
         },
         Setting(fileKey: "http.bodyTimeoutSeconds", environmentVariable: "CLONER_HTTP_BODY_TIMEOUT") { config, raw, source throws(ConfigurationError) in
             config.http.bodyTimeout = try parseSeconds(raw, source: source)
         },
-        Setting(fileKey: "http.bodyMinimumRateBytesPerSecond", environmentVariable: "CLONER_HTTP_BODY_MIN_RATE") { config, raw, source throws(ConfigurationError) in
+        Setting(fileKey: "http.bodyMinimumRateBytesPerSecond", environmentVariable: "CLONER_HTTP_BODY_MIN_RATE") {
+            config, raw, source throws(ConfigurationError) in
             config.http.bodyMinimumRate = try parseInteger(raw, source: source, range: 1...(1 << 30), expected: "bytes per second 1–1073741824")
         },
-        Setting(fileKey: "http.bodyMaximumTimeoutSeconds", environmentVariable: "CLONER_HTTP_BODY_MAX_TIMEOUT") { config, raw, source throws(ConfigurationError) in
+        Setting(fileKey: "http.bodyMaximumTimeoutSeconds", environmentVariable: "CLONER_HTTP_BODY_MAX_TIMEOUT") {
+            config, raw, source throws(ConfigurationError) in
             config.http.bodyMaximumTimeout = try parseSeconds(raw, source: source)
         },
         Setting(fileKey: "http.idleTimeoutSeconds", environmentVariable: "CLONER_HTTP_IDLE_TIMEOUT") { config, raw, source throws(ConfigurationError) in
             config.http.idleTimeout = try parseSeconds(raw, source: source)
         },
-        Setting(fileKey: "http.maxRequestsPerConnection", environmentVariable: "CLONER_HTTP_MAX_REQUESTS_PER_CONNECTION") { config, raw, source throws(ConfigurationError) in
+        Setting(fileKey: "http.maxRequestsPerConnection", environmentVariable: "CLONER_HTTP_MAX_REQUESTS_PER_CONNECTION") {
+            config, raw, source throws(ConfigurationError) in
             config.http.maxRequestsPerConnection = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
         },
         Setting(fileKey: "http.maxConnections", environmentVariable: "CLONER_HTTP_MAX_CONNECTIONS") { config, raw, source throws(ConfigurationError) in
             config.http.maxConnections = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a count 1–1000000")
         },
-        Setting(fileKey: "http.maxConnectionsPerClient", environmentVariable: "CLONER_HTTP_MAX_CONNECTIONS_PER_CLIENT") { config, raw, source throws(ConfigurationError) in
+        Setting(fileKey: "http.maxConnectionsPerClient", environmentVariable: "CLONER_HTTP_MAX_CONNECTIONS_PER_CLIENT") {
+            config, raw, source throws(ConfigurationError) in
             config.http.maxConnectionsPerClient = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a count 1–1000000")
         },
-        Setting(fileKey: "http.maxQueuedOutputBytes", environmentVariable: "CLONER_HTTP_MAX_QUEUED_OUTPUT_BYTES") { config, raw, source throws(ConfigurationError) in
+        Setting(fileKey: "http.maxQueuedOutputBytes", environmentVariable: "CLONER_HTTP_MAX_QUEUED_OUTPUT_BYTES") {
+            config, raw, source throws(ConfigurationError) in
             config.http.maxQueuedOutputBytes = try parseInteger(raw, source: source, range: 1024...(1 << 30), expected: "bytes 1024–1073741824")
         },
     ]
@@ -232,8 +242,9 @@ extension ServiceConfiguration {
         }
         if let on = overrides.proxyProtocol { proxyProtocol = on }
         if let count = overrides.maxObjectsPerClone {
-            maxObjectsPerClone = try Self.parseInteger(.json(.integer(Int64(count))), source: "--max-objects-per-clone",
-                                                       range: 1...Int(Int32.max), expected: "a positive integer")
+            maxObjectsPerClone = try Self.parseInteger(
+                .json(.integer(Int64(count))), source: "--max-objects-per-clone",
+                range: 1...Int(Int32.max), expected: "a positive integer")
         }
     }
 }
@@ -272,8 +283,9 @@ extension ServiceConfiguration {
             throw ConfigurationError(source: source, value: raw.display, message: "expected a SQLite file path or a postgres:// URI")
         }
         guard !text.isEmpty, !text.contains("\0") else {
-            throw ConfigurationError(source: source, value: StoreLocation(text).description,
-                                     message: "expected a SQLite file path or a postgres:// URI")
+            throw ConfigurationError(
+                source: source, value: StoreLocation(text).description,
+                message: "expected a SQLite file path or a postgres:// URI")
         }
         return text
     }
@@ -351,8 +363,9 @@ extension ServiceConfiguration {
         case .text(let text):
             keys = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !keys.isEmpty else {
-                throw ConfigurationError(source: source, value: "<no key>",
-                                         message: "the setting is present but holds no key (only commas and spaces); give at least one key, or unset it to turn authentication off")
+                throw ConfigurationError(
+                    source: source, value: "<no key>",
+                    message: "the setting is present but holds no key (only commas and spaces); give at least one key, or unset it to turn authentication off")
             }
         case .json(.array(let elements)):
             var collected: [String] = []
@@ -363,8 +376,9 @@ extension ServiceConfiguration {
                 collected.append(key)
             }
             guard !collected.isEmpty else {
-                throw ConfigurationError(source: source, value: "[]",
-                                         message: "the setting is present but holds no key; give at least one key, or null to turn authentication off")
+                throw ConfigurationError(
+                    source: source, value: "[]",
+                    message: "the setting is present but holds no key; give at least one key, or null to turn authentication off")
             }
             keys = collected
         default:

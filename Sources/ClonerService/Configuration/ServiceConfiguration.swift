@@ -167,9 +167,11 @@ public struct ServiceConfiguration: Sendable, Hashable {
         switch (tlsCertificatePath, tlsKeyPath) {
         case (nil, nil), (.some, .some): break
         case (.some(let certificate), nil):
-            throw ConfigurationError(source: "CLONER_TLS_KEY (tlsKey, --tls-key)", message: "the TLS certificate \(certificate) is configured without its private key")
+            throw ConfigurationError(
+                source: "CLONER_TLS_KEY (tlsKey, --tls-key)", message: "the TLS certificate \(certificate) is configured without its private key")
         case (nil, .some(let key)):
-            throw ConfigurationError(source: "CLONER_TLS_CERT (tlsCertificate, --tls-cert)", message: "the TLS private key \(key) is configured without its certificate")
+            throw ConfigurationError(
+                source: "CLONER_TLS_CERT (tlsCertificate, --tls-cert)", message: "the TLS private key \(key) is configured without its certificate")
         }
         if http.bodyTimeout > http.bodyMaximumTimeout {
             throw ConfigurationError(

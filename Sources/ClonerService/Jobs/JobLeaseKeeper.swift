@@ -40,9 +40,11 @@ final class JobLeaseKeeper: Sendable {
 
     /// The error a job whose replica died reads: its clone rolled back with that replica's
     /// transaction (a clone commits together with its `succeeded` row), so nothing was written.
-    static let interruptedError: Data = Data(Problem(
-        code: Problem.Code("job_interrupted"), status: 500,
-        detail: "the replica running this clone stopped before it finished; nothing of it was written").jsonBytes())
+    static let interruptedError: Data = Data(
+        Problem(
+            code: Problem.Code("job_interrupted"), status: 500,
+            detail: "the replica running this clone stopped before it finished; nothing of it was written"
+        ).jsonBytes())
 
     /// Fails expired jobs and releases expired reservations; throws when the store does.
     func scan(now: Date = Date()) throws {
@@ -50,8 +52,9 @@ final class JobLeaseKeeper: Sendable {
             try context.failExpiredLeases(error: Self.interruptedError, now: now, excludingOwner: replicaID)
         }
         if jobs + reservations > 0 {
-            logger.warning("failed clone jobs and released Idempotency-Key reservations whose replica's lease ran out",
-                           metadata: ["jobs": "\(jobs)", "reservations": "\(reservations)", "replica": "\(replicaID)"])
+            logger.warning(
+                "failed clone jobs and released Idempotency-Key reservations whose replica's lease ran out",
+                metadata: ["jobs": "\(jobs)", "reservations": "\(reservations)", "replica": "\(replicaID)"])
         }
     }
 

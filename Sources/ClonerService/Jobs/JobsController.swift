@@ -30,8 +30,10 @@ final class JobsController: Sendable {
         if let result = record.result, case .object(let members)? = try? JSONValue(parsing: result), case .object(let created)? = members["created"] {
             planned = created.values.reduce(0) { total, value in if case .integer(let count) = value { return total + Int(count) } else { return total } }
         }
-        return .json(JobsController.jobJSON(id: id, status: record.status, planned: planned, written: planned,
-                                            result: record.result.map(Array.init), error: record.error.map(Array.init)))
+        return .json(
+            JobsController.jobJSON(
+                id: id, status: record.status, planned: planned, written: planned,
+                result: record.result.map(Array.init), error: record.error.map(Array.init)))
     }
 
     /// Whether `id` has the form of a job id: a UUID as 36 characters of lower-case text.

@@ -24,8 +24,10 @@ public struct JSONLogHandler: LogHandler {
 
     /// - Parameters:
     ///   - fileDescriptor: where lines go; standard output by default, a pipe in tests.
-    public init(label: String, level: Logger.Level = .info, fileDescriptor: Int32 = STDOUT_FILENO,
-                metadataProvider: Logger.MetadataProvider? = nil) {
+    public init(
+        label: String, level: Logger.Level = .info, fileDescriptor: Int32 = STDOUT_FILENO,
+        metadataProvider: Logger.MetadataProvider? = nil
+    ) {
         self.label = label
         self.logLevel = level
         self.metadataProvider = metadataProvider
@@ -62,8 +64,10 @@ public struct JSONLogHandler: LogHandler {
     static let fixedKeys: Set<String> = ["timestamp", "level", "message", "label"]
 
     /// The bytes of one line, newline included.
-    static func line(timestampMilliseconds: Int64, level: Logger.Level, message: String, label: String,
-                     metadata: Logger.Metadata) -> [UInt8] {
+    static func line(
+        timestampMilliseconds: Int64, level: Logger.Level, message: String, label: String,
+        metadata: Logger.Metadata
+    ) -> [UInt8] {
         var writer = JSONWriter(capacity: 160 + message.utf8.count + metadata.count * 32)
         writer.beginObject()
         writer.key("timestamp"); writer.date(millisecondsSince1970: timestampMilliseconds)
@@ -167,7 +171,7 @@ extension JSONLogHandler {
                     } else if written < 0 && errno == EINTR {
                         continue
                     } else {
-                        return // EPIPE, EBADF…: a log line is not worth crashing or spinning for.
+                        return  // EPIPE, EBADF…: a log line is not worth crashing or spinning for.
                     }
                 }
             }

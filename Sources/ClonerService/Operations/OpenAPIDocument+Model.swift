@@ -22,8 +22,9 @@ extension OpenAPIDocument {
 
     static func specialized(for model: DataModel, deployment: Deployment) -> [UInt8] {
         var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        replace(from: "security:", until: "tags:", in: &lines,
-                with: ["security:", deployment.requiresKeys ? "  - apiKey: []" : "  - {}"])
+        replace(
+            from: "security:", until: "tags:", in: &lines,
+            with: ["security:", deployment.requiresKeys ? "  - apiKey: []" : "  - {}"])
         guard let summary = lines.firstIndex(where: { $0.hasPrefix("  summary: ") }) else {
             preconditionFailure("openapi.yaml lost its info summary")
         }
@@ -79,13 +80,17 @@ private struct EntityOperations {
     private static let requestID = ref("#/components/parameters/RequestID")
 
     func schemas() -> [(String, JSONValue)] {
-        [("\(name)Record", recordSchema()), ("\(name)Create", inputSchema(create: true)),
-         ("\(name)Update", inputSchema(create: false)), ("\(name)CloneRequest", cloneRequestSchema())]
+        [
+            ("\(name)Record", recordSchema()), ("\(name)Create", inputSchema(create: true)),
+            ("\(name)Update", inputSchema(create: false)), ("\(name)CloneRequest", cloneRequestSchema()),
+        ]
     }
 
     func pathItems() -> [(String, JSONValue)] {
-        [("/\(collection)", collectionItem()), ("/\(collection)/{id}", recordItem()), ("/\(collection)/{id}/clone", cloneItem()),
-         ("/\(collection)/{id}/export", exportItem()), ("/\(collection)/import", importItem())]
+        [
+            ("/\(collection)", collectionItem()), ("/\(collection)/{id}", recordItem()), ("/\(collection)/{id}/clone", cloneItem()),
+            ("/\(collection)/{id}/export", exportItem()), ("/\(collection)/import", importItem()),
+        ]
             + entity.attributes.filter { $0.type == .binary }.map { ("/\(collection)/{id}/\($0.name)", binaryValueItem($0.name)) }
     }
 
@@ -128,26 +133,40 @@ private struct EntityOperations {
         ]
         for attribute in entity.attributes { properties[attribute.name] = Self.valueSchema(attribute) }
         for relationship in entity.relationships {
-            properties[relationship.name] = relationship.isToMany
-                ? ["type": "array", "items": Self.objectID, "maxItems": .integer(Int64(RecordJSONCoding.inlineListLimit)),
-                   "description": .string("The first \(RecordJSONCoding.inlineListLimit) `_id`s; `_lists` tells of the rest.")]
+            properties[relationship.name] =
+                relationship.isToMany
+                ? [
+                    "type": "array", "items": Self.objectID, "maxItems": .integer(Int64(RecordJSONCoding.inlineListLimit)),
+                    "description": .string("The first \(RecordJSONCoding.inlineListLimit) `_id`s; `_lists` tells of the rest."),
+                ]
                 : Self.objectIDOrNull
         }
         let required = properties.keys.sorted().map(JSONValue.string)
         if entity.relationships.contains(where: \.isToMany) {
-            let list: JSONValue = ["type": "object", "required": ["count", "inline", "all"], "properties": [
-                "count": ["type": "integer", "minimum": .integer(Int64(RecordJSONCoding.inlineListLimit + 1))],
-                "inline": ["type": "integer"],
-                "all": ["type": ["string", "null"],
-                        "description": "The list route filtered by the inverse to-one: every linked object, paged in `_id` order; null for a many-to-many."],
-            ]]
-            properties["_lists"] = ["type": "object", "additionalProperties": list,
-                                    "description": .string("Present when a to-many links more than \(RecordJSONCoding.inlineListLimit) objects: per such relationship, how many, and where they all are.")]
+            let list: JSONValue = [
+                "type": "object", "required": ["count", "inline", "all"],
+                "properties": [
+                    "count": ["type": "integer", "minimum": .integer(Int64(RecordJSONCoding.inlineListLimit + 1))],
+                    "inline": ["type": "integer"],
+                    "all": [
+                        "type": ["string", "null"],
+                        "description": "The list route filtered by the inverse to-one: every linked object, paged in `_id` order; null for a many-to-many.",
+                    ],
+                ],
+            ]
+            properties["_lists"] = [
+                "type": "object", "additionalProperties": list,
+                "description": .string(
+                    "Present when a to-many links more than \(RecordJSONCoding.inlineListLimit) objects: per such relationship, how many, and where they all are."
+                ),
+            ]
         }
         // Open, as every answer's schema: a client generated today must still read a record after
         // the model gains a property. (`_lists` is not required: it is there only for long lists.)
-        return ["type": "object",
-                "required": .array(required), "properties": .object(properties)]
+        return [
+            "type": "object",
+            "required": .array(required), "properties": .object(properties),
+        ]
     }
 
     /// A create or PATCH body: the entity's properties and nothing else. A relationship takes
@@ -170,7 +189,8 @@ private struct EntityOperations {
         }
         for relationship in entity.relationships {
             let nested = Self.schema("\(relationship.destination)Create")
-            properties[relationship.name] = relationship.isToMany
+            properties[relationship.name] =
+                relationship.isToMany
                 ? ["type": "array", "items": ["oneOf": [Self.objectID, nested]]]
                 : ["oneOf": [Self.objectIDOrNull, nested]]
         }
@@ -190,26 +210,35 @@ private struct EntityOperations {
         var settable: [String: JSONValue] = [:]
         for attribute in entity.attributes { settable[attribute.name] = Self.inputValueSchema(attribute) }
         for relationship in entity.relationships {
-            settable[relationship.name] = relationship.isToMany
+            settable[relationship.name] =
+                relationship.isToMany
                 ? ["type": "array", "items": Self.objectID]
                 : Self.nullable(Self.objectIDOrNull)
         }
         let perCopySettable = settable.filter { name, _ in entity.relationship(named: name)?.isToMany != true }
-        let copies: JSONValue = ["oneOf": [
-            ["type": "integer", "minimum": 1],
-            ["type": "array", "minItems": 1, "items": [
-                // `{}` is taken: a copy with the request's own values (the service accepts it).
-                "type": "object", "additionalProperties": false,
-                "properties": ["set": ["type": "object", "additionalProperties": false, "properties": .object(perCopySettable)]],
-            ]],
-        ]]
-        return ["type": "object", "additionalProperties": false, "properties": [
-            "copies": copies,
-            "exclude": ["type": "array", "items": ["type": "string", "enum": .array(excludable)]],
-            "set": ["type": "object", "additionalProperties": false, "properties": .object(settable)],
-            "dryRun": ["type": "boolean", "default": false],
-            "returnIds": ["type": "boolean", "default": false],
-        ]]
+        let copies: JSONValue = [
+            "oneOf": [
+                ["type": "integer", "minimum": 1],
+                [
+                    "type": "array", "minItems": 1,
+                    "items": [
+                        // `{}` is taken: a copy with the request's own values (the service accepts it).
+                        "type": "object", "additionalProperties": false,
+                        "properties": ["set": ["type": "object", "additionalProperties": false, "properties": .object(perCopySettable)]],
+                    ],
+                ],
+            ]
+        ]
+        return [
+            "type": "object", "additionalProperties": false,
+            "properties": [
+                "copies": copies,
+                "exclude": ["type": "array", "items": ["type": "string", "enum": .array(excludable)]],
+                "set": ["type": "object", "additionalProperties": false, "properties": .object(settable)],
+                "dryRun": ["type": "boolean", "default": false],
+                "returnIds": ["type": "boolean", "default": false],
+            ],
+        ]
     }
 
     // MARK: Operations
@@ -226,35 +255,54 @@ private struct EntityOperations {
 
     private var recordLinks: JSONValue {
         let parameters: JSONValue = ["id": "$response.body#/_id"]
-        return ["Get\(name)": ["operationId": .string("get\(name)"), "parameters": parameters],
-                "Update\(name)": ["operationId": .string("update\(name)"), "parameters": parameters],
-                "Clone\(name)": ["operationId": .string("clone\(name)"), "parameters": parameters]]
+        return [
+            "Get\(name)": ["operationId": .string("get\(name)"), "parameters": parameters],
+            "Update\(name)": ["operationId": .string("update\(name)"), "parameters": parameters],
+            "Clone\(name)": ["operationId": .string("clone\(name)"), "parameters": parameters],
+        ]
     }
 
     private func collectionItem() -> JSONValue {
         var parameters: [JSONValue] = [
             ["name": "limit", "in": "query", "schema": ["type": "integer", "minimum": 1, "maximum": 1000, "default": 50]],
-            ["name": "after", "in": "query", "description": "An `_id` to start after (under the default order it needs no record).",
-             "schema": ["type": "integer", "format": "int64", "minimum": 1]],
-            ["name": "cursor", "in": "query", "description": "The position the previous page's `next` URL carries; not with `after`.",
-             "schema": ["type": "string", "pattern": "^[A-Za-z0-9_-]+$"]],
-            ["name": "order", "in": "query",
-             "description": .string("Comma-separated property names, `-` for descending; each named once, at most \(RecordsController.maximumOrderKeys) (else 422 naming `order`)."),
-             "schema": ["type": "string"]],
+            [
+                "name": "after", "in": "query", "description": "An `_id` to start after (under the default order it needs no record).",
+                "schema": ["type": "integer", "format": "int64", "minimum": 1],
+            ],
+            [
+                "name": "cursor", "in": "query", "description": "The position the previous page's `next` URL carries; not with `after`.",
+                "schema": ["type": "string", "pattern": "^[A-Za-z0-9_-]+$"],
+            ],
+            [
+                "name": "order", "in": "query",
+                "description": .string(
+                    "Comma-separated property names, `-` for descending; each named once, at most \(RecordsController.maximumOrderKeys) (else 422 naming `order`)."
+                ),
+                "schema": ["type": "string"],
+            ],
         ]
         for attribute in entity.attributes {
-            parameters.append(["name": .string(attribute.name), "in": "query", "description": "Equality filter, in the attribute's text form.",
-                               "schema": ["type": "string"]])
+            parameters.append([
+                "name": .string(attribute.name), "in": "query", "description": "Equality filter, in the attribute's text form.",
+                "schema": ["type": "string"],
+            ])
         }
         for relationship in filterableToOnes {
-            parameters.append(["name": .string(relationship), "in": "query", "description": "Equality filter: an `_id` or `null`.",
-                               "schema": ["type": "string", "pattern": "^([1-9][0-9]{0,18}|null)$"]])
+            parameters.append([
+                "name": .string(relationship), "in": "query", "description": "Equality filter: an `_id` or `null`.",
+                "schema": ["type": "string", "pattern": "^([1-9][0-9]{0,18}|null)$"],
+            ])
         }
-        let page: JSONValue = ["type": "object", "required": ["data", "next"], "properties": [
-            "data": ["type": "array", "items": Self.schema("\(name)Record")],
-            "next": ["type": ["string", "null"], "description": "The next page (path and query), or null on the last page.",
-                     "pattern": "^/[^?]+\\?(.+&)?cursor=[A-Za-z0-9_-]+$"],
-        ]]
+        let page: JSONValue = [
+            "type": "object", "required": ["data", "next"],
+            "properties": [
+                "data": ["type": "array", "items": Self.schema("\(name)Record")],
+                "next": [
+                    "type": ["string", "null"], "description": "The next page (path and query), or null on the last page.",
+                    "pattern": "^/[^?]+\\?(.+&)?cursor=[A-Za-z0-9_-]+$",
+                ],
+            ],
+        ]
         let created: JSONValue = [
             "description": "Created; `Location` is the new record.",
             "headers": ["Location": Self.header("RecordLocation"), "ETag": Self.header("ETag"), "X-Request-ID": Self.header("RequestID")],
@@ -263,42 +311,58 @@ private struct EntityOperations {
         ]
         return [
             "parameters": [Self.requestID],
-            "get": ["tags": ["records"], "operationId": .string("list\(name)"), "summary": .string("List \(collection)."),
-                    "parameters": .array(parameters),
-                    "responses": .object(Self.errors.merging([
+            "get": [
+                "tags": ["records"], "operationId": .string("list\(name)"), "summary": .string("List \(collection)."),
+                "parameters": .array(parameters),
+                "responses": .object(
+                    Self.errors.merging([
                         "200": ["description": "One page.", "headers": ["X-Request-ID": Self.header("RequestID")], "content": Self.json(page)],
                         "400": Self.response("BadRequest"), "422": Self.response("ValidationFailed"),
-                    ]) { $1 })],
-            "post": ["tags": ["records"], "operationId": .string("create\(name)"), "summary": .string("Create a \(name), with nested objects."),
-                     "requestBody": ["required": true, "content": Self.json(Self.schema("\(name)Create"))],
-                     "responses": .object(Self.writeErrors.merging(["201": created]) { $1 })],
+                    ]) { $1 }),
+            ],
+            "post": [
+                "tags": ["records"], "operationId": .string("create\(name)"), "summary": .string("Create a \(name), with nested objects."),
+                "requestBody": ["required": true, "content": Self.json(Self.schema("\(name)Create"))],
+                "responses": .object(Self.writeErrors.merging(["201": created]) { $1 }),
+            ],
         ]
     }
 
     private func recordItem() -> JSONValue {
-        let record: JSONValue = ["description": "The record.",
-                                 "headers": ["ETag": Self.header("ETag"), "X-Request-ID": Self.header("RequestID")],
-                                 "content": Self.json(Self.schema("\(name)Record"))]
-        let notModified: JSONValue = ["description": "The client's copy (If-None-Match) is current.",
-                                      "headers": ["ETag": Self.header("ETag"), "X-Request-ID": Self.header("RequestID")]]
+        let record: JSONValue = [
+            "description": "The record.",
+            "headers": ["ETag": Self.header("ETag"), "X-Request-ID": Self.header("RequestID")],
+            "content": Self.json(Self.schema("\(name)Record")),
+        ]
+        let notModified: JSONValue = [
+            "description": "The client's copy (If-None-Match) is current.",
+            "headers": ["ETag": Self.header("ETag"), "X-Request-ID": Self.header("RequestID")],
+        ]
         let ifNoneMatch: JSONValue = ["name": "If-None-Match", "in": "header", "schema": ["type": "string"]]
         let ifMatch = Self.ref("#/components/parameters/IfMatch")
         return [
             "parameters": [Self.ref("#/components/parameters/ID"), Self.requestID],
-            "get": ["tags": ["records"], "operationId": .string("get\(name)"), "summary": .string("One \(name)."),
-                    "parameters": [ifNoneMatch],
-                    "responses": .object(Self.errors.merging(["200": record, "304": notModified]) { $1 })],
-            "patch": ["tags": ["records"], "operationId": .string("update\(name)"), "summary": .string("Update a \(name) in part."),
-                      "parameters": [ifMatch],
-                      "requestBody": ["required": false, "content": Self.json(Self.schema("\(name)Update"))],
-                      "responses": .object(Self.writeErrors.merging(["200": record, "412": Self.response("PreconditionFailed")]) { $1 })],
-            "delete": ["tags": ["records"], "operationId": .string("delete\(name)"), "summary": .string("Delete a \(name) with the delete rules."),
-                       "parameters": [ifMatch],
-                       "responses": .object(Self.errors.merging([
-                           "204": ["description": "Deleted.", "headers": ["X-Request-ID": Self.header("RequestID")]],
-                           "400": Self.response("BadRequest"), "403": Self.response("Forbidden"), "409": Self.response("Conflict"),
-                           "412": Self.response("PreconditionFailed"),
-                       ]) { $1 })],
+            "get": [
+                "tags": ["records"], "operationId": .string("get\(name)"), "summary": .string("One \(name)."),
+                "parameters": [ifNoneMatch],
+                "responses": .object(Self.errors.merging(["200": record, "304": notModified]) { $1 }),
+            ],
+            "patch": [
+                "tags": ["records"], "operationId": .string("update\(name)"), "summary": .string("Update a \(name) in part."),
+                "parameters": [ifMatch],
+                "requestBody": ["required": false, "content": Self.json(Self.schema("\(name)Update"))],
+                "responses": .object(Self.writeErrors.merging(["200": record, "412": Self.response("PreconditionFailed")]) { $1 }),
+            ],
+            "delete": [
+                "tags": ["records"], "operationId": .string("delete\(name)"), "summary": .string("Delete a \(name) with the delete rules."),
+                "parameters": [ifMatch],
+                "responses": .object(
+                    Self.errors.merging([
+                        "204": ["description": "Deleted.", "headers": ["X-Request-ID": Self.header("RequestID")]],
+                        "400": Self.response("BadRequest"), "403": Self.response("Forbidden"), "409": Self.response("Conflict"),
+                        "412": Self.response("PreconditionFailed"),
+                    ]) { $1 }),
+            ],
         ]
     }
 
@@ -307,32 +371,42 @@ private struct EntityOperations {
         let operation = name + attribute.prefix(1).uppercased() + attribute.dropFirst()
         let bytes: JSONValue = ["application/octet-stream": ["schema": ["type": "string", "format": "binary"]]]
         let tagged: JSONValue = ["ETag": Self.header("BlobETag"), "X-Request-ID": Self.header("RequestID")]
-        let contentRange: JSONValue = ["description": "`bytes first-last/size`.", "required": true,
-                                       "schema": ["type": "string", "pattern": "^bytes [0-9]+-[0-9]+/[0-9]+$"]]
+        let contentRange: JSONValue = [
+            "description": "`bytes first-last/size`.", "required": true,
+            "schema": ["type": "string", "pattern": "^bytes [0-9]+-[0-9]+/[0-9]+$"],
+        ]
         return [
             "parameters": [Self.ref("#/components/parameters/ID"), Self.requestID],
-            "get": ["tags": ["records"], "operationId": .string("get\(operation)"),
-                    "summary": .string("The bytes of a \(name)'s \(attribute); `ETag` is their SHA-256."),
-                    "parameters": [
-                        ["name": "Range", "in": "header", "schema": ["type": "string"]],
-                        ["name": "If-None-Match", "in": "header", "schema": ["type": "string"]],
-                    ],
-                    "responses": .object(Self.errors.merging([
+            "get": [
+                "tags": ["records"], "operationId": .string("get\(operation)"),
+                "summary": .string("The bytes of a \(name)'s \(attribute); `ETag` is their SHA-256."),
+                "parameters": [
+                    ["name": "Range", "in": "header", "schema": ["type": "string"]],
+                    ["name": "If-None-Match", "in": "header", "schema": ["type": "string"]],
+                ],
+                "responses": .object(
+                    Self.errors.merging([
                         "200": ["description": "The bytes.", "headers": tagged, "content": bytes],
-                        "206": ["description": "The range asked for.", "content": bytes,
-                                "headers": ["ETag": Self.header("BlobETag"), "Content-Range": contentRange, "X-Request-ID": Self.header("RequestID")]],
+                        "206": [
+                            "description": "The range asked for.", "content": bytes,
+                            "headers": ["ETag": Self.header("BlobETag"), "Content-Range": contentRange, "X-Request-ID": Self.header("RequestID")],
+                        ],
                         "304": ["description": "Not modified.", "headers": tagged],
                         "416": Self.response("RangeNotSatisfiable"),
-                    ]) { $1 })],
-            "put": ["tags": ["records"], "operationId": .string("put\(operation)"),
-                    "summary": .string("Replace a \(name)'s \(attribute) with the body's bytes, streamed."),
-                    "parameters": [Self.ref("#/components/parameters/IfMatch")],
-                    "requestBody": ["required": true, "content": bytes],
-                    "responses": .object(Self.errors.merging([
+                    ]) { $1 }),
+            ],
+            "put": [
+                "tags": ["records"], "operationId": .string("put\(operation)"),
+                "summary": .string("Replace a \(name)'s \(attribute) with the body's bytes, streamed."),
+                "parameters": [Self.ref("#/components/parameters/IfMatch")],
+                "requestBody": ["required": true, "content": bytes],
+                "responses": .object(
+                    Self.errors.merging([
                         "200": ["description": "Stored.", "headers": tagged, "content": Self.json(Self.schema("BinaryValueStored"))],
                         "400": Self.response("BadRequest"), "403": Self.response("Forbidden"),
                         "412": Self.response("PreconditionFailed"), "413": Self.response("PayloadTooLarge"),
-                    ]) { $1 })],
+                    ]) { $1 }),
+            ],
         ]
     }
 
@@ -340,32 +414,42 @@ private struct EntityOperations {
         let replayed = Self.header("IdempotentReplayed")
         let result = Self.json(Self.schema("CloneResult"))
         let responses: [String: JSONValue] = [
-            "201": ["description": "Cloned; `Location` is the new root.", "content": result,
-                    "headers": ["Location": Self.header("RecordLocation"), "Idempotent-Replayed": replayed, "X-Request-ID": Self.header("RequestID")],
-                    "links": ["Get\(name)Clone": ["operationId": .string("get\(name)"), "parameters": ["id": "$response.body#/clone/id"]]]],
-            "200": ["description": "Dry run: the counts only.", "content": result,
-                    "headers": ["Idempotent-Replayed": replayed, "X-Request-ID": Self.header("RequestID")]],
-            "202": ["description": "Accepted as a job (`Prefer: respond-async`).", "content": Self.json(Self.schema("Job")),
-                    "headers": ["Location": ["required": true, "schema": ["type": "string", "pattern": "^/jobs/[^/]+$"]],
-                                "Idempotent-Replayed": replayed, "X-Request-ID": Self.header("RequestID")],
-                    "links": ["GetJob": ["operationId": "getJob", "parameters": ["id": "$response.body#/id"]]]],
+            "201": [
+                "description": "Cloned; `Location` is the new root.", "content": result,
+                "headers": ["Location": Self.header("RecordLocation"), "Idempotent-Replayed": replayed, "X-Request-ID": Self.header("RequestID")],
+                "links": ["Get\(name)Clone": ["operationId": .string("get\(name)"), "parameters": ["id": "$response.body#/clone/id"]]],
+            ],
+            "200": [
+                "description": "Dry run: the counts only.", "content": result,
+                "headers": ["Idempotent-Replayed": replayed, "X-Request-ID": Self.header("RequestID")],
+            ],
+            "202": [
+                "description": "Accepted as a job (`Prefer: respond-async`).", "content": Self.json(Self.schema("Job")),
+                "headers": [
+                    "Location": ["required": true, "schema": ["type": "string", "pattern": "^/jobs/[^/]+$"]],
+                    "Idempotent-Replayed": replayed, "X-Request-ID": Self.header("RequestID"),
+                ],
+                "links": ["GetJob": ["operationId": "getJob", "parameters": ["id": "$response.body#/id"]]],
+            ],
         ]
         return [
             "parameters": [Self.ref("#/components/parameters/ID"), Self.requestID],
-            "post": ["tags": ["clone"], "operationId": .string("clone\(name)"),
-                     "summary": .string("Deep-clone a \(name) and what it owns, in one transaction."),
-                     "parameters": [
-                        ["name": "Idempotency-Key", "in": "header", "schema": ["type": "string", "minLength": 1, "maxLength": 255]],
-                        ["name": "Prefer", "in": "header", "schema": ["type": "string"]],
-                     ],
-                     "requestBody": ["required": false, "content": Self.json(Self.schema("\(name)CloneRequest"))],
-                     "responses": .object(Self.writeErrors.merging(responses) { $1 })],
+            "post": [
+                "tags": ["clone"], "operationId": .string("clone\(name)"),
+                "summary": .string("Deep-clone a \(name) and what it owns, in one transaction."),
+                "parameters": [
+                    ["name": "Idempotency-Key", "in": "header", "schema": ["type": "string", "minLength": 1, "maxLength": 255]],
+                    ["name": "Prefer", "in": "header", "schema": ["type": "string"]],
+                ],
+                "requestBody": ["required": false, "content": Self.json(Self.schema("\(name)CloneRequest"))],
+                "responses": .object(Self.writeErrors.merging(responses) { $1 }),
+            ],
         ]
     }
 
     /// docs/architecture.md#graphs-that-travel: the document is NDJSON, described as text.
     private static let graphDocument: JSONValue = [
-        "application/vnd.cloner.graph+x-ndjson": ["schema": ["type": "string"]],
+        "application/vnd.cloner.graph+x-ndjson": ["schema": ["type": "string"]]
     ]
     private static let excludeQuery: JSONValue = [
         "name": "exclude", "in": "query", "description": "Comma-separated properties to leave out, as a clone's `exclude`.",
@@ -375,13 +459,16 @@ private struct EntityOperations {
     private func exportItem() -> JSONValue {
         [
             "parameters": [Self.ref("#/components/parameters/ID"), Self.requestID],
-            "get": ["tags": ["travel"], "operationId": .string("export\(name)"),
-                    "summary": .string("The graph a clone of a \(name) would copy, as a graph document (streamed)."),
-                    "parameters": [Self.excludeQuery],
-                    "responses": .object(Self.errors.merging([
+            "get": [
+                "tags": ["travel"], "operationId": .string("export\(name)"),
+                "summary": .string("The graph a clone of a \(name) would copy, as a graph document (streamed)."),
+                "parameters": [Self.excludeQuery],
+                "responses": .object(
+                    Self.errors.merging([
                         "200": ["description": "The document.", "content": Self.graphDocument, "headers": ["X-Request-ID": Self.header("RequestID")]],
                         "403": Self.response("Forbidden"), "422": Self.response("ValidationFailed"),
-                    ]) { $1 })],
+                    ]) { $1 }),
+            ],
         ]
     }
 
@@ -392,23 +479,38 @@ private struct EntityOperations {
         }
         return [
             "parameters": [Self.requestID],
-            "post": ["tags": ["travel"], "operationId": .string("import\(name)"),
-                     "summary": .string("Create the graph of a document whose root is a \(name), with new ids, as a clone would."),
-                     "parameters": [flag("dryRun", "Count and list conflicts; write nothing."), flag("returnIds", "Answer old → new ids."),
-                                    flag("createMissing", "Create shared objects this store lacks."), Self.excludeQuery,
-                                    ["name": "Idempotency-Key", "in": "header", "schema": ["type": "string", "minLength": 1, "maxLength": 255]],
-                                    ["name": "Prefer", "in": "header", "schema": ["type": "string"]]],
-                     "requestBody": ["required": true, "content": Self.graphDocument],
-                     "responses": .object(Self.writeErrors.merging([
-                        "201": ["description": "Imported; `Location` is the new root.", "content": result,
-                                "headers": ["Location": Self.header("RecordLocation"), "Idempotent-Replayed": Self.header("IdempotentReplayed"),
-                                            "X-Request-ID": Self.header("RequestID")]],
-                        "202": ["description": "Accepted as a job (`Prefer: respond-async`).", "content": Self.json(Self.schema("Job")),
-                                "headers": ["Location": ["required": true, "schema": ["type": "string", "pattern": "^/jobs/[^/]+$"]],
-                                            "Idempotent-Replayed": Self.header("IdempotentReplayed"), "X-Request-ID": Self.header("RequestID")]],
-                        "200": ["description": "Dry run: the counts and conflicts only.", "content": result,
-                                "headers": ["Idempotent-Replayed": Self.header("IdempotentReplayed"), "X-Request-ID": Self.header("RequestID")]],
-                     ]) { $1 })],
+            "post": [
+                "tags": ["travel"], "operationId": .string("import\(name)"),
+                "summary": .string("Create the graph of a document whose root is a \(name), with new ids, as a clone would."),
+                "parameters": [
+                    flag("dryRun", "Count and list conflicts; write nothing."), flag("returnIds", "Answer old → new ids."),
+                    flag("createMissing", "Create shared objects this store lacks."), Self.excludeQuery,
+                    ["name": "Idempotency-Key", "in": "header", "schema": ["type": "string", "minLength": 1, "maxLength": 255]],
+                    ["name": "Prefer", "in": "header", "schema": ["type": "string"]],
+                ],
+                "requestBody": ["required": true, "content": Self.graphDocument],
+                "responses": .object(
+                    Self.writeErrors.merging([
+                        "201": [
+                            "description": "Imported; `Location` is the new root.", "content": result,
+                            "headers": [
+                                "Location": Self.header("RecordLocation"), "Idempotent-Replayed": Self.header("IdempotentReplayed"),
+                                "X-Request-ID": Self.header("RequestID"),
+                            ],
+                        ],
+                        "202": [
+                            "description": "Accepted as a job (`Prefer: respond-async`).", "content": Self.json(Self.schema("Job")),
+                            "headers": [
+                                "Location": ["required": true, "schema": ["type": "string", "pattern": "^/jobs/[^/]+$"]],
+                                "Idempotent-Replayed": Self.header("IdempotentReplayed"), "X-Request-ID": Self.header("RequestID"),
+                            ],
+                        ],
+                        "200": [
+                            "description": "Dry run: the counts and conflicts only.", "content": result,
+                            "headers": ["Idempotent-Replayed": Self.header("IdempotentReplayed"), "X-Request-ID": Self.header("RequestID")],
+                        ],
+                    ]) { $1 }),
+            ],
         ]
     }
 }

@@ -15,7 +15,8 @@ extension OpenAPIDocument {
         init(document: [UInt8]) {
             let marker = Array("\nservers:\n  - url: ".utf8)
             guard let start = document.firstRange(of: marker)?.upperBound,
-                  let end = document[start...].firstIndex(of: UInt8(ascii: "\n")) else {
+                let end = document[start...].firstIndex(of: UInt8(ascii: "\n"))
+            else {
                 preconditionFailure("openapi.yaml lost its `servers:` / `  - url:` lines")
             }
             head = Array(document[..<start])
@@ -48,7 +49,8 @@ extension OpenAPIDocument {
         } else {
             let end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
             guard end > 0, end <= 253, bytes[0] != UInt8(ascii: "-"), bytes[0] != UInt8(ascii: "."),
-                  bytes[..<end].allSatisfy({ isLetterOrDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) else { return false }
+                bytes[..<end].allSatisfy({ isLetterOrDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") })
+            else { return false }
             index = end
         }
         guard index < bytes.count else { return true }
@@ -63,7 +65,8 @@ extension OpenAPIDocument {
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
-        isLetterOrDigit(byte) && ((UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-            || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20))
+        isLetterOrDigit(byte)
+            && ((UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20))
     }
 }

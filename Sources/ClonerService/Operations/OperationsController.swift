@@ -25,20 +25,23 @@ final class OperationsController: Sendable {
         self.modelDocument = Array(model.normalizedText.utf8)
         self.modelTag = "\"\(model.fingerprint)\""
         let schema = store.schema
-        self.openAPIDocument = OpenAPIDocument.ServerURLSlot(document: OpenAPIDocument.specialized(for: model, deployment: .init(
-            requiresKeys: requiresKeys,
-            storeName: {
-                switch store.location {
-                case .sqlite: return "SQLite"
-                case .postgreSQL: return "PostgreSQL"
-                }
-            }(),
-            filterableToOnes: { entity in
-                entity.relationships.filter { relationship in
-                    guard !relationship.isToMany, case .foreignKeyOnSource = schema.storage(of: relationship) else { return false }
-                    return true
-                }.map(\.name)
-            })))
+        self.openAPIDocument = OpenAPIDocument.ServerURLSlot(
+            document: OpenAPIDocument.specialized(
+                for: model,
+                deployment: .init(
+                    requiresKeys: requiresKeys,
+                    storeName: {
+                        switch store.location {
+                        case .sqlite: return "SQLite"
+                        case .postgreSQL: return "PostgreSQL"
+                        }
+                    }(),
+                    filterableToOnes: { entity in
+                        entity.relationships.filter { relationship in
+                            guard !relationship.isToMany, case .foreignKeyOnSource = schema.storage(of: relationship) else { return false }
+                            return true
+                        }.map(\.name)
+                    })))
     }
 
     /// Ready when not draining and the store's file can be written (docs/architecture.md#signals-and-drain).
@@ -66,7 +69,8 @@ final class OperationsController: Sendable {
     }
 
     func openAPIResponse(_ request: HTTPRequest) -> HTTPResponse {
-        HTTPResponse(status: .ok, headers: ["Content-Type": OpenAPIDocument.contentType],
-                     body: openAPIDocument.document(serverURL: OpenAPIDocument.serverURL(for: request)))
+        HTTPResponse(
+            status: .ok, headers: ["Content-Type": OpenAPIDocument.contentType],
+            body: openAPIDocument.document(serverURL: OpenAPIDocument.serverURL(for: request)))
     }
 }

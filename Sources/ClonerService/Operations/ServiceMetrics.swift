@@ -19,7 +19,9 @@ public final class ServiceMetrics: Sendable {
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     public enum CloneResult: String, Sendable, CaseIterable {
-        case succeeded, failed, dryRun = "dry_run", replayed
+        case succeeded, failed
+        case dryRun = "dry_run"
+        case replayed
     }
 
     public let registry: PrometheusCollectorRegistry

@@ -74,13 +74,17 @@ extension Problem {
             if syntax { return Problem(code: .invalidJSON, detail: "\(at): \(message)", field: at) }
             return .validationFailed([FieldError(field: at, message: message)])
         case let .modelDifferences(list):
-            return .validationFailed(list.map { FieldError(field: $0.property, message: $0.message) },
-                                     detail: "the document's model differs from this service's: " + list.map(\.property).joined(separator: ", "))
+            return .validationFailed(
+                list.map { FieldError(field: $0.property, message: $0.message) },
+                detail: "the document's model differs from this service's: " + list.map(\.property).joined(separator: ", "))
         case let .unmatched(list):
-            return .validationFailed(list.map { FieldError(field: $0.reference, message: $0.message) },
-                                     detail: "\(list.count) shared object(s) of the document are not on this service; ask createMissing=true to create them")
+            return .validationFailed(
+                list.map { FieldError(field: $0.reference, message: $0.message) },
+                detail: "\(list.count) shared object(s) of the document are not on this service; ask createMissing=true to create them")
         case let .wrongCollection(expected, found):
-            return .validationFailed([FieldError(field: "root", message: "the document's root is a \(found); import it into the collection of \(found), not of \(expected)")])
+            return .validationFailed([
+                FieldError(field: "root", message: "the document's root is a \(found); import it into the collection of \(found), not of \(expected)")
+            ])
         }
     }
 
@@ -119,7 +123,8 @@ extension Problem {
     /// A 409 naming every attribute of the `uniqueTogether` group, in `detail` and in `errors`.
     private static func uniqueTogether(_ entity: String, _ attributes: [String], _ reason: String) -> Problem {
         let names = attributes.map { "\(entity).\($0)" }.joined(separator: ", ")
-        return Problem(code: .conflict, detail: "\(names) \(reason)",
-                       errors: attributes.map { FieldError(field: $0, message: "\(names) must be unique together") })
+        return Problem(
+            code: .conflict, detail: "\(names) \(reason)",
+            errors: attributes.map { FieldError(field: $0, message: "\(names) must be unique together") })
     }
 }

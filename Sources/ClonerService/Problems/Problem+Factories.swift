@@ -12,9 +12,11 @@ extension Problem {
     /// 422 listing every offending field; `field` is filled too when there is exactly one.
     public static func validationFailed(_ errors: [FieldError], detail: String? = nil) -> Problem {
         precondition(!errors.isEmpty, "a validation problem names at least one field")
-        let summary = detail ?? (errors.count == 1
-            ? errors[0].description
-            : "\(errors.count) fields are invalid: " + errors.map(\.field).joined(separator: ", "))
+        let summary =
+            detail
+            ?? (errors.count == 1
+                ? errors[0].description
+                : "\(errors.count) fields are invalid: " + errors.map(\.field).joined(separator: ", "))
         return Problem(code: .validationFailed, detail: summary, field: errors.count == 1 ? errors[0].field : nil, errors: errors)
     }
 

@@ -33,7 +33,9 @@ extension Problem: HTTPResponseError {
         }
         var detail = context.reason
         if status == 405 {
-            detail = "\(context.request?.method.rawValue ?? "this method") is not allowed here; allowed: " + context.allowedMethods.map(\.rawValue).joined(separator: ", ")
+            detail =
+                "\(context.request?.method.rawValue ?? "this method") is not allowed here; allowed: "
+                + context.allowedMethods.map(\.rawValue).joined(separator: ", ")
         }
         return Problem(code: code, status: status, detail: detail).response(requestID: context.requestID)
     }
@@ -46,10 +48,12 @@ extension Problem {
         if let problem = Problem.from(error, during: operation) {
             return problem.response(requestID: request.id)
         }
-        logger.error("request failed", metadata: [
-            "request_id": "\(request.id)", "method": "\(request.method.rawValue)", "path": "\(request.path)",
-            "error": "\(error)",
-        ])
+        logger.error(
+            "request failed",
+            metadata: [
+                "request_id": "\(request.id)", "method": "\(request.method.rawValue)", "path": "\(request.path)",
+                "error": "\(error)",
+            ])
         return Problem.internalError().response(requestID: request.id)
     }
 }

@@ -63,8 +63,8 @@ struct ListCursor {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
         guard !text.contains("="), !text.contains("+"), !text.contains("/"), let data = Data(base64Encoded: base64),
-              let json = try? JSONValue(parsing: Array(data)),
-              case .object(let members) = json, case .string(let order)? = members["o"], case .array(let keys)? = members["k"]
+            let json = try? JSONValue(parsing: Array(data)),
+            case .object(let members) = json, case .string(let order)? = members["o"], case .array(let keys)? = members["k"]
         else { throw refuse("not a cursor of this service") }
         let expected = orderText(sort)
         guard order == expected else {

@@ -22,7 +22,11 @@ extension RecordInput {
     ) throws(RecordDecodingError) -> RecordInput {
         var errors: [FieldError] = []
         guard case .object(let members) = json else {
-            throw .invalidFields([FieldError(field: FieldError.body, message: "the request body must be a JSON object of \(entity.name)'s attributes and relationships, got \(RecordJSONCoding.describe(json))")])
+            throw .invalidFields([
+                FieldError(
+                    field: FieldError.body,
+                    message: "the request body must be a JSON object of \(entity.name)'s attributes and relationships, got \(RecordJSONCoding.describe(json))")
+            ])
         }
         let input = decodeObject(members, entity: entity, model: model, mode: mode, path: "", parentLink: nil, depth: 0, errors: &errors)
         guard errors.isEmpty else {
@@ -50,7 +54,10 @@ extension RecordInput {
                 }
                 continue
             case "_id" where isNested:
-                errors.append(FieldError(field: field, message: "a nested object is always created; to link an existing \(entity.name), give its _id as a plain integer instead of an object"))
+                errors.append(
+                    FieldError(
+                        field: field,
+                        message: "a nested object is always created; to link an existing \(entity.name), give its _id as a plain integer instead of an object"))
                 continue
             case "_id", "_version":
                 if mode == .create {
@@ -60,7 +67,11 @@ extension RecordInput {
                 // A PATCH may send back a record it read: the values must then be the record's own
                 // (checked by the caller); anything but a positive integer never is.
                 guard case .integer(let number) = value, number > 0 else {
-                    errors.append(FieldError(field: field, message: "expected the record's own \(name) (a positive integer), got \(RecordJSONCoding.describe(value)); leave it out to keep it"))
+                    errors.append(
+                        FieldError(
+                            field: field,
+                            message: "expected the record's own \(name) (a positive integer), got \(RecordJSONCoding.describe(value)); leave it out to keep it")
+                    )
                     continue
                 }
                 if name == "_id" { input.claimedID = number } else { input.claimedVersion = number }
@@ -115,7 +126,9 @@ extension RecordInput {
     ) -> RelationshipValue? {
         if relationship.isToMany {
             guard case .array(let elements) = value else {
-                errors.append(FieldError(field: field, message: "expected an array of \(relationship.destination) _ids or objects, got \(RecordJSONCoding.describe(value))"))
+                errors.append(
+                    FieldError(
+                        field: field, message: "expected an array of \(relationship.destination) _ids or objects, got \(RecordJSONCoding.describe(value))"))
                 return nil
             }
             var references: [Reference] = []
@@ -169,7 +182,12 @@ extension RecordInput {
             return .new(nested)
         default:
             let shape = relationship.isToMany ? "an element" : "a value"
-            errors.append(FieldError(field: field, message: "expected \(shape) that is a \(relationship.destination) _id (positive integer) or a nested object, got \(RecordJSONCoding.describe(value))"))
+            errors.append(
+                FieldError(
+                    field: field,
+                    message:
+                        "expected \(shape) that is a \(relationship.destination) _id (positive integer) or a nested object, got \(RecordJSONCoding.describe(value))"
+                ))
             return nil
         }
     }

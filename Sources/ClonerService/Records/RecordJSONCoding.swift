@@ -25,8 +25,10 @@ public enum RecordJSONCoding {
 
     /// `decodeValue` for an attribute of `entity`, refusing a value too long for the unique index
     /// that guards it (`EntityDescription.uniqueValueByteLimit`), on every store alike.
-    public static func decodeValue(_ json: JSONValue, attribute: AttributeDescription, of entity: EntityDescription,
-                                   field: String) throws(FieldError) -> AttributeValue {
+    public static func decodeValue(
+        _ json: JSONValue, attribute: AttributeDescription, of entity: EntityDescription,
+        field: String
+    ) throws(FieldError) -> AttributeValue {
         let value = try decodeValue(json, type: attribute.type, field: field)
         if let limit = entity.uniqueValueByteLimit(attribute) {
             let bytes: Int
@@ -36,7 +38,9 @@ public enum RecordJSONCoding {
             default: bytes = 0
             }
             if bytes > limit {
-                throw FieldError(field: field, message: "a value of \(entity.name).\(attribute.name), which is unique, holds at most \(limit) bytes; this one holds \(bytes)")
+                throw FieldError(
+                    field: field, message: "a value of \(entity.name).\(attribute.name), which is unique, holds at most \(limit) bytes; this one holds \(bytes)"
+                )
             }
         }
         return value
@@ -105,7 +109,8 @@ public enum RecordJSONCoding {
         to writer: inout JSONWriter
     ) {
         precondition(attributes.count == entity.attributes.count, "\(entity.name): \(attributes.count) values for \(entity.attributes.count) attributes")
-        precondition(relationships.count == entity.relationships.count, "\(entity.name): \(relationships.count) values for \(entity.relationships.count) relationships")
+        precondition(
+            relationships.count == entity.relationships.count, "\(entity.name): \(relationships.count) values for \(entity.relationships.count) relationships")
         writer.beginObject()
         writer.key("_id"); writer.integer(id)
         writer.key("_entity"); writer.string(entity.name)
@@ -145,8 +150,10 @@ public enum RecordJSONCoding {
     /// is the list route filtered by the inverse to-one (every link, paged, in `_id` order), or
     /// null when the inverse is a to-many or there is none (no filter can select them).
     /// Nothing is written for a record whose lists are all short.
-    static func writeLongLists(entity: EntityDescription, id: Int64, relationships: some Collection<RelationshipValue>,
-                               listRoutes: [String?], to writer: inout JSONWriter) {
+    static func writeLongLists(
+        entity: EntityDescription, id: Int64, relationships: some Collection<RelationshipValue>,
+        listRoutes: [String?], to writer: inout JSONWriter
+    ) {
         var started = false
         for (offset, (relationship, value)) in zip(entity.relationships, relationships).enumerated() {
             guard case .toMany(let targets) = value, targets.count > inlineListLimit else { continue }
@@ -176,7 +183,8 @@ public enum RecordJSONCoding {
     static func listRoutes(_ entity: EntityDescription, model: DataModel) -> [String?] {
         entity.relationships.map { relationship in
             guard relationship.isToMany, let inverse = model.inverse(of: relationship), !inverse.isToMany,
-                  let destination = model.entity(named: relationship.destination) else { return nil }
+                let destination = model.entity(named: relationship.destination)
+            else { return nil }
             return "/\(destination.collection)?\(RecordsController.percentEncoded(inverse.name))="
         }
     }

@@ -51,7 +51,9 @@ final class RecordsController: Sendable {
                     errors.append(FieldError(field: "limit", message: "expected an integer from 1 to \(RecordsController.maximumPageSize), got \(item.value)"))
                 }
             case "after":
-                if let after = Int64(item.value), after > 0 { fetch.after = after } else {
+                if let after = Int64(item.value), after > 0 {
+                    fetch.after = after
+                } else {
                     errors.append(FieldError(field: "after", message: "expected an _id (a positive integer), got \(item.value)"))
                 }
             case "cursor":
@@ -105,7 +107,13 @@ final class RecordsController: Sendable {
             } catch StoreError.notFound(_, let id) where id == fetch.after {
                 // `after` names a record whose sort keys are needed and it is gone: a bad
                 // parameter, not a missing collection, so 422 naming `after` rather than a 404.
-                throw Problem.validationFailed([FieldError(field: "after", message: "no \(entity.name) with _id \(id): under an order other than _id, after must name an existing record; follow the next link, whose cursor needs none")])
+                throw Problem.validationFailed([
+                    FieldError(
+                        field: "after",
+                        message:
+                            "no \(entity.name) with _id \(id): under an order other than _id, after must name an existing record; follow the next link, whose cursor needs none"
+                    )
+                ])
             }
         }
         let keys = keys(entity)
@@ -144,7 +152,8 @@ final class RecordsController: Sendable {
         if entity.relationship(named: name) != nil {
             throw FieldError(field: name, message: "only attributes and to-one relationships stored on \(entity.name) can filter")
         }
-        throw FieldError(field: name, message: "\(entity.name) has no attribute named \(name); the query parameters are limit, after, order and attribute names")
+        throw FieldError(
+            field: name, message: "\(entity.name) has no attribute named \(name); the query parameters are limit, after, order and attribute names")
     }
 
     /// The same query with the cursor moved to `cursor` (any `after` or earlier cursor dropped).
@@ -169,7 +178,8 @@ final class RecordsController: Sendable {
         let unreserved = text.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): return true
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                return true
             default: return false
             }
         }
@@ -195,9 +205,11 @@ final class RecordsController: Sendable {
             return try context.fetchObject(entity: entity.name, id: result.insertedIDs[0])
         }
         guard let object else { throw Problem.internalError() }
-        return HTTPResponse.json(object.jsonBytes(entity: entity, listRoutes: keys(entity).listRoutes), status: .created, headers: [
-            "Location": "/\(entity.collection)/\(object.id)", "ETag": object.entityTag,
-        ])
+        return HTTPResponse.json(
+            object.jsonBytes(entity: entity, listRoutes: keys(entity).listRoutes), status: .created,
+            headers: [
+                "Location": "/\(entity.collection)/\(object.id)", "ETag": object.entityTag,
+            ])
     }
 
     /// Refuses a body holding more objects than one request may create, before it is parsed:
@@ -205,9 +217,11 @@ final class RecordsController: Sendable {
     private func checkWidth(_ body: [UInt8]) throws(Problem) {
         let count = BodyObjectCount(body)
         guard count.nested > maximumObjects else { return }
-        throw Problem(code: .payloadTooLarge,
-                      detail: "the body holds \(count.nested) objects (\(count.widestCount) of them in \(count.widestMember)); one request creates at most \(maximumObjects) (maxObjectsPerRequest)",
-                      field: count.widestMember)
+        throw Problem(
+            code: .payloadTooLarge,
+            detail:
+                "the body holds \(count.nested) objects (\(count.widestCount) of them in \(count.widestMember)); one request creates at most \(maximumObjects) (maxObjectsPerRequest)",
+            field: count.widestMember)
     }
 
     // MARK: GET /{collection}/{id}
@@ -246,14 +260,22 @@ final class RecordsController: Sendable {
         // precondition says (a stale version is a 412 only for a request that could succeed).
         let expected = try RecordsController.expectedVersion(request)
         if let claimed = input.claimedID, claimed != id {
-            throw Problem.validationFailed([FieldError(field: "_id", message: "the body names \(entity.name) \(claimed) but the URL \(entity.name) \(id); _id cannot be changed")])
+            throw Problem.validationFailed([
+                FieldError(field: "_id", message: "the body names \(entity.name) \(claimed) but the URL \(entity.name) \(id); _id cannot be changed")
+            ])
         }
         let changes = input.changeSet(updating: id, expectedVersion: expected)
         let object = try store.write { context -> StoredObject? in
             if let claimed = input.claimedVersion, let current = try context.version(entity: entity.name, id: id), claimed != current {
                 // A body's _version is not a precondition (that is If-Match, 412) but a value that
                 // cannot be set: naming another one is an invalid field.
-                throw Problem.validationFailed([FieldError(field: "_version", message: "the body names _version \(claimed) but \(entity.name) \(id) is at version \(current); _version cannot be set (use If-Match to update only an unchanged record)")])
+                throw Problem.validationFailed([
+                    FieldError(
+                        field: "_version",
+                        message:
+                            "the body names _version \(claimed) but \(entity.name) \(id) is at version \(current); _version cannot be set (use If-Match to update only an unchanged record)"
+                    )
+                ])
             }
             _ = try context.save(changes)
             return try context.fetchObject(entity: entity.name, id: id)

@@ -6,8 +6,9 @@ extension StoredRecords {
     /// `RecordJSONCoding.writeRecord` (`_id`, `_entity`, `_version`, then attributes and
     /// relationships in model order), with the member names pre-encoded in `keys`.
     func write(_ index: Int, keys: RecordKeys, to writer: inout JSONWriter) {
-        precondition(keys.attributes.count == entity.attributes.count && keys.relationships.count == entity.relationships.count,
-                     "record keys of another entity than \(entity.name)")
+        precondition(
+            keys.attributes.count == entity.attributes.count && keys.relationships.count == entity.relationships.count,
+            "record keys of another entity than \(entity.name)")
         writer.beginObject()
         writer.key(encoded: RecordKeys.id); writer.integer(ids[index])
         writer.key(encoded: RecordKeys.entity); writer.string(encoded: keys.entityValue)

@@ -20,8 +20,10 @@ final class GraphTravelController: Sendable {
     /// The clones' `Idempotency-Key` reservations, which an import shares (one key space).
     let clones: ClonesController
 
-    init(model: DataModel, store: IncrementalStore, logger: Logger, maximumObjects: Int, readWorkers: StoreWorkers, writeWorkers: StoreWorkers,
-         clones: ClonesController) {
+    init(
+        model: DataModel, store: IncrementalStore, logger: Logger, maximumObjects: Int, readWorkers: StoreWorkers, writeWorkers: StoreWorkers,
+        clones: ClonesController
+    ) {
         self.model = model
         self.store = store
         self.logger = logger
@@ -50,7 +52,8 @@ final class GraphTravelController: Sendable {
     static func checkQuery(_ request: HTTPRequest, allowed: Set<String>) throws(Problem) {
         let unknown = request.queryItems.map(\.name).filter { !allowed.contains($0) }
         guard unknown.isEmpty else {
-            throw Problem.validationFailed(unknown.map { FieldError(field: $0, message: "not a query parameter of this route; it takes \(allowed.sorted().joined(separator: ", "))") })
+            throw Problem.validationFailed(
+                unknown.map { FieldError(field: $0, message: "not a query parameter of this route; it takes \(allowed.sorted().joined(separator: ", "))") })
         }
     }
 
@@ -65,8 +68,10 @@ final class GraphTravelController: Sendable {
         try GraphTravelController.checkQuery(request, allowed: ["exclude"])
         let plan: ClonePlan
         do {
-            plan = try ClonePlan(request: CloneRequest(entity: entity.name, id: id, exclude: GraphTravelController.exclusions(request),
-                                                       maximumObjects: maximumObjects), schema: store.schema)
+            plan = try ClonePlan(
+                request: CloneRequest(
+                    entity: entity.name, id: id, exclude: GraphTravelController.exclusions(request),
+                    maximumObjects: maximumObjects), schema: store.schema)
         } catch {
             throw Problem.from(error) ?? Problem.internalError()
         }
@@ -84,25 +89,26 @@ final class GraphTravelController: Sendable {
             var headers = HTTPHeaders()
             headers.add("Content-Type", GraphFormat.mediaType)
             headers.add("Content-Disposition", "attachment; filename=\"\(entity.collection)-\(id).ndjson\"")
-            responder.respond(.streaming(headers: headers) { writer in
-                let queue = DispatchQueue(label: "cloner.export", qos: .userInitiated)
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    queue.async {
-                        let bridge = BlockingBodyWriter(writer)
-                        do {
-                            _ = try store.read { context in
-                                try GraphExporter(plan: plan).run(in: context) { bytes in try bridge.write(bytes) }
+            responder.respond(
+                .streaming(headers: headers) { writer in
+                    let queue = DispatchQueue(label: "cloner.export", qos: .userInitiated)
+                    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                        queue.async {
+                            let bridge = BlockingBodyWriter(writer)
+                            do {
+                                _ = try store.read { context in
+                                    try GraphExporter(plan: plan).run(in: context) { bytes in try bridge.write(bytes) }
+                                }
+                                continuation.resume()
+                            } catch {
+                                if !(error is HTTPBodyWriter.ConnectionClosed) {
+                                    logger.warning("export cut short", metadata: ["request_id": "\(request.id)", "error": "\(error)"])
+                                }
+                                continuation.resume(throwing: error)
                             }
-                            continuation.resume()
-                        } catch {
-                            if !(error is HTTPBodyWriter.ConnectionClosed) {
-                                logger.warning("export cut short", metadata: ["request_id": "\(request.id)", "error": "\(error)"])
-                            }
-                            continuation.resume(throwing: error)
                         }
                     }
-                }
-            })
+                })
         }
     }
 
@@ -119,8 +125,9 @@ final class GraphTravelController: Sendable {
         try GraphTravelController.checkQuery(request, allowed: ["dryRun", "returnIds", "createMissing", "exclude"])
         let type = request.headers["Content-Type"]?.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
         guard let type, GraphFormat.acceptedMediaTypes.contains(type) else {
-            throw Problem(code: .unsupportedMediaType,
-                          detail: "expected Content-Type \(GraphFormat.mediaType) (or application/x-ndjson), got \(request.headers["Content-Type"] ?? "none")")
+            throw Problem(
+                code: .unsupportedMediaType,
+                detail: "expected Content-Type \(GraphFormat.mediaType) (or application/x-ndjson), got \(request.headers["Content-Type"] ?? "none")")
         }
         let options = GraphImportOptions(
             dryRun: try GraphTravelController.flag(request, "dryRun"), returnIDs: try GraphTravelController.flag(request, "returnIds"),
@@ -139,9 +146,11 @@ final class GraphTravelController: Sendable {
         }
         try importer.finish()
         let fingerprint = digest.finish()
-        if let key, let answer = try await onWriteWorker({ [clones] in
-            try clones.idempotency.claimAlone(key, fingerprint: fingerprint, request: request)
-        }) {
+        if let key,
+            let answer = try await onWriteWorker({ [clones] in
+                try clones.idempotency.claimAlone(key, fingerprint: fingerprint, request: request)
+            })
+        {
             return answer
         }
         let document = importer
@@ -161,9 +170,10 @@ final class GraphTravelController: Sendable {
                     let response = GraphTravelController.response(outcome, collection: collection)
                     if let key {
                         // Committed with the import, so a retry after a crash either finds both or neither.
-                        try context.saveIdempotencyRecord(IdempotencyRecord(
-                            key: key, fingerprint: fingerprint, status: response.status.code,
-                            location: response.headers["Location"], body: Data(response.body)))
+                        try context.saveIdempotencyRecord(
+                            IdempotencyRecord(
+                                key: key, fingerprint: fingerprint, status: response.status.code,
+                                location: response.headers["Location"], body: Data(response.body)))
                     }
                     return response
                 }
@@ -197,7 +207,8 @@ final class GraphTravelController: Sendable {
                     }
                     try context.saveJob(JobRecord(id: jobID, status: .queued, request: requestJSON, owner: owner, leaseExpiresAt: leases.expiry()))
                     if let key {
-                        try context.saveIdempotencyRecord(IdempotencyRecord(key: key, fingerprint: fingerprint, status: 202, location: location, body: Data(queued)))
+                        try context.saveIdempotencyRecord(
+                            IdempotencyRecord(key: key, fingerprint: fingerprint, status: 202, location: location, body: Data(queued)))
                     }
                 }
             }
@@ -213,8 +224,10 @@ final class GraphTravelController: Sendable {
                     // A job another replica already failed (this one looked dead) must not run after all.
                     guard try context.holdJob(id: jobID, owner: owner) else { throw CloneIdempotency.ReservationLost(what: "job \(jobID)") }
                     let outcome = try document.run(in: context, now: Date())
-                    try context.saveJob(JobRecord(id: jobID, status: .succeeded, request: requestJSON, result: Data(outcome.jsonBytes()),
-                                                  finishedAt: Date(), owner: owner))
+                    try context.saveJob(
+                        JobRecord(
+                            id: jobID, status: .succeeded, request: requestJSON, result: Data(outcome.jsonBytes()),
+                            finishedAt: Date(), owner: owner))
                 }
             } catch {
                 let problem = Problem.from(error) ?? Problem.internalError()
@@ -223,8 +236,10 @@ final class GraphTravelController: Sendable {
                 }
                 do {
                     try store.write { context in
-                        try context.saveJob(JobRecord(id: jobID, status: .failed, request: requestJSON, error: Data(problem.jsonBytes()),
-                                                      finishedAt: Date(), owner: owner))
+                        try context.saveJob(
+                            JobRecord(
+                                id: jobID, status: .failed, request: requestJSON, error: Data(problem.jsonBytes()),
+                                finishedAt: Date(), owner: owner))
                     }
                 } catch {
                     logger.error("recording a failed import job failed", metadata: ["job": "\(jobID)", "error": "\(error)"])

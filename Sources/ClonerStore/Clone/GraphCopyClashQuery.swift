@@ -11,8 +11,10 @@ enum GraphCopyClashQuery {
     ///     entity's number in it, `copyColumn` the map's copy-number column.
     ///   - excludingOwnRows: whether the copy's own rows are still in `table` (the copy was not
     ///     rolled back before asking) and must not count as earlier ones.
-    static func sql(values: [String], columns: [String], table: String, map: String, entityTag: Int,
-                    copyColumn: String, excludingOwnRows: Bool) -> String {
+    static func sql(
+        values: [String], columns: [String], table: String, map: String, entityTag: Int,
+        copyColumn: String, excludingOwnRows: Bool
+    ) -> String {
         precondition(!values.isEmpty && values.count == columns.count, "one value expression per column")
         let names = values.indices.map { "a\($0)" }
         let selected = zip(values, names).map { "\($0) AS \($1)" }.joined(separator: ", ")

@@ -45,10 +45,12 @@ public struct GraphCopyPlan: Sendable {
     /// walk is the same for all copies; a missing link is `StoreError.missingRootLink` naming copy k.
     public var perCopyRootValues: [[String: AttributeValue]]
 
-    public init(rootEntity: String, rootID: Int64, ownedRelationships: Set<String>, excludedEverywhere: Set<String> = [],
-                excludedAtRoot: Set<String> = [], rootValues: [String: AttributeValue] = [:], rootLinks: [String: [Int64]] = [:],
-                attributeRules: [String: AttributeCopyRule] = [:], dryRun: Bool = false, returnIDs: Bool = false,
-                maximumObjects: Int = GraphCopyPlan.defaultMaximumObjects, copies: Int = 1, perCopyRootValues: [[String: AttributeValue]] = []) {
+    public init(
+        rootEntity: String, rootID: Int64, ownedRelationships: Set<String>, excludedEverywhere: Set<String> = [],
+        excludedAtRoot: Set<String> = [], rootValues: [String: AttributeValue] = [:], rootLinks: [String: [Int64]] = [:],
+        attributeRules: [String: AttributeCopyRule] = [:], dryRun: Bool = false, returnIDs: Bool = false,
+        maximumObjects: Int = GraphCopyPlan.defaultMaximumObjects, copies: Int = 1, perCopyRootValues: [[String: AttributeValue]] = []
+    ) {
         self.rootEntity = rootEntity
         self.rootID = rootID
         self.ownedRelationships = ownedRelationships

@@ -42,8 +42,9 @@ struct RootLinkSQL {
         case let .joinTable(table, sourceColumn, destinationColumn, _):
             return RootLinkStorage(table: quoted(table), owner: quoted(sourceColumn), other: quoted(destinationColumn), foreignKey: nil)
         case let .foreignKeyOnDestination(column, position):
-            return RootLinkStorage(table: quoted(relationship.destination), owner: quoted(column), other: "\"_id\"",
-                                   foreignKey: (quoted(column), position.map(quoted)))
+            return RootLinkStorage(
+                table: quoted(relationship.destination), owner: quoted(column), other: "\"_id\"",
+                foreignKey: (quoted(column), position.map(quoted)))
         case .foreignKeyOnSource:
             preconditionFailure("to-many \(relationship.qualifiedName) stored as a column on its source")
         }
@@ -62,11 +63,14 @@ struct RootLinkSQL {
         let storage = storage(relationship, schema: schema)
         if let foreignKey = storage.foreignKey {
             let position = foreignKey.position.map { ", \($0) = NULL" } ?? ""
-            return ["UPDATE \(storage.table) SET \(foreignKey.column) = NULL\(position), \"_version\" = \"_version\" + 1 WHERE \(foreignKey.column) IN (\(copies))"]
+            return [
+                "UPDATE \(storage.table) SET \(foreignKey.column) = NULL\(position), \"_version\" = \"_version\" + 1 WHERE \(foreignKey.column) IN (\(copies))"
+            ]
         }
         var statements: [String] = []
         if relationship.hasInverse {
-            statements.append("""
+            statements.append(
+                """
                 UPDATE \(quoted(relationship.destination)) SET "_version" = "_version" + 1 \
                 WHERE "_id" IN (SELECT \(storage.other) FROM \(storage.table) WHERE \(storage.owner) IN (\(copies)))
                 """)
@@ -125,8 +129,10 @@ struct RootLinkSQL {
     /// One version step for each copy of the root whose list changes, as the edit of its list gave
     /// each copy after its row was written: every copy when a list names objects, otherwise those
     /// the walk linked through one of `relationships`. Runs before the removals.
-    func versionBump(root: EntityDescription, relationships: [RelationshipDescription], namesObjects: Bool,
-                                    schema: StoreSchema) -> String {
+    func versionBump(
+        root: EntityDescription, relationships: [RelationshipDescription], namesObjects: Bool,
+        schema: StoreSchema
+    ) -> String {
         let table = quoted(root.name)
         var sql = "UPDATE \(table) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" IN (\(copies))"
         if !namesObjects {
@@ -143,8 +149,10 @@ struct RootLinkSQL {
     /// runs each statement with its two root parameters (and the listed ids where `ids` is given).
     /// What the walk linked goes first; emptying a list whose objects need an owner is refused, as
     /// the relationship edit refuses it.
-    func write(_ rootLinks: [(relationship: RelationshipDescription, ids: [Int64])], root: EntityDescription, schema: StoreSchema,
-               finds: (String) throws -> Bool, run: (_ statement: String, _ ids: [Int64]?) throws -> Void) throws {
+    func write(
+        _ rootLinks: [(relationship: RelationshipDescription, ids: [Int64])], root: EntityDescription, schema: StoreSchema,
+        finds: (String) throws -> Bool, run: (_ statement: String, _ ids: [Int64]?) throws -> Void
+    ) throws {
         guard !rootLinks.isEmpty else { return }
         for (relationship, _) in rootLinks {
             guard let inverse = schema.model.inverse(of: relationship), !inverse.isToMany, !inverse.isOptional else { continue }
@@ -152,8 +160,10 @@ struct RootLinkSQL {
                 throw StoreError.requiredRelationship(entity: relationship.destination, relationship: inverse.name)
             }
         }
-        try run(versionBump(root: root, relationships: rootLinks.map(\.relationship),
-                            namesObjects: rootLinks.contains { !$0.ids.isEmpty }, schema: schema), nil)
+        try run(
+            versionBump(
+                root: root, relationships: rootLinks.map(\.relationship),
+                namesObjects: rootLinks.contains { !$0.ids.isEmpty }, schema: schema), nil)
         for (relationship, ids) in rootLinks {
             for removal in removals(relationship, schema: schema) { try run(removal, nil) }
             guard !ids.isEmpty else { continue }

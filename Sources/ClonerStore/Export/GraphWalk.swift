@@ -87,7 +87,10 @@ extension StoreContext {
                     if group.via == nil && group.entity == rootTag && plan.excludedAtRoot.contains(relationship.name) { continue }
                     // Rule 2 (docs/architecture.md#relationship-rules): not back through the edge of arrival.
                     if let arrivedVia, !relationship.isSelfInverse, arrivedVia.inverseName == relationship.name,
-                       arrivedVia.destination == entity.name, relationship.destination == arrivedVia.source { continue }
+                        arrivedVia.destination == entity.name, relationship.destination == arrivedVia.source
+                    {
+                        continue
+                    }
                     let destinationTag = schema.entityTag(relationship.destination)
                     let via = relationshipIndex[relationship.qualifiedName]!
                     let target = Group(entity: destinationTag, via: via)
@@ -99,10 +102,14 @@ extension StoreContext {
                         for arrival in batch {
                             for destination in destinations[arrival.id] ?? [] {
                                 if relationship.isSelfInverse, arrivedVia?.qualifiedName == relationship.qualifiedName,
-                                   destination == arrival.parentID { continue }
+                                    destination == arrival.parentID
+                                {
+                                    continue
+                                }
                                 guard seen[target, default: []].insert(destination).inserted else { continue }
                                 if walk.add(GraphWalk.Object(entity: destinationTag, id: destination, parentEntity: group.entity, parentID: arrival.id)),
-                                   walk.objects.count > plan.maximumObjects {
+                                    walk.objects.count > plan.maximumObjects
+                                {
                                     throw StoreError.tooLarge(objects: walk.objects.count, limit: plan.maximumObjects)
                                 }
                                 let position: Int

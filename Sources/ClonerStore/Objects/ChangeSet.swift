@@ -34,7 +34,10 @@ public struct ChangeSet: Sendable {
         public var expectedVersion: Int64?
         public var attributes: [String: AttributeValue]
         public var relationships: [String: RelationshipEdit]
-        public init(entity: String, id: Int64, expectedVersion: Int64? = nil, attributes: [String: AttributeValue] = [:], relationships: [String: RelationshipEdit] = [:]) {
+        public init(
+            entity: String, id: Int64, expectedVersion: Int64? = nil, attributes: [String: AttributeValue] = [:],
+            relationships: [String: RelationshipEdit] = [:]
+        ) {
             self.entity = entity
             self.id = id
             self.expectedVersion = expectedVersion

@@ -18,12 +18,14 @@ protocol ChangeSetWriter {
     func checkExist(_ entity: EntityDescription, _ relationship: RelationshipDescription, _ ids: [Int64]) throws
     /// Writes a to-one link (a checked target, or nil where optional) where the schema stores it,
     /// taking a one-to-one's target from its previous owner; notes whose record changed.
-    func setToOne(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, target: Int64?,
-                  touched: inout TouchedObjects) throws
+    func setToOne(
+        _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, target: Int64?,
+        touched: inout TouchedObjects) throws
     /// Replaces a to-many list (checked, distinct targets), keeping ordered positions and the
     /// inverse side; notes whose record changed.
-    func setToMany(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
-                   touched: inout TouchedObjects) throws
+    func setToMany(
+        _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
+        touched: inout TouchedObjects) throws
     func checkRequiredRelationships(_ entity: EntityDescription, ids: [Int64]) throws
     func deleteObject(_ delete: ChangeSet.Delete, touched: inout TouchedObjects) throws -> [String: Int]
     /// Moves the versions of `ids` of `entity` up by one, in one statement.
@@ -39,8 +41,9 @@ extension ChangeSetWriter {
                 throw StoreError.invalidValue(entity: entity.name, property: attribute.name, reason: "is required and cannot be null")
             }
         } else if value.type != attribute.type {
-            throw StoreError.invalidValue(entity: entity.name, property: attribute.name,
-                                          reason: "expected a \(attribute.type.rawValue), got a \(value.type?.rawValue ?? "null")")
+            throw StoreError.invalidValue(
+                entity: entity.name, property: attribute.name,
+                reason: "expected a \(attribute.type.rawValue), got a \(value.type?.rawValue ?? "null")")
         }
     }
 
@@ -115,9 +118,11 @@ extension ChangeSetWriter {
     /// Sets one relationship of one object. Each inverse pair is stored once, so writing the
     /// storage updates both sides; the backend's `setToOne`/`setToMany` take a one-to-one's target
     /// from its previous owner, keep ordered positions, and note whose record changed.
-    func applyEdit(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription,
-                   edit: ChangeSet.RelationshipEdit, resolve: (ChangeSet.Reference) -> Int64,
-                   touched: inout TouchedObjects) throws {
+    func applyEdit(
+        _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription,
+        edit: ChangeSet.RelationshipEdit, resolve: (ChangeSet.Reference) -> Int64,
+        touched: inout TouchedObjects
+    ) throws {
         switch edit {
         case .toOne(let reference):
             guard !relationship.isToMany else {
@@ -148,8 +153,10 @@ extension ChangeSetWriter {
     /// with their version checks, relationship edits with their inverses, the required
     /// relationships of new objects, deletes with their rules, and one version bump per object
     /// that changed. Returns the deleted objects' counts per entity.
-    func applyAfterInserts(_ changes: ChangeSet, insertedIDs: [Int64], handledAtInsert: [Set<String>],
-                           touched: inout TouchedObjects) throws -> [String: Int] {
+    func applyAfterInserts(
+        _ changes: ChangeSet, insertedIDs: [Int64], handledAtInsert: [Set<String>],
+        touched: inout TouchedObjects
+    ) throws -> [String: Int] {
         // What each updated object holds now (one fetch per entity), so an update that sets what
         // is already there writes nothing and leaves the version alone.
         var current: [String: [Int64: StoredObject]] = [:]
@@ -190,15 +197,17 @@ extension ChangeSetWriter {
         for (index, insert) in changes.inserts.enumerated() {
             let entity = entity(insert.entity)
             for name in insert.relationships.keys.sorted() where !handledAtInsert[index].contains(name) {
-                try applyEdit(entity, id: insertedIDs[index], relationship: entity.relationship(named: name)!,
-                              edit: insert.relationships[name]!, resolve: resolve, touched: &touched)
+                try applyEdit(
+                    entity, id: insertedIDs[index], relationship: entity.relationship(named: name)!,
+                    edit: insert.relationships[name]!, resolve: resolve, touched: &touched)
             }
         }
         for update in updates {
             let entity = entity(update.entity)
             for name in update.relationships.keys.sorted() {
-                try applyEdit(entity, id: update.id, relationship: entity.relationship(named: name)!,
-                              edit: update.relationships[name]!, resolve: resolve, touched: &touched)
+                try applyEdit(
+                    entity, id: update.id, relationship: entity.relationship(named: name)!,
+                    edit: update.relationships[name]!, resolve: resolve, touched: &touched)
             }
         }
         var insertedByEntity: [String: [Int64]] = [:]

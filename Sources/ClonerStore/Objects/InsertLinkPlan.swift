@@ -51,8 +51,8 @@ struct InsertLinkPlan {
             guard let entity = model.entity(named: insert.entity) else { continue }
             for name in insert.relationships.keys.sorted() {
                 guard let relationship = entity.relationship(named: name), let inverse = relationship.inverseName,
-                      !(relationship.destination == entity.name && inverse == relationship.name),
-                      case .foreignKeyOnDestination(let column, let positionColumn) = schema.storage(of: relationship)
+                    !(relationship.destination == entity.name && inverse == relationship.name),
+                    case .foreignKeyOnDestination(let column, let positionColumn) = schema.storage(of: relationship)
                 else { continue }
                 let targets: [Int]
                 switch insert.relationships[name]! {
@@ -67,10 +67,12 @@ struct InsertLinkPlan {
                 default:
                     continue
                 }
-                guard targets.allSatisfy({ target in
-                    target > source && target < inserts.count && mentions[target] == 1
-                        && inserts[target].entity == relationship.destination && inserts[target].relationships[inverse] == nil
-                }) else { continue }
+                guard
+                    targets.allSatisfy({ target in
+                        target > source && target < inserts.count && mentions[target] == 1
+                            && inserts[target].entity == relationship.destination && inserts[target].relationships[inverse] == nil
+                    })
+                else { continue }
                 for (position, target) in targets.enumerated() {
                     links[target].append(Link(column: column, positionColumn: positionColumn, parent: source, position: Int64(position)))
                 }

@@ -37,7 +37,10 @@ extension PostgreSQLConnection {
         guard PQenterPipelineMode(handle) == 1 else { throw connectionFailure(sql: first.sql) }
         /// What was sent, in order: a PREPARE of a statement (its index) before its execution, or
         /// an execution.
-        enum Sent { case prepare(Int, PreparedStatementKey), execute(Int) }
+        enum Sent {
+            case prepare(Int, PreparedStatementKey)
+            case execute(Int)
+        }
         var sent: [Sent] = []
         var failure: PostgreSQLError?
         for (index, statement) in statements.enumerated() where failure == nil {
@@ -80,7 +83,9 @@ extension PostgreSQLConnection {
         var firstError: PostgreSQLError?
         for item in sent {
             let index: Int
-            switch item { case .prepare(let i, _), .execute(let i): index = i }
+            switch item {
+            case .prepare(let i, _), .execute(let i): index = i
+            }
             let sql = statements[index].sql
             guard let result = PQgetResult(handle) else { throw connectionFailure(sql: sql) }
             // Each statement's results end with a NULL.
@@ -88,8 +93,11 @@ extension PostgreSQLConnection {
             let outcome: Result<PostgreSQLResult, PostgreSQLError>
             if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
                 PQclear(result)
-                outcome = .failure(firstError ?? PostgreSQLError(kind: .server, code: nil, message: "skipped after an earlier statement failed",
-                                                                 sql: sql, connection: redactedURI))
+                outcome = .failure(
+                    firstError
+                        ?? PostgreSQLError(
+                            kind: .server, code: nil, message: "skipped after an earlier statement failed",
+                            sql: sql, connection: redactedURI))
             } else {
                 do throws(PostgreSQLError) { outcome = .success(try check(result, sql: sql)) } catch { outcome = .failure(error) }
             }
@@ -116,13 +124,18 @@ extension PostgreSQLConnection {
         guard PQexitPipelineMode(handle) == 1 else { throw connectionFailure(sql: first.sql) }
         if let failure { throw failure }
         return outcomes.enumerated().map { index, outcome in
-            outcome ?? .failure(firstError ?? PostgreSQLError(kind: .server, code: nil, message: "not sent",
-                                                              sql: statements[index].sql, connection: redactedURI))
+            outcome
+                ?? .failure(
+                    firstError
+                        ?? PostgreSQLError(
+                            kind: .server, code: nil, message: "not sent",
+                            sql: statements[index].sql, connection: redactedURI))
         }
     }
 
     private func connectionFailure(sql: String) -> PostgreSQLError {
-        PostgreSQLError(kind: isConnected ? .server : .connection, code: isConnected ? nil : .connectionFailure,
-                        message: lastErrorMessage(), sql: sql, connection: redactedURI)
+        PostgreSQLError(
+            kind: isConnected ? .server : .connection, code: isConnected ? nil : .connectionFailure,
+            message: lastErrorMessage(), sql: sql, connection: redactedURI)
     }
 }

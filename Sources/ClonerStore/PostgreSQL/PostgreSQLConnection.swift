@@ -59,14 +59,16 @@ package final class PostgreSQLConnection {
             PQconnectdbParams(keywords, values, 1)
         }
         guard let opened else {
-            throw PostgreSQLError(kind: .connection, code: .unableToEstablishConnection,
-                                  message: "libpq could not allocate a connection", connection: redactedURI)
+            throw PostgreSQLError(
+                kind: .connection, code: .unableToEstablishConnection,
+                message: "libpq could not allocate a connection", connection: redactedURI)
         }
         guard PQstatus(opened) == CONNECTION_OK else {
             let message = PostgreSQLURI.scrub(Self.trimmed(PQerrorMessage(opened)), secrets: secrets)
             PQfinish(opened)
-            throw PostgreSQLError(kind: .connection, code: .unableToEstablishConnection,
-                                  message: message, connection: redactedURI)
+            throw PostgreSQLError(
+                kind: .connection, code: .unableToEstablishConnection,
+                message: message, connection: redactedURI)
         }
         handle = opened
         // libpq prints NOTICEs ("relation already exists, skipping") to stderr by default, which
@@ -115,8 +117,9 @@ package final class PostgreSQLConnection {
         PQreset(handle)
         wasIdleAfterLastCommand = true
         guard PQstatus(handle) == CONNECTION_OK else {
-            throw PostgreSQLError(kind: .connection, code: .unableToEstablishConnection,
-                                  message: lastErrorMessage(), connection: redactedURI)
+            throw PostgreSQLError(
+                kind: .connection, code: .unableToEstablishConnection,
+                message: lastErrorMessage(), connection: redactedURI)
         }
     }
 
@@ -174,7 +177,7 @@ package final class PostgreSQLConnection {
         }
         do throws(PostgreSQLError) {
             return try check(result, sql: sql)
-        } catch where error.code == .invalidSQLStatementName {
+        } catch  where error.code == .invalidSQLStatementName {
             // The server lost the statement (DISCARD ALL from a pooler): prepare it again next time.
             preparedStatements[key] = nil
             throw error

@@ -20,8 +20,10 @@ package final class PostgreSQLConnectionPool: @unchecked Sendable {
         package var checkoutTimeout: Duration
         package var connectTimeoutSeconds: Int
 
-        package init(uri: String, maximumConnections: Int = 10, checkoutTimeout: Duration = .seconds(5),
-                     connectTimeoutSeconds: Int = 10) {
+        package init(
+            uri: String, maximumConnections: Int = 10, checkoutTimeout: Duration = .seconds(5),
+            connectTimeoutSeconds: Int = 10
+        ) {
             precondition(maximumConnections > 0, "a pool needs at least one connection")
             self.uri = uri
             self.maximumConnections = maximumConnections
@@ -91,8 +93,9 @@ package final class PostgreSQLConnectionPool: @unchecked Sendable {
         while true {
             if isClosed {
                 condition.unlock()
-                throw PostgreSQLError(kind: .connection, code: .connectionDoesNotExist,
-                                      message: "the connection pool is closed", connection: redactedURI)
+                throw PostgreSQLError(
+                    kind: .connection, code: .connectionDoesNotExist,
+                    message: "the connection pool is closed", connection: redactedURI)
             }
             if let connection = idle.popLast() {
                 condition.unlock()
@@ -102,8 +105,9 @@ package final class PostgreSQLConnectionPool: @unchecked Sendable {
                 openCount += 1
                 condition.unlock()
                 do {
-                    return try PostgreSQLConnection(uri: configuration.uri,
-                                                    connectTimeoutSeconds: configuration.connectTimeoutSeconds)
+                    return try PostgreSQLConnection(
+                        uri: configuration.uri,
+                        connectTimeoutSeconds: configuration.connectTimeoutSeconds)
                 } catch {
                     release(slotOf: nil)
                     throw error

@@ -18,7 +18,10 @@ extension PostgreSQLError {
     package var isBusy: Bool {
         if kind == .poolExhausted || kind == .connection || isRetryableTransactionFailure { return true }
         guard let code else { return false }
-        return code.errorClass == "08" || [.tooManyConnections, .lockNotAvailable, .adminShutdown,
-                                           .crashShutdown, .cannotConnectNow].contains(code)
+        return code.errorClass == "08"
+            || [
+                .tooManyConnections, .lockNotAvailable, .adminShutdown,
+                .crashShutdown, .cannotConnectNow,
+            ].contains(code)
     }
 }

@@ -5,13 +5,18 @@ extension PostgreSQLGraphCopier {
     /// (`RootLinkSQL`): statements per relationship, never per copy. The objects the lists name
     /// gain their version step with the other linked objects; each copy whose list changes gains
     /// one, as its own save of the list would have given it.
-    mutating func writeRootLinks(_ rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
-                                 root: EntityDescription, rootTag: Int) throws {
+    mutating func writeRootLinks(
+        _ rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
+        root: EntityDescription, rootTag: Int
+    ) throws {
         let parameters: [PostgreSQLValue] = [.int8(Int64(rootTag)), .int8(plan.rootID)]
-        try RootLinkSQL(dialect: .postgreSQL).write(rootLinks, root: root, schema: context.schema, finds: { query in
-            try self.query(query, parameters).rowCount > 0
-        }, run: { statement, ids in
-            try self.query(statement, parameters + (ids.map { [PostgreSQLStoreContext.idArray($0)] } ?? []))
-        })
+        try RootLinkSQL(dialect: .postgreSQL).write(
+            rootLinks, root: root, schema: context.schema,
+            finds: { query in
+                try self.query(query, parameters).rowCount > 0
+            },
+            run: { statement, ids in
+                try self.query(statement, parameters + (ids.map { [PostgreSQLStoreContext.idArray($0)] } ?? []))
+            })
     }
 }

@@ -75,8 +75,9 @@ struct PostgreSQLGraphCopier {
 
     mutating func run(now: Date, progress: GraphCopyProgress) throws -> GraphCopyResult {
         precondition(plan.copies >= 1, "a clone makes at least one copy")
-        precondition(plan.perCopyRootValues.isEmpty || plan.perCopyRootValues.count == plan.copies,
-                     "\(plan.perCopyRootValues.count) per-copy values for \(plan.copies) copies")
+        precondition(
+            plan.perCopyRootValues.isEmpty || plan.perCopyRootValues.count == plan.copies,
+            "\(plan.perCopyRootValues.count) per-copy values for \(plan.copies) copies")
         // A run after a retried transaction starts the counters again.
         progress.setPlanned(0)
         progress.addWritten(-progress.written)
@@ -93,13 +94,17 @@ struct PostgreSQLGraphCopier {
         // statements are then planned once per session, where PostgreSQL would otherwise keep
         // choosing custom plans for some of them at every run (the walk and the map's fill: 0.6
         // ms of planning a 5-object clone).
-        guard try run("""
-            WITH "_empty_walk" AS (DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)), \
-            "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)), \
-            "_empty_linked" AS (DELETE FROM \(PostgreSQLGraphCopySQL.linkedTable)) \
-            SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), \
-            set_config('plan_cache_mode', 'force_generic_plan', true) FROM \(quoted(root.name)) WHERE "_id" = $1
-            """, [.int8(plan.rootID)]).rowCount > 0 else {
+        guard
+            try run(
+                """
+                WITH "_empty_walk" AS (DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)), \
+                "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)), \
+                "_empty_linked" AS (DELETE FROM \(PostgreSQLGraphCopySQL.linkedTable)) \
+                SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), \
+                set_config('plan_cache_mode', 'force_generic_plan', true) FROM \(quoted(root.name)) WHERE "_id" = $1
+                """, [.int8(plan.rootID)]
+            ).rowCount > 0
+        else {
             throw StoreError.notFound(entity: root.name, id: plan.rootID)
         }
 
@@ -107,9 +112,11 @@ struct PostgreSQLGraphCopier {
         let perCopy: [[String: AttributeValue]] = (0..<copies).map { index in
             plan.perCopyRootValues.isEmpty ? plan.rootValues : plan.rootValues.merging(plan.perCopyRootValues[index]) { _, own in own }
         }
-        var parameters: [PostgreSQLValue] = [.int8(plan.rootID),
-                                             try PostgreSQLStoreContext.parameter(.date(now), entity: root.name, attribute: "now"),
-                                             .int8(Int64(copies))]
+        var parameters: [PostgreSQLValue] = [
+            .int8(plan.rootID),
+            try PostgreSQLStoreContext.parameter(.date(now), entity: root.name, attribute: "now"),
+            .int8(Int64(copies)),
+        ]
         var settings: [String: PostgreSQLGraphCopySQL.Setting] = [:]
         var setReferences: [(relationship: RelationshipDescription, ids: [Int64])] = []
         var perCopyWalk = false
@@ -158,8 +165,9 @@ struct PostgreSQLGraphCopier {
         }
         let rootLinks = plan.rootLinks.sorted(by: { $0.key < $1.key }).map { (relationship: root.relationship(named: $0.key)!, ids: $0.value) }
         for (relationship, ids) in rootLinks where !ids.isEmpty {
-            let found = try run("SELECT count(*) FROM \(quoted(relationship.destination)) WHERE \"_id\" = ANY($1)",
-                                [PostgreSQLStoreContext.idArray(ids)])[0].int64(0)
+            let found = try run(
+                "SELECT count(*) FROM \(quoted(relationship.destination)) WHERE \"_id\" = ANY($1)",
+                [PostgreSQLStoreContext.idArray(ids)])[0].int64(0)
             if found != ids.count {
                 throw StoreError.missingRootLink(relationship: relationship.name, copy: nil, message: "lists an _id that is not a \(relationship.destination)")
             }
@@ -169,17 +177,20 @@ struct PostgreSQLGraphCopier {
         try ensureWorkTables()
 
         do {
-            return try copy(sql: sql, root: root, rootLinks: rootLinks, setReferences: setReferences,
-                            parameters: parameters, progress: progress)
+            return try copy(
+                sql: sql, root: root, rootLinks: rootLinks, setReferences: setReferences,
+                parameters: parameters, progress: progress)
         } catch let error as PostgreSQLError where error.isUniqueViolation {
             throw PostgreSQLStore.translate(error, layout: context.layout)
         }
     }
 
-    private mutating func copy(sql: PostgreSQLGraphCopySQL, root: EntityDescription,
-                               rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
-                               setReferences: [(relationship: RelationshipDescription, ids: [Int64])],
-                               parameters: [PostgreSQLValue], progress: GraphCopyProgress) throws -> GraphCopyResult {
+    private mutating func copy(
+        sql: PostgreSQLGraphCopySQL, root: EntityDescription,
+        rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
+        setReferences: [(relationship: RelationshipDescription, ids: [Int64])],
+        parameters: [PostgreSQLValue], progress: GraphCopyProgress
+    ) throws -> GraphCopyResult {
         let copies = plan.copies
         let map = PostgreSQLGraphCopySQL.mapTable, linked = PostgreSQLGraphCopySQL.linkedTable
         // Objects per entity, all copies together (a walk shared by all copies counts once each).
@@ -224,7 +235,8 @@ struct PostgreSQLGraphCopier {
         for statement in sql.linkedQueries { batch.add(statement, parameters) }
         for reference in setReferences {
             let tag = schema.entityTag(reference.relationship.destination)
-            batch.add("""
+            batch.add(
+                """
                 INSERT INTO \(linked) AS l (ent, id, bump) SELECT DISTINCT \(tag), v, \(reference.relationship.hasInverse ? 1 : 0) FROM unnest($1::int8[]) v \
                 ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)
                 """, [PostgreSQLStoreContext.idArray(reference.ids)])
@@ -233,7 +245,8 @@ struct PostgreSQLGraphCopier {
         // when their own list (the inverse) changes — once, however many copies link them.
         for (relationship, ids) in rootLinks where !ids.isEmpty {
             let tag = schema.entityTag(relationship.destination)
-            batch.add("""
+            batch.add(
+                """
                 INSERT INTO \(linked) AS l (ent, id, bump) SELECT DISTINCT \(tag), v, \(relationship.hasInverse ? 1 : 0) FROM unnest($1::int8[]) v \
                 ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)
                 """, [PostgreSQLStoreContext.idArray(ids)])
@@ -250,8 +263,9 @@ struct PostgreSQLGraphCopier {
         do {
             if pipelined {
                 if !plan.dryRun {
-                    addWrites(sql: sql, steps: steps, counts: counts, versionTags: versionTags, parameters: parameters,
-                              progress: progress, into: &batch)
+                    addWrites(
+                        sql: sql, steps: steps, counts: counts, versionTags: versionTags, parameters: parameters,
+                        progress: progress, into: &batch)
                 }
                 try run(batch, pipelined: true)
             } else {
@@ -262,8 +276,9 @@ struct PostgreSQLGraphCopier {
                         try connection.execute("SAVEPOINT \"_clone_write\"")
                     }
                     var writes = PostgreSQLStatementBatch()
-                    addWrites(sql: sql, steps: steps, counts: counts, versionTags: versionTags, parameters: parameters,
-                              progress: progress, into: &writes)
+                    addWrites(
+                        sql: sql, steps: steps, counts: counts, versionTags: versionTags, parameters: parameters,
+                        progress: progress, into: &writes)
                     try run(writes, pipelined: false)
                     try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
                 }
@@ -305,9 +320,11 @@ struct PostgreSQLGraphCopier {
 
     /// Step 4 on: the rows, the join rows, the followed attributes and the shared objects'
     /// versions (an entity none of whose objects is linked steps nothing).
-    private func addWrites(sql: PostgreSQLGraphCopySQL, steps: [PostgreSQLGraphCopySQL.EntityStep], counts: [Int: Int],
-                           versionTags: [Int], parameters: [PostgreSQLValue], progress: GraphCopyProgress,
-                           into batch: inout PostgreSQLStatementBatch) {
+    private func addWrites(
+        sql: PostgreSQLGraphCopySQL, steps: [PostgreSQLGraphCopySQL.EntityStep], counts: [Int: Int],
+        versionTags: [Int], parameters: [PostgreSQLValue], progress: GraphCopyProgress,
+        into batch: inout PostgreSQLStatementBatch
+    ) {
         for step in steps {
             for insert in step.inserts { batch.add(insert, parameters) }
             let written = counts[step.tag] ?? 0
@@ -366,9 +383,10 @@ struct PostgreSQLGraphCopier {
 
     /// A retryable failure: the source changed between the walk and its lock.
     private static func sourceChanged(_ detail: String, sql: String, connection: String) -> PostgreSQLError {
-        PostgreSQLError(kind: .server, code: .serializationFailure,
-                        message: "the clone's source changed while it was being locked (\(detail)); the copy runs again",
-                        sql: sql, connection: connection)
+        PostgreSQLError(
+            kind: .server, code: .serializationFailure,
+            message: "the clone's source changed while it was being locked (\(detail)); the copy runs again",
+            sql: sql, connection: connection)
     }
 
     /// Locks the walked objects `FOR SHARE` and walks again: equal walks mean the locked rows are
@@ -392,11 +410,14 @@ struct PostgreSQLGraphCopier {
 
     /// Locks what the copies link (see `PostgreSQLGraphCopySQL.linkedLockSQL`); `counts` gets the
     /// linked objects per entity once the statement has run.
-    private func lockLinked(sql: PostgreSQLGraphCopySQL, extraTags: [Int], into batch: inout PostgreSQLStatementBatch,
-                            counts: @escaping ([Int: Int]) -> Void) {
+    private func lockLinked(
+        sql: PostgreSQLGraphCopySQL, extraTags: [Int], into batch: inout PostgreSQLStatementBatch,
+        counts: @escaping ([Int: Int]) -> Void
+    ) {
         let connection = connection.redactedURI
-        let statement = PostgreSQLGraphCopySQL.linkedLockSQL(tags: Array(sql.linkableTags.union(extraTags)),
-                                                             exclusiveTags: sql.orderedLinkTags.union(extraTags), schema: schema)
+        let statement = PostgreSQLGraphCopySQL.linkedLockSQL(
+            tags: Array(sql.linkableTags.union(extraTags)),
+            exclusiveTags: sql.orderedLinkTags.union(extraTags), schema: schema)
         batch.add(statement, []) { result in
             var linkedCounts: [Int: Int] = [:]
             var locked: Int64 = 0
@@ -406,8 +427,9 @@ struct PostgreSQLGraphCopier {
             }
             let linked = linkedCounts.values.reduce(0, +)
             guard locked == Int64(linked) else {
-                throw Self.sourceChanged("\(Int64(linked) - locked) of \(linked) linked objects were deleted", sql: statement,
-                                         connection: connection)
+                throw Self.sourceChanged(
+                    "\(Int64(linked) - locked) of \(linked) linked objects were deleted", sql: statement,
+                    connection: connection)
             }
             counts(linkedCounts)
         }

@@ -170,7 +170,8 @@ struct PostgreSQLGraphCopySQL {
 
     /// The recursive walk as a CTE named `w` (rows `cp, ent, id, via, pent, pid`).
     private func walkCTE() -> String {
-        let start = perCopyWalk
+        let start =
+            perCopyWalk
             ? "SELECT c::int4, \(rootTag)::int4, $1::int8, -1::int4, NULL::int4, NULL::int8 FROM generate_series(1, $3::int8) c"
             : "SELECT 0::int4, \(rootTag)::int4, $1::int8, -1::int4, NULL::int4, NULL::int8"
         var edges: [String] = []
@@ -189,7 +190,8 @@ struct PostgreSQLGraphCopySQL {
                 } else if let setting = setting(entity.name, relationship.name) {
                     conditions.append(setting.inEveryCopy ? "w.via <> -1" : "(w.via <> -1 OR NOT ($\(setting.flags)::bool[])[w.cp])")
                 }
-                edges.append("""
+                edges.append(
+                    """
                     SELECT \(tag(relationship.destination))::int4, \(destination)::int8, \(relationshipIndex[relationship.qualifiedName]!)::int4 \
                     FROM \(quoted(join.table)) t WHERE \(conditions.joined(separator: " AND "))
                     """)
@@ -197,7 +199,8 @@ struct PostgreSQLGraphCopySQL {
         }
         var body = start
         if !edges.isEmpty {
-            body += "\nUNION\nSELECT w.cp, e.ent, e.id, e.via, w.ent, w.id FROM w CROSS JOIN LATERAL (\n"
+            body +=
+                "\nUNION\nSELECT w.cp, e.ent, e.id, e.via, w.ent, w.id FROM w CROSS JOIN LATERAL (\n"
                 + edges.joined(separator: "\nUNION ALL\n") + "\n) e(ent, id, via)"
         }
         return "WITH RECURSIVE w(cp, ent, id, via, pent, pid) AS (\n" + body + "\n)"
@@ -263,12 +266,14 @@ struct PostgreSQLGraphCopySQL {
         var counted: [String] = []
         for tag in tags.sorted() {
             let table = quoted(schema.model.entities[tag].name)
-            let modes = exclusiveTags.contains(tag)
+            let modes =
+                exclusiveTags.contains(tag)
                 ? [("u", "AND bump = 1", "NO KEY UPDATE"), ("k", "AND bump = 0", "KEY SHARE")]
                 : [("k", "", "KEY SHARE")]
             for (name, condition, mode) in modes {
-                ctes.append("\(name)\(tag) AS (SELECT 1 FROM \(table) t WHERE t.\"_id\" IN "
-                    + "(SELECT id FROM \(linked) WHERE ent = \(tag) \(condition)) ORDER BY t.\"_id\" FOR \(mode) OF t)")
+                ctes.append(
+                    "\(name)\(tag) AS (SELECT 1 FROM \(table) t WHERE t.\"_id\" IN "
+                        + "(SELECT id FROM \(linked) WHERE ent = \(tag) \(condition)) ORDER BY t.\"_id\" FOR \(mode) OF t)")
                 counted.append("(SELECT count(*) FROM \(name)\(tag))")
             }
         }
@@ -302,7 +307,8 @@ struct PostgreSQLGraphCopySQL {
             let table = quoted(step.name).replacingOccurrences(of: "'", with: "''")
             sequences[step.tag] = "pg_get_serial_sequence('\(table)', '_id')"
         }
-        let newID = dryRun
+        let newID =
+            dryRun
             ? "coalesce(pg_sequence_last_value(q.seqs[s.ent + 1]), 0) + row_number() OVER (PARTITION BY s.ent ORDER BY s.cp, s.id)"
             : "nextval(q.seqs[s.ent + 1])"
         return """
@@ -334,7 +340,9 @@ struct PostgreSQLGraphCopySQL {
         for (index, foreignKey) in (schema.foreignKeys[entity.name] ?? []).enumerated() {
             let relationship = entity.relationship(named: foreignKey.relationship!)!
             let alias = "f\(index)"
-            joins.append("LEFT JOIN \(map) \(alias) ON \(alias).ent = \(tag(relationship.destination)) AND \(alias).old = o.\(quoted(foreignKey.column)) AND \(alias).cp = m.cp")
+            joins.append(
+                "LEFT JOIN \(map) \(alias) ON \(alias).ent = \(tag(relationship.destination)) AND \(alias).old = o.\(quoted(foreignKey.column)) AND \(alias).cp = m.cp"
+            )
             let mapped = "\(alias).new"
             let reference = referenceExpression(entity, relationship, column: foreignKey.column, mapped: mapped)
             columns.append(quoted(foreignKey.column))
@@ -343,8 +351,10 @@ struct PostgreSQLGraphCopySQL {
             if let position = foreignKey.positionColumn {
                 columns.append(quoted(position))
                 simpleValues.append("CASE WHEN (\(reference)) IS NULL THEN NULL ELSE o.\(quoted(position)) END")
-                appendingValues.append(positionExpression(entity, relationship, column: foreignKey.column, position: position,
-                                                          reference: reference, mapped: mapped))
+                appendingValues.append(
+                    positionExpression(
+                        entity, relationship, column: foreignKey.column, position: position,
+                        reference: reference, mapped: mapped))
                 let rootSet = setting(entity.name, relationship.name).map { " AND NOT \(isSetRoot($0))" } ?? ""
                 keepsPlaces.append("((\(reference)) IS NULL OR (\(mapped) IS NOT NULL\(rootSet)))")
             }
@@ -403,7 +413,8 @@ struct PostgreSQLGraphCopySQL {
             expression = blank(attribute)
         } else if case .followParent(let followed, let otherwise) = rule {
             let withoutParent = ruleExpression(otherwise, attribute, original: original)
-            let placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map { $0.isNull ? "NULL" : PostgreSQLSchema.literal($0.blobKeyed) } ?? original)
+            let placeholder =
+                attribute.isOptional ? "NULL" : (attribute.defaultValue.map { $0.isNull ? "NULL" : PostgreSQLSchema.literal($0.blobKeyed) } ?? original)
             let followable = model.entities.filter { $0.attribute(named: followed) != nil }.map { String(tag($0.name)) }
             let noParent = followable.isEmpty ? "true" : "m.pold IS NULL OR m.pent NOT IN (\(followable.joined(separator: ", ")))"
             var cases = ["WHEN \(noParent) THEN \(withoutParent)"]
@@ -447,7 +458,8 @@ struct PostgreSQLGraphCopySQL {
     /// type. Otherwise nil, and an UPDATE after all inserts sets it (`followSteps`).
     private func insertedFollowParents(_ entity: EntityDescription, _ attribute: AttributeDescription) -> [String]? {
         guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
-              !plan.isExcludedEverywhere(entity.name, attribute.name) else { return nil }
+            !plan.isExcludedEverywhere(entity.name, attribute.name)
+        else { return nil }
         let parents = followParents(of: entity.name, followed: followed)
         guard !parents.isEmpty else { return nil }
         for parent in parents {
@@ -491,21 +503,26 @@ struct PostgreSQLGraphCopySQL {
     /// Position in the destination's ordered list: a clone under a cloned owner keeps its place;
     /// a clone joining an original owner goes to the end (rule 7), copy after copy, each in
     /// original order.
-    private func positionExpression(_ entity: EntityDescription, _ relationship: RelationshipDescription, column: String,
-                                    position: String, reference: String, mapped: String) -> String {
+    private func positionExpression(
+        _ entity: EntityDescription, _ relationship: RelationshipDescription, column: String,
+        position: String, reference: String, mapped: String
+    ) -> String {
         let table = quoted(entity.name)
         let original = "o.\(quoted(column))"
         let positionColumn = quoted(position)
         var cases = ["WHEN (\(reference)) IS NULL THEN NULL"]
         if let setting = setting(entity.name, relationship.name) {
             let owner = setValue(setting)
-            cases.append("""
+            cases.append(
+                """
                 WHEN \(isSetRoot(setting)) THEN coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(owner)), -1) \
                 + row_number() OVER (PARTITION BY CASE WHEN \(isSetRoot(setting)) THEN \(owner) END ORDER BY m.cp)
                 """)
         }
         cases.append("WHEN \(mapped) IS NOT NULL THEN o.\(positionColumn)")
-        cases.append("ELSE coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(original)), -1) + row_number() OVER (PARTITION BY \(original) ORDER BY m.cp, o.\(positionColumn), o.\"_id\")")
+        cases.append(
+            "ELSE coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(original)), -1) + row_number() OVER (PARTITION BY \(original) ORDER BY m.cp, o.\(positionColumn), o.\"_id\")"
+        )
         return "CASE " + cases.joined(separator: " ") + " END"
     }
 
@@ -517,9 +534,11 @@ struct PostgreSQLGraphCopySQL {
     /// in a statement.
     private static func linkedInsert(_ selects: [String]) -> [String] {
         guard !selects.isEmpty else { return [] }
-        return ["INSERT INTO \(PostgreSQLGraphCopySQL.linkedTable) AS l (ent, id, bump) SELECT ent, id, max(bump) FROM ("
-            + selects.joined(separator: " UNION ALL ") + ") s(ent, id, bump) GROUP BY ent, id "
-            + "ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)"]
+        return [
+            "INSERT INTO \(PostgreSQLGraphCopySQL.linkedTable) AS l (ent, id, bump) SELECT ent, id, max(bump) FROM ("
+                + selects.joined(separator: " UNION ALL ") + ") s(ent, id, bump) GROUP BY ent, id "
+                + "ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)"
+        ]
     }
 
     /// The condition that the map row `alias` is not a root whose relationship `name` is left out
@@ -535,13 +554,18 @@ struct PostgreSQLGraphCopySQL {
             let relationship = entity.relationship(named: foreignKey.relationship!)!
             guard !plan.isOwned(relationship), !plan.isExcludedEverywhere(entity.name, relationship.name) else { return nil }
             let column = "o.\(quoted(foreignKey.column))"
-            var conditions = ["m.ent = \(tag(entity.name))", "\(column) IS NOT NULL",
-                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(relationship.destination)) AND x.old = \(column) AND x.cp = m.cp)"]
+            var conditions = [
+                "m.ent = \(tag(entity.name))", "\(column) IS NOT NULL",
+                "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(relationship.destination)) AND x.old = \(column) AND x.cp = m.cp)",
+            ]
             if let condition = notReplacedAtRoot(entity.name, relationship.name, alias: "m") { conditions.append(condition) }
-            return (tag(relationship.destination), model.inverse(of: relationship)?.isOrdered ?? false, """
+            return (
+                tag(relationship.destination), model.inverse(of: relationship)?.isOrdered ?? false,
+                """
                 SELECT \(tag(relationship.destination)), \(column), \(relationship.hasInverse ? 1 : 0) \
                 FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
-                """)
+                """
+            )
         }
     }
 
@@ -559,23 +583,36 @@ struct PostgreSQLGraphCopySQL {
         let table = quoted(joinTable.name)
         var queries: [(tag: Int, ordered: Bool, sql: String)] = []
         if reachable.contains(joinTable.sourceEntity), !plan.isOwned(source), !plan.isExcludedEverywhere(source.source, source.name) {
-            var conditions = ["m.ent = \(tag(joinTable.sourceEntity))",
-                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.destinationEntity)) AND x.old = j.\"dst\" AND x.cp = m.cp)"]
+            var conditions = [
+                "m.ent = \(tag(joinTable.sourceEntity))",
+                "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.destinationEntity)) AND x.old = j.\"dst\" AND x.cp = m.cp)",
+            ]
             if excludedAtRoot(source.source, source.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append((tag(joinTable.destinationEntity), inverse?.isOrdered ?? false, """
-                SELECT \(tag(joinTable.destinationEntity)), j."dst", \(inverse == nil ? 0 : 1) FROM \(map) m JOIN \(table) j ON j."src" = m.old \
-                WHERE \(conditions.joined(separator: " AND "))
-                """))
+            queries.append(
+                (
+                    tag(joinTable.destinationEntity), inverse?.isOrdered ?? false,
+                    """
+                    SELECT \(tag(joinTable.destinationEntity)), j."dst", \(inverse == nil ? 0 : 1) FROM \(map) m JOIN \(table) j ON j."src" = m.old \
+                    WHERE \(conditions.joined(separator: " AND "))
+                    """
+                ))
         }
         if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
-           !plan.isExcludedEverywhere(inverse.source, inverse.name) {
-            var conditions = ["m.ent = \(tag(joinTable.destinationEntity))",
-                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.sourceEntity)) AND x.old = j.\"src\" AND x.cp = m.cp)"]
+            !plan.isExcludedEverywhere(inverse.source, inverse.name)
+        {
+            var conditions = [
+                "m.ent = \(tag(joinTable.destinationEntity))",
+                "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.sourceEntity)) AND x.old = j.\"src\" AND x.cp = m.cp)",
+            ]
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append((tag(joinTable.sourceEntity), source.isOrdered, """
-                SELECT \(tag(joinTable.sourceEntity)), j."src", 1 FROM \(map) m JOIN \(table) j ON j."dst" = m.old \
-                WHERE \(conditions.joined(separator: " AND "))
-                """))
+            queries.append(
+                (
+                    tag(joinTable.sourceEntity), source.isOrdered,
+                    """
+                    SELECT \(tag(joinTable.sourceEntity)), j."src", 1 FROM \(map) m JOIN \(table) j ON j."dst" = m.old \
+                    WHERE \(conditions.joined(separator: " AND "))
+                    """
+                ))
         }
         return queries
     }
@@ -596,16 +633,22 @@ struct PostgreSQLGraphCopySQL {
             if let position = joinTable.destinationPositionColumn {
                 let column = quoted(position)
                 columns.append(column)
-                values.append("CASE WHEN md.new IS NOT NULL THEN j.\(column) ELSE coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"dst\" = j.\"dst\"), -1) + row_number() OVER (PARTITION BY j.\"dst\" ORDER BY ms.new) END")
+                values.append(
+                    "CASE WHEN md.new IS NOT NULL THEN j.\(column) ELSE coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"dst\" = j.\"dst\"), -1) + row_number() OVER (PARTITION BY j.\"dst\" ORDER BY ms.new) END"
+                )
             }
-            let sourceKept = plan.isExcludedEverywhere(source.source, source.name) ? "false"
+            let sourceKept =
+                plan.isExcludedEverywhere(source.source, source.name)
+                ? "false"
                 : (excludedAtRoot(source.source, source.name) ? "ms.pold IS NOT NULL" : "true")
             var inverseKept = "false"
             if let inverse, !plan.isExcludedEverywhere(inverse.source, inverse.name) {
                 inverseKept = "md.new IS NOT NULL" + (excludedAtRoot(inverse.source, inverse.name) ? " AND md.pold IS NOT NULL" : "")
             }
-            let condition = "ms.ent = \(sourceTag) AND (((\(sourceKept)) AND (md.new IS NOT NULL OR \(plan.isOwned(source) ? "false" : "true"))) OR (\(inverseKept)))"
-            statements.append("""
+            let condition =
+                "ms.ent = \(sourceTag) AND (((\(sourceKept)) AND (md.new IS NOT NULL OR \(plan.isOwned(source) ? "false" : "true"))) OR (\(inverseKept)))"
+            statements.append(
+                """
                 INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
                 FROM \(map) ms JOIN \(table) j ON j."src" = ms.old LEFT JOIN \(map) md ON md.ent = \(destinationTag) AND md.old = j."dst" AND md.cp = ms.cp \
                 WHERE \(condition)
@@ -613,19 +656,25 @@ struct PostgreSQLGraphCopySQL {
         }
 
         if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
-           !plan.isExcludedEverywhere(inverse.source, inverse.name) {
+            !plan.isExcludedEverywhere(inverse.source, inverse.name)
+        {
             var columns = ["\"src\"", "\"dst\""]
             var values = ["j.\"src\"", "md.new"]
             if let position = joinTable.sourcePositionColumn {
                 let column = quoted(position)
                 columns.append(column)
-                values.append("coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"src\" = j.\"src\"), -1) + row_number() OVER (PARTITION BY j.\"src\" ORDER BY md.new)")
+                values.append(
+                    "coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"src\" = j.\"src\"), -1) + row_number() OVER (PARTITION BY j.\"src\" ORDER BY md.new)"
+                )
             }
             if let position = joinTable.destinationPositionColumn { columns.append(quoted(position)); values.append("j.\(quoted(position))") }
-            var conditions = ["md.ent = \(destinationTag)",
-                              "NOT EXISTS (SELECT 1 FROM \(map) ms WHERE ms.ent = \(sourceTag) AND ms.old = j.\"src\" AND ms.cp = md.cp)"]
+            var conditions = [
+                "md.ent = \(destinationTag)",
+                "NOT EXISTS (SELECT 1 FROM \(map) ms WHERE ms.ent = \(sourceTag) AND ms.old = j.\"src\" AND ms.cp = md.cp)",
+            ]
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("md.pold IS NOT NULL") }
-            statements.append("""
+            statements.append(
+                """
                 INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
                 FROM \(map) md JOIN \(table) j ON j."dst" = md.old WHERE \(conditions.joined(separator: " AND "))
                 """)
@@ -641,8 +690,9 @@ struct PostgreSQLGraphCopySQL {
         for entity in model.entities where reachable.contains(entity.name) {
             for attribute in entity.attributes {
                 guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
-                      !plan.isExcludedEverywhere(entity.name, attribute.name),
-                      insertedFollowParents(entity, attribute) == nil else { continue }
+                    !plan.isExcludedEverywhere(entity.name, attribute.name),
+                    insertedFollowParents(entity, attribute) == nil
+                else { continue }
                 let parents = followParents(of: entity.name, followed: followed)
                 guard !parents.isEmpty else { continue }
                 let cases = parents.map { parent in
@@ -655,14 +705,17 @@ struct PostgreSQLGraphCopySQL {
                     guard case .followParent = plan.rule(for: parent, followed) else { return nil }
                     return Key(entity: parent, attribute: followed)
                 }
-                var statements = ["""
+                var statements = [
+                    """
                     UPDATE \(table) t SET \(column) = CASE m.pent \(cases) ELSE t.\(column) END \
                     FROM \(map) m WHERE m.ent = \(entityTag) AND m.pnew IS NOT NULL AND t."_id" = m.new
-                    """]
+                    """
+                ]
                 if dependsOn.contains(Key(entity: entity.name, attribute: attribute.name)) {
                     // A self-following attribute (a tree carrying its root's id): one recursive
                     // query pushes each chain top's value down every level of the clone.
-                    statements.append("""
+                    statements.append(
+                        """
                         WITH RECURSIVE chain(new, value, top) AS (\
                         SELECT m.new, e.\(column), true FROM \(map) m JOIN \(table) e ON e."_id" = m.new \
                         WHERE m.ent = \(entityTag) AND (m.pnew IS NULL OR m.pent <> \(entityTag)) \
@@ -671,7 +724,8 @@ struct PostgreSQLGraphCopySQL {
                         """)
                 }
                 steps[Key(entity: entity.name, attribute: attribute.name)] = (
-                    FollowStep(entity: entity.name, attribute: attribute.name, statements: statements), dependsOn)
+                    FollowStep(entity: entity.name, attribute: attribute.name, statements: statements), dependsOn
+                )
             }
         }
         var ordered: [FollowStep] = []

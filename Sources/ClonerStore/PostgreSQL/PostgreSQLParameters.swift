@@ -46,8 +46,9 @@ struct PostgreSQLParameters {
             for element in elements {
                 let utf8 = element.utf8
                 guard !utf8.contains(0) else {
-                    throw PostgreSQLError(kind: .client, code: .characterNotInRepertoire,
-                                          message: "parameter $\(position): text holds U+0000, which PostgreSQL text cannot store")
+                    throw PostgreSQLError(
+                        kind: .client, code: .characterNotInRepertoire,
+                        message: "parameter $\(position): text holds U+0000, which PostgreSQL text cannot store")
                 }
                 appendBigEndian(UInt32(utf8.count))
                 bytes.append(contentsOf: utf8)
@@ -76,8 +77,9 @@ struct PostgreSQLParameters {
         }
         let length = bytes.count - start
         guard length <= Int32.max else {
-            throw PostgreSQLError(kind: .client, code: .numericValueOutOfRange,
-                                  message: "parameter $\(position) is \(length) bytes, over the protocol's 2 GiB limit")
+            throw PostgreSQLError(
+                kind: .client, code: .numericValueOutOfRange,
+                message: "parameter $\(position) is \(length) bytes, over the protocol's 2 GiB limit")
         }
         offsets.append(start)
         lengths.append(isNull ? -1 : Int32(length))
@@ -123,8 +125,9 @@ struct PostgreSQLParameters {
             // PostgreSQL text cannot hold U+0000 (the server refuses it as 22021). Refused here,
             // before the round trip, so no caller can mistake it for anything but a bad value.
             guard !v.utf8.contains(0) else {
-                throw PostgreSQLError(kind: .client, code: .characterNotInRepertoire,
-                                      message: "parameter $\(position): text holds U+0000, which PostgreSQL text cannot store")
+                throw PostgreSQLError(
+                    kind: .client, code: .characterNotInRepertoire,
+                    message: "parameter $\(position): text holds U+0000, which PostgreSQL text cannot store")
             }
             bytes.append(contentsOf: v.utf8)
         case .bytea(let v):

@@ -112,16 +112,21 @@ package struct PostgreSQLRow {
     // MARK: - decoding
 
     private func raw(_ column: Int, _ reader: String) -> (type: Oid, bytes: UnsafeBufferPointer<UInt8>) {
-        precondition(column >= 0 && column < result.columnCount,
-                     "column \(column) of \(result.columnCount) read as \(reader) in: \(result.sql)")
-        precondition(!isNull(column),
-                     "NULL in column \(column) (\(result.columnName(column))) read as non-optional \(reader) in: \(result.sql)")
-        precondition(PQfformat(result.handle, Int32(column)) == 1,
-                     "column \(column) is in text format; rows come from query/cachedQuery, which ask for binary")
+        precondition(
+            column >= 0 && column < result.columnCount,
+            "column \(column) of \(result.columnCount) read as \(reader) in: \(result.sql)")
+        precondition(
+            !isNull(column),
+            "NULL in column \(column) (\(result.columnName(column))) read as non-optional \(reader) in: \(result.sql)")
+        precondition(
+            PQfformat(result.handle, Int32(column)) == 1,
+            "column \(column) is in text format; rows come from query/cachedQuery, which ask for binary")
         let length = Int(PQgetlength(result.handle, index, Int32(column)))
         let pointer = UnsafeRawPointer(PQgetvalue(result.handle, index, Int32(column))!)
-        return (PQftype(result.handle, Int32(column)),
-                UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: length))
+        return (
+            PQftype(result.handle, Int32(column)),
+            UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: length)
+        )
     }
 
     private func bigEndian<T: FixedWidthInteger>(_ bytes: UnsafeBufferPointer<UInt8>, as: T.Type) -> T {

@@ -58,8 +58,10 @@ struct PostgreSQLSchemaMigrator {
         var steps: [SchemaMigrator.Step] = []
         let table = quoted(entity.name)
         for attribute in entity.attributes {
-            guard let previous = oldEntity.attribute(named: attribute.name)
-                ?? attribute.originalName.flatMap({ oldEntity.attribute(named: $0) }) else {
+            guard
+                let previous = oldEntity.attribute(named: attribute.name)
+                    ?? attribute.originalName.flatMap({ oldEntity.attribute(named: $0) })
+            else {
                 // New: `SchemaMigrator` accepted it, so it is optional or has a default.
                 steps.append(.sql("ALTER TABLE \(table) ADD COLUMN \(PostgreSQLSchema.columnDefinition(attribute))"))
                 if attribute.type == .binary {
@@ -79,9 +81,10 @@ struct PostgreSQLSchemaMigrator {
                 steps.append(.sql("ALTER TABLE \(table) RENAME COLUMN \(quoted(previous.name)) TO \(quoted(attribute.name))"))
                 if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity.name, attribute: attribute.name)) }
             } else if previous.isUnique != attribute.isUnique {
-                steps.append(attribute.isUnique
-                    ? .createUniqueIndex(entity: entity.name, attribute: attribute.name)
-                    : .sql("DROP INDEX IF EXISTS \(quoted(PostgreSQLSchema.uniqueIndexName(entity: entity.name, attribute: attribute.name)))"))
+                steps.append(
+                    attribute.isUnique
+                        ? .createUniqueIndex(entity: entity.name, attribute: attribute.name)
+                        : .sql("DROP INDEX IF EXISTS \(quoted(PostgreSQLSchema.uniqueIndexName(entity: entity.name, attribute: attribute.name)))"))
             }
             if previous.isOptional && !attribute.isOptional {
                 steps.append(.requireNoNulls(entity: entity.name, column: attribute.name))

@@ -33,19 +33,23 @@ extension PostgreSQLStore {
                 let end = start + blobMigrationBatch
                 let range: [PostgreSQLValue] = [.int8(start), .int8(end)]
                 let inRange = "\"_id\" >= $1 AND \"_id\" < $2 AND \(aside) IS NOT NULL"
-                _ = try connection.query("""
+                _ = try connection.query(
+                    """
                     INSERT INTO \(blobs) ("hash", "size") SELECT DISTINCT sha256(\(aside)), length(\(aside)) FROM \(table) WHERE \(inRange)
                     ON CONFLICT DO NOTHING
                     """, range)
                 // Every blob has chunk 0, so an empty value is one empty chunk.
-                _ = try connection.query("""
+                _ = try connection.query(
+                    """
                     INSERT INTO \(chunks) ("hash", "n", "bytes")
                     SELECT sha256(\(aside)), g.n, substr(\(aside), (g.n * \(chunk) + 1)::int4, \(chunk))
                     FROM \(table) CROSS JOIN LATERAL generate_series(0, greatest((length(\(aside)) - 1) / \(chunk), 0)) AS g(n)
                     WHERE \(inRange)
                     ON CONFLICT DO NOTHING
                     """, range)
-                let moved = try connection.query("UPDATE \(table) SET \(quoted(column)) = sha256(\(aside)) WHERE \"_id\" >= $1 AND \"_id\" < $2 AND \(aside) IS NOT NULL", range).affectedRows
+                let moved = try connection.query(
+                    "UPDATE \(table) SET \(quoted(column)) = sha256(\(aside)) WHERE \"_id\" >= $1 AND \"_id\" < $2 AND \(aside) IS NOT NULL", range
+                ).affectedRows
                 if moved > 0 { log("\(entity).\(column): values of _id \(start) to \(end - 1) moved (\(moved))") }
                 start = end
             }

@@ -8,19 +8,26 @@ extension PostgreSQLStore {
     /// PostgreSQL's DDL is transactional, so a refused or failed migration leaves nothing behind,
     /// and a replica that waited on the lock sees the finished result. Returns the store's UUID
     /// and what was done.
-    static func prepare(connection: PostgreSQLConnection, layout: PostgreSQLSchema,
-                        log: (String) -> Void = { _ in }) throws -> (uuid: String, preparation: StorePreparation) {
+    static func prepare(
+        connection: PostgreSQLConnection, layout: PostgreSQLSchema,
+        log: (String) -> Void = { _ in }
+    ) throws -> (uuid: String, preparation: StorePreparation) {
         let place = connection.redactedURI
         let snapshot = SchemaSnapshot(model: layout.model)
         return try connection.transaction(.readCommitted) {
-            try connection.query("SELECT pg_advisory_xact_lock($1)",
-                                 [.int8(PostgreSQLConnection.advisoryLockKey(preparationLockName))])
+            try connection.query(
+                "SELECT pg_advisory_xact_lock($1)",
+                [.int8(PostgreSQLConnection.advisoryLockKey(preparationLockName))])
             let tables = try tableNames(connection)
             let uuid: String
             var preparation = StorePreparation.created
             if !tables.contains(PostgreSQLSchema.metadataTable) {
                 guard tables.isEmpty else {
-                    throw StoreError.incompatibleStore(path: place, reason: "the database holds tables (\(tables.sorted().prefix(5).joined(separator: ", "))) but no Cloner metadata; refusing to write into another application's database")
+                    throw StoreError.incompatibleStore(
+                        path: place,
+                        reason:
+                            "the database holds tables (\(tables.sorted().prefix(5).joined(separator: ", "))) but no Cloner metadata; refusing to write into another application's database"
+                    )
                 }
                 uuid = UUID().uuidString.lowercased()
                 try connection.execute(PostgreSQLSchema.metadataCreateStatement)
@@ -41,8 +48,9 @@ extension PostgreSQLStore {
                 try PostgreSQLStoreContext(connection: connection, layout: layout).storeDefaultBlobs()
                 if fingerprint != snapshot.fingerprint || old != snapshot {
                     let steps = try migrate(connection: connection, from: old, to: snapshot, model: layout.model)
-                    preparation = .migrated(fromFingerprint: fingerprint ?? old.fingerprint, toFingerprint: snapshot.fingerprint,
-                                            changes: steps.map(\.logDescription))
+                    preparation = .migrated(
+                        fromFingerprint: fingerprint ?? old.fingerprint, toFingerprint: snapshot.fingerprint,
+                        changes: steps.map(\.logDescription))
                 }
             }
             if try !serviceTablesAreCurrent(connection) {
@@ -60,24 +68,30 @@ extension PostgreSQLStore {
     /// start). A catalog read takes no table lock.
     private static func serviceTablesAreCurrent(_ connection: PostgreSQLConnection) throws -> Bool {
         let columns = PostgreSQLSchema.serviceColumns
-        let row = try connection.query("""
+        let row = try connection.query(
+            """
             SELECT (SELECT count(*) FROM information_schema.columns c
                       JOIN unnest($1::text[], $2::text[]) AS wanted(table_name, column_name)
                         ON c.table_name = wanted.table_name AND c.column_name = wanted.column_name
                      WHERE c.table_schema = current_schema()),
                    (SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ANY($3::text[]))
-            """, [.textArray(columns.map(\.table)), .textArray(columns.map(\.column)),
-                  .textArray(PostgreSQLSchema.serviceIndexes)])[0]
+            """,
+            [
+                .textArray(columns.map(\.table)), .textArray(columns.map(\.column)),
+                .textArray(PostgreSQLSchema.serviceIndexes),
+            ])[0]
         return row.int64(0) == Int64(columns.count) && row.int64(1) == Int64(PostgreSQLSchema.serviceIndexes.count)
     }
 
     /// Tables, views and the like in the schema the store's tables are created in.
     private static func tableNames(_ connection: PostgreSQLConnection) throws -> Set<String> {
         var names: Set<String> = []
-        try connection.query("""
+        try connection.query(
+            """
             SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
-            """).forEachRow { names.insert($0.string(0)) }
+            """
+        ).forEachRow { names.insert($0.string(0)) }
         return names
     }
 
@@ -91,13 +105,16 @@ extension PostgreSQLStore {
 
     private static func writeMetadata(_ connection: PostgreSQLConnection, _ values: [String: String]) throws {
         let pairs = values.sorted { $0.key < $1.key }
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO \(quoted(PostgreSQLSchema.metadataTable)) (key, value) SELECT * FROM unnest($1::text[], $2::text[])
             ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
             """, [.textArray(pairs.map(\.key)), .textArray(pairs.map(\.value))])
     }
 
-    private static func migrate(connection: PostgreSQLConnection, from old: SchemaSnapshot, to new: SchemaSnapshot, model: DataModel) throws -> [SchemaMigrator.Step] {
+    private static func migrate(connection: PostgreSQLConnection, from old: SchemaSnapshot, to new: SchemaSnapshot, model: DataModel) throws -> [SchemaMigrator
+        .Step]
+    {
         let steps = try PostgreSQLSchemaMigrator(old: old, new: model).plan()
         for step in steps {
             switch step {
@@ -106,7 +123,9 @@ extension PostgreSQLStore {
             case let .requireNoNulls(entity, column):
                 let count = try connection.query("SELECT count(*) FROM \(quoted(entity)) WHERE \(quoted(column)) IS NULL")[0].int64(0)
                 if count > 0 {
-                    throw StoreError.migrationRefused(reasons: ["\(entity).\(column): made required, but \(count) existing rows have no value; give it a default or fill them first"])
+                    throw StoreError.migrationRefused(reasons: [
+                        "\(entity).\(column): made required, but \(count) existing rows have no value; give it a default or fill them first"
+                    ])
                 }
             case let .createUniqueIndex(entity, attribute):
                 if try failsOnDuplicates(connection, PostgreSQLSchema.uniqueIndexStatement(entity: entity, attribute: attribute)) {

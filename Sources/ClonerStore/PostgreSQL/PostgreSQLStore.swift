@@ -38,14 +38,17 @@ final class PostgreSQLStore: StoreBackend {
     /// `maximumConnections` bounds this process's share of the server's `max_connections`;
     /// `checkoutTimeout` is how long a transaction waits for a pooled connection before
     /// `StoreError.busy`.
-    init(uri: String, schema: StoreSchema, maximumConnections: Int = 10, checkoutTimeout: Duration = .seconds(5),
-         log: (String) -> Void = { _ in }) throws {
+    init(
+        uri: String, schema: StoreSchema, maximumConnections: Int = 10, checkoutTimeout: Duration = .seconds(5),
+        log: (String) -> Void = { _ in }
+    ) throws {
         let layout = PostgreSQLSchema(schema: schema)
         self.layout = layout
         self.retryDeadline = checkoutTimeout
         let maximumAttempts = 5
-        let pool = PostgreSQLConnectionPool(configuration: .init(
-            uri: uri, maximumConnections: maximumConnections, checkoutTimeout: checkoutTimeout))
+        let pool = PostgreSQLConnectionPool(
+            configuration: .init(
+                uri: uri, maximumConnections: maximumConnections, checkoutTimeout: checkoutTimeout))
         self.pool = pool
         let problems = layout.identifierProblems()
         guard problems.isEmpty else {

@@ -21,8 +21,10 @@ extension PostgreSQLStoreContext {
         let hash = BlobDigest.sha256(bytes)
         let blobs = quoted(StoreSchema.blobTable)
         while true {
-            let inserted = try run("INSERT INTO \(blobs) (\"hash\", \"size\") VALUES ($1, $2) ON CONFLICT DO NOTHING",
-                                   [.bytea(hash), .int8(Int64(bytes.count))]).affectedRows
+            let inserted = try run(
+                "INSERT INTO \(blobs) (\"hash\", \"size\") VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                [.bytea(hash), .int8(Int64(bytes.count))]
+            ).affectedRows
             if inserted > 0 {
                 try insertChunks(hash: hash, bytes: bytes)
                 return hash
@@ -38,8 +40,9 @@ extension PostgreSQLStoreContext {
         var offset = 0
         repeat {
             let end = min(offset + StoreSchema.blobChunkSize, all.count)
-            try run("INSERT INTO \(quoted(StoreSchema.blobChunkTable)) (\"hash\", \"n\", \"bytes\") VALUES ($1, $2, $3)",
-                    [.bytea(hash), .int8(number), .bytea(all.subdata(in: offset..<end))])
+            try run(
+                "INSERT INTO \(quoted(StoreSchema.blobChunkTable)) (\"hash\", \"n\", \"bytes\") VALUES ($1, $2, $3)",
+                [.bytea(hash), .int8(number), .bytea(all.subdata(in: offset..<end))])
             number += 1
             offset = end
         } while offset < all.count
@@ -57,8 +60,10 @@ extension PostgreSQLStoreContext {
     func blobKeys(entity: String, columns: [String], ids: [Int64]) throws -> Set<Data> {
         var keys: Set<Data> = []
         for column in columns {
-            try run("SELECT DISTINCT \(quoted(column)) FROM \(quoted(entity)) WHERE \"_id\" = ANY($1) AND \(quoted(column)) IS NOT NULL",
-                    [Self.idArray(ids)]).forEachRow { keys.insert($0.data(0)) }
+            try run(
+                "SELECT DISTINCT \(quoted(column)) FROM \(quoted(entity)) WHERE \"_id\" = ANY($1) AND \(quoted(column)) IS NOT NULL",
+                [Self.idArray(ids)]
+            ).forEachRow { keys.insert($0.data(0)) }
         }
         return keys
     }
@@ -79,8 +84,9 @@ extension PostgreSQLStoreContext {
         }
         guard !locked.isEmpty else { return }
         let unreferenced = schema.binaryColumns.map { "NOT EXISTS (SELECT 1 FROM \(quoted($0.entity)) r WHERE r.\(quoted($0.column)) = b.\"hash\")" }
-        try run("DELETE FROM \(blobs) b WHERE b.\"hash\" = ANY($1)" + unreferenced.map { " AND " + $0 }.joined(),
-                [.array(element: .bytea, locked)])
+        try run(
+            "DELETE FROM \(blobs) b WHERE b.\"hash\" = ANY($1)" + unreferenced.map { " AND " + $0 }.joined(),
+            [.array(element: .bytea, locked)])
     }
 
     /// The model's default values, stored so a clone's `exclude` can write their keys.
@@ -97,7 +103,8 @@ extension PostgreSQLStoreContext {
     }
 
     func blobReference(entity: String, id: Int64, attribute: String) throws -> BlobReference? {
-        let result = try run("""
+        let result = try run(
+            """
             SELECT b."hash", b."size" FROM \(quoted(entity)) r JOIN \(quoted(StoreSchema.blobTable)) b ON b."hash" = r.\(quoted(attribute))
             WHERE r."_id" = $1
             """, [.int8(id)])
@@ -115,8 +122,9 @@ extension PostgreSQLStoreContext {
         for number in (range.lowerBound / size)...((range.upperBound - 1) / size) {
             let start = max(range.lowerBound - number * size, 0)
             let end = min(range.upperBound - number * size, size)
-            let result = try run("SELECT substr(\"bytes\", $1::int4, $2::int4) FROM \(quoted(StoreSchema.blobChunkTable)) WHERE \"hash\" = $3 AND \"n\" = $4",
-                                 [.int8(start + 1), .int8(end - start), .bytea(hash), .int8(number)])
+            let result = try run(
+                "SELECT substr(\"bytes\", $1::int4, $2::int4) FROM \(quoted(StoreSchema.blobChunkTable)) WHERE \"hash\" = $3 AND \"n\" = $4",
+                [.int8(start + 1), .int8(end - start), .bytea(hash), .int8(number)])
             guard result.rowCount > 0 else { return false }
             try body(result[0].data(0))
         }
@@ -127,31 +135,38 @@ extension PostgreSQLStoreContext {
         var problems: [BlobProblem] = []
         let blobs = quoted(StoreSchema.blobTable)
         for (entity, column) in schema.binaryColumns where problems.count < limit {
-            try run("""
+            try run(
+                """
                 SELECT r."_id", r.\(quoted(column)) FROM \(quoted(entity)) r WHERE r.\(quoted(column)) IS NOT NULL
                 AND NOT EXISTS (SELECT 1 FROM \(blobs) b WHERE b."hash" = r.\(quoted(column))) LIMIT \(limit)
-                """).forEachRow { problems.append(.missingBlob(entity: entity, attribute: column, id: $0.int64(0), hash: $0.data(1).lowercaseHex)) }
+                """
+            ).forEachRow { problems.append(.missingBlob(entity: entity, attribute: column, id: $0.int64(0), hash: $0.data(1).lowercaseHex)) }
         }
         let unreferenced = schema.binaryColumns.map { "NOT EXISTS (SELECT 1 FROM \(quoted($0.entity)) r WHERE r.\(quoted($0.column)) = b.\"hash\")" }
         let pinned = PostgreSQLValue.array(element: .bytea, schema.defaultBlobHashes.map { .bytea($0) })
-        try run("SELECT b.\"hash\", b.\"size\" FROM \(blobs) b WHERE b.\"hash\" <> ALL($1)" + unreferenced.map { " AND " + $0 }.joined()
-                + " LIMIT \(limit)", [pinned]).forEachRow {
+        try run(
+            "SELECT b.\"hash\", b.\"size\" FROM \(blobs) b WHERE b.\"hash\" <> ALL($1)" + unreferenced.map { " AND " + $0 }.joined()
+                + " LIMIT \(limit)", [pinned]
+        ).forEachRow {
             problems.append(.unreferencedBlob(hash: $0.data(0).lowercaseHex, size: $0.int64(1)))
         }
         // Each blob hashed from its chunks, fetched one at a time by key, so no more than one
         // chunk is in memory.
         var all: [(hash: Data, size: Int64, chunks: Int64)] = []
-        try run("""
+        try run(
+            """
             SELECT b."hash", b."size", (SELECT count(*) FROM \(quoted(StoreSchema.blobChunkTable)) c WHERE c."hash" = b."hash")
             FROM \(blobs) b ORDER BY b."hash"
-            """).forEachRow { all.append(($0.data(0), $0.int64(1), $0.int64(2))) }
+            """
+        ).forEachRow { all.append(($0.data(0), $0.int64(1), $0.int64(2))) }
         for blob in all where problems.count < limit {
             let digest = BlobDigest()
             var length: Int64 = 0
             var missing: Int64?
             for number in 0..<max(blob.chunks, 1) {
-                let result = try run("SELECT \"bytes\" FROM \(quoted(StoreSchema.blobChunkTable)) WHERE \"hash\" = $1 AND \"n\" = $2",
-                                     [.bytea(blob.hash), .int8(number)])
+                let result = try run(
+                    "SELECT \"bytes\" FROM \(quoted(StoreSchema.blobChunkTable)) WHERE \"hash\" = $1 AND \"n\" = $2",
+                    [.bytea(blob.hash), .int8(number)])
                 guard result.rowCount > 0 else { missing = number; break }
                 let bytes = result[0].data(0)
                 digest.update(bytes)
@@ -178,8 +193,9 @@ extension PostgreSQLStoreContext {
     }
 
     func appendUpload(key: Data, number: Int64, bytes: Data) throws {
-        try run("INSERT INTO \(quoted(StoreSchema.blobChunkTable)) (\"hash\", \"n\", \"bytes\") VALUES ($1, $2, $3)",
-                [.bytea(key), .int8(number), .bytea(bytes)])
+        try run(
+            "INSERT INTO \(quoted(StoreSchema.blobChunkTable)) (\"hash\", \"n\", \"bytes\") VALUES ($1, $2, $3)",
+            [.bytea(key), .int8(number), .bytea(bytes)])
     }
 
     /// The real key reaches the chunks through their ON UPDATE CASCADE (new row versions that

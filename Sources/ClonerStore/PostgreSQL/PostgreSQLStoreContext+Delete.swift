@@ -56,10 +56,12 @@ extension PostgreSQLStoreContext {
                 }
                 if foreignKey.inverseRelationship != nil, doomed[table] != nil {
                     var listed: [Int64] = []
-                    try run("""
+                    try run(
+                        """
                         SELECT DISTINCT \(column) FROM \(quoted(table)) WHERE "_id" IN (SELECT unnest($1::int8[]))
                         AND \(column) IS NOT NULL AND \(column) NOT IN (SELECT unnest($2::int8[]))
-                        """, [ids(table), ids(foreignKey.referencedEntity)]).forEachRow { listed.append($0.int64(0)) }
+                        """, [ids(table), ids(foreignKey.referencedEntity)]
+                    ).forEachRow { listed.append($0.int64(0)) }
                     touched.insert(foreignKey.referencedEntity, contentsOf: listed)
                 }
             }
@@ -72,10 +74,12 @@ extension PostgreSQLStoreContext {
             ]
             for side in sides where side.otherHasList && doomed[side.ownEntity] != nil {
                 var listed: [Int64] = []
-                try run("""
+                try run(
+                    """
                     SELECT DISTINCT \(side.other) FROM \(table) WHERE \(side.own) IN (SELECT unnest($1::int8[]))
                     AND \(side.other) NOT IN (SELECT unnest($2::int8[]))
-                    """, [ids(side.ownEntity), ids(side.otherEntity)]).forEachRow { listed.append($0.int64(0)) }
+                    """, [ids(side.ownEntity), ids(side.otherEntity)]
+                ).forEachRow { listed.append($0.int64(0)) }
                 touched.insert(side.otherEntity, contentsOf: listed)
             }
         }
@@ -86,8 +90,10 @@ extension PostgreSQLStoreContext {
             if !binary.isEmpty {
                 touched.droppedBlobs.formUnion(try blobKeys(entity: doomedEntity.name, columns: binary, ids: doomed[doomedEntity.name] ?? []))
             }
-            let deleted = try run("DELETE FROM \(quoted(doomedEntity.name)) WHERE \"_id\" IN (SELECT unnest($1::int8[]))",
-                                  [ids(doomedEntity.name)]).affectedRows
+            let deleted = try run(
+                "DELETE FROM \(quoted(doomedEntity.name)) WHERE \"_id\" IN (SELECT unnest($1::int8[]))",
+                [ids(doomedEntity.name)]
+            ).affectedRows
             if deleted > 0 { counts[doomedEntity.name] = deleted }
         }
         return counts
@@ -101,7 +107,8 @@ extension PostgreSQLStoreContext {
         for source in model.entities {
             for relationship in source.relationships where relationship.deleteRule == .cascade {
                 let join = schema.join(for: relationship)
-                edges.append("""
+                edges.append(
+                    """
                     SELECT \(schema.entityTag(relationship.destination))::int8, t.\(quoted(join.destinationColumn))
                     FROM \(quoted(join.table)) AS t
                     WHERE c.ent = \(schema.entityTag(source.name)) AND t.\(quoted(join.sourceColumn)) = c.id AND \(join.nonNullCondition(alias: "t"))

@@ -4,7 +4,10 @@ import Foundation
 extension PostgreSQLStoreContext {
     /// A column a list may filter or sort on, with the type its values have.
     struct KeyColumn {
-        enum Kind { case id, attribute(AttributeType) }
+        enum Kind {
+            case id
+            case attribute(AttributeType)
+        }
         let name: String
         let kind: Kind
     }
@@ -65,13 +68,15 @@ extension PostgreSQLStoreContext {
                 let column = quoted(sort[index].column.name)
                 let value = cursor[index]
                 let placeholder = value.isNull ? "NULL" : parameter(value)
-                let after = switch (sort[index].ascending, value.isNull) {
-                case (true, true): "\(column) IS NOT NULL"
-                case (true, false): "\(column) > \(placeholder)"
-                case (false, true): "false"
-                case (false, false): "(\(column) < \(placeholder) OR \(column) IS NULL)"
-                }
-                condition = condition.isEmpty
+                let after =
+                    switch (sort[index].ascending, value.isNull) {
+                    case (true, true): "\(column) IS NOT NULL"
+                    case (true, false): "\(column) > \(placeholder)"
+                    case (false, true): "false"
+                    case (false, false): "(\(column) < \(placeholder) OR \(column) IS NULL)"
+                    }
+                condition =
+                    condition.isEmpty
                     ? "(\(after))" : "(\(after) OR (\(column) IS NOT DISTINCT FROM \(placeholder) AND \(condition)))"
             }
             conditions.append(condition)
@@ -100,7 +105,8 @@ extension PostgreSQLStoreContext {
             return KeyColumn(name: column, kind: .id)
         }
         if entity.relationship(named: property) != nil {
-            throw StoreError.invalidValue(entity: entity.name, property: property, reason: "only attributes and to-one relationships stored on this entity can filter or sort")
+            throw StoreError.invalidValue(
+                entity: entity.name, property: property, reason: "only attributes and to-one relationships stored on this entity can filter or sort")
         }
         throw StoreError.unknownProperty(entity: entity.name, property: property)
     }
@@ -203,7 +209,8 @@ extension PostgreSQLStoreContext {
         var order = [source]
         if let position = join.positionColumn { order.append("\(quoted(position)) ASC NULLS FIRST") }
         order.append(destination)
-        let sql = "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source) = ANY($1) AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
+        let sql =
+            "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source) = ANY($1) AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
         var result: [Int64: [Int64]] = [:]
         try run(sql, [PostgreSQLStoreContext.idArray(sources)]).forEachRow { row in
             result[row.int64(0), default: []].append(row.int64(1))

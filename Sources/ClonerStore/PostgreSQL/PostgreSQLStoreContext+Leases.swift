@@ -11,12 +11,15 @@ import Foundation
 /// and the clone's final write never collides with a renewal of the same row.
 extension PostgreSQLStoreContext {
     func reserveIdempotencyKey(_ key: String, fingerprint: String, owner: String, leaseExpiresAt: Date, now: Date) throws -> IdempotencyClaim {
-        let inserted = try run("""
+        let inserted = try run(
+            """
             INSERT INTO \(Self.idempotency) (key, fingerprint, status, location, body, created_at, state, owner, lease_expires_at)
             VALUES ($1, $2, 0, NULL, ''::bytea, $3, 'in_progress', $4, $5) ON CONFLICT (key) DO NOTHING
-            """, [Self.key(key), Self.key(fingerprint), Self.milliseconds(now), Self.key(owner), Self.milliseconds(leaseExpiresAt)]).affectedRows
+            """, [Self.key(key), Self.key(fingerprint), Self.milliseconds(now), Self.key(owner), Self.milliseconds(leaseExpiresAt)]
+        ).affectedRows
         if inserted == 1 { return .reserved }
-        let locked = try run("""
+        let locked = try run(
+            """
             SELECT state, fingerprint, status, location, body, created_at, lease_expires_at FROM \(Self.idempotency)
             WHERE key = $1 FOR UPDATE SKIP LOCKED
             """, [Self.key(key)])
@@ -27,14 +30,17 @@ extension PostgreSQLStoreContext {
         }
         let row = locked[0]
         if row.string(0) == "done" {
-            return .finished(IdempotencyRecord(key: key, fingerprint: row.string(1), status: Int(row.int64(2)), location: row.optionalString(3),
-                                               body: row.data(4), createdAt: Self.date(row, 5)))
+            return .finished(
+                IdempotencyRecord(
+                    key: key, fingerprint: row.string(1), status: Int(row.int64(2)), location: row.optionalString(3),
+                    body: row.data(4), createdAt: Self.date(row, 5)))
         }
         if !row.isNull(6) && row.timestampMilliseconds(6) >= Int64((now.timeIntervalSince1970 * 1000).rounded()) {
             return .inProgress(fingerprint: row.string(1))
         }
         // In progress under a lease that ran out: its owner died and its clone rolled back.
-        try run("""
+        try run(
+            """
             UPDATE \(Self.idempotency) SET fingerprint = $2, created_at = $3, owner = $4, lease_expires_at = $5 WHERE key = $1
             """, [Self.key(key), Self.key(fingerprint), Self.milliseconds(now), Self.key(owner), Self.milliseconds(leaseExpiresAt)])
         return .reserved
@@ -56,38 +62,49 @@ extension PostgreSQLStoreContext {
     }
 
     func holdIdempotencyReservation(_ key: String, owner: String) throws -> Bool {
-        try run("SELECT 1 FROM \(Self.idempotency) WHERE key = $1 AND owner = $2 AND state = 'in_progress' FOR UPDATE",
-                [Self.key(key), Self.key(owner)]).rowCount == 1
+        try run(
+            "SELECT 1 FROM \(Self.idempotency) WHERE key = $1 AND owner = $2 AND state = 'in_progress' FOR UPDATE",
+            [Self.key(key), Self.key(owner)]
+        ).rowCount == 1
     }
 
     func holdJob(id: String, owner: String) throws -> Bool {
-        try run("SELECT 1 FROM \(Self.jobs) WHERE id = $1 AND owner = $2 AND status IN ('queued', 'running') FOR UPDATE",
-                [Self.key(id), Self.key(owner)]).rowCount == 1
+        try run(
+            "SELECT 1 FROM \(Self.jobs) WHERE id = $1 AND owner = $2 AND status IN ('queued', 'running') FOR UPDATE",
+            [Self.key(id), Self.key(owner)]
+        ).rowCount == 1
     }
 
     @discardableResult
     func markJobRunning(id: String, owner: String) throws -> Bool {
-        try run("UPDATE \(Self.jobs) SET status = 'running' WHERE id = $1 AND owner = $2 AND status = 'queued'",
-                [Self.key(id), Self.key(owner)]).affectedRows == 1
+        try run(
+            "UPDATE \(Self.jobs) SET status = 'running' WHERE id = $1 AND owner = $2 AND status = 'queued'",
+            [Self.key(id), Self.key(owner)]
+        ).affectedRows == 1
     }
 
     @discardableResult
     func renewLeases(owner: String, until: Date) throws -> Int {
-        let jobs = try run("""
+        let jobs = try run(
+            """
             UPDATE \(Self.jobs) SET lease_expires_at = $1 WHERE id IN (
               SELECT id FROM \(Self.jobs) WHERE owner = $2 AND status IN ('queued', 'running') FOR UPDATE SKIP LOCKED)
-            """, [Self.milliseconds(until), Self.key(owner)]).affectedRows
-        let keys = try run("""
+            """, [Self.milliseconds(until), Self.key(owner)]
+        ).affectedRows
+        let keys = try run(
+            """
             UPDATE \(Self.idempotency) SET lease_expires_at = $1 WHERE key IN (
               SELECT key FROM \(Self.idempotency) WHERE owner = $2 AND state = 'in_progress' FOR UPDATE SKIP LOCKED)
-            """, [Self.milliseconds(until), Self.key(owner)]).affectedRows
+            """, [Self.milliseconds(until), Self.key(owner)]
+        ).affectedRows
         return jobs + keys
     }
 
     /// Rows with no lease at all were left by a version without leases: their process is gone.
     @discardableResult
     func failExpiredLeases(error: Data, now: Date, excludingOwner owner: String) throws -> (jobs: Int, reservations: Int) {
-        let jobs = try run("""
+        let jobs = try run(
+            """
             WITH expired AS (
               SELECT id FROM \(Self.jobs) WHERE status IN ('queued', 'running') AND owner IS DISTINCT FROM $3
                 AND (lease_expires_at IS NULL OR lease_expires_at < $2) FOR UPDATE SKIP LOCKED),
@@ -99,11 +116,13 @@ extension PostgreSQLStoreContext {
               WHERE answer.location IS NOT NULL AND right(answer.location, length(failed.id) + 1) = '/' || failed.id RETURNING 1)
             SELECT (SELECT count(*) FROM failed), (SELECT count(*) FROM forgotten)
             """, [.bytea(error), Self.milliseconds(now), Self.key(owner)])[0].int64(0)
-        let keys = try run("""
+        let keys = try run(
+            """
             DELETE FROM \(Self.idempotency) WHERE key IN (
               SELECT key FROM \(Self.idempotency) WHERE state = 'in_progress' AND owner IS DISTINCT FROM $1
                 AND (lease_expires_at IS NULL OR lease_expires_at < $2) FOR UPDATE SKIP LOCKED)
-            """, [Self.key(owner), Self.milliseconds(now)]).affectedRows
+            """, [Self.key(owner), Self.milliseconds(now)]
+        ).affectedRows
         return (Int(jobs), keys)
     }
 }

@@ -18,8 +18,10 @@ extension PostgreSQLStoreContext {
     /// A one-to-one that is its own inverse (`Person.spouse`) keeps both directions in its column:
     /// setting `a.spouse = b` clears the previous partners of both, then points `a` and `b` at
     /// each other, as Core Data does.
-    private func setSelfInverseToOne(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, column: String,
-                                     target: Int64?, touched: inout TouchedObjects) throws {
+    private func setSelfInverseToOne(
+        _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, column: String,
+        target: Int64?, touched: inout TouchedObjects
+    ) throws {
         let table = quoted(entity.name)
         let current = try self.column(of: entity.name, column, id: id)
         guard current != target else { return }
@@ -37,8 +39,10 @@ extension PostgreSQLStoreContext {
         touched.insert(entity.name, contentsOf: partners.sorted())
     }
 
-    func setToOne(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, target: Int64?,
-                          touched: inout TouchedObjects) throws {
+    func setToOne(
+        _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, target: Int64?,
+        touched: inout TouchedObjects
+    ) throws {
         let destination = relationship.destination
         if relationship.isSelfInverse, case .foreignKeyOnSource(let column) = schema.storage(of: relationship) {
             return try setSelfInverseToOne(entity, id: id, relationship: relationship, column: column, target: target, touched: &touched)
@@ -66,7 +70,8 @@ extension PostgreSQLStoreContext {
             let value: PostgreSQLValue = target.map(PostgreSQLValue.int8) ?? .null
             if let position = foreignKey.positionColumn {
                 // Joining an ordered list from the to-one side appends at the end, as Core Data does.
-                try run("""
+                try run(
+                    """
                     UPDATE \(table) SET \(quoted(column)) = $1::int8,
                       \(quoted(position)) = (SELECT coalesce(max(\(quoted(position))), -1) + 1 FROM \(table) WHERE \(quoted(column)) = $1::int8)
                     WHERE "_id" = $2
@@ -104,8 +109,10 @@ extension PostgreSQLStoreContext {
         }
     }
 
-    func setToMany(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
-                           touched: inout TouchedObjects) throws {
+    func setToMany(
+        _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
+        touched: inout TouchedObjects
+    ) throws {
         let destination = relationship.destination
         let array = Self.idArray(targets)
         let inverse = model.inverse(of: relationship)
@@ -131,7 +138,8 @@ extension PostgreSQLStoreContext {
             }
             if !targets.isEmpty {
                 if let position {
-                    try run("""
+                    try run(
+                        """
                         UPDATE \(table) AS t SET \(fk) = $1, \(quoted(position)) = a.ord - 1
                         FROM unnest($2::int8[]) WITH ORDINALITY AS a(id, ord) WHERE t."_id" = a.id
                         """, [.int8(id), array])
@@ -165,12 +173,14 @@ extension PostgreSQLStoreContext {
                     columns.append(quoted(otherPosition))
                     selects.append("(SELECT coalesce(max(x.\(quoted(otherPosition))), -1) + 1 FROM \(table) AS x WHERE x.\(target) = a.id)")
                 }
-                try run("""
+                try run(
+                    """
                     INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(selects.joined(separator: ", "))
                     FROM unnest($2::int8[]) WITH ORDINALITY AS a(id, ord) ON CONFLICT DO NOTHING
                     """, [.int8(id), array])
                 if let position {
-                    try run("""
+                    try run(
+                        """
                         UPDATE \(table) AS t SET \(quoted(position)) = a.ord - 1
                         FROM unnest($2::int8[]) WITH ORDINALITY AS a(id, ord) WHERE t.\(source) = $1 AND t.\(target) = a.id
                         """, [.int8(id), array])
@@ -188,7 +198,8 @@ extension PostgreSQLStoreContext {
                         mirrorColumns.append(quoted(position))
                         mirrorSelects.append("(SELECT coalesce(max(x.\(quoted(position))), -1) + 1 FROM \(table) AS x WHERE x.\(source) = a.id)")
                     }
-                    try run("""
+                    try run(
+                        """
                         INSERT INTO \(table) (\(mirrorColumns.joined(separator: ", "))) SELECT \(mirrorSelects.joined(separator: ", "))
                         FROM unnest($2::int8[]) AS a(id) ON CONFLICT DO NOTHING
                         """, [.int8(id), array])

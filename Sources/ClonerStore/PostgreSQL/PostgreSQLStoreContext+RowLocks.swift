@@ -75,8 +75,9 @@ extension PostgreSQLStoreContext {
             let table = quoted(model.entities[tag].name)
             for (mode, ids) in wanted[tag]!.sorted(by: { $0.key < $1.key }) {
                 values.append(Self.idArray(ids.sorted()))
-                ctes.append("l\(ctes.count) AS (SELECT 1 FROM \(table) t WHERE t.\"_id\" = ANY($\(values.count)) "
-                    + "ORDER BY t.\"_id\" \(mode.clause) OF t)")
+                ctes.append(
+                    "l\(ctes.count) AS (SELECT 1 FROM \(table) t WHERE t.\"_id\" = ANY($\(values.count)) "
+                        + "ORDER BY t.\"_id\" \(mode.clause) OF t)")
             }
         }
         let counted = ctes.indices.map { "(SELECT count(*) FROM l\($0))" }.joined(separator: " + ")

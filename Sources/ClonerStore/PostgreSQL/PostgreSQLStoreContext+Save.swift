@@ -45,8 +45,10 @@ extension PostgreSQLStoreContext {
         for (entity, indices) in indicesByEntity.sorted(by: { $0.key < $1.key }) {
             var allocated: [Int64] = []
             allocated.reserveCapacity(indices.count)
-            try run("SELECT nextval(pg_get_serial_sequence($1, '_id')) FROM generate_series(1, $2)",
-                    [.text(quoted(entity)), .int8(Int64(indices.count))]).forEachRow { allocated.append($0.int64(0)) }
+            try run(
+                "SELECT nextval(pg_get_serial_sequence($1, '_id')) FROM generate_series(1, $2)",
+                [.text(quoted(entity)), .int8(Int64(indices.count))]
+            ).forEachRow { allocated.append($0.int64(0)) }
             allocated.sort()
             for (index, id) in zip(indices, allocated) { ids[index] = id }
         }
@@ -71,7 +73,8 @@ extension PostgreSQLStoreContext {
                     elements.append(.int8)
                 }
             }
-            let sql = "INSERT INTO \(quoted(name)) (" + columns.map(quoted).joined(separator: ", ") + ") SELECT * FROM unnest("
+            let sql =
+                "INSERT INTO \(quoted(name)) (" + columns.map(quoted).joined(separator: ", ") + ") SELECT * FROM unnest("
                 + elements.indices.map { "$\($0 + 1)" }.joined(separator: ", ") + ")"
 
             var batch = [[PostgreSQLValue]](repeating: [], count: columns.count)
@@ -147,7 +150,8 @@ extension PostgreSQLStoreContext {
         let binary = names.filter { entity.attribute(named: $0)?.type == .binary }
         if !binary.isEmpty { touched.droppedBlobs.formUnion(try blobKeys(entity: entity.name, columns: binary, ids: [id])) }
         values.append(.int8(id))
-        let sql = "UPDATE \(quoted(entity.name)) SET " + names.enumerated().map { "\(quoted($1)) = $\($0 + 1)" }.joined(separator: ", ")
+        let sql =
+            "UPDATE \(quoted(entity.name)) SET " + names.enumerated().map { "\(quoted($1)) = $\($0 + 1)" }.joined(separator: ", ")
             + " WHERE \"_id\" = $\(names.count + 1)"
         try run(sql, values)
     }

@@ -60,7 +60,8 @@ extension PostgreSQLStoreContext {
         case .null: return .null
         case .string(let v), .json(let v):
             if v.utf8.contains(0) {
-                throw StoreError.invalidValue(entity: entity, property: attribute, reason: "contains the character U+0000 (NUL), which this store (PostgreSQL) cannot hold in text")
+                throw StoreError.invalidValue(
+                    entity: entity, property: attribute, reason: "contains the character U+0000 (NUL), which this store (PostgreSQL) cannot hold in text")
             }
             return .text(v)
         case .integer(let v): return .int8(v)
@@ -68,7 +69,8 @@ extension PostgreSQLStoreContext {
         case .boolean(let v): return .bool(v)
         case .date(let ms):
             guard timestampRange.contains(ms) else {
-                throw StoreError.invalidValue(entity: entity, property: attribute, reason: "the date is outside the range this store (PostgreSQL) can hold (4713 BC to 294276 AD)")
+                throw StoreError.invalidValue(
+                    entity: entity, property: attribute, reason: "the date is outside the range this store (PostgreSQL) can hold (4713 BC to 294276 AD)")
             }
             return .timestamptz(millisecondsSince1970: ms)
         case .uuid(let v): return .uuid(v)

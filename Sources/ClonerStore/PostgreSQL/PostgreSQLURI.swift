@@ -63,10 +63,10 @@ package enum PostgreSQLURI {
     // MARK: - URI form
 
     private struct URIParts {
-        var prefix: Substring     // scheme and "://"
+        var prefix: Substring  // scheme and "://"
         var userInfo: Substring?  // before the last "@" of the authority and path
-        var rest: Substring       // host, port, path
-        var query: Substring      // after "?", without it
+        var rest: Substring  // host, port, path
+        var query: Substring  // after "?", without it
         var hasQuery: Bool
     }
 
@@ -79,8 +79,9 @@ package enum PostgreSQLURI {
         let query = queryStart.map { afterScheme[afterScheme.index(after: $0)...] } ?? ""
         // The last "@": an unencoded "@" inside a careless password still stays in the user info.
         if let at = beforeQuery.lastIndex(of: "@") {
-            return URIParts(prefix: prefix, userInfo: beforeQuery[..<at], rest: beforeQuery[at...],
-                            query: query, hasQuery: queryStart != nil)
+            return URIParts(
+                prefix: prefix, userInfo: beforeQuery[..<at], rest: beforeQuery[at...],
+                query: query, hasQuery: queryStart != nil)
         }
         return URIParts(prefix: prefix, userInfo: nil, rest: beforeQuery, query: query, hasQuery: queryStart != nil)
     }
@@ -116,7 +117,10 @@ package enum PostgreSQLURI {
             index = found.upperBound
             // Only a keyword: at the start or after whitespace.
             if found.lowerBound != string.startIndex,
-               !string[string.index(before: found.lowerBound)].isWhitespace { continue }
+                !string[string.index(before: found.lowerBound)].isWhitespace
+            {
+                continue
+            }
             var cursor = found.upperBound
             while cursor < string.endIndex, string[cursor].isWhitespace { cursor = string.index(after: cursor) }
             guard cursor < string.endIndex, string[cursor] == "=" else { continue }

@@ -24,11 +24,13 @@ extension SQLiteConnection {
     package func profilingStatements<T>(_ body: () throws -> T) rethrows -> (result: T, statements: [(sql: String, runs: Int, nanoseconds: Int64)]) {
         var order: [String] = []
         var totals: [String: (runs: Int, nanoseconds: Int64)] = [:]
-        let result = try tracing(UInt32(SQLITE_TRACE_PROFILE), { sql, nanoseconds in
-            if totals[sql] == nil { order.append(sql) }
-            totals[sql, default: (0, 0)].runs += 1
-            totals[sql, default: (0, 0)].nanoseconds += nanoseconds ?? 0
-        }, body)
+        let result = try tracing(
+            UInt32(SQLITE_TRACE_PROFILE),
+            { sql, nanoseconds in
+                if totals[sql] == nil { order.append(sql) }
+                totals[sql, default: (0, 0)].runs += 1
+                totals[sql, default: (0, 0)].nanoseconds += nanoseconds ?? 0
+            }, body)
         return (result, order.map { (sql: $0, runs: totals[$0]!.runs, nanoseconds: totals[$0]!.nanoseconds) })
     }
 
@@ -39,12 +41,14 @@ extension SQLiteConnection {
             let sink = TraceSink(event)
             let context = Unmanaged.passRetained(sink)
             defer { context.release() }
-            sqlite3_trace_v2(handle, mask, { kind, context, statement, detail in
-                guard let context, let statement, let text = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
-                let nanoseconds = kind == UInt32(SQLITE_TRACE_PROFILE) ? detail?.load(as: Int64.self) : nil
-                Unmanaged<TraceSink>.fromOpaque(context).takeUnretainedValue().event(String(cString: text), nanoseconds)
-                return 0
-            }, context.toOpaque())
+            sqlite3_trace_v2(
+                handle, mask,
+                { kind, context, statement, detail in
+                    guard let context, let statement, let text = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
+                    let nanoseconds = kind == UInt32(SQLITE_TRACE_PROFILE) ? detail?.load(as: Int64.self) : nil
+                    Unmanaged<TraceSink>.fromOpaque(context).takeUnretainedValue().event(String(cString: text), nanoseconds)
+                    return 0
+                }, context.toOpaque())
             defer { sqlite3_trace_v2(handle, 0, nil, nil) }
             return try body()
         }

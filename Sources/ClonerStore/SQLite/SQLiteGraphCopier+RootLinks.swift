@@ -5,14 +5,19 @@ extension SQLiteGraphCopier {
     /// (`RootLinkSQL`): statements per relationship, never per copy. The objects the lists name
     /// gain their version step with the other linked objects; each copy whose list changes gains
     /// one, as its own save of the list would have given it.
-    func writeRootLinks(_ rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
-                        root: EntityDescription, rootTag: Int) throws {
+    func writeRootLinks(
+        _ rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
+        root: EntityDescription, rootTag: Int
+    ) throws {
         let connection = context.connection
         let parameters: [SQLiteValue] = [.integer(Int64(rootTag)), .integer(plan.rootID)]
-        try RootLinkSQL(dialect: .sqlite).write(rootLinks, root: root, schema: context.schema, finds: { query in
-            try connection.cachedStatement(query).scalar(parameters) != nil
-        }, run: { statement, ids in
-            try connection.cachedStatement(statement).execute(parameters + (ids.map { [SQLiteStoreContext.idArray($0)] } ?? []))
-        })
+        try RootLinkSQL(dialect: .sqlite).write(
+            rootLinks, root: root, schema: context.schema,
+            finds: { query in
+                try connection.cachedStatement(query).scalar(parameters) != nil
+            },
+            run: { statement, ids in
+                try connection.cachedStatement(statement).execute(parameters + (ids.map { [SQLiteStoreContext.idArray($0)] } ?? []))
+            })
     }
 }

@@ -13,8 +13,9 @@ struct SQLiteGraphCopier {
 
     func run(now: Date, progress: GraphCopyProgress) throws -> GraphCopyResult {
         precondition(plan.copies >= 1, "a copy of \(plan.copies) copies")
-        precondition(plan.perCopyRootValues.isEmpty || plan.perCopyRootValues.count == plan.copies,
-                     "\(plan.perCopyRootValues.count) per-copy root values for \(plan.copies) copies")
+        precondition(
+            plan.perCopyRootValues.isEmpty || plan.perCopyRootValues.count == plan.copies,
+            "\(plan.perCopyRootValues.count) per-copy root values for \(plan.copies) copies")
         guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
         let sql = SQLiteGraphCopySQL.cached(plan: plan, schema: schema, connection: connection)
 
@@ -30,8 +31,10 @@ struct SQLiteGraphCopier {
         let setReferences = try checkedSetReferences(root: root, rootValues: rootValues)
         let rootLinks = plan.rootLinks.sorted(by: { $0.key < $1.key }).map { (relationship: root.relationship(named: $0.key)!, ids: $0.value) }
         for (relationship, ids) in rootLinks where !ids.isEmpty {
-            let found = try connection.scalar("SELECT count(*) FROM \(quoted(relationship.destination)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
-                                              [SQLiteStoreContext.idArray(ids)])?.int64 ?? 0
+            let found =
+                try connection.scalar(
+                    "SELECT count(*) FROM \(quoted(relationship.destination)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
+                    [SQLiteStoreContext.idArray(ids)])?.int64 ?? 0
             if found != ids.count {
                 throw StoreError.missingRootLink(relationship: relationship.name, copy: nil, message: "lists an _id that is not a \(relationship.destination)")
             }
@@ -58,9 +61,11 @@ struct SQLiteGraphCopier {
         parameters[":root"] = .integer(plan.rootID)
         parameters[":now"] = AttributeValue.date(now).sqlValue
 
-        try connection.cachedStatement("""
+        try connection.cachedStatement(
+            """
             INSERT INTO \(SQLiteGraphCopySQL.copiesTable) (copy) WITH RECURSIVE c(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM c WHERE n + 1 < ?1) SELECT n FROM c
-            """).execute([.integer(Int64(plan.copies))])
+            """
+        ).execute([.integer(Int64(plan.copies))])
         try fillRootValues(rootValues)
         // Rows the walk stops at: one more than the objects one walk may find (the walk is shared
         // by the copies, each making its objects).
@@ -110,7 +115,8 @@ struct SQLiteGraphCopier {
         // also copies it another way — so it counts in `linked` like any other shared destination.
         for reference in setReferences {
             let tag = schema.entityTag(reference.relationship.destination)
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) SELECT ?1, value, ?3 FROM json_each(?2) WHERE true \
                 ON CONFLICT (ent, id) DO UPDATE SET bump = max(bump, excluded.bump)
                 """, [.integer(Int64(tag)), SQLiteStoreContext.idArray(reference.ids), .integer(reference.relationship.hasInverse ? 1 : 0)])
@@ -119,17 +125,22 @@ struct SQLiteGraphCopier {
         // when their own list (the inverse) changes — once, however many copies link them.
         for (relationship, ids) in rootLinks {
             let tag = schema.entityTag(relationship.destination)
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) SELECT ?1, value, ?3 FROM json_each(?2) WHERE true \
                 ON CONFLICT (ent, id) DO UPDATE SET bump = max(bump, excluded.bump)
                 """, [.integer(Int64(tag)), SQLiteStoreContext.idArray(ids), .integer(relationship.hasInverse ? 1 : 0)])
         }
         var linkedCounts: [Int: Int] = [:]
-        try connection.forEachRow("SELECT ent, count(*) FROM \(SQLiteGraphCopySQL.linkedTable) GROUP BY ent") { linkedCounts[Int($0.int64(0))] = Int($0.int64(1)) }
+        try connection.forEachRow("SELECT ent, count(*) FROM \(SQLiteGraphCopySQL.linkedTable) GROUP BY ent") {
+            linkedCounts[Int($0.int64(0))] = Int($0.int64(1))
+        }
 
         var cloneIDs: [Int64] = []
-        try connection.forEachRow("SELECT new FROM \(map) WHERE ent = ? AND old = ? ORDER BY copy",
-                                  [.integer(Int64(sql.rootTag)), .integer(plan.rootID)]) { cloneIDs.append($0.int64(0)) }
+        try connection.forEachRow(
+            "SELECT new FROM \(map) WHERE ent = ? AND old = ? ORDER BY copy",
+            [.integer(Int64(sql.rootTag)), .integer(plan.rootID)]
+        ) { cloneIDs.append($0.int64(0)) }
 
         if !plan.dryRun {
             do {
@@ -163,7 +174,8 @@ struct SQLiteGraphCopier {
     /// checked to exist; a missing one is named by the request field that gave it (`set.template`,
     /// or `copies[3].set.template` for a per-copy value).
     private func checkedSetReferences(root: EntityDescription, rootValues: [[String: AttributeValue]])
-        throws -> [(relationship: RelationshipDescription, ids: [Int64])] {
+        throws -> [(relationship: RelationshipDescription, ids: [Int64])]
+    {
         var references: [(relationship: RelationshipDescription, ids: [Int64])] = []
         let names = Set(rootValues.flatMap(\.keys)).sorted()
         for name in names {
@@ -175,9 +187,11 @@ struct SQLiteGraphCopier {
             }
             guard !ids.isEmpty else { continue }
             let destination = relationship.destination
-            if let missing = try connection.scalar("""
+            if let missing = try connection.scalar(
+                """
                 SELECT value FROM json_each(?1) WHERE value NOT IN (SELECT "_id" FROM \(quoted(destination))) LIMIT 1
-                """, [SQLiteStoreContext.idArray(ids)])?.int64 {
+                """, [SQLiteStoreContext.idArray(ids)])?.int64
+            {
                 let copy = plan.perCopyRootValues.firstIndex { $0[name] == .integer(missing) }
                 throw StoreError.missingRootLink(relationship: name, copy: copy, message: "no \(destination) with _id \(missing)")
             }
@@ -193,11 +207,12 @@ struct SQLiteGraphCopier {
         for (copy, values) in rootValues.enumerated() {
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
                 // A binary `set` value is stored as a blob and the copies take its key.
-                let stored: SQLiteValue = if case .binary(let bytes) = value {
-                    .blob(try SQLiteStoreContext.storeBlob(bytes, on: connection))
-                } else {
-                    value.sqlValue
-                }
+                let stored: SQLiteValue =
+                    if case .binary(let bytes) = value {
+                        .blob(try SQLiteStoreContext.storeBlob(bytes, on: connection))
+                    } else {
+                        value.sqlValue
+                    }
                 rows += [.integer(Int64(copy)), .text(name), stored]
             }
         }
@@ -225,8 +240,10 @@ struct SQLiteGraphCopier {
         return .inCopy(index: Int(copy), error: error)
     }
 
-    private func write(sql: SQLiteGraphCopySQL, steps: [SQLiteGraphCopySQL.EntityStep], counts: [Int: Int], linkedCounts: [Int: Int],
-                       parameters: [String: SQLiteValue], progress: GraphCopyProgress) throws(SQLiteError) {
+    private func write(
+        sql: SQLiteGraphCopySQL, steps: [SQLiteGraphCopySQL.EntityStep], counts: [Int: Int], linkedCounts: [Int: Int],
+        parameters: [String: SQLiteValue], progress: GraphCopyProgress
+    ) throws(SQLiteError) {
         for step in steps {
             for insert in step.inserts {
                 try connection.cachedStatement(insert).execute(named: parameters)
@@ -244,7 +261,8 @@ struct SQLiteGraphCopier {
         }
         for tag in linkedCounts.keys.sorted() {
             let entity = schema.model.entities[tag].name
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE \(quoted(entity)) SET "_version" = "_version" + 1 \
                 WHERE "_id" IN (SELECT id FROM \(SQLiteGraphCopySQL.linkedTable) WHERE ent = ? AND bump = 1)
                 """, [.integer(Int64(tag))])
@@ -274,8 +292,10 @@ struct SQLiteGraphCopier {
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_linked\" (ent INTEGER NOT NULL, id INTEGER NOT NULL, bump INTEGER NOT NULL, PRIMARY KEY (ent, id)) WITHOUT ROWID",
     ]
 
-    private static let alwaysWrittenTables = [SQLiteGraphCopySQL.walkTable, SQLiteGraphCopySQL.mapTable,
-                                              SQLiteGraphCopySQL.linkedTable, SQLiteGraphCopySQL.copiesTable]
+    private static let alwaysWrittenTables = [
+        SQLiteGraphCopySQL.walkTable, SQLiteGraphCopySQL.mapTable,
+        SQLiteGraphCopySQL.linkedTable, SQLiteGraphCopySQL.copiesTable,
+    ]
 
     /// Creates the work tables where a writer connection opens, outside any transaction, so a
     /// copy runs none of these statements.

@@ -206,7 +206,8 @@ struct SQLiteGraphCopySQL {
                 if excludedAtRoot(entity.name, relationship.name) || setAtRoot(entity.name, relationship.name) {
                     conditions.append("w.via <> -1")
                 }
-                parts.append("""
+                parts.append(
+                    """
                     SELECT \(tag(relationship.destination)), t.\(quoted(join.destinationColumn)), \(relationshipIndex[relationship.qualifiedName]!), w.ent, w.id \
                     FROM w JOIN \(quoted(join.table)) t ON t.\(quoted(join.sourceColumn)) = w.id WHERE \(conditions.joined(separator: " AND "))
                     """)
@@ -241,7 +242,9 @@ struct SQLiteGraphCopySQL {
             (stepOrder[candidate.name].map { $0 >= stepOrder[entity.name]! } ?? false)
                 && candidate.relationships.contains { $0.destination == entity.name && isFollowed($0) }
         }
-        let parentUpdate = laterParent ? """
+        let parentUpdate =
+            laterParent
+            ? """
             UPDATE \(map) SET pnew = (SELECT p.new FROM \(map) p WHERE p.ent = \(map).pent AND p.old = \(map).pold AND p.copy = \(map).copy) \
             WHERE ent = \(entityTag) AND pold IS NOT NULL AND pnew IS NULL
             """ : nil
@@ -264,7 +267,9 @@ struct SQLiteGraphCopySQL {
         for (index, foreignKey) in (schema.foreignKeys[entity.name] ?? []).enumerated() {
             let relationship = entity.relationship(named: foreignKey.relationship!)!
             let alias = "f\(index)"
-            joins.append("LEFT JOIN \(map) \(alias) ON \(alias).ent = \(tag(relationship.destination)) AND \(alias).old = o.\(quoted(foreignKey.column)) AND \(alias).copy = m.copy")
+            joins.append(
+                "LEFT JOIN \(map) \(alias) ON \(alias).ent = \(tag(relationship.destination)) AND \(alias).old = o.\(quoted(foreignKey.column)) AND \(alias).copy = m.copy"
+            )
             let mapped = "\(alias).new"
             let reference = referenceExpression(entity, relationship, column: foreignKey.column, mapped: mapped)
             columns.append(quoted(foreignKey.column))
@@ -273,13 +278,17 @@ struct SQLiteGraphCopySQL {
             if let position = foreignKey.positionColumn {
                 columns.append(quoted(position))
                 simpleValues.append("CASE WHEN (\(reference)) IS NULL THEN NULL ELSE o.\(quoted(position)) END")
-                appendingValues.append(positionExpression(entity, relationship, column: foreignKey.column, position: position,
-                                                          reference: reference, mapped: mapped))
+                appendingValues.append(
+                    positionExpression(
+                        entity, relationship, column: foreignKey.column, position: position,
+                        reference: reference, mapped: mapped))
                 let rootSet = setAtRoot(entity.name, relationship.name) ? " AND m.pold IS NOT NULL" : ""
                 keepsPlaces.append("((\(reference)) IS NULL OR (\(mapped) IS NOT NULL\(rootSet)))")
             }
         }
-        let source = "FROM \(map) m JOIN \(staging == nil ? table : SQLiteGraphCopySQL.stagingTable(entity.name)) o ON o.\"_id\" = m.old " + joins.joined(separator: " ") + " WHERE m.ent = \(entityTag)"
+        let source =
+            "FROM \(map) m JOIN \(staging == nil ? table : SQLiteGraphCopySQL.stagingTable(entity.name)) o ON o.\"_id\" = m.old " + joins.joined(separator: " ")
+            + " WHERE m.ent = \(entityTag)"
         let into = "INSERT INTO \(table) (\(columns.joined(separator: ", ")))"
         // New-id order (rows appended to the table's b-tree), which is the map's key order: no
         // sort, and no blob pushed through a sorter.
@@ -294,8 +303,9 @@ struct SQLiteGraphCopySQL {
                 "\(into) SELECT \(appendingValues.joined(separator: ", ")) \(source) AND NOT (\(condition)) \(order)",
             ]
         }
-        return SQLiteGraphCopySQL.EntityStep(name: entity.name, tag: entityTag, mapFill: mapFill, parentUpdate: parentUpdate,
-                                             inserts: inserts, staging: staging)
+        return SQLiteGraphCopySQL.EntityStep(
+            name: entity.name, tag: entityTag, mapFill: mapFill, parentUpdate: parentUpdate,
+            inserts: inserts, staging: staging)
     }
 
     /// The staging table of `entity`: its columns untyped (values pass through as stored) and
@@ -358,9 +368,11 @@ struct SQLiteGraphCopySQL {
             var placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map { $0.blobKeyed.sqlLiteral } ?? original)
             if inlineFollows.contains("\(entity.name).\(attribute.name)") {
                 // The parent's row is written already, its value final: read it here.
-                placeholder = "CASE m.pent " + followParents(of: entity, followed: followed).map { parent in
-                    "WHEN \(tag(parent)) THEN (SELECT p.\(quoted(followed)) FROM \(quoted(parent)) p WHERE p.\"_id\" = m.pnew)"
-                }.joined(separator: " ") + " ELSE \(placeholder) END"
+                placeholder =
+                    "CASE m.pent "
+                    + followParents(of: entity, followed: followed).map { parent in
+                        "WHEN \(tag(parent)) THEN (SELECT p.\(quoted(followed)) FROM \(quoted(parent)) p WHERE p.\"_id\" = m.pnew)"
+                    }.joined(separator: " ") + " ELSE \(placeholder) END"
             }
             // A parent whose entity lacks the followed attribute counts as no parent (docs/architecture.md#clone-semantics).
             let followable = model.entities.filter { $0.attribute(named: followed) != nil }.map { String(tag($0.name)) }
@@ -401,8 +413,10 @@ struct SQLiteGraphCopySQL {
 
     /// Position in the destination's ordered list: a clone under a cloned owner keeps its place;
     /// a clone joining an original owner goes to the end (rule 7), in original order.
-    private func positionExpression(_ entity: EntityDescription, _ relationship: RelationshipDescription, column: String,
-                                    position: String, reference: String, mapped: String) -> String {
+    private func positionExpression(
+        _ entity: EntityDescription, _ relationship: RelationshipDescription, column: String,
+        position: String, reference: String, mapped: String
+    ) -> String {
         let table = quoted(entity.name)
         let original = "o.\(quoted(column))"
         let positionColumn = quoted(position)
@@ -410,10 +424,14 @@ struct SQLiteGraphCopySQL {
         if setAtRoot(entity.name, relationship.name) {
             // Every copy's root joins the end of the list it is set to, in copy order.
             let target = rootReference(relationship.name)
-            cases.append("WHEN m.pold IS NULL THEN coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(target)), -1) + row_number() OVER (PARTITION BY m.pold IS NULL, \(target) ORDER BY m.copy)")
+            cases.append(
+                "WHEN m.pold IS NULL THEN coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(target)), -1) + row_number() OVER (PARTITION BY m.pold IS NULL, \(target) ORDER BY m.copy)"
+            )
         }
         cases.append("WHEN \(mapped) IS NOT NULL THEN o.\(positionColumn)")
-        cases.append("ELSE coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(original)), -1) + row_number() OVER (PARTITION BY \(original) ORDER BY m.copy, o.\(positionColumn), o.\"_id\")")
+        cases.append(
+            "ELSE coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(original)), -1) + row_number() OVER (PARTITION BY \(original) ORDER BY m.copy, o.\(positionColumn), o.\"_id\")"
+        )
         return "CASE " + cases.joined(separator: " ") + " END"
     }
 
@@ -432,15 +450,18 @@ struct SQLiteGraphCopySQL {
             guard !plan.isOwned(relationship), !plan.isExcludedEverywhere(entity.name, relationship.name) else { return nil }
             let column = "o.\(quoted(foreignKey.column))"
             // Every copy links what copy 0 links (the walk is the same for all), so copy 0's rows say it.
-            var conditions = ["m.ent = \(tag(entity.name))", "m.copy = 0", "\(column) IS NOT NULL",
-                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(relationship.destination)) AND x.old = \(column) AND x.copy = 0)"]
+            var conditions = [
+                "m.ent = \(tag(entity.name))", "m.copy = 0", "\(column) IS NOT NULL",
+                "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(relationship.destination)) AND x.old = \(column) AND x.copy = 0)",
+            ]
             if excludedAtRoot(entity.name, relationship.name) || setAtRoot(entity.name, relationship.name) {
                 conditions.append("m.pold IS NOT NULL")
             }
-            return ("""
-                SELECT \(tag(relationship.destination)) AS ent, \(column) AS id, \(relationship.hasInverse ? 1 : 0) AS bump \
-                FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
-                """)
+            return
+                ("""
+            SELECT \(tag(relationship.destination)) AS ent, \(column) AS id, \(relationship.hasInverse ? 1 : 0) AS bump \
+            FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
+            """)
         }
     }
 
@@ -459,20 +480,27 @@ struct SQLiteGraphCopySQL {
         let table = quoted(joinTable.name)
         var queries: [String] = []
         if reachable.contains(joinTable.sourceEntity), !plan.isOwned(source), !plan.isExcludedEverywhere(source.source, source.name) {
-            var conditions = ["m.ent = \(tag(joinTable.sourceEntity))", "m.copy = 0",
-                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.destinationEntity)) AND x.old = j.dst AND x.copy = 0)"]
+            var conditions = [
+                "m.ent = \(tag(joinTable.sourceEntity))", "m.copy = 0",
+                "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.destinationEntity)) AND x.old = j.dst AND x.copy = 0)",
+            ]
             if excludedAtRoot(source.source, source.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append(("""
+            queries.append(
+                ("""
                 SELECT \(tag(joinTable.destinationEntity)) AS ent, j.dst AS id, \(inverse == nil ? 0 : 1) AS bump FROM \(map) m JOIN \(table) j ON j.src = m.old \
                 WHERE \(conditions.joined(separator: " AND "))
                 """))
         }
         if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
-           !plan.isExcludedEverywhere(inverse.source, inverse.name) {
-            var conditions = ["m.ent = \(tag(joinTable.destinationEntity))", "m.copy = 0",
-                              "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.sourceEntity)) AND x.old = j.src AND x.copy = 0)"]
+            !plan.isExcludedEverywhere(inverse.source, inverse.name)
+        {
+            var conditions = [
+                "m.ent = \(tag(joinTable.destinationEntity))", "m.copy = 0",
+                "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.sourceEntity)) AND x.old = j.src AND x.copy = 0)",
+            ]
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append(("""
+            queries.append(
+                ("""
                 SELECT \(tag(joinTable.sourceEntity)) AS ent, j.src AS id, 1 AS bump FROM \(map) m JOIN \(table) j ON j.dst = m.old \
                 WHERE \(conditions.joined(separator: " AND "))
                 """))
@@ -497,16 +525,21 @@ struct SQLiteGraphCopySQL {
             if let position = joinTable.sourcePositionColumn { columns.append(position); values.append("j.\(position)") }
             if let position = joinTable.destinationPositionColumn {
                 columns.append(position)
-                values.append("CASE WHEN md.new IS NOT NULL THEN j.\(position) ELSE coalesce((SELECT max(e.\(position)) FROM \(table) e WHERE e.dst = j.dst), -1) + row_number() OVER (PARTITION BY j.dst ORDER BY ms.new) END")
+                values.append(
+                    "CASE WHEN md.new IS NOT NULL THEN j.\(position) ELSE coalesce((SELECT max(e.\(position)) FROM \(table) e WHERE e.dst = j.dst), -1) + row_number() OVER (PARTITION BY j.dst ORDER BY ms.new) END"
+                )
             }
-            let sourceKept = plan.isExcludedEverywhere(source.source, source.name) ? "0"
+            let sourceKept =
+                plan.isExcludedEverywhere(source.source, source.name)
+                ? "0"
                 : (excludedAtRoot(source.source, source.name) ? "ms.pold IS NOT NULL" : "1")
             var inverseKept = "0"
             if let inverse, !plan.isExcludedEverywhere(inverse.source, inverse.name) {
                 inverseKept = "md.new IS NOT NULL" + (excludedAtRoot(inverse.source, inverse.name) ? " AND md.pold IS NOT NULL" : "")
             }
             let condition = "ms.ent = \(sourceTag) AND (((\(sourceKept)) AND (md.new IS NOT NULL OR \(plan.isOwned(source) ? 0 : 1))) OR (\(inverseKept)))"
-            statements.append("""
+            statements.append(
+                """
                 INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
                 FROM \(map) ms JOIN \(table) j ON j.src = ms.old LEFT JOIN \(map) md ON md.ent = \(destinationTag) AND md.old = j.dst AND md.copy = ms.copy \
                 WHERE \(condition)
@@ -516,18 +549,23 @@ struct SQLiteGraphCopySQL {
         // Pairs whose destination is cloned but whose source is not: the clone joins the
         // original source's list through a shared inverse.
         if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
-           !plan.isExcludedEverywhere(inverse.source, inverse.name) {
+            !plan.isExcludedEverywhere(inverse.source, inverse.name)
+        {
             var columns = ["src", "dst"]
             var values = ["j.src", "md.new"]
             if let position = joinTable.sourcePositionColumn {
                 columns.append(position)
-                values.append("coalesce((SELECT max(e.\(position)) FROM \(table) e WHERE e.src = j.src), -1) + row_number() OVER (PARTITION BY j.src ORDER BY md.new)")
+                values.append(
+                    "coalesce((SELECT max(e.\(position)) FROM \(table) e WHERE e.src = j.src), -1) + row_number() OVER (PARTITION BY j.src ORDER BY md.new)")
             }
             if let position = joinTable.destinationPositionColumn { columns.append(position); values.append("j.\(position)") }
-            var conditions = ["md.ent = \(destinationTag)",
-                              "NOT EXISTS (SELECT 1 FROM \(map) ms WHERE ms.ent = \(sourceTag) AND ms.old = j.src AND ms.copy = md.copy)"]
+            var conditions = [
+                "md.ent = \(destinationTag)",
+                "NOT EXISTS (SELECT 1 FROM \(map) ms WHERE ms.ent = \(sourceTag) AND ms.old = j.src AND ms.copy = md.copy)",
+            ]
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("md.pold IS NOT NULL") }
-            statements.append("""
+            statements.append(
+                """
                 INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
                 FROM \(map) md JOIN \(table) j ON j.dst = md.old WHERE \(conditions.joined(separator: " AND "))
                 """)
@@ -554,7 +592,8 @@ struct SQLiteGraphCopySQL {
         for entity in entities {
             for attribute in entity.attributes {
                 guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
-                      !plan.isExcludedEverywhere(entity.name, attribute.name) else { continue }
+                    !plan.isExcludedEverywhere(entity.name, attribute.name)
+                else { continue }
                 let parents = followParents(of: entity, followed: followed)
                 guard !parents.isEmpty else { continue }
                 let ready = parents.allSatisfy { parent in
@@ -576,7 +615,8 @@ struct SQLiteGraphCopySQL {
         for entity in model.entities where reachable.contains(entity.name) {
             for attribute in entity.attributes {
                 guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
-                      !plan.isExcludedEverywhere(entity.name, attribute.name) else { continue }
+                    !plan.isExcludedEverywhere(entity.name, attribute.name)
+                else { continue }
                 let parents = followParents(of: entity, followed: followed)
                 guard !parents.isEmpty, !inlineFollows.contains("\(entity.name).\(attribute.name)") else { continue }
                 let cases = parents.map { parent in
@@ -593,7 +633,8 @@ struct SQLiteGraphCopySQL {
                 // down every level: one recursive query over the clone's parent links does it.
                 let selfFollowing = dependsOn.contains(Key(entity: entity.name, attribute: attribute.name))
                 // Driven by the map's rows (its key has `ent` first), each row found by its `_id`.
-                let update = "UPDATE \(table) SET \(quoted(attribute.name)) = \(value) FROM \(map) m "
+                let update =
+                    "UPDATE \(table) SET \(quoted(attribute.name)) = \(value) FROM \(map) m "
                     + "WHERE m.ent = \(entityTag) AND m.pnew IS NOT NULL AND \(table).\"_id\" = m.new"
                 var propagation: [String] = []
                 if selfFollowing {
@@ -618,7 +659,8 @@ struct SQLiteGraphCopySQL {
                     ]
                 }
                 steps[Key(entity: entity.name, attribute: attribute.name)] = (
-                    SQLiteGraphCopySQL.FollowStep(entity: entity.name, attribute: attribute.name, update: update, propagation: propagation), dependsOn)
+                    SQLiteGraphCopySQL.FollowStep(entity: entity.name, attribute: attribute.name, update: update, propagation: propagation), dependsOn
+                )
             }
         }
         // Parents' values first: a depth-first topological order over the follow dependencies.

@@ -54,10 +54,11 @@ final class SQLiteReadSQL: Sendable {
                     continue
                 }
                 let join = schema.join(for: relationship)
-                related.append(Related(
-                    relationship: index, isToMany: relationship.isToMany,
-                    forOne: query(Self.destinations(join, sources: "= ?")),
-                    forMany: query(Self.destinations(join, sources: "IN (\(SQLiteStoreContext.idsFromArray))"))))
+                related.append(
+                    Related(
+                        relationship: index, isToMany: relationship.isToMany,
+                        forOne: query(Self.destinations(join, sources: "= ?")),
+                        forMany: query(Self.destinations(join, sources: "IN (\(SQLiteStoreContext.idsFromArray))"))))
             }
             let columns = (["\"_id\"", "\"_version\""] + entity.attributes.map { Self.readExpression(entity.name, $0) } + ownColumns.map(quoted))
                 .joined(separator: ", ")

@@ -19,7 +19,8 @@ extension SQLiteRow {
         case (SQLITE_TEXT, .uuid):
             // Parsed from SQLite's bytes; text that is not a plain uuid goes the general way.
             if let text = sqlite3_column_text(statement.handle, index),
-               let uuid = UUID(hexUTF8: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement.handle, index)))) {
+                let uuid = UUID(hexUTF8: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement.handle, index))))
+            {
                 return .uuid(uuid)
             }
             return AttributeValue(sql: self[index], type: type)

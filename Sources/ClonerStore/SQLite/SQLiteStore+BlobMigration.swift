@@ -41,12 +41,15 @@ extension SQLiteStore {
             while true {
                 let done = try connection.transaction(.immediate) { () throws -> Int in
                     var rows: [(id: Int64, bytes: Data)] = []
-                    try connection.forEachRow("SELECT \"_id\", \(quoted(aside)) FROM \(table) WHERE \(quoted(aside)) IS NOT NULL ORDER BY \"_id\" LIMIT \(blobMigrationBatch)") {
+                    try connection.forEachRow(
+                        "SELECT \"_id\", \(quoted(aside)) FROM \(table) WHERE \(quoted(aside)) IS NOT NULL ORDER BY \"_id\" LIMIT \(blobMigrationBatch)"
+                    ) {
                         rows.append(($0.int64(0), $0.data(1)))
                     }
                     for row in rows {
                         let hash = try SQLiteStoreContext.storeBlob(row.bytes, on: connection)
-                        try connection.execute("UPDATE \(table) SET \(quoted(column)) = ?, \(quoted(aside)) = NULL WHERE \"_id\" = ?", [.blob(hash), .integer(row.id)])
+                        try connection.execute(
+                            "UPDATE \(table) SET \(quoted(column)) = ?, \(quoted(aside)) = NULL WHERE \"_id\" = ?", [.blob(hash), .integer(row.id)])
                     }
                     return rows.count
                 }

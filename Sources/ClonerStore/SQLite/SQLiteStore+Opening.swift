@@ -5,8 +5,10 @@ import Foundation
 extension SQLiteStore {
     /// Brings a freshly opened file to the model: creates the schema in a new file, or checks the
     /// file is a healthy Cloner store and migrates it. Returns the store's UUID and what was done.
-    static func prepare(connection: SQLiteConnection, path: String, model: DataModel, schema: StoreSchema,
-                        log: (String) -> Void) throws -> (uuid: String, preparation: StorePreparation) {
+    static func prepare(
+        connection: SQLiteConnection, path: String, model: DataModel, schema: StoreSchema,
+        log: (String) -> Void
+    ) throws -> (uuid: String, preparation: StorePreparation) {
         do {
             // The first real read is where SQLite notices a file that is not a database.
             let journal = try connection.scalar("PRAGMA journal_mode = WAL")?.string ?? ""
@@ -16,8 +18,10 @@ extension SQLiteStore {
         } catch let error as SQLiteError {
             // A folder the user can't write fails here too (WAL's -shm file): say so rather than
             // blame the file.
-            throw StoreError.incompatibleStore(path: path, reason: (path == ":memory:" ? nil : SQLiteFileAccess.problem(databasePath: path))
-                ?? "not a SQLite database or unreadable (\(error.description))")
+            throw StoreError.incompatibleStore(
+                path: path,
+                reason: (path == ":memory:" ? nil : SQLiteFileAccess.problem(databasePath: path))
+                    ?? "not a SQLite database or unreadable (\(error.description))")
         }
 
         let check = try connection.scalar("PRAGMA quick_check")?.string ?? "no answer"
@@ -30,7 +34,11 @@ extension SQLiteStore {
         if !tables.contains(StoreSchema.metadataTable) {
             let userTables = tables.filter { !$0.hasPrefix("sqlite_") }
             guard userTables.isEmpty else {
-                throw StoreError.incompatibleStore(path: path, reason: "the file holds tables (\(userTables.sorted().prefix(5).joined(separator: ", "))) but no Cloner metadata; refusing to write into another application's database")
+                throw StoreError.incompatibleStore(
+                    path: path,
+                    reason:
+                        "the file holds tables (\(userTables.sorted().prefix(5).joined(separator: ", "))) but no Cloner metadata; refusing to write into another application's database"
+                )
             }
             let uuid = try create(connection: connection, schema: schema, snapshot: snapshot)
             try storeDefaultBlobs(connection, schema)
@@ -102,7 +110,9 @@ extension SQLiteStore {
     }
 
     @discardableResult
-    private static func migrate(connection: SQLiteConnection, from old: SchemaSnapshot, to new: SchemaSnapshot, model: DataModel) throws -> [SchemaMigrator.Step] {
+    private static func migrate(connection: SQLiteConnection, from old: SchemaSnapshot, to new: SchemaSnapshot, model: DataModel) throws -> [SchemaMigrator
+        .Step]
+    {
         let steps = try SchemaMigrator(old: old, new: model).plan()
         try connection.transaction(.immediate) {
             for step in steps {
@@ -112,7 +122,9 @@ extension SQLiteStore {
                 case let .requireNoNulls(entity, column):
                     let count = try connection.scalar("SELECT count(*) FROM \(quoted(entity)) WHERE \(quoted(column)) IS NULL")?.int64 ?? 0
                     if count > 0 {
-                        throw StoreError.migrationRefused(reasons: ["\(entity).\(column): made required, but \(count) existing rows have no value; give it a default or fill them first"])
+                        throw StoreError.migrationRefused(reasons: [
+                            "\(entity).\(column): made required, but \(count) existing rows have no value; give it a default or fill them first"
+                        ])
                     }
                 case let .createUniqueIndex(entity, attribute):
                     do {

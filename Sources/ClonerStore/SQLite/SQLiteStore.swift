@@ -32,8 +32,10 @@ final class SQLiteStore: StoreBackend {
         do {
             connection = try SQLiteStore.openConnection(path: path, readOnly: false)
         } catch let error as SQLiteError {
-            throw StoreError.incompatibleStore(path: path, reason: (path == ":memory:" ? nil : SQLiteFileAccess.problem(databasePath: path))
-                ?? "not a SQLite database or unreadable (\(error.description))")
+            throw StoreError.incompatibleStore(
+                path: path,
+                reason: (path == ":memory:" ? nil : SQLiteFileAccess.problem(databasePath: path))
+                    ?? "not a SQLite database or unreadable (\(error.description))")
         }
         do {
             (self.storeUUID, self.preparation) = try SQLiteStore.prepare(connection: connection, path: path, model: schema.model, schema: schema, log: log)
@@ -75,8 +77,10 @@ final class SQLiteStore: StoreBackend {
     }
 
     /// One transaction on a pooled connection; SQLite's errors leave it as `StoreError`.
-    private func transaction<T>(_ kind: SQLiteConnection.TransactionKind, on pool: SQLiteConnectionPool,
-                                _ body: (any StoreContext) throws -> T) throws -> T {
+    private func transaction<T>(
+        _ kind: SQLiteConnection.TransactionKind, on pool: SQLiteConnectionPool,
+        _ body: (any StoreContext) throws -> T
+    ) throws -> T {
         do {
             return try pool.withConnection { connection in
                 try connection.transaction(kind) {

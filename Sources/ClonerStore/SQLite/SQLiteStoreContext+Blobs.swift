@@ -11,16 +11,18 @@ extension SQLiteStoreContext {
 
     static func storeBlob(_ bytes: Data, on connection: SQLiteConnection) throws -> Data {
         let hash = BlobDigest.sha256(bytes)
-        try connection.execute("INSERT OR IGNORE INTO \(quoted(StoreSchema.blobTable)) (\"hash\", \"size\") VALUES (?, ?)",
-                               [.blob(hash), .integer(Int64(bytes.count))])
+        try connection.execute(
+            "INSERT OR IGNORE INTO \(quoted(StoreSchema.blobTable)) (\"hash\", \"size\") VALUES (?, ?)",
+            [.blob(hash), .integer(Int64(bytes.count))])
         guard connection.changes > 0 else { return hash }
         let all = Data(bytes)
         var number: Int64 = 0
         var offset = 0
         repeat {
             let end = min(offset + StoreSchema.blobChunkSize, all.count)
-            try connection.execute("INSERT INTO \(quoted(StoreSchema.blobChunkTable)) (\"hash\", \"n\", \"bytes\") VALUES (?, ?, ?)",
-                                   [.blob(hash), .integer(number), .blob(all.subdata(in: offset..<end))])
+            try connection.execute(
+                "INSERT INTO \(quoted(StoreSchema.blobChunkTable)) (\"hash\", \"n\", \"bytes\") VALUES (?, ?, ?)",
+                [.blob(hash), .integer(number), .blob(all.subdata(in: offset..<end))])
             number += 1
             offset = end
         } while offset < all.count
@@ -38,8 +40,10 @@ extension SQLiteStoreContext {
     func blobKeys(entity: String, columns: [String], where condition: String, _ values: [SQLiteValue] = []) throws -> Set<Data> {
         var keys: Set<Data> = []
         for column in columns {
-            try connection.forEachRow("SELECT DISTINCT \(quoted(column)) FROM \(quoted(entity)) WHERE \(condition) AND \(quoted(column)) IS NOT NULL",
-                                      values) { keys.insert($0.data(0)) }
+            try connection.forEachRow(
+                "SELECT DISTINCT \(quoted(column)) FROM \(quoted(entity)) WHERE \(condition) AND \(quoted(column)) IS NOT NULL",
+                values
+            ) { keys.insert($0.data(0)) }
         }
         return keys
     }
@@ -73,10 +77,12 @@ extension SQLiteStoreContext {
     /// is null.
     public func blobReference(entity: String, id: Int64, attribute: String) throws -> BlobReference? {
         var found: BlobReference?
-        try connection.forEachRow("""
+        try connection.forEachRow(
+            """
             SELECT b."hash", b."size" FROM \(quoted(entity)) r JOIN \(quoted(StoreSchema.blobTable)) b ON b."hash" = r.\(quoted(attribute))
             WHERE r."_id" = ?
-            """, [.integer(id)]) { found = BlobReference(hash: $0.data(0), size: $0.int64(1)) }
+            """, [.integer(id)]
+        ) { found = BlobReference(hash: $0.data(0), size: $0.int64(1)) }
         return found
     }
 
@@ -90,8 +96,10 @@ extension SQLiteStoreContext {
             let start = max(range.lowerBound - number * size, 0)
             let end = min(range.upperBound - number * size, size)
             var part: Data?
-            try connection.forEachRow("SELECT substr(\"bytes\", ?, ?) FROM \(quoted(StoreSchema.blobChunkTable)) WHERE \"hash\" = ? AND \"n\" = ?",
-                                      [.integer(start + 1), .integer(end - start), .blob(hash), .integer(number)]) { part = $0.data(0) }
+            try connection.forEachRow(
+                "SELECT substr(\"bytes\", ?, ?) FROM \(quoted(StoreSchema.blobChunkTable)) WHERE \"hash\" = ? AND \"n\" = ?",
+                [.integer(start + 1), .integer(end - start), .blob(hash), .integer(number)]
+            ) { part = $0.data(0) }
             guard let part else { return false }
             found = true
             try body(part)
@@ -105,15 +113,19 @@ extension SQLiteStoreContext {
         var problems: [BlobProblem] = []
         let blobs = quoted(StoreSchema.blobTable)
         for (entity, column) in schema.binaryColumns where problems.count < limit {
-            try connection.forEachRow("""
+            try connection.forEachRow(
+                """
                 SELECT r."_id", r.\(quoted(column)) FROM \(quoted(entity)) r WHERE r.\(quoted(column)) IS NOT NULL
                 AND NOT EXISTS (SELECT 1 FROM \(blobs) b WHERE b."hash" = r.\(quoted(column))) LIMIT \(limit)
-                """) { problems.append(.missingBlob(entity: entity, attribute: column, id: $0.int64(0), hash: $0.data(1).lowercaseHex)) }
+                """
+            ) { problems.append(.missingBlob(entity: entity, attribute: column, id: $0.int64(0), hash: $0.data(1).lowercaseHex)) }
         }
         var unreferenced = schema.binaryColumns.map { "NOT EXISTS (SELECT 1 FROM \(quoted($0.entity)) r WHERE r.\(quoted($0.column)) = b.\"hash\")" }
         let pinned = schema.defaultBlobHashes
         if !pinned.isEmpty { unreferenced.append("b.\"hash\" NOT IN (\(pinned.map { "X'\($0.lowercaseHex)'" }.joined(separator: ", ")))") }
-        try connection.forEachRow("SELECT b.\"hash\", b.\"size\" FROM \(blobs) b WHERE \(unreferenced.isEmpty ? "1" : unreferenced.joined(separator: " AND ")) LIMIT \(limit)") {
+        try connection.forEachRow(
+            "SELECT b.\"hash\", b.\"size\" FROM \(blobs) b WHERE \(unreferenced.isEmpty ? "1" : unreferenced.joined(separator: " AND ")) LIMIT \(limit)"
+        ) {
             problems.append(.unreferencedBlob(hash: $0.data(0).lowercaseHex, size: $0.int64(1)))
         }
         // One pass over the chunks in key order, hashing as they come: one chunk in memory.
@@ -128,10 +140,12 @@ extension SQLiteStoreContext {
                 problems.append(.corruptBlob(hash: blob.hash.lowercaseHex, reason: "holds \(length) bytes, its row says \(blob.size)"))
             }
         }
-        try connection.forEachRow("""
+        try connection.forEachRow(
+            """
             SELECT b."hash", b."size", c."n", c."bytes" FROM \(blobs) b LEFT JOIN \(quoted(StoreSchema.blobChunkTable)) c ON c."hash" = b."hash"
             ORDER BY b."hash", c."n"
-            """) { row in
+            """
+        ) { row in
             let hash = row.data(0)
             if current?.hash != hash {
                 finish()
@@ -162,8 +176,9 @@ extension SQLiteStoreContext {
     }
 
     public func appendUpload(key: Data, number: Int64, bytes: Data) throws {
-        try connection.execute("INSERT INTO \(quoted(StoreSchema.blobChunkTable)) (\"hash\", \"n\", \"bytes\") VALUES (?, ?, ?)",
-                               [.blob(key), .integer(number), .blob(bytes)])
+        try connection.execute(
+            "INSERT INTO \(quoted(StoreSchema.blobChunkTable)) (\"hash\", \"n\", \"bytes\") VALUES (?, ?, ?)",
+            [.blob(key), .integer(number), .blob(bytes)])
     }
 
     /// The real key reaches the chunks through their ON UPDATE CASCADE. (SQLite rewrites each
@@ -188,8 +203,9 @@ extension SQLiteStoreContext {
         }
         let dropped = try blobKeys(entity: entity, columns: [attribute], where: "\"_id\" = ?", [.integer(id)])
         if dropped == [hash] { return version }
-        try connection.execute("UPDATE \(quoted(entity)) SET \(quoted(attribute)) = ?, \"_version\" = \"_version\" + 1 WHERE \"_id\" = ?",
-                               [.blob(hash), .integer(id)])
+        try connection.execute(
+            "UPDATE \(quoted(entity)) SET \(quoted(attribute)) = ?, \"_version\" = \"_version\" + 1 WHERE \"_id\" = ?",
+            [.blob(hash), .integer(id)])
         try sweepBlobs(dropped)
         return version + 1
     }

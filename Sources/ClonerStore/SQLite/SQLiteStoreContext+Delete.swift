@@ -41,7 +41,8 @@ extension SQLiteStoreContext {
             for foreignKey in foreignKeys {
                 let column = quoted(foreignKey.column)
                 let referencedTag = schema.entityTag(foreignKey.referencedEntity)
-                let pointsAtDoomed = "\(column) IN (SELECT id FROM temp.\"_doomed\" WHERE ent = \(referencedTag)) AND \"_id\" NOT IN (SELECT id FROM temp.\"_doomed\" WHERE ent = \(tableTag))"
+                let pointsAtDoomed =
+                    "\(column) IN (SELECT id FROM temp.\"_doomed\" WHERE ent = \(referencedTag)) AND \"_id\" NOT IN (SELECT id FROM temp.\"_doomed\" WHERE ent = \(tableTag))"
                 var survivors: [Int64] = []
                 try connection.forEachRow("SELECT \"_id\" FROM \(quoted(table)) WHERE \(pointsAtDoomed)") { survivors.append($0.int64(0)) }
                 if !survivors.isEmpty {
@@ -54,10 +55,12 @@ extension SQLiteStoreContext {
                 }
                 if foreignKey.inverseRelationship != nil {
                     var listed: [Int64] = []
-                    try connection.forEachRow("""
+                    try connection.forEachRow(
+                        """
                         SELECT DISTINCT \(column) FROM \(quoted(table)) WHERE "_id" IN (SELECT id FROM temp."_doomed" WHERE ent = \(tableTag))
                         AND \(column) IS NOT NULL AND \(column) NOT IN (SELECT id FROM temp."_doomed" WHERE ent = \(referencedTag))
-                        """) { listed.append($0.int64(0)) }
+                        """
+                    ) { listed.append($0.int64(0)) }
                     touched.insert(foreignKey.referencedEntity, contentsOf: listed)
                 }
             }
@@ -72,10 +75,12 @@ extension SQLiteStoreContext {
             ]
             for side in sides where side.otherHasList {
                 var listed: [Int64] = []
-                try connection.forEachRow("""
+                try connection.forEachRow(
+                    """
                     SELECT DISTINCT \(side.other) FROM \(table) WHERE \(side.own) IN (SELECT id FROM temp."_doomed" WHERE ent = \(side.ownTag))
                     AND \(side.other) NOT IN (SELECT id FROM temp."_doomed" WHERE ent = \(side.otherTag))
-                    """) { listed.append($0.int64(0)) }
+                    """
+                ) { listed.append($0.int64(0)) }
                 touched.insert(side.otherEntity, contentsOf: listed)
             }
         }
@@ -85,8 +90,10 @@ extension SQLiteStoreContext {
             let tag = schema.entityTag(doomedEntity.name)
             let binary = schema.binaryAttributes(of: doomedEntity.name)
             if !binary.isEmpty {
-                touched.droppedBlobs.formUnion(try blobKeys(entity: doomedEntity.name, columns: binary,
-                                                            where: "\"_id\" IN (SELECT id FROM temp.\"_doomed\" WHERE ent = \(tag))"))
+                touched.droppedBlobs.formUnion(
+                    try blobKeys(
+                        entity: doomedEntity.name, columns: binary,
+                        where: "\"_id\" IN (SELECT id FROM temp.\"_doomed\" WHERE ent = \(tag))"))
             }
             try connection.execute("DELETE FROM \(quoted(doomedEntity.name)) WHERE \"_id\" IN (SELECT id FROM temp.\"_doomed\" WHERE ent = \(tag))")
             if connection.changes > 0 { counts[doomedEntity.name] = connection.changes }
@@ -101,12 +108,13 @@ extension SQLiteStoreContext {
         for source in model.entities {
             for relationship in source.relationships where relationship.deleteRule == .cascade {
                 let join = schema.join(for: relationship)
-                recursive.append("""
+                recursive.append(
+                    """
                     SELECT \(schema.entityTag(relationship.destination)), t.\(quoted(join.destinationColumn))
                     FROM closure c JOIN \(quoted(join.table)) t ON t.\(quoted(join.sourceColumn)) = c.id
                     WHERE c.ent = \(schema.entityTag(source.name)) AND \(join.nonNullCondition(alias: "t"))
                     """)
-        }
+            }
         }
         let body = (["SELECT ?1, ?2"] + recursive).joined(separator: "\nUNION\n")
         return "INSERT INTO temp.\"_doomed\" (ent, id) WITH RECURSIVE closure(ent, id) AS (\(body)) SELECT ent, id FROM closure"

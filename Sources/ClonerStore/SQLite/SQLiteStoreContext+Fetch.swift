@@ -88,12 +88,13 @@ extension SQLiteStoreContext {
             var condition = ""
             for index in sort.indices.reversed() {
                 let column = quoted(sort[index].column)
-                let after = switch (sort[index].ascending, cursorNulls[index]) {
-                case (true, true): "\(column) IS NOT NULL"
-                case (true, false): "\(column) > ?"
-                case (false, true): "0"
-                case (false, false): "(\(column) < ? OR \(column) IS NULL)"
-                }
+                let after =
+                    switch (sort[index].ascending, cursorNulls[index]) {
+                    case (true, true): "\(column) IS NOT NULL"
+                    case (true, false): "\(column) > ?"
+                    case (false, true): "0"
+                    case (false, false): "(\(column) < ? OR \(column) IS NULL)"
+                    }
                 condition = condition.isEmpty ? "(\(after))" : "(\(after) OR (\(column) IS ? AND \(condition)))"
             }
             conditions.append(condition)
@@ -114,7 +115,8 @@ extension SQLiteStoreContext {
             return column
         }
         if entity.relationship(named: property) != nil {
-            throw StoreError.invalidValue(entity: entity.name, property: property, reason: "only attributes and to-one relationships stored on this entity can filter or sort")
+            throw StoreError.invalidValue(
+                entity: entity.name, property: property, reason: "only attributes and to-one relationships stored on this entity can filter or sort")
         }
         throw StoreError.unknownProperty(entity: entity.name, property: property)
     }
@@ -180,6 +182,8 @@ extension SQLiteStoreContext {
 
     /// How many of `ids` exist.
     func existingCount(entity: String, ids: [Int64]) throws -> Int {
-        Int(try connection.scalar("SELECT count(*) FROM \(quoted(entity)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))", [SQLiteStoreContext.idArray(ids)])?.int64 ?? 0)
+        Int(
+            try connection.scalar(
+                "SELECT count(*) FROM \(quoted(entity)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))", [SQLiteStoreContext.idArray(ids)])?.int64 ?? 0)
     }
 }

@@ -18,7 +18,8 @@ extension SQLiteStoreContext {
             }
         }
         // Absent, or in progress under a lease that ran out (its owner died): the caller's now.
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT OR REPLACE INTO \(idempotency) (key, fingerprint, status, location, body, created_at, state, owner, lease_expires_at)
             VALUES (?, ?, 0, NULL, x'', ?, 'in_progress', ?, ?)
             """, [.text(key), .text(fingerprint), Self.milliseconds(now), .text(owner), Self.milliseconds(leaseExpiresAt)])
@@ -43,29 +44,34 @@ extension SQLiteStoreContext {
     }
 
     public func holdIdempotencyReservation(_ key: String, owner: String) throws -> Bool {
-        try connection.scalar("SELECT count(*) FROM \(idempotency) WHERE key = ? AND owner = ? AND state = 'in_progress'",
-                              [.text(key), .text(owner)])?.int64 == 1
+        try connection.scalar(
+            "SELECT count(*) FROM \(idempotency) WHERE key = ? AND owner = ? AND state = 'in_progress'",
+            [.text(key), .text(owner)])?.int64 == 1
     }
 
     public func holdJob(id: String, owner: String) throws -> Bool {
-        try connection.scalar("SELECT count(*) FROM \(jobs) WHERE id = ? AND owner = ? AND status IN ('queued', 'running')",
-                              [.text(id), .text(owner)])?.int64 == 1
+        try connection.scalar(
+            "SELECT count(*) FROM \(jobs) WHERE id = ? AND owner = ? AND status IN ('queued', 'running')",
+            [.text(id), .text(owner)])?.int64 == 1
     }
 
     @discardableResult
     public func markJobRunning(id: String, owner: String) throws -> Bool {
-        try connection.execute("UPDATE \(jobs) SET status = 'running' WHERE id = ? AND owner = ? AND status = 'queued'",
-                               [.text(id), .text(owner)])
+        try connection.execute(
+            "UPDATE \(jobs) SET status = 'running' WHERE id = ? AND owner = ? AND status = 'queued'",
+            [.text(id), .text(owner)])
         return connection.changes == 1
     }
 
     @discardableResult
     public func renewLeases(owner: String, until: Date) throws -> Int {
-        try connection.execute("UPDATE \(jobs) SET lease_expires_at = ? WHERE owner = ? AND status IN ('queued', 'running')",
-                               [Self.milliseconds(until), .text(owner)])
+        try connection.execute(
+            "UPDATE \(jobs) SET lease_expires_at = ? WHERE owner = ? AND status IN ('queued', 'running')",
+            [Self.milliseconds(until), .text(owner)])
         var renewed = connection.changes
-        try connection.execute("UPDATE \(idempotency) SET lease_expires_at = ? WHERE owner = ? AND state = 'in_progress'",
-                               [Self.milliseconds(until), .text(owner)])
+        try connection.execute(
+            "UPDATE \(idempotency) SET lease_expires_at = ? WHERE owner = ? AND state = 'in_progress'",
+            [Self.milliseconds(until), .text(owner)])
         renewed += connection.changes
         return renewed
     }
@@ -75,14 +81,17 @@ extension SQLiteStoreContext {
     public func failExpiredLeases(error: Data, now: Date, excludingOwner owner: String) throws -> (jobs: Int, reservations: Int) {
         let expired = "status IN ('queued', 'running') AND owner IS NOT ? AND (lease_expires_at IS NULL OR lease_expires_at < ?)"
         // The answer pointing at such a job goes: nothing was cloned, so a retry must clone.
-        try connection.execute("""
+        try connection.execute(
+            """
             DELETE FROM \(idempotency) AS answer WHERE answer.location IS NOT NULL AND EXISTS (
               SELECT 1 FROM \(jobs) AS job WHERE \(expired) AND substr(answer.location, -length(job.id) - 1) = '/' || job.id)
             """, [.text(owner), Self.milliseconds(now)])
-        try connection.execute("UPDATE \(jobs) SET status = 'failed', error = ?, finished_at = ?, lease_expires_at = NULL WHERE \(expired)",
-                               [.blob(error), Self.milliseconds(now), .text(owner), Self.milliseconds(now)])
+        try connection.execute(
+            "UPDATE \(jobs) SET status = 'failed', error = ?, finished_at = ?, lease_expires_at = NULL WHERE \(expired)",
+            [.blob(error), Self.milliseconds(now), .text(owner), Self.milliseconds(now)])
         let failed = connection.changes
-        try connection.execute("""
+        try connection.execute(
+            """
             DELETE FROM \(idempotency) WHERE state = 'in_progress' AND owner IS NOT ? AND (lease_expires_at IS NULL OR lease_expires_at < ?)
             """, [.text(owner), Self.milliseconds(now)])
         return (failed, connection.changes)

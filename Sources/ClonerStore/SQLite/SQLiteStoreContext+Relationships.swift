@@ -6,8 +6,10 @@ extension SQLiteStoreContext {
         guard !ids.isEmpty else { return }
         if try existingCount(entity: relationship.destination, ids: ids) != ids.count {
             var found: Set<Int64> = []
-            try connection.forEachRow("SELECT \"_id\" FROM \(quoted(relationship.destination)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
-                                      [SQLiteStoreContext.idArray(ids)]) { found.insert($0.int64(0)) }
+            try connection.forEachRow(
+                "SELECT \"_id\" FROM \(quoted(relationship.destination)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
+                [SQLiteStoreContext.idArray(ids)]
+            ) { found.insert($0.int64(0)) }
             let missing = ids.first { !found.contains($0) } ?? ids[0]
             throw StoreError.danglingReference(entity: entity.name, relationship: relationship.name, id: missing)
         }
@@ -18,8 +20,10 @@ extension SQLiteStoreContext {
     /// `a` and `b` (their own columns too), then points `a` and `b` at each other — as Core Data
     /// does. The unique index on the column holds throughout: each object is pointed at by at
     /// most its one partner.
-    private func setSelfInverseToOne(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, column: String,
-                                     target: Int64?, touched: inout TouchedObjects) throws {
+    private func setSelfInverseToOne(
+        _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, column: String,
+        target: Int64?, touched: inout TouchedObjects
+    ) throws {
         let table = quoted(entity.name)
         let current = try connection.scalar("SELECT \(quoted(column)) FROM \(table) WHERE \"_id\" = ?", [.integer(id)])?.int64
         guard current != target else { return }
@@ -29,8 +33,9 @@ extension SQLiteStoreContext {
         if !leftAlone.isEmpty && !relationship.isOptional {
             throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
         }
-        try connection.execute("UPDATE \(table) SET \(quoted(column)) = NULL WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
-                               [SQLiteStoreContext.idArray(partners.sorted())])
+        try connection.execute(
+            "UPDATE \(table) SET \(quoted(column)) = NULL WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
+            [SQLiteStoreContext.idArray(partners.sorted())])
         if let target {
             try connection.execute("UPDATE \(table) SET \(quoted(column)) = ?2 WHERE \"_id\" = ?1", [.integer(id), .integer(target)])
             try connection.execute("UPDATE \(table) SET \(quoted(column)) = ?1 WHERE \"_id\" = ?2", [.integer(id), .integer(target)])
@@ -38,8 +43,10 @@ extension SQLiteStoreContext {
         touched.insert(entity.name, contentsOf: partners.sorted())
     }
 
-    func setToOne(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, target: Int64?,
-                  touched: inout TouchedObjects) throws {
+    func setToOne(
+        _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, target: Int64?,
+        touched: inout TouchedObjects
+    ) throws {
         let destination = relationship.destination
         let hasInverse = relationship.hasInverse
         if relationship.isSelfInverse, case .foreignKeyOnSource(let column) = schema.storage(of: relationship) {
@@ -60,7 +67,8 @@ extension SQLiteStoreContext {
                 if !holders.isEmpty && !relationship.isOptional {
                     throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
                 }
-                try connection.execute("UPDATE \(table) SET \(quoted(column)) = NULL WHERE \(quoted(column)) = ? AND \"_id\" <> ?", [.integer(target), .integer(id)])
+                try connection.execute(
+                    "UPDATE \(table) SET \(quoted(column)) = NULL WHERE \(quoted(column)) = ? AND \"_id\" <> ?", [.integer(target), .integer(id)])
                 touched.insert(entity.name, contentsOf: holders)
             }
             if let position = foreignKey.positionColumn {
@@ -101,8 +109,10 @@ extension SQLiteStoreContext {
         }
     }
 
-    func setToMany(_ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
-                           touched: inout TouchedObjects) throws {
+    func setToMany(
+        _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
+        touched: inout TouchedObjects
+    ) throws {
         let destination = relationship.destination
         let array = SQLiteStoreContext.idArray(targets)
         let inverse = model.inverse(of: relationship)
@@ -111,7 +121,9 @@ extension SQLiteStoreContext {
             let table = quoted(destination)
             let fk = quoted(column)
             var removed: [Int64] = []
-            try connection.forEachRow("SELECT \"_id\" FROM \(table) WHERE \(fk) = ? AND \"_id\" NOT IN (\(SQLiteStoreContext.idsFromArray))", [.integer(id), array]) {
+            try connection.forEachRow(
+                "SELECT \"_id\" FROM \(table) WHERE \(fk) = ? AND \"_id\" NOT IN (\(SQLiteStoreContext.idsFromArray))", [.integer(id), array]
+            ) {
                 removed.append($0.int64(0))
             }
             if !removed.isEmpty, let inverse, !inverse.isOptional {
@@ -119,11 +131,16 @@ extension SQLiteStoreContext {
             }
             // Destinations taken from another owner change that owner's list too.
             var previousOwners: [Int64] = []
-            try connection.forEachRow("SELECT DISTINCT \(fk) FROM \(table) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray)) AND \(fk) IS NOT NULL AND \(fk) <> ?", [array, .integer(id)]) {
+            try connection.forEachRow(
+                "SELECT DISTINCT \(fk) FROM \(table) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray)) AND \(fk) IS NOT NULL AND \(fk) <> ?",
+                [array, .integer(id)]
+            ) {
                 previousOwners.append($0.int64(0))
             }
             let positionReset = position.map { ", \(quoted($0)) = NULL" } ?? ""
-            try connection.execute("UPDATE \(table) SET \(fk) = NULL\(positionReset) WHERE \(fk) = ? AND \"_id\" NOT IN (\(SQLiteStoreContext.idsFromArray))", [.integer(id), array])
+            try connection.execute(
+                "UPDATE \(table) SET \(fk) = NULL\(positionReset) WHERE \(fk) = ? AND \"_id\" NOT IN (\(SQLiteStoreContext.idsFromArray))",
+                [.integer(id), array])
             let positionSet = position.map { ", \(quoted($0)) = (SELECT key FROM json_each(?2) WHERE value = \(table).\"_id\")" } ?? ""
             try connection.execute("UPDATE \(table) SET \(fk) = ?1\(positionSet) WHERE \"_id\" IN (SELECT value FROM json_each(?2))", [.integer(id), array])
             touched.insert(destination, contentsOf: removed)
@@ -137,7 +154,9 @@ extension SQLiteStoreContext {
             // The other side's position column, when the inverse is ordered: new links join its end.
             let otherPosition = sourceColumn == "src" ? description.destinationPositionColumn : description.sourcePositionColumn
             var removed: [Int64] = []
-            try connection.forEachRow("SELECT \(target) FROM \(table) WHERE \(source) = ? AND \(target) NOT IN (\(SQLiteStoreContext.idsFromArray))", [.integer(id), array]) {
+            try connection.forEachRow(
+                "SELECT \(target) FROM \(table) WHERE \(source) = ? AND \(target) NOT IN (\(SQLiteStoreContext.idsFromArray))", [.integer(id), array]
+            ) {
                 removed.append($0.int64(0))
             }
             var existing: Set<Int64> = []
@@ -150,25 +169,29 @@ extension SQLiteStoreContext {
                 columns.append(quoted(otherPosition))
                 selects.append("(SELECT coalesce(max(\(quoted(otherPosition))), -1) + 1 FROM \(table) WHERE \(target) = value)")
             }
-            try connection.execute("INSERT OR IGNORE INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(selects.joined(separator: ", ")) FROM json_each(?2)",
-                                   [.integer(id), array])
+            try connection.execute(
+                "INSERT OR IGNORE INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(selects.joined(separator: ", ")) FROM json_each(?2)",
+                [.integer(id), array])
             if let position {
-                try connection.execute("UPDATE \(table) SET \(quoted(position)) = (SELECT key FROM json_each(?2) WHERE value = \(table).\(target)) WHERE \(source) = ?1",
-                                       [.integer(id), array])
+                try connection.execute(
+                    "UPDATE \(table) SET \(quoted(position)) = (SELECT key FROM json_each(?2) WHERE value = \(table).\(target)) WHERE \(source) = ?1",
+                    [.integer(id), array])
             }
             if relationship.isSelfInverse {
                 // A self-inverse to-many (`Person.friends`) stores each pair in both directions, so
                 // a read from either object finds the other: mirror the removals and additions.
                 // A mirrored link joins the end of the other object's ordered list.
-                try connection.execute("DELETE FROM \(table) WHERE \(target) = ? AND \(source) NOT IN (\(SQLiteStoreContext.idsFromArray))", [.integer(id), array])
+                try connection.execute(
+                    "DELETE FROM \(table) WHERE \(target) = ? AND \(source) NOT IN (\(SQLiteStoreContext.idsFromArray))", [.integer(id), array])
                 var mirrorColumns = [source, target]
                 var mirrorSelects = ["value", "?1"]
                 if let position {
                     mirrorColumns.append(quoted(position))
                     mirrorSelects.append("(SELECT coalesce(max(\(quoted(position))), -1) + 1 FROM \(table) WHERE \(source) = value)")
                 }
-                try connection.execute("INSERT OR IGNORE INTO \(table) (\(mirrorColumns.joined(separator: ", "))) SELECT \(mirrorSelects.joined(separator: ", ")) FROM json_each(?2)",
-                                       [.integer(id), array])
+                try connection.execute(
+                    "INSERT OR IGNORE INTO \(table) (\(mirrorColumns.joined(separator: ", "))) SELECT \(mirrorSelects.joined(separator: ", ")) FROM json_each(?2)",
+                    [.integer(id), array])
             }
             if inverse != nil {
                 touched.insert(destination, contentsOf: removed)

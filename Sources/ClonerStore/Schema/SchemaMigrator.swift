@@ -53,14 +53,16 @@ struct SchemaMigrator {
                     continue
                 }
                 if relationship.destination != oldRelationship.destination
-                    || oldSchema.storage(of: oldRelationship) != newSchema.storage(of: relationship) {
-                    refusals.append("\(entity.name).\(relationship.name): destination, cardinality, order or inverse changed; existing links cannot be converted safely")
+                    || oldSchema.storage(of: oldRelationship) != newSchema.storage(of: relationship)
+                {
+                    refusals.append(
+                        "\(entity.name).\(relationship.name): destination, cardinality, order or inverse changed; existing links cannot be converted safely")
                 }
             }
 
             let oldColumns = Set((oldSchema.foreignKeys[entity.name] ?? []).map(\.column))
             for foreignKey in newSchema.foreignKeys[entity.name] ?? [] where !oldColumns.contains(foreignKey.column) {
-                if oldEntity.attribute(named: foreignKey.column) != nil { continue } // reported as a removed attribute
+                if oldEntity.attribute(named: foreignKey.column) != nil { continue }  // reported as a removed attribute
                 steps += StoreSchema.columnDefinitions(foreignKey).map { .sql("ALTER TABLE \(quoted(entity.name)) ADD COLUMN \($0)") }
                 steps += StoreSchema.indexStatements(foreignKey).map(Step.sql)
             }
@@ -80,7 +82,8 @@ struct SchemaMigrator {
         var matchedOld: Set<String> = []
         let table = quoted(entity.name)
         for attribute in entity.attributes {
-            let previous = oldEntity.attribute(named: attribute.name)
+            let previous =
+                oldEntity.attribute(named: attribute.name)
                 ?? attribute.originalName.flatMap { oldEntity.attribute(named: $0) }
             guard let previous else {
                 if attribute.acceptsBlank {
@@ -100,7 +103,9 @@ struct SchemaMigrator {
             }
             matchedOld.insert(previous.name)
             if previous.type != attribute.type {
-                refusals.append("\(entity.name).\(attribute.name): type changed from \(previous.type.rawValue) to \(attribute.type.rawValue); stored values cannot be converted safely")
+                refusals.append(
+                    "\(entity.name).\(attribute.name): type changed from \(previous.type.rawValue) to \(attribute.type.rawValue); stored values cannot be converted safely"
+                )
                 continue
             }
             if previous.name != attribute.name {
@@ -110,9 +115,10 @@ struct SchemaMigrator {
                 steps.append(.sql("ALTER TABLE \(table) RENAME COLUMN \(quoted(previous.name)) TO \(quoted(attribute.name))"))
                 if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity.name, attribute: attribute.name)) }
             } else if previous.isUnique != attribute.isUnique {
-                steps.append(attribute.isUnique
-                    ? .createUniqueIndex(entity: entity.name, attribute: attribute.name)
-                    : .sql("DROP INDEX IF EXISTS \(quoted(StoreSchema.uniqueIndexName(entity: entity.name, attribute: attribute.name)))"))
+                steps.append(
+                    attribute.isUnique
+                        ? .createUniqueIndex(entity: entity.name, attribute: attribute.name)
+                        : .sql("DROP INDEX IF EXISTS \(quoted(StoreSchema.uniqueIndexName(entity: entity.name, attribute: attribute.name)))"))
             }
             if previous.isOptional && !attribute.isOptional {
                 steps.append(.requireNoNulls(entity: entity.name, column: attribute.name))

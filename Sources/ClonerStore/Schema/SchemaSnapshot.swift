@@ -41,8 +41,9 @@ struct SchemaSnapshot: Codable, Equatable, Sendable {
                     Attribute(name: $0.name, type: $0.type, optional: $0.isOptional, unique: $0.isUnique, hasDefault: $0.defaultValue != nil)
                 },
                 relationships: entity.relationships.map {
-                    Relationship(name: $0.name, destination: $0.destination, toMany: $0.isToMany, ordered: $0.isOrdered,
-                                 inverse: $0.inverseName, optional: $0.isOptional)
+                    Relationship(
+                        name: $0.name, destination: $0.destination, toMany: $0.isToMany, ordered: $0.isOrdered,
+                        inverse: $0.inverseName, optional: $0.isOptional)
                 },
                 uniqueTogether: entity.uniqueTogether.isEmpty ? nil : entity.uniqueTogether)
         }

@@ -39,13 +39,17 @@ enum StoreMetadata {
 
     static func read(_ metadata: [String: String], place: String) throws -> (uuid: String, schema: SchemaSnapshot, fingerprint: String?) {
         guard metadata["format"] == IncrementalStore.formatName else {
-            throw StoreError.incompatibleStore(path: place, reason: "metadata table has format \(metadata["format"] ?? "none"), expected \(IncrementalStore.formatName)")
+            throw StoreError.incompatibleStore(
+                path: place, reason: "metadata table has format \(metadata["format"] ?? "none"), expected \(IncrementalStore.formatName)")
         }
         guard metadata["format_version"] == IncrementalStore.formatVersion || needsBlobMigration(metadata) else {
-            throw StoreError.incompatibleStore(path: place, reason: "store format version \(metadata["format_version"] ?? "none") is not supported (this build reads \(IncrementalStore.formatVersion))")
+            throw StoreError.incompatibleStore(
+                path: place,
+                reason: "store format version \(metadata["format_version"] ?? "none") is not supported (this build reads \(IncrementalStore.formatVersion))")
         }
         guard let uuid = metadata["store_uuid"], let stored = metadata["schema"].flatMap({ $0.data(using: .utf8) }),
-              let schema = try? JSONDecoder().decode(SchemaSnapshot.self, from: stored) else {
+            let schema = try? JSONDecoder().decode(SchemaSnapshot.self, from: stored)
+        else {
             throw StoreError.incompatibleStore(path: place, reason: "metadata is incomplete or unreadable")
         }
         return (uuid, schema, metadata["model_fingerprint"])

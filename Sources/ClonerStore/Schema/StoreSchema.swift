@@ -24,25 +24,28 @@ public struct StoreSchema: Sendable {
                 switch (relationship.isToMany, inverse) {
                 case (false, nil):
                     storage[key] = .foreignKeyOnSource(column: relationship.name)
-                    foreignKeys[entity.name, default: []].append(ForeignKeyDescription(
-                        entity: entity.name, column: relationship.name, referencedEntity: relationship.destination,
-                        isUnique: false, positionColumn: nil, relationship: relationship.name,
-                        inverseRelationship: nil, isRequired: !relationship.isOptional))
+                    foreignKeys[entity.name, default: []].append(
+                        ForeignKeyDescription(
+                            entity: entity.name, column: relationship.name, referencedEntity: relationship.destination,
+                            isUnique: false, positionColumn: nil, relationship: relationship.name,
+                            inverseRelationship: nil, isRequired: !relationship.isOptional))
                 case (false, let inverse?) where inverse.isToMany:
                     let position = inverse.isOrdered ? StoreSchema.positionColumn(for: relationship.name) : nil
                     storage[key] = .foreignKeyOnSource(column: relationship.name)
-                    foreignKeys[entity.name, default: []].append(ForeignKeyDescription(
-                        entity: entity.name, column: relationship.name, referencedEntity: relationship.destination,
-                        isUnique: false, positionColumn: position, relationship: relationship.name,
-                        inverseRelationship: inverse.name, isRequired: !relationship.isOptional))
+                    foreignKeys[entity.name, default: []].append(
+                        ForeignKeyDescription(
+                            entity: entity.name, column: relationship.name, referencedEntity: relationship.destination,
+                            isUnique: false, positionColumn: position, relationship: relationship.name,
+                            inverseRelationship: inverse.name, isRequired: !relationship.isOptional))
                 case (false, let inverse?):
                     // One-to-one: the side with the smaller qualified name holds the column.
                     if key <= inverse.qualifiedName {
                         storage[key] = .foreignKeyOnSource(column: relationship.name)
-                        foreignKeys[entity.name, default: []].append(ForeignKeyDescription(
-                            entity: entity.name, column: relationship.name, referencedEntity: relationship.destination,
-                            isUnique: true, positionColumn: nil, relationship: relationship.name,
-                            inverseRelationship: inverse.name, isRequired: !relationship.isOptional))
+                        foreignKeys[entity.name, default: []].append(
+                            ForeignKeyDescription(
+                                entity: entity.name, column: relationship.name, referencedEntity: relationship.destination,
+                                isUnique: true, positionColumn: nil, relationship: relationship.name,
+                                inverseRelationship: inverse.name, isRequired: !relationship.isOptional))
                     } else {
                         storage[key] = .foreignKeyOnDestination(column: inverse.name, positionColumn: nil)
                     }
@@ -52,9 +55,10 @@ public struct StoreSchema: Sendable {
                 case (true, nil):
                     let table = StoreSchema.joinTableName(entity: entity.name, relationship: relationship.name)
                     let position = relationship.isOrdered ? "src_pos" : nil
-                    joinTables.append(JoinTableDescription(
-                        name: table, sourceEntity: entity.name, destinationEntity: relationship.destination,
-                        sourcePositionColumn: position, destinationPositionColumn: nil, isManyToMany: false))
+                    joinTables.append(
+                        JoinTableDescription(
+                            name: table, sourceEntity: entity.name, destinationEntity: relationship.destination,
+                            sourcePositionColumn: position, destinationPositionColumn: nil, isManyToMany: false))
                     storage[key] = .joinTable(table: table, sourceColumn: "src", destinationColumn: "dst", positionColumn: position)
                 case (true, let inverse?):
                     // Many-to-many: one table, named after the side with the smaller qualified name.
@@ -62,16 +66,19 @@ public struct StoreSchema: Sendable {
                     let owner = canonical ? relationship : inverse
                     let table = StoreSchema.joinTableName(entity: owner.source, relationship: owner.name)
                     if canonical {
-                        joinTables.append(JoinTableDescription(
-                            name: table, sourceEntity: entity.name, destinationEntity: relationship.destination,
-                            sourcePositionColumn: relationship.isOrdered ? "src_pos" : nil,
-                            destinationPositionColumn: inverse.isOrdered && key != inverse.qualifiedName ? "dst_pos" : nil,
-                            isManyToMany: true))
-                        storage[key] = .joinTable(table: table, sourceColumn: "src", destinationColumn: "dst",
-                                                  positionColumn: relationship.isOrdered ? "src_pos" : nil)
+                        joinTables.append(
+                            JoinTableDescription(
+                                name: table, sourceEntity: entity.name, destinationEntity: relationship.destination,
+                                sourcePositionColumn: relationship.isOrdered ? "src_pos" : nil,
+                                destinationPositionColumn: inverse.isOrdered && key != inverse.qualifiedName ? "dst_pos" : nil,
+                                isManyToMany: true))
+                        storage[key] = .joinTable(
+                            table: table, sourceColumn: "src", destinationColumn: "dst",
+                            positionColumn: relationship.isOrdered ? "src_pos" : nil)
                     } else {
-                        storage[key] = .joinTable(table: table, sourceColumn: "dst", destinationColumn: "src",
-                                                  positionColumn: relationship.isOrdered ? "dst_pos" : nil)
+                        storage[key] = .joinTable(
+                            table: table, sourceColumn: "dst", destinationColumn: "src",
+                            positionColumn: relationship.isOrdered ? "dst_pos" : nil)
                     }
                 }
             }

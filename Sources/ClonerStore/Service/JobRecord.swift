@@ -16,8 +16,10 @@ public struct JobRecord: Sendable, Hashable {
     public var owner: String?
     public var leaseExpiresAt: Date?
 
-    public init(id: String, status: JobStatus, request: Data, result: Data? = nil, error: Data? = nil, createdAt: Date = Date(), finishedAt: Date? = nil,
-                owner: String? = nil, leaseExpiresAt: Date? = nil) {
+    public init(
+        id: String, status: JobStatus, request: Data, result: Data? = nil, error: Data? = nil, createdAt: Date = Date(), finishedAt: Date? = nil,
+        owner: String? = nil, leaseExpiresAt: Date? = nil
+    ) {
         self.id = id
         self.status = status
         self.request = request

@@ -59,17 +59,20 @@ struct CommandLineEndToEndTests {
         #expect(broken.stderr.contains("Ghost"))
         #expect(!broken.stdout.contains("\"listening\""))
 
-        let badPort = try await ServiceProcess.run(["serve", "--database", database, "--model", ServiceProcess.sampleModelPath],
-                                             in: directory.url, environment: ["CLONER_PORT": "eighty"])
+        let badPort = try await ServiceProcess.run(
+            ["serve", "--database", database, "--model", ServiceProcess.sampleModelPath],
+            in: directory.url, environment: ["CLONER_PORT": "eighty"])
         #expect(badPort.status == 2)
         #expect(badPort.stderr.contains("CLONER_PORT"))
-        let badKey = try await ServiceProcess.run(["serve", "--port", "0", "--database", database, "--model", ServiceProcess.sampleModelPath],
-                                            in: directory.url, environment: ["CLONER_API_KEYS": "sha256:abc"])
+        let badKey = try await ServiceProcess.run(
+            ["serve", "--port", "0", "--database", database, "--model", ServiceProcess.sampleModelPath],
+            in: directory.url, environment: ["CLONER_API_KEYS": "sha256:abc"])
         #expect(badKey.status == 2)
         #expect(badKey.stderr.contains("CLONER_API_KEYS"))
         // Present but holding no key: the start stops rather than serving without authentication.
-        let noKey = try await ServiceProcess.run(["serve", "--port", "0", "--database", database, "--model", ServiceProcess.sampleModelPath],
-                                           in: directory.url, environment: ["CLONER_API_KEYS": " , "])
+        let noKey = try await ServiceProcess.run(
+            ["serve", "--port", "0", "--database", database, "--model", ServiceProcess.sampleModelPath],
+            in: directory.url, environment: ["CLONER_API_KEYS": " , "])
         #expect(noKey.status == 2)
         #expect(noKey.stderr.contains("CLONER_API_KEYS") && noKey.stderr.contains("holds no key"), "\(noKey.stderr)")
         #expect(!noKey.stdout.contains("\"listening\""))

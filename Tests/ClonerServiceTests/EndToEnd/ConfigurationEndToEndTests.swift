@@ -30,7 +30,8 @@ struct ConfigurationEndToEndTests {
         // file's logLevel is warning: the environment's info brings the "listening" line back.)
         _ = try directory.write(#"{"apiKeys":["from-file"],"database":"file.sqlite","logLevel":"warning"}"#, to: "config/cloner.json")
         do {
-            let service = try await ServiceProcess.start(directory: directory.url, defaults: true, environment: ["CLONER_LOG_LEVEL": "info", "CLONER_DATABASE": "env.sqlite"])
+            let service = try await ServiceProcess.start(
+                directory: directory.url, defaults: true, environment: ["CLONER_LOG_LEVEL": "info", "CLONER_DATABASE": "env.sqlite"])
             defer { service.stop() }
             #expect(try await service.client.get("/notes").status == 401, "apiKeys from the file")
             #expect(try await service.client.get("/notes", headers: [("Authorization", "Bearer from-file")]).status == 200)
@@ -38,9 +39,10 @@ struct ConfigurationEndToEndTests {
             #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("file.sqlite").path))
         }
         do {
-            let service = try await ServiceProcess.start(directory: directory.url, defaults: true,
-                                             environment: ["CLONER_API_KEYS": "from-env", "CLONER_DATABASE": "env.sqlite"],
-                                             arguments: ["--database", "flag.sqlite", "--log-level", "info"])
+            let service = try await ServiceProcess.start(
+                directory: directory.url, defaults: true,
+                environment: ["CLONER_API_KEYS": "from-env", "CLONER_DATABASE": "env.sqlite"],
+                arguments: ["--database", "flag.sqlite", "--log-level", "info"])
             defer { service.stop() }
             #expect(try await service.client.get("/notes", headers: [("Authorization", "Bearer from-file")]).status == 401, "CLONER_API_KEYS over the file")
             #expect(try await service.client.get("/notes", headers: [("Authorization", "Bearer from-env")]).status == 200)
@@ -56,21 +58,26 @@ struct ConfigurationEndToEndTests {
         let key = directory.url.appendingPathComponent("key.pem").path
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                             "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost",
-                             "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"]
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+        ]
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
         openssl.waitUntilExit()
         try #require(openssl.terminationStatus == 0)
 
-        let service = try await ServiceProcess.start(directory: directory.url, environment: ["CLONER_TLS_CERT": certificate],
-                                         arguments: ["--tls-key", key])
+        let service = try await ServiceProcess.start(
+            directory: directory.url, environment: ["CLONER_TLS_CERT": certificate],
+            arguments: ["--tls-key", key])
         defer { service.stop() }
         let base = "https://127.0.0.1:\(service.port)"
-        let created = try await Curl.run(["-sS", "-i", "--cacert", certificate, "-X", "POST", "\(base)/notes",
-                                    "-H", "Content-Type: application/json", "--data-binary", F.note(#""name":"secure","items":[{"name":"x"}]"#)])
+        let created = try await Curl.run([
+            "-sS", "-i", "--cacert", certificate, "-X", "POST", "\(base)/notes",
+            "-H", "Content-Type: application/json", "--data-binary", F.note(#""name":"secure","items":[{"name":"x"}]"#),
+        ])
         #expect(created.status == 201)
         let location = try #require(created.header("Location"))
         let cloned = try await Curl.run(["-sS", "-i", "--cacert", certificate, "-X", "POST", "\(base)\(location)/clone"])

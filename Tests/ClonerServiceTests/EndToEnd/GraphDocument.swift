@@ -66,9 +66,12 @@ struct GraphDocument {
 
 extension ServiceClient {
     /// `POST /{collection}/import` with a document.
-    func importGraph(_ collection: String, _ document: String, query: String = "",
-                     headers: [(name: String, value: String)] = []) async throws -> ClientResponse {
-        try await request("POST", "/\(collection)/import\(query.isEmpty ? "" : "?" + query)",
-                          headers: [("Content-Type", "application/vnd.cloner.graph+x-ndjson")] + headers, body: document)
+    func importGraph(
+        _ collection: String, _ document: String, query: String = "",
+        headers: [(name: String, value: String)] = []
+    ) async throws -> ClientResponse {
+        try await request(
+            "POST", "/\(collection)/import\(query.isEmpty ? "" : "?" + query)",
+            headers: [("Content-Type", "application/vnd.cloner.graph+x-ndjson")] + headers, body: document)
     }
 }

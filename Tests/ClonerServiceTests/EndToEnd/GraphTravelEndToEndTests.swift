@@ -60,7 +60,9 @@ struct GraphTravelEndToEndTests {
         }
     }
 
-    @Test("one store to another: unmatched shared objects are a 422 listing each; dry run reports them; createMissing creates them; a second import links the same ones; and back", arguments: crossings)
+    @Test(
+        "one store to another: unmatched shared objects are a 422 listing each; dry run reports them; createMissing creates them; a second import links the same ones; and back",
+        arguments: crossings)
     func acrossStores(_ backends: (StoreBackendKind, StoreBackendKind)) async throws {
         let (sourceBackend, targetBackend) = backends
         try await ServiceProcess.withService(backend: sourceBackend) { source in
@@ -107,7 +109,9 @@ struct GraphTravelEndToEndTests {
         }
     }
 
-    @Test("Idempotency-Key: a retried import answers the first answer and imports once; the key with another document is a 422", arguments: StoreBackendKind.available)
+    @Test(
+        "Idempotency-Key: a retried import answers the first answer and imports once; the key with another document is a 422",
+        arguments: StoreBackendKind.available)
     func idempotentImport(_ backend: StoreBackendKind) async throws {
         try await ServiceProcess.withService(backend: backend) { service in
             let client = service.client
@@ -127,11 +131,13 @@ struct GraphTravelEndToEndTests {
             #expect(try other.json()["code"] as? String == "idempotency_key_reused")
             // A failed import gives its key back: the same key then imports.
             let failing = [(name: "Idempotency-Key", value: "import-\(F.uuid())")]
-            let refused = try await client.importGraph("notes", document.replacingOccurrences(of: #""name":"travel""#, with: #""name":"elsewhere""#),
-                                                       headers: failing)
+            let refused = try await client.importGraph(
+                "notes", document.replacingOccurrences(of: #""name":"travel""#, with: #""name":"elsewhere""#),
+                headers: failing)
             #expect(refused.status == 422, "\(refused.text)")
-            let retried = try await client.importGraph("notes", document.replacingOccurrences(of: #""name":"travel""#, with: #""name":"elsewhere""#),
-                                                       query: "createMissing=true", headers: failing)
+            let retried = try await client.importGraph(
+                "notes", document.replacingOccurrences(of: #""name":"travel""#, with: #""name":"elsewhere""#),
+                query: "createMissing=true", headers: failing)
             #expect(retried.status == 201, "the key of a failed import is free again: \(retried.text)")
         }
     }
@@ -157,8 +163,9 @@ struct GraphTravelEndToEndTests {
             #expect(F.counts(result["created"]) == ["Note": 1, "Item": 2, "ItemData": 1, "Memo": 1, "NoteDescription": 1])
             #expect(try await service.count("Note") == 2)
 
-            let failing = try await client.importGraph("notes", document.replacingOccurrences(of: #""name":"travel""#, with: #""name":"elsewhere""#),
-                                                       headers: [("Prefer", "respond-async")])
+            let failing = try await client.importGraph(
+                "notes", document.replacingOccurrences(of: #""name":"travel""#, with: #""name":"elsewhere""#),
+                headers: [("Prefer", "respond-async")])
             #expect(failing.status == 202)
             let failedLocation = try #require(failing.header("Location"))
             for _ in 0..<600 {
@@ -184,7 +191,8 @@ struct GraphTravelEndToEndTests {
         let itemName = #"{ "name": "name",   "type": "string", "optional": true },"#
         #expect(model.contains(index) && model.contains(itemName))
         model = model.replacingOccurrences(of: index, with: "")
-            .replacingOccurrences(of: itemName, with: #"{ "name": "name",   "type": "integer", "optional": true }, { "name": "rank", "type": "integer", "default": 7 },"#)
+            .replacingOccurrences(
+                of: itemName, with: #"{ "name": "name",   "type": "integer", "optional": true }, { "name": "rank", "type": "integer", "default": 7 },"#)
         try await ServiceProcess.withService(modelText: model) { target in
             let refused = try await target.client.importGraph("notes", exported)
             #expect(refused.status == 422, "\(refused.text)")
@@ -281,16 +289,22 @@ struct GraphTravelEndToEndTests {
             exported = try await service.client.get("/notes/\(F.int(original["_id"])!)/export").text
             await service.stopAndWait()
             let model = ServiceProcess.sampleModelPath
-            let export = try await ServiceProcess.run(["export", "--database", source, "--model", model, "notes", "\(F.int(original["_id"])!)",
-                                                       "--output", document], in: directory.url)
+            let export = try await ServiceProcess.run(
+                [
+                    "export", "--database", source, "--model", model, "notes", "\(F.int(original["_id"])!)",
+                    "--output", document,
+                ], in: directory.url)
             #expect(export.status == 0, "\(export.stderr)")
             #expect(export.stderr.contains("exported 6 objects and 1 references"))
             #expect(try String(contentsOfFile: document, encoding: .utf8) == exported, "the command writes what the route answers")
             let refused = try await ServiceProcess.run(["import", "--database", target, "--model", model, "notes", "--input", document], in: directory.url)
             #expect(refused.status == 1)
             #expect(refused.stderr.contains("no Tag with name = \"travel\""), "\(refused.stderr)")
-            let imported = try await ServiceProcess.run(["import", "--database", target, "--model", model, "notes", "--input", document,
-                                                         "--create-missing"], in: directory.url)
+            let imported = try await ServiceProcess.run(
+                [
+                    "import", "--database", target, "--model", model, "notes", "--input", document,
+                    "--create-missing",
+                ], in: directory.url)
             #expect(imported.status == 0, "\(imported.stderr)")
             #expect(imported.stdout.contains(#""created":{"Item":2,"ItemData":1,"Memo":1,"Note":1,"NoteDescription":1,"Tag":1}"#), "\(imported.stdout)")
         }

@@ -13,7 +13,8 @@ struct GraphTravelLimitsEndToEndTests {
     static func peakKiB(_ pid: Int32) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) else {
+            let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+        else {
             throw ClientError("no VmHWM in /proc/\(pid)/status")
         }
         return kib
@@ -38,14 +39,18 @@ struct GraphTravelLimitsEndToEndTests {
             let memoID = try #require(F.int(memo["_id"]))
             let shell = Process()
             shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-            shell.arguments = ["-c", #"{ printf '{"memo":%s,"image":"' "$1"; head -c "$2" /dev/urandom | base64 -w0; printf '"}'; } > "$3""#,
-                               "sh", "\(memoID)", "\(size)", body]
+            shell.arguments = [
+                "-c", #"{ printf '{"memo":%s,"image":"' "$1"; head -c "$2" /dev/urandom | base64 -w0; printf '"}'; } > "$3""#,
+                "sh", "\(memoID)", "\(size)", body,
+            ]
             try shell.run()
             shell.waitUntilExit()
             #expect(shell.terminationStatus == 0)
             for _ in 0..<count {
-                let status = try await Self.curl(["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@\(body)",
-                                                  "-o", "/dev/null", "http://127.0.0.1:\(service.port)/attachments"])
+                let status = try await Self.curl([
+                    "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@\(body)",
+                    "-o", "/dev/null", "http://127.0.0.1:\(service.port)/attachments",
+                ])
                 #expect(status == "201")
             }
         }
@@ -63,7 +68,9 @@ struct GraphTravelLimitsEndToEndTests {
             try handle.close()
             #expect(tail.hasSuffix("{\"kind\":\"end\",\"objects\":\(2 + count),\"references\":0}\n"), "the whole graph was written: \(tail)")
             let growthMiB = Double(after - before) / 1024
-            print("export of \(count * size >> 20) MiB of attachments (\(length >> 20) MiB document): server peak RSS \(before / 1024) → \(after / 1024) MiB, growth \(String(format: "%.1f", growthMiB)) MiB")
+            print(
+                "export of \(count * size >> 20) MiB of attachments (\(length >> 20) MiB document): server peak RSS \(before / 1024) → \(after / 1024) MiB, growth \(String(format: "%.1f", growthMiB)) MiB"
+            )
             #expect(growthMiB < 100, "growth \(growthMiB) MiB")
         }
     }
@@ -91,10 +98,16 @@ struct GraphTravelLimitsEndToEndTests {
         let database = directory.url.appendingPathComponent("cloner.sqlite").path
         // A document of 1 note and 30,000 items, written by hand in the export's form.
         let items = 30_000
-        var lines = [#"{"kind":"header","format":"cloner-graph","version":1,"fingerprint":"x","root":{"entity":"Note","ref":1},"entities":{"Note":{"attributes":{"id":"uuid","createDate":"date","name":"string"},"relationships":{"items":{"destination":"Item","toMany":true,"ordered":true}},"key":["id"]},"Item":{"attributes":{"name":"string"},"relationships":{},"key":null}}}"#]
-        lines.append(#"{"kind":"object","entity":"Note","ref":1,"parent":null,"attributes":{"id":"\#(F.uuid())","createDate":"\#(F.date)","name":"big"},"relationships":{"items":[\#((1...items).map(String.init).joined(separator: ","))]}}"#)
+        var lines = [
+            #"{"kind":"header","format":"cloner-graph","version":1,"fingerprint":"x","root":{"entity":"Note","ref":1},"entities":{"Note":{"attributes":{"id":"uuid","createDate":"date","name":"string"},"relationships":{"items":{"destination":"Item","toMany":true,"ordered":true}},"key":["id"]},"Item":{"attributes":{"name":"string"},"relationships":{},"key":null}}}"#
+        ]
+        lines.append(
+            #"{"kind":"object","entity":"Note","ref":1,"parent":null,"attributes":{"id":"\#(F.uuid())","createDate":"\#(F.date)","name":"big"},"relationships":{"items":[\#((1...items).map(String.init).joined(separator: ","))]}}"#
+        )
         for item in 1...items {
-            lines.append(#"{"kind":"object","entity":"Item","ref":\#(item),"parent":{"entity":"Note","ref":1},"attributes":{"name":"item \#(item) \#(String(repeating: "x", count: 200))"},"relationships":{}}"#)
+            lines.append(
+                #"{"kind":"object","entity":"Item","ref":\#(item),"parent":{"entity":"Note","ref":1},"attributes":{"name":"item \#(item) \#(String(repeating: "x", count: 200))"},"relationships":{}}"#
+            )
         }
         lines.append(#"{"kind":"end","objects":\#(items + 1),"references":0}"#)
         let document = directory.url.appendingPathComponent("big.ndjson")

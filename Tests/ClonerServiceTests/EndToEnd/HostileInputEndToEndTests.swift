@@ -38,7 +38,8 @@ struct HostileInputEndToEndTests {
     static let longOrders: [String] = [
         "/notes?order=" + Array(repeating: "id", count: 2700).joined(separator: ","),
         "/notes?order=" + Array(repeating: "-index", count: 1100).joined(separator: ","),
-        "/notes?limit=1&order=" + ["name", "index", "createDate", "isPinned", "id", "-_id", "template", "data", "settings"]
+        "/notes?limit=1&order="
+            + ["name", "index", "createDate", "isPinned", "id", "-_id", "template", "data", "settings"]
             .flatMap { Array(repeating: $0, count: 40) }.joined(separator: ","),
     ]
 
@@ -78,9 +79,11 @@ struct HostileInputEndToEndTests {
     func impossibleJobIDs(_ backend: StoreBackendKind) async throws {
         try await ServiceProcess.withService(backend: backend) { service in
             let client = service.client
-            for (method, target) in [("GET", "/jobs/%00"), ("HEAD", "/jobs/%00"), ("GET", "http://x/jobs/%00"), ("GET", "//jobs//x%00y"),
-                                     ("GET", "/jobs/a%00b"), ("GET", "jobs/a%00b"), ("GET", "/jobs/%FF"), ("GET", "/jobs/" + F.uuid().uppercased()),
-                                     ("GET", "/jobs/" + String(repeating: "a", count: 5000))] {
+            for (method, target) in [
+                ("GET", "/jobs/%00"), ("HEAD", "/jobs/%00"), ("GET", "http://x/jobs/%00"), ("GET", "//jobs//x%00y"),
+                ("GET", "/jobs/a%00b"), ("GET", "jobs/a%00b"), ("GET", "/jobs/%FF"), ("GET", "/jobs/" + F.uuid().uppercased()),
+                ("GET", "/jobs/" + String(repeating: "a", count: 5000)),
+            ] {
                 let response = try await client.request(method, target)
                 #expect(response.status == 404, "\(method) \(target.prefix(60)): \(response.status) \(response.text)")
                 #expect(service.isRunning, "\(method) \(target.prefix(60)) stopped the service")
@@ -91,8 +94,9 @@ struct HostileInputEndToEndTests {
         }
     }
 
-    @Test("every route survives NUL, bytes that are not UTF-8, huge numbers and overlong values; none is a 5xx",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "every route survives NUL, bytes that are not UTF-8, huge numbers and overlong values; none is a 5xx",
+        arguments: StoreBackendKind.available)
     func probeEveryPosition(_ backend: StoreBackendKind) async throws {
         try await ServiceProcess.withService(backend: backend) { service in
             let client = service.client

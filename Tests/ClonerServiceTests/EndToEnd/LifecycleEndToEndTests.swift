@@ -138,7 +138,8 @@ struct LifecycleEndToEndTests {
 
     /// What must not change: the source's row, its items and their data (SQL both dialects read).
     static func sourceFingerprint(_ service: some RunningService, note: Int) async throws -> String {
-        try await service.sql("""
+        try await service.sql(
+            """
             SELECT n."_version", n.id, n.name, (SELECT count(*) FROM "Item" i WHERE i.note = n."_id"), \
             (SELECT count(*) FROM "ItemData" d JOIN "Item" i ON i."_id" = d.item WHERE i.note = n."_id"), \
             (SELECT sum(i."_version") FROM "Item" i WHERE i.note = n."_id") FROM "Note" n WHERE n."_id" = \(note);
@@ -154,15 +155,17 @@ struct LifecycleEndToEndTests {
         case .sqlite:
             return try await service.client.get(job).json()["status"] as? String == "running"
         case .postgreSQL:
-            return try await service.sql("""
+            return try await service.sql(
+                """
                 SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() \
                 AND state IN ('active', 'idle in transaction') AND query LIKE '%\\_clone\\_%';
                 """) != "0"
         }
     }
 
-    @Test("kill -9 in the middle of a large clone: after restart the clone is whole or absent, the source unchanged, the database intact, the job failed or succeeded with it",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "kill -9 in the middle of a large clone: after restart the clone is whole or absent, the source unchanged, the database intact, the job failed or succeeded with it",
+        arguments: StoreBackendKind.available)
     func crashDuringClone(backend: StoreBackendKind) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -196,7 +199,8 @@ struct LifecycleEndToEndTests {
             #expect(sawCopying, "the clone was never seen copying")
             let running = try await client.get(jobLocation).json()
             if running["status"] as? String == "running", let progress = running["progress"] as? [String: Any],
-               let planned = F.int(progress["planned"]), planned > 0 {
+                let planned = F.int(progress["planned"]), planned > 0
+            {
                 #expect(planned == 2 * items + 1, "progress counts every object of the clone")
                 #expect((F.int(progress["written"]) ?? -1) <= planned)
             }
@@ -204,8 +208,9 @@ struct LifecycleEndToEndTests {
             #expect(await service.waitForExit(timeout: .seconds(30)) != nil)
         }
 
-        let restarted = try await ServiceProcess.start(directory: directory.url, backend: backend, environment: lease,
-                                                       sharedDatabase: backend == .postgreSQL ? database : nil)
+        let restarted = try await ServiceProcess.start(
+            directory: directory.url, backend: backend, environment: lease,
+            sharedDatabase: backend == .postgreSQL ? database : nil)
         defer { restarted.stop() }
         let client = restarted.client
         #expect(try await client.get("/readyz").status == 200)

@@ -14,9 +14,11 @@ struct PortInUseEndToEndTests {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
             let second = try await ServiceProcess.run(
-                ["serve", "--host", "127.0.0.1", "--port", "\(first.port)",
-                 "--database", directory.url.appendingPathComponent("second.sqlite").path,
-                 "--model", ServiceProcess.sampleModelPath],
+                [
+                    "serve", "--host", "127.0.0.1", "--port", "\(first.port)",
+                    "--database", directory.url.appendingPathComponent("second.sqlite").path,
+                    "--model", ServiceProcess.sampleModelPath,
+                ],
                 in: directory.url, timeout: .seconds(30))
             #expect(second.status != 0, "the second service started: \(second.stdout)")
             #expect(second.stderr.contains("address in use"), "stderr: \(second.stderr)")
@@ -35,17 +37,21 @@ struct PortInUseEndToEndTests {
             // A job of the first replica, its lease alive (an hour from now).
             let owner = try #require(first.replicaID)
             let leaseEnd = Int64((Date().timeIntervalSince1970 + 3600) * 1000)
-            _ = try await first.sql("""
+            _ = try await first.sql(
+                """
                 INSERT INTO _cloner_jobs (id, status, request, created_at, owner, lease_expires_at)
                 VALUES ('live-job', 'running', X'7B7D', 0, '\(owner)', \(leaseEnd));
                 """)
             let second = try await ServiceProcess.run(
-                ["serve", "--host", "127.0.0.1", "--port", "\(first.port)",
-                 "--database", first.databasePath, "--model", ServiceProcess.sampleModelPath],
+                [
+                    "serve", "--host", "127.0.0.1", "--port", "\(first.port)",
+                    "--database", first.databasePath, "--model", ServiceProcess.sampleModelPath,
+                ],
                 in: first.directory, timeout: .seconds(30))
             #expect(second.status != 0 && second.stderr.contains("address in use"), "stderr: \(second.stderr)")
-            #expect(try await first.sql("SELECT status FROM _cloner_jobs WHERE id = 'live-job';") == "running",
-                    "the live instance's job was marked failed by an instance that never served")
+            #expect(
+                try await first.sql("SELECT status FROM _cloner_jobs WHERE id = 'live-job';") == "running",
+                "the live instance's job was marked failed by an instance that never served")
         }
     }
 }

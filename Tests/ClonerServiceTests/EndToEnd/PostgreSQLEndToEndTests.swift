@@ -13,8 +13,9 @@ struct PostgreSQLEndToEndTests {
     func passwordNeverLogged() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let service = try await ServiceProcess.start(directory: directory.url, backend: .postgreSQL,
-                                                     environment: ["CLONER_LOG_LEVEL": "debug"], databasePassword: Self.password)
+        let service = try await ServiceProcess.start(
+            directory: directory.url, backend: .postgreSQL,
+            environment: ["CLONER_LOG_LEVEL": "debug"], databasePassword: Self.password)
         defer { service.stop() }
         let created = try await service.client.post("/notes", EndToEndFixture.note(#""name":"pg""#))
         #expect(created.status == 201)

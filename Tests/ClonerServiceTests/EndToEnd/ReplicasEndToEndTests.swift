@@ -7,14 +7,16 @@ import Testing
 /// (docs/architecture.md#replicas): what one writes the other reads, versions and `If-Match` agree, an
 /// `Idempotency-Key` makes one clone whichever replicas its retries reach, jobs answer on every
 /// replica, and a replica's death fails its running job on another once its lease runs out.
-@Suite("End to end: replicas on one PostgreSQL database", .serialized,
-       .enabled(if: PostgreSQLTestCluster.isEnabled, Comment(rawValue: PostgreSQLTestCluster.skipReason)))
+@Suite(
+    "End to end: replicas on one PostgreSQL database", .serialized,
+    .enabled(if: PostgreSQLTestCluster.isEnabled, Comment(rawValue: PostgreSQLTestCluster.skipReason)))
 struct ReplicasEndToEndTests {
     typealias F = EndToEndFixture
 
     /// Two replicas started at the same moment on one fresh, empty database.
     static func startPair(lease: String = "15", environment extra: [String: String] = [:]) async throws
-        -> (ServiceProcess, ServiceProcess, [TemporaryDirectory]) {
+        -> (ServiceProcess, ServiceProcess, [TemporaryDirectory])
+    {
         let uri = try PostgreSQLTestCluster.shared.createDatabase().uri(password: nil)
         let first = try TemporaryDirectory(), second = try TemporaryDirectory()
         let environment = ["CLONER_JOB_LEASE_SECONDS": lease].merging(extra) { _, new in new }
@@ -26,7 +28,7 @@ struct ReplicasEndToEndTests {
     @Test("draining one replica (SIGTERM) leaves the other serving: A's /readyz turns 503 in its grace, B's stays 200 and B reads and writes; A exits 0")
     func drainingOneReplicaLeavesTheOtherServing() async throws {
         let (a, b, directories) = try await Self.startPair(environment: ["CLONER_DRAIN_GRACE": "2"])
-        defer { a.stop(); b.stop(); directories.forEach { $0.remove() } }
+        defer { a.stop(); b.stop(); for directory in directories { directory.remove() } }
         let created = try await a.client.post("/notes", F.note(#""name":"before the drain""#))
         #expect(created.status == 201)
         let location = try #require(created.header("Location"))
@@ -47,7 +49,7 @@ struct ReplicasEndToEndTests {
     @Test("started together on an empty database: both come up; A writes, B reads; If-Match across; jobs on both; one clone per key")
     func sharedState() async throws {
         let (a, b, directories) = try await Self.startPair()
-        defer { a.stop(); b.stop(); directories.forEach { $0.remove() } }
+        defer { a.stop(); b.stop(); for directory in directories { directory.remove() } }
         #expect(a.replicaID != nil && b.replicaID != nil && a.replicaID != b.replicaID, "each process logs its own replica id")
 
         // Write on A, read on B.
@@ -102,10 +104,11 @@ struct ReplicasEndToEndTests {
         #expect(try await a.count("Note") == 6)
     }
 
-    @Test("kill -9 of a replica running a long async clone: the other fails it within lease + interval, nothing of it is written, a retry of its key clones once")
+    @Test(
+        "kill -9 of a replica running a long async clone: the other fails it within lease + interval, nothing of it is written, a retry of its key clones once")
     func deadReplicasJobFails() async throws {
         let (a, b, directories) = try await Self.startPair(lease: "2")
-        defer { a.stop(); b.stop(); directories.forEach { $0.remove() } }
+        defer { a.stop(); b.stop(); for directory in directories { directory.remove() } }
         let items = 60_000
         let noteID = try await a.seedLargeNote(items: items, name: "long")
         let headers = [("Idempotency-Key", "dead-\(UUID().uuidString)"), ("Prefer", "respond-async")]

@@ -5,8 +5,10 @@ import Testing
 extension ServiceProcess {
     /// Runs `body` against a fresh service in a fresh temporary folder; the process is killed
     /// and the folder removed afterwards, whatever happens.
-    static func withService<T>(backend: StoreBackendKind = .sqlite, environment: [String: String] = [:], arguments: [String] = [],
-                               _ body: (ServiceProcess) async throws -> T) async throws -> T {
+    static func withService<T>(
+        backend: StoreBackendKind = .sqlite, environment: [String: String] = [:], arguments: [String] = [],
+        _ body: (ServiceProcess) async throws -> T
+    ) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let service = try await ServiceProcess.start(directory: directory.url, backend: backend, environment: environment, arguments: arguments)
@@ -24,8 +26,10 @@ extension ServiceProcess {
     }
 
     /// `withService` on a model of the test's own, written to a file beside the database.
-    static func withService<T>(backend: StoreBackendKind = .sqlite, modelText: String,
-                               _ body: (ServiceProcess) async throws -> T) async throws -> T {
+    static func withService<T>(
+        backend: StoreBackendKind = .sqlite, modelText: String,
+        _ body: (ServiceProcess) async throws -> T
+    ) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try directory.write(modelText, to: "model.json")

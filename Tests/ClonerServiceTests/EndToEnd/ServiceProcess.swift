@@ -50,9 +50,11 @@ final class ServiceProcess: RunningService {
     /// outcome: for `serve`, use `start` instead. A `launcher` (a command and its arguments, such
     /// as `setpriv` to run as another user) runs `cloner` through it; `executable` replaces the
     /// binary's path (a copy another user can reach).
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
-                    timeout: Duration = .seconds(60), launcher: [String] = [],
-                    executable: String = executablePath) async throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+        timeout: Duration = .seconds(60), launcher: [String] = [],
+        executable: String = executablePath
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
         let outcome = try await Blocking.run {
             try runNow(arguments, in: directory, environment: environment, timeout: timeout, launcher: launcher, executable: executable)
         }
@@ -65,8 +67,10 @@ final class ServiceProcess: RunningService {
         let stderr: String
     }
 
-    private static func runNow(_ arguments: [String], in directory: URL, environment: [String: String], timeout: Duration,
-                               launcher: [String], executable: String) throws -> Outcome {
+    private static func runNow(
+        _ arguments: [String], in directory: URL, environment: [String: String], timeout: Duration,
+        launcher: [String], executable: String
+    ) throws -> Outcome {
         let process = Process()
         let command = launcher + [executable] + arguments
         process.executableURL = URL(fileURLWithPath: command[0])
@@ -98,12 +102,15 @@ final class ServiceProcess: RunningService {
     }
 
     /// Starts the service (see `init`) from a thread of its own and awaits it listening.
-    static func start(directory: URL, backend: StoreBackendKind = .sqlite, defaults: Bool = false,
-                      environment: [String: String] = [:], arguments: [String] = [],
-                      databasePassword: String? = nil, sharedDatabase: String? = nil) async throws -> ServiceProcess {
+    static func start(
+        directory: URL, backend: StoreBackendKind = .sqlite, defaults: Bool = false,
+        environment: [String: String] = [:], arguments: [String] = [],
+        databasePassword: String? = nil, sharedDatabase: String? = nil
+    ) async throws -> ServiceProcess {
         try await Blocking.run {
-            try ServiceProcess(directory: directory, backend: backend, defaults: defaults, environment: environment, arguments: arguments,
-                               databasePassword: databasePassword, sharedDatabase: sharedDatabase)
+            try ServiceProcess(
+                directory: directory, backend: backend, defaults: defaults, environment: environment, arguments: arguments,
+                databasePassword: databasePassword, sharedDatabase: sharedDatabase)
         }
     }
 
@@ -114,8 +121,10 @@ final class ServiceProcess: RunningService {
     /// one in the test cluster, given to `--database` as a libpq URI (with `databasePassword` in
     /// its user info when given: the test cluster trusts local connections and ignores it) —
     /// or `sharedDatabase`, a URI another replica of the test serves too.
-    init(directory: URL, backend: StoreBackendKind = .sqlite, defaults: Bool = false, environment: [String: String] = [:],
-         arguments: [String] = [], databasePassword: String? = nil, sharedDatabase: String? = nil, startTimeout: Duration = .seconds(60)) throws {
+    init(
+        directory: URL, backend: StoreBackendKind = .sqlite, defaults: Bool = false, environment: [String: String] = [:],
+        arguments: [String] = [], databasePassword: String? = nil, sharedDatabase: String? = nil, startTimeout: Duration = .seconds(60)
+    ) throws {
         precondition(!(defaults && backend == .postgreSQL), "defaults place the database in data/cloner.sqlite")
         self.directory = directory
         self.backend = backend

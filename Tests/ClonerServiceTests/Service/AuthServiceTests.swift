@@ -27,8 +27,10 @@ struct AuthServiceTests {
         ]
         try await TestService.withService(environment: environment) { service in
             let anonymous = service.client
-            for (method, path) in [("GET", "/notes"), ("POST", "/notes"), ("GET", "/model"), ("GET", "/metrics"),
-                                   ("GET", "/openapi.yaml"), ("GET", "/jobs/x"), ("POST", "/notes/1/clone")] {
+            for (method, path) in [
+                ("GET", "/notes"), ("POST", "/notes"), ("GET", "/model"), ("GET", "/metrics"),
+                ("GET", "/openapi.yaml"), ("GET", "/jobs/x"), ("POST", "/notes/1/clone"),
+            ] {
                 let response = try await anonymous.request(method, path, body: method == "POST" ? "{}" : nil)
                 #expect(response.status == 401, "\(method) \(path) without a key")
                 #expect(response.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
@@ -53,8 +55,10 @@ struct AuthServiceTests {
             #expect(try await reader.get("/notes/\(noteID)").status == 200)
             #expect(try await reader.get("/metrics").status == 200)
             #expect(try await reader.get("/model").status == 200)
-            for (method, path, body) in [("POST", "/notes", F.note()), ("PATCH", "/notes/\(noteID)", #"{"name":"x"}"#),
-                                         ("DELETE", "/notes/\(noteID)", nil), ("POST", "/notes/\(noteID)/clone", nil)] {
+            for (method, path, body) in [
+                ("POST", "/notes", F.note()), ("PATCH", "/notes/\(noteID)", #"{"name":"x"}"#),
+                ("DELETE", "/notes/\(noteID)", nil), ("POST", "/notes/\(noteID)/clone", nil),
+            ] {
                 let response = try await reader.request(method, path, body: body)
                 #expect(response.status == 403, "\(method) \(path) with a read-only key")
                 #expect(try response.json()["code"] as? String == "forbidden")

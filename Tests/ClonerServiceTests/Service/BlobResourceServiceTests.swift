@@ -31,8 +31,9 @@ struct BlobResourceServiceTests {
         return String(String(decoding: output, as: UTF8.self).prefix(64))
     }
 
-    @Test("GET serves the bytes with the hash as ETag, single ranges, 416, 304 and HEAD; bad input names the field",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "GET serves the bytes with the hash as ETag, single ranges, 416, 304 and HEAD; bad input names the field",
+        arguments: StoreBackendKind.available)
     func download(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
@@ -77,8 +78,10 @@ struct BlobResourceServiceTests {
             let twin = try await client.create("notes", F.note(#""data":"\#(Data(value).base64EncodedString())""#))
             #expect(try await client.get("/notes/\(F.int(twin["_id"])!)/data", headers: [("Range", "bytes=0-0")]).header("ETag") == tag)
 
-            for (path, status, field) in [("/notes/\(id)/nope", 404, "nope"), ("/notes/\(id)/name", 404, "name"),
-                                          ("/notes/\(F.int(twin["_id"])! + 100)/data", 404, nil)] {
+            for (path, status, field) in [
+                ("/notes/\(id)/nope", 404, "nope"), ("/notes/\(id)/name", 404, "name"),
+                ("/notes/\(F.int(twin["_id"])! + 100)/data", 404, nil),
+            ] {
                 let response = try await client.get(path)
                 #expect(response.status == status, "\(path): \(response.text)")
                 #expect(try response.json()["field"] as? String == field, "\(path): \(response.text)")
@@ -92,8 +95,9 @@ struct BlobResourceServiceTests {
         }
     }
 
-    @Test("PUT streams a value in, with Content-Length or chunked, hashed as it arrives; If-Match and the size limit hold",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "PUT streams a value in, with Content-Length or chunked, hashed as it arrives; If-Match and the size limit hold",
+        arguments: StoreBackendKind.available)
     func upload(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, environment: ["CLONER_MAX_UPLOAD_BYTES": "\(6 << 20)"]) { service in
             let client = service.client
@@ -132,7 +136,9 @@ struct BlobResourceServiceTests {
             _ = FileManager.default.createFile(atPath: tooLarge, contents: Data(Self.bytes(6 << 20 + 1)))
             let refused = try await Curl.run(["-sS", "-i", "-H", "Expect:", "-X", "PUT", "--data-binary", "@\(tooLarge)", url])
             #expect(refused.status == 413, "\(refused.text)")
-            let missing = try await Curl.run(["-sS", "-i", "-H", "Expect:", "-X", "PUT", "--data-binary", "@\(small)", "http://127.0.0.1:\(service.port)/notes/\(id)/name"])
+            let missing = try await Curl.run([
+                "-sS", "-i", "-H", "Expect:", "-X", "PUT", "--data-binary", "@\(small)", "http://127.0.0.1:\(service.port)/notes/\(id)/name",
+            ])
             let missingField = try missing.json()["field"] as? String
             #expect(missing.status == 404 && missingField == "name")
             #expect(try await client.get("/notes/\(id)/data").text == "small", "refused uploads changed nothing")

@@ -14,7 +14,8 @@ struct CloneAdmissionServiceTests {
     /// outside the service, so the job waits for it (the store's busy timeout) and keeps its place
     /// until `blocker` rolls back.
     static func holdFirstClone(_ service: TestService) async throws
-        -> (note: Int, blocker: SQLiteConnection, first: Task<ClientResponse, any Error>) {
+        -> (note: Int, blocker: SQLiteConnection, first: Task<ClientResponse, any Error>)
+    {
         let client = service.client
         let note = try await client.create("notes", F.richNote(name: "busy", tag: "t"))
         let noteID = try #require(F.int(note["_id"]))

@@ -9,7 +9,9 @@ import Testing
 struct CloneServiceTests {
     typealias F = EndToEndFixture
 
-    @Test("clone: 201 + Location + counts; the copy is deep, rebuilt where the model says, linked where shared; the original is untouched", arguments: StoreBackendKind.available)
+    @Test(
+        "clone: 201 + Location + counts; the copy is deep, rebuilt where the model says, linked where shared; the original is untouched",
+        arguments: StoreBackendKind.available)
     func deepClone(_ backend: StoreBackendKind) async throws {
         do {
             try await TestService.withService(backend: backend) { service in
@@ -103,8 +105,9 @@ struct CloneServiceTests {
                 let otherID = try #require(F.int(other["_id"]))
 
                 let newID = F.uuid()
-                let shaped = try await client.post("/notes/\(originalID)/clone",
-                                             #"{"exclude":["memos","Item.itemDatas"],"set":{"name":"shaped","id":"\#(newID)","index":42,"template":\#(otherID)}}"#)
+                let shaped = try await client.post(
+                    "/notes/\(originalID)/clone",
+                    #"{"exclude":["memos","Item.itemDatas"],"set":{"name":"shaped","id":"\#(newID)","index":42,"template":\#(otherID)}}"#)
                 #expect(shaped.status == 201, "\(shaped.text)")
                 let answer = try shaped.json()
                 #expect(F.counts(answer["created"]) == ["Note": 1, "Item": 2, "NoteDescription": 1])
@@ -119,10 +122,12 @@ struct CloneServiceTests {
                 #expect(item["noteID"] as? String == newID, "followParent follows the set value")
 
                 let notesBefore = try await service.count("Note")
-                for (body, field) in [(#"{"exclude":["nope"]}"#, "exclude"), (#"{"exclude":["Item.nope"]}"#, "exclude"),
-                                      (#"{"exclude":[3]}"#, "exclude[0]"), (#"{"set":{"nope":1}}"#, "set.nope"),
-                                      (#"{"set":{"index":"many"}}"#, "set.index"), (#"{"set":{"template":"x"}}"#, "set.template"),
-                                      (#"{"dryRun":"yes"}"#, "dryRun"), (#"{"copies":0}"#, "copies")] {
+                for (body, field) in [
+                    (#"{"exclude":["nope"]}"#, "exclude"), (#"{"exclude":["Item.nope"]}"#, "exclude"),
+                    (#"{"exclude":[3]}"#, "exclude[0]"), (#"{"set":{"nope":1}}"#, "set.nope"),
+                    (#"{"set":{"index":"many"}}"#, "set.index"), (#"{"set":{"template":"x"}}"#, "set.template"),
+                    (#"{"dryRun":"yes"}"#, "dryRun"), (#"{"copies":0}"#, "copies"),
+                ] {
                     let response = try await client.post("/notes/\(originalID)/clone", body)
                     #expect(response.status == 422, "\(body) → \(response.text)")
                     let problem = try response.json()
@@ -156,11 +161,14 @@ struct CloneServiceTests {
 struct CloneSharingEndToEndTests {
     typealias F = EndToEndFixture
 
-    @Test("an Item clone joins its note (shared, inverse to-many) at the end; a clone over --max-objects is refused and writes nothing", arguments: StoreBackendKind.available)
+    @Test(
+        "an Item clone joins its note (shared, inverse to-many) at the end; a clone over --max-objects is refused and writes nothing",
+        arguments: StoreBackendKind.available)
     func sharedParentAndObjectLimit(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(overrides: .init(maxObjectsPerClone: 3)) { service in
             let client = service.client
-            let note = try await client.create("notes", F.note(#""name":"parent","items":[{"name":"a","itemDatas":[{"createDate":"\#(F.date)"}]},{"name":"b"}]"#))
+            let note = try await client.create(
+                "notes", F.note(#""name":"parent","items":[{"name":"a","itemDatas":[{"createDate":"\#(F.date)"}]},{"name":"b"}]"#))
             let noteID = try #require(F.int(note["_id"]))
             let items = try #require(F.ints(note["items"]))
 

@@ -29,8 +29,9 @@ struct CloneSetServiceTests {
         }
     }
 
-    @Test("set on a followParent attribute of the root (an item's noteID): 201 with the value, sync and async, null too",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "set on a followParent attribute of the root (an item's noteID): 201 with the value, sync and async, null too",
+        arguments: StoreBackendKind.available)
     func setFollowParentAttributeOfTheRoot(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
@@ -42,8 +43,9 @@ struct CloneSetServiceTests {
             let cases: [(value: String, expected: String?)] = [("\"\(chosen)\"", chosen), ("null", nil)]
             for (value, expected) in cases {
                 for async in [false, true] {
-                    let response = try await client.post("/items/\(itemID)/clone", #"{"set": {"noteID": \#(value)}}"#,
-                                                         headers: async ? [("Prefer", "respond-async")] : [])
+                    let response = try await client.post(
+                        "/items/\(itemID)/clone", #"{"set": {"noteID": \#(value)}}"#,
+                        headers: async ? [("Prefer", "respond-async")] : [])
                     var result: [String: Any]
                     if async {
                         #expect(response.status == 202, "\(response.text)")
@@ -87,7 +89,8 @@ struct CloneSetServiceTests {
         }
     }
 
-    @Test("set tags on many copies of a memo: each copy lists the tags, each tag lists every copy, counted once in linked", arguments: StoreBackendKind.available)
+    @Test(
+        "set tags on many copies of a memo: each copy lists the tags, each tag lists every copy, counted once in linked", arguments: StoreBackendKind.available)
     func setToManyOnManyCopies(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client

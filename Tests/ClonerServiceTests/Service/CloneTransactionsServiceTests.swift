@@ -14,7 +14,8 @@ struct CloneTransactionsServiceTests {
 
     /// The transactions `send` causes, up to the end of the clone it starts.
     static func transactions(_ service: TestService, clones: Double = 1, _ send: (ServiceClient, Int) async throws -> ClientResponse) async throws
-        -> (reads: Int, writes: Int) {
+        -> (reads: Int, writes: Int)
+    {
         let note = try await service.client.create("notes", F.richNote(name: "source", tag: "shared"))
         let id = try #require(F.int(note["_id"]))
         let before = service.application.store.transactions.counts
@@ -28,8 +29,9 @@ struct CloneTransactionsServiceTests {
 
     static let longLease = ["CLONER_JOB_LEASE_SECONDS": "3600"]
 
-    @Test("asynchronous with an Idempotency-Key: the key's claim and the job row in one write, then running, then the clone",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "asynchronous with an Idempotency-Key: the key's claim and the job row in one write, then running, then the clone",
+        arguments: StoreBackendKind.available)
     func asynchronousWithKey(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, environment: Self.longLease) { service in
             let counted = try await Self.transactions(service) { client, id in
@@ -51,8 +53,9 @@ struct CloneTransactionsServiceTests {
         }
     }
 
-    @Test("synchronous with an Idempotency-Key: the claim in a write of its own (others see it while the clone runs), then the clone",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "synchronous with an Idempotency-Key: the claim in a write of its own (others see it while the clone runs), then the clone",
+        arguments: StoreBackendKind.available)
     func synchronousWithKey(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, environment: Self.longLease) { service in
             let counted = try await Self.transactions(service) { client, id in

@@ -15,10 +15,13 @@ struct ConcurrencyServiceTests {
     /// A note owning items, a description and a memo linked to one tag; returns (note, tag).
     static func template(_ client: ServiceClient, name: String, tag: Int? = nil) async throws -> (note: Int, tag: Int) {
         let tags = tag.map { "[\($0)]" } ?? #"[{"name":"shared"}]"#
-        let note = try await client.create("notes", F.note("""
-            "name":"\(name)","items":[{"name":"a","itemDatas":[{"value":1.5,"createDate":"\(F.date)"}]},{"name":"b"}],\
-            "noteDescription":{"content":"about"},"memos":[{"text":"m","createDate":"\(F.date)","tags":\(tags)}]
-            """))
+        let note = try await client.create(
+            "notes",
+            F.note(
+                """
+                "name":"\(name)","items":[{"name":"a","itemDatas":[{"value":1.5,"createDate":"\(F.date)"}]},{"name":"b"}],\
+                "noteDescription":{"content":"about"},"memos":[{"text":"m","createDate":"\(F.date)","tags":\(tags)}]
+                """))
         let noteID = try #require(F.int(note["_id"]))
         let memoID = try #require(F.ints(note["memos"])?.first)
         let memo = try await client.get("/memos/\(memoID)").json()
@@ -45,8 +48,9 @@ struct ConcurrencyServiceTests {
         }
     }
 
-    @Test("32 clients cloning one template: every clone is made, the shared tag steps once per clone, the source is unchanged",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "32 clients cloning one template: every clone is made, the shared tag steps once per clone, the source is unchanged",
+        arguments: StoreBackendKind.available)
     func manyClientsOneTemplate(backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
@@ -63,8 +67,9 @@ struct ConcurrencyServiceTests {
         }
     }
 
-    @Test("clones while others rename the linked tag and create memos linking it: all served, every step counted",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "clones while others rename the linked tag and create memos linking it: all served, every step counted",
+        arguments: StoreBackendKind.available)
     func clonesDuringEditsOfLinkedObjects(backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
@@ -89,8 +94,9 @@ struct ConcurrencyServiceTests {
         }
     }
 
-    @Test("clones of eight different notes that link the same tag, side by side: all served",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "clones of eight different notes that link the same tag, side by side: all served",
+        arguments: StoreBackendKind.available)
     func differentRootsLinkingTheSameObjects(backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
@@ -107,12 +113,13 @@ struct ConcurrencyServiceTests {
         }
     }
 
-    @Test("three replicas on one PostgreSQL database cloning one template: all served, counts exact",
-          .enabled(if: PostgreSQLTestCluster.isEnabled, Comment(rawValue: PostgreSQLTestCluster.skipReason)))
+    @Test(
+        "three replicas on one PostgreSQL database cloning one template: all served, counts exact",
+        .enabled(if: PostgreSQLTestCluster.isEnabled, Comment(rawValue: PostgreSQLTestCluster.skipReason)))
     func replicasOnOneTemplate() async throws {
         let uri = try PostgreSQLTestCluster.shared.createDatabase().uri(password: nil)
         let directories = try (0..<3).map { _ in try TemporaryDirectory() }
-        defer { directories.forEach { $0.remove() } }
+        defer { for directory in directories { directory.remove() } }
         var replicas: [TestService] = []
         for directory in directories {
             replicas.append(try await TestService.start(directory: directory.url, backend: .postgreSQL, sharedDatabase: uri))

@@ -36,8 +36,9 @@ struct CopiesServiceTests {
                 #expect(F.ints(clone["items"])?.count == 2)
             }
 
-            let named = try await client.post("/notes/\(noteID)/clone",
-                                              #"{"set":{"index":7},"copies":[{"set":{"name":"Class A"}},{"set":{"name":"Class B","index":2}}]}"#)
+            let named = try await client.post(
+                "/notes/\(noteID)/clone",
+                #"{"set":{"index":7},"copies":[{"set":{"name":"Class A"}},{"set":{"name":"Class B","index":2}}]}"#)
             #expect(named.status == 201, "\(named.text)")
             let namedIDs = try #require(try named.json()["clones"] as? [[String: Any]]).compactMap { F.int($0["id"]) }
             var names: [String] = [], indexes: [Int] = []

@@ -50,7 +50,9 @@ struct CoreDataServiceTests {
             let red = try #require(F.int(try await client.create("tomanytags", #"{"name": "red", "color": "warm"}"#)["_id"]))
             let blue = try #require(F.int(try await client.create("tomanytags", #"{"name": "blue", "color": "cold"}"#)["_id"]))
             let memos = (0..<30).map { #"{"text": "memo \#($0)", "position": \#($0)}"# }.joined(separator: ",")
-            let note = try await client.create("notes", """
+            let note = try await client.create(
+                "notes",
+                """
                 {"id": "6f1c1b2e-8f0a-4d5e-9a7b-2c3d4e5f6a7b", "name": "Groceries", "createDate": "2026-11-21T10:00:00Z", "index": 7,
                  "toOneTag": \(tag), "noteDescription": {"content": "about groceries"},
                  "items": [{"name": "milk", "noteID": "6f1c1b2e-8f0a-4d5e-9a7b-2c3d4e5f6a7b", "toManyTags": [\(red), \(blue)], "detail": {"text": "2 l"}},
@@ -101,7 +103,9 @@ struct CoreDataServiceTests {
     func itemFromTheMiddle() async throws {
         try await Self.withService { service in
             let client = service.client
-            let note = try await client.create("notes", """
+            let note = try await client.create(
+                "notes",
+                """
                 {"id": "0f8fad5b-d9cb-469f-a165-70867728950e", "createDate": "2026-11-21T10:00:00Z",
                  "items": [{"name": "a", "noteID": "0f8fad5b-d9cb-469f-a165-70867728950e"},
                            {"name": "b", "noteID": "0f8fad5b-d9cb-469f-a165-70867728950e", "detail": {"text": "middle"}},
@@ -124,7 +128,9 @@ struct CoreDataServiceTests {
     func parentWithoutTheFollowedAttribute() async throws {
         try await Self.withService { service in
             let client = service.client
-            let tag = try await client.create("toonetags", """
+            let tag = try await client.create(
+                "toonetags",
+                """
                 {"name": "owner", "items": [{"name": "x", "noteID": "6f1c1b2e-8f0a-4d5e-9a7b-2c3d4e5f6a7b"}]}
                 """)
             let tagID = try #require(F.int(tag["_id"]))

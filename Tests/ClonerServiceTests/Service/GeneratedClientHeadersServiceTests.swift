@@ -71,7 +71,9 @@ struct GeneratedClientHeadersServiceTests {
             let plain = try await client.post("/notes/\(id)/clone", nil, headers: [("Idempotency-Key", "k:1")])
             #expect(encoded.status == 201 && plain.status == 201)
             #expect(plain.header("Idempotent-Replayed") == nil, "k:1 is not a replay of k%3A1")
-            #expect(F.int(try encoded.json()["clone"].flatMap { ($0 as? [String: Any])?["id"] }) != F.int(try plain.json()["clone"].flatMap { ($0 as? [String: Any])?["id"] }))
+            #expect(
+                F.int(try encoded.json()["clone"].flatMap { ($0 as? [String: Any])?["id"] })
+                    != F.int(try plain.json()["clone"].flatMap { ($0 as? [String: Any])?["id"] }))
         }
     }
 

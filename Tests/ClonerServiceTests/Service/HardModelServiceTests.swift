@@ -9,17 +9,17 @@ struct HardModelServiceTests {
     typealias F = EndToEndFixture
 
     static let model = """
-    { "entities": [
-      { "name": "Person", "collection": "people",
-        "uniqueTogether": [["firstName", "lastName"]],
-        "attributes": [
-          { "name": "firstName", "type": "string" },
-          { "name": "lastName", "type": "string" } ],
-        "relationships": [
-          { "name": "spouse", "destination": "Person", "inverse": "spouse" },
-          { "name": "friends", "destination": "Person", "toMany": true, "inverse": "friends" } ] }
-    ] }
-    """
+        { "entities": [
+          { "name": "Person", "collection": "people",
+            "uniqueTogether": [["firstName", "lastName"]],
+            "attributes": [
+              { "name": "firstName", "type": "string" },
+              { "name": "lastName", "type": "string" } ],
+            "relationships": [
+              { "name": "spouse", "destination": "Person", "inverse": "spouse" },
+              { "name": "friends", "destination": "Person", "toMany": true, "inverse": "friends" } ] }
+        ] }
+        """
 
     static func withService(_ body: (TestService) async throws -> Void) async throws {
         try await TestService.withService(modelText: model, body)

@@ -84,7 +84,8 @@ struct IdempotencyServiceTests {
         }
     }
 
-    @Test("a retry while the key's clone runs answers 409 in_progress with Retry-After; once it has finished, the replay", arguments: StoreBackendKind.available)
+    @Test(
+        "a retry while the key's clone runs answers 409 in_progress with Retry-After; once it has finished, the replay", arguments: StoreBackendKind.available)
     func retryWhileRunning(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client

@@ -38,7 +38,8 @@ struct ListCursorServiceTests {
         Key(name: record["name"] as? String, date: record["createDate"] as? String ?? "", id: F.int(record["_id"]) ?? 0)
     }
 
-    @Test("paging by name,-createDate while the cursor's record is deleted and others are inserted: no repeats, no skips", arguments: StoreBackendKind.available)
+    @Test(
+        "paging by name,-createDate while the cursor's record is deleted and others are inserted: no repeats, no skips", arguments: StoreBackendKind.available)
     func pagingWhileWriting(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
@@ -91,8 +92,9 @@ struct ListCursorServiceTests {
         }
     }
 
-    @Test("order names each key once and at most 8 (422 naming order); 8 keys page through every record once",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "order names each key once and at most 8 (422 naming order); 8 keys page through every record once",
+        arguments: StoreBackendKind.available)
     func orderKeysAreFewAndDistinct(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
@@ -123,7 +125,9 @@ struct ListCursorServiceTests {
         }
     }
 
-    @Test("next carries an opaque cursor; it keeps its order and filters, and a forged or foreign cursor is a 422 naming it", arguments: StoreBackendKind.available)
+    @Test(
+        "next carries an opaque cursor; it keeps its order and filters, and a forged or foreign cursor is a 422 naming it",
+        arguments: StoreBackendKind.available)
     func cursorForm(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client

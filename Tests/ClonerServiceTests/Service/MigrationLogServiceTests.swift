@@ -37,8 +37,9 @@ struct MigrationLogServiceTests {
         #expect(Self.line(first, "store migrated") == nil)
         await first.stop()
 
-        let second = try await TestService.start(directory: directory.url, backend: backend, overrides: .init(modelPath: after),
-                                                 sharedDatabase: backend == .postgreSQL ? database : nil)
+        let second = try await TestService.start(
+            directory: directory.url, backend: backend, overrides: .init(modelPath: after),
+            sharedDatabase: backend == .postgreSQL ? database : nil)
         let migrated = try #require(Self.line(second, "store migrated"), "no migration line: \(second.log.text)")
         #expect(Self.line(second, "store created") == nil)
         #expect(migrated["changes"] as? String == "1", "\(migrated)")
@@ -53,8 +54,9 @@ struct MigrationLogServiceTests {
         #expect(migratedAt != nil && listeningAt != nil && migratedAt! < listeningAt!)
         await second.stop()
 
-        let third = try await TestService.start(directory: directory.url, backend: backend, overrides: .init(modelPath: after),
-                                                sharedDatabase: backend == .postgreSQL ? database : nil)
+        let third = try await TestService.start(
+            directory: directory.url, backend: backend, overrides: .init(modelPath: after),
+            sharedDatabase: backend == .postgreSQL ? database : nil)
         #expect(Self.line(third, "store migrated") == nil && Self.line(third, "store created") == nil, "\(third.log.text)")
         await third.stop()
     }

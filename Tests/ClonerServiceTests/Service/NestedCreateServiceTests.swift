@@ -13,8 +13,9 @@ import Testing
 struct NestedCreateServiceTests {
     typealias F = EndToEndFixture
 
-    @Test("a body holding more objects than maxObjectsPerRequest is a 413 naming the widest member, before any work",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "a body holding more objects than maxObjectsPerRequest is a 413 naming the widest member, before any work",
+        arguments: StoreBackendKind.available)
     func wideBodiesAreRefused(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, environment: ["CLONER_MAX_OBJECTS_PER_REQUEST": "10"]) { service in
             let client = service.client
@@ -23,9 +24,11 @@ struct NestedCreateServiceTests {
             #expect(fits.status == 201, "\(fits.text)")
             let noteID = try #require(F.int(try fits.json()["_id"]))
             let before = try await service.counts(["Note", "Item", "NoteDescription"])
-            for (method, path, body) in [("POST", "/notes", F.note(#""items":[\#(items(11))]"#)),
-                                         ("POST", "/notes", F.note(#""items":[\#(items(6))],"memos":[\#(items(5))]"#)),
-                                         ("PATCH", "/notes/\(noteID)", #"{"items":[\#(items(11))]}"#)] {
+            for (method, path, body) in [
+                ("POST", "/notes", F.note(#""items":[\#(items(11))]"#)),
+                ("POST", "/notes", F.note(#""items":[\#(items(6))],"memos":[\#(items(5))]"#)),
+                ("PATCH", "/notes/\(noteID)", #"{"items":[\#(items(11))]}"#),
+            ] {
                 let response = try await client.request(method, path, body: body)
                 #expect(response.status == 413, "\(method) \(path): \(response.status) \(response.text)")
                 let problem = (try? response.json()) ?? [:]
@@ -58,8 +61,9 @@ struct NestedCreateServiceTests {
         return F.note("\"name\":\"big\",\"items\":[" + items.joined(separator: ",") + "]")
     }
 
-    @Test("a nested create's statements per object do not grow from 4,000 to 40,000 items: one prepared insert each on SQLite, batches on PostgreSQL",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "a nested create's statements per object do not grow from 4,000 to 40,000 items: one prepared insert each on SQLite, batches on PostgreSQL",
+        arguments: StoreBackendKind.available)
     func statementsPerObjectDoNotGrow(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let application = service.application
@@ -114,7 +118,8 @@ struct NestedCreateServiceTests {
             // Positions 0..<count in body order; the answer lists the items the same way.
             let outOfPlace = try await service.sql("SELECT count(*) FROM Item WHERE note = \(noteID) AND \"_pos_note\" <> CAST(substr(name, 6) AS INTEGER);")
             #expect(outOfPlace == "0")
-            let positions = try await service.sql("SELECT min(\"_pos_note\"), max(\"_pos_note\"), count(DISTINCT \"_pos_note\") FROM Item WHERE note = \(noteID);")
+            let positions = try await service.sql(
+                "SELECT min(\"_pos_note\"), max(\"_pos_note\"), count(DISTINCT \"_pos_note\") FROM Item WHERE note = \(noteID);")
             #expect(positions == "0|\(count - 1)|\(count)")
             let first = try await client.get("/items/\(itemIDs[0])").json()
             #expect(first["name"] as? String == "item 0")

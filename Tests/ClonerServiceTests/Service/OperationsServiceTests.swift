@@ -8,7 +8,9 @@ import Testing
 struct OperationsServiceTests {
     typealias F = EndToEndFixture
 
-    @Test("GET /model is the normalised model with an ETag; GET /openapi.yaml is the document specialised to the model and store", arguments: StoreBackendKind.available)
+    @Test(
+        "GET /model is the normalised model with an ETag; GET /openapi.yaml is the document specialised to the model and store",
+        arguments: StoreBackendKind.available)
     func modelAndOpenAPI(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
@@ -58,11 +60,15 @@ struct OperationsServiceTests {
                 let metrics = try await client.get("/metrics")
                 #expect(metrics.status == 200)
                 #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
-                for name in ["http_requests_total", "http_request_duration_seconds", "cloner_clones_total",
-                             "cloner_objects_cloned_total", "cloner_clone_duration_seconds", "cloner_jobs_in_flight"] {
+                for name in [
+                    "http_requests_total", "http_request_duration_seconds", "cloner_clones_total",
+                    "cloner_objects_cloned_total", "cloner_clone_duration_seconds", "cloner_jobs_in_flight",
+                ] {
                     #expect(metrics.text.contains(name), "\(name) missing from /metrics")
                 }
-                #expect(try await client.metric("http_requests_total", labels: [route, #"method="GET""#, #"status="404""#], settlingAt: readsBefore + 3) == readsBefore + 3)
+                #expect(
+                    try await client.metric("http_requests_total", labels: [route, #"method="GET""#, #"status="404""#], settlingAt: readsBefore + 3)
+                        == readsBefore + 3)
                 #expect(try await client.metric("cloner_clones_total", settlingAt: clonesBefore + 1) == clonesBefore + 1)
                 #expect(try await client.metric("cloner_objects_cloned_total", settlingAt: objectsBefore + 2) == objectsBefore + 2)
                 #expect(try await client.metric("http_request_duration_seconds_count", labels: [route]) >= 3)
@@ -71,7 +77,9 @@ struct OperationsServiceTests {
         }
     }
 
-    @Test("404 and 405 with Allow are problems of the documented shape; X-Request-ID is honoured, generated and echoed; one access log line per request", arguments: StoreBackendKind.available)
+    @Test(
+        "404 and 405 with Allow are problems of the documented shape; X-Request-ID is honoured, generated and echoed; one access log line per request",
+        arguments: StoreBackendKind.available)
     func routingErrorsProblemShapeAndRequestIDs(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
@@ -133,7 +141,9 @@ struct OperationsServiceTests {
         }
     }
 
-    @Test("HTTP limits from CLONER_HTTP_*: a body over the limit is 413 with Connection: close, judged by Content-Length before it is read", arguments: StoreBackendKind.available)
+    @Test(
+        "HTTP limits from CLONER_HTTP_*: a body over the limit is 413 with Connection: close, judged by Content-Length before it is read",
+        arguments: StoreBackendKind.available)
     func bodyLimitFromEnvironment(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, environment: ["CLONER_HTTP_MAX_BODY_BYTES": "2048"]) { service in
             let client = service.client
@@ -159,18 +169,24 @@ struct OperationsServiceTests {
         do {
             try await TestService.withService(backend: backend) { service in
                 let base = "http://127.0.0.1:\(service.port)"
-                let created = try await Curl.run(["-sS", "-i", "-X", "POST", "\(base)/notes", "-H", "Content-Type: application/json",
-                                            "--data-binary", F.richNote(name: "curl", tag: "cli")])
+                let created = try await Curl.run([
+                    "-sS", "-i", "-X", "POST", "\(base)/notes", "-H", "Content-Type: application/json",
+                    "--data-binary", F.richNote(name: "curl", tag: "cli"),
+                ])
                 #expect(created.status == 201)
                 let location = try #require(created.header("Location"))
-                let cloned = try await Curl.run(["-sS", "-i", "-X", "POST", "\(base)\(location)/clone", "-H", "Content-Type: application/json",
-                                           "-H", "Idempotency-Key: runbook-1", "--data-binary", #"{"returnIds":true}"#])
+                let cloned = try await Curl.run([
+                    "-sS", "-i", "-X", "POST", "\(base)\(location)/clone", "-H", "Content-Type: application/json",
+                    "-H", "Idempotency-Key: runbook-1", "--data-binary", #"{"returnIds":true}"#,
+                ])
                 #expect(cloned.status == 201)
                 let copy = try await Curl.run(["-sS", "-i", "\(base)\(try #require(cloned.header("Location")))"])
                 #expect(copy.status == 200)
                 #expect(try copy.json()["name"] as? String == "curl")
-                let retried = try await Curl.run(["-sS", "-i", "-X", "POST", "\(base)\(location)/clone", "-H", "Content-Type: application/json",
-                                            "-H", "Idempotency-Key: runbook-1", "--data-binary", #"{"returnIds":true}"#])
+                let retried = try await Curl.run([
+                    "-sS", "-i", "-X", "POST", "\(base)\(location)/clone", "-H", "Content-Type: application/json",
+                    "-H", "Idempotency-Key: runbook-1", "--data-binary", #"{"returnIds":true}"#,
+                ])
                 #expect(retried.status == 201)
                 #expect(retried.body == cloned.body)
                 let form = try await Curl.run(["-sS", "-i", "-X", "POST", "\(base)/notes", "-d", "name=x"])

@@ -17,8 +17,10 @@ struct PatchServiceTests {
             let id = try #require(F.int(note["_id"]))
             let otherID = try #require(F.int(other["_id"]))
 
-            for (body, field) in [(#"{"_id":\#(otherID),"name":"x"}"#, "_id"), (#"{"_version":7,"name":"x"}"#, "_version"),
-                                  (#"{"_id":"\#(id)"}"#, "_id"), (#"{"_version":null}"#, "_version"), (#"{"_id":1.5}"#, "_id")] {
+            for (body, field) in [
+                (#"{"_id":\#(otherID),"name":"x"}"#, "_id"), (#"{"_version":7,"name":"x"}"#, "_version"),
+                (#"{"_id":"\#(id)"}"#, "_id"), (#"{"_version":null}"#, "_version"), (#"{"_id":1.5}"#, "_id"),
+            ] {
                 let answer = try await client.patch("/notes/\(id)", body)
                 #expect(answer.status == 422, "\(body) → \(answer.text)")
                 #expect(F.errorFields(try answer.json()) == [field], "\(body) → \(answer.text)")
@@ -42,16 +44,19 @@ struct PatchServiceTests {
     func noOpKeepsVersion() async throws {
         try await TestService.withService { service in
             let client = service.client
-            let note = try await client.create("notes", F.note(#""name":"caf\u00e9","index":3,"data":"AAE=","items":[{"name":"a"},{"name":"b"}],"noteDescription":{"content":"d"}"#))
+            let note = try await client.create(
+                "notes", F.note(#""name":"caf\u00e9","index":3,"data":"AAE=","items":[{"name":"a"},{"name":"b"}],"noteDescription":{"content":"d"}"#))
             let id = try #require(F.int(note["_id"]))
             let items = try #require(F.ints(note["items"]))
             let description = try #require(F.int(note["noteDescription"]))
 
             // The record as read, sent back whole: nothing changes.
             let read = try await client.get("/notes/\(id)")
-            for body in [read.text, "{}", #"{"name":"caf\u00e9"}"#, #"{"index":3.0}"#, #"{"items":[\#(items[0]),\#(items[1])]}"#,
-                         #"{"noteDescription":\#(description),"template":null,"isPinned":false}"#,
-                         #"{"settings":{"theme":"system","fontSize":14}}"#, #"{"data":"AAE="}"#] {
+            for body in [
+                read.text, "{}", #"{"name":"caf\u00e9"}"#, #"{"index":3.0}"#, #"{"items":[\#(items[0]),\#(items[1])]}"#,
+                #"{"noteDescription":\#(description),"template":null,"isPinned":false}"#,
+                #"{"settings":{"theme":"system","fontSize":14}}"#, #"{"data":"AAE="}"#,
+            ] {
                 let answer = try await client.patch("/notes/\(id)", body)
                 #expect(answer.status == 200, "\(body.prefix(100)) → \(answer.text)")
                 #expect(F.int(try answer.json()["_version"]) == 1, "\(body.prefix(100)) bumped the version")

@@ -8,8 +8,9 @@ import Testing
 struct RecordsServiceTests {
     typealias F = EndToEndFixture
 
-    @Test("a to-many past 1000 links lists the first 1000 inline and says in _lists how many and where they all are",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "a to-many past 1000 links lists the first 1000 inline and says in _lists how many and where they all are",
+        arguments: StoreBackendKind.available)
     func longListsAreCutWithAPointer(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
@@ -17,8 +18,10 @@ struct RecordsServiceTests {
             let tags = (0..<1001).map { #"{"name":"t\#($0)"}"# }.joined(separator: ",")
             let note = try await client.create("notes", F.note(#""items":[\#(items)],"memos":[{"createDate":"\#(F.date)","tags":[\#(tags)]}]"#))
             let noteID = try #require(F.int(note["_id"]))
-            for record in [note, try await client.get("/notes/\(noteID)").json(),
-                           try #require((try await client.get("/notes").json()["data"] as? [[String: Any]])?.first)] {
+            for record in [
+                note, try await client.get("/notes/\(noteID)").json(),
+                try #require((try await client.get("/notes").json()["data"] as? [[String: Any]])?.first),
+            ] {
                 #expect(F.ints(record["items"])?.count == 1000)
                 let lists = try #require(record["_lists"] as? [String: [String: Any]], "\(record.keys)")
                 #expect(F.int(lists["items"]?["count"]) == 1005)
@@ -247,8 +250,10 @@ struct RecordsServiceTests {
             let loose = try await client.get("/items?note=null").json()
             #expect((loose["data"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["loose"])
 
-            for (query, field) in [("limit=0", "limit"), ("limit=1001", "limit"), ("limit=ten", "limit"), ("after=-3", "after"),
-                                   ("order=name&after=424242", "after"), ("limit=2&limit=3", "limit"), ("order=nope", "order"), ("flavour=salty", "flavour"), ("memos=1", "memos")] {
+            for (query, field) in [
+                ("limit=0", "limit"), ("limit=1001", "limit"), ("limit=ten", "limit"), ("after=-3", "after"),
+                ("order=name&after=424242", "after"), ("limit=2&limit=3", "limit"), ("order=nope", "order"), ("flavour=salty", "flavour"), ("memos=1", "memos"),
+            ] {
                 let response = try await client.get("/tags?\(query)")
                 #expect(response.status == 422, "\(query)")
                 let problem = try response.json()
@@ -261,7 +266,9 @@ struct RecordsServiceTests {
         }
     }
 
-    @Test("PATCH: If-Match mismatch is 412 and changes nothing; partial update bumps the version; moving an item updates both notes", arguments: StoreBackendKind.available)
+    @Test(
+        "PATCH: If-Match mismatch is 412 and changes nothing; partial update bumps the version; moving an item updates both notes",
+        arguments: StoreBackendKind.available)
     func partialUpdate(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
@@ -275,7 +282,9 @@ struct RecordsServiceTests {
             #expect(try stale.json()["code"] as? String == "precondition_failed")
             #expect(try await client.get("/notes/\(firstID)").json()["name"] as? String == "first")
 
-            #expect(try await client.patch("/notes/\(firstID)", #"{"name":"renamed"}"#, headers: [("If-Match", "W/\"1\"")]).status == 412, "If-Match compares strongly")
+            #expect(
+                try await client.patch("/notes/\(firstID)", #"{"name":"renamed"}"#, headers: [("If-Match", "W/\"1\"")]).status == 412,
+                "If-Match compares strongly")
             let renamed = try await client.patch("/notes/\(firstID)", #"{"name":"renamed"}"#, headers: [("If-Match", "\"1\"")])
             #expect(renamed.status == 200)
             #expect(renamed.header("ETag") == "\"2\"")

@@ -99,16 +99,20 @@ struct ValueEdgesServiceTests {
             Case(field: "bin", json: "\"\"", query: "", check: exactString("")),
             Case(field: "bin", json: "\"AA==\"", query: "AA==", check: exactString("AA==")),
             Case(field: "bin", json: "\"\(base64)\"", query: nil, check: exactString(base64)),
-            Case(field: "j", json: deepJSON, query: deepJSON, check: { value in
-                // 200 levels of {"a":[...]} around a string with a NUL.
-                var current: Any? = value
-                for _ in 0..<200 { current = ((current as? [String: Any])?["a"] as? [Any])?.first }
-                return (current as? String).map { Array($0.utf8) } == Array("nul\u{0}".utf8)
-            }),
-            Case(field: "j", json: "{\"emoji\":\"😀\",\"n\":-9223372036854775808}", query: "{\"n\":-9223372036854775808,\"emoji\":\"😀\"}", check: { value in
-                let object = value as? [String: Any]
-                return (object?["emoji"] as? String) == "😀" && (object?["n"] as? NSNumber)?.int64Value == .min
-            }),
+            Case(
+                field: "j", json: deepJSON, query: deepJSON,
+                check: { value in
+                    // 200 levels of {"a":[...]} around a string with a NUL.
+                    var current: Any? = value
+                    for _ in 0..<200 { current = ((current as? [String: Any])?["a"] as? [Any])?.first }
+                    return (current as? String).map { Array($0.utf8) } == Array("nul\u{0}".utf8)
+                }),
+            Case(
+                field: "j", json: "{\"emoji\":\"😀\",\"n\":-9223372036854775808}", query: "{\"n\":-9223372036854775808,\"emoji\":\"😀\"}",
+                check: { value in
+                    let object = value as? [String: Any]
+                    return (object?["emoji"] as? String) == "😀" && (object?["n"] as? NSNumber)?.int64Value == .min
+                }),
         ]
     }()
 
@@ -171,13 +175,16 @@ struct ValueEdgesServiceTests {
         }
     }
 
-    @Test("a unique text value holds at most 2000 bytes on both stores: create, PATCH, nested create and clone set refuse more with 422",
-          arguments: StoreBackendKind.available)
+    @Test(
+        "a unique text value holds at most 2000 bytes on both stores: create, PATCH, nested create and clone set refuse more with 422",
+        arguments: StoreBackendKind.available)
     func uniqueTextLength(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
             // Random hex does not compress: the index entry holds every byte.
-            func text(_ count: Int) -> String { String((0..<(count / 32 + 1)).map { _ in UUID().uuidString.replacingOccurrences(of: "-", with: "") }.joined().prefix(count)) }
+            func text(_ count: Int) -> String {
+                String((0..<(count / 32 + 1)).map { _ in UUID().uuidString.replacingOccurrences(of: "-", with: "") }.joined().prefix(count))
+            }
             let longest = try await client.post("/tags", #"{"name":"\#(text(2000))"}"#)
             #expect(longest.status == 201, "\(longest.text.prefix(300))")
             let tagID = try #require(F.int(try longest.json()["_id"]))

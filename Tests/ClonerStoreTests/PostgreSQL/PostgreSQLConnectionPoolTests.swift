@@ -50,8 +50,9 @@ struct PostgreSQLConnectionPoolTests {
 
     @Test func exhaustedPoolTimesOutWithAnError() throws {
         let database = try PostgreSQLFixtures.database()
-        let pool = PostgreSQLConnectionPool(configuration: .init(
-            uri: database.uri, maximumConnections: 1, checkoutTimeout: .milliseconds(300)))
+        let pool = PostgreSQLConnectionPool(
+            configuration: .init(
+                uri: database.uri, maximumConnections: 1, checkoutTimeout: .milliseconds(300)))
         let holding = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
@@ -73,8 +74,9 @@ struct PostgreSQLConnectionPoolTests {
         #expect(waited < 5)
 
         // A waiter is handed the connection as soon as it comes back.
-        let slowPool = PostgreSQLConnectionPool(configuration: .init(
-            uri: database.uri, maximumConnections: 1, checkoutTimeout: .seconds(10)))
+        let slowPool = PostgreSQLConnectionPool(
+            configuration: .init(
+                uri: database.uri, maximumConnections: 1, checkoutTimeout: .seconds(10)))
         let slowHolding = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             _ = try? slowPool.withConnection { _ in

@@ -24,7 +24,8 @@ struct PostgreSQLErrorTests {
 
     @Test func foreignKeyViolationCarriesItsConstraint() throws {
         let connection = try PostgreSQLFixtures.connection()
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE parents (id int8 PRIMARY KEY);
             CREATE TABLE children (id int8 PRIMARY KEY, parent int8 CONSTRAINT children_parent_fkey REFERENCES parents (id));
             """)

@@ -69,7 +69,9 @@ import Testing
         let database = try PostgreSQLTestCluster.shared.createDatabase()
         let results = LockedValue<[Result<String, any Error>]>([])
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
-            let result = Result { try IncrementalStore(location: .postgreSQL(uri: database.uri), model: StoreFixtures.notesModel(), maximumConnections: 2).storeUUID }
+            let result = Result {
+                try IncrementalStore(location: .postgreSQL(uri: database.uri), model: StoreFixtures.notesModel(), maximumConnections: 2).storeUUID
+            }
             results.withLock { $0.append(result) }
         }
         let uuids = try results.withLock { try $0.map { try $0.get() } }
@@ -98,8 +100,14 @@ import Testing
             let shared = store
             DispatchQueue.concurrentPerform(iterations: 4) { writer in
                 do {
-                    _ = try shared.write { try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: id, expectedVersion: version,
-                                                                                            attributes: ["name": .string("r\(round)w\(writer)")])])) }
+                    _ = try shared.write {
+                        try $0.save(
+                            ChangeSet(updates: [
+                                ChangeSet.Update(
+                                    entity: "Note", id: id, expectedVersion: version,
+                                    attributes: ["name": .string("r\(round)w\(writer)")])
+                            ]))
+                    }
                     outcomes.withLock { $0.append("won") }
                 } catch StoreError.versionConflict(_, _, let expected, let actual) where expected == version && actual == version + 1 {
                     outcomes.withLock { $0.append("conflict") }
@@ -123,8 +131,13 @@ import Testing
         DispatchQueue.concurrentPerform(iterations: 4) { writer in
             do {
                 for _ in 0..<3 {
-                    _ = try shared.write { try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Item", id: ids[1 + writer], relationships: ["note": .toOne(.existing(ids[0]))])])) }
-                    _ = try shared.write { try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Item", id: ids[1 + writer], relationships: ["note": .toOne(nil)])])) }
+                    _ = try shared.write {
+                        try $0.save(
+                            ChangeSet(updates: [ChangeSet.Update(entity: "Item", id: ids[1 + writer], relationships: ["note": .toOne(.existing(ids[0]))])]))
+                    }
+                    _ = try shared.write {
+                        try $0.save(ChangeSet(updates: [ChangeSet.Update(entity: "Item", id: ids[1 + writer], relationships: ["note": .toOne(nil)])]))
+                    }
                 }
             } catch {
                 failures.withLock { $0.append("\(error)") }
@@ -139,12 +152,16 @@ import Testing
         let store = try place.open()
         let created = Date(timeIntervalSince1970: 1_700_000_000.123)
         try store.write { context in
-            try context.saveIdempotencyRecord(IdempotencyRecord(key: "k1", fingerprint: "f", status: 202, location: "/jobs/j1", body: Data([1, 2]), createdAt: created))
-            try context.saveIdempotencyRecord(IdempotencyRecord(key: "k2", fingerprint: "f", status: 201, location: "/notes/1", body: Data(), createdAt: created))
+            try context.saveIdempotencyRecord(
+                IdempotencyRecord(key: "k1", fingerprint: "f", status: 202, location: "/jobs/j1", body: Data([1, 2]), createdAt: created))
+            try context.saveIdempotencyRecord(
+                IdempotencyRecord(key: "k2", fingerprint: "f", status: 201, location: "/notes/1", body: Data(), createdAt: created))
             try context.saveJob(JobRecord(id: "j1", status: .running, request: Data([3]), createdAt: created))
             try context.saveJob(JobRecord(id: "j2", status: .succeeded, request: Data(), result: Data([4]), createdAt: created, finishedAt: created))
         }
-        #expect(try store.read { try $0.idempotencyRecord(key: "k2") } == IdempotencyRecord(key: "k2", fingerprint: "f", status: 201, location: "/notes/1", body: Data(), createdAt: created))
+        #expect(
+            try store.read { try $0.idempotencyRecord(key: "k2") }
+                == IdempotencyRecord(key: "k2", fingerprint: "f", status: 201, location: "/notes/1", body: Data(), createdAt: created))
         let failed = try store.write { try $0.failExpiredLeases(error: Data([9]), now: created.addingTimeInterval(1), excludingOwner: "live").jobs }
         #expect(failed == 1)
         #expect(try store.read { try $0.idempotencyRecord(key: "k1") } == nil, "the answer pointing at the interrupted job is forgotten")

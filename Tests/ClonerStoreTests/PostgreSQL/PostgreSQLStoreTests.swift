@@ -13,14 +13,19 @@ import Testing
         let store = try place.open()
         let uuid = UUID()
         let blob = Data((0...255).map { UInt8($0) } + [0, 0])
-        let ids = try store.save(ChangeSet(inserts: [
-            ChangeSet.Insert(entity: "Note", attributes: [
-                "id": .uuid(uuid), "name": .string("héllo \u{1F600} 'quoted'"), "createDate": .date(millisecondsSince1970: -1_700_000_000_123),
-                "index": .integer(Int64.min), "data": .binary(blob),
-            ]),
-            ChangeSet.Insert(entity: "Item", attributes: ["score": .double(-0.0), "done": .boolean(true), "extra": .json(#"{ "b":1,  "a":[1,2,{"b":null}] }"#)]),
-            ChangeSet.Insert(entity: "Item", attributes: ["score": .double(.greatestFiniteMagnitude)]),
-        ])).insertedIDs
+        let ids = try store.save(
+            ChangeSet(inserts: [
+                ChangeSet.Insert(
+                    entity: "Note",
+                    attributes: [
+                        "id": .uuid(uuid), "name": .string("héllo \u{1F600} 'quoted'"), "createDate": .date(millisecondsSince1970: -1_700_000_000_123),
+                        "index": .integer(Int64.min), "data": .binary(blob),
+                    ]),
+                ChangeSet.Insert(
+                    entity: "Item", attributes: ["score": .double(-0.0), "done": .boolean(true), "extra": .json(#"{ "b":1,  "a":[1,2,{"b":null}] }"#)]),
+                ChangeSet.Insert(entity: "Item", attributes: ["score": .double(.greatestFiniteMagnitude)]),
+            ])
+        ).insertedIDs
         #expect(ids == [1, 1, 2])
         let note = try #require(try store.object("Note", ids[0]))
         #expect(note.attributes["id"] == .uuid(uuid))
@@ -47,19 +52,24 @@ import Testing
         for kind in StoreBackendKind.allCases {
             let place = try StorePlace(kind)
             let store = try place.open()
-            try store.save(ChangeSet(inserts: names.enumerated().map { index, name in
-                var insert = StoreFixtures.note(name ?? "", index: Int64(index % 3))
-                insert.attributes["name"] = name.map(AttributeValue.string) ?? .null
-                insert.attributes["createDate"] = .date(millisecondsSince1970: Int64(index % 4) * 1000)
-                insert.attributes["data"] = index % 2 == 0 ? .binary(Data([UInt8(index)])) : .null
-                insert.attributes["id"] = .uuid(UUID(uuidString: String(format: "%08X-0000-4000-8000-%012X", (index * 0x9E37_79B9) & 0xFFFF_FFFF, index))!)
-                return insert
-            }))
+            try store.save(
+                ChangeSet(
+                    inserts: names.enumerated().map { index, name in
+                        var insert = StoreFixtures.note(name ?? "", index: Int64(index % 3))
+                        insert.attributes["name"] = name.map(AttributeValue.string) ?? .null
+                        insert.attributes["createDate"] = .date(millisecondsSince1970: Int64(index % 4) * 1000)
+                        insert.attributes["data"] = index % 2 == 0 ? .binary(Data([UInt8(index)])) : .null
+                        insert.attributes["id"] = .uuid(
+                            UUID(uuidString: String(format: "%08X-0000-4000-8000-%012X", (index * 0x9E37_79B9) & 0xFFFF_FFFF, index))!)
+                        return insert
+                    }))
             var answer: [String] = []
-            for sort in [[FetchRequest.Sort("name")], [FetchRequest.Sort("name", ascending: false)],
-                         [FetchRequest.Sort("index", ascending: false), FetchRequest.Sort("name")],
-                         [FetchRequest.Sort("createDate"), FetchRequest.Sort("data", ascending: false)],
-                         [FetchRequest.Sort("id")]] {
+            for sort in [
+                [FetchRequest.Sort("name")], [FetchRequest.Sort("name", ascending: false)],
+                [FetchRequest.Sort("index", ascending: false), FetchRequest.Sort("name")],
+                [FetchRequest.Sort("createDate"), FetchRequest.Sort("data", ascending: false)],
+                [FetchRequest.Sort("id")],
+            ] {
                 let all = try store.read { try $0.fetchPositions(FetchRequest(entity: "Note", sort: sort)) }
                 answer.append("\(sort.map(\.key)): \(all.map(\.id)) \(all.map(\.position))")
                 // Page by three through positions, and by `after`.
@@ -97,25 +107,27 @@ import Testing
     @Test func theSameChangesGiveTheSameObjects() throws {
         try #require(StoreBackendKind.postgreSQL.isAvailable, Comment(rawValue: PostgreSQLTestCluster.skipReason))
         let steps: [ChangeSet] = [
-            ChangeSet(inserts: [
-                StoreFixtures.note("one"),
-                ChangeSet.Insert(entity: "Item", attributes: ["name": .string("a")]),
-                ChangeSet.Insert(entity: "Item", attributes: ["name": .string("b")]),
-                ChangeSet.Insert(entity: "Item", attributes: ["name": .string("c")]),
-                ChangeSet.Insert(entity: "NoteDescription", attributes: ["text": .string("d")]),
-                StoreFixtures.note("two"),
-            ].enumerated().map { index, insert in
-                var insert = insert
-                if index == 0 {
-                    insert.relationships = ["items": .toMany([.inserted(1), .inserted(2), .inserted(3)]), "noteDescription": .toOne(.inserted(4))]
-                }
-                return insert
-            }),
+            ChangeSet(
+                inserts: [
+                    StoreFixtures.note("one"),
+                    ChangeSet.Insert(entity: "Item", attributes: ["name": .string("a")]),
+                    ChangeSet.Insert(entity: "Item", attributes: ["name": .string("b")]),
+                    ChangeSet.Insert(entity: "Item", attributes: ["name": .string("c")]),
+                    ChangeSet.Insert(entity: "NoteDescription", attributes: ["text": .string("d")]),
+                    StoreFixtures.note("two"),
+                ].enumerated().map { index, insert in
+                    var insert = insert
+                    if index == 0 {
+                        insert.relationships = ["items": .toMany([.inserted(1), .inserted(2), .inserted(3)]), "noteDescription": .toOne(.inserted(4))]
+                    }
+                    return insert
+                }),
             ChangeSet(inserts: [
                 ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("red")], relationships: ["items": .toMany([.existing(3), .existing(1)])]),
                 ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("blue")]),
                 ChangeSet.Insert(entity: "Card", attributes: ["title": .string("x")]),
-                ChangeSet.Insert(entity: "Card", attributes: ["title": .string("y")], relationships: ["next": .toOne(.inserted(2)), "links": .toMany([.inserted(2)])]),
+                ChangeSet.Insert(
+                    entity: "Card", attributes: ["title": .string("y")], relationships: ["next": .toOne(.inserted(2)), "links": .toMany([.inserted(2)])]),
             ]),
             ChangeSet(updates: [
                 ChangeSet.Update(entity: "Note", id: 1, relationships: ["items": .toMany([.existing(3), .existing(1)])]),
@@ -128,9 +140,12 @@ import Testing
                 ChangeSet.Update(entity: "Note", id: 2, attributes: ["name": .string("two")], relationships: ["items": .toMany([.existing(2)])]),
                 ChangeSet.Update(entity: "Item", id: 1, attributes: ["score": .double(2.5), "extra": .json("[1]")]),
             ]),
-            ChangeSet(updates: [ChangeSet.Update(entity: "Tag", id: 1, relationships: ["items": .toMany([])]),
-                                ChangeSet.Update(entity: "Tag", id: 2, relationships: ["items": .toMany([])])],
-                      deletes: [ChangeSet.Delete(entity: "Note", id: 1), ChangeSet.Delete(entity: "Card", id: 2)]),
+            ChangeSet(
+                updates: [
+                    ChangeSet.Update(entity: "Tag", id: 1, relationships: ["items": .toMany([])]),
+                    ChangeSet.Update(entity: "Tag", id: 2, relationships: ["items": .toMany([])]),
+                ],
+                deletes: [ChangeSet.Delete(entity: "Note", id: 1), ChangeSet.Delete(entity: "Card", id: 2)]),
         ]
         var snapshots: [[String]] = []
         for kind in StoreBackendKind.allCases {
@@ -144,7 +159,9 @@ import Testing
                     for entity in ["Note", "Item", "Tag", "NoteDescription", "Card"] {
                         let ids = try context.fetchIDs(FetchRequest(entity: entity))
                         for object in try context.fetchObjects(entity: entity, ids: ids) {
-                            snapshot.append("\(entity) \(object.id) v\(object.version) \(object.attributes.filter { $0.key != "createDate" && $0.key != "id" }.sorted { $0.key < $1.key }) \(object.relationships.sorted { $0.key < $1.key })")
+                            snapshot.append(
+                                "\(entity) \(object.id) v\(object.version) \(object.attributes.filter { $0.key != "createDate" && $0.key != "id" }.sorted { $0.key < $1.key }) \(object.relationships.sorted { $0.key < $1.key })"
+                            )
                         }
                     }
                 }
@@ -160,11 +177,13 @@ import Testing
     @Test(arguments: StoreBackendKind.available) func deleteRulesAndUniqueViolationsAnswerInModelTerms(_ kind: StoreBackendKind) throws {
         let place = try StorePlace(kind)
         let store = try place.open()
-        let ids = try store.save(ChangeSet(inserts: [
-            StoreFixtures.note("n"),
-            ChangeSet.Insert(entity: "Item", attributes: ["name": .string("a")], relationships: ["note": .toOne(.inserted(0))]),
-            ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("red")], relationships: ["items": .toMany([.inserted(1)])]),
-        ])).insertedIDs
+        let ids = try store.save(
+            ChangeSet(inserts: [
+                StoreFixtures.note("n"),
+                ChangeSet.Insert(entity: "Item", attributes: ["name": .string("a")], relationships: ["note": .toOne(.inserted(0))]),
+                ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("red")], relationships: ["items": .toMany([.inserted(1)])]),
+            ])
+        ).insertedIDs
         #expect { try store.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("red")])])) } throws: { error in
             guard case StoreError.uniqueViolation("Tag", "name") = error else { return false }
             return true
@@ -189,12 +208,14 @@ import Testing
 extension DataModel {
     /// The same model with one attribute made unique.
     func withUnique(_ entity: String, _ attribute: String) -> DataModel {
-        DataModel(entities: entities.map { description in
-            guard description.name == entity else { return description }
-            var attributes = description.attributes
-            for index in attributes.indices where attributes[index].name == attribute { attributes[index].isUnique = true }
-            return EntityDescription(name: description.name, collection: description.collection, attributes: attributes,
-                                     relationships: description.relationships, uniqueTogether: description.uniqueTogether)
-        })
+        DataModel(
+            entities: entities.map { description in
+                guard description.name == entity else { return description }
+                var attributes = description.attributes
+                for index in attributes.indices where attributes[index].name == attribute { attributes[index].isUnique = true }
+                return EntityDescription(
+                    name: description.name, collection: description.collection, attributes: attributes,
+                    relationships: description.relationships, uniqueTogether: description.uniqueTogether)
+            })
     }
 }

@@ -44,8 +44,9 @@ struct PostgreSQLTypeRoundTripTests {
     @Test func textKeepsFourByteUTF8AndEmptiness() throws {
         let connection = try PostgreSQLFixtures.connection()
         for value in ["", "café", "👩‍👩‍👧‍👦 𝄞 ∑ 中文", String(repeating: "🙂", count: 10_000), "quote ' and \\ backslash"] {
-            let row = try connection.query("SELECT $1::text, length($1::text), octet_length($1::text), $1::text IS NULL",
-                                           [.text(value)])[0]
+            let row = try connection.query(
+                "SELECT $1::text, length($1::text), octet_length($1::text), $1::text IS NULL",
+                [.text(value)])[0]
             #expect(row.string(0) == value)
             #expect(row.int64(1) == Int64(value.unicodeScalars.count))
             #expect(row.int64(2) == Int64(value.utf8.count))
@@ -118,8 +119,10 @@ struct PostgreSQLTypeRoundTripTests {
 
     @Test func uuidInCanonicalForm() throws {
         let connection = try PostgreSQLFixtures.connection()
-        for value in [UUID(), UUID(uuidString: "00000000-0000-0000-0000-000000000000")!,
-                      UUID(uuidString: "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")!] {
+        for value in [
+            UUID(), UUID(uuidString: "00000000-0000-0000-0000-000000000000")!,
+            UUID(uuidString: "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")!,
+        ] {
             let row = try connection.query("SELECT $1::uuid, $1::uuid::text", [.uuid(value)])[0]
             #expect(row.uuid(0) == value)
             #expect(row.string(1) == value.uuidString.lowercased())
@@ -144,7 +147,8 @@ struct PostgreSQLTypeRoundTripTests {
 
     @Test func nullOfEveryTypeAndEveryTypeInATable() throws {
         let connection = try PostgreSQLFixtures.connection()
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE everything (i int8, d float8, b boolean, t text, y bytea, ts timestamptz, u uuid, j json)
             """)
         let values: [PostgreSQLValue] = [
@@ -165,8 +169,9 @@ struct PostgreSQLTypeRoundTripTests {
     @Test func arraysCarryManyKeysInOneParameter() throws {
         let connection = try PostgreSQLFixtures.connection()
         let ids = Array(Int64(1)...10_000) + [.min, .max]
-        let row = try connection.query("SELECT cardinality($1::int8[]), (SELECT count(DISTINCT x) FROM unnest($1::int8[]) x)::int8, ($1::int8[])[10002]",
-                                       [.int8Array(ids)])[0]
+        let row = try connection.query(
+            "SELECT cardinality($1::int8[]), (SELECT count(DISTINCT x) FROM unnest($1::int8[]) x)::int8, ($1::int8[])[10002]",
+            [.int8Array(ids)])[0]
         #expect(row.int64(0) == Int64(ids.count))
         #expect(row.int64(1) == Int64(ids.count))
         #expect(row.int64(2) == .max)

@@ -7,8 +7,10 @@ struct PostgreSQLURITests {
         ("postgresql://alice:s3cret@db.example:5432/app", "postgresql://alice:***@db.example:5432/app"),
         ("postgres://alice:p%40ss@/app?host=/run/pg", "postgres://alice:***@/app?host=/run/pg"),
         ("postgresql://alice:p@ss@host/app", "postgresql://alice:***@host/app"),
-        ("postgresql://alice@/app?host=/tmp&password=s3cret&sslmode=disable",
-         "postgresql://alice@/app?host=/tmp&password=***&sslmode=disable"),
+        (
+            "postgresql://alice@/app?host=/tmp&password=s3cret&sslmode=disable",
+            "postgresql://alice@/app?host=/tmp&password=***&sslmode=disable"
+        ),
         ("postgresql://alice@/app?host=/tmp&port=5432", "postgresql://alice@/app?host=/tmp&port=5432"),
         ("POSTGRESQL://u:pw@h/d", "POSTGRESQL://u:***@h/d"),
         ("host=/tmp dbname=app password=s3cret user=alice", "host=/tmp dbname=app password=*** user=alice"),
