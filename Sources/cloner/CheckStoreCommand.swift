@@ -17,14 +17,7 @@ struct CheckStoreCommand: ParsableCommand {
             Exits 0 when the store is consistent, 1 when it is not, 2 when it cannot be opened.
             """)
 
-    @Option(name: .customLong("config"), help: "Settings file (JSON). Default: config/cloner.json when it exists.")
-    var settingsFile: String?
-
-    @Option(help: "SQLite database file, or a postgres:// or postgresql:// URI. Default: as `cloner serve`.")
-    var database: String?
-
-    @Option(help: "Data model file. Default config/model.json.")
-    var model: String?
+    @OptionGroup var storeOptions: StoreOptions
 
     @Option(help: "Report at most this many problems.")
     var limit: Int = 100
@@ -32,7 +25,8 @@ struct CheckStoreCommand: ParsableCommand {
     func run() throws {
         let store: IncrementalStore
         do {
-            let configuration = try ServiceConfiguration.load(overrides: .init(settingsFile: settingsFile, databasePath: database, modelPath: model))
+            let configuration = try ServiceConfiguration.load(
+                overrides: .init(settingsFile: storeOptions.settingsFile, databasePath: storeOptions.database, modelPath: storeOptions.model))
             let model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: configuration.modelPath), keys: configuration.cloneRuleKeys)
             store = try IncrementalStore(
                 location: configuration.storeLocation, model: model, maximumConnections: 1,

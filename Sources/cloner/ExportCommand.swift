@@ -13,12 +13,7 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write the graph a clone of one object would copy, as a graph document (NDJSON).",
         discussion: "Reads the store the settings name (--config, CLONER_* variables, or --database and --model), in one read transaction.")
 
-    @Option(name: .customLong("config"), help: "Settings file (JSON). Default: config/cloner.json when it exists.")
-    var settingsFile: String?
-    @Option(help: "SQLite database file, or a postgres:// or postgresql:// URI. Default data/cloner.sqlite.")
-    var database: String?
-    @Option(help: "Data model file. Default config/model.json.")
-    var model: String?
+    @OptionGroup var storeOptions: StoreOptions
     @Option(parsing: .upToNextOption, help: "Properties to leave out, as a clone's exclude: bare names for the root, Entity.property everywhere.")
     var exclude: [String] = []
     @Option(name: [.short, .customLong("output")], help: "File to write (default: standard output).")
@@ -30,7 +25,7 @@ struct ExportCommand: ParsableCommand {
     var id: Int64
 
     func run() throws {
-        let (configuration, model, store) = try TravelCommandSupport.open(settingsFile: settingsFile, database: database, model: model)
+        let (configuration, model, store) = try TravelCommandSupport.open(storeOptions)
         guard let entity = model.entity(forCollection: collection) else {
             throw ValidationError("no collection named \(collection); the collections are \(model.entities.map(\.collection).joined(separator: ", "))")
         }
@@ -44,29 +39,5 @@ struct ExportCommand: ParsableCommand {
         }
         try handle.synchronize()
         FileHandle.standardError.write(Data("exported \(summary.objects) objects and \(summary.references) references (\(summary.bytes) bytes)\n".utf8))
-    }
-}
-
-/// What the travel commands share: the settings, model and store as `cloner serve` would open them.
-enum TravelCommandSupport {
-    static func open(settingsFile: String?, database: String?, model: String?) throws -> (ServiceConfiguration, DataModel, IncrementalStore) {
-        let configuration: ServiceConfiguration
-        do {
-            configuration = try ServiceConfiguration.load(overrides: .init(settingsFile: settingsFile, databasePath: database, modelPath: model))
-        } catch {
-            FileHandle.standardError.write(Data("cloner: invalid configuration: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
-        let loaded = try ModelLoader.load(contentsOf: URL(fileURLWithPath: configuration.modelPath), keys: configuration.cloneRuleKeys)
-        let store = try IncrementalStore(location: configuration.storeLocation, model: loaded)
-        return (configuration, loaded, store)
-    }
-
-    static func outputHandle(_ path: String?) throws -> FileHandle {
-        guard let path, path != "-" else { return FileHandle.standardOutput }
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw ValidationError("cannot create \(path)")
-        }
-        return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     }
 }

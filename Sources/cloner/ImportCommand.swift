@@ -14,12 +14,7 @@ struct ImportCommand: ParsableCommand {
         abstract: "Create the graph of a graph document (from cloner export or GET …/export) with new ids.",
         discussion: "Exits 0 with the answer on standard output; 1 with the problem on standard error, having written nothing.")
 
-    @Option(name: .customLong("config"), help: "Settings file (JSON). Default: config/cloner.json when it exists.")
-    var settingsFile: String?
-    @Option(help: "SQLite database file, or a postgres:// or postgresql:// URI. Default data/cloner.sqlite.")
-    var database: String?
-    @Option(help: "Data model file. Default config/model.json.")
-    var model: String?
+    @OptionGroup var storeOptions: StoreOptions
     @Option(parsing: .upToNextOption, help: "Properties to leave out, as a clone's exclude.")
     var exclude: [String] = []
     @Option(name: [.short, .customLong("input")], help: "Document to read (default: standard input).")
@@ -35,7 +30,7 @@ struct ImportCommand: ParsableCommand {
     var collection: String
 
     func run() throws {
-        let (configuration, model, store) = try TravelCommandSupport.open(settingsFile: settingsFile, database: database, model: model)
+        let (configuration, model, store) = try TravelCommandSupport.open(storeOptions)
         guard let entity = model.entity(forCollection: collection) else {
             throw ValidationError("no collection named \(collection); the collections are \(model.entities.map(\.collection).joined(separator: ", "))")
         }
