@@ -1,4 +1,4 @@
-import Synchronization
+import ClonerConcurrency
 
 /// The body of a request whose route streams it (`HTTPHandler.streamed`): chunks in arrival
 /// order, each at most 64 KiB (what one pass over the connection's buffer parsed), never the
@@ -61,14 +61,17 @@ public final class HTTPRequestBody: AsyncSequence, Sendable {
         var paused = false
         var started = false
         var finished = false
-        var error: (any Error)?
+        var error: (any Error & Sendable)?
         var waiter: CheckedContinuation<[UInt8]?, any Error>?
     }
 
     /// The request's `Content-Length`, when the client sent one (nil for a chunked body).
     public let expectedLength: Int?
     let window: Int
-    private let state = Mutex(State())
+    /// `LockedValue`, not the standard library's `Mutex`: on Linux the latter waits in the
+    /// uninstrumented Synchronization library, so the thread sanitizer would report every access
+    /// under a contended lock as a race.
+    private let state = LockedValue(State())
     private let signal: @Sendable (Signal) -> Void
 
     init(expectedLength: Int?, window: Int, signal: @escaping @Sendable (Signal) -> Void) {

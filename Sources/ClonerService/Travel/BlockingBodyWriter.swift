@@ -1,6 +1,6 @@
+import ClonerConcurrency
 import ClonerHTTP
 import Dispatch
-import Synchronization
 
 /// Hands bytes produced on a thread that must not leave a store transaction (a read's body is
 /// synchronous) to a streamed response's async writer, one piece at a time: `write` returns once
@@ -17,7 +17,7 @@ final class BlockingBodyWriter: Sendable {
     /// writer's error, `HTTPBodyWriter.ConnectionClosed` once the client is gone.
     func write(_ bytes: [UInt8]) throws {
         let done = DispatchSemaphore(value: 0)
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = LockedValue<(any Error & Sendable)?>(nil)
         let writer = self.writer
         Task {
             do {
