@@ -34,6 +34,8 @@ public final class ClonerApplication: Sendable {
     let blobsController: BlobsController
     let travelController: GraphTravelController
     let operationsController: OperationsController
+    /// Pending blobs of uploads whose process died, removed at the housekeeping.
+    let abandonedUploads: AbandonedUploadSweeper
     private let server: LockedValue<HTTPServer?> = LockedValue(nil)
     private let housekeepingQueue = DispatchQueue(label: "cloner.housekeeping", qos: .utility)
     /// This replica's id and the leases on its jobs and idempotency reservations (docs/architecture.md#replicas).
@@ -88,6 +90,7 @@ public final class ClonerApplication: Sendable {
             jobs: jobs, writeWorkers: writeWorkers, leases: leases)
         self.jobsController = JobsController(store: store, jobs: jobs)
         self.blobsController = BlobsController(model: model, store: store, readWorkers: readWorkers)
+        self.abandonedUploads = AbandonedUploadSweeper(store: store)
         self.travelController = GraphTravelController(
             model: model, store: store, logger: logger,
             maximumObjects: configuration.maxObjectsPerClone, readWorkers: readWorkers,
@@ -183,7 +186,8 @@ public final class ClonerApplication: Sendable {
         logger.info("stopped")
     }
 
-    /// Forgets idempotency answers and finished jobs past their retention.
+    /// Forgets idempotency answers and finished jobs past their retention, and removes uploads
+    /// that made no progress since the last pass (`AbandonedUploadSweeper`).
     func purgeExpiredRecords() {
         let cutoff = Date(timeIntervalSinceNow: -Double(configuration.idempotencyRetention.components.seconds))
         do {
@@ -195,6 +199,12 @@ public final class ClonerApplication: Sendable {
             }
         } catch {
             logger.error("purging expired records failed", metadata: ["error": "\(error)"])
+        }
+        do {
+            let uploads = try abandonedUploads.sweep()
+            if uploads > 0 { logger.info("removed abandoned uploads", metadata: ["uploads": "\(uploads)"]) }
+        } catch {
+            logger.error("removing abandoned uploads failed", metadata: ["error": "\(error)"])
         }
     }
 

@@ -66,6 +66,9 @@ public protocol StoreContext: ServiceTablesContext {
     func finishUpload(key: Data, hash: Data, size: Int64) throws
     /// Drops a pending upload (its request failed).
     func discardUpload(key: Data) throws
+    /// The pending uploads (by key) and how many chunks each has written so far, for the sweep of
+    /// uploads whose process died (`AbandonedUploadSweeper`).
+    func pendingUploads() throws -> [Data: Int64]
     /// Points binary `attribute` of object `id` at stored blob `hash` (checking `expectedVersion`
     /// when given), sweeps the blob it referred to if nothing else does, and returns the
     /// object's new version. Throws `notFound`, `versionConflict`.

@@ -188,6 +188,17 @@ extension PostgreSQLStoreContext {
 // MARK: - streamed uploads
 
 extension PostgreSQLStoreContext {
+    func pendingUploads() throws -> [Data: Int64] {
+        var pending: [Data: Int64] = [:]
+        try run(
+            """
+            SELECT b."hash", (SELECT count(*) FROM \(quoted(StoreSchema.blobChunkTable)) c WHERE c."hash" = b."hash")
+            FROM \(quoted(StoreSchema.blobTable)) b WHERE b."size" = -1
+            """
+        ).forEachRow { pending[$0.data(0)] = $0.int64(1) }
+        return pending
+    }
+
     func beginUpload(key: Data) throws {
         try run("INSERT INTO \(quoted(StoreSchema.blobTable)) (\"hash\", \"size\") VALUES ($1, -1)", [.bytea(key)])
     }

@@ -192,6 +192,17 @@ extension SQLiteStoreContext {
         }
     }
 
+    public func pendingUploads() throws -> [Data: Int64] {
+        var pending: [Data: Int64] = [:]
+        try connection.forEachRow(
+            """
+            SELECT b."hash", (SELECT count(*) FROM \(quoted(StoreSchema.blobChunkTable)) c WHERE c."hash" = b."hash")
+            FROM \(quoted(StoreSchema.blobTable)) b WHERE b."size" = -1
+            """
+        ) { pending[$0.data(0)] = $0.int64(1) }
+        return pending
+    }
+
     public func discardUpload(key: Data) throws {
         try connection.execute("DELETE FROM \(quoted(StoreSchema.blobTable)) WHERE \"hash\" = ? AND \"size\" = -1", [.blob(key)])
     }
