@@ -127,16 +127,20 @@ struct GraphTravelLimitsEndToEndTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // The import's transaction has begun writing once the WAL grows; kill it then.
-        var sawWrite = false
-        while process.isRunning {
-            let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
-            if size > walBefore + 64 * 1024 {
-                kill(process.processIdentifier, SIGKILL)
-                sawWrite = true
-                break
+        // The import's transaction has begun writing once the WAL grows; kill it then. Polled on
+        // a thread of its own: a task on the cooperative pool, which the in-process suites keep
+        // busy, could miss the whole import between two looks.
+        let pid = process.processIdentifier
+        let sawWrite = try await Blocking.run {
+            while process.isRunning {
+                let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+                if size > walBefore + 64 * 1024 {
+                    kill(pid, SIGKILL)
+                    return true
+                }
+                usleep(2_000)
             }
-            try await Task.sleep(for: .milliseconds(2))
+            return false
         }
         process.waitUntilExit()
         #expect(sawWrite, "the import finished before the test saw it write; the document is too small for this machine")

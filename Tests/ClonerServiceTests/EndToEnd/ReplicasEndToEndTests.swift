@@ -27,7 +27,8 @@ struct ReplicasEndToEndTests {
 
     @Test("draining one replica (SIGTERM) leaves the other serving: A's /readyz turns 503 in its grace, B's stays 200 and B reads and writes; A exits 0")
     func drainingOneReplicaLeavesTheOtherServing() async throws {
-        let (a, b, directories) = try await Self.startPair(environment: ["CLONER_DRAIN_GRACE": "2"])
+        // A grace long enough for a loaded machine to ask A within it.
+        let (a, b, directories) = try await Self.startPair(environment: ["CLONER_DRAIN_GRACE": "10"])
         defer { a.stop(); b.stop(); for directory in directories { directory.remove() } }
         let created = try await a.client.post("/notes", F.note(#""name":"before the drain""#))
         #expect(created.status == 201)
