@@ -169,9 +169,9 @@ struct LifecycleEndToEndTests {
     func crashDuringClone(backend: StoreBackendKind) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        // Large enough that the copy outlasts the polling below on a loaded machine: PostgreSQL
-        // copies 80,001 objects in well under a second.
-        let items = backend == .postgreSQL ? 200_000 : 40_000
+        // Large enough (400,001 objects) that the copy outlasts the polling below on a loaded
+        // machine: both stores copy 80,001 objects in well under a second.
+        let items = 200_000
         var jobLocation = ""
         var sawCopying = false
         let database: String

@@ -89,7 +89,9 @@ struct IdempotencyServiceTests {
     func retryWhileRunning(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
-            let items = 60_000
+            // Large enough (400,001 objects) that the clone outlasts the two requests below on a
+            // loaded machine.
+            let items = 200_000
             let noteID = try await service.seedLargeNote(items: items, name: "slow")
             let key = [("Idempotency-Key", "slow-\(UUID().uuidString)")]
             async let first = client.post("/notes/\(noteID)/clone", "{}", headers: key)
