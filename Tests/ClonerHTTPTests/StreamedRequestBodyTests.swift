@@ -476,7 +476,9 @@ func describeEnd(_ error: (any Error)?) -> String {
         let seen = BodyObservations()
         let server = try TestServer(router: Self.router(seen))
         defer { server.stop() }
-        let total = Int(ProcessInfo.processInfo.environment["CLONER_TEST_UPLOAD_BYTES"] ?? "") ?? 256 << 20  // 1 GiB with CLONER_TEST_UPLOAD_BYTES=1073741824: the bound is the same, and a full suite shares the CPU
+        // 1 GiB with CLONER_TEST_UPLOAD_BYTES=1073741824: the bound is the same, and a full suite
+        // shares the CPU.
+        let total = Int(ProcessInfo.processInfo.environment["CLONER_TEST_UPLOAD_BYTES"] ?? "") ?? 256 << 20
         let block = Self.payload(1 << 20)
         let upload = { @Sendable (bytes: Int) throws -> RawResponse? in
             let client = try RawClient(port: server.port, timeout: 120)
