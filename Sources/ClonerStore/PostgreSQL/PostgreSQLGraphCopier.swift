@@ -258,13 +258,16 @@ struct PostgreSQLGraphCopier {
         batch.add("SELECT new FROM \(map) WHERE ent = $1::int4 AND old = $2 ORDER BY cp", [.int8(Int64(sql.rootTag)), .int8(plan.rootID)]) {
             $0.forEachRow { cloneIDs.append($0.int64(0)) }
         }
-        let versionTags = sql.linkableTags.union(setTags).sorted()
+        // A pipeline is described before any row comes back, so its version steps cover every
+        // entity the copies can link (a no-op where none is linked); statement by statement, only
+        // the entities the linked lock found.
+        let linkableTags = sql.linkableTags.union(setTags).sorted()
 
         do {
             if pipelined {
                 if !plan.dryRun {
                     addWrites(
-                        sql: sql, steps: steps, counts: counts, versionTags: versionTags, parameters: parameters,
+                        sql: sql, steps: steps, counts: counts, versionTags: linkableTags, parameters: parameters,
                         progress: progress, into: &batch)
                 }
                 try run(batch, pipelined: true)
@@ -277,7 +280,7 @@ struct PostgreSQLGraphCopier {
                     }
                     var writes = PostgreSQLStatementBatch()
                     addWrites(
-                        sql: sql, steps: steps, counts: counts, versionTags: versionTags, parameters: parameters,
+                        sql: sql, steps: steps, counts: counts, versionTags: linkedCounts.keys.sorted(), parameters: parameters,
                         progress: progress, into: &writes)
                     try run(writes, pipelined: false)
                     try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
