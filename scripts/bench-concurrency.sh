@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Concurrent clones of one template, as a busy mobile backend makes them: 1, 8 and 32 clients
 # cloning the same note, on SQLite (one process, direct), PostgreSQL with 1 replica and with 3
-# replicas behind haproxy (scripts/replicas.sh), for a 5-object note and a 100-item note — each
-# beside a one-row create (POST /memos) on the same store with the same clients.
+# replicas behind haproxy (scripts/replicas.sh), for a 5-object note and a 100-item note (each
+# linking one shared tag, whose version every clone steps) and, with `--sizes 5u`, a 5-object note
+# that links nothing — each beside a one-row create (POST /memos) on the same store with the same
+# clients.
 #
 #   scripts/bench-concurrency.sh [--duration S] [--clients "1 8 32"] [--setups "sqlite pg1 pg3"]
-#                                [--sizes "5 100"] [--rounds R]
+#                                [--sizes "5 100 5u"] [--rounds R]
 #
 # Prints one line per (setup, work, clients): requests/s, p50 and p99 latency (wrk), refusals
 # (answers that are not 2xx), and CPU milliseconds per request of the whole server side (cloner
@@ -80,20 +82,25 @@ cpu_ticks() {
 }
 ticks_per_second=$(getconf CLK_TCK)
 
+# note_json ITEMS [TAG]: a note with ITEMS items and a memo linking a new tag named TAG (none
+# without one).
 note_json() {
-    local items=$1 tag=$2 list="" i
+    local items=$1 tag=${2:-} list="" i tags=""
     for i in $(seq 1 "$items"); do list+="${list:+,}{\"name\":\"item $i\"}"; done
-    printf '{"id":"%s","createDate":"2026-01-02T03:04:05.678Z","name":"template","items":[%s],"memos":[{"text":"m","createDate":"2026-01-02T03:04:05.678Z","tags":[{"name":"%s"}]}]}' \
-        "$(cat /proc/sys/kernel/random/uuid)" "$list" "$tag"
+    [ -n "$tag" ] && tags=",\"tags\":[{\"name\":\"$tag\"}]"
+    printf '{"id":"%s","createDate":"2026-01-02T03:04:05.678Z","name":"template","items":[%s],"memos":[{"text":"m","createDate":"2026-01-02T03:04:05.678Z"%s}]}' \
+        "$(cat /proc/sys/kernel/random/uuid)" "$list" "$tags"
 }
 
-# Seeds the templates on $url; sets note_5 and note_100 (a 5-object note: the note, 3 items and a
-# memo, linking a tag; a 100-item note: 102 objects). Tag names are unique in the sample model.
+# Seeds the templates on $url; sets note_5, note_100 and note_5u (a 5-object note: the note, 3
+# items and a memo, linking a tag; a 100-item note: 102 objects; the 5-object note without the
+# tag). Tag names are unique in the sample model.
 seed() {
     local url=$1
     note_5=$(curl -sf -X POST -H 'Content-Type: application/json' -d "$(note_json 3 shared-5)" "$url/notes" | sed -n 's/^{"_id":\([0-9]*\).*/\1/p')
     note_100=$(curl -sf -X POST -H 'Content-Type: application/json' -d "$(note_json 100 shared-100)" "$url/notes" | sed -n 's/^{"_id":\([0-9]*\).*/\1/p')
-    [ -n "$note_5" ] && [ -n "$note_100" ] || { echo "bench-concurrency.sh: seeding $url failed" >&2; exit 1; }
+    note_5u=$(curl -sf -X POST -H 'Content-Type: application/json' -d "$(note_json 3)" "$url/notes" | sed -n 's/^{"_id":\([0-9]*\).*/\1/p')
+    [ -n "$note_5" ] && [ -n "$note_100" ] && [ -n "$note_5u" ] || { echo "bench-concurrency.sh: seeding $url failed" >&2; exit 1; }
 }
 
 # run SETUP WORK CLIENTS URL PATH BODY PIDS...

@@ -32,6 +32,10 @@ package final class PostgreSQLConnection {
     /// Clones run on this session since its work tables were last truncated (the graph copier's
     /// `truncateInterval`).
     package var clonesSinceWorkTablesTruncated = 0
+    /// The clone SQL built for each plan shape on this session (`GraphCopyShape`): building it
+    /// walks the whole model and writes a few dozen statements, which cost the service more CPU
+    /// than a small clone's rows; the prepared statements are then found by their text.
+    var graphCopySQL: [GraphCopyShape: PostgreSQLGraphCopySQL] = [:]
     /// Set while `transaction(_:readOnly:_:)` runs its body.
     var isInTransactionBlock = false
     /// Commands sent to the server since the session opened (each `execute`, `query` and

@@ -173,7 +173,9 @@ struct PostgreSQLGraphCopier {
             }
         }
 
-        let sql = PostgreSQLGraphCopySQL(plan: plan, schema: schema, settings: settings, perCopyWalk: perCopyWalk)
+        let sql = connection.graphCopySQL.cached(for: plan) {
+            PostgreSQLGraphCopySQL(plan: plan, schema: schema, settings: settings, perCopyWalk: perCopyWalk)
+        }
         try ensureWorkTables()
 
         do {
@@ -226,7 +228,7 @@ struct PostgreSQLGraphCopier {
 
         var batch = PostgreSQLStatementBatch()
         lockSource(sql: sql, parameters: parameters, into: &batch)
-        batch.add(sql.mapFill(dryRun: plan.dryRun), parameters)
+        batch.add(plan.dryRun ? sql.mapFillDryRun : sql.mapFill, parameters)
         if total > 1_000 {
             // Temporary tables are never analysed automatically; without statistics a large clone
             // would be planned as if the map held a handful of rows.
@@ -338,7 +340,8 @@ struct PostgreSQLGraphCopier {
             for statement in follow.statements { batch.add(statement, parameters) }
         }
         for tag in versionTags {
-            batch.add(PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[tag].name), [.int8(Int64(tag))])
+            let step = sql.versionSteps[tag] ?? PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[tag].name)
+            batch.add(step, [.int8(Int64(tag))])
         }
     }
 
@@ -418,9 +421,12 @@ struct PostgreSQLGraphCopier {
         counts: @escaping ([Int: Int]) -> Void
     ) {
         let connection = connection.redactedURI
-        let statement = PostgreSQLGraphCopySQL.linkedLockSQL(
-            tags: Array(sql.linkableTags.union(extraTags)),
-            exclusiveTags: sql.orderedLinkTags.union(extraTags), schema: schema)
+        let statement =
+            extraTags.isEmpty
+            ? sql.linkedLock
+            : PostgreSQLGraphCopySQL.linkedLockSQL(
+                tags: Array(sql.linkableTags.union(extraTags)),
+                exclusiveTags: sql.orderedLinkTags.union(extraTags), schema: schema)
         batch.add(statement, []) { result in
             var linkedCounts: [Int: Int] = [:]
             var locked: Int64 = 0

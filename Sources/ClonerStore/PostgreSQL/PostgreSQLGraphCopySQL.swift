@@ -55,7 +55,9 @@ struct PostgreSQLGraphCopySQL {
 
     let schema: StoreSchema
     let root: EntityDescription
-    let plan: GraphCopyPlan
+    /// The first plan of its shape (`GraphCopyShape`): read while the statements are built, and
+    /// never for a value, which later clones of the shape give as parameters.
+    private let plan: GraphCopyPlan
     let rootTag: Int
     let settings: [String: Setting]
     let perCopyWalk: Bool
@@ -78,6 +80,13 @@ struct PostgreSQLGraphCopySQL {
     /// answering how many rows it locked and how many distinct objects the walk found.
     private(set) var sourceLock: String = ""
     private(set) var entitySteps: [EntityStep]
+    /// `linkedLockSQL` of `linkableTags`, for a clone that sets no relationship of the root.
+    private(set) var linkedLock = ""
+    /// `versionStep` of each of `linkableTags`.
+    private(set) var versionSteps: [Int: String] = [:]
+    /// The map's fill (`mapFillSQL`), and a dry run's, which takes no ids.
+    private(set) var mapFill = ""
+    private(set) var mapFillDryRun = ""
     private(set) var linkedQueries: [String]
     private(set) var joinInserts: [String]
     private(set) var follows: [FollowStep]
@@ -125,6 +134,10 @@ struct PostgreSQLGraphCopySQL {
         self.orderedLinkTags = Set(linkedSelects.filter(\.ordered).map(\.tag))
         self.joinInserts = schema.joinTables.flatMap { joinTableInserts($0, reachable: reachable) }
         self.follows = followSteps(reachable: reachable)
+        self.linkedLock = PostgreSQLGraphCopySQL.linkedLockSQL(tags: Array(linkableTags), exclusiveTags: orderedLinkTags, schema: schema)
+        self.versionSteps = Dictionary(uniqueKeysWithValues: linkableTags.map { ($0, PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[$0].name)) })
+        self.mapFill = mapFillSQL(dryRun: false)
+        self.mapFillDryRun = mapFillSQL(dryRun: true)
     }
 
     private var model: DataModel { schema.model }
@@ -301,7 +314,7 @@ struct PostgreSQLGraphCopySQL {
     /// named twice) and joined to themselves for each parent's new id, so no UPDATE of the map
     /// follows. The sequences are looked up once per statement (`q`), not per row. A dry run only
     /// reads where each sequence stands.
-    func mapFill(dryRun: Bool) -> String {
+    private func mapFillSQL(dryRun: Bool) -> String {
         var sequences = [String](repeating: "NULL", count: model.entities.count)
         for step in entitySteps {
             let table = quoted(step.name).replacingOccurrences(of: "'", with: "''")

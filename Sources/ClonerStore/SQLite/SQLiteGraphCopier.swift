@@ -17,7 +17,7 @@ struct SQLiteGraphCopier {
             plan.perCopyRootValues.isEmpty || plan.perCopyRootValues.count == plan.copies,
             "\(plan.perCopyRootValues.count) per-copy root values for \(plan.copies) copies")
         guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
-        let sql = SQLiteGraphCopySQL.cached(plan: plan, schema: schema, connection: connection)
+        let sql = connection.graphCopySQL.cached(for: plan) { SQLiteGraphCopySQL(plan: plan, schema: schema) }
 
         guard try connection.scalar("SELECT 1 FROM \(quoted(root.name)) WHERE \"_id\" = ?", [.integer(plan.rootID)]) != nil else {
             throw StoreError.notFound(entity: root.name, id: plan.rootID)
