@@ -135,7 +135,8 @@ struct PostgreSQLGraphCopySQL {
         self.joinInserts = schema.joinTables.flatMap { joinTableInserts($0, reachable: reachable) }
         self.follows = followSteps(reachable: reachable)
         self.linkedLock = PostgreSQLGraphCopySQL.linkedLockSQL(tags: Array(linkableTags), exclusiveTags: orderedLinkTags, schema: schema)
-        self.versionSteps = Dictionary(uniqueKeysWithValues: linkableTags.map { ($0, PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[$0].name)) })
+        self.versionSteps = Dictionary(
+            uniqueKeysWithValues: linkableTags.map { ($0, PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[$0].name)) })
         self.mapFill = mapFillSQL(dryRun: false)
         self.mapFillDryRun = mapFillSQL(dryRun: true)
     }
