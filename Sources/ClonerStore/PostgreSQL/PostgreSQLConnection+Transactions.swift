@@ -27,7 +27,10 @@ extension PostgreSQLConnection {
         precondition(!isInTransactionBlock && !isInTransaction, "nested transaction on \(redactedURI)")
         try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : ""))
         isInTransactionBlock = true
-        defer { isInTransactionBlock = false }
+        defer {
+            isInTransactionBlock = false
+            statementsBeforeCommit.removeAll()
+        }
         let result: T
         do {
             result = try body()
@@ -42,8 +45,29 @@ extension PostgreSQLConnection {
                 message: "a statement failed inside the transaction (its error was caught), so it was rolled back",
                 sql: "COMMIT", connection: redactedURI)
         }
-        try execute("COMMIT")
+        if statementsBeforeCommit.isEmpty {
+            try execute("COMMIT")
+        } else {
+            try commitAfterDeferredStatements()
+        }
         return result
+    }
+
+    /// Sends `statementsBeforeCommit` and the COMMIT in one pipeline. A statement there that takes
+    /// a row lock other transactions queue for (a clone's version step of a shared object) then
+    /// holds it for its own run and the commit's WAL flush only — not also for a round trip to
+    /// this process and the wait for its thread, which on a busy machine is the longer part.
+    /// The first failure is thrown (the COMMIT after it is skipped) and the transaction rolled
+    /// back, as a failure inside the body would be.
+    private func commitAfterDeferredStatements() throws {
+        let statements = statementsBeforeCommit + [PipelinedStatement("COMMIT", [], isPrepared: false)]
+        statementsBeforeCommit.removeAll()
+        do {
+            for outcome in try pipeline(statements) { _ = try outcome.get() }
+        } catch {
+            rollbackAfterFailure()
+            throw error
+        }
     }
 
     /// Rolls back after `body` failed; on a lost session there is nothing to roll back (the server

@@ -36,6 +36,9 @@ package final class PostgreSQLConnection {
     /// walks the whole model and writes a few dozen statements, which cost the service more CPU
     /// than a small clone's rows; the prepared statements are then found by their text.
     var graphCopySQL: [GraphCopyShape: PostgreSQLGraphCopySQL] = [:]
+    /// Statements the open transaction sends together with its COMMIT
+    /// (`commitAfterDeferredStatements`); emptied when the transaction ends either way.
+    package var statementsBeforeCommit: [PipelinedStatement] = []
     /// Set while `transaction(_:readOnly:_:)` runs its body.
     var isInTransactionBlock = false
     /// Commands sent to the server since the session opened (each `execute`, `query` and

@@ -339,9 +339,11 @@ struct PostgreSQLGraphCopier {
         for follow in sql.follows {
             for statement in follow.statements { batch.add(statement, parameters) }
         }
+        // The version steps go out with the COMMIT: the first lock that concurrent clones of one
+        // template queue for is then held only while the step runs and the commit is flushed.
         for tag in versionTags {
             let step = sql.versionSteps[tag] ?? PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[tag].name)
-            batch.add(step, [.int8(Int64(tag))])
+            connection.statementsBeforeCommit.append(.init(step, [.int8(Int64(tag))], isPrepared: prepared))
         }
     }
 

@@ -55,6 +55,49 @@ struct PostgreSQLPipelineTests {
         #expect(try connection.query("SELECT count(*) FROM t")[0].int64(0) == 0)
     }
 
+    private func rows(_ connection: PostgreSQLConnection) throws -> [[Int64]] {
+        var rows: [[Int64]] = []
+        try connection.query("SELECT id, version FROM t ORDER BY id").forEachRow { rows.append([$0.int64(0), $0.int64(1)]) }
+        return rows
+    }
+
+    @Test func statementsBeforeCommitRunWithItAndAFailureRollsBackEverything() throws {
+        let connection = try PostgreSQLFixtures.connection()
+        try connection.execute("CREATE TABLE t (id int8 PRIMARY KEY, version int8 NOT NULL)")
+        try connection.execute("INSERT INTO t VALUES (1, 1)")
+        let step = "UPDATE t SET version = version + 1 WHERE id = $1"
+        try connection.transaction {
+            try connection.query("INSERT INTO t VALUES (2, 1)")
+            connection.statementsBeforeCommit.append(.init(step, [.int8(1)], isPrepared: true))
+            #expect(try connection.query("SELECT version FROM t WHERE id = 1")[0].int64(0) == 1, "not run before the commit")
+        }
+        #expect(!connection.isInTransaction && connection.statementsBeforeCommit.isEmpty)
+        #expect(try rows(connection) == [[1, 2], [2, 1]])
+
+        // A deferred statement that fails: nothing of the transaction stays, and the session is
+        // usable with an empty list.
+        #expect(throws: PostgreSQLError.self) {
+            try connection.transaction {
+                try connection.query("INSERT INTO t VALUES (3, 1)")
+                connection.statementsBeforeCommit.append(.init(step, [.int8(1)], isPrepared: true))
+                connection.statementsBeforeCommit.append(.init("INSERT INTO t VALUES (2, 1)", [], isPrepared: false))
+            }
+        }
+        #expect(!connection.isInTransaction && connection.statementsBeforeCommit.isEmpty)
+        #expect(try rows(connection) == [[1, 2], [2, 1]])
+
+        // A body that throws leaves none behind for the next transaction.
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try connection.transaction {
+                connection.statementsBeforeCommit.append(.init(step, [.int8(1)], isPrepared: true))
+                throw Stop()
+            }
+        }
+        try connection.transaction {}
+        #expect(try connection.query("SELECT version FROM t WHERE id = 1")[0].int64(0) == 2)
+    }
+
     @Test func aStatementThatCannotBePreparedIsNotCached() throws {
         let connection = try PostgreSQLFixtures.connection()
         let outcomes = try connection.pipeline([
