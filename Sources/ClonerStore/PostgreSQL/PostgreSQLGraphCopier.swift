@@ -260,17 +260,10 @@ struct PostgreSQLGraphCopier {
         batch.add("SELECT new FROM \(map) WHERE ent = $1::int4 AND old = $2 ORDER BY cp", [.int8(Int64(sql.rootTag)), .int8(plan.rootID)]) {
             $0.forEachRow { cloneIDs.append($0.int64(0)) }
         }
-        // A pipeline is described before any row comes back, so its version steps cover every
-        // entity the copies can link (a no-op where none is linked); statement by statement, only
-        // the entities the linked lock found.
-        let linkableTags = sql.linkableTags.union(setTags).sorted()
-
         do {
             if pipelined {
                 if !plan.dryRun {
-                    addWrites(
-                        sql: sql, steps: steps, counts: counts, versionTags: linkableTags, parameters: parameters,
-                        progress: progress, into: &batch)
+                    addWrites(sql: sql, steps: steps, counts: counts, parameters: parameters, progress: progress, into: &batch)
                 }
                 try run(batch, pipelined: true)
             } else {
@@ -281,13 +274,12 @@ struct PostgreSQLGraphCopier {
                         try connection.execute("SAVEPOINT \"_clone_write\"")
                     }
                     var writes = PostgreSQLStatementBatch()
-                    addWrites(
-                        sql: sql, steps: steps, counts: counts, versionTags: linkedCounts.keys.sorted(), parameters: parameters,
-                        progress: progress, into: &writes)
+                    addWrites(sql: sql, steps: steps, counts: counts, parameters: parameters, progress: progress, into: &writes)
                     try run(writes, pipelined: false)
                     try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
                 }
             }
+            if !plan.dryRun { stepVersionsAtCommit(sql: sql, tags: linkedCounts.keys.sorted()) }
         } catch let error as PostgreSQLError where error.isRetryableTransactionFailure {
             // Left as it is for the store's write, which runs the whole transaction again.
             throw error
@@ -323,12 +315,10 @@ struct PostgreSQLGraphCopier {
             ids: ids)
     }
 
-    /// Step 4 on: the rows, the join rows, the followed attributes and the shared objects'
-    /// versions (an entity none of whose objects is linked steps nothing).
+    /// Step 4 on: the rows, the join rows and the followed attributes.
     private func addWrites(
         sql: PostgreSQLGraphCopySQL, steps: [PostgreSQLGraphCopySQL.EntityStep], counts: [Int: Int],
-        versionTags: [Int], parameters: [PostgreSQLValue], progress: GraphCopyProgress,
-        into batch: inout PostgreSQLStatementBatch
+        parameters: [PostgreSQLValue], progress: GraphCopyProgress, into batch: inout PostgreSQLStatementBatch
     ) {
         for step in steps {
             for insert in step.inserts { batch.add(insert, parameters) }
@@ -339,9 +329,14 @@ struct PostgreSQLGraphCopier {
         for follow in sql.follows {
             for statement in follow.statements { batch.add(statement, parameters) }
         }
-        // The version steps go out with the COMMIT: the first lock that concurrent clones of one
-        // template queue for is then held only while the step runs and the commit is flushed.
-        for tag in versionTags {
+    }
+
+    /// The linked objects' version steps, for the entities the linked lock found objects of (`tags`;
+    /// none when the copies link nothing). They go out with the COMMIT: the first lock that
+    /// concurrent clones of one template queue for is then held only while the step runs and the
+    /// commit is flushed.
+    private func stepVersionsAtCommit(sql: PostgreSQLGraphCopySQL, tags: [Int]) {
+        for tag in tags {
             let step = sql.versionSteps[tag] ?? PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[tag].name)
             connection.statementsBeforeCommit.append(.init(step, [.int8(Int64(tag))], isPrepared: prepared))
         }
