@@ -227,7 +227,7 @@ struct PostgreSQLGraphCopier {
         let pipelined = prepared && !locatesCopy && rootLinks.isEmpty
 
         var batch = PostgreSQLStatementBatch()
-        lockSource(sql: sql, parameters: parameters, into: &batch)
+        lockSource(sql: sql, walked: Set(counts.keys), parameters: parameters, into: &batch)
         batch.add(plan.dryRun ? sql.mapFillDryRun : sql.mapFill, parameters)
         if total > 1_000 {
             // Temporary tables are never analysed automatically; without statistics a large clone
@@ -394,9 +394,11 @@ struct PostgreSQLGraphCopier {
 
     /// Locks the walked objects `FOR SHARE` and walks again: equal walks mean the locked rows are
     /// the source, and stay so until commit.
-    private func lockSource(sql: PostgreSQLGraphCopySQL, parameters: [PostgreSQLValue], into batch: inout PostgreSQLStatementBatch) {
+    private func lockSource(
+        sql: PostgreSQLGraphCopySQL, walked: Set<Int>, parameters: [PostgreSQLValue], into batch: inout PostgreSQLStatementBatch
+    ) {
         let connection = connection.redactedURI
-        let lock = sql.sourceLock(small: prepared)
+        let lock = sql.sourceLock(small: prepared, walked: walked)
         batch.add(lock, []) { locked in
             let (lockedRows, walked) = (locked[0].int64(0), locked[0].int64(1))
             guard lockedRows == walked else {

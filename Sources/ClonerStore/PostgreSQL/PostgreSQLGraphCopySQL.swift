@@ -76,9 +76,6 @@ struct PostgreSQLGraphCopySQL {
     /// The walk run again once the source is locked, answering how many objects it finds that the
     /// first walk did not, and the other way round: 0 means the locked rows are the graph.
     private(set) var walkCheck: String = ""
-    /// Locks every walked object `FOR SHARE` (entity by entity in tag order, rows in `_id` order),
-    /// answering how many rows it locked and how many distinct objects the walk found.
-    private(set) var sourceLock: String = ""
     private(set) var entitySteps: [EntityStep]
     /// `linkedLockSQL` of `linkableTags`, for a clone that sets no relationship of the root.
     private(set) var linkedLock = ""
@@ -126,7 +123,6 @@ struct PostgreSQLGraphCopySQL {
         self.walk = walkSQL(limit: walkRowLimit)
         self.walkWithoutLimit = walkSQL(limit: nil)
         self.walkCheck = walkCheckSQL()
-        self.sourceLock = sourceLockSQL(entities)
         self.entitySteps = entities.map(entityStep)
         let linkedSelects = entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) }
         self.linkedQueries = PostgreSQLGraphCopySQL.linkedInsert(linkedSelects.map(\.sql))
@@ -244,7 +240,9 @@ struct PostgreSQLGraphCopySQL {
             + "+ (SELECT count(*) FROM (SELECT cp, ent, id FROM \(walked) EXCEPT SELECT cp, ent, id FROM n) b)"
     }
 
-    /// See `sourceLock`. `FOR SHARE` keeps every walked row as it is until the clone commits (an
+    /// Locks every walked object `FOR SHARE` (entity by entity in tag order, rows in `_id` order),
+    /// answering how many rows it locked and how many distinct objects the walk found. `FOR SHARE`
+    /// keeps every walked row as it is until the clone commits (an
     /// edit, a move or a delete of one waits), while other clones of the same source lock the
     /// same rows beside it. The rows are sorted before they are locked, so two transactions
     /// locking overlapping sets take them in one order.
@@ -252,8 +250,12 @@ struct PostgreSQLGraphCopySQL {
     /// A clone starts with generic plans (see `PostgreSQLGraphCopier.run`); a large one's lock
     /// gives the rest of its transaction PostgreSQL's default back, so that its statements are
     /// planned for the rows it has.
-    func sourceLock(small: Bool) -> String {
-        small ? sourceLock : sourceLock + ", set_config('plan_cache_mode', 'auto', true)"
+    ///
+    /// Only the entities the walk found objects of (`walked`, their tags) are named: every entity
+    /// named is a part of the plan that PostgreSQL sets up at each run, found rows or not.
+    func sourceLock(small: Bool, walked: Set<Int>) -> String {
+        let lock = sourceLockSQL(model.entities.filter { walked.contains(tag($0.name)) })
+        return small ? lock : lock + ", set_config('plan_cache_mode', 'auto', true)"
     }
 
     private func sourceLockSQL(_ entities: [EntityDescription]) -> String {
