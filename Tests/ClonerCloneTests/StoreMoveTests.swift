@@ -269,6 +269,38 @@ import Testing
         #expect(try into.postgreSQLCount("Note") == 0)
     }
 
+    /// An empty value uploaded as an empty body has no chunk row (one saved with its record has
+    /// one empty chunk): both move.
+    @Test func anEmptyValueWithoutChunksMoves() throws {
+        let from = try CloneFixture()
+        let notes = try from.insert([
+            ChangeSet.Insert(entity: "Note", attributes: ["id": .uuid(UUID()), "createDate": .date(millisecondsSince1970: 0), "data": .binary(Data())])
+        ])
+        try from.sql("DELETE FROM _cloner_blob_chunks WHERE hash = X'\(BlobDigest.sha256(Data()).lowercaseHex)'")
+        let (document, exported) = try Self.export(from.store)
+        let into = try CloneFixture()
+        #expect(try Self.import(document, into: into.store) == exported)
+        #expect(try into.object("Note", notes[0]).attributes["data"] == (try from.object("Note", notes[0])).attributes["data"])
+        let reference = try into.store.read { try $0.blobReference(entity: "Note", id: notes[0], attribute: "data") }
+        #expect(reference == BlobReference(hash: BlobDigest.sha256(Data()), size: 0))
+        #expect(try Self.contents(into.store) == (try Self.contents(from.store)))
+    }
+
+    /// PostgreSQL text cannot hold U+0000, which SQLite can: the import names the row and
+    /// attribute, and writes nothing.
+    @Test(.enabled(if: PostgreSQLTestCluster.isEnabled, Comment(rawValue: PostgreSQLTestCluster.skipReason)))
+    func aValuePostgreSQLCannotHoldIsRefusedNamingTheRow() throws {
+        let from = try CloneFixture()
+        let note = try from.insert([
+            ChangeSet.Insert(entity: "Note", attributes: ["id": .uuid(UUID()), "createDate": .date(millisecondsSince1970: 0), "name": .string("a\u{0}b")])
+        ])[0]
+        let (error, into) = try refused(try Self.export(from.store).document, .postgreSQL)
+        guard case .invalidValue(let entity, let property, _)? = error as? StoreError else { Issue.record("\(error)"); return }
+        #expect(entity == "Note \(note)")
+        #expect(property == "name")
+        #expect(try into.postgreSQLCount("Note") == 0)
+    }
+
     @Test func aGraphDocumentIsNotAWholeStoreDocument() throws {
         let header = #"{"kind":"header","format":"cloner-graph","version":1}"#
         let (error, _) = try refused(Array((header + "\n").utf8))

@@ -33,13 +33,22 @@ extension PostgreSQLStoreContext: TransferConnection {
                     if case .binary(let data) = value { bytes += data.count }
                     // Named for the message when PostgreSQL cannot hold the value (a NUL in text,
                     // a date out of its range) — the row's `_id` or key first.
-                    arrays[index].append(try Self.parameter(value, entity: "\(table) row \(row[0])", attribute: columns[index].name))
+                    arrays[index].append(try Self.parameter(value, entity: Self.rowName(table, columns, row), attribute: columns[index].name))
                 }
                 end += 1
             }
             try run(sql, arrays.indices.map { PostgreSQLValue.array(element: elements[$0], arrays[$0]) })
             start = end
         }
+    }
+
+    /// "Note 42", or "_rel_Memo_tags (3, 7)": the row a refused value belongs to, by its key.
+    private static func rowName(_ table: String, _ columns: [TransferColumn], _ row: [AttributeValue]) -> String {
+        let key = row.prefix(columns.first?.name == "_id" ? 1 : 2).map { value -> String in
+            if case .integer(let number) = value { return String(number) }
+            return "?"
+        }
+        return key.count == 1 ? "\(table) \(key[0])" : "\(table) (\(key.joined(separator: ", ")))"
     }
 
     private static func arrayTypeName(_ element: PostgreSQLValue.ArrayElement) -> String {
