@@ -12,7 +12,9 @@ import Foundation
 /// Not `Sendable`: it writes through a context that belongs to the calling thread.
 public struct StoreDocumentImporter {
     private enum Stage {
-        case header, blobs, table(Int), end, done
+        case header, blobs
+        case table(Int)
+        case end, done
     }
 
     /// The blob being read: its line, its running hash and length, the chunk expected next.
@@ -211,14 +213,17 @@ public struct StoreDocumentImporter {
             throw StoreDocumentError.badLine(line: line, field: "table", message: "expected the summary of \(read.table)")
         }
         guard members["rows"] == .integer(read.rows) else {
-            throw StoreDocumentError.mismatch(table: read.table, message: "line \(line) says \(members["rows"]?.canonicalText ?? "nothing") rows, the document holds \(read.rows)")
+            throw StoreDocumentError.mismatch(
+                table: read.table, message: "line \(line) says \(members["rows"]?.canonicalText ?? "nothing") rows, the document holds \(read.rows)")
         }
         if let bytes = read.bytes, members["bytes"] != .integer(bytes) {
-            throw StoreDocumentError.mismatch(table: read.table, message: "line \(line) says \(members["bytes"]?.canonicalText ?? "nothing") bytes, the document holds \(bytes)")
+            throw StoreDocumentError.mismatch(
+                table: read.table, message: "line \(line) says \(members["bytes"]?.canonicalText ?? "nothing") bytes, the document holds \(bytes)")
         }
         guard members["checksum"] == .string(read.checksum) else {
             throw StoreDocumentError.mismatch(
-                table: read.table, message: "line \(line) gives checksum \(members["checksum"]?.canonicalText ?? "nothing"), the rows before it hash to \(read.checksum)")
+                table: read.table,
+                message: "line \(line) gives checksum \(members["checksum"]?.canonicalText ?? "nothing"), the rows before it hash to \(read.checksum)")
         }
     }
 
