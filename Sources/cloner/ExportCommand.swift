@@ -12,7 +12,9 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write the graph a clone of one object would copy, as a graph document (NDJSON); with --all, the whole store.",
         discussion: """
-            Reads the store the settings name (--config, CLONER_* variables, or --database and --model), in one read transaction.             --all writes every record, blob and link with its _id for cloner import --all, and prints each table's count and checksum.
+            Reads the store the settings name (--config, CLONER_* variables, or --database and --model), in one read transaction. \
+            --all writes every record, blob and link with its _id for cloner import --all, and prints each table's count and checksum; \
+            the service's jobs, idempotency answers and leases are not moved.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
