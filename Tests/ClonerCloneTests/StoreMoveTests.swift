@@ -301,6 +301,18 @@ import Testing
         #expect(try into.postgreSQLCount("Note") == 0)
     }
 
+    /// A store of another model has other tables: the header's fingerprint is refused before a
+    /// row is read.
+    @Test func aDocumentOfAnotherModelIsRefused() throws {
+        let from = try CloneFixture()
+        _ = try Self.populate(from)
+        let (document, _) = try Self.export(from.store)
+        let into = try CloneFixture(modelJSON: #"{"entities": [{"name": "Note", "attributes": [{"name": "name", "type": "string", "optional": true}]}]}"#)
+        let error = try #require(throws: StoreDocumentError.self) { try Self.import(document, into: into.store) }
+        guard case .badLine(line: 1, field: "fingerprint", _) = error else { Issue.record("\(error)"); return }
+        #expect(try into.ids("Note").isEmpty)
+    }
+
     @Test func aGraphDocumentIsNotAWholeStoreDocument() throws {
         let header = #"{"kind":"header","format":"cloner-graph","version":1}"#
         let (error, _) = try refused(Array((header + "\n").utf8))
