@@ -72,7 +72,7 @@ public struct StoreTransferReader {
                     }
                 } else {
                     // Blobs are announced in key order as their chunks come; one without chunks
-                    // (only a damaged store has one) is announced all the same.
+                    // (an empty value uploaded as an empty body) is announced all the same.
                     var next = run.startIndex
                     var announced: Data?
                     try readChunks(from: run.first!.hash, to: run.last!.hash, numbers: 0..<Int64.max) { piece in
