@@ -148,6 +148,50 @@ import Testing
         try roundTrip(from: .postgreSQL, to: .sqlite)
     }
 
+    /// Both sides of a many-to-many ordered (`src_pos` and `dst_pos` in one join table) and an
+    /// ordered to-many without inverse keep their order, which is not the order of the ids.
+    static let orderedModel = """
+        { "entities": [
+          { "name": "Playlist", "attributes": [ { "name": "title", "type": "string", "optional": true } ],
+            "relationships": [
+              { "name": "songs", "destination": "Song", "toMany": true, "ordered": true, "inverse": "playlists" },
+              { "name": "favourites", "destination": "Song", "toMany": true, "ordered": true } ] },
+          { "name": "Song", "attributes": [ { "name": "title", "type": "string", "optional": true } ],
+            "relationships": [ { "name": "playlists", "destination": "Playlist", "toMany": true, "ordered": true, "inverse": "songs" } ] }
+        ] }
+        """
+
+    @Test(arguments: [StoreBackendKind.sqlite] + (PostgreSQLTestCluster.isEnabled ? [StoreBackendKind.postgreSQL] : []))
+    func orderedJoinTablesKeepTheirOrder(_ target: StoreBackendKind) throws {
+        let from = try CloneFixture(modelJSON: Self.orderedModel, .sqlite)
+        let songs = try from.insert((0..<5).map { ChangeSet.Insert(entity: "Song", attributes: ["title": .string("song \($0)")]) })
+        let playlists = try from.insert([
+            ChangeSet.Insert(
+                entity: "Playlist", attributes: ["title": .string("a")],
+                relationships: ["songs": .toMany([4, 1, 3].map { .existing(songs[$0]) }), "favourites": .toMany([2, 0].map { .existing(songs[$0]) })]),
+            ChangeSet.Insert(entity: "Playlist", attributes: ["title": .string("b")], relationships: ["songs": .toMany([3, 4].map { .existing(songs[$0]) })]),
+        ])
+        // Song 3's playlists in the order b, a: the other side's own order.
+        try from.store.write { context in
+            _ = try context.save(
+                ChangeSet(updates: [
+                    ChangeSet.Update(entity: "Song", id: songs[3], relationships: ["playlists": .toMany([playlists[1], playlists[0]].map { .existing($0) })])
+                ]))
+        }
+        let into = try CloneFixture(modelJSON: Self.orderedModel, target)
+        let (document, exported) = try Self.export(from.store)
+        #expect(try Self.import(document, into: into.store) == exported)
+        for playlist in playlists {
+            #expect(try into.toMany("Playlist", playlist, "songs") == (try from.toMany("Playlist", playlist, "songs")))
+            #expect(try into.toMany("Playlist", playlist, "favourites") == (try from.toMany("Playlist", playlist, "favourites")))
+        }
+        for song in songs {
+            #expect(try into.toMany("Song", song, "playlists") == (try from.toMany("Song", song, "playlists")))
+        }
+        #expect(try into.toMany("Song", songs[3], "playlists") == [playlists[1], playlists[0]])
+        #expect(try into.toMany("Playlist", playlists[0], "favourites") == [songs[2], songs[0]])
+    }
+
     @Test func anEmptyStoreMovesToo() throws {
         let from = try CloneFixture()
         let (document, exported) = try Self.export(from.store)
