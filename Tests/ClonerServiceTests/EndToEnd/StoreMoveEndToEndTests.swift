@@ -55,6 +55,19 @@ struct StoreMoveEndToEndTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr == export.stderr, "both print the same counts and checksums")
 
+        // Standard output into standard input, no file between: each side's lines to a file of its own.
+        let piped = directory.url.appendingPathComponent("piped.sqlite").path
+        let binary = ServiceProcess.executablePath
+        let pipeline = try await ServiceProcess.run(
+            [
+                "-c",
+                "'\(binary)' export --all --database '\(source)' --model '\(model)' 2> out.txt | '\(binary)' import --all --database '\(piped)' --model '\(model)' 2> in.txt",
+            ], in: directory.url, executable: "/bin/sh")
+        #expect(pipeline.status == 0, "\(pipeline.stderr)")
+        let pipedOut = try String(contentsOf: directory.url.appendingPathComponent("out.txt"), encoding: .utf8)
+        #expect(pipedOut.split(separator: "\n") == export.stderr.split(separator: "\n"))
+        #expect(try String(contentsOf: directory.url.appendingPathComponent("in.txt"), encoding: .utf8) == pipedOut)
+
         let again = try await ServiceProcess.run(["import", "--all", "--database", target, "--model", model, "-i", document], in: directory.url)
         #expect(again.status == 1)
         #expect(again.stderr.contains("not empty: Note has rows"), "\(again.stderr)")
