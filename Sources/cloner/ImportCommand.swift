@@ -11,7 +11,7 @@ import Foundation
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Create the graph of a graph document (from cloner export or GET …/export) with new ids.",
+        abstract: "Create the graph of a graph document (from cloner export or GET …/export) with new ids; with --all, fill an empty store.",
         discussion: "Exits 0 with the answer on standard output; 1 with the problem on standard error, having written nothing.")
 
     @OptionGroup var storeOptions: StoreOptions
@@ -26,10 +26,22 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .customLong("create-missing"), help: "Create shared objects the store lacks instead of refusing.")
     var createMissing = false
 
+    @Flag(help: "Import a whole-store document (cloner export --all) into an empty store, keeping _ids.")
+    var all = false
+
     @Argument(help: "The collection of the document's root (e.g. notes).")
-    var collection: String
+    var collection: String?
+
+    func validate() throws {
+        if all, collection != nil || dryRun || returnIDs || createMissing || !exclude.isEmpty {
+            throw ValidationError("--all imports a whole store as it is: give no collection, --exclude, --dry-run, --return-ids or --create-missing")
+        }
+        if !all, collection == nil { throw ValidationError("give the collection of the document's root, or --all") }
+    }
 
     func run() throws {
+        if all { return try StoreMove.importAll(storeOptions, input: input) }
+        guard let collection else { return }
         let (configuration, model, store) = try TravelCommandSupport.open(storeOptions)
         guard let entity = model.entity(forCollection: collection) else {
             throw ValidationError("no collection named \(collection); the collections are \(model.entities.map(\.collection).joined(separator: ", "))")

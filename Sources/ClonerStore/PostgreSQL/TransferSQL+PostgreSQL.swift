@@ -1,0 +1,3 @@
+extension TransferSQL.Dialect {
+    static let postgreSQL = TransferSQL.Dialect(parameterPrefix: "$")
+}

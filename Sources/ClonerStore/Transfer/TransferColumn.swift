@@ -1,0 +1,15 @@
+import ClonerModel
+
+/// One column of a table a whole-store move carries, with the type its values are read and
+/// written as. Bookkeeping columns (`_id`, `_version`, references, positions) are integers; a
+/// binary attribute's column holds its blob's 32-byte key, so its values are `.binary(key)`,
+/// never the bytes themselves (those travel once, in the blob section).
+public struct TransferColumn: Sendable, Hashable {
+    public let name: String
+    public let type: AttributeType
+
+    public init(name: String, type: AttributeType) {
+        self.name = name
+        self.type = type
+    }
+}
