@@ -221,13 +221,4 @@ extension PostgreSQLStoreContext {
     func version(entity: String, id: Int64) throws -> Int64? {
         try scalarInt64("SELECT \"_version\" FROM \(quoted(entity)) WHERE \"_id\" = $1", [.int8(id)])
     }
-
-    /// Which of `ids` exist in `entity`'s table.
-    func existingIDs(entity: String, ids: [Int64]) throws -> Set<Int64> {
-        var found: Set<Int64> = []
-        try run("SELECT \"_id\" FROM \(quoted(entity)) WHERE \"_id\" = ANY($1)", [PostgreSQLStoreContext.idArray(ids)]).forEachRow {
-            found.insert($0.int64(0))
-        }
-        return found
-    }
 }

@@ -179,11 +179,4 @@ extension SQLiteStoreContext {
     public func version(entity: String, id: Int64) throws -> Int64? {
         try connection.scalar("SELECT \"_version\" FROM \(quoted(entity)) WHERE \"_id\" = ?", [.integer(id)])?.int64
     }
-
-    /// How many of `ids` exist.
-    func existingCount(entity: String, ids: [Int64]) throws -> Int {
-        Int(
-            try connection.scalar(
-                "SELECT count(*) FROM \(quoted(entity)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))", [SQLiteStoreContext.idArray(ids)])?.int64 ?? 0)
-    }
 }

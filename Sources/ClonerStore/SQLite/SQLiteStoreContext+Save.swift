@@ -95,7 +95,7 @@ extension SQLiteStoreContext {
         }
         let binary = names.filter { entity.attribute(named: $0)?.type == .binary }
         if !binary.isEmpty {
-            touched.droppedBlobs.formUnion(try blobKeys(entity: entity.name, columns: binary, where: "\"_id\" = ?", [.integer(id)]))
+            touched.droppedBlobs.formUnion(try blobKeys(entity: entity.name, columns: binary, ids: [id]))
         }
         values.append(.integer(id))
         let sql = "UPDATE \(quoted(entity.name)) SET " + names.map { "\(quoted($0)) = ?" }.joined(separator: ", ") + " WHERE \"_id\" = ?"

@@ -4,7 +4,7 @@ import Foundation
 /// The SQLite backend's `StoreContext`: the store's operations as SQL on one connection, inside one
 /// transaction of `IncrementalStore.read` or `.write`. Not `Sendable`: the connection belongs to
 /// the calling thread for the duration of the body.
-struct SQLiteStoreContext: StoreContext, ChangeSetWriter {
+struct SQLiteStoreContext: SQLStoreContext {
     let connection: SQLiteConnection
     let schema: StoreSchema
     let readSQL: SQLiteReadSQL
