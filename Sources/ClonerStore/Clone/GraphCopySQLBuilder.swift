@@ -73,7 +73,9 @@ extension GraphCopySQLBuilder {
     func isRootEntity(_ entity: String) -> Bool { entity == root.name }
 
     /// Owned relationships not excluded for a whole entity: the edges a walk may take.
-    func isFollowed(_ relationship: RelationshipDescription) -> Bool {
+    func isFollowed(_ relationship: RelationshipDescription) -> Bool { Self.isFollowed(relationship, plan: plan) }
+
+    static func isFollowed(_ relationship: RelationshipDescription, plan: GraphCopyPlan) -> Bool {
         plan.isOwned(relationship) && !plan.isExcludedEverywhere(relationship.source, relationship.name)
     }
 
@@ -82,11 +84,11 @@ extension GraphCopySQLBuilder {
     }
 
     /// The entities the walk can reach from the root through followed relationships.
-    static func reachableEntities(root: EntityDescription, model: DataModel, isFollowed: (RelationshipDescription) -> Bool) -> Set<String> {
+    static func reachableEntities(root: EntityDescription, model: DataModel, plan: GraphCopyPlan) -> Set<String> {
         var seen: Set<String> = [root.name]
         var queue = [root.name]
         while let name = queue.popLast() {
-            for relationship in model.entity(named: name)!.relationships where isFollowed(relationship) {
+            for relationship in model.entity(named: name)!.relationships where isFollowed(relationship, plan: plan) {
                 if seen.insert(relationship.destination).inserted { queue.append(relationship.destination) }
             }
         }

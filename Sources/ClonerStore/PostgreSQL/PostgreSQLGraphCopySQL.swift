@@ -112,9 +112,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         self.linkedQueries = []
         self.joinInserts = []
         self.follows = []
-        let reachable = Self.reachableEntities(root: root, model: schema.model) {
-            plan.isOwned($0) && !plan.isExcludedEverywhere($0.source, $0.name)
-        }
+        let reachable = Self.reachableEntities(root: root, model: schema.model, plan: plan)
         self.reachable = reachable
         let entities = schema.model.entities.filter { reachable.contains($0.name) }
         self.inlineFollows = inlinableFollows(entities: entities)
