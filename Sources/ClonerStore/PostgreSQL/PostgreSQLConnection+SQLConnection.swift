@@ -1,3 +1,5 @@
+import ClonerModel
+
 extension PostgreSQLConnection: SQLConnection {
     typealias Dialect = PostgreSQLDialect
 
@@ -23,4 +25,6 @@ extension PostgreSQLValue {
     }
 }
 
-extension PostgreSQLRow: SQLRow {}
+extension PostgreSQLRow: SQLRow {
+    func attributeValue(_ column: Int, _ type: AttributeType) -> AttributeValue { PostgreSQLStoreContext.attributeValue(self, column, type) }
+}

@@ -1,3 +1,4 @@
+import ClonerModel
 import Foundation
 
 /// A result row as the backend-neutral store SQL reads it: the shared statements return ids,
@@ -7,6 +8,8 @@ protocol SQLRow {
     func isNull(_ column: Int) -> Bool
     func int64(_ column: Int) -> Int64
     func data(_ column: Int) -> Data
+    /// A column read as a value of an attribute of `type` (NULL as `.null`).
+    func attributeValue(_ column: Int, _ type: AttributeType) -> AttributeValue
 }
 
 extension SQLRow {

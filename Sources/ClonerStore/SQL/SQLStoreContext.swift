@@ -9,6 +9,9 @@ import Foundation
 protocol SQLStoreContext: StoreContext, ChangeSetWriter {
     associatedtype Connection: SQLConnection
     var connection: Connection { get }
+    /// The select-list expression that reads `attribute` of `entity` as a value (a binary one
+    /// as its blob's bytes, put together from its chunks).
+    static func readExpression(_ entity: String, _ attribute: AttributeDescription) -> String
 }
 
 extension SQLStoreContext {

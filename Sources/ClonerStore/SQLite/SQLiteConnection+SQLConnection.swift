@@ -1,3 +1,4 @@
+import ClonerModel
 import Foundation
 
 extension SQLiteConnection: SQLConnection {
@@ -30,4 +31,5 @@ extension SQLiteRow: SQLRow {
     func isNull(_ column: Int) -> Bool { isNull(Int32(column)) }
     func int64(_ column: Int) -> Int64 { int64(Int32(column)) }
     func data(_ column: Int) -> Data { data(Int32(column)) }
+    func attributeValue(_ column: Int, _ type: AttributeType) -> AttributeValue { AttributeValue(sql: self[Int32(column)], type: type) }
 }
