@@ -8,6 +8,12 @@ extension PostgreSQLConnection: SQLConnection {
         try cachedQuery(sql, arguments.map(PostgreSQLValue.init)).affectedRows
     }
 
+    func perform(_ sql: String, values: [PostgreSQLValue]) throws -> Int {
+        try cachedQuery(sql, values).affectedRows
+    }
+
+    static func value(_ argument: SQLArgument) -> PostgreSQLValue { PostgreSQLValue(argument) }
+
     func forEachRow(_ sql: String, arguments: [SQLArgument], _ body: (PostgreSQLRow) throws -> Void) throws {
         try cachedQuery(sql, arguments.map(PostgreSQLValue.init)).forEachRow(body)
     }

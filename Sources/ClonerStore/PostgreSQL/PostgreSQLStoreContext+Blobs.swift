@@ -50,7 +50,7 @@ extension PostgreSQLStoreContext {
 
     /// The parameter for a value of `attribute` as its column stores it: a binary value by its
     /// (stored) blob's key.
-    func storedParameter(_ value: AttributeValue, entity: String, attribute: String) throws -> PostgreSQLValue {
+    func storedValue(_ value: AttributeValue, entity: String, attribute: String) throws -> PostgreSQLValue {
         if case .binary(let bytes) = value { return .bytea(try storeBlob(bytes)) }
         return try Self.parameter(value, entity: entity, attribute: attribute)
     }

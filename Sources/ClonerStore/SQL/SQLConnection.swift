@@ -5,10 +5,17 @@
 protocol SQLConnection: AnyObject {
     associatedtype Row: SQLRow
     associatedtype Dialect: SQLDialect
+    /// The backend's own value type: an attribute's value as its column stores it is one
+    /// (`SQLStoreContext.storedValue`), which an `SQLArgument` does not spell.
+    associatedtype Value
 
     /// Runs an INSERT, UPDATE or DELETE and returns how many rows it changed.
     @discardableResult
     func perform(_ sql: String, arguments: [SQLArgument]) throws -> Int
+    /// The same with the backend's own values.
+    @discardableResult
+    func perform(_ sql: String, values: [Value]) throws -> Int
+    static func value(_ argument: SQLArgument) -> Value
     /// Runs a query and hands each row to `body`; the row is valid only inside the call.
     func forEachRow(_ sql: String, arguments: [SQLArgument], _ body: (Row) throws -> Void) throws
 }

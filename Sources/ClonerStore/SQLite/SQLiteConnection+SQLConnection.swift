@@ -10,6 +10,13 @@ extension SQLiteConnection: SQLConnection {
         return changes
     }
 
+    func perform(_ sql: String, values: [SQLiteValue]) throws -> Int {
+        try execute(sql, values)
+        return changes
+    }
+
+    static func value(_ argument: SQLArgument) -> SQLiteValue { SQLiteValue(argument) }
+
     func forEachRow(_ sql: String, arguments: [SQLArgument], _ body: (SQLiteRow) throws -> Void) throws {
         try forEachRow(sql, arguments.map(SQLiteValue.init), body)
     }

@@ -35,6 +35,11 @@ extension SQLiteStoreContext {
         return value.sqlValue
     }
 
+    /// SQLite holds every value it is given: the names are for the backends that refuse some.
+    func storedValue(_ value: AttributeValue, entity: String, attribute: String) throws -> SQLiteValue {
+        try storedValue(value)
+    }
+
     /// Deletes the blobs among `candidates` that no record refers to any more (and that are not a
     /// model default): one statement, the keys bound as one parameter and split in SQL.
     func sweepBlobs(_ candidates: Set<Data>) throws {
