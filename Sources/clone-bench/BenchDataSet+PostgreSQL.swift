@@ -27,6 +27,15 @@ extension BenchDataSet {
             INSERT INTO "Tag" ("_id", "_version", "name", "color") \
             SELECT i, 1, 'tag ' || i, CASE i % 3 WHEN 0 THEN 'red' WHEN 1 THEN 'green' ELSE NULL END FROM generate_series(1, $1::int8) i
             """, [.int8(Int64(tagCount))])
+        // The note's own value first: a reference column must name a stored blob.
+        try connection.query(
+            """
+            INSERT INTO "_cloner_blobs" ("hash", "size") VALUES (sha256('\\x010203'::bytea), 3);
+            """)
+        try connection.query(
+            """
+            INSERT INTO "_cloner_blob_chunks" ("hash", "n", "bytes") VALUES (sha256('\\x010203'::bytea), 0, '\\x010203'::bytea);
+            """)
         try connection.query(
             """
             INSERT INTO "Note" ("_id", "_version", "id", "name", "createDate", "index", "data", "isPinned", "settings", \
@@ -56,14 +65,6 @@ extension BenchDataSet {
         // Binary values are blob references (docs/architecture.md#shared-blobs): each value is
         // stored once under its SHA-256, in chunks, and the attachment holds the key.
         let chunk = StoreSchema.blobChunkSize
-        try connection.query(
-            """
-            INSERT INTO "_cloner_blobs" ("hash", "size") VALUES (sha256('\\x010203'::bytea), 3);
-            """)
-        try connection.query(
-            """
-            INSERT INTO "_cloner_blob_chunks" ("hash", "n", "bytes") VALUES (sha256('\\x010203'::bytea), 0, '\\x010203'::bytea);
-            """)
         try connection.query(
             """
             INSERT INTO "_cloner_blobs" ("hash", "size") \

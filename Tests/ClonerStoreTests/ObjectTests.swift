@@ -229,6 +229,35 @@ import Testing
         #expect(try store.read { try $0.fetchIDs(FetchRequest(entity: "Tag")) }.isEmpty)
     }
 
+    /// A delete sends its cascade set to each statement as id lists: on SQLite it creates no
+    /// table (no DDL per request), and entities the cascade does not reach get no statement.
+    @Test func sqliteDeleteCreatesNoTable() throws {
+        let place = try StorePlace(.sqlite)
+        let store = try StoreFixtures.openStore(place)
+        let ids = try store.write { context in
+            try context.save(
+                ChangeSet(inserts: [
+                    StoreFixtures.note("doomed"),
+                    ChangeSet.Insert(entity: "Item", attributes: [:], relationships: ["note": .toOne(.inserted(0))]),
+                ])
+            ).insertedIDs
+        }
+        // The connection's work tables (the clone's) are made once when it opens: compare the
+        // temporary tables around the delete.
+        func temporaryTables(_ connection: SQLiteConnection) throws -> [String] {
+            var tables: [String] = []
+            try connection.forEachRow("SELECT name FROM sqlite_temp_schema WHERE type = 'table' ORDER BY name") { tables.append($0.string(0)) }
+            return tables
+        }
+        let (result, before, after) = try store.write { context in
+            let before = try temporaryTables(context.sqliteConnection)
+            let result = try context.save(ChangeSet(deletes: [ChangeSet.Delete(entity: "Note", id: ids[0])]))
+            return (result, before, try temporaryTables(context.sqliteConnection))
+        }
+        #expect(result.deletedCounts == ["Note": 1, "Item": 1])
+        #expect(after == before, "temporary tables before the delete: \(before), after: \(after)")
+    }
+
     @Test(arguments: StoreBackendKind.available) func nullifyAndNoActionClearReferencesToTheDeletedObject(_ kind: StoreBackendKind) throws {
         let place = try StorePlace(kind)
         let store = try StoreFixtures.openStore(place)

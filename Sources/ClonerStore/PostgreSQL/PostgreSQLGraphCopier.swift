@@ -129,7 +129,7 @@ struct PostgreSQLGraphCopier {
                 element = PostgreSQLStoreContext.arrayElement(attribute.type)
                 for copy in perCopy {
                     // A binary `set` value is stored as a blob and the copies take its key.
-                    values.append(try context.storedParameter(copy[name] ?? .null, entity: root.name, attribute: name))
+                    values.append(try context.storedValue(copy[name] ?? .null, entity: root.name, attribute: name))
                 }
             } else {
                 guard let relationship = root.relationship(named: name) else { preconditionFailure("\(root.name) has no property \(name)") }

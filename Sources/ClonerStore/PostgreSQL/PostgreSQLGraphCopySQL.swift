@@ -1,8 +1,10 @@
 import ClonerModel
 
 /// The SQL of one graph copy on PostgreSQL, derived from the schema and a `GraphCopyPlan` — and
-/// from nothing else: no object has been read yet. It is `SQLiteGraphCopySQL`'s algorithm in
-/// PostgreSQL's dialect; its size grows with the model, never with the objects or the copies.
+/// from nothing else: no object has been read yet. What is the same on every backend (the rules,
+/// the rows' inserts, the linked objects, the join tables, the follow order) is
+/// `GraphCopySQLBuilder`'s; this type adds PostgreSQL's walk, locks, map fill and follow
+/// statements. Its size grows with the model, never with the objects or the copies.
 ///
 /// Every statement takes the same parameter list (all typed, so statements may leave some
 /// unused): `$1` the root's `_id`, `$2` the clone time, `$3` the number of copies, then per
@@ -24,9 +26,8 @@ import ClonerModel
 /// 5. `joinInserts`: links of join tables, re-pointed or shared.
 /// 6. `follows`: `followParent` attributes, from the parent's clone, once every row exists.
 ///
-/// Row aliases as in the SQLite builder: `m` is the object's map row (`cp`, `old`, `new`, `pent`,
-/// `pold`, `pnew`), `o` the original row; `m.pold IS NULL` tells a copy's root apart.
-struct PostgreSQLGraphCopySQL {
+/// Row aliases as `GraphCopySQLBuilder` describes them; copies are numbered from 1 (`cp`).
+struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     struct EntityStep {
         let name: String
         let tag: Int
@@ -57,7 +58,7 @@ struct PostgreSQLGraphCopySQL {
     let root: EntityDescription
     /// The first plan of its shape (`GraphCopyShape`): read while the statements are built, and
     /// never for a value, which later clones of the shape give as parameters.
-    private let plan: GraphCopyPlan
+    let plan: GraphCopyPlan
     let rootTag: Int
     let settings: [String: Setting]
     let perCopyWalk: Bool
@@ -94,10 +95,12 @@ struct PostgreSQLGraphCopySQL {
     /// before the inserts, so they are locked for update before it (the others only when their
     /// version steps, at the end).
     private(set) var orderedLinkTags: Set<Int> = []
-    private let rootExclusions: Set<String>
-    private let relationshipIndex: [String: Int]
+    let rootExclusions: Set<String>
+    let relationshipIndex: [String: Int]
     /// The entities the walk can reach (set once in `init`, before the statements are built).
-    private var reachable: Set<String> = []
+    private(set) var reachable: Set<String> = []
+    /// `followParent` attributes the INSERT writes itself, reading the parent's clone.
+    private(set) var inlineFollows: Set<String> = []
 
     init(plan: GraphCopyPlan, schema: StoreSchema, settings: [String: Setting], perCopyWalk: Bool) {
         guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
@@ -108,28 +111,27 @@ struct PostgreSQLGraphCopySQL {
         self.perCopyWalk = perCopyWalk
         self.rootTag = schema.entityTag(root.name)
         self.rootExclusions = plan.excludedAtRoot.union(plan.rootLinks.keys)
-        var index: [String: Int] = [:]
-        for relationship in schema.model.entities.flatMap(\.relationships) { index[relationship.qualifiedName] = index.count }
-        self.relationshipIndex = index
+        self.relationshipIndex = Self.relationshipIndex(schema.model)
         self.walk = ""
         self.walkWithoutLimit = ""
         self.entitySteps = []
         self.linkedQueries = []
         self.joinInserts = []
         self.follows = []
-        let reachable = reachableEntities()
+        let reachable = Self.reachableEntities(root: root, model: schema.model, plan: plan)
         self.reachable = reachable
         let entities = schema.model.entities.filter { reachable.contains($0.name) }
+        self.inlineFollows = inlinableFollows(entities: entities)
         self.walk = walkSQL(limit: walkRowLimit)
         self.walkWithoutLimit = walkSQL(limit: nil)
         self.walkCheck = walkCheckSQL()
         self.entitySteps = entities.map(entityStep)
-        let linkedSelects = entities.flatMap(entityLinkedQueries) + schema.joinTables.flatMap { joinLinkedQueries($0, reachable: reachable) }
+        let linkedSelects = linkedSelects(entities: entities)
         self.linkedQueries = PostgreSQLGraphCopySQL.linkedInsert(linkedSelects.map(\.sql))
         self.linkableTags = Set(linkedSelects.map(\.tag))
         self.orderedLinkTags = Set(linkedSelects.filter(\.ordered).map(\.tag))
-        self.joinInserts = schema.joinTables.flatMap { joinTableInserts($0, reachable: reachable) }
-        self.follows = followSteps(reachable: reachable)
+        self.joinInserts = schema.joinTables.flatMap(joinTableInserts)
+        self.follows = followSteps(makeFollowStep)
         self.linkedLock = PostgreSQLGraphCopySQL.linkedLockSQL(tags: Array(linkableTags), exclusiveTags: orderedLinkTags, schema: schema)
         self.versionSteps = Dictionary(
             uniqueKeysWithValues: linkableTags.map { ($0, PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[$0].name)) })
@@ -137,19 +139,44 @@ struct PostgreSQLGraphCopySQL {
         self.mapFillDryRun = mapFillSQL(dryRun: true)
     }
 
-    private var model: DataModel { schema.model }
-    private var map: String { PostgreSQLGraphCopySQL.mapTable }
+    // MARK: PostgreSQL's spelling of the shared SQL
 
-    private func tag(_ entity: String) -> Int { schema.entityTag(entity) }
+    static let trueLiteral = "true"
+    static let falseLiteral = "false"
+    static let nullReference = "NULL::int8"
+    static let newUUID = "gen_random_uuid()"
+    static let cloneTime = "$2::timestamptz"
+    /// A CASE's branches must share one type: a parent's value of another type is not read inline.
+    static let inlineFollowNeedsSameType = true
+    static func literal(_ value: AttributeValue) -> String { value.isNull ? "NULL" : PostgreSQLSchema.literal(value.blobKeyed) }
 
-    private func isRootEntity(_ entity: String) -> Bool { entity == root.name }
-
-    private func isFollowed(_ relationship: RelationshipDescription) -> Bool {
-        plan.isOwned(relationship) && !plan.isExcludedEverywhere(relationship.source, relationship.name)
+    /// Typed, so a CASE whose every branch is NULL is still the column's type.
+    func typed(_ expression: String, _ type: AttributeType) -> String {
+        "CAST(\(expression) AS \(PostgreSQLGraphCopySQL.castType(type)))"
     }
 
-    private func excludedAtRoot(_ entity: String, _ property: String) -> Bool {
-        isRootEntity(entity) && rootExclusions.contains(property)
+    var insertOrder: String { "ORDER BY m.new" }
+
+    /// Copy 1's links stand for all unless copies set different relationships of the root, and
+    /// so walk differently.
+    var linkedCopy: Int? { perCopyWalk ? nil : 1 }
+
+    func rowSource(_ entity: EntityDescription) -> String { quoted(entity.name) }
+
+    func setAtRoot(_ entity: String, _ property: String, alias: String) -> String? {
+        setting(entity, property).map { isSetRoot($0, alias: alias) }
+    }
+
+    func rootSetReference(_ property: String, alias: String) -> String {
+        setValue(settings[property]!, alias: alias)
+    }
+
+    /// The rule's expression typed before it meets the set value: a followParent with no parent
+    /// in reach is all NULL branches, which PostgreSQL reads as text, and a CASE of text and the
+    /// set value's uuid (or int8, ...) cannot be matched.
+    func settingAttribute(_ attribute: AttributeDescription, of entity: String, over expression: String) -> String {
+        guard let setting = setting(entity, attribute.name) else { return expression }
+        return "CASE WHEN \(isSetRoot(setting)) THEN \(setValue(setting)) ELSE \(typed(expression, attribute.type)) END"
     }
 
     private func setting(_ entity: String, _ property: String) -> Setting? {
@@ -163,17 +190,6 @@ struct PostgreSQLGraphCopySQL {
 
     private func setValue(_ setting: Setting, alias: String = "m") -> String {
         "($\(setting.values))[\(alias).cp]"
-    }
-
-    private func reachableEntities() -> Set<String> {
-        var seen: Set<String> = [root.name]
-        var queue = [root.name]
-        while let name = queue.popLast() {
-            for relationship in model.entity(named: name)!.relationships where isFollowed(relationship) {
-                if seen.insert(relationship.destination).inserted { queue.append(relationship.destination) }
-            }
-        }
-        return seen
     }
 
     // MARK: 1. Walk
@@ -341,53 +357,7 @@ struct PostgreSQLGraphCopySQL {
     // MARK: 3–4. Insert per entity
 
     private func entityStep(_ entity: EntityDescription) -> EntityStep {
-        let entityTag = tag(entity.name)
-        let table = quoted(entity.name)
-        var columns = ["\"_id\"", "\"_version\""]
-        var values = ["m.new", "1"]
-        for attribute in entity.attributes {
-            columns.append(quoted(attribute.name))
-            values.append(attributeExpression(entity, attribute))
-        }
-        var joins: [String] = []
-        var keepsPlaces: [String] = []
-        var simpleValues = values
-        var appendingValues = values
-        for (index, foreignKey) in (schema.foreignKeys[entity.name] ?? []).enumerated() {
-            let relationship = entity.relationship(named: foreignKey.relationship!)!
-            let alias = "f\(index)"
-            joins.append(
-                "LEFT JOIN \(map) \(alias) ON \(alias).ent = \(tag(relationship.destination)) AND \(alias).old = o.\(quoted(foreignKey.column)) AND \(alias).cp = m.cp"
-            )
-            let mapped = "\(alias).new"
-            let reference = referenceExpression(entity, relationship, column: foreignKey.column, mapped: mapped)
-            columns.append(quoted(foreignKey.column))
-            simpleValues.append(reference)
-            appendingValues.append(reference)
-            if let position = foreignKey.positionColumn {
-                columns.append(quoted(position))
-                simpleValues.append("CASE WHEN (\(reference)) IS NULL THEN NULL ELSE o.\(quoted(position)) END")
-                appendingValues.append(
-                    positionExpression(
-                        entity, relationship, column: foreignKey.column, position: position,
-                        reference: reference, mapped: mapped))
-                let rootSet = setting(entity.name, relationship.name).map { " AND NOT \(isSetRoot($0))" } ?? ""
-                keepsPlaces.append("((\(reference)) IS NULL OR (\(mapped) IS NOT NULL\(rootSet)))")
-            }
-        }
-        let source = "FROM \(map) m JOIN \(table) o ON o.\"_id\" = m.old " + joins.joined(separator: " ") + " WHERE m.ent = \(entityTag)"
-        let into = "INSERT INTO \(table) (\(columns.joined(separator: ", ")))"
-        var inserts: [String]
-        if keepsPlaces.isEmpty {
-            inserts = ["\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) ORDER BY m.new"]
-        } else {
-            let condition = keepsPlaces.joined(separator: " AND ")
-            inserts = [
-                "\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) AND \(condition) ORDER BY m.new",
-                "\(into) SELECT \(appendingValues.joined(separator: ", ")) \(source) AND NOT (\(condition)) ORDER BY m.new",
-            ]
-        }
-        return EntityStep(name: entity.name, tag: entityTag, inserts: inserts)
+        EntityStep(name: entity.name, tag: tag(entity.name), inserts: rowInserts(entity))
     }
 
     /// The first copy (`cp`, 1-based) whose values of `attributes` of `entity` repeat an earlier
@@ -400,89 +370,6 @@ struct PostgreSQLGraphCopySQL {
         return GraphCopyClashQuery.sql(
             values: described.map { attributeExpression(entity, $0, readsParents: false) }, columns: described.map { quoted($0.name) },
             table: quoted(name), map: map, entityTag: tag(name), copyColumn: "cp", excludingOwnRows: false)
-    }
-
-    private func blank(_ attribute: AttributeDescription) -> String {
-        guard let value = attribute.defaultValue, !value.isNull else { return "NULL" }
-        return PostgreSQLSchema.literal(value.blobKeyed)
-    }
-
-    private func ruleExpression(_ rule: AttributeCopyRule, _ attribute: AttributeDescription, original: String) -> String {
-        switch rule {
-        case .copy: return original
-        case .blank: return blank(attribute)
-        case .newUUID: return "gen_random_uuid()"
-        case .cloneTime: return "$2::timestamptz"
-        case .followParent(_, let otherwise): return ruleExpression(otherwise, attribute, original: original)
-        }
-    }
-
-    /// The attribute rules (docs/architecture.md#attribute-rules), in precedence: exclude, followParent (+ withoutParent),
-    /// rebuild, copy; the request's `set` on the root over all of them.
-    /// `readsParents`: false for the clash query, run when the inserts were rolled back and no
-    /// parent's clone is there to read (the value the copy would have had before the follow step).
-    private func attributeExpression(_ entity: EntityDescription, _ attribute: AttributeDescription, readsParents: Bool = true) -> String {
-        let original = "o.\(quoted(attribute.name))"
-        let rule = plan.rule(for: entity.name, attribute.name)
-        var expression: String
-        if plan.isExcludedEverywhere(entity.name, attribute.name) {
-            expression = blank(attribute)
-        } else if case .followParent(let followed, let otherwise) = rule {
-            let withoutParent = ruleExpression(otherwise, attribute, original: original)
-            let placeholder =
-                attribute.isOptional ? "NULL" : (attribute.defaultValue.map { $0.isNull ? "NULL" : PostgreSQLSchema.literal($0.blobKeyed) } ?? original)
-            let followable = model.entities.filter { $0.attribute(named: followed) != nil }.map { String(tag($0.name)) }
-            let noParent = followable.isEmpty ? "true" : "m.pold IS NULL OR m.pent NOT IN (\(followable.joined(separator: ", ")))"
-            var cases = ["WHEN \(noParent) THEN \(withoutParent)"]
-            if readsParents, let parents = insertedFollowParents(entity, attribute) {
-                // The parents' rows are already written: read the followed value now rather
-                // than write the row twice (an UPDATE after the inserts).
-                cases += parents.map { parent in
-                    "WHEN m.pent = \(tag(parent)) THEN (SELECT p.\(quoted(followed)) FROM \(quoted(parent)) p WHERE p.\"_id\" = m.pnew)"
-                }
-            }
-            expression = "CASE \(cases.joined(separator: " ")) ELSE \(placeholder) END"
-        } else {
-            expression = ruleExpression(rule, attribute, original: original)
-        }
-        if excludedAtRoot(entity.name, attribute.name) {
-            expression = "CASE WHEN m.pold IS NULL THEN \(blank(attribute)) ELSE \(expression) END"
-        }
-        let type = PostgreSQLGraphCopySQL.castType(attribute.type)
-        if let setting = setting(entity.name, attribute.name) {
-            // The rule's expression typed before it meets the set value: a followParent with no
-            // parent in reach is all NULL branches, which PostgreSQL reads as text, and a CASE of
-            // text and the set value's uuid (or int8, ...) cannot be matched.
-            expression = "CASE WHEN \(isSetRoot(setting)) THEN \(setValue(setting)) ELSE CAST(\(expression) AS \(type)) END"
-        }
-        // Typed, so a CASE whose every branch is NULL is still the column's type.
-        return "CAST(\(expression) AS \(type))"
-    }
-
-    /// The entities whose clones a `followParent` attribute of `entity` takes its value from,
-    /// the owners through a followed relationship that have the followed attribute.
-    private func followParents(of entity: String, followed: String) -> [String] {
-        model.entities.filter { candidate in
-            reachable.contains(candidate.name) && candidate.attribute(named: followed) != nil
-                && candidate.relationships.contains { $0.destination == entity && isFollowed($0) }
-        }.map(\.name)
-    }
-
-    /// The parents of a `followParent` attribute when its value can be read while its rows are
-    /// inserted: every parent entity is inserted in an earlier step (entities go in model order)
-    /// with the followed attribute final by then (not following a parent itself) and of the same
-    /// type. Otherwise nil, and an UPDATE after all inserts sets it (`followSteps`).
-    private func insertedFollowParents(_ entity: EntityDescription, _ attribute: AttributeDescription) -> [String]? {
-        guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
-            !plan.isExcludedEverywhere(entity.name, attribute.name)
-        else { return nil }
-        let parents = followParents(of: entity.name, followed: followed)
-        guard !parents.isEmpty else { return nil }
-        for parent in parents {
-            guard tag(parent) < tag(entity.name), model.entity(named: parent)!.attribute(named: followed)!.type == attribute.type else { return nil }
-            if case .followParent = plan.rule(for: parent, followed) { return nil }
-        }
-        return parents
     }
 
     private static func castType(_ type: AttributeType) -> String {
@@ -498,49 +385,6 @@ struct PostgreSQLGraphCopySQL {
     }
 
     /// A reference into the copy's clone set points at the clone (rule 4); outside it, a shared
-    /// relationship keeps linking the original, an owned one has nothing to point at.
-    private func referenceExpression(_ entity: EntityDescription, _ relationship: RelationshipDescription, column: String, mapped: String) -> String {
-        let original = "o.\(quoted(column))"
-        var excludedValue = "NULL::int8"
-        if let inverse = model.inverse(of: relationship), !plan.isExcludedEverywhere(inverse.source, inverse.name) {
-            excludedValue = mapped
-        }
-        var expression = plan.isOwned(relationship) ? mapped : "coalesce(\(mapped), \(original))"
-        if plan.isExcludedEverywhere(entity.name, relationship.name) { expression = excludedValue }
-        if excludedAtRoot(entity.name, relationship.name) {
-            expression = "CASE WHEN m.pold IS NULL THEN \(excludedValue) ELSE \(expression) END"
-        }
-        if let setting = setting(entity.name, relationship.name) {
-            expression = "CASE WHEN \(isSetRoot(setting)) THEN \(setValue(setting)) ELSE \(expression) END"
-        }
-        return expression
-    }
-
-    /// Position in the destination's ordered list: a clone under a cloned owner keeps its place;
-    /// a clone joining an original owner goes to the end (rule 7), copy after copy, each in
-    /// original order.
-    private func positionExpression(
-        _ entity: EntityDescription, _ relationship: RelationshipDescription, column: String,
-        position: String, reference: String, mapped: String
-    ) -> String {
-        let table = quoted(entity.name)
-        let original = "o.\(quoted(column))"
-        let positionColumn = quoted(position)
-        var cases = ["WHEN (\(reference)) IS NULL THEN NULL"]
-        if let setting = setting(entity.name, relationship.name) {
-            let owner = setValue(setting)
-            cases.append(
-                """
-                WHEN \(isSetRoot(setting)) THEN coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(owner)), -1) \
-                + row_number() OVER (PARTITION BY CASE WHEN \(isSetRoot(setting)) THEN \(owner) END ORDER BY m.cp)
-                """)
-        }
-        cases.append("WHEN \(mapped) IS NOT NULL THEN o.\(positionColumn)")
-        cases.append(
-            "ELSE coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(original)), -1) + row_number() OVER (PARTITION BY \(original) ORDER BY m.cp, o.\(positionColumn), o.\"_id\")"
-        )
-        return "CASE " + cases.joined(separator: " ") + " END"
-    }
 
     // MARK: 3. Linked shared objects
 
@@ -558,204 +402,31 @@ struct PostgreSQLGraphCopySQL {
     }
 
     /// The condition that the map row `alias` is not a root whose relationship `name` is left out
-    /// (excluded at the root, or replaced by `set`).
-    private func notReplacedAtRoot(_ entity: String, _ name: String, alias: String) -> String? {
-        if excludedAtRoot(entity, name) { return "\(alias).pold IS NOT NULL" }
-        if let setting = setting(entity, name) { return "NOT \(isSetRoot(setting, alias: alias))" }
-        return nil
-    }
-
-    private func entityLinkedQueries(_ entity: EntityDescription) -> [(tag: Int, ordered: Bool, sql: String)] {
-        (schema.foreignKeys[entity.name] ?? []).compactMap { foreignKey in
-            let relationship = entity.relationship(named: foreignKey.relationship!)!
-            guard !plan.isOwned(relationship), !plan.isExcludedEverywhere(entity.name, relationship.name) else { return nil }
-            let column = "o.\(quoted(foreignKey.column))"
-            var conditions = [
-                "m.ent = \(tag(entity.name))", "\(column) IS NOT NULL",
-                "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(relationship.destination)) AND x.old = \(column) AND x.cp = m.cp)",
-            ]
-            if let condition = notReplacedAtRoot(entity.name, relationship.name, alias: "m") { conditions.append(condition) }
-            return (
-                tag(relationship.destination), model.inverse(of: relationship)?.isOrdered ?? false,
-                """
-                SELECT \(tag(relationship.destination)), \(column), \(relationship.hasInverse ? 1 : 0) \
-                FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
-                """
-            )
-        }
-    }
-
-    private func sides(of joinTable: JoinTableDescription) -> (source: RelationshipDescription, inverse: RelationshipDescription?) {
-        for relationship in model.entity(named: joinTable.sourceEntity)!.relationships {
-            if case .joinTable(joinTable.name, "src", _, _) = schema.storage(of: relationship) {
-                return (relationship, model.inverse(of: relationship))
-            }
-        }
-        preconditionFailure("join table \(joinTable.name) has no source relationship")
-    }
-
-    private func joinLinkedQueries(_ joinTable: JoinTableDescription, reachable: Set<String>) -> [(tag: Int, ordered: Bool, sql: String)] {
-        let (source, inverse) = sides(of: joinTable)
-        let table = quoted(joinTable.name)
-        var queries: [(tag: Int, ordered: Bool, sql: String)] = []
-        if reachable.contains(joinTable.sourceEntity), !plan.isOwned(source), !plan.isExcludedEverywhere(source.source, source.name) {
-            var conditions = [
-                "m.ent = \(tag(joinTable.sourceEntity))",
-                "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.destinationEntity)) AND x.old = j.\"dst\" AND x.cp = m.cp)",
-            ]
-            if excludedAtRoot(source.source, source.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append(
-                (
-                    tag(joinTable.destinationEntity), inverse?.isOrdered ?? false,
-                    """
-                    SELECT \(tag(joinTable.destinationEntity)), j."dst", \(inverse == nil ? 0 : 1) FROM \(map) m JOIN \(table) j ON j."src" = m.old \
-                    WHERE \(conditions.joined(separator: " AND "))
-                    """
-                ))
-        }
-        if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
-            !plan.isExcludedEverywhere(inverse.source, inverse.name)
-        {
-            var conditions = [
-                "m.ent = \(tag(joinTable.destinationEntity))",
-                "NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(joinTable.sourceEntity)) AND x.old = j.\"src\" AND x.cp = m.cp)",
-            ]
-            if excludedAtRoot(inverse.source, inverse.name) { conditions.append("m.pold IS NOT NULL") }
-            queries.append(
-                (
-                    tag(joinTable.sourceEntity), source.isOrdered,
-                    """
-                    SELECT \(tag(joinTable.sourceEntity)), j."src", 1 FROM \(map) m JOIN \(table) j ON j."dst" = m.old \
-                    WHERE \(conditions.joined(separator: " AND "))
-                    """
-                ))
-        }
-        return queries
-    }
-
-    // MARK: 5. Join tables
-
-    private func joinTableInserts(_ joinTable: JoinTableDescription, reachable: Set<String>) -> [String] {
-        let (source, inverse) = sides(of: joinTable)
-        let table = quoted(joinTable.name)
-        let sourceTag = tag(joinTable.sourceEntity)
-        let destinationTag = tag(joinTable.destinationEntity)
-        var statements: [String] = []
-
-        if reachable.contains(joinTable.sourceEntity) {
-            var columns = ["\"src\"", "\"dst\""]
-            var values = ["ms.new", plan.isOwned(source) ? "md.new" : "coalesce(md.new, j.\"dst\")"]
-            if let position = joinTable.sourcePositionColumn { columns.append(quoted(position)); values.append("j.\(quoted(position))") }
-            if let position = joinTable.destinationPositionColumn {
-                let column = quoted(position)
-                columns.append(column)
-                values.append(
-                    "CASE WHEN md.new IS NOT NULL THEN j.\(column) ELSE coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"dst\" = j.\"dst\"), -1) + row_number() OVER (PARTITION BY j.\"dst\" ORDER BY ms.new) END"
-                )
-            }
-            let sourceKept =
-                plan.isExcludedEverywhere(source.source, source.name)
-                ? "false"
-                : (excludedAtRoot(source.source, source.name) ? "ms.pold IS NOT NULL" : "true")
-            var inverseKept = "false"
-            if let inverse, !plan.isExcludedEverywhere(inverse.source, inverse.name) {
-                inverseKept = "md.new IS NOT NULL" + (excludedAtRoot(inverse.source, inverse.name) ? " AND md.pold IS NOT NULL" : "")
-            }
-            let condition =
-                "ms.ent = \(sourceTag) AND (((\(sourceKept)) AND (md.new IS NOT NULL OR \(plan.isOwned(source) ? "false" : "true"))) OR (\(inverseKept)))"
-            statements.append(
-                """
-                INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
-                FROM \(map) ms JOIN \(table) j ON j."src" = ms.old LEFT JOIN \(map) md ON md.ent = \(destinationTag) AND md.old = j."dst" AND md.cp = ms.cp \
-                WHERE \(condition)
-                """)
-        }
-
-        if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
-            !plan.isExcludedEverywhere(inverse.source, inverse.name)
-        {
-            var columns = ["\"src\"", "\"dst\""]
-            var values = ["j.\"src\"", "md.new"]
-            if let position = joinTable.sourcePositionColumn {
-                let column = quoted(position)
-                columns.append(column)
-                values.append(
-                    "coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"src\" = j.\"src\"), -1) + row_number() OVER (PARTITION BY j.\"src\" ORDER BY md.new)"
-                )
-            }
-            if let position = joinTable.destinationPositionColumn { columns.append(quoted(position)); values.append("j.\(quoted(position))") }
-            var conditions = [
-                "md.ent = \(destinationTag)",
-                "NOT EXISTS (SELECT 1 FROM \(map) ms WHERE ms.ent = \(sourceTag) AND ms.old = j.\"src\" AND ms.cp = md.cp)",
-            ]
-            if excludedAtRoot(inverse.source, inverse.name) { conditions.append("md.pold IS NOT NULL") }
-            statements.append(
-                """
-                INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
-                FROM \(map) md JOIN \(table) j ON j."dst" = md.old WHERE \(conditions.joined(separator: " AND "))
-                """)
-        }
-        return statements
-    }
 
     // MARK: 6. followParent
 
-    private func followSteps(reachable: Set<String>) -> [FollowStep] {
-        struct Key: Hashable { let entity: String; let attribute: String }
-        var steps: [Key: (step: FollowStep, dependsOn: [Key])] = [:]
-        for entity in model.entities where reachable.contains(entity.name) {
-            for attribute in entity.attributes {
-                guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
-                    !plan.isExcludedEverywhere(entity.name, attribute.name),
-                    insertedFollowParents(entity, attribute) == nil
-                else { continue }
-                let parents = followParents(of: entity.name, followed: followed)
-                guard !parents.isEmpty else { continue }
-                let cases = parents.map { parent in
-                    "WHEN \(tag(parent)) THEN (SELECT p.\(quoted(followed)) FROM \(quoted(parent)) p WHERE p.\"_id\" = m.pnew)"
-                }.joined(separator: " ")
-                let entityTag = tag(entity.name)
-                let table = quoted(entity.name)
-                let column = quoted(attribute.name)
-                let dependsOn = parents.compactMap { parent -> Key? in
-                    guard case .followParent = plan.rule(for: parent, followed) else { return nil }
-                    return Key(entity: parent, attribute: followed)
-                }
-                var statements = [
-                    """
-                    UPDATE \(table) t SET \(column) = CASE m.pent \(cases) ELSE t.\(column) END \
-                    FROM \(map) m WHERE m.ent = \(entityTag) AND m.pnew IS NOT NULL AND t."_id" = m.new
-                    """
-                ]
-                if dependsOn.contains(Key(entity: entity.name, attribute: attribute.name)) {
-                    // A self-following attribute (a tree carrying its root's id): one recursive
-                    // query pushes each chain top's value down every level of the clone.
-                    statements.append(
-                        """
-                        WITH RECURSIVE chain(new, value, top) AS (\
-                        SELECT m.new, e.\(column), true FROM \(map) m JOIN \(table) e ON e."_id" = m.new \
-                        WHERE m.ent = \(entityTag) AND (m.pnew IS NULL OR m.pent <> \(entityTag)) \
-                        UNION ALL SELECT c.new, chain.value, false FROM chain JOIN \(map) c ON c.ent = \(entityTag) AND c.pent = \(entityTag) AND c.pnew = chain.new\
-                        ) UPDATE \(table) t SET \(column) = chain.value FROM chain WHERE NOT chain.top AND t."_id" = chain.new
-                        """)
-                }
-                steps[Key(entity: entity.name, attribute: attribute.name)] = (
-                    FollowStep(entity: entity.name, attribute: attribute.name, statements: statements), dependsOn
-                )
-            }
+    private func makeFollowStep(_ follow: GraphCopyFollow) -> FollowStep {
+        let entityTag = tag(follow.entity.name)
+        let table = quoted(follow.entity.name)
+        let column = quoted(follow.attribute.name)
+        var statements = [
+            """
+            UPDATE \(table) t SET \(column) = \(follow.parentValue("t.\(column)")) \
+            FROM \(map) m WHERE m.ent = \(entityTag) AND m.pnew IS NOT NULL AND t."_id" = m.new
+            """
+        ]
+        if follow.followsItself {
+            // A self-following attribute (a tree carrying its root's id): one recursive
+            // query pushes each chain top's value down every level of the clone.
+            statements.append(
+                """
+                WITH RECURSIVE chain(new, value, top) AS (\
+                SELECT m.new, e.\(column), true FROM \(map) m JOIN \(table) e ON e."_id" = m.new \
+                WHERE m.ent = \(entityTag) AND (m.pnew IS NULL OR m.pent <> \(entityTag)) \
+                UNION ALL SELECT c.new, chain.value, false FROM chain JOIN \(map) c ON c.ent = \(entityTag) AND c.pent = \(entityTag) AND c.pnew = chain.new\
+                ) UPDATE \(table) t SET \(column) = chain.value FROM chain WHERE NOT chain.top AND t."_id" = chain.new
+                """)
         }
-        var ordered: [FollowStep] = []
-        var done: Set<Key> = []
-        var visiting: Set<Key> = []
-        func visit(_ key: Key) {
-            guard !done.contains(key), !visiting.contains(key), let entry = steps[key] else { return }
-            visiting.insert(key)
-            for dependency in entry.dependsOn where dependency != key { visit(dependency) }
-            visiting.remove(key)
-            done.insert(key)
-            ordered.append(entry.step)
-        }
-        for key in steps.keys.sorted(by: { ($0.entity, $0.attribute) < ($1.entity, $1.attribute) }) { visit(key) }
-        return ordered
+        return FollowStep(entity: follow.entity.name, attribute: follow.attribute.name, statements: statements)
     }
 }

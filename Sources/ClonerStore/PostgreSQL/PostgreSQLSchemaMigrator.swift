@@ -74,21 +74,8 @@ struct PostgreSQLSchemaMigrator {
                 if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity.name, attribute: attribute.name)) }
                 continue
             }
-            if previous.name != attribute.name {
-                if previous.isUnique {
-                    steps.append(.sql("DROP INDEX IF EXISTS \(quoted(PostgreSQLSchema.uniqueIndexName(entity: entity.name, attribute: previous.name)))"))
-                }
-                steps.append(.sql("ALTER TABLE \(table) RENAME COLUMN \(quoted(previous.name)) TO \(quoted(attribute.name))"))
-                if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity.name, attribute: attribute.name)) }
-            } else if previous.isUnique != attribute.isUnique {
-                steps.append(
-                    attribute.isUnique
-                        ? .createUniqueIndex(entity: entity.name, attribute: attribute.name)
-                        : .sql("DROP INDEX IF EXISTS \(quoted(PostgreSQLSchema.uniqueIndexName(entity: entity.name, attribute: attribute.name)))"))
-            }
-            if previous.isOptional && !attribute.isOptional {
-                steps.append(.requireNoNulls(entity: entity.name, column: attribute.name))
-            }
+            steps += SchemaMigrator.keptAttributeSteps(
+                previous: previous, attribute: attribute, entity: entity.name, uniqueIndexName: PostgreSQLSchema.uniqueIndexName)
         }
         return steps
     }

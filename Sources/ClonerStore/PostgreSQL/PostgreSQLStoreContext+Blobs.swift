@@ -50,22 +50,9 @@ extension PostgreSQLStoreContext {
 
     /// The parameter for a value of `attribute` as its column stores it: a binary value by its
     /// (stored) blob's key.
-    func storedParameter(_ value: AttributeValue, entity: String, attribute: String) throws -> PostgreSQLValue {
+    func storedValue(_ value: AttributeValue, entity: String, attribute: String) throws -> PostgreSQLValue {
         if case .binary(let bytes) = value { return .bytea(try storeBlob(bytes)) }
         return try Self.parameter(value, entity: entity, attribute: attribute)
-    }
-
-    /// The keys `columns` of `entity`'s rows `ids` hold: blobs that may lose their last
-    /// reference when those rows change or go.
-    func blobKeys(entity: String, columns: [String], ids: [Int64]) throws -> Set<Data> {
-        var keys: Set<Data> = []
-        for column in columns {
-            try run(
-                "SELECT DISTINCT \(quoted(column)) FROM \(quoted(entity)) WHERE \"_id\" = ANY($1) AND \(quoted(column)) IS NOT NULL",
-                [Self.idArray(ids)]
-            ).forEachRow { keys.insert($0.data(0)) }
-        }
-        return keys
     }
 
     /// Deletes the blobs among `candidates` nothing refers to any more (and that are not a model

@@ -12,10 +12,6 @@ extension PostgreSQLStoreContext {
         let kind: Kind
     }
 
-    func fetchIDs(_ request: FetchRequest) throws -> [Int64] {
-        try fetchPositions(request).map(\.id)
-    }
-
     /// The objects matching a request, in its order, with their positions: one query.
     ///
     /// Positions carry the values in the SQLite store's storage classes (integers for integers,
@@ -156,49 +152,6 @@ extension PostgreSQLStoreContext {
         }
     }
 
-    func fetchObject(entity: String, id: Int64) throws -> StoredObject? {
-        try fetchObjects(entity: entity, ids: [id]).first
-    }
-
-    /// Objects in the order of `ids` (missing ones left out), with every relationship: one query
-    /// for the rows plus one per relationship stored elsewhere, for the whole batch.
-    func fetchObjects(entity name: String, ids: [Int64]) throws -> [StoredObject] {
-        guard !ids.isEmpty else { return [] }
-        let entity = entity(name)
-        let ownColumns = entity.relationships.compactMap { relationship -> (String, String)? in
-            if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) { return (relationship.name, column) }
-            return nil
-        }
-        let columns = ["\"_id\"", "\"_version\""] + entity.attributes.map { Self.readExpression(name, $0) } + ownColumns.map { quoted($0.1) }
-        let sql = "SELECT " + columns.joined(separator: ", ") + " FROM \(quoted(name)) WHERE \"_id\" = ANY($1)"
-        var byID: [Int64: StoredObject] = [:]
-        byID.reserveCapacity(ids.count)
-        let result = try run(sql, [PostgreSQLStoreContext.idArray(ids)])
-        result.forEachRow { row in
-            var attributes: [String: AttributeValue] = [:]
-            attributes.reserveCapacity(entity.attributes.count)
-            for (offset, attribute) in entity.attributes.enumerated() {
-                attributes[attribute.name] = PostgreSQLStoreContext.attributeValue(row, offset + 2, attribute.type)
-            }
-            var relationships: [String: RelationshipValue] = [:]
-            for (offset, own) in ownColumns.enumerated() {
-                relationships[own.0] = .toOne(row.optionalInt64(2 + entity.attributes.count + offset))
-            }
-            let id = row.int64(0)
-            byID[id] = StoredObject(entity: name, id: id, version: row.int64(1), attributes: attributes, relationships: relationships)
-        }
-        let found = Array(byID.keys)
-        for relationship in entity.relationships {
-            if case .foreignKeyOnSource = schema.storage(of: relationship) { continue }
-            let destinations = try destinationIDs(of: relationship, for: found)
-            for id in found {
-                let list = destinations[id] ?? []
-                byID[id]?.relationships[relationship.name] = relationship.isToMany ? .toMany(list) : .toOne(list.first)
-            }
-        }
-        return ids.compactMap { byID[$0] }
-    }
-
     /// Destination `_id`s of one relationship for many sources at once, in order when ordered
     /// (a NULL position first, as SQLite sorts it), else by `_id`: one query.
     func destinationIDs(of relationship: RelationshipDescription, for sources: [Int64]) throws -> [Int64: [Int64]] {
@@ -216,18 +169,5 @@ extension PostgreSQLStoreContext {
             result[row.int64(0), default: []].append(row.int64(1))
         }
         return result
-    }
-
-    func version(entity: String, id: Int64) throws -> Int64? {
-        try scalarInt64("SELECT \"_version\" FROM \(quoted(entity)) WHERE \"_id\" = $1", [.int8(id)])
-    }
-
-    /// Which of `ids` exist in `entity`'s table.
-    func existingIDs(entity: String, ids: [Int64]) throws -> Set<Int64> {
-        var found: Set<Int64> = []
-        try run("SELECT \"_id\" FROM \(quoted(entity)) WHERE \"_id\" = ANY($1)", [PostgreSQLStoreContext.idArray(ids)]).forEachRow {
-            found.insert($0.int64(0))
-        }
-        return found
     }
 }

@@ -32,10 +32,6 @@ extension PostgreSQLStoreContext {
         return SaveResult(insertedIDs: insertedIDs, deletedCounts: deletedCounts)
     }
 
-    func bumpVersions(entity: String, ids: [Int64]) throws {
-        try run("UPDATE \(quoted(entity)) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" = ANY($1)", [Self.idArray(ids)])
-    }
-
     /// New `_id`s for every insert, from each entity's identity sequence: one statement per
     /// entity, ascending in insert order as SQLite's would be.
     private func allocateIDs(_ inserts: [ChangeSet.Insert]) throws -> [Int64] {
@@ -133,37 +129,8 @@ extension PostgreSQLStoreContext {
         values.reserveCapacity(entity.attributes.count)
         for attribute in entity.attributes {
             let value = try insertValue(attribute, given: given, entity: entity)
-            values.append(try storedParameter(value, entity: entity.name, attribute: attribute.name))
+            values.append(try storedValue(value, entity: entity.name, attribute: attribute.name))
         }
         return values
-    }
-
-    func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue], touched: inout TouchedObjects) throws {
-        guard !given.isEmpty else { return }
-        let names = given.keys.sorted()
-        var values: [PostgreSQLValue] = []
-        for name in names {
-            let attribute = entity.attribute(named: name)!
-            try checkValue(given[name]!, for: attribute, entity: entity)
-            values.append(try storedParameter(given[name]!, entity: entity.name, attribute: name))
-        }
-        let binary = names.filter { entity.attribute(named: $0)?.type == .binary }
-        if !binary.isEmpty { touched.droppedBlobs.formUnion(try blobKeys(entity: entity.name, columns: binary, ids: [id])) }
-        values.append(.int8(id))
-        let sql =
-            "UPDATE \(quoted(entity.name)) SET " + names.enumerated().map { "\(quoted($1)) = $\($0 + 1)" }.joined(separator: ", ")
-            + " WHERE \"_id\" = $\(names.count + 1)"
-        try run(sql, values)
-    }
-
-    /// Every required to-one relationship of the new objects is set: one query per relationship
-    /// for all of them.
-    func checkRequiredRelationships(_ entity: EntityDescription, ids: [Int64]) throws {
-        for relationship in entity.relationships where !relationship.isOptional && !relationship.isToMany {
-            let destinations = try destinationIDs(of: relationship, for: ids)
-            if ids.contains(where: { destinations[$0]?.isEmpty ?? true }) {
-                throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
-            }
-        }
     }
 }

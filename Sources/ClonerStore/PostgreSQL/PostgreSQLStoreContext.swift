@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Not `Sendable`: it wraps a pooled connection lent to the calling thread for the duration of
 /// the body, and must not leave it.
-struct PostgreSQLStoreContext: StoreContext, ChangeSetWriter {
+struct PostgreSQLStoreContext: SQLStoreContext {
     let connection: PostgreSQLConnection
     let layout: PostgreSQLSchema
 

@@ -4,5 +4,5 @@ extension RootLinkSQL.Dialect {
     static let sqlite = RootLinkSQL.Dialect(
         copiesOfRoot: "SELECT new FROM \(SQLiteGraphCopySQL.mapTable) WHERE ent = ?1 AND old = ?2",
         copiesWithList: "FROM \(SQLiteGraphCopySQL.mapTable) AS m, json_each(?3) AS j WHERE m.ent = ?1 AND m.old = ?2",
-        listedID: "j.value", listedPlace: "j.key", copyNumber: "m.copy")
+        listedID: "j.value", listedPlace: "j.key", copyNumber: "m.cp")
 }

@@ -63,7 +63,7 @@ struct SQLiteGraphCopier {
 
         try connection.cachedStatement(
             """
-            INSERT INTO \(SQLiteGraphCopySQL.copiesTable) (copy) WITH RECURSIVE c(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM c WHERE n + 1 < ?1) SELECT n FROM c
+            INSERT INTO \(SQLiteGraphCopySQL.copiesTable) (cp) WITH RECURSIVE c(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM c WHERE n + 1 < ?1) SELECT n FROM c
             """
         ).execute([.integer(Int64(plan.copies))])
         try fillRootValues(rootValues)
@@ -138,7 +138,7 @@ struct SQLiteGraphCopier {
 
         var cloneIDs: [Int64] = []
         try connection.forEachRow(
-            "SELECT new FROM \(map) WHERE ent = ? AND old = ? ORDER BY copy",
+            "SELECT new FROM \(map) WHERE ent = ? AND old = ? ORDER BY cp",
             [.integer(Int64(sql.rootTag)), .integer(plan.rootID)]
         ) { cloneIDs.append($0.int64(0)) }
 
@@ -156,7 +156,7 @@ struct SQLiteGraphCopier {
         var ids: [[String: [Int64: Int64]]]?
         if plan.returnIDs {
             var byCopy = [[String: [Int64: Int64]]](repeating: [:], count: plan.copies)
-            try connection.forEachRow("SELECT copy, ent, old, new FROM \(map)") { row in
+            try connection.forEachRow("SELECT cp, ent, old, new FROM \(map)") { row in
                 byCopy[Int(row.int64(0))][schema.model.entities[Int(row.int64(1))].name, default: [:]][row.int64(2)] = row.int64(3)
             }
             ids = byCopy
@@ -221,7 +221,7 @@ struct SQLiteGraphCopier {
         while start < rows.count {
             let chunk = Array(rows[start..<min(rows.count, start + rowsPerStatement * 3)])
             let placeholders = Array(repeating: "(?, ?, ?)", count: chunk.count / 3).joined(separator: ", ")
-            try connection.makeStatement("INSERT INTO \(SQLiteGraphCopySQL.rootValuesTable) (copy, name, value) VALUES \(placeholders)").execute(chunk)
+            try connection.makeStatement("INSERT INTO \(SQLiteGraphCopySQL.rootValuesTable) (cp, name, value) VALUES \(placeholders)").execute(chunk)
             start += chunk.count
         }
     }
@@ -282,11 +282,11 @@ struct SQLiteGraphCopier {
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_walk\" (seq INTEGER PRIMARY KEY, ent INTEGER NOT NULL, id INTEGER NOT NULL, via INTEGER NOT NULL, pent INTEGER, pid INTEGER)",
         // Covers the map fill's read (first arrival per object): no lookup into the walk's rows.
         "CREATE INDEX IF NOT EXISTS temp.\"_clone_walk_first\" ON \"_clone_walk\" (ent, id, seq, pent, pid)",
-        // Keyed (ent, copy, old): new ids grow along the key, so the map is filled by appending
+        // Keyed (ent, cp, old): new ids grow along the key, so the map is filled by appending
         // and an INSERT that reads it in key order writes rows in new-id order without a sort.
-        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_map\" (ent INTEGER NOT NULL, copy INTEGER NOT NULL, old INTEGER NOT NULL, new INTEGER NOT NULL, pent INTEGER, pold INTEGER, pnew INTEGER, PRIMARY KEY (ent, copy, old)) WITHOUT ROWID",
-        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_copies\" (copy INTEGER PRIMARY KEY)",
-        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_set\" (copy INTEGER NOT NULL, name TEXT NOT NULL, value, PRIMARY KEY (copy, name)) WITHOUT ROWID",
+        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_map\" (ent INTEGER NOT NULL, cp INTEGER NOT NULL, old INTEGER NOT NULL, new INTEGER NOT NULL, pent INTEGER, pold INTEGER, pnew INTEGER, PRIMARY KEY (ent, cp, old)) WITHOUT ROWID",
+        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_copies\" (cp INTEGER PRIMARY KEY)",
+        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_set\" (cp INTEGER NOT NULL, name TEXT NOT NULL, value, PRIMARY KEY (cp, name)) WITHOUT ROWID",
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_chain\" (new INTEGER PRIMARY KEY, value)",
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_tree\" (pnew INTEGER NOT NULL, new INTEGER NOT NULL, PRIMARY KEY (pnew, new)) WITHOUT ROWID",
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_linked\" (ent INTEGER NOT NULL, id INTEGER NOT NULL, bump INTEGER NOT NULL, PRIMARY KEY (ent, id)) WITHOUT ROWID",

@@ -35,17 +35,9 @@ extension SQLiteStoreContext {
         return value.sqlValue
     }
 
-    /// The keys held by `columns` of the rows of `entity` matching `condition`: blobs that may be
-    /// left without a reference once those rows change or go.
-    func blobKeys(entity: String, columns: [String], where condition: String, _ values: [SQLiteValue] = []) throws -> Set<Data> {
-        var keys: Set<Data> = []
-        for column in columns {
-            try connection.forEachRow(
-                "SELECT DISTINCT \(quoted(column)) FROM \(quoted(entity)) WHERE \(condition) AND \(quoted(column)) IS NOT NULL",
-                values
-            ) { keys.insert($0.data(0)) }
-        }
-        return keys
+    /// SQLite holds every value it is given: the names are for the backends that refuse some.
+    func storedValue(_ value: AttributeValue, entity: String, attribute: String) throws -> SQLiteValue {
+        try storedValue(value)
     }
 
     /// Deletes the blobs among `candidates` that no record refers to any more (and that are not a
@@ -212,7 +204,7 @@ extension SQLiteStoreContext {
         if let expectedVersion, expectedVersion != version {
             throw StoreError.versionConflict(entity: entity, id: id, expected: expectedVersion, actual: version)
         }
-        let dropped = try blobKeys(entity: entity, columns: [attribute], where: "\"_id\" = ?", [.integer(id)])
+        let dropped = try blobKeys(entity: entity, columns: [attribute], ids: [id])
         if dropped == [hash] { return version }
         try connection.execute(
             "UPDATE \(quoted(entity)) SET \(quoted(attribute)) = ?, \"_version\" = \"_version\" + 1 WHERE \"_id\" = ?",

@@ -2,11 +2,6 @@ import ClonerModel
 import Foundation
 
 extension SQLiteStoreContext {
-    /// The `_id`s matching a request, in its order: one query, however many objects.
-    public func fetchIDs(_ request: FetchRequest) throws -> [Int64] {
-        try fetchPositions(request).map(\.id)
-    }
-
     /// The objects matching a request, in its order, each with its position in that order (its
     /// sort-key values and `_id`) for a cursor that continues after it: one query.
     public func fetchPositions(_ request: FetchRequest) throws -> [(id: Int64, position: FetchRequest.Position)] {
@@ -121,48 +116,6 @@ extension SQLiteStoreContext {
         throw StoreError.unknownProperty(entity: entity.name, property: property)
     }
 
-    /// One object with its attributes and relationships, or nil if there is none with that `_id`.
-    public func fetchObject(entity: String, id: Int64) throws -> StoredObject? {
-        try fetchObjects(entity: entity, ids: [id]).first
-    }
-
-    /// Objects in the order of `ids` (missing ones left out), with every relationship faulted in:
-    /// one query for the rows plus one per relationship stored elsewhere, for the whole batch.
-    public func fetchObjects(entity name: String, ids: [Int64]) throws -> [StoredObject] {
-        guard !ids.isEmpty else { return [] }
-        let entity = entity(name)
-        let ownColumns = entity.relationships.compactMap { relationship -> (String, String)? in
-            if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) { return (relationship.name, column) }
-            return nil
-        }
-        let columns = ["\"_id\"", "\"_version\""] + entity.attributes.map { SQLiteReadSQL.readExpression(name, $0) } + ownColumns.map { quoted($0.1) }
-        let sql = "SELECT " + columns.joined(separator: ", ") + " FROM \(quoted(name)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))"
-        var byID: [Int64: StoredObject] = [:]
-        byID.reserveCapacity(ids.count)
-        try connection.forEachRow(sql, [SQLiteStoreContext.idArray(ids)]) { row in
-            var attributes: [String: AttributeValue] = [:]
-            attributes.reserveCapacity(entity.attributes.count)
-            for (offset, attribute) in entity.attributes.enumerated() {
-                attributes[attribute.name] = AttributeValue(sql: row[Int32(offset + 2)], type: attribute.type)
-            }
-            var relationships: [String: RelationshipValue] = [:]
-            for (offset, own) in ownColumns.enumerated() {
-                relationships[own.0] = .toOne(row.optionalInt64(Int32(2 + entity.attributes.count + offset)))
-            }
-            let id = row.int64(0)
-            byID[id] = StoredObject(entity: name, id: id, version: row.int64(1), attributes: attributes, relationships: relationships)
-        }
-        for relationship in entity.relationships {
-            if case .foreignKeyOnSource = schema.storage(of: relationship) { continue }
-            let destinations = try destinationIDs(of: relationship, for: Array(byID.keys))
-            for id in byID.keys {
-                let list = destinations[id] ?? []
-                byID[id]?.relationships[relationship.name] = relationship.isToMany ? .toMany(list) : .toOne(list.first)
-            }
-        }
-        return ids.compactMap { byID[$0] }
-    }
-
     /// Destination `_id`s of one relationship for many sources at once, in order when ordered,
     /// else by `_id`.
     public func destinationIDs(of relationship: RelationshipDescription, for sources: [Int64]) throws -> [Int64: [Int64]] {
@@ -173,17 +126,5 @@ extension SQLiteStoreContext {
             result[row.int64(0), default: []].append(row.int64(1))
         }
         return result
-    }
-
-    /// Current version of an object, or nil if it does not exist.
-    public func version(entity: String, id: Int64) throws -> Int64? {
-        try connection.scalar("SELECT \"_version\" FROM \(quoted(entity)) WHERE \"_id\" = ?", [.integer(id)])?.int64
-    }
-
-    /// How many of `ids` exist.
-    func existingCount(entity: String, ids: [Int64]) throws -> Int {
-        Int(
-            try connection.scalar(
-                "SELECT count(*) FROM \(quoted(entity)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))", [SQLiteStoreContext.idArray(ids)])?.int64 ?? 0)
     }
 }

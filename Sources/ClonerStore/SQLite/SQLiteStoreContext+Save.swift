@@ -39,12 +39,6 @@ extension SQLiteStoreContext {
         return SaveResult(insertedIDs: insertedIDs, deletedCounts: deletedCounts)
     }
 
-    func bumpVersions(entity: String, ids: [Int64]) throws {
-        try connection.execute(
-            "UPDATE \(quoted(entity)) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
-            [SQLiteStoreContext.idArray(ids)])
-    }
-
     /// Compared as stored: text by its bytes (Swift's `==` would take "é" and "e\u{301}" as equal).
     func storesSame(_ value: AttributeValue, _ current: AttributeValue) -> Bool {
         SQLiteStoreContext.isSameStored(value.sqlValue, current.sqlValue)
@@ -82,34 +76,5 @@ extension SQLiteStoreContext {
         guard !columns.isEmpty else { return "INSERT INTO \(quoted(entity.name)) DEFAULT VALUES" }
         return "INSERT INTO \(quoted(entity.name)) (" + columns.map(quoted).joined(separator: ", ")
             + ") VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-    }
-
-    func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue], touched: inout TouchedObjects) throws {
-        guard !given.isEmpty else { return }
-        let names = given.keys.sorted()
-        var values: [SQLiteValue] = []
-        for name in names {
-            let attribute = entity.attribute(named: name)!
-            try checkValue(given[name]!, for: attribute, entity: entity)
-            values.append(try storedValue(given[name]!))
-        }
-        let binary = names.filter { entity.attribute(named: $0)?.type == .binary }
-        if !binary.isEmpty {
-            touched.droppedBlobs.formUnion(try blobKeys(entity: entity.name, columns: binary, where: "\"_id\" = ?", [.integer(id)]))
-        }
-        values.append(.integer(id))
-        let sql = "UPDATE \(quoted(entity.name)) SET " + names.map { "\(quoted($0)) = ?" }.joined(separator: ", ") + " WHERE \"_id\" = ?"
-        try connection.execute(sql, values)
-    }
-
-    /// Every required to-one relationship of the new objects is set: one query per relationship
-    /// for all of them.
-    func checkRequiredRelationships(_ entity: EntityDescription, ids: [Int64]) throws {
-        for relationship in entity.relationships where !relationship.isOptional && !relationship.isToMany {
-            let destinations = try destinationIDs(of: relationship, for: ids)
-            if ids.contains(where: { destinations[$0]?.isEmpty ?? true }) {
-                throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
-            }
-        }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// The SQLite backend's `StoreContext`: the store's operations as SQL on one connection, inside one
 /// transaction of `IncrementalStore.read` or `.write`. Not `Sendable`: the connection belongs to
 /// the calling thread for the duration of the body.
-struct SQLiteStoreContext: StoreContext, ChangeSetWriter {
+struct SQLiteStoreContext: SQLStoreContext {
     let connection: SQLiteConnection
     let schema: StoreSchema
     let readSQL: SQLiteReadSQL
@@ -15,6 +15,10 @@ struct SQLiteStoreContext: StoreContext, ChangeSetWriter {
         self.connection = connection
         self.schema = schema
         self.readSQL = readSQL ?? SQLiteReadSQL(schema: schema)
+    }
+
+    static func readExpression(_ entity: String, _ attribute: AttributeDescription) -> String {
+        SQLiteReadSQL.readExpression(entity, attribute)
     }
 
     func entity(_ name: String) -> EntityDescription {

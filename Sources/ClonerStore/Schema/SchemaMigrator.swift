@@ -108,24 +108,37 @@ struct SchemaMigrator {
                 )
                 continue
             }
-            if previous.name != attribute.name {
-                if previous.isUnique {
-                    steps.append(.sql("DROP INDEX IF EXISTS \(quoted(StoreSchema.uniqueIndexName(entity: entity.name, attribute: previous.name)))"))
-                }
-                steps.append(.sql("ALTER TABLE \(table) RENAME COLUMN \(quoted(previous.name)) TO \(quoted(attribute.name))"))
-                if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity.name, attribute: attribute.name)) }
-            } else if previous.isUnique != attribute.isUnique {
-                steps.append(
-                    attribute.isUnique
-                        ? .createUniqueIndex(entity: entity.name, attribute: attribute.name)
-                        : .sql("DROP INDEX IF EXISTS \(quoted(StoreSchema.uniqueIndexName(entity: entity.name, attribute: attribute.name)))"))
-            }
-            if previous.isOptional && !attribute.isOptional {
-                steps.append(.requireNoNulls(entity: entity.name, column: attribute.name))
-            }
+            steps += Self.keptAttributeSteps(previous: previous, attribute: attribute, entity: entity.name, uniqueIndexName: StoreSchema.uniqueIndexName)
         }
         for attribute in oldEntity.attributes where !matchedOld.contains(attribute.name) {
             refusals.append("\(entity.name).\(attribute.name): attribute was removed (or renamed without originalName); its values would be lost")
+        }
+        return steps
+    }
+}
+
+extension SchemaMigrator {
+    /// The steps for an attribute the new model keeps, the same on every backend: a rename (its
+    /// unique index dropped under the old name and made again), a unique flag that changed, a
+    /// column that becomes required. `uniqueIndexName` is the backend's name for the index.
+    static func keptAttributeSteps(
+        previous: AttributeDescription, attribute: AttributeDescription, entity: String,
+        uniqueIndexName: (_ entity: String, _ attribute: String) -> String
+    ) -> [Step] {
+        var steps: [Step] = []
+        let table = quoted(entity)
+        if previous.name != attribute.name {
+            if previous.isUnique { steps.append(.sql("DROP INDEX IF EXISTS \(quoted(uniqueIndexName(entity, previous.name)))")) }
+            steps.append(.sql("ALTER TABLE \(table) RENAME COLUMN \(quoted(previous.name)) TO \(quoted(attribute.name))"))
+            if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity, attribute: attribute.name)) }
+        } else if previous.isUnique != attribute.isUnique {
+            steps.append(
+                attribute.isUnique
+                    ? .createUniqueIndex(entity: entity, attribute: attribute.name)
+                    : .sql("DROP INDEX IF EXISTS \(quoted(uniqueIndexName(entity, attribute.name)))"))
+        }
+        if previous.isOptional && !attribute.isOptional {
+            steps.append(.requireNoNulls(entity: entity, column: attribute.name))
         }
         return steps
     }

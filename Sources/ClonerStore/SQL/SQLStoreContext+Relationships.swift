@@ -1,7 +1,10 @@
 import ClonerModel
 import Foundation
 
-extension PostgreSQLStoreContext {
+/// Relationship edits, the same statements on every backend: each edit is a fixed number of
+/// statements however long its list (the list is bound as one parameter), and a statement that
+/// would change nothing is not sent.
+extension SQLStoreContext {
     func checkExist(_ entity: EntityDescription, _ relationship: RelationshipDescription, _ ids: [Int64]) throws {
         guard !ids.isEmpty else { return }
         let found = try existingIDs(entity: relationship.destination, ids: ids)
@@ -12,12 +15,14 @@ extension PostgreSQLStoreContext {
     }
 
     private func column(of table: String, _ column: String, id: Int64) throws -> Int64? {
-        try scalarInt64("SELECT \(quoted(column)) FROM \(quoted(table)) WHERE \"_id\" = $1", [.int8(id)])
+        try connection.int64("SELECT \(quoted(column)) FROM \(quoted(table)) WHERE \"_id\" = \(Dialect.parameter(1))", arguments: [.integer(id)])
     }
 
-    /// A one-to-one that is its own inverse (`Person.spouse`) keeps both directions in its column:
-    /// setting `a.spouse = b` clears the previous partners of both, then points `a` and `b` at
-    /// each other, as Core Data does.
+    /// A one-to-one that is its own inverse (`Person.spouse`) keeps both directions in its column,
+    /// so either object reads the other. Setting `a.spouse = b` clears the previous spouses of both
+    /// `a` and `b` (their own columns too), then points `a` and `b` at each other — as Core Data
+    /// does. The unique index on the column holds throughout: each object is pointed at by at
+    /// most its one partner.
     private func setSelfInverseToOne(
         _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, column: String,
         target: Int64?, touched: inout TouchedObjects
@@ -31,10 +36,11 @@ extension PostgreSQLStoreContext {
         if !leftAlone.isEmpty && !relationship.isOptional {
             throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
         }
-        try run("UPDATE \(table) SET \(quoted(column)) = NULL WHERE \"_id\" = ANY($1)", [Self.idArray(partners.sorted())])
+        try connection.perform("UPDATE \(table) SET \(quoted(column)) = NULL WHERE \"_id\" \(Dialect.among(1))", arguments: [.ids(partners.sorted())])
         if let target {
-            try run("UPDATE \(table) SET \(quoted(column)) = $2 WHERE \"_id\" = $1", [.int8(id), .int8(target)])
-            try run("UPDATE \(table) SET \(quoted(column)) = $1 WHERE \"_id\" = $2", [.int8(id), .int8(target)])
+            let (first, second) = (Dialect.parameter(1), Dialect.parameter(2))
+            try connection.perform("UPDATE \(table) SET \(quoted(column)) = \(second) WHERE \"_id\" = \(first)", arguments: [.integer(id), .integer(target)])
+            try connection.perform("UPDATE \(table) SET \(quoted(column)) = \(first) WHERE \"_id\" = \(second)", arguments: [.integer(id), .integer(target)])
         }
         touched.insert(entity.name, contentsOf: partners.sorted())
     }
@@ -47,6 +53,7 @@ extension PostgreSQLStoreContext {
         if relationship.isSelfInverse, case .foreignKeyOnSource(let column) = schema.storage(of: relationship) {
             return try setSelfInverseToOne(entity, id: id, relationship: relationship, column: column, target: target, touched: &touched)
         }
+        let (first, second) = (Dialect.parameter(1), Dialect.parameter(2))
         switch schema.storage(of: relationship) {
         case .foreignKeyOnSource(let column):
             let table = quoted(entity.name)
@@ -55,29 +62,30 @@ extension PostgreSQLStoreContext {
             let foreignKey = schema.foreignKeys[entity.name]!.first { $0.column == column }!
             if foreignKey.isUnique, let target {
                 // One-to-one: the destination leaves its previous owner.
-                var holders: [Int64] = []
-                try run("SELECT \"_id\" FROM \(table) WHERE \(quoted(column)) = $1 AND \"_id\" <> $2", [.int8(target), .int8(id)]).forEachRow {
-                    holders.append($0.int64(0))
-                }
+                let holders = try connection.int64s(
+                    "SELECT \"_id\" FROM \(table) WHERE \(quoted(column)) = \(first) AND \"_id\" <> \(second)", arguments: [.integer(target), .integer(id)])
                 if !holders.isEmpty && !relationship.isOptional {
                     throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
                 }
                 if !holders.isEmpty {
-                    try run("UPDATE \(table) SET \(quoted(column)) = NULL WHERE \(quoted(column)) = $1 AND \"_id\" <> $2", [.int8(target), .int8(id)])
+                    try connection.perform(
+                        "UPDATE \(table) SET \(quoted(column)) = NULL WHERE \(quoted(column)) = \(first) AND \"_id\" <> \(second)",
+                        arguments: [.integer(target), .integer(id)])
                 }
                 touched.insert(entity.name, contentsOf: holders)
             }
-            let value: PostgreSQLValue = target.map(PostgreSQLValue.int8) ?? .null
+            let value: SQLArgument = target.map(SQLArgument.integer) ?? .null
+            let newTarget = Dialect.integer(1)
             if let position = foreignKey.positionColumn {
                 // Joining an ordered list from the to-one side appends at the end, as Core Data does.
-                try run(
+                try connection.perform(
                     """
-                    UPDATE \(table) SET \(quoted(column)) = $1::int8,
-                      \(quoted(position)) = (SELECT coalesce(max(\(quoted(position))), -1) + 1 FROM \(table) WHERE \(quoted(column)) = $1::int8)
-                    WHERE "_id" = $2
-                    """, [value, .int8(id)])
+                    UPDATE \(table) SET \(quoted(column)) = \(newTarget), \
+                    \(quoted(position)) = (SELECT coalesce(max(\(quoted(position))), -1) + 1 FROM \(table) WHERE \(quoted(column)) = \(newTarget)) \
+                    WHERE "_id" = \(second)
+                    """, arguments: [value, .integer(id)])
             } else {
-                try run("UPDATE \(table) SET \(quoted(column)) = $1::int8 WHERE \"_id\" = $2", [value, .int8(id)])
+                try connection.perform("UPDATE \(table) SET \(quoted(column)) = \(newTarget) WHERE \"_id\" = \(second)", arguments: [value, .integer(id)])
             }
             if relationship.hasInverse {
                 touched.insert(destination, current)
@@ -86,18 +94,19 @@ extension PostgreSQLStoreContext {
         case .foreignKeyOnDestination(let column, _):
             // The other side of a one-to-one holds the column.
             let table = quoted(destination)
-            let current = try scalarInt64("SELECT \"_id\" FROM \(table) WHERE \(quoted(column)) = $1", [.int8(id)])
+            let current = try connection.int64("SELECT \"_id\" FROM \(table) WHERE \(quoted(column)) = \(first)", arguments: [.integer(id)])
             guard current != target else { return }
             if let current {
                 if let inverse = model.inverse(of: relationship), !inverse.isOptional {
                     throw StoreError.requiredRelationship(entity: destination, relationship: inverse.name)
                 }
-                try run("UPDATE \(table) SET \(quoted(column)) = NULL WHERE \"_id\" = $1", [.int8(current)])
+                try connection.perform("UPDATE \(table) SET \(quoted(column)) = NULL WHERE \"_id\" = \(first)", arguments: [.integer(current)])
                 touched.insert(destination, current)
             }
             if let target {
                 let previousOwner = try self.column(of: destination, column, id: target)
-                try run("UPDATE \(table) SET \(quoted(column)) = $1 WHERE \"_id\" = $2", [.int8(id), .int8(target)])
+                try connection.perform(
+                    "UPDATE \(table) SET \(quoted(column)) = \(first) WHERE \"_id\" = \(second)", arguments: [.integer(id), .integer(target)])
                 touched.insert(destination, target)
                 if let previousOwner, previousOwner != id {
                     if !relationship.isOptional { throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name) }
@@ -114,37 +123,35 @@ extension PostgreSQLStoreContext {
         touched: inout TouchedObjects
     ) throws {
         let destination = relationship.destination
-        let array = Self.idArray(targets)
+        let owner = SQLArgument.integer(id), list = SQLArgument.ids(targets)
         let inverse = model.inverse(of: relationship)
+        let (first, ownerValue) = (Dialect.parameter(1), Dialect.integer(1))
+        let listed = Dialect.listed(2), listedID = Dialect.listedID, listedPlace = Dialect.listedPlace
         switch schema.storage(of: relationship) {
         case let .foreignKeyOnDestination(column, position):
             let table = quoted(destination)
             let fk = quoted(column)
-            var removed: [Int64] = []
-            try run("SELECT \"_id\" FROM \(table) WHERE \(fk) = $1 AND \"_id\" NOT IN (SELECT unnest($2::int8[]))", [.int8(id), array]).forEachRow {
-                removed.append($0.int64(0))
-            }
+            let removed = try connection.int64s(
+                "SELECT \"_id\" FROM \(table) WHERE \(fk) = \(first) AND \"_id\" \(Dialect.notInList(2))", arguments: [owner, list])
             if !removed.isEmpty, let inverse, !inverse.isOptional {
                 throw StoreError.requiredRelationship(entity: destination, relationship: inverse.name)
             }
             // Destinations taken from another owner change that owner's list too.
-            var previousOwners: [Int64] = []
-            try run("SELECT DISTINCT \(fk) FROM \(table) WHERE \"_id\" = ANY($1) AND \(fk) IS NOT NULL AND \(fk) <> $2", [array, .int8(id)]).forEachRow {
-                previousOwners.append($0.int64(0))
-            }
+            let previousOwners = try connection.int64s(
+                "SELECT DISTINCT \(fk) FROM \(table) WHERE \"_id\" \(Dialect.among(1)) AND \(fk) IS NOT NULL AND \(fk) <> \(Dialect.parameter(2))",
+                arguments: [list, owner])
             if !removed.isEmpty {
                 let positionReset = position.map { ", \(quoted($0)) = NULL" } ?? ""
-                try run("UPDATE \(table) SET \(fk) = NULL\(positionReset) WHERE \(fk) = $1 AND \"_id\" NOT IN (SELECT unnest($2::int8[]))", [.int8(id), array])
+                try connection.perform(
+                    "UPDATE \(table) SET \(fk) = NULL\(positionReset) WHERE \(fk) = \(first) AND \"_id\" \(Dialect.notInList(2))", arguments: [owner, list])
             }
             if !targets.isEmpty {
                 if let position {
-                    try run(
-                        """
-                        UPDATE \(table) AS t SET \(fk) = $1, \(quoted(position)) = a.ord - 1
-                        FROM unnest($2::int8[]) WITH ORDINALITY AS a(id, ord) WHERE t."_id" = a.id
-                        """, [.int8(id), array])
+                    try connection.perform(
+                        "UPDATE \(table) AS t SET \(fk) = \(first), \(quoted(position)) = \(listedPlace) FROM \(listed) WHERE t.\"_id\" = \(listedID)",
+                        arguments: [owner, list])
                 } else {
-                    try run("UPDATE \(table) SET \(fk) = $1 WHERE \"_id\" = ANY($2)", [.int8(id), array])
+                    try connection.perform("UPDATE \(table) SET \(fk) = \(first) WHERE \"_id\" \(Dialect.among(2))", arguments: [owner, list])
                 }
             }
             touched.insert(destination, contentsOf: removed)
@@ -157,52 +164,53 @@ extension PostgreSQLStoreContext {
             let description = schema.joinTables.first { $0.name == tableName }!
             // The other side's position column, when the inverse is ordered: new links join its end.
             let otherPosition = sourceColumn == "src" ? description.destinationPositionColumn : description.sourcePositionColumn
-            var removed: [Int64] = []
-            var existing: Set<Int64> = []
-            try run("SELECT \(target) FROM \(table) WHERE \(source) = $1", [.int8(id)]).forEachRow { existing.insert($0.int64(0)) }
+            let existing = Set(try connection.int64s("SELECT \(target) FROM \(table) WHERE \(source) = \(first)", arguments: [owner]))
             let wanted = Set(targets)
-            removed = existing.filter { !wanted.contains($0) }.sorted()
+            let removed = existing.filter { !wanted.contains($0) }.sorted()
             if !removed.isEmpty {
-                try run("DELETE FROM \(table) WHERE \(source) = $1 AND \(target) = ANY($2)", [.int8(id), Self.idArray(removed)])
+                try connection.perform(
+                    "DELETE FROM \(table) WHERE \(source) = \(first) AND \(target) \(Dialect.among(2))", arguments: [owner, .ids(removed)])
             }
             if !targets.isEmpty {
                 var columns = [source, target]
-                var selects = ["$1::int8", "a.id"]
-                if let position { columns.append(quoted(position)); selects.append("a.ord - 1") }
+                var selects = [ownerValue, listedID]
+                if let position {
+                    columns.append(quoted(position))
+                    selects.append(listedPlace)
+                }
                 if let otherPosition {
                     columns.append(quoted(otherPosition))
-                    selects.append("(SELECT coalesce(max(x.\(quoted(otherPosition))), -1) + 1 FROM \(table) AS x WHERE x.\(target) = a.id)")
+                    selects.append("(SELECT coalesce(max(x.\(quoted(otherPosition))), -1) + 1 FROM \(table) AS x WHERE x.\(target) = \(listedID))")
                 }
-                try run(
-                    """
-                    INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(selects.joined(separator: ", "))
-                    FROM unnest($2::int8[]) WITH ORDINALITY AS a(id, ord) ON CONFLICT DO NOTHING
-                    """, [.int8(id), array])
+                try connection.perform(
+                    Dialect.insertSkippingDuplicates(
+                        into: table, columns: columns, select: "SELECT \(selects.joined(separator: ", ")) FROM \(listed)"),
+                    arguments: [owner, list])
                 if let position {
-                    try run(
+                    // Links kept from before take their place in the new order too.
+                    try connection.perform(
                         """
-                        UPDATE \(table) AS t SET \(quoted(position)) = a.ord - 1
-                        FROM unnest($2::int8[]) WITH ORDINALITY AS a(id, ord) WHERE t.\(source) = $1 AND t.\(target) = a.id
-                        """, [.int8(id), array])
+                        UPDATE \(table) AS t SET \(quoted(position)) = \(listedPlace) \
+                        FROM \(listed) WHERE t.\(source) = \(first) AND t.\(target) = \(listedID)
+                        """, arguments: [owner, list])
                 }
             }
             if relationship.isSelfInverse {
-                // A self-inverse to-many (`Person.friends`) stores each pair in both directions:
-                // mirror the removals and additions; a mirrored link joins the end of the other
-                // object's ordered list.
-                try run("DELETE FROM \(table) WHERE \(target) = $1 AND \(source) NOT IN (SELECT unnest($2::int8[]))", [.int8(id), array])
+                // A self-inverse to-many (`Person.friends`) stores each pair in both directions, so
+                // a read from either object finds the other: mirror the removals and additions.
+                // A mirrored link joins the end of the other object's ordered list.
+                try connection.perform("DELETE FROM \(table) WHERE \(target) = \(first) AND \(source) \(Dialect.notInList(2))", arguments: [owner, list])
                 if !targets.isEmpty {
                     var mirrorColumns = [source, target]
-                    var mirrorSelects = ["a.id", "$1::int8"]
+                    var mirrorSelects = [listedID, ownerValue]
                     if let position {
                         mirrorColumns.append(quoted(position))
-                        mirrorSelects.append("(SELECT coalesce(max(x.\(quoted(position))), -1) + 1 FROM \(table) AS x WHERE x.\(source) = a.id)")
+                        mirrorSelects.append("(SELECT coalesce(max(x.\(quoted(position))), -1) + 1 FROM \(table) AS x WHERE x.\(source) = \(listedID))")
                     }
-                    try run(
-                        """
-                        INSERT INTO \(table) (\(mirrorColumns.joined(separator: ", "))) SELECT \(mirrorSelects.joined(separator: ", "))
-                        FROM unnest($2::int8[]) AS a(id) ON CONFLICT DO NOTHING
-                        """, [.int8(id), array])
+                    try connection.perform(
+                        Dialect.insertSkippingDuplicates(
+                            into: table, columns: mirrorColumns, select: "SELECT \(mirrorSelects.joined(separator: ", ")) FROM \(listed)"),
+                        arguments: [owner, list])
                 }
             }
             if inverse != nil {

@@ -1,0 +1,151 @@
+import ClonerModel
+
+/// A select of the shared objects the copies link (`GraphCopySQLBuilder.linkedSelects`): rows
+/// `ent, id, bump` (bump 1 where the object's version steps, its inverse changing), of entity
+/// `tag`, `ordered` where the copies join an ordered list of those objects at its end.
+struct GraphCopyLinkedSelect {
+    let tag: Int
+    let ordered: Bool
+    let sql: String
+}
+
+extension GraphCopySQLBuilder {
+    /// The conditions that a map row `m` is read for the linked objects: every copy's own, or the
+    /// one copy whose links stand for all; and that the linked object `old` is not copied in it.
+    private func linkedConditions(entity: String, destination: String, old: String) -> [String] {
+        ["m.ent = \(tag(entity))"] + (linkedCopy.map { ["m.cp = \($0)"] } ?? [])
+            + ["NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(destination)) AND x.old = \(old) AND x.cp = m.cp)"]
+    }
+
+    /// Every source of shared objects the copies link: the reference columns and the join tables
+    /// that point outside the copy.
+    func linkedSelects(entities: [EntityDescription]) -> [GraphCopyLinkedSelect] {
+        entities.flatMap(entityLinkedSelects) + schema.joinTables.flatMap(joinLinkedSelects)
+    }
+
+    private func entityLinkedSelects(_ entity: EntityDescription) -> [GraphCopyLinkedSelect] {
+        (schema.foreignKeys[entity.name] ?? []).compactMap { foreignKey in
+            let relationship = entity.relationship(named: foreignKey.relationship!)!
+            guard !plan.isOwned(relationship), !plan.isExcludedEverywhere(entity.name, relationship.name) else { return nil }
+            let column = "o.\(quoted(foreignKey.column))"
+            var conditions = linkedConditions(entity: entity.name, destination: relationship.destination, old: column) + ["\(column) IS NOT NULL"]
+            // Not from a root whose relationship is left out (excluded at the root, or replaced by `set`).
+            if excludedAtRoot(entity.name, relationship.name) {
+                conditions.append("m.pold IS NOT NULL")
+            } else if let isSet = setAtRoot(entity.name, relationship.name, alias: "m") {
+                conditions.append("NOT \(isSet)")
+            }
+            return GraphCopyLinkedSelect(
+                tag: tag(relationship.destination), ordered: model.inverse(of: relationship)?.isOrdered ?? false,
+                sql: """
+                    SELECT \(tag(relationship.destination)) AS ent, \(column) AS id, \(relationship.hasInverse ? 1 : 0) AS bump \
+                    FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
+                    """)
+        }
+    }
+
+    private func joinLinkedSelects(_ joinTable: JoinTableDescription) -> [GraphCopyLinkedSelect] {
+        let (source, inverse) = sides(of: joinTable)
+        let table = quoted(joinTable.name)
+        var selects: [GraphCopyLinkedSelect] = []
+        if reachable.contains(joinTable.sourceEntity), !plan.isOwned(source), !plan.isExcludedEverywhere(source.source, source.name) {
+            var conditions = linkedConditions(entity: joinTable.sourceEntity, destination: joinTable.destinationEntity, old: "j.\"dst\"")
+            if excludedAtRoot(source.source, source.name) { conditions.append("m.pold IS NOT NULL") }
+            selects.append(
+                GraphCopyLinkedSelect(
+                    tag: tag(joinTable.destinationEntity), ordered: inverse?.isOrdered ?? false,
+                    sql: """
+                        SELECT \(tag(joinTable.destinationEntity)) AS ent, j."dst" AS id, \(inverse == nil ? 0 : 1) AS bump \
+                        FROM \(map) m JOIN \(table) j ON j."src" = m.old WHERE \(conditions.joined(separator: " AND "))
+                        """))
+        }
+        if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
+            !plan.isExcludedEverywhere(inverse.source, inverse.name)
+        {
+            var conditions = linkedConditions(entity: joinTable.destinationEntity, destination: joinTable.sourceEntity, old: "j.\"src\"")
+            if excludedAtRoot(inverse.source, inverse.name) { conditions.append("m.pold IS NOT NULL") }
+            selects.append(
+                GraphCopyLinkedSelect(
+                    tag: tag(joinTable.sourceEntity), ordered: source.isOrdered,
+                    sql: """
+                        SELECT \(tag(joinTable.sourceEntity)) AS ent, j."src" AS id, 1 AS bump \
+                        FROM \(map) m JOIN \(table) j ON j."dst" = m.old WHERE \(conditions.joined(separator: " AND "))
+                        """))
+        }
+        return selects
+    }
+
+    /// The rows of a join table the copies add: re-pointed into each copy, or shared.
+    func joinTableInserts(_ joinTable: JoinTableDescription) -> [String] {
+        let (source, inverse) = sides(of: joinTable)
+        let table = quoted(joinTable.name)
+        let sourceTag = tag(joinTable.sourceEntity)
+        let destinationTag = tag(joinTable.destinationEntity)
+        let (yes, no) = (Self.trueLiteral, Self.falseLiteral)
+        var statements: [String] = []
+
+        // Pairs whose source is cloned. A pair exists when either side's relationship is kept for
+        // its object (setting one side of an inverse pair sets the other, as in Core Data).
+        if reachable.contains(joinTable.sourceEntity) {
+            var columns = ["\"src\"", "\"dst\""]
+            var values = ["ms.new", plan.isOwned(source) ? "md.new" : "coalesce(md.new, j.\"dst\")"]
+            if let position = joinTable.sourcePositionColumn {
+                columns.append(quoted(position))
+                values.append("j.\(quoted(position))")
+            }
+            if let position = joinTable.destinationPositionColumn {
+                let column = quoted(position)
+                columns.append(column)
+                values.append(
+                    "CASE WHEN md.new IS NOT NULL THEN j.\(column) ELSE coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"dst\" = j.\"dst\"), -1) + row_number() OVER (PARTITION BY j.\"dst\" ORDER BY ms.new) END"
+                )
+            }
+            let sourceKept =
+                plan.isExcludedEverywhere(source.source, source.name)
+                ? no
+                : (excludedAtRoot(source.source, source.name) ? "ms.pold IS NOT NULL" : yes)
+            var inverseKept = no
+            if let inverse, !plan.isExcludedEverywhere(inverse.source, inverse.name) {
+                inverseKept = "md.new IS NOT NULL" + (excludedAtRoot(inverse.source, inverse.name) ? " AND md.pold IS NOT NULL" : "")
+            }
+            let condition = "ms.ent = \(sourceTag) AND (((\(sourceKept)) AND (md.new IS NOT NULL OR \(plan.isOwned(source) ? no : yes))) OR (\(inverseKept)))"
+            statements.append(
+                """
+                INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
+                FROM \(map) ms JOIN \(table) j ON j."src" = ms.old LEFT JOIN \(map) md ON md.ent = \(destinationTag) AND md.old = j."dst" AND md.cp = ms.cp \
+                WHERE \(condition)
+                """)
+        }
+
+        // Pairs whose destination is cloned but whose source is not: the clone joins the
+        // original source's list through a shared inverse.
+        if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
+            !plan.isExcludedEverywhere(inverse.source, inverse.name)
+        {
+            var columns = ["\"src\"", "\"dst\""]
+            var values = ["j.\"src\"", "md.new"]
+            if let position = joinTable.sourcePositionColumn {
+                let column = quoted(position)
+                columns.append(column)
+                values.append(
+                    "coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"src\" = j.\"src\"), -1) + row_number() OVER (PARTITION BY j.\"src\" ORDER BY md.new)"
+                )
+            }
+            if let position = joinTable.destinationPositionColumn {
+                columns.append(quoted(position))
+                values.append("j.\(quoted(position))")
+            }
+            var conditions = [
+                "md.ent = \(destinationTag)",
+                "NOT EXISTS (SELECT 1 FROM \(map) ms WHERE ms.ent = \(sourceTag) AND ms.old = j.\"src\" AND ms.cp = md.cp)",
+            ]
+            if excludedAtRoot(inverse.source, inverse.name) { conditions.append("md.pold IS NOT NULL") }
+            statements.append(
+                """
+                INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
+                FROM \(map) md JOIN \(table) j ON j."dst" = md.old WHERE \(conditions.joined(separator: " AND "))
+                """)
+        }
+        return statements
+    }
+}

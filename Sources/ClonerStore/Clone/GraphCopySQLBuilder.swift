@@ -1,0 +1,132 @@
+import ClonerModel
+
+/// The SQL of a graph copy that is the same on every backend, written once: which relationships
+/// the walk follows, what each copied attribute and reference becomes (the attribute rules,
+/// rules 4 and 7, the root's exclusions and `set`), the rows' INSERT … SELECT per entity, the
+/// shared objects the copies link, the join tables' rows and the order of the `followParent`
+/// updates. Adding a clone rule means changing these extensions.
+///
+/// Each backend's builder (`SQLiteGraphCopySQL`, `PostgreSQLGraphCopySQL`) conforms and answers
+/// only what its SQL spells differently: literals and casts, how a copy's root reads the values
+/// its `set` gives it, where the source rows are read from and the order rows are inserted in.
+/// It keeps its own walk, map fill and machinery (SQLite's staging tables, PostgreSQL's locks
+/// and pipelining).
+///
+/// Row aliases used throughout: `m` is the object's map row (`cp`, the copy number, `old`, `new`,
+/// `pent`, `pold`, `pnew`), `o` the original row. The root is the only object without a parent,
+/// so `m.pold IS NULL` is how a statement tells a copy's root apart.
+protocol GraphCopySQLBuilder {
+    static var mapTable: String { get }
+    var schema: StoreSchema { get }
+    var root: EntityDescription { get }
+    var plan: GraphCopyPlan { get }
+    /// Root properties not walked or carried for the root: its exclusions, and the to-manys
+    /// `rootLinks` replaces (rule 8).
+    var rootExclusions: Set<String> { get }
+    /// Every relationship of the model by qualified name, numbered: the walk's `via`.
+    var relationshipIndex: [String: Int] { get }
+    /// The entities the walk can reach.
+    var reachable: Set<String> { get }
+    /// `followParent` attributes (qualified names) the INSERT writes itself (`inlinableFollows`).
+    var inlineFollows: Set<String> { get }
+
+    // MARK: What the backend spells its own way
+
+    static var trueLiteral: String { get }
+    static var falseLiteral: String { get }
+    /// A NULL reference, typed where the backend needs it.
+    static var nullReference: String { get }
+    /// A new random UUID per row, evaluated in the database.
+    static var newUUID: String { get }
+    /// The clone's time, as a parameter.
+    static var cloneTime: String { get }
+    /// `value` (a model default) as an SQL literal, a binary value by its blob's key.
+    static func literal(_ value: AttributeValue) -> String
+    /// Whether a parent's value read into a copied row (an inline follow) must have the row's
+    /// own attribute type (a typed CASE cannot mix them).
+    static var inlineFollowNeedsSameType: Bool { get }
+    /// `expression` as a value of `type`, where the backend types it.
+    func typed(_ expression: String, _ type: AttributeType) -> String
+    /// True for the map row `alias` of a copy's root whose copy `set`s `property` of `entity`;
+    /// nil when no copy sets it.
+    func setAtRoot(_ entity: String, _ property: String, alias: String) -> String?
+    /// The `_id` a copy's root (map row `alias`) links through to-one `property` by `set`.
+    func rootSetReference(_ property: String, alias: String) -> String
+    /// An attribute's value with the root's `set` over `expression` (the rules' value), where
+    /// some copy sets it.
+    func settingAttribute(_ attribute: AttributeDescription, of entity: String, over expression: String) -> String
+    /// Where the INSERT of `entity`'s copies reads the original rows.
+    func rowSource(_ entity: EntityDescription) -> String
+    /// The order the copied rows are inserted in.
+    var insertOrder: String { get }
+    /// The copy whose linked objects stand for every copy's (all copies walk the same graph);
+    /// nil when each copy is read for its own.
+    var linkedCopy: Int? { get }
+}
+
+extension GraphCopySQLBuilder {
+    var model: DataModel { schema.model }
+    var map: String { Self.mapTable }
+
+    func tag(_ entity: String) -> Int { schema.entityTag(entity) }
+
+    func isRootEntity(_ entity: String) -> Bool { entity == root.name }
+
+    /// Owned relationships not excluded for a whole entity: the edges a walk may take.
+    func isFollowed(_ relationship: RelationshipDescription) -> Bool { Self.isFollowed(relationship, plan: plan) }
+
+    static func isFollowed(_ relationship: RelationshipDescription, plan: GraphCopyPlan) -> Bool {
+        plan.isOwned(relationship) && !plan.isExcludedEverywhere(relationship.source, relationship.name)
+    }
+
+    func excludedAtRoot(_ entity: String, _ property: String) -> Bool {
+        isRootEntity(entity) && rootExclusions.contains(property)
+    }
+
+    /// The entities the walk can reach from the root through followed relationships.
+    static func reachableEntities(root: EntityDescription, model: DataModel, plan: GraphCopyPlan) -> Set<String> {
+        var seen: Set<String> = [root.name]
+        var queue = [root.name]
+        while let name = queue.popLast() {
+            for relationship in model.entity(named: name)!.relationships where isFollowed(relationship, plan: plan) {
+                if seen.insert(relationship.destination).inserted { queue.append(relationship.destination) }
+            }
+        }
+        return seen
+    }
+
+    /// Every relationship of the model by qualified name, numbered in model order.
+    static func relationshipIndex(_ model: DataModel) -> [String: Int] {
+        var index: [String: Int] = [:]
+        for relationship in model.entities.flatMap(\.relationships) { index[relationship.qualifiedName] = index.count }
+        return index
+    }
+
+    /// The relationship stored in a join table as its `src` side, and its inverse if any.
+    func sides(of joinTable: JoinTableDescription) -> (source: RelationshipDescription, inverse: RelationshipDescription?) {
+        for relationship in model.entity(named: joinTable.sourceEntity)!.relationships {
+            if case .joinTable(joinTable.name, "src", _, _) = schema.storage(of: relationship) {
+                return (relationship, model.inverse(of: relationship))
+            }
+        }
+        preconditionFailure("join table \(joinTable.name) has no source relationship")
+    }
+
+    /// A blanked value: the model's default (a binary one as its blob's key, the blob kept while
+    /// the model names it), or NULL.
+    func blank(_ attribute: AttributeDescription) -> String {
+        attribute.defaultValue.map(Self.literal) ?? "NULL"
+    }
+
+    /// The value a rule gives a copied row (`followParent` here means its fallback: the parent's
+    /// value is read by the INSERT or written by a follow step).
+    func ruleExpression(_ rule: AttributeCopyRule, _ attribute: AttributeDescription, original: String) -> String {
+        switch rule {
+        case .copy: return original
+        case .blank: return blank(attribute)
+        case .newUUID: return Self.newUUID
+        case .cloneTime: return Self.cloneTime
+        case .followParent(_, let otherwise): return ruleExpression(otherwise, attribute, original: original)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ClonerModel
+
+extension PostgreSQLConnection: SQLConnection {
+    typealias Dialect = PostgreSQLDialect
+
+    /// Through the per-connection prepared statements (`cachedQuery`), as every other store statement.
+    func perform(_ sql: String, arguments: [SQLArgument]) throws -> Int {
+        try cachedQuery(sql, arguments.map(PostgreSQLValue.init)).affectedRows
+    }
+
+    func perform(_ sql: String, values: [PostgreSQLValue]) throws -> Int {
+        try cachedQuery(sql, values).affectedRows
+    }
+
+    static func value(_ argument: SQLArgument) -> PostgreSQLValue { PostgreSQLValue(argument) }
+
+    func forEachRow(_ sql: String, arguments: [SQLArgument], _ body: (PostgreSQLRow) throws -> Void) throws {
+        try cachedQuery(sql, arguments.map(PostgreSQLValue.init)).forEachRow(body)
+    }
+}
+
+extension PostgreSQLValue {
+    /// Integers as `int8`, an id list as one `int8[]`.
+    init(_ argument: SQLArgument) {
+        switch argument {
+        case .null: self = .null
+        case .integer(let value): self = .int8(value)
+        case .text(let value): self = .text(value)
+        case .ids(let ids): self = .int8Array(ids)
+        }
+    }
+}
+
+extension PostgreSQLRow: SQLRow {
+    func attributeValue(_ column: Int, _ type: AttributeType) -> AttributeValue { PostgreSQLStoreContext.attributeValue(self, column, type) }
+}

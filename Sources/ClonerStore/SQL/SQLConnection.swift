@@ -1,0 +1,42 @@
+/// A backend's connection as the store SQL written once (`SQLStoreContext`) runs statements on
+/// it: each backend keeps its own statement cache and value types behind these two calls (SQLite's
+/// prepared-statement cache, PostgreSQL's per-connection prepared statements), and names the
+/// dialect its SQL text is written in.
+protocol SQLConnection: AnyObject {
+    associatedtype Row: SQLRow
+    associatedtype Dialect: SQLDialect
+    /// The backend's own value type: an attribute's value as its column stores it is one
+    /// (`SQLStoreContext.storedValue`), which an `SQLArgument` does not spell.
+    associatedtype Value
+
+    /// Runs an INSERT, UPDATE or DELETE and returns how many rows it changed.
+    @discardableResult
+    func perform(_ sql: String, arguments: [SQLArgument]) throws -> Int
+    /// The same with the backend's own values.
+    @discardableResult
+    func perform(_ sql: String, values: [Value]) throws -> Int
+    static func value(_ argument: SQLArgument) -> Value
+    /// Runs a query and hands each row to `body`; the row is valid only inside the call.
+    func forEachRow(_ sql: String, arguments: [SQLArgument], _ body: (Row) throws -> Void) throws
+}
+
+extension SQLConnection {
+    /// The integer in the first column of the first row; nil when there is no row or it is NULL.
+    func int64(_ sql: String, arguments: [SQLArgument]) throws -> Int64? {
+        var value: Int64?
+        var seen = false
+        try forEachRow(sql, arguments: arguments) { row in
+            guard !seen else { return }
+            seen = true
+            value = row.optionalInt64(0)
+        }
+        return value
+    }
+
+    /// The integers of the first column, in row order.
+    func int64s(_ sql: String, arguments: [SQLArgument]) throws -> [Int64] {
+        var values: [Int64] = []
+        try forEachRow(sql, arguments: arguments) { values.append($0.int64(0)) }
+        return values
+    }
+}

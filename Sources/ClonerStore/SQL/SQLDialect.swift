@@ -1,0 +1,31 @@
+/// What the store SQL written once (`SQLStoreContext`) leaves to each backend: how parameters are
+/// written, how a list of ids bound as one parameter is matched and read as rows with their
+/// places, and how an insert skips rows that are there already. The rest of the text (tables,
+/// columns, joins, subqueries) is the same on both. Parameters are numbered from 1 and may be
+/// named more than once.
+protocol SQLDialect {
+    /// Parameter `n` where its type follows from the column it is compared with or written to.
+    static func parameter(_ n: Int) -> String
+    /// Parameter `n` as an integer where nothing around it gives its type (a select list, a
+    /// value that may be NULL).
+    static func integer(_ n: Int) -> String
+    /// `IN` the id list bound as parameter `n`, as a condition's right-hand side, for a key the
+    /// list is looked up in (`"_id" \(among(1))`, by the primary key).
+    static func among(_ n: Int) -> String
+    /// `IN` the id list bound as parameter `n`, for rows tested against a list that may be long
+    /// (a scan, a join column): the form the backend hashes.
+    static func inList(_ n: Int) -> String
+    /// `NOT IN` the id list bound as parameter `n`, hashed the same way.
+    static func notInList(_ n: Int) -> String
+    /// The id list bound as parameter `n` as a `FROM` item named `a`, one row per listed id with
+    /// `listedID` and its 0-based place `listedPlace`.
+    static func listed(_ n: Int) -> String
+    static var listedID: String { get }
+    static var listedPlace: String { get }
+    /// `INSERT INTO table (columns) select` that skips the rows a unique key already holds.
+    static func insertSkippingDuplicates(into table: String, columns: [String], select: String) -> String
+    /// A recursive query of `(ent, id)` rows: the row of parameters 1 and 2, then every row an
+    /// edge reaches from a row found (`c`), `UNION` dropping repeats so that cycles end. Each
+    /// edge reads `SELECT entity, id FROM table AS t WHERE condition`, its condition naming `c`.
+    static func closure(edges: [SQLClosureEdge]) -> String
+}
