@@ -313,10 +313,15 @@ public struct GraphImporter: Sendable {
     /// Object lines read so far (for progress).
     public var objectCount: Int { objects.count }
 
+    /// The objects a finished document creates at most: its object lines, and its reference lines
+    /// in case they are created too (`createMissing`). A job's `planned` before it runs.
+    public var plannedObjects: Int { objects.count + (options.createMissing ? references.count : 0) }
+
     /// Matches the shared objects, builds the inserts with the target's clone rules and saves them
     /// in `context`'s transaction (unless a dry run). Throws `GraphImportError.unmatched` listing
     /// every shared object the target lacks (unless `createMissing`).
-    public func run(in context: any StoreContext, now: Date) throws -> GraphImportResult {
+    /// `progress` learns the objects planned once the inserts are built, and written once saved.
+    public func run(in context: any StoreContext, now: Date, progress: GraphCopyProgress? = nil) throws -> GraphImportResult {
         precondition(ended, "run before finish")
         let header = self.header!
         let copy = plan.copy
@@ -432,8 +437,10 @@ public struct GraphImporter: Sendable {
 
         var newRoot: Int64 = 0
         var ids: [String: [Int64: Int64]]?
+        progress?.setPlanned(inserts.count)
         if !options.dryRun {
             let saved = try context.save(ChangeSet(inserts: inserts))
+            progress?.addWritten(inserts.count)
             newRoot = saved.insertedIDs[base + objectIndex[root.name]![rootRef]!]
             if options.returnIDs {
                 var map: [String: [Int64: Int64]] = [:]
