@@ -1,0 +1,164 @@
+import ClonerModel
+import ClonerStore
+import Foundation
+
+/// One import's write, a line at a time: the shared objects found by their natural key as their
+/// reference lines come, each object line turned into its new row with the target's clone rules
+/// and its links, handed to the store's `GraphRowWriter` (nil for a dry run, which only counts).
+struct GraphImportPass {
+    let options: GraphImportOptions
+    let root: EntityDescription
+    let copy: GraphCopyPlan
+    let model: DataModel
+    let writer: GraphRowWriter?
+    let now: Date
+    /// Attributes some `followParent` rule reads, by name.
+    private let followed: Set<String>
+
+    /// New ids by entity and document ref: object lines, and references created (`createMissing`).
+    private var ids: [String: [Int64: Int64]] = [:]
+    /// Existing objects the reference lines found.
+    private var found: [String: [Int64: Int64]] = [:]
+    /// Values of followed attributes, by entity and ref, for the objects whose lines name them as parent.
+    private var followedValues: [String: [Int64: [String: AttributeValue]]] = [:]
+    private var unmatched: [(reference: String, message: String)] = []
+    private var createdCounts: [String: Int] = [:]
+    private var linkedIDs: [String: Set<Int64>] = [:]
+    /// False for a dry run, and from the first unmatched reference on (the import will be
+    /// refused; the rest of the document is still read to list every one).
+    private var writing: Bool
+
+    init(importer: GraphImporter, model: DataModel, writer: GraphRowWriter?, now: Date) {
+        self.options = importer.options
+        self.root = importer.root
+        self.copy = importer.plan.copy
+        self.model = model
+        self.writer = writer
+        self.now = now
+        self.writing = writer != nil
+        var followed: Set<String> = []
+        for rule in copy.attributeRules.values { if case .followParent(let attribute, _) = rule { followed.insert(attribute) } }
+        self.followed = followed
+    }
+
+    private mutating func newID(_ entity: String, _ ref: Int64) throws -> Int64 {
+        if let id = ids[entity]?[ref] { return id }
+        let id = try writer?.newID(entity) ?? 0
+        ids[entity, default: [:]][ref] = id
+        return id
+    }
+
+    mutating func handle(
+        _ line: GraphDocumentLines.Line, header: [String: GraphDocumentLines.HeaderEntity], check: GraphDocumentCheck,
+        context: any StoreContext
+    ) throws {
+        switch line {
+        case .header, .end: return
+        case .reference(let reference): try handle(reference, context: context)
+        case .object(let object): try handle(object, header: header, check: check)
+        }
+    }
+
+    private mutating func handle(_ reference: GraphDocumentLines.ReferenceLine, context: any StoreContext) throws {
+        let name = reference.entity.name
+        if let key = reference.key {
+            let predicates = key.sorted(by: { $0.key < $1.key }).map { FetchRequest.Equality($0.key, $0.value) }
+            if let id = try context.fetchIDs(FetchRequest(entity: name, predicates: predicates, limit: 1)).first {
+                found[name, default: [:]][reference.ref] = id
+                linkedIDs[name, default: []].insert(id)
+                return
+            }
+        }
+        if options.createMissing {
+            createdCounts[name, default: 0] += 1
+            guard writing, let writer else { return }
+            try writer.insert(reference.entity, id: try newID(name, reference.ref), attributes: reference.attributes)
+            return
+        }
+        writing = false
+        let described = "\(name) \(reference.ref) (line \(reference.line))"
+        if let key = reference.key {
+            let values = key.sorted(by: { $0.key < $1.key }).map { "\($0.key) = \($0.value.jsonValue.canonicalText)" }.joined(separator: ", ")
+            unmatched.append((described, "no \(name) with \(values) on the target"))
+        } else {
+            unmatched.append((described, "\(name) has no natural key (a unique attribute or uniqueTogether group) to find it by"))
+        }
+    }
+
+    private mutating func handle(
+        _ object: GraphDocumentLines.ObjectLine, header: [String: GraphDocumentLines.HeaderEntity], check: GraphDocumentCheck
+    ) throws {
+        let entity = object.entity
+        createdCounts[entity.name, default: 0] += 1
+        let isRoot = entity.name == root.name && check.rootRef == object.ref
+        var values: [String: AttributeValue] = [:]
+        for attribute in entity.attributes {
+            if copy.isExcludedEverywhere(entity.name, attribute.name) || (isRoot && copy.excludedAtRoot.contains(attribute.name)) { continue }
+            var rule = copy.rule(for: entity.name, attribute.name)
+            if case .followParent(let source, let otherwise) = rule {
+                if let parent = object.parent, model.entity(named: parent.entity)?.attribute(named: source) != nil {
+                    if let value = followedValues[parent.entity]?[parent.ref]?[source] { values[attribute.name] = value }
+                    continue
+                }
+                rule = otherwise
+            }
+            switch rule {
+            case .copy: if let value = object.attributes[attribute.name] { values[attribute.name] = value }
+            case .blank, .followParent: break
+            case .newUUID: values[attribute.name] = .uuid(UUID.random())
+            case .cloneTime: values[attribute.name] = .date(now)
+            }
+        }
+        if !followed.isEmpty {
+            var kept: [String: AttributeValue] = [:]
+            for name in followed { if let attribute = entity.attribute(named: name) { kept[name] = values[name] ?? attribute.blankValue } }
+            if !kept.isEmpty { followedValues[entity.name, default: [:]][object.ref] = kept }
+        }
+        guard writing, let writer else { return }
+        let id = try newID(entity.name, object.ref)
+        try writer.insert(entity, id: id, attributes: values)
+        for (relationship, refs) in object.relationships {
+            if copy.isExcludedEverywhere(entity.name, relationship.name) || (isRoot && copy.excludedAtRoot.contains(relationship.name)) { continue }
+            var targets: [GraphRowWriter.Target] = []
+            targets.reserveCapacity(refs.count)
+            var allInGraph = true
+            for ref in refs {
+                let destination = relationship.destination
+                if check.isReference(destination, ref) {
+                    allInGraph = false
+                    if let existing = found[destination]?[ref] {
+                        targets.append(.init(id: existing, isNew: false))
+                    } else if let created = ids[destination]?[ref] {
+                        targets.append(.init(id: created, isNew: true))
+                    }
+                } else {
+                    // An object line, here or to come (the document's checks make sure it comes).
+                    targets.append(.init(id: try newID(destination, ref), isNew: true))
+                }
+            }
+            // Both ends in the graph: the pair is written from one side only.
+            if allInGraph, let inverse = model.inverse(of: relationship), !relationship.isSelfInverse,
+                header[inverse.source]?.relationships[inverse.name] != nil,
+                !GraphImporter.writesPair(relationship, inverse)
+            {
+                continue
+            }
+            guard !targets.isEmpty else { continue }
+            try writer.link(relationship, from: id, to: targets)
+        }
+    }
+
+    /// The answer, once every line has been handled: the rest written and checked, or the
+    /// unmatched shared objects refused (a dry run reports them instead).
+    mutating func finish(rootRef: Int64) throws -> GraphImportResult {
+        if !unmatched.isEmpty && !options.dryRun { throw GraphImportError.unmatched(unmatched) }
+        if let writer { _ = try writer.finish() }
+        let linkedCounts = linkedIDs.compactMapValues { $0.isEmpty ? nil : $0.count }
+        let newRoot = options.dryRun ? 0 : ids[root.name]?[rootRef] ?? 0
+        let result = CloneResult(
+            source: .init(entity: root.name, id: rootRef), clone: .init(entity: root.name, id: newRoot), clones: nil,
+            created: createdCounts, linked: linkedCounts, ids: options.returnIDs && !options.dryRun ? ids : nil, copyIDs: nil,
+            dryRun: options.dryRun)
+        return GraphImportResult(result: result, conflicts: unmatched.map { "\($0.reference): \($0.message)" })
+    }
+}
