@@ -53,21 +53,57 @@ struct GraphImportPass {
         context: any StoreContext
     ) throws {
         switch line {
-        case .header, .end: return
-        case .reference(let reference): try handle(reference, context: context)
-        case .object(let object): try handle(object, header: header, check: check)
+        case .header: return
+        case .reference(let reference):
+            waiting.append(reference)
+            if waiting.count >= GraphImportPass.referenceBatch { try resolveWaiting(context: context) }
+        case .object(let object):
+            try resolveWaiting(context: context)
+            try handle(object, header: header, check: check)
+        case .end: try resolveWaiting(context: context)
         }
     }
 
-    private mutating func handle(_ reference: GraphDocumentLines.ReferenceLine, context: any StoreContext) throws {
-        let name = reference.entity.name
-        if let key = reference.key {
-            let predicates = key.sorted(by: { $0.key < $1.key }).map { FetchRequest.Equality($0.key, $0.value) }
-            if let id = try context.fetchIDs(FetchRequest(entity: name, predicates: predicates, limit: 1)).first {
-                found[name, default: [:]][reference.ref] = id
-                linkedIDs[name, default: []].insert(id)
-                return
+    /// Reference lines wait for the next object line (a document lists a batch's references
+    /// together, before the lines that name them), then are found together: one query per entity.
+    static let referenceBatch = 500
+    private var waiting: [GraphDocumentLines.ReferenceLine] = []
+
+    private mutating func resolveWaiting(context: any StoreContext) throws {
+        guard !waiting.isEmpty else { return }
+        let references = waiting
+        waiting = []
+        var existing = [Int64?](repeating: nil, count: references.count)
+        // By entity and key (the attributes a line's key names), the lines whose key can be
+        // matched with `=`: no null, no binary value.
+        var groups: [[String]: [Int]] = [:]
+        for (index, reference) in references.enumerated() {
+            guard let key = reference.key, !key.values.contains(where: { $0.isNull || $0.type == .binary }) else { continue }
+            groups[[reference.entity.name] + key.keys.sorted(), default: []].append(index)
+        }
+        for (group, indices) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            let entity = references[indices[0]].entity
+            let key = group.dropFirst().map { entity.attribute(named: $0)! }
+            let values = indices.map { index in key.map { references[index].key![$0.name]! } }
+            for (place, id) in try context.idsByNaturalKey(entity: entity, key: key, values: values).enumerated() {
+                existing[indices[place]] = id
             }
+        }
+        for (index, reference) in references.enumerated() {
+            if existing[index] == nil, let key = reference.key, key.values.contains(where: { $0.isNull || $0.type == .binary }) {
+                let predicates = key.sorted(by: { $0.key < $1.key }).map { FetchRequest.Equality($0.key, $0.value) }
+                existing[index] = try context.fetchIDs(FetchRequest(entity: reference.entity.name, predicates: predicates, limit: 1)).first
+            }
+            try handle(reference, existing: existing[index])
+        }
+    }
+
+    private mutating func handle(_ reference: GraphDocumentLines.ReferenceLine, existing: Int64?) throws {
+        let name = reference.entity.name
+        if let id = existing {
+            found[name, default: [:]][reference.ref] = id
+            linkedIDs[name, default: []].insert(id)
+            return
         }
         if options.createMissing {
             createdCounts[name, default: 0] += 1

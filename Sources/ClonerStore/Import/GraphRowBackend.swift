@@ -20,4 +20,7 @@ protocol GraphRowBackend: ChangeSetWriter {
     /// Runs `sql` (written with `IDS` where the backend's "is one of these ids" belongs: the
     /// column before it is compared with every id of `ids`).
     func execute(_ sql: String, ids: [Int64]) throws
+    /// Which of `values` (each one value per attribute of `key`) an object of `entity` holds:
+    /// their index in `values` with that object's `_id`. One statement.
+    func findIDs(entity: EntityDescription, key: [AttributeDescription], values: [[AttributeValue]]) throws -> [(Int, Int64)]
 }

@@ -49,4 +49,23 @@ extension PostgreSQLStoreContext: GraphRowBackend {
     func execute(_ sql: String, ids: [Int64]) throws {
         try run(sql.replacingOccurrences(of: " IN IDS", with: " = ANY($1)"), [Self.idArray(ids)])
     }
+
+    func findIDs(entity: EntityDescription, key: [AttributeDescription], values: [[AttributeValue]]) throws -> [(Int, Int64)] {
+        guard !values.isEmpty else { return [] }
+        let columns = ["n"] + key.indices.map { "k\($0)" }
+        let match = key.enumerated().map { "e.\(quoted($1.name)) = v.k\($0)" }.joined(separator: " AND ")
+        let sql =
+            "SELECT v.n, e.\"_id\" FROM unnest(" + columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ") + ") AS v("
+            + columns.joined(separator: ", ") + ") JOIN \(quoted(entity.name)) AS e ON \(match)"
+        var arrays: [PostgreSQLValue] = [.array(element: .int8, values.indices.map { PostgreSQLValue.int8(Int64($0)) })]
+        for (position, attribute) in key.enumerated() {
+            arrays.append(
+                .array(
+                    element: Self.arrayElement(attribute.type),
+                    try values.map { try storedParameter($0[position], entity: entity.name, attribute: attribute.name) }))
+        }
+        var found: [(Int, Int64)] = []
+        try run(sql, arrays).forEachRow { row in found.append((Int(row.int64(0)), row.int64(1))) }
+        return found
+    }
 }

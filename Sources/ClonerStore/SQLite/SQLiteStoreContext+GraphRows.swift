@@ -44,4 +44,24 @@ extension SQLiteStoreContext: GraphRowBackend {
         try connection.execute(
             sql.replacingOccurrences(of: " IN IDS", with: " IN (\(SQLiteStoreContext.idsFromArray))"), [SQLiteStoreContext.idArray(ids)])
     }
+
+    func findIDs(entity: EntityDescription, key: [AttributeDescription], values: [[AttributeValue]]) throws -> [(Int, Int64)] {
+        guard !values.isEmpty else { return [] }
+        let row = "(" + Array(repeating: "?", count: key.count + 1).joined(separator: ", ") + ")"
+        let match = key.enumerated().map { "e.\(quoted($1.name)) = v.column\($0 + 2)" }.joined(separator: " AND ")
+        let sql =
+            "SELECT v.column1, e.\"_id\" FROM (VALUES " + Array(repeating: row, count: values.count).joined(separator: ", ")
+            + ") AS v JOIN \(quoted(entity.name)) AS e ON \(match)"
+        var parameters: [SQLiteValue] = []
+        parameters.reserveCapacity(values.count * (key.count + 1))
+        for (index, list) in values.enumerated() {
+            parameters.append(.integer(Int64(index)))
+            for value in list { parameters.append(value.sqlValue) }
+        }
+        var found: [(Int, Int64)] = []
+        try connection.makeStatement(sql).forEachRow(parameters) { row in
+            found.append((Int(row.int64(0)), row.int64(1)))
+        }
+        return found
+    }
 }
