@@ -9,10 +9,10 @@ import Foundation
 /// nothing.
 ///
 /// Feed it bytes as they arrive (`feed`), then `finish`; every line is checked as it is read, so a
-/// bad document is refused naming its line before anything is written. The bytes go to a
-/// temporary file meanwhile, not into memory; `run` reads them again and writes the objects a
-/// batch of rows at a time (`GraphRowWriter`). What the import holds is the refs of the document
-/// and their new ids, a batch of rows and one line — not the document.
+/// bad document is refused naming its line before anything is written. The checked lines go to a
+/// temporary file meanwhile (`GraphDocumentSpool`), not into memory; `run` reads them back and
+/// writes the objects a batch of rows at a time (`GraphRowWriter`). What the import holds is the
+/// refs of the document and their new ids, a batch of rows and one line — not the document.
 public struct GraphImporter: Sendable {
     public let options: GraphImportOptions
     let schema: StoreSchema
@@ -21,7 +21,7 @@ public struct GraphImporter: Sendable {
     private var reader = GraphLineReader()
     private var lines: GraphDocumentLines
     private var check: GraphDocumentCheck
-    private let spool = GraphDocumentSpool()
+    private let spool: GraphDocumentSpool
     private var finished = false
 
     /// `collection`'s entity is the root entity the document must have. Throws `CloneError` for
@@ -36,17 +36,31 @@ public struct GraphImporter: Sendable {
                 maximumObjects: options.maximumObjects), schema: schema)
         self.lines = GraphDocumentLines(model: schema.model, root: root)
         self.check = GraphDocumentCheck(root: root, maximumObjects: options.maximumObjects)
+        self.spool = GraphDocumentSpool(model: GraphSpoolRecord.ModelIndex(schema.model))
     }
 
     public mutating func feed(_ bytes: [UInt8]) throws {
-        try spool.append(bytes)
         var reader = self.reader, lines = self.lines, check = self.check
         defer {
             self.reader = reader
             self.lines = lines
             self.check = check
         }
-        try reader.feed(bytes) { number, line in try check.check(lines.read(line: number, line), number: number) }
+        let spool = self.spool
+        try reader.feed(bytes) { number, line in try GraphImporter.read(number, line, lines: &lines, check: &check, spool: spool) }
+    }
+
+    /// Checks one line, and keeps its object or reference for `run`.
+    private static func read(
+        _ number: Int, _ bytes: ArraySlice<UInt8>, lines: inout GraphDocumentLines, check: inout GraphDocumentCheck, spool: GraphDocumentSpool
+    ) throws {
+        let line = try lines.read(line: number, bytes)
+        try check.check(line, number: number)
+        switch line {
+        case .object(let object): try spool.append(object)
+        case .reference(let reference): try spool.append(reference)
+        case .header, .end: break
+        }
     }
 
     /// The end of the document: the last line, then the checks that need every line (every
@@ -58,7 +72,8 @@ public struct GraphImporter: Sendable {
             self.lines = lines
             self.check = check
         }
-        try reader.finish { number, line in try check.check(lines.read(line: number, line), number: number) }
+        let spool = self.spool
+        try reader.finish { number, line in try GraphImporter.read(number, line, lines: &lines, check: &check, spool: spool) }
         try check.finish(headerRead: lines.header != nil, lastLine: reader.lineNumber)
         finished = true
     }
@@ -70,27 +85,25 @@ public struct GraphImporter: Sendable {
     /// in case they are created too (`createMissing`). A job's `planned` before it runs.
     public var plannedObjects: Int { check.objectCount + (options.createMissing ? check.referenceCount : 0) }
 
-    /// Reads the document again and, in `context`'s transaction, finds the shared objects (one
-    /// lookup per reference line), then writes each object with the target's clone rules as its
-    /// line comes (unless a dry run). Throws `GraphImportError.unmatched` listing every shared
-    /// object the target lacks (unless `createMissing`); the caller's transaction then rolls back
-    /// whatever was written. `progress` learns the objects planned, and each batch written.
+    /// Reads the document's objects and references back from the spool and, in `context`'s
+    /// transaction, finds the shared objects (one query per entity for a batch of reference
+    /// lines), then writes each object with the target's clone rules as it comes (unless a dry
+    /// run). Throws `GraphImportError.unmatched` listing every shared object the target lacks
+    /// (unless `createMissing`); the caller's transaction then rolls back whatever was written.
+    /// `progress` learns the objects planned, and each batch written.
     public func run(in context: any StoreContext, now: Date, progress: GraphCopyProgress? = nil) throws -> GraphImportResult {
         precondition(finished, "run before finish")
         progress?.setPlanned(plannedObjects)
         var pass = GraphImportPass(
             importer: self, model: context.model, writer: options.dryRun ? nil : context.graphRowWriter(progress: progress), now: now)
-        var reader = GraphLineReader()
-        var lines = GraphDocumentLines(model: schema.model, root: root)
-        var check = GraphDocumentCheck(root: root, maximumObjects: options.maximumObjects)
-        func handle(_ number: Int, _ bytes: ArraySlice<UInt8>) throws {
-            let line = try lines.read(line: number, bytes)
-            try check.check(line, number: number)
-            try pass.handle(line, header: lines.header ?? [:], check: check, context: context)
+        let header = lines.header ?? [:]
+        try spool.read { record in
+            switch record {
+            case .object(let object): try pass.handle(.object(object), header: header, check: check, context: context)
+            case .reference(let reference): try pass.handle(.reference(reference), header: header, check: check, context: context)
+            }
         }
-        try spool.read { chunk in try reader.feed(chunk, line: handle) }
-        try reader.finish(line: handle)
-        try check.finish(headerRead: lines.header != nil, lastLine: reader.lineNumber)
+        try pass.handle(.end(objects: 0, references: 0), header: header, check: check, context: context)
         return try pass.finish(rootRef: check.rootRef ?? 0)
     }
 

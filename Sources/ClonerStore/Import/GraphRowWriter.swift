@@ -33,7 +33,9 @@ public final class GraphRowWriter {
         var links: [Int64?]
     }
 
-    private struct EntityState {
+    /// A class, so that the rows and maps it holds are changed in place (a struct copied out of
+    /// `entities` and back would copy them on every row).
+    private final class EntityState {
         let entity: EntityDescription
         /// Reference and position columns of the entity's table, in schema order.
         let linkColumns: [String]
@@ -47,6 +49,11 @@ public final class GraphRowWriter {
         /// Every row written, for the checks at the end.
         var written: [Int64] = []
         var writtenSet: Set<Int64> = []
+
+        init(entity: EntityDescription, linkColumns: [String]) {
+            self.entity = entity
+            self.linkColumns = linkColumns
+        }
     }
 
     private var entities: [String: EntityState] = [:]
@@ -82,27 +89,28 @@ public final class GraphRowWriter {
             columns.append(foreignKey.column)
             if let position = foreignKey.positionColumn { columns.append(position) }
         }
-        return EntityState(entity: entity, linkColumns: columns)
+        let state = EntityState(entity: entity, linkColumns: columns)
+        entities[name] = state
+        return state
     }
 
     // MARK: Ids and rows
 
     /// A new `_id` for an object of `entity` the import creates.
     public func newID(_ entity: String) throws -> Int64 {
-        var state = state(entity)
+        let state = state(entity)
         if state.reserved.isEmpty {
             state.reserved = try backend.newIDs(entity: entity, after: state.lastReserved, count: 1024).reversed()
             state.lastReserved = state.reserved.first
         }
         let id = state.reserved.removeLast()
-        entities[entity] = state
         return id
     }
 
     /// A new row with `id` (from `newID`): attributes not given take their default, else null (an
     /// error when required), as an insert of a change set.
     public func insert(_ entity: EntityDescription, id: Int64, attributes: [String: AttributeValue]) throws {
-        var state = state(entity.name)
+        let state = state(entity.name)
         var values: [AttributeValue] = []
         values.reserveCapacity(entity.attributes.count)
         for attribute in entity.attributes {
@@ -117,13 +125,12 @@ public final class GraphRowWriter {
         state.waiting[id] = state.rows.count
         state.rows.append(Row(id: id, attributes: values, links: links))
         let full = state.rows.count >= GraphRowWriter.batchRows
-        entities[entity.name] = state
         if full { try flush(entity.name) }
         if bufferedBytes > GraphRowWriter.batchBytes { try flushAll() }
     }
 
     private func flush(_ name: String) throws {
-        guard var state = entities[name], !state.rows.isEmpty else { return }
+        guard let state = entities[name], !state.rows.isEmpty else { return }
         let entity = state.entity
         var columns: [(name: String, type: AttributeType?)] = [("_id", nil)]
         columns += entity.attributes.map { ($0.name, $0.type) }
@@ -143,7 +150,6 @@ public final class GraphRowWriter {
         let count = state.rows.count
         state.rows.removeAll(keepingCapacity: true)
         state.waiting.removeAll(keepingCapacity: true)
-        entities[name] = state
         try backend.insertRows(table: name, columns: columns, rows: rows, entity: name, ignoringDuplicates: false)
         progress?.addWritten(count)
     }
@@ -155,7 +161,7 @@ public final class GraphRowWriter {
     /// Sets a reference (or position) column of a row of the import, whether it is still to come,
     /// waiting in a batch, or written.
     private func setColumn(_ entityName: String, id: Int64, column name: String, value: Int64?) throws {
-        var state = state(entityName)
+        let state = state(entityName)
         guard let column = state.linkColumns.firstIndex(of: name) else { preconditionFailure("\(entityName) has no column \(name)") }
         if let index = state.waiting[id] {
             state.rows[index].links[column] = value
@@ -164,7 +170,6 @@ public final class GraphRowWriter {
         } else {
             state.early[id, default: []].append((column, value))
         }
-        entities[entityName] = state
     }
 
     // MARK: Links
