@@ -41,6 +41,9 @@ public struct GraphImporter: Sendable {
 
     public mutating func feed(_ bytes: [UInt8]) throws {
         var reader = self.reader, lines = self.lines, check = self.check
+        // Taken out, not copied: the check's sets would be copied whole on its first change.
+        self.reader = GraphLineReader()
+        self.check = GraphDocumentCheck(root: root, maximumObjects: 0)
         defer {
             self.reader = reader
             self.lines = lines
@@ -67,6 +70,8 @@ public struct GraphImporter: Sendable {
     /// reference names a line, the end line is there).
     public mutating func finish() throws {
         var reader = self.reader, lines = self.lines, check = self.check
+        self.reader = GraphLineReader()
+        self.check = GraphDocumentCheck(root: root, maximumObjects: 0)
         defer {
             self.reader = reader
             self.lines = lines
