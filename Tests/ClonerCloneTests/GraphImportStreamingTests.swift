@@ -1,6 +1,7 @@
 import ClonerClone
 import ClonerModel
 import ClonerStore
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -56,5 +57,74 @@ import Testing
             #expect(field == "ref")
             #expect(message.contains("before its reference line"), "\(message)")
         }
+    }
+
+    static let listsModel = """
+        { "entities": [
+          { "name": "Board", "attributes": [ { "name": "title", "type": "string" } ],
+            "relationships": [ { "name": "cards", "destination": "Card", "toMany": true, "ordered": true, "inverse": "board", "deleteRule": "cascade" } ] },
+          { "name": "Card", "attributes": [ { "name": "title", "type": "string" } ],
+            "relationships": [ { "name": "board", "destination": "Board", "inverse": "cards" },
+                               { "name": "owner", "destination": "Person", "inverse": "cards" },
+                               { "name": "labels", "destination": "Label", "toMany": true, "inverse": "cards" } ] },
+          { "name": "Person", "attributes": [ { "name": "email", "type": "string", "unique": true } ],
+            "relationships": [ { "name": "cards", "destination": "Card", "toMany": true, "ordered": true, "inverse": "owner" } ] },
+          { "name": "Label", "attributes": [ { "name": "name", "type": "string", "unique": true } ],
+            "relationships": [ { "name": "cards", "destination": "Card", "toMany": true, "ordered": true, "inverse": "labels" } ] }
+        ] }
+        """
+
+    /// New cards linked to an existing person and label whose ordered lists already hold a card
+    /// join the end of those lists, in the document's order (through a reference column and
+    /// through a join table's other-side position); the board's own list keeps its order; each
+    /// existing object takes one version step.
+    @Test(arguments: StoreBackendKind.available)
+    func newObjectsJoinTheEndOfExistingOrderedLists(_ backend: StoreBackendKind) throws {
+        let source = try CloneFixture(modelJSON: Self.listsModel, backend)
+        let target = try CloneFixture(modelJSON: Self.listsModel, backend)
+        let made = try source.insert([
+            ChangeSet.Insert(entity: "Person", attributes: ["email": .string("ann@example.com")]),
+            ChangeSet.Insert(entity: "Label", attributes: ["name": .string("urgent")]),
+            ChangeSet.Insert(entity: "Board", attributes: ["title": .string("sprint")]),
+            ChangeSet.Insert(
+                entity: "Card", attributes: ["title": .string("second")],
+                relationships: ["board": .toOne(.inserted(2)), "owner": .toOne(.inserted(0)), "labels": .toMany([.inserted(1)])]),
+            ChangeSet.Insert(
+                entity: "Card", attributes: ["title": .string("first")],
+                relationships: ["owner": .toOne(.inserted(0)), "labels": .toMany([.inserted(1)])]),
+        ])
+        // The board lists the card made last first: its list order is not the cards' id order.
+        _ = try source.store.write { context in
+            try context.save(
+                ChangeSet(updates: [ChangeSet.Update(entity: "Board", id: made[2], relationships: ["cards": .toMany([.existing(made[4]), .existing(made[3])])])]))
+        }
+        let existing = try target.insert([
+            ChangeSet.Insert(entity: "Person", attributes: ["email": .string("ann@example.com")]),
+            ChangeSet.Insert(entity: "Label", attributes: ["name": .string("urgent")]),
+            ChangeSet.Insert(
+                entity: "Card", attributes: ["title": .string("there before")],
+                relationships: ["owner": .toOne(.inserted(0)), "labels": .toMany([.inserted(1)])]),
+        ])
+        let personVersion = try target.object("Person", existing[0]).version
+        let labelVersion = try target.object("Label", existing[1]).version
+
+        let plan = try ClonePlan(request: CloneRequest(entity: "Board", id: made[2]), schema: source.store.schema)
+        var document: [UInt8] = []
+        _ = try source.store.read { try GraphExporter(plan: plan).run(in: $0) { document += $0 } }
+        let board = target.store.model.entity(named: "Board")!
+        var importer = try GraphImporter(schema: target.store.schema, root: board, options: GraphImportOptions(returnIDs: true))
+        try importer.feed(document)
+        try importer.finish()
+        let outcome = try target.store.write { try importer.run(in: $0, now: Date()) }
+        #expect(outcome.result.created == ["Board": 1, "Card": 2])
+        #expect(outcome.result.linked == ["Person": 1, "Label": 1])
+
+        let newCards = try target.toMany("Board", outcome.result.clone.id, "cards")
+        let titles: [AttributeValue?] = try newCards.map { try target.object("Card", $0).attributes["title"] }
+        #expect(titles == [AttributeValue.string("first"), AttributeValue.string("second")])
+        #expect(try target.toMany("Person", existing[0], "cards") == [existing[2]] + newCards.sorted())
+        #expect(try target.toMany("Label", existing[1], "cards") == [existing[2]] + newCards.sorted())
+        #expect(try target.object("Person", existing[0]).version == personVersion + 1)
+        #expect(try target.object("Label", existing[1]).version == labelVersion + 1)
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 
 /// The checked lines of a graph document (`GraphSpoolRecord`s), kept in a temporary file between
 /// the check, while the body streams in, and the write, inside the write transaction: neither
-/// step holds more than a buffer and a line of the document in memory. The file is removed when
-/// the last importer holding it goes.
+/// step holds more than a buffer and a line of the document in memory. The file's name is removed
+/// as soon as it is open, so it takes no space once the last importer holding it goes, even if
+/// the process dies.
 ///
 /// `@unchecked Sendable`: an import appends (while the body streams in) and then reads (in its
 /// transaction) one step after the other, never at the same time; the buffer and the handle are
@@ -22,7 +23,6 @@ final class GraphDocumentSpool: @unchecked Sendable {
 
     deinit {
         try? handle?.close()
-        try? FileManager.default.removeItem(atPath: path)
     }
 
     func append(_ object: GraphDocumentLines.ObjectLine) throws {
@@ -41,7 +41,8 @@ final class GraphDocumentSpool: @unchecked Sendable {
             guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
             }
-            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+            try FileManager.default.removeItem(atPath: path)
         }
         try handle!.write(contentsOf: buffer)
         buffer.removeAll(keepingCapacity: true)
@@ -50,9 +51,8 @@ final class GraphDocumentSpool: @unchecked Sendable {
     /// Every record appended, in order.
     func read(_ body: (GraphSpoolRecord) throws -> Void) throws {
         try flush()
-        guard handle != nil else { return }
-        let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        defer { try? reader.close() }
+        guard let reader = handle else { return }
+        try reader.seek(toOffset: 0)
         var pending: [UInt8] = []
         var start = 0
         while let data = try reader.read(upToCount: GraphDocumentSpool.bufferBytes), !data.isEmpty {
