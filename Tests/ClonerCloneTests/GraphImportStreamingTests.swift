@@ -95,8 +95,8 @@ import Testing
         ])
         // The board lists the card made last first: its list order is not the cards' id order.
         _ = try source.store.write { context in
-            try context.save(
-                ChangeSet(updates: [ChangeSet.Update(entity: "Board", id: made[2], relationships: ["cards": .toMany([.existing(made[4]), .existing(made[3])])])]))
+            let list = ChangeSet.RelationshipEdit.toMany([.existing(made[4]), .existing(made[3])])
+            return try context.save(ChangeSet(updates: [ChangeSet.Update(entity: "Board", id: made[2], relationships: ["cards": list])]))
         }
         let existing = try target.insert([
             ChangeSet.Insert(entity: "Person", attributes: ["email": .string("ann@example.com")]),
