@@ -126,14 +126,17 @@ struct GraphImportPass {
     ) throws {
         let entity = object.entity
         createdCounts[entity.name, default: 0] += 1
+        let plan = entityPlan(entity, header: header)
         let isRoot = entity.name == root.name && check.rootRef == object.ref
         var values: [String: AttributeValue] = [:]
-        for attribute in entity.attributes {
-            if copy.isExcludedEverywhere(entity.name, attribute.name) || (isRoot && copy.excludedAtRoot.contains(attribute.name)) { continue }
-            var rule = copy.rule(for: entity.name, attribute.name)
+        for (attribute, excluded, excludedAtRoot, givenRule) in plan.attributes {
+            if excluded || (isRoot && excludedAtRoot) { continue }
+            var rule = givenRule
             if case .followParent(let source, let otherwise) = rule {
-                if let parent = object.parent, model.entity(named: parent.entity)?.attribute(named: source) != nil {
-                    if let value = followedValues[parent.entity]?[parent.ref]?[source] { values[attribute.name] = value }
+                // A parent whose entity has `source` kept its value (see below); one whose
+                // entity lacks it counts as no parent.
+                if let parent = object.parent, let parentValues = followedValues[parent.entity]?[parent.ref], let value = parentValues[source] {
+                    values[attribute.name] = value
                     continue
                 }
                 rule = otherwise
@@ -145,16 +148,17 @@ struct GraphImportPass {
             case .cloneTime: values[attribute.name] = .date(now)
             }
         }
-        if !followed.isEmpty {
+        if !plan.followed.isEmpty {
             var kept: [String: AttributeValue] = [:]
-            for name in followed { if let attribute = entity.attribute(named: name) { kept[name] = values[name] ?? attribute.blankValue } }
-            if !kept.isEmpty { followedValues[entity.name, default: [:]][object.ref] = kept }
+            for attribute in plan.followed { kept[attribute.name] = values[attribute.name] ?? attribute.blankValue }
+            followedValues[entity.name, default: [:]][object.ref] = kept
         }
         guard writing, let writer else { return }
         let id = try newID(entity.name, object.ref)
         try writer.insert(entity, id: id, attributes: values)
         for (relationship, refs) in object.relationships {
-            if copy.isExcludedEverywhere(entity.name, relationship.name) || (isRoot && copy.excludedAtRoot.contains(relationship.name)) { continue }
+            guard let relationshipPlan = plan.relationships[relationship.name] else { continue }
+            if relationshipPlan.excluded || (isRoot && relationshipPlan.excludedAtRoot) { continue }
             var targets: [GraphRowWriter.Target] = []
             targets.reserveCapacity(refs.count)
             var allInGraph = true
@@ -173,15 +177,52 @@ struct GraphImportPass {
                 }
             }
             // Both ends in the graph: the pair is written from one side only.
-            if allInGraph, let inverse = model.inverse(of: relationship), !relationship.isSelfInverse,
-                header[inverse.source]?.relationships[inverse.name] != nil,
-                !GraphImporter.writesPair(relationship, inverse)
-            {
-                continue
-            }
+            if allInGraph && relationshipPlan.otherSideWrites { continue }
             guard !targets.isEmpty else { continue }
             try writer.link(relationship, from: id, to: targets)
         }
+    }
+
+    /// What the clone rules say for one entity, worked out at its first line (not per object).
+    private struct EntityPlan {
+        var attributes: [(attribute: AttributeDescription, excluded: Bool, excludedAtRoot: Bool, rule: AttributeCopyRule)]
+        /// Its attributes some `followParent` rule reads (kept per object for its children).
+        var followed: [AttributeDescription]
+        var relationships: [String: RelationshipPlan]
+    }
+
+    private struct RelationshipPlan {
+        var excluded: Bool
+        var excludedAtRoot: Bool
+        /// Of an inverse pair in the document, the other side is the one written (when both
+        /// ends are in the graph).
+        var otherSideWrites: Bool
+    }
+
+    private var entityPlans: [String: EntityPlan] = [:]
+
+    private mutating func entityPlan(_ entity: EntityDescription, header: [String: GraphDocumentLines.HeaderEntity]) -> EntityPlan {
+        if let plan = entityPlans[entity.name] { return plan }
+        let name = entity.name
+        var relationships: [String: RelationshipPlan] = [:]
+        for relationship in entity.relationships {
+            var otherSideWrites = false
+            if let inverse = model.inverse(of: relationship), !relationship.isSelfInverse,
+                header[inverse.source]?.relationships[inverse.name] != nil
+            {
+                otherSideWrites = !GraphImporter.writesPair(relationship, inverse)
+            }
+            relationships[relationship.name] = RelationshipPlan(
+                excluded: copy.isExcludedEverywhere(name, relationship.name), excludedAtRoot: copy.excludedAtRoot.contains(relationship.name),
+                otherSideWrites: otherSideWrites)
+        }
+        let plan = EntityPlan(
+            attributes: entity.attributes.map {
+                ($0, copy.isExcludedEverywhere(name, $0.name), copy.excludedAtRoot.contains($0.name), copy.rule(for: name, $0.name))
+            },
+            followed: entity.attributes.filter { followed.contains($0.name) }, relationships: relationships)
+        entityPlans[name] = plan
+        return plan
     }
 
     /// The answer, once every line has been handled: the rest written and checked, or the

@@ -67,6 +67,60 @@ public final class GraphRowWriter {
     /// Existing objects whose record a link changed (they hold its inverse): one version step each.
     private var touched: [String: Set<Int64>] = [:]
 
+    /// Where one relationship's links go, worked out once per relationship (not per link).
+    private enum LinkPlan {
+        /// A reference column of the source row, at `column` of its entity's link columns; with
+        /// the place its row takes at the end of the target's ordered list, when it has one.
+        case sourceColumn(column: Int, append: AppendKey?)
+        /// A reference column of each destination row, with its place in the list when ordered.
+        case destinationColumn(table: String, column: String, columnIndex: Int, position: String?, positionIndex: Int?)
+        /// Rows of a join table (`key` names the table with its column list in `joinRows`).
+        case joinRows(key: String, hasPosition: Bool, hasOtherPosition: Bool, append: AppendKey?, mirror: String?)
+    }
+
+    private var linkPlans: [String: [String: (plan: LinkPlan, hasInverse: Bool)]] = [:]
+
+    private func linkPlan(_ relationship: RelationshipDescription) -> (plan: LinkPlan, hasInverse: Bool) {
+        if let known = linkPlans[relationship.source]?[relationship.name] { return known }
+        let plan: LinkPlan
+        switch schema.storage(of: relationship) {
+        case .foreignKeyOnSource(let column):
+            let source = state(relationship.source)
+            var append: AppendKey?
+            if let position = schema.foreignKeys[relationship.source]?.first(where: { $0.column == column })?.positionColumn {
+                append = AppendKey(table: relationship.source, owner: column, position: position, newSide: "_id", isJoinTable: false)
+            }
+            plan = .sourceColumn(column: source.linkColumns.firstIndex(of: column)!, append: append)
+        case .foreignKeyOnDestination(let column, let position):
+            let destination = state(relationship.destination)
+            plan = .destinationColumn(
+                table: relationship.destination, column: column, columnIndex: destination.linkColumns.firstIndex(of: column)!,
+                position: position, positionIndex: position.map { destination.linkColumns.firstIndex(of: $0)! })
+        case .joinTable(let table, let sourceColumn, let destinationColumn, let positionColumn):
+            guard let description = schema.joinTables.first(where: { $0.name == table }) else { preconditionFailure("no join table \(table)") }
+            let otherPosition = sourceColumn == "src" ? description.destinationPositionColumn : description.sourcePositionColumn
+            var columns = [sourceColumn, destinationColumn]
+            if let positionColumn { columns.append(positionColumn) }
+            if let otherPosition { columns.append(otherPosition) }
+            let key = table + "|" + columns.joined(separator: ",")
+            joinColumns[key] = columns
+            var mirror: String?
+            if relationship.isSelfInverse {
+                // Stored both ways, so either side reads the pair.
+                mirror = table + "|" + [destinationColumn, sourceColumn].joined(separator: ",")
+                joinColumns[mirror!] = [destinationColumn, sourceColumn]
+            }
+            plan = .joinRows(
+                key: key, hasPosition: positionColumn != nil, hasOtherPosition: otherPosition != nil,
+                append: otherPosition.map {
+                    AppendKey(table: table, owner: destinationColumn, position: $0, newSide: sourceColumn, isJoinTable: true)
+                }, mirror: mirror)
+        }
+        let known = (plan, schema.model.inverse(of: relationship) != nil)
+        linkPlans[relationship.source, default: [:]][relationship.name] = known
+        return known
+    }
+
     private struct AppendKey: Hashable {
         var table: String
         var owner: String
@@ -160,9 +214,9 @@ public final class GraphRowWriter {
 
     /// Sets a reference (or position) column of a row of the import, whether it is still to come,
     /// waiting in a batch, or written.
-    private func setColumn(_ entityName: String, id: Int64, column name: String, value: Int64?) throws {
+    private func setColumn(_ entityName: String, id: Int64, column: Int, value: Int64?) throws {
         let state = state(entityName)
-        guard let column = state.linkColumns.firstIndex(of: name) else { preconditionFailure("\(entityName) has no column \(name)") }
+        let name = state.linkColumns[column]
         if let index = state.waiting[id] {
             state.rows[index].links[column] = value
         } else if state.writtenSet.contains(id) {
@@ -189,57 +243,43 @@ public final class GraphRowWriter {
     /// the inverse take one version step at the end; one the import puts in an ordered list of
     /// theirs goes at its end.
     public func link(_ relationship: RelationshipDescription, from source: Int64, to targets: [Target]) throws {
-        let hasInverse = schema.model.inverse(of: relationship) != nil
-        for target in targets where !target.isNew && hasInverse { touched[relationship.destination, default: []].insert(target.id) }
-        switch schema.storage(of: relationship) {
-        case .foreignKeyOnSource(let column):
+        let (plan, hasInverse) = linkPlan(relationship)
+        if hasInverse {
+            for target in targets where !target.isNew { touched[relationship.destination, default: []].insert(target.id) }
+        }
+        switch plan {
+        case .sourceColumn(let column, let append):
             guard let target = targets.first else { return }
             try setColumn(relationship.source, id: source, column: column, value: target.id)
-            if let position = schema.foreignKeys[relationship.source]?.first(where: { $0.column == column })?.positionColumn {
-                appends[AppendKey(table: relationship.source, owner: column, position: position, newSide: "_id", isJoinTable: false), default: []]
-                    .insert(source)
-            }
-        case .foreignKeyOnDestination(let column, let positionColumn):
+            if let append { appends[append, default: []].insert(source) }
+        case .destinationColumn(let table, let column, let columnIndex, let position, let positionIndex):
             for (place, target) in targets.enumerated() {
                 if target.isNew {
-                    try setColumn(relationship.destination, id: target.id, column: column, value: source)
-                    if let positionColumn { try setColumn(relationship.destination, id: target.id, column: positionColumn, value: Int64(place)) }
+                    try setColumn(table, id: target.id, column: columnIndex, value: source)
+                    if let positionIndex { try setColumn(table, id: target.id, column: positionIndex, value: Int64(place)) }
                 } else {
                     // An existing object moved into the new one's list (a document may name one).
                     var values: [(column: String, value: Int64?)] = [(column, source)]
-                    if let positionColumn { values.append((positionColumn, Int64(place))) }
-                    try backend.setColumns(table: relationship.destination, id: target.id, values)
-                    touched[relationship.destination, default: []].insert(target.id)
+                    if let position { values.append((position, Int64(place))) }
+                    try backend.setColumns(table: table, id: target.id, values)
+                    touched[table, default: []].insert(target.id)
                 }
             }
-        case .joinTable(let table, let sourceColumn, let destinationColumn, let positionColumn):
-            guard let description = schema.joinTables.first(where: { $0.name == table }) else { preconditionFailure("no join table \(table)") }
-            let otherPosition = sourceColumn == "src" ? description.destinationPositionColumn : description.sourcePositionColumn
-            var columns = [sourceColumn, destinationColumn]
-            if let positionColumn { columns.append(positionColumn) }
-            if let otherPosition { columns.append(otherPosition) }
-            let key = columns.joined(separator: ",")
-            let name = table + "|" + key
-            joinColumns[name] = columns
-            var rows = joinRows[name] ?? []
+        case .joinRows(let key, let hasPosition, let hasOtherPosition, let append, let mirror):
+            var count = 0
             for (place, target) in targets.enumerated() {
                 var row: [AttributeValue] = [.integer(source), .integer(target.id)]
-                if positionColumn != nil { row.append(.integer(Int64(place))) }
-                if otherPosition != nil { row.append(.null) }
-                rows.append(row)
+                if hasPosition { row.append(.integer(Int64(place))) }
+                if hasOtherPosition { row.append(.null) }
+                joinRows[key, default: []].append(row)
+                if let mirror { joinRows[mirror, default: []].append([.integer(source), .integer(target.id)]) }
             }
-            joinRows[name] = rows
-            if let otherPosition {
-                appends[AppendKey(table: table, owner: destinationColumn, position: otherPosition, newSide: sourceColumn, isJoinTable: true), default: []]
-                    .insert(source)
+            count = joinRows[key]?.count ?? 0
+            if let append { appends[append, default: []].insert(source) }
+            if count >= GraphRowWriter.batchRows {
+                try flushJoins(key)
+                if let mirror { try flushJoins(mirror) }
             }
-            if relationship.isSelfInverse {
-                // Stored both ways, so either side reads the pair.
-                let mirror = table + "|" + [destinationColumn, sourceColumn].joined(separator: ",")
-                joinColumns[mirror] = [destinationColumn, sourceColumn]
-                joinRows[mirror, default: []].append(contentsOf: targets.map { [.integer(source), .integer($0.id)] })
-            }
-            if rows.count >= GraphRowWriter.batchRows { try flushJoins(name) }
         }
     }
 
