@@ -50,13 +50,16 @@ extension PostgreSQLStoreContext: GraphRowBackend {
         try run(sql.replacingOccurrences(of: " IN IDS", with: " = ANY($1)"), [Self.idArray(ids)])
     }
 
+    /// The objects found are locked as a save locks the objects it links (`FOR NO KEY UPDATE`, in
+    /// `_id` order): the import links them, and may move their lists' ends and their versions,
+    /// so no other writer may change or delete them before it commits.
     func findIDs(entity: EntityDescription, key: [AttributeDescription], values: [[AttributeValue]]) throws -> [(Int, Int64)] {
         guard !values.isEmpty else { return [] }
         let columns = ["n"] + key.indices.map { "k\($0)" }
         let match = key.enumerated().map { "e.\(quoted($1.name)) = v.k\($0)" }.joined(separator: " AND ")
         let sql =
             "SELECT v.n, e.\"_id\" FROM unnest(" + columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ") + ") AS v("
-            + columns.joined(separator: ", ") + ") JOIN \(quoted(entity.name)) AS e ON \(match)"
+            + columns.joined(separator: ", ") + ") JOIN \(quoted(entity.name)) AS e ON \(match) ORDER BY e.\"_id\" FOR NO KEY UPDATE OF e"
         var arrays: [PostgreSQLValue] = [.array(element: .int8, values.indices.map { PostgreSQLValue.int8(Int64($0)) })]
         for (position, attribute) in key.enumerated() {
             arrays.append(
