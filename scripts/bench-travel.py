@@ -5,10 +5,12 @@ store, through the real server (release build), alternating round after round.
 A seeded SQLite store (`clone-bench setup`: one note whose items each have item data, a memo
 tagged with 2 of 50 tags and an attachment; 4 objects per item plus the note) is copied afresh
 for every measurement, and each measurement runs in a fresh `cloner serve` process, so the peak
-RSS printed (the server's VmHWM) is that operation's own. Prints objects/s and peak RSS per round
-and the medians.
+RSS printed (the server's VmHWM) is that operation's own, next to the idle server's RSS just before
+the request. Prints objects/s and peak RSS per round and the medians.
 
-usage: scripts/bench-travel.py [--items 25000] [--rounds 3] [--blob-bytes 4096]
+usage: scripts/bench-travel.py [--items 25000] [--rounds 3] [--blob-bytes 4096] [--bindir DIR]
+(--bindir: measure the cloner and clone-bench found there, say a copy of an earlier build, instead
+of building the release products)
 """
 import argparse, http.client, json, os, re, shutil, signal, statistics, subprocess, sys, tempfile, time
 
@@ -16,11 +18,15 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--items", type=int, default=25000)
 parser.add_argument("--rounds", type=int, default=3)
 parser.add_argument("--blob-bytes", type=int, default=4096)
+parser.add_argument("--bindir")
 args = parser.parse_args()
 os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-for product in ("clone-bench", "cloner"):
-    subprocess.run(["swift", "build", "-c", "release", "--product", product], check=True, stdout=subprocess.DEVNULL)
-bindir = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], check=True, capture_output=True, text=True).stdout.strip()
+if args.bindir:
+    bindir = os.path.abspath(args.bindir)
+else:
+    for product in ("clone-bench", "cloner"):
+        subprocess.run(["swift", "build", "-c", "release", "--product", product], check=True, stdout=subprocess.DEVNULL)
+    bindir = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], check=True, capture_output=True, text=True).stdout.strip()
 work = tempfile.mkdtemp(prefix="bench-travel-")
 model = os.path.abspath("config/model.json")
 
@@ -39,9 +45,9 @@ def serve(database):
     raise SystemExit("cloner did not start")
 
 
-def peak_mib(pid):
+def peak_mib(pid, field="VmHWM"):
     status = open(f"/proc/{pid}/status").read()
-    return int(re.search(r"VmHWM:\s+(\d+)", status).group(1)) / 1024
+    return int(re.search(field + r":\s+(\d+)", status).group(1)) / 1024
 
 
 def fresh():
@@ -57,6 +63,7 @@ def measure(operation, document):
     process, port = serve(fresh())
     try:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=3600)
+        idle = peak_mib(process.pid, "VmRSS")
         start = time.perf_counter()
         if operation == "clone":
             connection.request("POST", "/notes/1/clone")
@@ -83,7 +90,7 @@ def measure(operation, document):
         seconds = time.perf_counter() - start
         if response.status not in (200, 201):
             raise SystemExit(f"{operation}: {response.status}")
-        return objects, seconds, peak_mib(process.pid)
+        return objects, seconds, peak_mib(process.pid), idle
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait()
@@ -101,15 +108,17 @@ try:
     order = ["clone", "export", "import"]
     for round in range(args.rounds):
         for operation in order[round % 3:] + order[:round % 3]:
-            objects, seconds, peak = measure(operation, document)
-            results[operation].append((objects, seconds, peak))
-            print(f"round {round + 1} {operation:6} {objects} objects in {seconds:.2f} s = {objects / seconds:,.0f} objects/s, peak RSS {peak:.1f} MiB",
-                  flush=True)
-    clone_rate = statistics.median(o / s for o, s, _ in results["clone"])
+            objects, seconds, peak, idle = measure(operation, document)
+            results[operation].append((objects, seconds, peak, idle))
+            print(f"round {round + 1} {operation:6} {objects} objects in {seconds:.2f} s = {objects / seconds:,.0f} objects/s, "
+                  f"peak RSS {peak:.1f} MiB (idle {idle:.1f} MiB), load {' '.join(load())}", flush=True)
+    clone_rate = statistics.median(o / s for o, s, _, _ in results["clone"])
     for operation, runs in results.items():
-        rate = statistics.median(o / s for o, s, _ in runs)
-        peak = statistics.median(p for _, _, p in runs)
-        print(f"median {operation:6} {rate:,.0f} objects/s ({rate / clone_rate:.2f}× the clone), peak RSS {peak:.1f} MiB")
+        rate = statistics.median(o / s for o, s, _, _ in runs)
+        peak = statistics.median(p for _, _, p, _ in runs)
+        idle = statistics.median(i for _, _, _, i in runs)
+        print(f"median {operation:6} {rate:,.0f} objects/s ({rate / clone_rate:.2f}× the clone), peak RSS {peak:.1f} MiB "
+              f"(+{peak - idle:.1f} MiB over the idle server)")
     print(f"load average after: {' '.join(load())}")
 finally:
     shutil.rmtree(work, ignore_errors=True)

@@ -94,7 +94,7 @@ public final class ClonerApplication: Sendable {
         self.travelController = GraphTravelController(
             model: model, store: store, logger: logger,
             maximumObjects: configuration.maxObjectsPerClone, readWorkers: readWorkers,
-            writeWorkers: writeWorkers, clones: clonesController)
+            writeWorkers: writeWorkers, clones: clonesController, jobs: jobs)
         self.operationsController = OperationsController(
             model: model, store: store, metrics: metrics,
             requiresKeys: authenticator.isEnabled)
@@ -163,7 +163,7 @@ public final class ClonerApplication: Sendable {
 
     /// Graceful stop (docs/architecture.md#signals-and-drain): `/readyz` turns 503 at once; after `drainGrace` (listener
     /// still open, so load balancers can see that) stop accepting, let in-flight requests finish, wait for
-    /// running clone jobs (each commits or rolls back as a whole), all within `drainTimeout`.
+    /// running clone and import jobs (each commits or rolls back as a whole), all within `drainTimeout`.
     public func shutdown(drainTimeout: Duration? = nil) {
         let timeout = drainTimeout ?? configuration.drainTimeout
         let start = ContinuousClock.now

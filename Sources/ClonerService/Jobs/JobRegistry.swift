@@ -1,7 +1,7 @@
 import ClonerClone
 import Foundation
 
-/// Clone jobs of this process that have not finished yet, for live progress on `GET /jobs/{id}`
+/// Asynchronous jobs of this process (clones and imports) that have not finished yet, for live progress on `GET /jobs/{id}`
 /// and for the shutdown drain. Finished jobs are answered from their persisted row instead.
 ///
 /// `@unchecked Sendable`: `running` is only touched while `condition` is locked, which is also what
@@ -9,9 +9,9 @@ import Foundation
 /// polling. (A `LockedValue` has no condition variable to wait on.)
 final class JobRegistry: @unchecked Sendable {
     private let condition = NSCondition()
-    private var running: [String: CloneJob] = [:]
+    private var running: [String: any RunningJob] = [:]
 
-    func add(_ job: CloneJob) {
+    func add(_ job: any RunningJob) {
         condition.withLock { running[job.id] = job }
     }
 
@@ -22,7 +22,7 @@ final class JobRegistry: @unchecked Sendable {
         }
     }
 
-    func job(_ id: String) -> CloneJob? {
+    func job(_ id: String) -> (any RunningJob)? {
         condition.withLock { running[id] }
     }
 

@@ -18,13 +18,13 @@ final class JobsController: Sendable {
         let id = request.parameter("id") ?? ""
         // Job ids are the lower-case UUIDs `ClonesController` makes: anything else (a NUL, bytes
         // that were not UTF-8, a kilobyte of text) names no job and never reaches the store.
-        guard JobsController.canBeJobID(id) else { throw Problem.notFound("no clone job \(id)") }
+        guard JobsController.canBeJobID(id) else { throw Problem.notFound("no job \(id)") }
         if let job = jobs.job(id), job.finishedAt == nil {
             let status: JobStatus = job.status == .queued ? .queued : .running
             return .json(JobsController.jobJSON(id: id, status: status, planned: job.progress.planned, written: job.progress.written, result: nil, error: nil))
         }
         guard let record = try store.read({ try $0.job(id: id) }) else {
-            throw Problem.notFound("no clone job \(id)")
+            throw Problem.notFound("no job \(id)")
         }
         var planned = 0
         if let result = record.result, case .object(let members)? = try? JSONValue(parsing: result), case .object(let created)? = members["created"] {

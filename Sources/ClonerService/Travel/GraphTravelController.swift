@@ -19,10 +19,12 @@ final class GraphTravelController: Sendable {
     let writeWorkers: StoreWorkers
     /// The clones' `Idempotency-Key` reservations, which an import shares (one key space).
     let clones: ClonesController
+    /// Where an asynchronous import shows while it runs, beside the clone jobs.
+    let jobs: JobRegistry
 
     init(
         model: DataModel, store: IncrementalStore, logger: Logger, maximumObjects: Int, readWorkers: StoreWorkers, writeWorkers: StoreWorkers,
-        clones: ClonesController
+        clones: ClonesController, jobs: JobRegistry
     ) {
         self.model = model
         self.store = store
@@ -31,6 +33,7 @@ final class GraphTravelController: Sendable {
         self.readWorkers = readWorkers
         self.writeWorkers = writeWorkers
         self.clones = clones
+        self.jobs = jobs
     }
 
     /// Every `exclude` query value, each a comma-separated list (`?exclude=data,Item.tags`).
@@ -187,6 +190,8 @@ final class GraphTravelController: Sendable {
     /// `Prefer: respond-async`: the job row (and the key's answer) is committed before the 202, as
     /// for a clone, so `GET /jobs/{id}` finds it on every replica; the import then runs on a write
     /// worker and records its answer (or its problem) in the job row, in its own transaction.
+    /// Until then it is in the job registry, which answers its live progress and makes the
+    /// shutdown drain wait for it.
     private func enqueueImport(_ document: GraphImporter, collection: String, key: String?, fingerprint: String) async throws -> HTTPResponse {
         let store = self.store
         let leases = clones.idempotency.leases
@@ -217,19 +222,26 @@ final class GraphTravelController: Sendable {
             throw error
         }
         let logger = self.logger
+        let jobs = self.jobs
+        let job = GraphImportJob(id: jobID, planned: document.plannedObjects)
+        jobs.add(job)
         writeWorkers.submit {
+            defer { jobs.remove(jobID) }
             do {
                 _ = try store.write { try $0.markJobRunning(id: jobID, owner: owner) }
+                job.markRunning()
                 try store.write { context in
                     // A job another replica already failed (this one looked dead) must not run after all.
                     guard try context.holdJob(id: jobID, owner: owner) else { throw CloneIdempotency.ReservationLost(what: "job \(jobID)") }
-                    let outcome = try document.run(in: context, now: Date())
+                    let outcome = try document.run(in: context, now: Date(), progress: job.progress)
                     try context.saveJob(
                         JobRecord(
                             id: jobID, status: .succeeded, request: requestJSON, result: Data(outcome.jsonBytes()),
                             finishedAt: Date(), owner: owner))
                 }
+                job.finish(.succeeded)
             } catch {
+                job.finish(.failed)
                 let problem = Problem.from(error) ?? Problem.internalError()
                 if Problem.from(error) == nil {
                     logger.error("import job failed", metadata: ["job": "\(jobID)", "error": "\(error)"])

@@ -1,7 +1,7 @@
 import Foundation
 
-/// How far a bulk copy has got, updated by the copier and read by the jobs API while the copy runs
-/// on its job's queue.
+/// How far a bulk copy (a clone, or a graph import) has got, updated by the writer and read by the
+/// jobs API while it runs on its job's queue.
 ///
 /// `@unchecked Sendable`: both counters are only read and written under `lock`.
 public final class GraphCopyProgress: @unchecked Sendable {
@@ -16,6 +16,6 @@ public final class GraphCopyProgress: @unchecked Sendable {
     /// Objects written so far.
     public var written: Int { lock.withLock { _written } }
 
-    func setPlanned(_ count: Int) { lock.withLock { _planned = count } }
-    func addWritten(_ count: Int) { lock.withLock { _written += count } }
+    public func setPlanned(_ count: Int) { lock.withLock { _planned = count } }
+    public func addWritten(_ count: Int) { lock.withLock { _written += count } }
 }

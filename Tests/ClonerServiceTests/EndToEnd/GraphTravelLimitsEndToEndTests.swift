@@ -20,18 +20,13 @@ struct GraphTravelLimitsEndToEndTests {
         return kib
     }
 
-    @Test("an export of 160 MiB of attachments raises the server's peak memory by less than 100 MiB")
-    func exportMemoryIsBounded() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let database = directory.url.appendingPathComponent("blobs.sqlite").path
-        let count = 40
-        let size = 4 << 20
+    /// A note with a memo holding `count` attachments of `size` random bytes, written into
+    /// `database` through a service of its own; the note's `_id`. Bodies go through files and
+    /// curl, not this process's memory: other suites running beside this one measure their own
+    /// process's growth.
+    static func seedAttachments(database: String, directory: URL, count: Int, size: Int) async throws -> Int {
         var noteID = 0
-        // Bodies and the document go through files and curl, not this process's memory: other
-        // suites running beside this one measure their own process's growth.
-        let body = directory.url.appendingPathComponent("attachment.json").path
-        let output = directory.url.appendingPathComponent("export.ndjson").path
+        let body = directory.appendingPathComponent("attachment.json").path
         try await ServiceProcess.withService(arguments: ["--database", database]) { service in
             let note = try await service.client.create("notes", F.note(#""name":"blobs""#))
             noteID = try #require(F.int(note["_id"]))
@@ -54,7 +49,12 @@ struct GraphTravelLimitsEndToEndTests {
                 #expect(status == "201")
             }
         }
-        // A fresh process on the same file: its peak so far is start-up, not the seeding.
+        return noteID
+    }
+
+    /// Writes the export of `noteID` to `output` through a fresh service on `database`; the
+    /// server's peak RSS before and after, in KiB, and the document's length.
+    static func export(database: String, noteID: Int, to output: String) async throws -> (before: Int, after: Int, length: UInt64) {
         try await ServiceProcess.withService(arguments: ["--database", database]) { service in
             let pid = service.process.processIdentifier
             let before = try Self.peakKiB(pid)
@@ -63,13 +63,61 @@ struct GraphTravelLimitsEndToEndTests {
             #expect(status == "200")
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: output))
             let length = try handle.seekToEnd()
-            try handle.seek(toOffset: length - 200)
-            let tail = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
             try handle.close()
-            #expect(tail.hasSuffix("{\"kind\":\"end\",\"objects\":\(2 + count),\"references\":0}\n"), "the whole graph was written: \(tail)")
+            return (before, after, length)
+        }
+    }
+
+    @Test("an export of 160 MiB of attachments raises the server's peak memory by less than 100 MiB")
+    func exportMemoryIsBounded() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let database = directory.url.appendingPathComponent("blobs.sqlite").path
+        let count = 40
+        let size = 4 << 20
+        let noteID = try await Self.seedAttachments(database: database, directory: directory.url, count: count, size: size)
+        let output = directory.url.appendingPathComponent("export.ndjson").path
+        // A fresh process on the same file: its peak so far is start-up, not the seeding.
+        let (before, after, length) = try await Self.export(database: database, noteID: noteID, to: output)
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: output))
+        try handle.seek(toOffset: length - 200)
+        let tail = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        try handle.close()
+        #expect(tail.hasSuffix("{\"kind\":\"end\",\"objects\":\(2 + count),\"references\":0}\n"), "the whole graph was written: \(tail)")
+        let growthMiB = Double(after - before) / 1024
+        print(
+            "export of \(count * size >> 20) MiB of attachments (\(length >> 20) MiB document): server peak RSS \(before / 1024) → \(after / 1024) MiB, growth \(String(format: "%.1f", growthMiB)) MiB"
+        )
+        #expect(growthMiB < 100, "growth \(growthMiB) MiB")
+    }
+
+    @Test("an import of 160 MiB of attachments raises the server's peak memory by less than 100 MiB")
+    func importMemoryIsBounded() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let database = directory.url.appendingPathComponent("blobs.sqlite").path
+        let count = 40
+        let size = 4 << 20
+        let noteID = try await Self.seedAttachments(database: database, directory: directory.url, count: count, size: size)
+        let document = directory.url.appendingPathComponent("export.ndjson").path
+        let length = try await Self.export(database: database, noteID: noteID, to: document).length
+        // Into an empty store, in a fresh process: its peak so far is start-up.
+        let target = directory.url.appendingPathComponent("target.sqlite").path
+        try await ServiceProcess.withService(arguments: ["--database", target]) { service in
+            let pid = service.process.processIdentifier
+            let before = try Self.peakKiB(pid)
+            let answer = directory.url.appendingPathComponent("answer.json").path
+            let status = try await Self.curl([
+                "-X", "POST", "-H", "Content-Type: application/vnd.cloner.graph+x-ndjson", "--data-binary", "@\(document)",
+                "-o", answer, "http://127.0.0.1:\(service.port)/notes/import",
+            ])
+            let after = try Self.peakKiB(pid)
+            #expect(status == "201", "\((try? String(contentsOfFile: answer, encoding: .utf8)) ?? "")")
+            let created = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: answer))) as? [String: Any]
+            #expect(F.counts(created?["created"]) == ["Note": 1, "Memo": 1, "Attachment": count])
             let growthMiB = Double(after - before) / 1024
             print(
-                "export of \(count * size >> 20) MiB of attachments (\(length >> 20) MiB document): server peak RSS \(before / 1024) → \(after / 1024) MiB, growth \(String(format: "%.1f", growthMiB)) MiB"
+                "import of \(count * size >> 20) MiB of attachments (\(length >> 20) MiB document): server peak RSS \(before / 1024) → \(after / 1024) MiB, growth \(String(format: "%.1f", growthMiB)) MiB"
             )
             #expect(growthMiB < 100, "growth \(growthMiB) MiB")
         }

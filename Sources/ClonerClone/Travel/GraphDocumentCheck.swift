@@ -1,0 +1,99 @@
+import ClonerModel
+
+/// What a graph document must hold across its lines, checked as the lines come (so memory holds
+/// refs, not objects): the header first and the end line last with the right counts, no ref named
+/// by two lines of an entity, owners before what they own, references before the lines that name
+/// them, and every ref a relationship names given a line somewhere.
+struct GraphDocumentCheck {
+    let root: EntityDescription
+    let maximumObjects: Int
+    private(set) var rootRef: Int64?
+    private(set) var objects: [String: Set<Int64>] = [:]
+    private(set) var references: [String: Set<Int64>] = [:]
+    private(set) var objectCount = 0
+    private(set) var referenceCount = 0
+    private(set) var ended = false
+    /// Refs named by a relationship before their own line: entity → ref → where first named.
+    private var named: [String: [Int64: (line: Int, field: String)]] = [:]
+
+    init(root: EntityDescription, maximumObjects: Int) {
+        self.root = root
+        self.maximumObjects = maximumObjects
+    }
+
+    private func bad(_ line: Int, _ field: String, _ message: String) -> GraphImportError {
+        .badLine(line: line, field: field, message: message, syntax: false)
+    }
+
+    func isObject(_ entity: String, _ ref: Int64) -> Bool { objects[entity]?.contains(ref) ?? false }
+    func isReference(_ entity: String, _ ref: Int64) -> Bool { references[entity]?.contains(ref) ?? false }
+
+    mutating func check(_ line: GraphDocumentLines.Line, number: Int) throws {
+        switch line {
+        case .header(let ref): rootRef = ref
+        case .object(let object): try check(object)
+        case .reference(let reference): try check(reference)
+        case .end(let objects, let references):
+            guard objects == objectCount else { throw bad(number, "objects", "says \(objects) objects; the document has \(objectCount)") }
+            guard references == referenceCount else {
+                throw bad(number, "references", "says \(references) references; the document has \(referenceCount)")
+            }
+            ended = true
+        }
+    }
+
+    private mutating func check(_ object: GraphDocumentLines.ObjectLine) throws {
+        let name = object.entity.name, line = object.line
+        guard !isObject(name, object.ref), !isReference(name, object.ref) else { throw bad(line, "ref", "\(name) \(object.ref) appears twice") }
+        guard objectCount < maximumObjects else { throw CloneError.tooLarge(objects: objectCount + 1, limit: maximumObjects) }
+        if let parent = object.parent, !isObject(parent.entity, parent.ref) {
+            throw bad(line, "parent", "\(parent.entity) \(parent.ref) has no object line before this one (owners come first)")
+        }
+        objects[name, default: []].insert(object.ref)
+        objectCount += 1
+        named[name]?[object.ref] = nil
+        for (relationship, refs) in object.relationships {
+            let destination = relationship.destination
+            for ref in refs where !isObject(destination, ref) && !isReference(destination, ref) && named[destination]?[ref] == nil {
+                named[destination, default: [:]][ref] = (line, "relationships.\(relationship.name)")
+            }
+        }
+    }
+
+    private mutating func check(_ reference: GraphDocumentLines.ReferenceLine) throws {
+        let name = reference.entity.name, line = reference.line
+        guard !isObject(name, reference.ref), !isReference(name, reference.ref) else {
+            throw bad(line, "ref", "\(name) \(reference.ref) appears twice")
+        }
+        if let first = named[name]?[reference.ref] {
+            throw bad(line, "ref", "\(name) \(reference.ref) is named on line \(first.line) before its reference line (references come first)")
+        }
+        references[name, default: []].insert(reference.ref)
+        referenceCount += 1
+    }
+
+    /// The checks that need the whole document, once its last line is read.
+    func finish(headerRead: Bool, lastLine: Int) throws {
+        guard headerRead else {
+            throw GraphImportError.badLine(line: 1, field: "", message: "the document is empty: expected a header line", syntax: true)
+        }
+        guard ended else {
+            throw GraphImportError.badLine(
+                line: lastLine + 1, field: "", message: "the document ends without its end line: it was cut short", syntax: true)
+        }
+        guard let rootRef, isObject(root.name, rootRef) else {
+            throw bad(1, "root", "no object line for the root \(root.name) \(rootRef ?? 0)")
+        }
+        var first: (entity: String, ref: Int64, line: Int, field: String)?
+        for (entity, refs) in named {
+            for (ref, place) in refs where first == nil || place.line < first!.line {
+                first = (entity, ref, place.line, place.field)
+            }
+        }
+        if let first {
+            throw bad(
+                first.line, first.field,
+                "names \(first.entity) \(first.ref), which no object or reference line of this document has")
+        }
+    }
+}

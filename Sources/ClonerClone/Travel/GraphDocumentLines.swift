@@ -1,0 +1,247 @@
+import ClonerModel
+import Foundation
+
+/// Reads the lines of a `GraphFormat` document one at a time, mapped onto the target's model:
+/// every line is checked on its own here (its JSON, its members, its values against the header's
+/// types); what needs other lines (refs named twice, owners first, counts) is `GraphDocumentCheck`'s.
+struct GraphDocumentLines {
+    /// A property of the document mapped onto the target.
+    struct HeaderEntity {
+        var target: EntityDescription
+        var attributes: [String: AttributeDescription] = [:]
+        var relationships: [String: RelationshipDescription] = [:]
+        /// The document's natural key (attribute names of the document).
+        var key: [String] = []
+    }
+
+    struct ObjectLine {
+        var line: Int
+        var entity: EntityDescription
+        var ref: Int64
+        var parent: (entity: String, ref: Int64)?
+        /// Target attribute names.
+        var attributes: [String: AttributeValue]
+        var relationships: [(relationship: RelationshipDescription, refs: [Int64])]
+    }
+
+    struct ReferenceLine {
+        var line: Int
+        var entity: EntityDescription
+        var ref: Int64
+        /// Target attribute names; nil when the document's entity has no natural key.
+        var key: [String: AttributeValue]?
+        var attributes: [String: AttributeValue]
+    }
+
+    enum Line {
+        case header(rootRef: Int64)
+        case object(ObjectLine)
+        case reference(ReferenceLine)
+        case end(objects: Int64, references: Int64)
+    }
+
+    let model: DataModel
+    let root: EntityDescription
+    private(set) var header: [String: HeaderEntity]?
+    private var ended = false
+
+    init(model: DataModel, root: EntityDescription) {
+        self.model = model
+        self.root = root
+    }
+
+    func bad(_ line: Int, _ field: String, _ message: String) -> GraphImportError {
+        .badLine(line: line, field: field, message: message, syntax: false)
+    }
+
+    mutating func read(line number: Int, _ bytes: ArraySlice<UInt8>) throws -> Line {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: Array(bytes))
+        } catch {
+            throw GraphImportError.badLine(line: number, field: "", message: "not JSON: \(error.reason) at column \(error.column)", syntax: true)
+        }
+        guard case .object(let members) = value else { throw bad(number, "", "expected a JSON object") }
+        guard case .string(let kind)? = members["kind"] else { throw bad(number, "kind", "expected header, object, reference or end") }
+        if ended { throw bad(number, "", "a line after the end line") }
+        if header == nil {
+            guard kind == "header" else { throw bad(number, "kind", "the first line must be the header, not \(kind)") }
+            return try readHeader(members, line: number)
+        }
+        switch kind {
+        case "object": return .object(try readObject(members, line: number))
+        case "reference": return .reference(try readReference(members, line: number))
+        case "end":
+            let objects = try ref(members["objects"], line: number, field: "objects")
+            let references = try ref(members["references"], line: number, field: "references")
+            ended = true
+            return .end(objects: objects, references: references)
+        case "header": throw bad(number, "kind", "a second header")
+        default: throw bad(number, "kind", "expected object, reference or end, got \(kind)")
+        }
+    }
+
+    private mutating func readHeader(_ members: [String: JSONValue], line: Int) throws -> Line {
+        guard members["format"] == .string(GraphFormat.name) else { throw bad(line, "format", "expected \"\(GraphFormat.name)\"") }
+        guard members["version"] == .integer(GraphFormat.version) else {
+            throw bad(line, "version", "this service reads version \(GraphFormat.version) documents")
+        }
+        guard case .object(let rootMembers)? = members["root"], case .string(let rootEntity)? = rootMembers["entity"],
+            case .integer(let ref)? = rootMembers["ref"]
+        else { throw bad(line, "root", "expected {\"entity\": name, \"ref\": integer}") }
+        guard case .object(let entities)? = members["entities"] else { throw bad(line, "entities", "expected an object") }
+        var mapped: [String: HeaderEntity] = [:]
+        var differences: [(property: String, message: String)] = []
+        for (name, description) in entities.sorted(by: { $0.key < $1.key }) {
+            guard case .object(let fields) = description, case .object(let attributes)? = fields["attributes"],
+                case .object(let relationships)? = fields["relationships"]
+            else {
+                throw bad(line, "entities.\(name)", "expected {\"attributes\": {...}, \"relationships\": {...}, \"key\": ...}")
+            }
+            guard let target = model.entity(named: name) else {
+                differences.append((name, "the target model has no entity \(name)"))
+                continue
+            }
+            var entity = HeaderEntity(target: target)
+            for (attributeName, typeValue) in attributes.sorted(by: { $0.key < $1.key }) {
+                guard case .string(let typeName) = typeValue, let type = AttributeType(rawValue: typeName) else {
+                    throw bad(line, "entities.\(name).attributes.\(attributeName)", "expected an attribute type")
+                }
+                guard let attribute = target.attribute(named: attributeName) ?? target.attributes.first(where: { $0.originalName == attributeName }) else {
+                    differences.append(("\(name).\(attributeName)", "the target's \(name) has no attribute \(attributeName)"))
+                    continue
+                }
+                guard attribute.type == type else {
+                    differences.append(("\(name).\(attributeName)", "a \(type.rawValue) in the document, a \(attribute.type.rawValue) on the target"))
+                    continue
+                }
+                entity.attributes[attributeName] = attribute
+            }
+            for (relationshipName, shape) in relationships.sorted(by: { $0.key < $1.key }) {
+                guard case .object(let shapeFields) = shape, case .string(let destination)? = shapeFields["destination"],
+                    case .bool(let toMany)? = shapeFields["toMany"]
+                else {
+                    throw bad(line, "entities.\(name).relationships.\(relationshipName)", "expected {\"destination\": name, \"toMany\": bool}")
+                }
+                guard let relationship = target.relationship(named: relationshipName) else {
+                    differences.append(("\(name).\(relationshipName)", "the target's \(name) has no relationship \(relationshipName)"))
+                    continue
+                }
+                guard relationship.destination == destination, relationship.isToMany == toMany else {
+                    differences.append(
+                        (
+                            "\(name).\(relationshipName)",
+                            "a \(toMany ? "to-many" : "to-one") to \(destination) in the document, a \(relationship.isToMany ? "to-many" : "to-one") to \(relationship.destination) on the target"
+                        ))
+                    continue
+                }
+                entity.relationships[relationshipName] = relationship
+            }
+            if case .array(let key)? = fields["key"] {
+                entity.key = key.compactMap(\.stringValue)
+            }
+            mapped[name] = entity
+        }
+        if !differences.isEmpty { throw GraphImportError.modelDifferences(differences) }
+        guard rootEntity == root.name else { throw GraphImportError.wrongCollection(expected: root.name, found: rootEntity) }
+        header = mapped
+        return .header(rootRef: ref)
+    }
+
+    private func headerEntity(_ members: [String: JSONValue], line: Int) throws -> HeaderEntity {
+        guard case .string(let name)? = members["entity"] else { throw bad(line, "entity", "expected an entity name") }
+        guard let entity = header?[name] else { throw bad(line, "entity", "\(name) is not among the header's entities") }
+        return entity
+    }
+
+    private func attributes(_ value: JSONValue?, of entity: HeaderEntity, line: Int) throws -> [String: AttributeValue] {
+        guard case .object(let members)? = value else { throw bad(line, "attributes", "expected an object") }
+        var values: [String: AttributeValue] = [:]
+        for (name, json) in members {
+            guard let attribute = entity.attributes[name] else {
+                throw bad(line, "attributes.\(name)", "\(entity.target.name).\(name) is not among the header's attributes")
+            }
+            do {
+                values[attribute.name] = try AttributeValue.decode(json: json, type: attribute.type)
+            } catch {
+                throw bad(line, "attributes.\(name)", "expected \(error.expected)\(error.reason.map { ": \($0)" } ?? "")")
+            }
+        }
+        return values
+    }
+
+    private func ref(_ value: JSONValue?, line: Int, field: String = "ref") throws -> Int64 {
+        guard case .integer(let ref)? = value else { throw bad(line, field, "expected an integer") }
+        return ref
+    }
+
+    /// The entity and ref of an object or reference line, before the rest of it is read (a ref
+    /// named twice is refused first).
+    private func identity(_ members: [String: JSONValue], line: Int) throws -> (HeaderEntity, Int64) {
+        (try headerEntity(members, line: line), try ref(members["ref"], line: line))
+    }
+
+    private func readObject(_ members: [String: JSONValue], line: Int) throws -> ObjectLine {
+        let (entity, ref) = try identity(members, line: line)
+        let name = entity.target.name
+        var parent: (entity: String, ref: Int64)?
+        switch members["parent"] {
+        case .null?, nil: parent = nil
+        case .object(let fields)?:
+            guard case .string(let parentEntity)? = fields["entity"], case .integer(let parentRef)? = fields["ref"] else {
+                throw bad(line, "parent", "expected {\"entity\": name, \"ref\": integer} or null")
+            }
+            parent = (parentEntity, parentRef)
+        default: throw bad(line, "parent", "expected {\"entity\": name, \"ref\": integer} or null")
+        }
+        let values = try attributes(members["attributes"], of: entity, line: line)
+        guard case .object(let links)? = members["relationships"] else { throw bad(line, "relationships", "expected an object") }
+        var relationships: [(relationship: RelationshipDescription, refs: [Int64])] = []
+        for (linkName, value) in links.sorted(by: { $0.key < $1.key }) {
+            guard let relationship = entity.relationships[linkName] else {
+                throw bad(line, "relationships.\(linkName)", "\(name).\(linkName) is not among the header's relationships")
+            }
+            switch (relationship.isToMany, value) {
+            case (false, .null): continue
+            case (false, .integer(let target)): relationships.append((relationship, [target]))
+            case (true, .array(let list)):
+                var targets: [Int64] = []
+                targets.reserveCapacity(list.count)
+                for item in list {
+                    guard case .integer(let target) = item else { throw bad(line, "relationships.\(linkName)", "expected a list of integers") }
+                    targets.append(target)
+                }
+                if !targets.isEmpty { relationships.append((relationship, targets)) }
+            default:
+                throw bad(line, "relationships.\(linkName)", relationship.isToMany ? "expected a list of integers" : "expected an integer or null")
+            }
+        }
+        for key in members.keys where !["kind", "entity", "ref", "parent", "attributes", "relationships"].contains(key) {
+            throw bad(line, key, "not a member of an object line")
+        }
+        return ObjectLine(line: line, entity: entity.target, ref: ref, parent: parent, attributes: values, relationships: relationships)
+    }
+
+    private func readReference(_ members: [String: JSONValue], line: Int) throws -> ReferenceLine {
+        let (entity, ref) = try identity(members, line: line)
+        let name = entity.target.name
+        let values = try attributes(members["attributes"], of: entity, line: line)
+        var key: [String: AttributeValue]?
+        switch members["key"] {
+        case .null?, nil: key = nil
+        case .object(let fields)?:
+            var mapped: [String: AttributeValue] = [:]
+            for (keyName, json) in fields {
+                guard let attribute = entity.attributes[keyName] else { throw bad(line, "key.\(keyName)", "not among the header's attributes of \(name)") }
+                do {
+                    mapped[attribute.name] = try AttributeValue.decode(json: json, type: attribute.type)
+                } catch {
+                    throw bad(line, "key.\(keyName)", "expected \(error.expected)")
+                }
+            }
+            key = mapped.isEmpty ? nil : mapped
+        default: throw bad(line, "key", "expected an object or null")
+        }
+        return ReferenceLine(line: line, entity: entity.target, ref: ref, key: key, attributes: values)
+    }
+}
