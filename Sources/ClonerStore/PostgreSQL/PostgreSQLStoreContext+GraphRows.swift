@@ -28,7 +28,7 @@ extension PostgreSQLStoreContext: GraphRowBackend {
         for row in rows {
             for (index, value) in row.enumerated() {
                 if columns[index].type != nil {
-                    arrays[index].append(try storedParameter(value, entity: entity, attribute: columns[index].name))
+                    arrays[index].append(try storedValue(value, entity: entity, attribute: columns[index].name))
                 } else if case .integer(let integer) = value {
                     arrays[index].append(.int8(integer))
                 } else {
@@ -65,7 +65,7 @@ extension PostgreSQLStoreContext: GraphRowBackend {
             arrays.append(
                 .array(
                     element: Self.arrayElement(attribute.type),
-                    try values.map { try storedParameter($0[position], entity: entity.name, attribute: attribute.name) }))
+                    try values.map { try storedValue($0[position], entity: entity.name, attribute: attribute.name) }))
         }
         var found: [(Int, Int64)] = []
         try run(sql, arrays).forEachRow { row in found.append((Int(row.int64(0)), row.int64(1))) }
