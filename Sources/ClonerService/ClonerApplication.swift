@@ -64,7 +64,7 @@ public final class ClonerApplication: Sendable {
         self.model = model
         // A store of an older format migrates before the service listens: say how far it is.
         let store = try IncrementalStore(
-            location: configuration.storeLocation, model: model,
+            location: configuration.storeLocation, model: model, writerWait: configuration.writerWait,
             maximumConnections: configuration.databasePoolSize,
             log: { [logger] line in logger.info("store migration", metadata: ["progress": "\(line)"]) })
         self.store = store

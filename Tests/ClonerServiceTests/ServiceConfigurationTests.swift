@@ -55,6 +55,18 @@ import Testing
         }
     }
 
+    /// The writer wait: 30 s unless set; what the store's writes and clone admission wait at most.
+    @Test func writerWaitFromEnvironment() throws {
+        #expect(try ServiceConfiguration.load(environment: [:], defaultSettingsFile: missing).writerWait == .seconds(30))
+        let set = try ServiceConfiguration.load(environment: ["CLONER_WRITER_WAIT_SECONDS": "2.5"], defaultSettingsFile: missing)
+        #expect(set.writerWait == .milliseconds(2500))
+        for bad in ["0", "-1", "soon"] {
+            #expect(throws: ConfigurationError.self, "\(bad)") {
+                try ServiceConfiguration.load(environment: ["CLONER_WRITER_WAIT_SECONDS": bad], defaultSettingsFile: missing)
+            }
+        }
+    }
+
     /// The shipped settings file states exactly the built-in defaults and names every setting.
     @Test func shippedSettingsFileHoldsTheDefaults() throws {
         let path = repositoryRoot.appendingPathComponent("config/cloner.json").path

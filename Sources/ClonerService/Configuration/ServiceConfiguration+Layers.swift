@@ -100,6 +100,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "maxQueuedClones", environmentVariable: "CLONER_MAX_QUEUED_CLONES") { config, raw, source throws(ConfigurationError) in
             config.maxQueuedClones = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "an integer from 1 to 1000000")
         },
+        Setting(fileKey: "writerWaitSeconds", environmentVariable: "CLONER_WRITER_WAIT_SECONDS") { config, raw, source throws(ConfigurationError) in
+            config.writerWait = try parseSeconds(raw, source: source)
+        },
         Setting(fileKey: "idempotencyRetentionSeconds", environmentVariable: "CLONER_IDEMPOTENCY_RETENTION") { config, raw, source throws(ConfigurationError) in
             config.idempotencyRetention = try parseSeconds(raw, source: source)
         },

@@ -57,6 +57,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// Clone requests in flight (running, waiting, or on their way to the queue) at most: a bound
     /// on the memory a burst of clones holds, past which one more answers 503.
     public var maxQueuedClones = 10_000
+    /// How long a write waits for its turn before it is refused with a 503: on SQLite for the
+    /// single writer, on PostgreSQL for a pooled connection. Clone admission measures the queue
+    /// against it too.
+    public var writerWait: Duration = .seconds(30)
     /// How long an `Idempotency-Key`'s first answer is kept for replay.
     public var idempotencyRetention: Duration = .seconds(24 * 3600)
     /// How long a replica's hold on its async jobs and `Idempotency-Key` reservations lasts

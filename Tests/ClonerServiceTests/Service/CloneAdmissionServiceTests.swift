@@ -28,7 +28,7 @@ struct CloneAdmissionServiceTests {
 
     @Test("with one clone running at a time, clones arriving while it is held wait their turn, sync and async, and all are made")
     func clonesPastTheRunningLimitWait() async throws {
-        try await TestService.withService(environment: ["CLONER_MAX_CONCURRENT_CLONES": "1"]) { service in
+        try await TestService.withService(environment: ["CLONER_MAX_CONCURRENT_CLONES": "1", "CLONER_WRITER_WAIT_SECONDS": "600"]) { service in
             let client = service.client
             // The first clone holds the only running place.
             let (noteID, blocker, first) = try await Self.holdFirstClone(service)
@@ -52,7 +52,9 @@ struct CloneAdmissionServiceTests {
 
     @Test("past maxQueuedClones in flight a clone is a 503 naming the limit, with Retry-After; a bad request is still a 422; the place comes back")
     func aClonePastTheQueueBoundIsRefused() async throws {
-        try await TestService.withService(environment: ["CLONER_MAX_QUEUED_CLONES": "1"]) { service in
+        // The first clone waits on the held writer while the refusals are made: a writer wait far
+        // above the default, so a test process busy with other suites cannot run it out.
+        try await TestService.withService(environment: ["CLONER_MAX_QUEUED_CLONES": "1", "CLONER_WRITER_WAIT_SECONDS": "600"]) { service in
             let client = service.client
             let (noteID, blocker, first) = try await Self.holdFirstClone(service)
 
