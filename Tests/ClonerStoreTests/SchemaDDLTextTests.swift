@@ -95,13 +95,13 @@ import Testing
             case .createUniqueIndex(let entity, let attribute):
                 out +=
                     (postgreSQL
-                        ? PostgreSQLSchema.uniqueIndexStatement(entity: entity, attribute: attribute)
-                        : StoreSchema.uniqueIndexStatement(entity: entity, attribute: attribute)) + ";\n"
+                        ? PostgreSQLDialect.uniqueIndexStatement(entity: entity, attribute: attribute)
+                        : SQLiteDialect.uniqueIndexStatement(entity: entity, attribute: attribute)) + ";\n"
             case .createUniqueTogetherIndex(let entity, let attributes):
                 out +=
                     (postgreSQL
-                        ? PostgreSQLSchema.uniqueTogetherIndexStatement(entity: entity, attributes: attributes)
-                        : StoreSchema.uniqueTogetherIndexStatement(entity: entity, attributes: attributes)) + ";\n"
+                        ? PostgreSQLDialect.uniqueTogetherIndexStatement(entity: entity, attributes: attributes)
+                        : SQLiteDialect.uniqueTogetherIndexStatement(entity: entity, attributes: attributes)) + ";\n"
             case .requireNoNulls: out += "-- \(step)\n"
             }
         }

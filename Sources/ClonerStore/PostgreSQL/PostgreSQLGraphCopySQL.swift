@@ -148,7 +148,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     static let cloneTime = "$2::timestamptz"
     /// A CASE's branches must share one type: a parent's value of another type is not read inline.
     static let inlineFollowNeedsSameType = true
-    static func literal(_ value: AttributeValue) -> String { value.isNull ? "NULL" : PostgreSQLSchema.literal(value.blobKeyed) }
+    static func literal(_ value: AttributeValue) -> String { value.isNull ? "NULL" : PostgreSQLDialect.literal(value.blobKeyed) }
 
     /// Typed, so a CASE whose every branch is NULL is still the column's type.
     func typed(_ expression: String, _ type: AttributeType) -> String {
