@@ -55,11 +55,10 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     static let linkedTable = "pg_temp.\"_clone_linked\""
 
     let schema: StoreSchema
-    let root: EntityDescription
     /// The first plan of its shape (`GraphCopyShape`): read while the statements are built, and
     /// never for a value, which later clones of the shape give as parameters.
     let plan: GraphCopyPlan
-    let rootTag: Int
+    let scope: GraphCopyScope
     let settings: [String: Setting]
     let perCopyWalk: Bool
     /// The walk, stopped after `walkRowLimit` rows: past the object limit it need not go on to
@@ -95,32 +94,22 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// before the inserts, so they are locked for update before it (the others only when their
     /// version steps, at the end).
     private(set) var orderedLinkTags: Set<Int> = []
-    let rootExclusions: Set<String>
-    let relationshipIndex: [String: Int]
-    /// The entities the walk can reach (set once in `init`, before the statements are built).
-    private(set) var reachable: Set<String> = []
     /// `followParent` attributes the INSERT writes itself, reading the parent's clone.
     private(set) var inlineFollows: Set<String> = []
 
     init(plan: GraphCopyPlan, schema: StoreSchema, settings: [String: Setting], perCopyWalk: Bool) {
-        guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
         self.schema = schema
-        self.root = root
         self.plan = plan
         self.settings = settings
         self.perCopyWalk = perCopyWalk
-        self.rootTag = schema.entityTag(root.name)
-        self.rootExclusions = plan.excludedAtRoot.union(plan.rootLinks.keys)
-        self.relationshipIndex = Self.relationshipIndex(schema.model)
+        self.scope = GraphCopyScope(plan: plan, schema: schema)
         self.walk = ""
         self.walkWithoutLimit = ""
         self.entitySteps = []
         self.linkedQueries = []
         self.joinInserts = []
         self.follows = []
-        let reachable = Self.reachableEntities(root: root, model: schema.model, plan: plan)
-        self.reachable = reachable
-        let entities = schema.model.entities.filter { reachable.contains($0.name) }
+        let entities = scope.entities
         self.inlineFollows = inlinableFollows(entities: entities)
         self.walk = walkSQL(limit: walkRowLimit)
         self.walkWithoutLimit = walkSQL(limit: nil)
