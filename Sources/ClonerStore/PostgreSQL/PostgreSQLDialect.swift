@@ -65,6 +65,11 @@ extension PostgreSQLDialect {
         }
     }
 
+    /// The column type as CAST names it: without the strings' collation, which a CAST cannot carry.
+    static func castType(_ type: AttributeType) -> String {
+        type == .string || type == .json ? "text" : columnType(type)
+    }
+
     /// A constant for a DEFAULT clause, as PostgreSQL reads it back for rows that existed before
     /// the column was added.
     static func literal(_ value: AttributeValue) -> String {

@@ -65,8 +65,8 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// tell the clone is too large. Its answer carries the rows walked under entity -1. An object
     /// reached by several edges is a row per edge, so a walk stopped with no more objects than
     /// the limit is redone without the stop (`walkWithoutLimit`).
-    private(set) var walk: String
-    private(set) var walkWithoutLimit: String
+    private(set) var walk = ""
+    private(set) var walkWithoutLimit = ""
     /// Rows the walk stops at: one more than the objects it may find (a walk shared by the copies
     /// finds each copy's objects once).
     var walkRowLimit: Int {
@@ -76,7 +76,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// The walk run again once the source is locked, answering how many objects it finds that the
     /// first walk did not, and the other way round: 0 means the locked rows are the graph.
     private(set) var walkCheck: String = ""
-    private(set) var entitySteps: [EntityStep]
+    private(set) var entitySteps: [EntityStep] = []
     /// `linkedLockSQL` of `linkableTags`, for a clone that sets no relationship of the root.
     private(set) var linkedLock = ""
     /// `versionStep` of each of `linkableTags`.
@@ -84,9 +84,9 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// The map's fill (`mapFillSQL`), and a dry run's, which takes no ids.
     private(set) var mapFill = ""
     private(set) var mapFillDryRun = ""
-    private(set) var linkedQueries: [String]
-    private(set) var joinInserts: [String]
-    private(set) var follows: [FollowStep]
+    private(set) var linkedQueries: [String] = []
+    private(set) var joinInserts: [String] = []
+    private(set) var follows: [FollowStep] = []
     /// The entities whose objects the walk can link (shared destinations), for the lock taken on
     /// them before they are written.
     private(set) var linkableTags: Set<Int> = []
@@ -103,12 +103,6 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         self.settings = settings
         self.perCopyWalk = perCopyWalk
         self.scope = GraphCopyScope(plan: plan, schema: schema)
-        self.walk = ""
-        self.walkWithoutLimit = ""
-        self.entitySteps = []
-        self.linkedQueries = []
-        self.joinInserts = []
-        self.follows = []
         let entities = scope.entities
         self.inlineFollows = inlinableFollows(entities: entities)
         self.walk = walkSQL(limit: walkRowLimit)
@@ -141,7 +135,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
 
     /// Typed, so a CASE whose every branch is NULL is still the column's type.
     func typed(_ expression: String, _ type: AttributeType) -> String {
-        "CAST(\(expression) AS \(PostgreSQLGraphCopySQL.castType(type)))"
+        "CAST(\(expression) AS \(PostgreSQLDialect.castType(type)))"
     }
 
     var insertOrder: String { "ORDER BY m.new" }
@@ -359,18 +353,6 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         return GraphCopyClashQuery.sql(
             values: described.map { attributeExpression(entity, $0, readsParents: false) }, columns: described.map { quoted($0.name) },
             table: quoted(name), map: map, entityTag: tag(name), copyColumn: "cp", excludingOwnRows: false)
-    }
-
-    private static func castType(_ type: AttributeType) -> String {
-        switch type {
-        case .string, .json: return "text"
-        case .integer: return "int8"
-        case .double: return "float8"
-        case .boolean: return "boolean"
-        case .date: return "timestamptz"
-        case .uuid: return "uuid"
-        case .binary: return "bytea"
-        }
     }
 
     /// A reference into the copy's clone set points at the clone (rule 4); outside it, a shared

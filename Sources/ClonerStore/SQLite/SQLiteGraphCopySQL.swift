@@ -84,12 +84,12 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
     /// limit and number of copies): past the object limit it need not go on to tell the clone is
     /// too large. An object reached by several edges is a row per edge, so a walk stopped with no
     /// more objects than the limit is redone without the stop (`walkWithoutLimit`).
-    private(set) var walk: String
-    private(set) var walkWithoutLimit: String
-    private(set) var entitySteps: [EntityStep]
-    private(set) var linkedQueries: [String]
-    private(set) var joinInserts: [String]
-    private(set) var follows: [FollowStep]
+    private(set) var walk = ""
+    private(set) var walkWithoutLimit = ""
+    private(set) var entitySteps: [EntityStep] = []
+    private(set) var linkedQueries: [String] = []
+    private(set) var joinInserts: [String] = []
+    private(set) var follows: [FollowStep] = []
     /// `followParent` attributes written by the INSERT itself: every possible parent's entity is
     /// inserted earlier with its followed value final by then (qualified names).
     private(set) var inlineFollows: Set<String> = []
@@ -103,12 +103,6 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         self.plan = plan
         self.scope = GraphCopyScope(plan: plan, schema: schema)
         self.rootSetNames = Set(plan.rootValues.keys).union(plan.perCopyRootValues.flatMap(\.keys))
-        self.walk = ""
-        self.walkWithoutLimit = ""
-        self.entitySteps = []
-        self.linkedQueries = []
-        self.joinInserts = []
-        self.follows = []
         let entities = scope.entities
         for (index, entity) in entities.enumerated() { stepOrder[entity.name] = index }
         self.inlineFollows = inlinableFollows(entities: entities)
