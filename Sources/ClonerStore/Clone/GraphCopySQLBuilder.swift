@@ -18,15 +18,9 @@ import ClonerModel
 protocol GraphCopySQLBuilder {
     static var mapTable: String { get }
     var schema: StoreSchema { get }
-    var root: EntityDescription { get }
     var plan: GraphCopyPlan { get }
-    /// Root properties not walked or carried for the root: its exclusions, and the to-manys
-    /// `rootLinks` replaces (rule 8).
-    var rootExclusions: Set<String> { get }
-    /// Every relationship of the model by qualified name, numbered: the walk's `via`.
-    var relationshipIndex: [String: Int] { get }
-    /// The entities the walk can reach.
-    var reachable: Set<String> { get }
+    /// The root and the entities the walk can reach.
+    var scope: GraphCopyScope { get }
     /// `followParent` attributes (qualified names) the INSERT writes itself (`inlinableFollows`).
     var inlineFollows: Set<String> { get }
 
@@ -66,40 +60,21 @@ protocol GraphCopySQLBuilder {
 
 extension GraphCopySQLBuilder {
     var model: DataModel { schema.model }
+    var root: EntityDescription { scope.root }
+    var rootTag: Int { scope.rootTag }
+    var rootExclusions: Set<String> { scope.rootExclusions }
+    var relationshipIndex: [String: Int] { scope.relationshipIndex }
+    var reachable: Set<String> { scope.reachable }
     var map: String { Self.mapTable }
 
     func tag(_ entity: String) -> Int { schema.entityTag(entity) }
 
     func isRootEntity(_ entity: String) -> Bool { entity == root.name }
 
-    /// Owned relationships not excluded for a whole entity: the edges a walk may take.
-    func isFollowed(_ relationship: RelationshipDescription) -> Bool { Self.isFollowed(relationship, plan: plan) }
-
-    static func isFollowed(_ relationship: RelationshipDescription, plan: GraphCopyPlan) -> Bool {
-        plan.isOwned(relationship) && !plan.isExcludedEverywhere(relationship.source, relationship.name)
-    }
+    func isFollowed(_ relationship: RelationshipDescription) -> Bool { GraphCopyScope.isFollowed(relationship, plan: plan) }
 
     func excludedAtRoot(_ entity: String, _ property: String) -> Bool {
         isRootEntity(entity) && rootExclusions.contains(property)
-    }
-
-    /// The entities the walk can reach from the root through followed relationships.
-    static func reachableEntities(root: EntityDescription, model: DataModel, plan: GraphCopyPlan) -> Set<String> {
-        var seen: Set<String> = [root.name]
-        var queue = [root.name]
-        while let name = queue.popLast() {
-            for relationship in model.entity(named: name)!.relationships where isFollowed(relationship, plan: plan) {
-                if seen.insert(relationship.destination).inserted { queue.append(relationship.destination) }
-            }
-        }
-        return seen
-    }
-
-    /// Every relationship of the model by qualified name, numbered in model order.
-    static func relationshipIndex(_ model: DataModel) -> [String: Int] {
-        var index: [String: Int] = [:]
-        for relationship in model.entities.flatMap(\.relationships) { index[relationship.qualifiedName] = index.count }
-        return index
     }
 
     /// The relationship stored in a join table as its `src` side, and its inverse if any.

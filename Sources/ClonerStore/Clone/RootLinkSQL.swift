@@ -4,28 +4,24 @@ import ClonerModel
 /// 4]}`), written for every copy at once from the map — a fixed number of statements however many
 /// copies there are. The first parameter is the root's entity tag and the second its id in every
 /// statement, and the third the listed ids (in the listed order) in the inserts; each backend says
-/// how it binds them and reads a list (`Dialect`), the statements are the same on both.
+/// how it binds them and reads a list (`SQLDialect`), the statements are the same on both.
 ///
 /// The walk does not follow the relationship a `set` replaces from the root, but a copied object
 /// may still link back to the root's copy through its inverse (rule 4 re-points it to the copy):
 /// those links are removed first, so the list is what the request says (rule 8). The rows left
 /// are the ones one relationship edit per copy (`setToMany`) wrote, in the same order of copies.
-struct RootLinkSQL {
-    /// What differs between the backends: how the map of copies is named and matched, and how
-    /// the listed ids are read as rows with their order.
-    struct Dialect {
-        /// The copies of the root: `SELECT new FROM <map> WHERE ent = <tag> AND old = <id>`.
-        let copiesOfRoot: String
-        /// `FROM` the map as `m` crossed with the listed ids, filtered to the root's copies.
-        let copiesWithList: String
-        /// A listed id, its 0-based place in the list, and the copy number of `m`.
-        let listedID: String
-        let listedPlace: String
-        let copyNumber: String
-    }
+struct RootLinkSQL<Dialect: SQLDialect> {
+    /// The clone's map of copies (its copy number is `cp`).
+    let mapTable: String
 
-    let dialect: Dialect
-    private var copies: String { dialect.copiesOfRoot }
+    /// The copies of the root.
+    private var copies: String {
+        "SELECT new FROM \(mapTable) WHERE ent = \(Dialect.parameter(1)) AND old = \(Dialect.integer(2))"
+    }
+    /// `FROM` the map as `m` with the listed ids, filtered to the root's copies.
+    private var copiesWithList: String {
+        "FROM \(mapTable) AS m, \(Dialect.listed(3)) WHERE m.ent = \(Dialect.parameter(1)) AND m.old = \(Dialect.integer(2))"
+    }
 
     /// Where a root's to-many is stored: `table`, with the root's copy in `owner` and the linked
     /// object in `other`.
@@ -95,12 +91,12 @@ struct RootLinkSQL {
         let table = quoted(tableName), source = quoted(sourceColumn), target = quoted(destinationColumn)
         // The other side's own position, when the inverse is an ordered to-many.
         let otherPosition = sourceColumn == "src" ? description.destinationPositionColumn : description.sourcePositionColumn
-        let copies = dialect.copiesWithList
+        let copies = copiesWithList
 
-        var columns = [source, target], values = ["m.new", dialect.listedID]
+        var columns = [source, target], values = ["m.new", Dialect.listedID]
         if let position {
             columns.append(quoted(position))
-            values.append(dialect.listedPlace)
+            values.append(Dialect.listedPlace)
         }
         if let otherPosition {
             columns.append(quoted(otherPosition))
@@ -108,7 +104,7 @@ struct RootLinkSQL {
         }
         var statements = ["INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \(copies)"]
         if relationship.isSelfInverse {
-            var mirrorColumns = [source, target], mirrorValues = [dialect.listedID, "m.new"]
+            var mirrorColumns = [source, target], mirrorValues = [Dialect.listedID, "m.new"]
             if let position {
                 mirrorColumns.append(quoted(position))
                 mirrorValues.append(endOfList(table: table, position: quoted(position), owner: source))
@@ -123,7 +119,7 @@ struct RootLinkSQL {
     /// lets the INSERT's SELECT see the rows it writes (SQLite runs it to completion first,
     /// PostgreSQL reads its snapshot).
     private func endOfList(table: String, position: String, owner: String) -> String {
-        "(SELECT coalesce(max(x.\(position)), -1) FROM \(table) AS x WHERE x.\(owner) = \(dialect.listedID)) + row_number() OVER (PARTITION BY \(dialect.listedID) ORDER BY \(dialect.copyNumber))"
+        "(SELECT coalesce(max(x.\(position)), -1) FROM \(table) AS x WHERE x.\(owner) = \(Dialect.listedID)) + row_number() OVER (PARTITION BY \(Dialect.listedID) ORDER BY m.cp)"
     }
 
     /// One version step for each copy of the root whose list changes, as the edit of its list gave

@@ -83,4 +83,19 @@ struct InsertLinkPlan {
             }
         }
     }
+
+    /// Insert `index`'s values for its entity's link `columns` (and their position columns), in
+    /// their order: its parent's new id (`parentID`) and place where it has a link there, NULL
+    /// (nil) where it has not, so one INSERT statement serves every row of the entity.
+    func linkValues(
+        of index: Int, columns: [(column: String, positionColumn: String?)], parentID: (Int) -> Int64
+    ) -> [Int64?] {
+        var values: [Int64?] = []
+        for slot in columns {
+            let link = links[index].first { $0.column == slot.column }
+            values.append(link.map { parentID($0.parent) })
+            if slot.positionColumn != nil { values.append(link?.position) }
+        }
+        return values
+    }
 }

@@ -55,19 +55,18 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     static let linkedTable = "pg_temp.\"_clone_linked\""
 
     let schema: StoreSchema
-    let root: EntityDescription
     /// The first plan of its shape (`GraphCopyShape`): read while the statements are built, and
     /// never for a value, which later clones of the shape give as parameters.
     let plan: GraphCopyPlan
-    let rootTag: Int
+    let scope: GraphCopyScope
     let settings: [String: Setting]
     let perCopyWalk: Bool
     /// The walk, stopped after `walkRowLimit` rows: past the object limit it need not go on to
     /// tell the clone is too large. Its answer carries the rows walked under entity -1. An object
     /// reached by several edges is a row per edge, so a walk stopped with no more objects than
     /// the limit is redone without the stop (`walkWithoutLimit`).
-    private(set) var walk: String
-    private(set) var walkWithoutLimit: String
+    private(set) var walk = ""
+    private(set) var walkWithoutLimit = ""
     /// Rows the walk stops at: one more than the objects it may find (a walk shared by the copies
     /// finds each copy's objects once).
     var walkRowLimit: Int {
@@ -77,7 +76,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// The walk run again once the source is locked, answering how many objects it finds that the
     /// first walk did not, and the other way round: 0 means the locked rows are the graph.
     private(set) var walkCheck: String = ""
-    private(set) var entitySteps: [EntityStep]
+    private(set) var entitySteps: [EntityStep] = []
     /// `linkedLockSQL` of `linkableTags`, for a clone that sets no relationship of the root.
     private(set) var linkedLock = ""
     /// `versionStep` of each of `linkableTags`.
@@ -85,9 +84,9 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// The map's fill (`mapFillSQL`), and a dry run's, which takes no ids.
     private(set) var mapFill = ""
     private(set) var mapFillDryRun = ""
-    private(set) var linkedQueries: [String]
-    private(set) var joinInserts: [String]
-    private(set) var follows: [FollowStep]
+    private(set) var linkedQueries: [String] = []
+    private(set) var joinInserts: [String] = []
+    private(set) var follows: [FollowStep] = []
     /// The entities whose objects the walk can link (shared destinations), for the lock taken on
     /// them before they are written.
     private(set) var linkableTags: Set<Int> = []
@@ -95,32 +94,16 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// before the inserts, so they are locked for update before it (the others only when their
     /// version steps, at the end).
     private(set) var orderedLinkTags: Set<Int> = []
-    let rootExclusions: Set<String>
-    let relationshipIndex: [String: Int]
-    /// The entities the walk can reach (set once in `init`, before the statements are built).
-    private(set) var reachable: Set<String> = []
     /// `followParent` attributes the INSERT writes itself, reading the parent's clone.
     private(set) var inlineFollows: Set<String> = []
 
     init(plan: GraphCopyPlan, schema: StoreSchema, settings: [String: Setting], perCopyWalk: Bool) {
-        guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
         self.schema = schema
-        self.root = root
         self.plan = plan
         self.settings = settings
         self.perCopyWalk = perCopyWalk
-        self.rootTag = schema.entityTag(root.name)
-        self.rootExclusions = plan.excludedAtRoot.union(plan.rootLinks.keys)
-        self.relationshipIndex = Self.relationshipIndex(schema.model)
-        self.walk = ""
-        self.walkWithoutLimit = ""
-        self.entitySteps = []
-        self.linkedQueries = []
-        self.joinInserts = []
-        self.follows = []
-        let reachable = Self.reachableEntities(root: root, model: schema.model, plan: plan)
-        self.reachable = reachable
-        let entities = schema.model.entities.filter { reachable.contains($0.name) }
+        self.scope = GraphCopyScope(plan: plan, schema: schema)
+        let entities = scope.entities
         self.inlineFollows = inlinableFollows(entities: entities)
         self.walk = walkSQL(limit: walkRowLimit)
         self.walkWithoutLimit = walkSQL(limit: nil)
@@ -148,11 +131,11 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     static let cloneTime = "$2::timestamptz"
     /// A CASE's branches must share one type: a parent's value of another type is not read inline.
     static let inlineFollowNeedsSameType = true
-    static func literal(_ value: AttributeValue) -> String { value.isNull ? "NULL" : PostgreSQLSchema.literal(value.blobKeyed) }
+    static func literal(_ value: AttributeValue) -> String { value.isNull ? "NULL" : PostgreSQLDialect.literal(value.blobKeyed) }
 
     /// Typed, so a CASE whose every branch is NULL is still the column's type.
     func typed(_ expression: String, _ type: AttributeType) -> String {
-        "CAST(\(expression) AS \(PostgreSQLGraphCopySQL.castType(type)))"
+        "CAST(\(expression) AS \(PostgreSQLDialect.castType(type)))"
     }
 
     var insertOrder: String { "ORDER BY m.new" }
@@ -370,18 +353,6 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         return GraphCopyClashQuery.sql(
             values: described.map { attributeExpression(entity, $0, readsParents: false) }, columns: described.map { quoted($0.name) },
             table: quoted(name), map: map, entityTag: tag(name), copyColumn: "cp", excludingOwnRows: false)
-    }
-
-    private static func castType(_ type: AttributeType) -> String {
-        switch type {
-        case .string, .json: return "text"
-        case .integer: return "int8"
-        case .double: return "float8"
-        case .boolean: return "boolean"
-        case .date: return "timestamptz"
-        case .uuid: return "uuid"
-        case .binary: return "bytea"
-        }
     }
 
     /// A reference into the copy's clone set points at the clone (rule 4); outside it, a shared

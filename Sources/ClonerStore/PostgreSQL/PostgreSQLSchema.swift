@@ -1,7 +1,9 @@
 import ClonerModel
 
 /// How a `StoreSchema` (the backend-neutral model → storage mapping: which relationship is a
-/// column where, join tables, position columns) is laid out in PostgreSQL, and the DDL for it.
+/// column where, join tables, position columns) is laid out in PostgreSQL: the tables and indexes
+/// are the DDL written once (`SQLSchemaDialect`, in `PostgreSQLDialect`'s types), and the
+/// reference constraints added after them are this type's.
 ///
 /// The layout is the SQLite store's, table for table and column for column, so the two answer
 /// alike: `_id int8` from the table's identity sequence (never reused, as SQLite's AUTOINCREMENT),
@@ -29,10 +31,10 @@ struct PostgreSQLSchema: Sendable {
         var unique: [String: (entity: String, attributes: [String], isGroup: Bool)] = [:]
         for entity in schema.model.entities {
             for attribute in entity.attributes where attribute.isUnique {
-                unique[Self.uniqueIndexName(entity: entity.name, attribute: attribute.name)] = (entity.name, [attribute.name], false)
+                unique[PostgreSQLDialect.uniqueIndexName(entity: entity.name, attribute: attribute.name)] = (entity.name, [attribute.name], false)
             }
             for group in entity.uniqueTogether {
-                unique[Self.uniqueTogetherIndexName(entity: entity.name, attributes: group)] = (entity.name, group, true)
+                unique[PostgreSQLDialect.uniqueTogetherIndexName(entity: entity.name, attributes: group)] = (entity.name, group, true)
             }
         }
         uniqueIndexes = unique
@@ -76,132 +78,12 @@ struct PostgreSQLSchema: Sendable {
         return prefix + "_" + String(hash, radix: 16)
     }
 
-    static func uniqueIndexName(entity: String, attribute: String) -> String {
-        identifier("\(entity)_\(attribute)_unique")
-    }
-
-    /// Parentheses and commas cannot occur in model names, so this never collides with
-    /// `uniqueIndexName` (the SQLite store's scheme).
-    static func uniqueTogetherIndexName(entity: String, attributes: [String]) -> String {
-        identifier("\(entity)(\(attributes.joined(separator: ",")))_unique")
-    }
-
-    static func foreignKeyIndexName(_ foreignKey: ForeignKeyDescription) -> String {
-        identifier("\(foreignKey.entity)_\(foreignKey.column)_fk")
-    }
-
-    // MARK: - types
-
-    static func columnType(_ type: AttributeType) -> String {
-        switch type {
-        case .string, .json: return "text COLLATE \"C\""
-        case .integer: return "int8"
-        case .double: return "float8"
-        case .boolean: return "boolean"
-        case .date: return "timestamptz"
-        case .uuid: return "uuid"
-        case .binary: return "bytea"
-        }
-    }
-
-    /// A constant for a DEFAULT clause, as PostgreSQL reads it back for rows that existed before
-    /// the column was added.
-    static func literal(_ value: AttributeValue) -> String {
-        func text(_ string: String) -> String { "'" + string.replacingOccurrences(of: "'", with: "''") + "'" }
-        switch value {
-        case .null: return "NULL"
-        case .string(let v), .json(let v): return text(v)
-        case .integer(let v): return "\(v)::int8"
-        case .double(let v):
-            if v.isNaN { return "'NaN'::float8" }
-            if v.isInfinite { return v > 0 ? "'Infinity'::float8" : "'-Infinity'::float8" }
-            return "'\(v)'::float8"
-        case .boolean(let v): return v ? "true" : "false"
-        case .date(let ms):
-            return "to_timestamp(\(ms / 1000)::float8) + interval '\(ms % 1000) milliseconds'"
-        case .uuid(let v): return "'\(v.uuidString.lowercased())'::uuid"
-        case .binary(let v): return "'\\x" + v.map { String(format: "%02x", $0) }.joined() + "'::bytea"
-        }
-    }
-
-    // MARK: - DDL
-
-    /// Requiredness is the save path's job, not NOT NULL's, exactly as on SQLite: a migration that
-    /// makes an attribute optional must not need a table rewrite on either backend.
-    ///
-    /// A binary column holds its blob's key (its reference constraint is `blobReferenceStatements`)
-    /// and has no DEFAULT: the save path writes a default's key itself.
-    static func columnDefinition(_ attribute: AttributeDescription) -> String {
-        var definition = "\(quoted(attribute.name)) \(columnType(attribute.type))"
-        if attribute.type == .binary { return definition }
-        if let value = attribute.defaultValue, !value.isNull { definition += " DEFAULT \(literal(value))" }
-        return definition
-    }
-
-    /// A reference column and its position column; the reference's constraint comes separately
-    /// (`constraintStatement`), once every table it may name exists.
-    static func columnDefinitions(_ foreignKey: ForeignKeyDescription) -> [String] {
-        var columns = ["\(quoted(foreignKey.column)) int8"]
-        if let position = foreignKey.positionColumn { columns.append("\(quoted(position)) int8") }
-        return columns
-    }
-
     /// Reference columns are checked at COMMIT (deferred), as on SQLite: a graph is inserted
     /// entity after entity, and cycles (a card's `next` pointing at another new card) cannot be
     /// ordered otherwise.
     static func constraintStatement(_ foreignKey: ForeignKeyDescription) -> String {
         "ALTER TABLE \(quoted(foreignKey.entity)) ADD CONSTRAINT \(quoted(identifier("\(foreignKey.entity)_\(foreignKey.column)_ref")))"
             + " FOREIGN KEY (\(quoted(foreignKey.column))) REFERENCES \(quoted(foreignKey.referencedEntity))(\"_id\") DEFERRABLE INITIALLY DEFERRED"
-    }
-
-    /// Every reference column is indexed: delete rules, inverse reads and the clone's joins go
-    /// through it from the referenced side.
-    static func indexStatements(_ foreignKey: ForeignKeyDescription) -> [String] {
-        let name = quoted(foreignKeyIndexName(foreignKey))
-        let table = quoted(foreignKey.entity)
-        if foreignKey.isUnique {
-            return ["CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(table) (\(quoted(foreignKey.column)))"]
-        }
-        let columns = foreignKey.positionColumn.map { "\(quoted(foreignKey.column)), \(quoted($0))" } ?? quoted(foreignKey.column)
-        return ["CREATE INDEX IF NOT EXISTS \(name) ON \(table) (\(columns))"]
-    }
-
-    static func uniqueIndexStatement(entity: String, attribute: String) -> String {
-        "CREATE UNIQUE INDEX IF NOT EXISTS \(quoted(uniqueIndexName(entity: entity, attribute: attribute))) ON \(quoted(entity)) (\(quoted(attribute)))"
-    }
-
-    static func uniqueTogetherIndexStatement(entity: String, attributes: [String]) -> String {
-        let columns = attributes.map(quoted).joined(separator: ", ")
-        return "CREATE UNIQUE INDEX IF NOT EXISTS \(quoted(uniqueTogetherIndexName(entity: entity, attributes: attributes))) ON \(quoted(entity)) (\(columns))"
-    }
-
-    /// CREATE TABLE and its indexes for one entity; its reference constraints are
-    /// `constraintStatements(for:)`.
-    func createStatements(for entity: EntityDescription) -> [String] {
-        var columns = ["\"_id\" int8 GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", "\"_version\" int8 NOT NULL DEFAULT 1"]
-        let references = schema.foreignKeys[entity.name] ?? []
-        columns += references.flatMap(Self.columnDefinitions)
-        columns += entity.attributes.map(Self.columnDefinition)
-        var statements = ["CREATE TABLE \(quoted(entity.name)) (\n  \(columns.joined(separator: ",\n  "))\n)"]
-        statements += references.flatMap(Self.indexStatements)
-        statements += entity.attributes.filter(\.isUnique).map { Self.uniqueIndexStatement(entity: entity.name, attribute: $0.name) }
-        statements += entity.uniqueTogether.map { Self.uniqueTogetherIndexStatement(entity: entity.name, attributes: $0) }
-        return statements
-    }
-
-    /// Join rows vanish with either end (ON DELETE CASCADE): a pair cannot outlive its objects.
-    static func createStatements(for joinTable: JoinTableDescription) -> [String] {
-        var columns = [
-            "\"src\" int8 NOT NULL REFERENCES \(quoted(joinTable.sourceEntity))(\"_id\") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED",
-            "\"dst\" int8 NOT NULL REFERENCES \(quoted(joinTable.destinationEntity))(\"_id\") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED",
-        ]
-        if let position = joinTable.sourcePositionColumn { columns.append("\(quoted(position)) int8") }
-        if let position = joinTable.destinationPositionColumn { columns.append("\(quoted(position)) int8") }
-        columns.append("PRIMARY KEY (\"src\", \"dst\")")
-        return [
-            "CREATE TABLE \(quoted(joinTable.name)) (\n  \(columns.joined(separator: ",\n  "))\n)",
-            "CREATE INDEX IF NOT EXISTS \(quoted(identifier(joinTable.name + "_dst"))) ON \(quoted(joinTable.name)) (\"dst\", \"src\")",
-        ]
     }
 
     /// The reference constraints of one entity's table.
@@ -212,14 +94,15 @@ struct PostgreSQLSchema: Sendable {
 
     // MARK: - blobs (docs/architecture.md#shared-blobs)
 
-    /// A binary column's constraint and index. The constraint is checked at once, not at COMMIT:
-    /// the check takes a KEY SHARE lock on the blob row as the reference is written, which is what
-    /// keeps a concurrent sweep from deleting that blob (see `sweepBlobs`).
+    /// A binary column's constraint and index (`PostgreSQLDialect` declares no reference with its
+    /// column). The constraint is checked at once, not at COMMIT: the check takes a KEY SHARE lock
+    /// on the blob row as the reference is written, which is what keeps a concurrent sweep from
+    /// deleting that blob (see `sweepBlobs`).
     static func blobReferenceStatements(entity: String, column: String) -> [String] {
         [
             "ALTER TABLE \(quoted(entity)) ADD CONSTRAINT \(quoted(identifier("\(entity)_\(column)_blobref")))"
                 + " FOREIGN KEY (\(quoted(column))) REFERENCES \(quoted(StoreSchema.blobTable)) (\"hash\")",
-            "CREATE INDEX IF NOT EXISTS \(quoted(identifier(StoreSchema.blobIndexName(entity: entity, column: column)))) ON \(quoted(entity)) (\(quoted(column)))",
+            PostgreSQLDialect.blobIndexStatement(entity: entity, column: column),
         ]
     }
 
@@ -238,7 +121,8 @@ struct PostgreSQLSchema: Sendable {
     /// The whole schema, for a new store: tables first, then join tables, then the reference
     /// constraints between them (a table may name one created after it).
     func createStatements() -> [String] {
-        Self.blobCreateStatements + model.entities.flatMap(createStatements(for:)) + schema.joinTables.flatMap(Self.createStatements(for:))
+        Self.blobCreateStatements + model.entities.flatMap { PostgreSQLDialect.createStatements(for: $0, in: schema) }
+            + schema.joinTables.flatMap(PostgreSQLDialect.createStatements(for:))
             + model.entities.flatMap(constraintStatements(for:))
     }
 

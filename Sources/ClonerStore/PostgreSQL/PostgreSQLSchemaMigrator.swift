@@ -26,13 +26,13 @@ struct PostgreSQLSchemaMigrator {
 
         for entity in new.entities {
             guard let oldEntity = oldModel.entity(named: entity.name) else {
-                steps += layout.createStatements(for: entity).map(SchemaMigrator.Step.sql)
+                steps += PostgreSQLDialect.createStatements(for: entity, in: newSchema).map(SchemaMigrator.Step.sql)
                 constraints += layout.constraintStatements(for: entity).map(SchemaMigrator.Step.sql)
                 continue
             }
             let oldGroups = Set(oldEntity.uniqueTogether), newGroups = Set(entity.uniqueTogether)
             for group in oldEntity.uniqueTogether where !newGroups.contains(group) {
-                steps.append(.sql("DROP INDEX IF EXISTS \(quoted(PostgreSQLSchema.uniqueTogetherIndexName(entity: entity.name, attributes: group)))"))
+                steps.append(.sql("DROP INDEX IF EXISTS \(quoted(PostgreSQLDialect.uniqueTogetherIndexName(entity: entity.name, attributes: group)))"))
             }
             steps += attributeSteps(entity: entity, oldEntity: oldEntity)
             for group in entity.uniqueTogether where !oldGroups.contains(group) {
@@ -41,15 +41,15 @@ struct PostgreSQLSchemaMigrator {
             let oldColumns = Set((oldSchema.foreignKeys[entity.name] ?? []).map(\.column))
             for foreignKey in newSchema.foreignKeys[entity.name] ?? [] where !oldColumns.contains(foreignKey.column) {
                 if oldEntity.attribute(named: foreignKey.column) != nil { continue }
-                steps += PostgreSQLSchema.columnDefinitions(foreignKey).map { .sql("ALTER TABLE \(quoted(entity.name)) ADD COLUMN \($0)") }
-                steps += PostgreSQLSchema.indexStatements(foreignKey).map(SchemaMigrator.Step.sql)
+                steps += PostgreSQLDialect.columnDefinitions(foreignKey).map { .sql("ALTER TABLE \(quoted(entity.name)) ADD COLUMN \($0)") }
+                steps += PostgreSQLDialect.indexStatements(foreignKey).map(SchemaMigrator.Step.sql)
                 constraints.append(.sql(PostgreSQLSchema.constraintStatement(foreignKey)))
             }
         }
 
         let oldJoinTables = Set(oldSchema.joinTables.map(\.name))
         for joinTable in newSchema.joinTables where !oldJoinTables.contains(joinTable.name) {
-            steps += PostgreSQLSchema.createStatements(for: joinTable).map(SchemaMigrator.Step.sql)
+            steps += PostgreSQLDialect.createStatements(for: joinTable).map(SchemaMigrator.Step.sql)
         }
         return steps + constraints
     }
@@ -63,19 +63,19 @@ struct PostgreSQLSchemaMigrator {
                     ?? attribute.originalName.flatMap({ oldEntity.attribute(named: $0) })
             else {
                 // New: `SchemaMigrator` accepted it, so it is optional or has a default.
-                steps.append(.sql("ALTER TABLE \(table) ADD COLUMN \(PostgreSQLSchema.columnDefinition(attribute))"))
+                steps.append(.sql("ALTER TABLE \(table) ADD COLUMN \(PostgreSQLDialect.columnDefinition(attribute))"))
                 if attribute.type == .binary {
                     steps += PostgreSQLSchema.blobReferenceStatements(entity: entity.name, column: attribute.name).map(SchemaMigrator.Step.sql)
                     // Existing rows take the default's key; its blob is stored before the steps run.
                     if case .binary(let bytes)? = attribute.defaultValue {
-                        steps.append(.sql("UPDATE \(table) SET \(quoted(attribute.name)) = \(PostgreSQLSchema.literal(.binary(BlobDigest.sha256(bytes))))"))
+                        steps.append(.sql("UPDATE \(table) SET \(quoted(attribute.name)) = \(PostgreSQLDialect.literal(.binary(BlobDigest.sha256(bytes))))"))
                     }
                 }
                 if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity.name, attribute: attribute.name)) }
                 continue
             }
             steps += SchemaMigrator.keptAttributeSteps(
-                previous: previous, attribute: attribute, entity: entity.name, uniqueIndexName: PostgreSQLSchema.uniqueIndexName)
+                previous: previous, attribute: attribute, entity: entity.name, uniqueIndexName: PostgreSQLDialect.uniqueIndexName)
         }
         return steps
     }

@@ -55,10 +55,10 @@ extension PostgreSQLStore {
             }
             try connection.execute("ALTER TABLE \(table) DROP COLUMN \(aside)")
             for statement in PostgreSQLSchema.blobReferenceStatements(entity: entity, column: column) { try connection.execute(statement) }
-            if isUnique { try connection.execute(PostgreSQLSchema.uniqueIndexStatement(entity: entity, attribute: column)) }
+            if isUnique { try connection.execute(PostgreSQLDialect.uniqueIndexStatement(entity: entity, attribute: column)) }
             // Dropping the old column dropped the groups it was part of.
             for group in model.entity(named: entity)?.uniqueTogether ?? [] where group.contains(column) {
-                try connection.execute(PostgreSQLSchema.uniqueTogetherIndexStatement(entity: entity, attributes: group))
+                try connection.execute(PostgreSQLDialect.uniqueTogetherIndexStatement(entity: entity, attributes: group))
             }
         }
     }

@@ -128,11 +128,11 @@ extension PostgreSQLStore {
                     ])
                 }
             case let .createUniqueIndex(entity, attribute):
-                if try failsOnDuplicates(connection, PostgreSQLSchema.uniqueIndexStatement(entity: entity, attribute: attribute)) {
+                if try failsOnDuplicates(connection, PostgreSQLDialect.uniqueIndexStatement(entity: entity, attribute: attribute)) {
                     throw StoreError.migrationRefused(reasons: ["\(entity).\(attribute): made unique, but existing rows share values"])
                 }
             case let .createUniqueTogetherIndex(entity, attributes):
-                if try failsOnDuplicates(connection, PostgreSQLSchema.uniqueTogetherIndexStatement(entity: entity, attributes: attributes)) {
+                if try failsOnDuplicates(connection, PostgreSQLDialect.uniqueTogetherIndexStatement(entity: entity, attributes: attributes)) {
                     let names = attributes.map { "\(entity).\($0)" }.joined(separator: ", ")
                     throw StoreError.migrationRefused(reasons: ["\(names): made unique together, but existing rows share values"])
                 }

@@ -83,16 +83,9 @@ extension PostgreSQLStoreContext {
                 batchBytes = 0
             }
             for index in indices {
-                var row: [PostgreSQLValue] = [.int8(ids[index])] + values[index]
-                for slot in links {
-                    if let link = plan.links[index].first(where: { $0.column == slot.column }) {
-                        row.append(.int8(ids[link.parent]))
-                        if slot.positionColumn != nil { row.append(.int8(link.position)) }
-                    } else {
-                        row.append(.null)
-                        if slot.positionColumn != nil { row.append(.null) }
-                    }
-                }
+                let row: [PostgreSQLValue] =
+                    [.int8(ids[index])] + values[index]
+                    + plan.linkValues(of: index, columns: links) { ids[$0] }.map { $0.map(PostgreSQLValue.int8) ?? .null }
                 let bytes = row.reduce(0) { $0 + Self.approximateSize($1) }
                 if batchRows > 0 && (batchRows >= Self.insertBatchRows || batchBytes + bytes > Self.insertBatchBytes) { try flush() }
                 for (column, value) in row.enumerated() { batch[column].append(value) }

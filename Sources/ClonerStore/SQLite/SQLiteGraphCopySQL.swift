@@ -78,48 +78,32 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         """
 
     let schema: StoreSchema
-    let root: EntityDescription
     let plan: GraphCopyPlan
-    let rootTag: Int
+    let scope: GraphCopyScope
     /// The walk, stopped after `:walkLimit` rows (a parameter: the SQL is shared by plans of any
     /// limit and number of copies): past the object limit it need not go on to tell the clone is
     /// too large. An object reached by several edges is a row per edge, so a walk stopped with no
     /// more objects than the limit is redone without the stop (`walkWithoutLimit`).
-    private(set) var walk: String
-    private(set) var walkWithoutLimit: String
-    private(set) var entitySteps: [EntityStep]
-    private(set) var linkedQueries: [String]
-    private(set) var joinInserts: [String]
-    private(set) var follows: [FollowStep]
+    private(set) var walk = ""
+    private(set) var walkWithoutLimit = ""
+    private(set) var entitySteps: [EntityStep] = []
+    private(set) var linkedQueries: [String] = []
+    private(set) var joinInserts: [String] = []
+    private(set) var follows: [FollowStep] = []
     /// `followParent` attributes written by the INSERT itself: every possible parent's entity is
     /// inserted earlier with its followed value final by then (qualified names).
     private(set) var inlineFollows: Set<String> = []
-    private(set) var reachable: Set<String> = []
     /// Entities in the order they are mapped and inserted.
     private var stepOrder: [String: Int] = [:]
-    let rootExclusions: Set<String>
     /// Root properties some copy sets: the request's `set` and every per-copy `set`.
     private let rootSetNames: Set<String>
-    let relationshipIndex: [String: Int]
 
     init(plan: GraphCopyPlan, schema: StoreSchema) {
-        guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
         self.schema = schema
-        self.root = root
         self.plan = plan
-        self.rootTag = schema.entityTag(root.name)
-        self.rootExclusions = plan.excludedAtRoot.union(plan.rootLinks.keys)
+        self.scope = GraphCopyScope(plan: plan, schema: schema)
         self.rootSetNames = Set(plan.rootValues.keys).union(plan.perCopyRootValues.flatMap(\.keys))
-        self.relationshipIndex = Self.relationshipIndex(schema.model)
-        self.walk = ""
-        self.walkWithoutLimit = ""
-        self.entitySteps = []
-        self.linkedQueries = []
-        self.joinInserts = []
-        self.follows = []
-        let reachable = Self.reachableEntities(root: root, model: schema.model, plan: plan)
-        self.reachable = reachable
-        let entities = schema.model.entities.filter { reachable.contains($0.name) }
+        let entities = scope.entities
         for (index, entity) in entities.enumerated() { stepOrder[entity.name] = index }
         self.inlineFollows = inlinableFollows(entities: entities)
         self.walk = walkSQL(limit: ":walkLimit")

@@ -26,10 +26,10 @@ extension SQLiteStore {
             try connection.forEachRow("SELECT 1 FROM pragma_table_info(?) WHERE name = ?", [.text(entity), .text(aside)]) { _ in hasAside = true }
             if !hasAside {
                 try connection.transaction(.immediate) {
-                    if isUnique { try connection.execute("DROP INDEX IF EXISTS \(quoted(StoreSchema.uniqueIndexName(entity: entity, attribute: column)))") }
+                    if isUnique { try connection.execute("DROP INDEX IF EXISTS \(quoted(SQLiteDialect.uniqueIndexName(entity: entity, attribute: column)))") }
                     // SQLite drops no column an index names: the groups go now, and come back below.
                     for group in groups {
-                        try connection.execute("DROP INDEX IF EXISTS \(quoted(StoreSchema.uniqueTogetherIndexName(entity: entity, attributes: group)))")
+                        try connection.execute("DROP INDEX IF EXISTS \(quoted(SQLiteDialect.uniqueTogetherIndexName(entity: entity, attributes: group)))")
                     }
                     try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(quoted(column)) TO \(quoted(aside))")
                     try connection.execute("ALTER TABLE \(table) ADD COLUMN \(quoted(column)) BLOB REFERENCES \(quoted(StoreSchema.blobTable))(\"hash\")")
@@ -59,9 +59,9 @@ extension SQLiteStore {
             }
             try connection.transaction(.immediate) {
                 try connection.execute("ALTER TABLE \(table) DROP COLUMN \(quoted(aside))")
-                try connection.execute(StoreSchema.blobIndexStatement(entity: entity, column: column))
-                if isUnique { try connection.execute(StoreSchema.uniqueIndexStatement(entity: entity, attribute: column)) }
-                for group in groups { try connection.execute(StoreSchema.uniqueTogetherIndexStatement(entity: entity, attributes: group)) }
+                try connection.execute(SQLiteDialect.blobIndexStatement(entity: entity, column: column))
+                if isUnique { try connection.execute(SQLiteDialect.uniqueIndexStatement(entity: entity, attribute: column)) }
+                for group in groups { try connection.execute(SQLiteDialect.uniqueTogetherIndexStatement(entity: entity, attributes: group)) }
             }
         }
     }

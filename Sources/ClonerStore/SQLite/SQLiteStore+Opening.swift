@@ -128,13 +128,13 @@ extension SQLiteStore {
                     }
                 case let .createUniqueIndex(entity, attribute):
                     do {
-                        try connection.execute(StoreSchema.uniqueIndexStatement(entity: entity, attribute: attribute))
+                        try connection.execute(SQLiteDialect.uniqueIndexStatement(entity: entity, attribute: attribute))
                     } catch SQLiteResultCode.constraint {
                         throw StoreError.migrationRefused(reasons: ["\(entity).\(attribute): made unique, but existing rows share values"])
                     }
                 case let .createUniqueTogetherIndex(entity, attributes):
                     do {
-                        try connection.execute(StoreSchema.uniqueTogetherIndexStatement(entity: entity, attributes: attributes))
+                        try connection.execute(SQLiteDialect.uniqueTogetherIndexStatement(entity: entity, attributes: attributes))
                     } catch SQLiteResultCode.constraint {
                         let names = attributes.map { "\(entity).\($0)" }.joined(separator: ", ")
                         throw StoreError.migrationRefused(reasons: ["\(names): made unique together, but existing rows share values"])

@@ -23,15 +23,7 @@ extension SQLiteStoreContext {
             let sql = insertSQL[entity.name] ?? insertStatement(entity, linkColumns: columns)
             insertSQL[entity.name] = sql
             var values = try attributeValues(entity, insert.attributes)
-            for slot in columns {
-                if let link = plan.links[index].first(where: { $0.column == slot.column }) {
-                    values.append(.integer(insertedIDs[link.parent]))
-                    if slot.positionColumn != nil { values.append(.integer(link.position)) }
-                } else {
-                    values.append(.null)
-                    if slot.positionColumn != nil { values.append(.null) }
-                }
-            }
+            values += plan.linkValues(of: index, columns: columns) { insertedIDs[$0] }.map { $0.map(SQLiteValue.integer) ?? .null }
             try connection.execute(sql, values)
             insertedIDs.append(connection.lastInsertRowID)
         }

@@ -33,14 +33,14 @@ struct SchemaMigrator {
 
         for entity in new.entities {
             guard let oldEntity = oldModel.entity(named: entity.name) else {
-                steps += newSchema.createStatements(for: entity).map(Step.sql)
+                steps += SQLiteDialect.createStatements(for: entity, in: newSchema).map(Step.sql)
                 continue
             }
             // A group whose attributes were renamed is dropped before the rename and created
             // again after it, so the index name always follows the current attribute names.
             let oldGroups = Set(oldEntity.uniqueTogether), newGroups = Set(entity.uniqueTogether)
             for group in oldEntity.uniqueTogether where !newGroups.contains(group) {
-                steps.append(.sql("DROP INDEX IF EXISTS \(quoted(StoreSchema.uniqueTogetherIndexName(entity: entity.name, attributes: group)))"))
+                steps.append(.sql("DROP INDEX IF EXISTS \(quoted(SQLiteDialect.uniqueTogetherIndexName(entity: entity.name, attributes: group)))"))
             }
             steps += attributeSteps(entity: entity, oldEntity: oldEntity, refusals: &refusals)
             for group in entity.uniqueTogether where !oldGroups.contains(group) {
@@ -63,14 +63,14 @@ struct SchemaMigrator {
             let oldColumns = Set((oldSchema.foreignKeys[entity.name] ?? []).map(\.column))
             for foreignKey in newSchema.foreignKeys[entity.name] ?? [] where !oldColumns.contains(foreignKey.column) {
                 if oldEntity.attribute(named: foreignKey.column) != nil { continue }  // reported as a removed attribute
-                steps += StoreSchema.columnDefinitions(foreignKey).map { .sql("ALTER TABLE \(quoted(entity.name)) ADD COLUMN \($0)") }
-                steps += StoreSchema.indexStatements(foreignKey).map(Step.sql)
+                steps += SQLiteDialect.columnDefinitions(foreignKey).map { .sql("ALTER TABLE \(quoted(entity.name)) ADD COLUMN \($0)") }
+                steps += SQLiteDialect.indexStatements(foreignKey).map(Step.sql)
             }
         }
 
         let oldJoinTables = Set(oldSchema.joinTables.map(\.name))
         for joinTable in newSchema.joinTables where !oldJoinTables.contains(joinTable.name) {
-            steps += StoreSchema.createStatements(for: joinTable).map(Step.sql)
+            steps += SQLiteDialect.createStatements(for: joinTable).map(Step.sql)
         }
 
         guard refusals.isEmpty else { throw .migrationRefused(reasons: refusals) }
@@ -87,9 +87,9 @@ struct SchemaMigrator {
                 ?? attribute.originalName.flatMap { oldEntity.attribute(named: $0) }
             guard let previous else {
                 if attribute.acceptsBlank {
-                    steps.append(.sql("ALTER TABLE \(table) ADD COLUMN \(StoreSchema.columnDefinition(attribute))"))
+                    steps.append(.sql("ALTER TABLE \(table) ADD COLUMN \(SQLiteDialect.columnDefinition(attribute))"))
                     if attribute.type == .binary {
-                        steps.append(.sql(StoreSchema.blobIndexStatement(entity: entity.name, column: attribute.name)))
+                        steps.append(.sql(SQLiteDialect.blobIndexStatement(entity: entity.name, column: attribute.name)))
                         // Existing rows take the default's key; its blob is stored before the steps run.
                         if case .binary(let bytes)? = attribute.defaultValue {
                             steps.append(.sql("UPDATE \(table) SET \(quoted(attribute.name)) = X'\(BlobDigest.sha256(bytes).lowercaseHex)'"))
@@ -108,7 +108,7 @@ struct SchemaMigrator {
                 )
                 continue
             }
-            steps += Self.keptAttributeSteps(previous: previous, attribute: attribute, entity: entity.name, uniqueIndexName: StoreSchema.uniqueIndexName)
+            steps += Self.keptAttributeSteps(previous: previous, attribute: attribute, entity: entity.name, uniqueIndexName: SQLiteDialect.uniqueIndexName)
         }
         for attribute in oldEntity.attributes where !matchedOld.contains(attribute.name) {
             refusals.append("\(entity.name).\(attribute.name): attribute was removed (or renamed without originalName); its values would be lost")
