@@ -40,8 +40,18 @@ public struct GraphImporter: Sendable {
     }
 
     public mutating func feed(_ bytes: [UInt8]) throws {
+        let spool = self.spool
+        try withReading { reader, lines, check in
+            try reader.feed(bytes) { number, line in try GraphImporter.read(number, line, lines: &lines, check: &check, spool: spool) }
+        }
+    }
+
+    /// Runs `body` on the line reader, the line decoder and the check taken out of `self` — not
+    /// copied: the check's sets would be copied whole on their first change — and puts them back.
+    private mutating func withReading(
+        _ body: (inout GraphLineReader, inout GraphDocumentLines, inout GraphDocumentCheck) throws -> Void
+    ) rethrows {
         var reader = self.reader, lines = self.lines, check = self.check
-        // Taken out, not copied: the check's sets would be copied whole on its first change.
         self.reader = GraphLineReader()
         self.check = GraphDocumentCheck(root: root, maximumObjects: 0)
         defer {
@@ -49,8 +59,7 @@ public struct GraphImporter: Sendable {
             self.lines = lines
             self.check = check
         }
-        let spool = self.spool
-        try reader.feed(bytes) { number, line in try GraphImporter.read(number, line, lines: &lines, check: &check, spool: spool) }
+        try body(&reader, &lines, &check)
     }
 
     /// Checks one line, and keeps its object or reference for `run`.
@@ -69,17 +78,11 @@ public struct GraphImporter: Sendable {
     /// The end of the document: the last line, then the checks that need every line (every
     /// reference names a line, the end line is there).
     public mutating func finish() throws {
-        var reader = self.reader, lines = self.lines, check = self.check
-        self.reader = GraphLineReader()
-        self.check = GraphDocumentCheck(root: root, maximumObjects: 0)
-        defer {
-            self.reader = reader
-            self.lines = lines
-            self.check = check
-        }
         let spool = self.spool
-        try reader.finish { number, line in try GraphImporter.read(number, line, lines: &lines, check: &check, spool: spool) }
-        try check.finish(headerRead: lines.header != nil, lastLine: reader.lineNumber)
+        try withReading { reader, lines, check in
+            try reader.finish { number, line in try GraphImporter.read(number, line, lines: &lines, check: &check, spool: spool) }
+            try check.finish(headerRead: lines.header != nil, lastLine: reader.lineNumber)
+        }
         finished = true
     }
 
