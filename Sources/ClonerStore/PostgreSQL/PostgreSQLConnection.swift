@@ -33,8 +33,8 @@ package final class PostgreSQLConnection {
     /// `truncateInterval`).
     package var clonesSinceWorkTablesTruncated = 0
     /// The clone SQL built for each plan shape on this session (`GraphCopyShape`): building it
-    /// walks the whole model and writes a few dozen statements, which cost the service more CPU
-    /// than a small clone's rows; the prepared statements are then found by their text.
+    /// walks the whole model and writes a few dozen statements, over a quarter of the service's CPU
+    /// for a small clone; the prepared statements are then found by their text.
     var graphCopySQL: [GraphCopyShape: PostgreSQLGraphCopySQL] = [:]
     /// Statements the open transaction sends together with its COMMIT
     /// (`commitAfterDeferredStatements`); emptied when the transaction ends either way.

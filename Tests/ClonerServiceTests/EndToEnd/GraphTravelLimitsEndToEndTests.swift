@@ -84,11 +84,7 @@ struct GraphTravelLimitsEndToEndTests {
         let tail = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
         try handle.close()
         #expect(tail.hasSuffix("{\"kind\":\"end\",\"objects\":\(2 + count),\"references\":0}\n"), "the whole graph was written: \(tail)")
-        let growthMiB = Double(after - before) / 1024
-        print(
-            "export of \(count * size >> 20) MiB of attachments (\(length >> 20) MiB document): server peak RSS \(before / 1024) → \(after / 1024) MiB, growth \(String(format: "%.1f", growthMiB)) MiB"
-        )
-        #expect(growthMiB < 100, "growth \(growthMiB) MiB")
+        Self.expectBoundedGrowth("export", attachments: count * size, document: length, peakKiB: (before, after))
     }
 
     @Test("an import of 160 MiB of attachments raises the server's peak memory by less than 100 MiB")
@@ -115,12 +111,17 @@ struct GraphTravelLimitsEndToEndTests {
             #expect(status == "201", "\((try? String(contentsOfFile: answer, encoding: .utf8)) ?? "")")
             let created = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: answer))) as? [String: Any]
             #expect(F.counts(created?["created"]) == ["Note": 1, "Memo": 1, "Attachment": count])
-            let growthMiB = Double(after - before) / 1024
-            print(
-                "import of \(count * size >> 20) MiB of attachments (\(length >> 20) MiB document): server peak RSS \(before / 1024) → \(after / 1024) MiB, growth \(String(format: "%.1f", growthMiB)) MiB"
-            )
-            #expect(growthMiB < 100, "growth \(growthMiB) MiB")
+            Self.expectBoundedGrowth("import", attachments: count * size, document: length, peakKiB: (before, after))
         }
+    }
+
+    /// Prints the server's peak RSS before and after, and expects it grew by less than 100 MiB.
+    static func expectBoundedGrowth(_ what: String, attachments: Int, document: UInt64, peakKiB: (before: Int, after: Int)) {
+        let growthMiB = Double(peakKiB.after - peakKiB.before) / 1024
+        print(
+            "\(what) of \(attachments >> 20) MiB of attachments (\(document >> 20) MiB document): server peak RSS "
+                + "\(peakKiB.before / 1024) → \(peakKiB.after / 1024) MiB, growth \(String(format: "%.1f", growthMiB)) MiB")
+        #expect(growthMiB < 100, "\(what): growth \(growthMiB) MiB")
     }
 
     /// Runs curl; returns the HTTP status it reports (`-w %{http_code}`).
