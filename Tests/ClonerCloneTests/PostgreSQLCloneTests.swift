@@ -116,6 +116,37 @@ struct PostgreSQLCloneTests {
     /// The statements of a small clone are planned once per session, not at every clone: the work
     /// tables they read are emptied without invalidating their plans, and generic plans are used.
     /// A large clone in between is planned for its own rows and leaves its work tables empty.
+    /// A small clone waits on the server twice: once for the root's check with the walk, whose
+    /// counts decide how the rest runs, and once for the rest in one pipeline. A missing root is
+    /// still reported as missing, before anything the walk did.
+    @Test func aSmallCloneTakesTwoRoundTrips() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let sample = try fixture.makeSampleNote(items: 3, tags: try fixture.makeTags(["shared"]))
+        let plan = try fixture.engine.plan(CloneRequest(entity: "Note", id: sample.note)).copy
+        func roundTrips() throws -> (result: GraphCopyResult, roundTrips: Int) {
+            try fixture.store.write { context in
+                try context.postgreSQLConnection.countingRoundTrips {
+                    try context.copyGraph(plan, now: Date(), progress: GraphCopyProgress())
+                }
+            }
+        }
+        _ = try roundTrips()  // the session's statements prepared once, out of the count
+        let counted = try roundTrips()
+        #expect(counted.result.created["Item"] == 3 && counted.result.linked["Tag"] == 1)
+        #expect(counted.roundTrips == 2, "round trips of a 5-object clone: \(counted.roundTrips)")
+
+        var missing = plan
+        missing.rootID = sample.note + 1_000
+        let error = #expect(throws: StoreError.self) {
+            try fixture.store.write { try $0.copyGraph(missing, now: Date(), progress: GraphCopyProgress()) }
+        }
+        guard case .notFound(let entity, let id)? = error else {
+            Issue.record("a missing root answered \(String(describing: error))")
+            return
+        }
+        #expect(entity == "Note" && id == sample.note + 1_000)
+    }
+
     @Test(.enabled(if: PostgreSQLTestCluster.hasStatementStatistics, "needs pg_stat_statements"))
     func smallClonesReuseTheirPlans() throws {
         let fixture = try CloneFixture(.postgreSQL)

@@ -7,6 +7,14 @@ extension PostgreSQLConnection {
         let result = try body()
         return (result, commandsSent - before)
     }
+
+    /// Runs `body` and counts the times it waited on the server (a pipeline once), for tests
+    /// that hold a small clone to the round trips it needs.
+    package func countingRoundTrips<T>(_ body: () throws -> T) rethrows -> (result: T, roundTrips: Int) {
+        let before = roundTrips
+        let result = try body()
+        return (result, roundTrips - before)
+    }
 }
 
 extension StoreContext {

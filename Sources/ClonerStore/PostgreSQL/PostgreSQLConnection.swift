@@ -45,6 +45,9 @@ package final class PostgreSQLConnection {
     /// `cachedQuery` once), read by `countingCommands` for tests that prove a bulk operation's
     /// round trips do not grow with its size.
     package internal(set) var commandsSent = 0
+    /// Times the session sent something and waited for the answer: a pipeline counts once however
+    /// many statements it carries (`countingRoundTrips`), where `commandsSent` counts each.
+    package internal(set) var roundTrips = 0
 
     struct PreparedStatementKey: Hashable {
         let sql: String
@@ -200,6 +203,7 @@ package final class PostgreSQLConnection {
     /// refuses to run on a session lost inside a transaction.
     func prepareForCommand(_ sql: String) throws(PostgreSQLError) {
         commandsSent += 1
+        roundTrips += 1
         guard PQstatus(handle) != CONNECTION_OK else { return }
         guard wasIdleAfterLastCommand, !isInTransactionBlock else {
             throw PostgreSQLError(

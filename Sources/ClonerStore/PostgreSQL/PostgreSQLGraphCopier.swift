@@ -94,18 +94,27 @@ struct PostgreSQLGraphCopier {
         // statements are then planned once per session, where PostgreSQL would otherwise keep
         // choosing custom plans for some of them at every run (the walk and the map's fill: 0.6
         // ms of planning a 5-object clone).
-        guard
-            try run(
-                """
-                WITH "_empty_walk" AS (DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)), \
-                "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)), \
-                "_empty_linked" AS (DELETE FROM \(PostgreSQLGraphCopySQL.linkedTable)) \
-                SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), \
-                set_config('plan_cache_mode', 'force_generic_plan', true) FROM \(quoted(root.name)) WHERE "_id" = $1
-                """, [.int8(plan.rootID)]
-            ).rowCount > 0
-        else {
-            throw StoreError.notFound(entity: root.name, id: plan.rootID)
+        let rootCheck = """
+            WITH "_empty_walk" AS (DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)), \
+            "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)), \
+            "_empty_linked" AS (DELETE FROM \(PostgreSQLGraphCopySQL.linkedTable)) \
+            SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), \
+            set_config('plan_cache_mode', 'force_generic_plan', true) FROM \(quoted(root.name)) WHERE "_id" = $1
+            """
+        let rootID = plan.rootID
+        let missingRoot = StoreError.notFound(entity: root.name, id: rootID)
+        // A `set` on the root is checked below with statements of its own (a value stored, the
+        // objects it names looked up), after the root's check as ever. Without one, the check
+        // waits for the walk and both go out in one round trip (`copy`).
+        var pendingRootCheck: PostgreSQLStatementBatch?
+        if plan.perCopyRootValues.isEmpty && plan.rootValues.isEmpty && plan.rootLinks.isEmpty {
+            var batch = PostgreSQLStatementBatch()
+            batch.add(rootCheck, [.int8(rootID)]) { result in
+                guard result.rowCount > 0 else { throw missingRoot }
+            }
+            pendingRootCheck = batch
+        } else {
+            guard try run(rootCheck, [.int8(rootID)]).rowCount > 0 else { throw missingRoot }
         }
 
         // The root's values per copy: the request's own, with each copy's merged over them.
@@ -181,7 +190,7 @@ struct PostgreSQLGraphCopier {
         do {
             return try copy(
                 sql: sql, root: root, rootLinks: rootLinks, setReferences: setReferences,
-                parameters: parameters, progress: progress)
+                parameters: parameters, rootCheck: pendingRootCheck, progress: progress)
         } catch let error as PostgreSQLError where error.isUniqueViolation {
             throw PostgreSQLStore.translate(error, layout: context.layout)
         }
@@ -191,7 +200,7 @@ struct PostgreSQLGraphCopier {
         sql: PostgreSQLGraphCopySQL, root: EntityDescription,
         rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
         setReferences: [(relationship: RelationshipDescription, ids: [Int64])],
-        parameters: [PostgreSQLValue], progress: GraphCopyProgress
+        parameters: [PostgreSQLValue], rootCheck: PostgreSQLStatementBatch?, progress: GraphCopyProgress
     ) throws -> GraphCopyResult {
         let copies = plan.copies
         let map = PostgreSQLGraphCopySQL.mapTable, linked = PostgreSQLGraphCopySQL.linkedTable
@@ -203,10 +212,16 @@ struct PostgreSQLGraphCopier {
             // The first walk runs prepared whatever the clone's size: its plan follows the
             // relationships' indexes, not the number of rows it meets.
             prepared = walk == sql.walk
-            try query(walk, parameters).forEachRow {
-                let entity = Int($0.int64(0))
-                if entity < 0 { walked = Int($0.int64(1)) } else { counts[entity] = Int($0.int64(1)) * (sql.perCopyWalk ? 1 : copies) }
+            // The root's check, when still to run, goes first in the same round trip: it empties
+            // the work tables the walk fills, and a missing root is reported before anything else.
+            var batch = walk == sql.walk ? rootCheck ?? PostgreSQLStatementBatch() : PostgreSQLStatementBatch()
+            batch.add(walk, parameters) { result in
+                result.forEachRow {
+                    let entity = Int($0.int64(0))
+                    if entity < 0 { walked = Int($0.int64(1)) } else { counts[entity] = Int($0.int64(1)) * (sql.perCopyWalk ? 1 : copies) }
+                }
             }
+            try run(batch, pipelined: batch.statements.count > 1)
             // Stopped at its row limit with no more objects than allowed (objects reached by
             // several edges): walked again to the end.
             guard walk == sql.walk, walked >= sql.walkRowLimit, counts.values.reduce(0, +) <= plan.maximumObjects else { break }
