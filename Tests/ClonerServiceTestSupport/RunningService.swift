@@ -51,10 +51,10 @@ package enum DatabaseShell {
             shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             shell.arguments = ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", location, "-c", statements]
         }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe.forChild(), err = Pipe.forChild()
         shell.standardOutput = out
         shell.standardError = err
-        try shell.run()
+        try shell.runAlone()
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         guard shell.waitForExit(timeout: .seconds(60)) else { throw ClientError("the database shell did not exit within 60 s") }

@@ -148,7 +148,7 @@ import Testing
         process.standardOutput = output
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runAlone()
         return process
     }
 }

@@ -282,9 +282,9 @@ enum YAMLReader {
             with open(sys.argv[2], "w") as f: json.dump(document, f, default=str)
             """, input.path, output.path,
         ]
-        let errors = Pipe()
+        let errors = Pipe.forChild()
         process.standardError = errors
-        try process.run()
+        try process.runAlone()
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {

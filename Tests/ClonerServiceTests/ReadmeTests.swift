@@ -61,9 +61,9 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script]
-        let out = Pipe()
+        let out = Pipe.forChild()
         process.standardOutput = out
-        try process.run()
+        try process.runAlone()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         // Polled, not waitUntilExit: that spins a run loop, which on a pool thread can hang.
         let deadline = Date().addingTimeInterval(30)

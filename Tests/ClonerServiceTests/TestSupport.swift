@@ -1,6 +1,7 @@
 import Testing
 import ClonerModel
 import ClonerServiceTestSupport
+import ClonerTestSupport
 import Foundation
 
 /// The repository's top level (tests may run from any directory).
@@ -51,10 +52,10 @@ func opensslSHA256Hex(_ text: String) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
     process.arguments = ["dgst", "-sha256", "-r"]
-    let input = Pipe(), output = Pipe()
+    let input = Pipe.forChild(), output = Pipe.forChild()
     process.standardInput = input
     process.standardOutput = output
-    try process.run()
+    try process.runAlone()
     input.fileHandleForWriting.write(Data(text.utf8))
     try input.fileHandleForWriting.close()
     let digest = output.fileHandleForReading.readDataToEndOfFile()

@@ -65,7 +65,7 @@ struct ConfigurationEndToEndTests {
         ]
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
+        try openssl.runAlone()
         openssl.waitUntilExit()
         try #require(openssl.terminationStatus == 0)
 

@@ -14,10 +14,10 @@ enum Curl {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["--noproxy", "*", "--max-time", "\(timeoutSeconds)"] + arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.lowercased().hasSuffix("_proxy") }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe.forChild(), err = Pipe.forChild()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try process.runAlone()
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -38,7 +38,7 @@ struct GraphTravelLimitsEndToEndTests {
                 "-c", #"{ printf '{"memo":%s,"image":"' "$1"; head -c "$2" /dev/urandom | base64 -w0; printf '"}'; } > "$3""#,
                 "sh", "\(memoID)", "\(size)", body,
             ]
-            try shell.run()
+            try shell.runAlone()
             shell.waitUntilExit()
             #expect(shell.terminationStatus == 0)
             for _ in 0..<count {
@@ -130,9 +130,9 @@ struct GraphTravelLimitsEndToEndTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
             process.arguments = ["-s", "--noproxy", "*", "--max-time", "300", "-w", "%{http_code}"] + arguments
-            let out = Pipe()
+            let out = Pipe.forChild()
             process.standardOutput = out
-            try process.run()
+            try process.runAlone()
             let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             return status
@@ -175,7 +175,7 @@ struct GraphTravelLimitsEndToEndTests {
         process.arguments = ["import", "--database", database, "--model", ServiceProcess.sampleModelPath, "notes", "--input", document.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runAlone()
         // The import's transaction has begun writing once the WAL grows; kill it then. Polled on
         // a thread of its own: a task on the cooperative pool, which the in-process suites keep
         // busy, could miss the whole import between two looks.

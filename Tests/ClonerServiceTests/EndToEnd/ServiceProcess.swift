@@ -19,8 +19,8 @@ final class ServiceProcess: RunningService {
     let process = Process()
     let stdout = ServiceOutput()
     let stderr = ServiceOutput()
-    private let stdoutPipe = Pipe()
-    private let stderrPipe = Pipe()
+    private let stdoutPipe = Pipe.forChild()
+    private let stderrPipe = Pipe.forChild()
     let port: Int
 
     /// The sample model of the repository.
@@ -77,11 +77,11 @@ final class ServiceProcess: RunningService {
         process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = directory
         process.environment = cleanEnvironment(adding: environment)
-        let out = Pipe(), err = Pipe()
+        let out = Pipe.forChild(), err = Pipe.forChild()
         process.standardOutput = out
         process.standardError = err
         let stdout = ServiceOutput(), stderr = ServiceOutput()
-        try process.run()
+        try process.runAlone()
         stdout.startReading(out.fileHandleForReading.fileDescriptor)
         stderr.startReading(err.fileHandleForReading.fileDescriptor)
         guard process.waitForExit(timeout: timeout) else {
@@ -141,7 +141,7 @@ final class ServiceProcess: RunningService {
         process.environment = ServiceProcess.cleanEnvironment(adding: environment)
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
-        try process.run()
+        try process.runAlone()
         stdout.startReading(stdoutPipe.fileHandleForReading.fileDescriptor)
         stderr.startReading(stderrPipe.fileHandleForReading.fileDescriptor)
         let listening = stdout.waitForJSONLine(timeout: startTimeout) { $0["message"] as? String == "listening" }

@@ -23,9 +23,9 @@ struct BlobResourceServiceTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
         process.arguments = [path]
-        let out = Pipe()
+        let out = Pipe.forChild()
         process.standardOutput = out
-        try process.run()
+        try process.runAlone()
         let output = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(String(decoding: output, as: UTF8.self).prefix(64))
