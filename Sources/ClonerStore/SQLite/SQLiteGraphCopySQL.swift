@@ -176,6 +176,10 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
     /// relationship (model order), then of its destinations (list order, then `_id`): the order a
     /// first-in first-out recursive walk queues them in, so an object's first row names the same
     /// parent. One statement per level, with no per-object tries of every relationship.
+    ///
+    /// The level before is read by its numbers (`NOT INDEXED`): through the entity's index SQLite
+    /// would read every row of that entity the walk holds at each level, quadratic in a deep
+    /// graph.
     private func walkLevelSQL() -> String {
         let walk = SQLiteGraphCopySQL.walkTable
         let parts = walkEdges.map { edge in
@@ -193,7 +197,7 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
             return """
                 SELECT \(edge.destinationTag) AS ent, \(destination) AS id, \(edge.via) AS via, w.ent AS pent, w.id AS pid, w.seq AS o, \
                 \(join.positionColumn.map { "t.\(quoted($0))" } ?? "NULL") AS k, \(destination) AS d \
-                FROM \(walk) w JOIN \(quoted(join.table)) t ON t.\(quoted(join.sourceColumn)) = w.id \
+                FROM \(walk) w NOT INDEXED JOIN \(quoted(join.table)) t ON t.\(quoted(join.sourceColumn)) = w.id \
                 WHERE \(conditions.joined(separator: " AND ")) \
                 AND NOT EXISTS (SELECT 1 FROM \(walk) e WHERE e.id = w.id AND e.seq < w.seq AND \(taken))
                 """
