@@ -167,6 +167,8 @@ struct SQLiteGraphCopier {
         var to = connection.lastInsertRowID
         var from = to - 1
         var rows = 1
+        // Rows that were not a first arrival when the objects were last counted.
+        var repeated = 0
         guard !sql.walkLevel.isEmpty else { return true }
         let level = try connection.cachedStatement(sql.walkLevel)
         var bounds = parameters
@@ -178,13 +180,12 @@ struct SQLiteGraphCopier {
             (from, to) = (to, to + Int64(added))
             rows += added
             // An object reached by several edges is a row per edge: the objects are counted only
-            // once the rows could be too many.
-            if rows > objectLimit,
-                let objects = try connection.scalar("SELECT count(*) FROM (SELECT DISTINCT ent, id FROM \(SQLiteGraphCopySQL.walkTable))")?
-                    .int64, objects > objectLimit
-            {
-                return false
-            }
+            // once the rows, less those known to repeat an object, could be too many — so a deep
+            // graph near the limit is not counted again at every level.
+            guard rows - repeated > objectLimit else { continue }
+            let objects = try connection.scalar("SELECT count(*) FROM (SELECT DISTINCT ent, id FROM \(SQLiteGraphCopySQL.walkTable))")?.int64 ?? 0
+            guard objects <= objectLimit else { return false }
+            repeated = rows - Int(objects)
         }
     }
 
