@@ -9,8 +9,9 @@ import ClonerModel
 /// Each backend's builder (`SQLiteGraphCopySQL`, `PostgreSQLGraphCopySQL`) conforms and answers
 /// only what its SQL spells differently: literals and casts, how a copy's root reads the values
 /// its `set` gives it, where the source rows are read from and the order rows are inserted in.
-/// It keeps its own walk, map fill and machinery (SQLite's staging tables, PostgreSQL's locks
-/// and pipelining).
+/// The edges the walk may take and the rules that stop it are written once too
+/// (`walkEdges`, `walkConditions`); each keeps its own walk statements, map fill and machinery
+/// (SQLite's staging tables, PostgreSQL's locks and pipelining).
 ///
 /// Row aliases used throughout: `m` is the object's map row (`cp`, the copy number, `old`, `new`,
 /// `pent`, `pold`, `pnew`), `o` the original row. The root is the only object without a parent,
@@ -44,6 +45,9 @@ protocol GraphCopySQLBuilder {
     /// True for the map row `alias` of a copy's root whose copy `set`s `property` of `entity`;
     /// nil when no copy sets it.
     func setAtRoot(_ entity: String, _ property: String, alias: String) -> String?
+    /// The condition that keeps the walk's arrival row `arrival` from taking `property` of
+    /// `entity` from a copy's root whose copy `set`s it (rule 8); nil when no copy sets it.
+    func walkSkipsFromRoot(_ entity: String, _ property: String, arrival: String) -> String?
     /// The `_id` a copy's root (map row `alias`) links through to-one `property` by `set`.
     func rootSetReference(_ property: String, alias: String) -> String
     /// An attribute's value with the root's `set` over `expression` (the rules' value), where

@@ -162,6 +162,12 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         return "CASE WHEN \(isSetRoot(setting)) THEN \(setValue(setting)) ELSE \(typed(expression, attribute.type)) END"
     }
 
+    /// Copies that set a relationship of the root walk apart (`perCopyWalk`): only those that
+    /// set it leave it unwalked from their root.
+    func walkSkipsFromRoot(_ entity: String, _ property: String, arrival w: String) -> String? {
+        setting(entity, property).map { $0.inEveryCopy ? "\(w).via <> -1" : "(\(w).via <> -1 OR NOT ($\($0.flags)::bool[])[\(w).cp])" }
+    }
+
     private func setting(_ entity: String, _ property: String) -> Setting? {
         isRootEntity(entity) ? settings[property] : nil
     }
@@ -183,28 +189,14 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
             perCopyWalk
             ? "SELECT c::int4, \(rootTag)::int4, $1::int8, -1::int4, NULL::int4, NULL::int8 FROM generate_series(1, $3::int8) c"
             : "SELECT 0::int4, \(rootTag)::int4, $1::int8, -1::int4, NULL::int4, NULL::int8"
-        var edges: [String] = []
-        for entity in model.entities {
-            for relationship in entity.relationships where isFollowed(relationship) {
-                let join = schema.join(for: relationship)
-                let destination = "t.\(quoted(join.destinationColumn))"
-                var conditions = ["w.ent = \(tag(entity.name))", "t.\(quoted(join.sourceColumn)) = w.id", "\(destination) IS NOT NULL"]
-                if relationship.isSelfInverse {
-                    conditions.append("(w.via <> \(relationshipIndex[relationship.qualifiedName]!) OR \(destination) <> w.pid)")
-                } else if let inverse = model.inverse(of: relationship), let inverseIndex = relationshipIndex[inverse.qualifiedName] {
-                    conditions.append("w.via <> \(inverseIndex)")
-                }
-                if excludedAtRoot(entity.name, relationship.name) {
-                    conditions.append("w.via <> -1")
-                } else if let setting = setting(entity.name, relationship.name) {
-                    conditions.append(setting.inEveryCopy ? "w.via <> -1" : "(w.via <> -1 OR NOT ($\(setting.flags)::bool[])[w.cp])")
-                }
-                edges.append(
-                    """
-                    SELECT \(tag(relationship.destination))::int4, \(destination)::int8, \(relationshipIndex[relationship.qualifiedName]!)::int4 \
-                    FROM \(quoted(join.table)) t WHERE \(conditions.joined(separator: " AND "))
-                    """)
-            }
+        let edges = walkEdges.map { edge in
+            // The join beside the entity, where the statement has always had it.
+            var conditions = walkConditions(edge, arrival: "w", row: "t")
+            conditions.insert("t.\(quoted(edge.join.sourceColumn)) = w.id", at: 1)
+            return """
+                SELECT \(edge.destinationTag)::int4, t.\(quoted(edge.join.destinationColumn))::int8, \(edge.via)::int4 \
+                FROM \(quoted(edge.join.table)) t WHERE \(conditions.joined(separator: " AND "))
+                """
         }
         var body = start
         if !edges.isEmpty {

@@ -67,28 +67,16 @@ struct SQLiteGraphCopier {
             """
         ).execute([.integer(Int64(plan.copies))])
         try fillRootValues(rootValues)
-        // Rows the walk stops at: one more than the objects one walk may find (the walk is shared
-        // by the copies, each making its objects).
+        // The objects one walk may find (the walk is shared by the copies, each making its objects).
         let perWalk = plan.maximumObjects / plan.copies
-        let walkRowLimit = perWalk == Int.max ? Int.max : perWalk + 1  // an unlimited plan must not overflow
-        var walkParameters = parameters
-        walkParameters[":walkLimit"] = .integer(Int64(walkRowLimit))
-        let walked = try connection.cachedStatement(sql.walk).execute(named: walkParameters)
-
-        var counts: [Int: Int] = [:]
-        func count() throws {
-            try connection.forEachRow("SELECT ent, count(DISTINCT id) FROM \(SQLiteGraphCopySQL.walkTable) GROUP BY ent") {
-                counts[Int($0.int64(0))] = Int($0.int64(1)) * plan.copies
-            }
+        guard try walk(sql: sql, parameters: parameters, objectLimit: perWalk) else {
+            // Past the limit the walk stopped after its level: reported as one object more than
+            // allowed, as a walk counting object by object would have.
+            throw StoreError.tooLarge(objects: (perWalk + 1) * plan.copies, limit: plan.maximumObjects)
         }
-        try count()
-        if walked >= walkRowLimit && counts.values.reduce(0, +) <= plan.maximumObjects {
-            // Stopped at its row limit with no more objects than allowed (objects reached by
-            // several edges): walked again to the end.
-            try connection.cachedStatement("DELETE FROM \(SQLiteGraphCopySQL.walkTable)").execute()
-            try connection.cachedStatement(sql.walkWithoutLimit).execute(named: parameters)
-            counts = [:]
-            try count()
+        var counts: [Int: Int] = [:]
+        try connection.forEachRow("SELECT ent, count(DISTINCT id) FROM \(SQLiteGraphCopySQL.walkTable) GROUP BY ent") {
+            counts[Int($0.int64(0))] = Int($0.int64(1)) * plan.copies
         }
         let total = counts.values.reduce(0, +)
         guard total <= plan.maximumObjects else { throw StoreError.tooLarge(objects: total, limit: plan.maximumObjects) }
@@ -168,6 +156,37 @@ struct SQLiteGraphCopier {
             created: Dictionary(uniqueKeysWithValues: counts.map { (name($0.key), $0.value) }),
             linked: Dictionary(uniqueKeysWithValues: linkedCounts.map { (name($0.key), $0.value) }),
             ids: ids)
+    }
+
+    /// Walks the graph level by level (`SQLiteGraphCopySQL.walkLevel`) until a level finds
+    /// nothing; false when it stopped because the walk has found more than `objectLimit` objects.
+    /// A level's rows continue the walk table's numbering, so the level after is the rows after
+    /// the last one numbered before it.
+    private func walk(sql: SQLiteGraphCopySQL, parameters: [String: SQLiteValue], objectLimit: Int) throws -> Bool {
+        try connection.cachedStatement(SQLiteGraphCopySQL.walkStart).execute(named: parameters)
+        var to = connection.lastInsertRowID
+        var from = to - 1
+        var rows = 1
+        // Rows that were not a first arrival when the objects were last counted.
+        var repeated = 0
+        guard !sql.walkLevel.isEmpty else { return true }
+        let level = try connection.cachedStatement(sql.walkLevel)
+        var bounds = parameters
+        while true {
+            bounds[":from"] = .integer(from)
+            bounds[":to"] = .integer(to)
+            let added = try level.execute(named: bounds)
+            guard added > 0 else { return true }
+            (from, to) = (to, to + Int64(added))
+            rows += added
+            // An object reached by several edges is a row per edge: the objects are counted only
+            // once the rows, less those known to repeat an object, could be too many — so a deep
+            // graph near the limit is not counted again at every level.
+            guard rows - repeated > objectLimit else { continue }
+            let objects = try connection.scalar("SELECT count(*) FROM (SELECT DISTINCT ent, id FROM \(SQLiteGraphCopySQL.walkTable))")?.int64 ?? 0
+            guard objects <= objectLimit else { return false }
+            repeated = rows - Int(objects)
+        }
     }
 
     /// The to-one links the roots' values name, per relationship with its distinct ids, each
@@ -280,8 +299,9 @@ struct SQLiteGraphCopier {
         // spilling to the temp file and being read back to be cleared. Memory stays bounded.
         "PRAGMA temp.cache_size = -16384",
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_walk\" (seq INTEGER PRIMARY KEY, ent INTEGER NOT NULL, id INTEGER NOT NULL, via INTEGER NOT NULL, pent INTEGER, pid INTEGER)",
-        // Covers the map fill's read (first arrival per object): no lookup into the walk's rows.
-        "CREATE INDEX IF NOT EXISTS temp.\"_clone_walk_first\" ON \"_clone_walk\" (ent, id, seq, pent, pid)",
+        // Covers the map fill's read (first arrival per object) and a level's look for an earlier
+        // arrival at the same object: no lookup into the walk's rows.
+        "CREATE INDEX IF NOT EXISTS temp.\"_clone_walk_first\" ON \"_clone_walk\" (ent, id, seq, via, pent, pid)",
         // Keyed (ent, cp, old): new ids grow along the key, so the map is filled by appending
         // and an INSERT that reads it in key order writes rows in new-id order without a sort.
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_map\" (ent INTEGER NOT NULL, cp INTEGER NOT NULL, old INTEGER NOT NULL, new INTEGER NOT NULL, pent INTEGER, pold INTEGER, pnew INTEGER, PRIMARY KEY (ent, cp, old)) WITHOUT ROWID",

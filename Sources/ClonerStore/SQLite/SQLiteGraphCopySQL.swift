@@ -8,8 +8,9 @@ import ClonerModel
 /// this type adds SQLite's walk, map fill, staging tables and follow statements.
 ///
 /// The statements, run in this order by `SQLiteGraphCopier`:
-/// 1. `walk`: one recursive query that finds every object the root owns, through owned
-///    relationships, skipping the exact inverse edge of arrival; `UNION` ends cycles.
+/// 1. `walkStart`, then `walkLevel` once per level: every object the root owns, through owned
+///    relationships, breadth first, skipping the exact inverse edge of arrival; an edge is taken
+///    once per object, which ends cycles.
 /// 2. per entity, `mapFill`: old → new `_id` (new ids continue the table's sequence, in old-id
 ///    order) and each object's parent — its first arrival in breadth-first order.
 /// 3. `linkedQueries`: the shared objects the copy links to (also what a dry run reports).
@@ -80,12 +81,9 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
     let schema: StoreSchema
     let plan: GraphCopyPlan
     let scope: GraphCopyScope
-    /// The walk, stopped after `:walkLimit` rows (a parameter: the SQL is shared by plans of any
-    /// limit and number of copies): past the object limit it need not go on to tell the clone is
-    /// too large. An object reached by several edges is a row per edge, so a walk stopped with no
-    /// more objects than the limit is redone without the stop (`walkWithoutLimit`).
-    private(set) var walk = ""
-    private(set) var walkWithoutLimit = ""
+    /// One level of the walk (`walkLevelSQL`), run until a level finds nothing; empty when the
+    /// root has no relationship to walk.
+    private(set) var walkLevel = ""
     private(set) var entitySteps: [EntityStep] = []
     private(set) var linkedQueries: [String] = []
     private(set) var joinInserts: [String] = []
@@ -106,8 +104,7 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         let entities = scope.entities
         for (index, entity) in entities.enumerated() { stepOrder[entity.name] = index }
         self.inlineFollows = inlinableFollows(entities: entities)
-        self.walk = walkSQL(limit: ":walkLimit")
-        self.walkWithoutLimit = walkSQL(limit: nil)
+        self.walkLevel = walkEdges.isEmpty ? "" : walkLevelSQL()
         self.entitySteps = entities.map(entityStep)
         let linkedSelects = linkedSelects(entities: entities)
         self.linkedQueries = linkedSelects.isEmpty ? [] : [SQLiteGraphCopySQL.linkedInsert(linkedSelects.map(\.sql))]
@@ -145,6 +142,11 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         setsAtRoot(entity, property) ? "\(alias).pold IS NULL" : nil
     }
 
+    /// Every copy walks the same graph: a relationship some copy sets is walked from no root.
+    func walkSkipsFromRoot(_ entity: String, _ property: String, arrival: String) -> String? {
+        setsAtRoot(entity, property) ? "\(arrival).via <> -1" : nil
+    }
+
     /// The value of a root's to-one set in its copy (only used where every copy sets it).
     func rootSetReference(_ property: String, alias: String) -> String {
         let name = "'" + property.replacingOccurrences(of: "'", with: "''") + "'"
@@ -163,38 +165,45 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
 
     // MARK: 1. Walk
 
-    /// `limit`: rows the recursion adds before it stops (SQLite applies a recursive select's
-    /// LIMIT to the rows it queues, so the walk ends there rather than after every object).
-    private func walkSQL(limit: String?) -> String {
-        var parts = ["SELECT :rootTag, :root, -1, NULL, NULL"]
-        for entity in model.entities {
-            for relationship in entity.relationships where isFollowed(relationship) {
-                let join = schema.join(for: relationship)
-                var conditions = ["w.ent = \(tag(entity.name))", join.nonNullCondition(alias: "t")]
-                if relationship.isSelfInverse {
-                    // Rule 2 for a relationship that is its own inverse (`Person.friends`): only the
-                    // edge back to the object of arrival is skipped, so the rest of its list is
-                    // still walked.
-                    conditions.append("(w.via <> \(relationshipIndex[relationship.qualifiedName]!) OR t.\(quoted(join.destinationColumn)) <> w.pid)")
-                } else if let inverse = model.inverse(of: relationship), let inverseIndex = relationshipIndex[inverse.qualifiedName] {
-                    // Rule 2: not back through the exact edge of arrival.
-                    conditions.append("w.via <> \(inverseIndex)")
-                }
-                // Rule 8: a relationship the request sets on the root replaces what the walk would
-                // give it, so its branch is not walked from the root (objects reachable another
-                // way still are).
-                if excludedAtRoot(entity.name, relationship.name) || setsAtRoot(entity.name, relationship.name) {
-                    conditions.append("w.via <> -1")
-                }
-                parts.append(
-                    """
-                    SELECT \(tag(relationship.destination)), t.\(quoted(join.destinationColumn)), \(relationshipIndex[relationship.qualifiedName]!), w.ent, w.id \
-                    FROM w JOIN \(quoted(join.table)) t ON t.\(quoted(join.sourceColumn)) = w.id WHERE \(conditions.joined(separator: " AND "))
-                    """)
-            }
+    /// The walk's first row: the root, arrived at through no relationship (`via` -1).
+    static let walkStart = "INSERT INTO \(walkTable) (ent, id, via, pent, pid) VALUES (:rootTag, :root, -1, NULL, NULL)"
+
+    /// One level of the walk, breadth first: the arrivals `:from < seq <= :to` (the level before)
+    /// take every edge they may, each edge once — an arrival takes none that an earlier arrival
+    /// at the same object already took (what the recursive walk's `UNION` of whole rows did by
+    /// deduplicating), so an object reached twice adds only the edge its first arrival skipped.
+    /// Rows are numbered in the order of the level before (`seq` of the arrival), then of the
+    /// relationship (model order), then of its destinations (list order, then `_id`): the order a
+    /// first-in first-out recursive walk queues them in, so an object's first row names the same
+    /// parent. One statement per level, with no per-object tries of every relationship.
+    ///
+    /// The level before is read by its numbers (`NOT INDEXED`): through the entity's index SQLite
+    /// would read every row of that entity the walk holds at each level, quadratic in a deep
+    /// graph.
+    private func walkLevelSQL() -> String {
+        let walk = SQLiteGraphCopySQL.walkTable
+        let parts = walkEdges.map { edge in
+            let join = edge.join
+            let destination = "t.\(quoted(join.destinationColumn))"
+            let taken = walkConditions(edge, arrival: "e", row: "t").joined(separator: " AND ")
+            var conditions = ["w.seq > :from", "w.seq <= :to"] + walkConditions(edge, arrival: "w", row: "t")
+            // No row for an arrival that can take nothing new: the object was reached before
+            // through the same relationship or by an arrival that took all its edges. Never its
+            // first arrival, so no parent and no order changes.
+            let complete = completeArrivals(at: edge.relationship.destination) + (edge.relationship.isSelfInverse ? [] : [edge.via])
+            conditions.append(
+                "NOT EXISTS (SELECT 1 FROM \(walk) y WHERE y.ent = \(edge.destinationTag) AND y.id = \(destination) "
+                    + "AND y.via IN (\(Set(complete).sorted().map(String.init).joined(separator: ", "))))")
+            return """
+                SELECT \(edge.destinationTag) AS ent, \(destination) AS id, \(edge.via) AS via, w.ent AS pent, w.id AS pid, w.seq AS o, \
+                \(join.positionColumn.map { "t.\(quoted($0))" } ?? "NULL") AS k, \(destination) AS d \
+                FROM \(walk) w NOT INDEXED JOIN \(quoted(join.table)) t ON t.\(quoted(join.sourceColumn)) = w.id \
+                WHERE \(conditions.joined(separator: " AND ")) \
+                AND NOT EXISTS (SELECT 1 FROM \(walk) e WHERE e.id = w.id AND e.seq < w.seq AND \(taken))
+                """
         }
-        return "INSERT INTO \(SQLiteGraphCopySQL.walkTable) (ent, id, via, pent, pid) WITH RECURSIVE w(ent, id, via, pent, pid) AS (\n"
-            + parts.joined(separator: "\nUNION\n") + (limit.map { "\nLIMIT \($0)" } ?? "") + "\n) SELECT ent, id, via, pent, pid FROM w"
+        return "INSERT INTO \(walk) (ent, id, via, pent, pid) SELECT ent, id, via, pent, pid FROM (\n"
+            + parts.joined(separator: "\nUNION ALL\n") + "\n) ORDER BY o, via, k, d"
     }
 
     // MARK: 2–4. Map and insert per entity
