@@ -36,6 +36,9 @@ package final class PostgreSQLConnection {
     /// walks the whole model and writes a few dozen statements, over a quarter of the service's CPU
     /// for a small clone; the prepared statements are then found by their text.
     var graphCopySQL: [GraphCopyShape: PostgreSQLGraphCopySQL] = [:]
+    /// Each entity's `_id` sequence by entity number, as `pg_get_serial_sequence` names it: looked
+    /// up once, for the clone's map fill (`PostgreSQLGraphCopier.identitySequences`).
+    var identitySequences: [String]?
     /// Statements the open transaction sends together with its COMMIT
     /// (`commitAfterDeferredStatements`); emptied when the transaction ends either way.
     package var statementsBeforeCommit: [PipelinedStatement] = []

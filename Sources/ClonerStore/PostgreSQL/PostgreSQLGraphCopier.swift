@@ -182,8 +182,9 @@ struct PostgreSQLGraphCopier {
             }
         }
 
+        let sequences = try identitySequences()
         let sql = connection.graphCopySQL.cached(for: plan) {
-            PostgreSQLGraphCopySQL(plan: plan, schema: schema, settings: settings, perCopyWalk: perCopyWalk)
+            PostgreSQLGraphCopySQL(plan: plan, schema: schema, settings: settings, perCopyWalk: perCopyWalk, sequences: sequences)
         }
         try ensureWorkTables()
 
@@ -389,6 +390,28 @@ struct PostgreSQLGraphCopier {
         CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent int4 NOT NULL, id int8 NOT NULL, bump int4 NOT NULL, \
         PRIMARY KEY (ent, id));
         """
+
+    /// The `_id` sequence of every entity, by entity number, asked of the server once per
+    /// connection. The map fill names them as constants, which PostgreSQL resolves when it plans
+    /// the statement; asking `pg_get_serial_sequence` in the statement itself cost a 5-object
+    /// clone 35–38 µs of the server's time at every run. A table keeps its sequence when it is
+    /// renamed, so the name is asked, never derived from the table's.
+    private mutating func identitySequences() throws -> [String] {
+        if let known = connection.identitySequences { return known }
+        let tables = schema.model.entities.map { PostgreSQLValue.text(quoted($0.name)) }
+        var sequences = [String?](repeating: nil, count: tables.count)
+        try run(
+            "SELECT n::int8, pg_get_serial_sequence(t, '_id') FROM unnest($1::text[]) WITH ORDINALITY AS u(t, n)",
+            [.array(element: .text, tables)]
+        ).forEachRow { sequences[Int($0.int64(0)) - 1] = $0.optionalString(1) }
+        if let missing = sequences.firstIndex(of: nil) {
+            throw StoreError.incompatibleStore(
+                path: connection.redactedURI, reason: "the table \(schema.model.entities[missing].name) has no _id sequence")
+        }
+        let known = sequences.compactMap { $0 }
+        connection.identitySequences = known
+        return known
+    }
 
     /// The scratch tables on a session that lost them: a connection re-opened inside this very
     /// transaction (the store made them on the session it had before). Made inside the

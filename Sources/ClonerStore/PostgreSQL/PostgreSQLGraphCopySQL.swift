@@ -61,6 +61,8 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     let scope: GraphCopyScope
     let settings: [String: Setting]
     let perCopyWalk: Bool
+    /// Each entity's `_id` sequence by entity number (`PostgreSQLGraphCopier.identitySequences`).
+    let sequences: [String]
     /// The walk, stopped after `walkRowLimit` rows: past the object limit it need not go on to
     /// tell the clone is too large. Its answer carries the rows walked under entity -1. An object
     /// reached by several edges is a row per edge, so a walk stopped with no more objects than
@@ -97,8 +99,9 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// `followParent` attributes the INSERT writes itself, reading the parent's clone.
     private(set) var inlineFollows: Set<String> = []
 
-    init(plan: GraphCopyPlan, schema: StoreSchema, settings: [String: Setting], perCopyWalk: Bool) {
+    init(plan: GraphCopyPlan, schema: StoreSchema, settings: [String: Setting], perCopyWalk: Bool, sequences: [String]) {
         self.schema = schema
+        self.sequences = sequences
         self.plan = plan
         self.settings = settings
         self.perCopyWalk = perCopyWalk
@@ -306,13 +309,12 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// runs after the sort (PostgreSQL evaluates volatile output columns after ORDER BY), so a
     /// copy's ids follow its originals' order. The numbered rows are materialised once (a CTE
     /// named twice) and joined to themselves for each parent's new id, so no UPDATE of the map
-    /// follows. The sequences are looked up once per statement (`q`), not per row. A dry run only
-    /// reads where each sequence stands.
+    /// follows. The sequences are constants, resolved when the statement is planned (`q`). A dry
+    /// run only reads where each sequence stands.
     private func mapFillSQL(dryRun: Bool) -> String {
         var sequences = [String](repeating: "NULL", count: model.entities.count)
         for step in entitySteps {
-            let table = quoted(step.name).replacingOccurrences(of: "'", with: "''")
-            sequences[step.tag] = "pg_get_serial_sequence('\(table)', '_id')"
+            sequences[step.tag] = "'\(self.sequences[step.tag].replacingOccurrences(of: "'", with: "''"))'"
         }
         let newID =
             dryRun
