@@ -2,9 +2,11 @@ import ClonerModel
 
 /// A select of the shared objects the copies link (`GraphCopySQLBuilder.linkedSelects`): rows
 /// `ent, id, bump` (bump 1 where the object's version steps, its inverse changing), of entity
-/// `tag`, `ordered` where the copies join an ordered list of those objects at its end.
+/// `tag`, `ordered` where the copies join an ordered list of those objects at its end. It reads
+/// the map rows of the copies of entity `source` only.
 struct GraphCopyLinkedSelect {
     let tag: Int
+    let source: Int
     let ordered: Bool
     let sql: String
 }
@@ -36,7 +38,7 @@ extension GraphCopySQLBuilder {
                 conditions.append("NOT \(isSet)")
             }
             return GraphCopyLinkedSelect(
-                tag: tag(relationship.destination), ordered: model.inverse(of: relationship)?.isOrdered ?? false,
+                tag: tag(relationship.destination), source: tag(entity.name), ordered: model.inverse(of: relationship)?.isOrdered ?? false,
                 sql: """
                     SELECT \(tag(relationship.destination)) AS ent, \(column) AS id, \(relationship.hasInverse ? 1 : 0) AS bump \
                     FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
@@ -53,7 +55,7 @@ extension GraphCopySQLBuilder {
             if excludedAtRoot(source.source, source.name) { conditions.append("m.pold IS NOT NULL") }
             selects.append(
                 GraphCopyLinkedSelect(
-                    tag: tag(joinTable.destinationEntity), ordered: inverse?.isOrdered ?? false,
+                    tag: tag(joinTable.destinationEntity), source: tag(joinTable.sourceEntity), ordered: inverse?.isOrdered ?? false,
                     sql: """
                         SELECT \(tag(joinTable.destinationEntity)) AS ent, j."dst" AS id, \(inverse == nil ? 0 : 1) AS bump \
                         FROM \(map) m JOIN \(table) j ON j."src" = m.old WHERE \(conditions.joined(separator: " AND "))
@@ -66,7 +68,7 @@ extension GraphCopySQLBuilder {
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("m.pold IS NOT NULL") }
             selects.append(
                 GraphCopyLinkedSelect(
-                    tag: tag(joinTable.sourceEntity), ordered: source.isOrdered,
+                    tag: tag(joinTable.sourceEntity), source: tag(joinTable.destinationEntity), ordered: source.isOrdered,
                     sql: """
                         SELECT \(tag(joinTable.sourceEntity)) AS ent, j."src" AS id, 1 AS bump \
                         FROM \(map) m JOIN \(table) j ON j."dst" = m.old WHERE \(conditions.joined(separator: " AND "))

@@ -250,7 +250,8 @@ struct PostgreSQLGraphCopier {
             // would be planned as if the map held a handful of rows.
             batch.add("ANALYZE \(map)", [])
         }
-        for statement in sql.linkedQueries { batch.add(statement, parameters) }
+        let linkedSQL = sql.linkedStatements(walked: Set(counts.keys))
+        for statement in linkedSQL.queries { batch.add(statement, parameters) }
         for reference in setReferences {
             let tag = schema.entityTag(reference.relationship.destination)
             batch.add(
@@ -270,7 +271,7 @@ struct PostgreSQLGraphCopier {
                 """, [PostgreSQLStoreContext.idArray(ids)])
         }
         var linkedCounts: [Int: Int] = [:]
-        lockLinked(sql: sql, extraTags: setTags, into: &batch) { linkedCounts = $0 }
+        lockLinked(linkedSQL, extraTags: setTags, into: &batch) { linkedCounts = $0 }
 
         var cloneIDs: [Int64] = []
         batch.add("SELECT new FROM \(map) WHERE ent = $1::int4 AND old = $2 ORDER BY cp", [.int8(Int64(sql.rootTag)), .int8(plan.rootID)]) {
@@ -454,16 +455,16 @@ struct PostgreSQLGraphCopier {
     /// Locks what the copies link (see `PostgreSQLGraphCopySQL.linkedLockSQL`); `counts` gets the
     /// linked objects per entity once the statement has run.
     private func lockLinked(
-        sql: PostgreSQLGraphCopySQL, extraTags: [Int], into batch: inout PostgreSQLStatementBatch,
-        counts: @escaping ([Int: Int]) -> Void
+        _ linkedSQL: PostgreSQLGraphCopySQL.LinkedStatements, extraTags: [Int],
+        into batch: inout PostgreSQLStatementBatch, counts: @escaping ([Int: Int]) -> Void
     ) {
         let connection = connection.redactedURI
         let statement =
             extraTags.isEmpty
-            ? sql.linkedLock
+            ? linkedSQL.lock
             : PostgreSQLGraphCopySQL.linkedLockSQL(
-                tags: Array(sql.linkableTags.union(extraTags)),
-                exclusiveTags: sql.orderedLinkTags.union(extraTags), schema: schema)
+                tags: Array(linkedSQL.linkableTags.union(extraTags)),
+                exclusiveTags: linkedSQL.orderedTags.union(extraTags), schema: schema)
         batch.add(statement, []) { result in
             var linkedCounts: [Int: Int] = [:]
             var locked: Int64 = 0
