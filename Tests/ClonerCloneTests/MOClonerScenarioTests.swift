@@ -129,9 +129,13 @@ import Testing
         let fixture = try CloneFixture(backend)
         let sample = try fixture.makeSampleNote(items: 3)
         let noteVersion = try fixture.object("Note", sample.note).version
-        let result = try fixture.engine.clone(CloneRequest(entity: "Item", id: sample.items[0]))
+        let result = try fixture.engine.clone(CloneRequest(entity: "Item", id: sample.items[0], returnIDs: true))
         #expect(try fixture.toMany("Note", sample.note, "items") == sample.items + [result.clone.id])
         #expect(result.linked == ["Note": 1])
         #expect(try fixture.object("Note", sample.note).version == noteVersion + 1)
+        // The item's memo, reached through its data rather than the note's list, joins the
+        // original note's memos at the end too, after the note's own.
+        let memoCopy = try #require(result.ids?["Memo"]?[sample.memos[0]])
+        #expect(try fixture.toMany("Note", sample.note, "memos") == sample.memos + [memoCopy])
     }
 }

@@ -208,8 +208,12 @@ struct PostgreSQLGraphCopier {
         // Objects per entity, all copies together (a walk shared by all copies counts once each).
         var counts: [Int: Int] = [:]
         var walked = 0
+        // Entities of two-insert steps with objects that may join an original's list (see
+        // `EntityStep.keepsPlaceArrivals`).
+        var mayAppend: Set<Int> = []
         for walk in [sql.walk, sql.walkWithoutLimit] {
             counts = [:]
+            mayAppend = []
             // The first walk runs prepared whatever the clone's size: its plan follows the
             // relationships' indexes, not the number of rows it meets.
             prepared = walk == sql.walk
@@ -219,7 +223,13 @@ struct PostgreSQLGraphCopier {
             batch.add(walk, parameters) { result in
                 result.forEachRow {
                     let entity = Int($0.int64(0))
-                    if entity < 0 { walked = Int($0.int64(1)) } else { counts[entity] = Int($0.int64(1)) * (sql.perCopyWalk ? 1 : copies) }
+                    if entity == -1 {
+                        walked = Int($0.int64(1))
+                    } else if entity < -1 {
+                        mayAppend.insert(-2 - entity)
+                    } else {
+                        counts[entity] = Int($0.int64(1)) * (sql.perCopyWalk ? 1 : copies)
+                    }
                 }
             }
             try run(batch, pipelined: batch.statements.count > 1)
@@ -280,7 +290,9 @@ struct PostgreSQLGraphCopier {
         do {
             if pipelined {
                 if !plan.dryRun {
-                    addWrites(sql: sql, steps: steps, counts: counts, parameters: parameters, progress: progress, into: &batch)
+                    addWrites(
+                        sql: sql, steps: steps, counts: counts, mayAppend: mayAppend, parameters: parameters, progress: progress,
+                        into: &batch)
                 }
                 try run(batch, pipelined: true)
             } else {
@@ -291,7 +303,9 @@ struct PostgreSQLGraphCopier {
                         try connection.execute("SAVEPOINT \"_clone_write\"")
                     }
                     var writes = PostgreSQLStatementBatch()
-                    addWrites(sql: sql, steps: steps, counts: counts, parameters: parameters, progress: progress, into: &writes)
+                    addWrites(
+                        sql: sql, steps: steps, counts: counts, mayAppend: mayAppend, parameters: parameters, progress: progress,
+                        into: &writes)
                     try run(writes, pipelined: false)
                     try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
                 }
@@ -334,11 +348,13 @@ struct PostgreSQLGraphCopier {
 
     /// Step 4 on: the rows, the join rows and the followed attributes.
     private func addWrites(
-        sql: PostgreSQLGraphCopySQL, steps: [PostgreSQLGraphCopySQL.EntityStep], counts: [Int: Int],
+        sql: PostgreSQLGraphCopySQL, steps: [PostgreSQLGraphCopySQL.EntityStep], counts: [Int: Int], mayAppend: Set<Int>,
         parameters: [PostgreSQLValue], progress: GraphCopyProgress, into batch: inout PostgreSQLStatementBatch
     ) {
         for step in steps {
-            for insert in step.inserts { batch.add(insert, parameters) }
+            // The second insert only writes objects that join an original's list: none came.
+            let appends = step.keepsPlaceArrivals == nil || mayAppend.contains(step.tag)
+            for insert in appends ? step.inserts : Array(step.inserts.prefix(1)) { batch.add(insert, parameters) }
             let written = counts[step.tag] ?? 0
             batch.afterwards { progress.addWritten(written) }
         }

@@ -32,8 +32,15 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     struct EntityStep {
         let name: String
         let tag: Int
-        /// One INSERT … SELECT, or two when ordered references split the rows.
+        /// One INSERT … SELECT, or two when ordered references split the rows: those that keep
+        /// their place first, then those that join an original's list at its end.
         let inserts: [String]
+        /// For a step of two inserts, the arrivals (`via`) that leave an object in its place: the
+        /// inverse of each of its ordered references. The walk counts the objects that came by
+        /// none of them (`walkSQL`); when there are none, the second insert would write nothing
+        /// and is not sent. Nil when the walk cannot tell (an ordered list the walk does not
+        /// follow).
+        let keepsPlaceArrivals: [Int]?
     }
 
     struct FollowStep {
@@ -141,10 +148,11 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         self.scope = GraphCopyScope(plan: plan, schema: schema)
         let entities = scope.entities
         self.inlineFollows = inlinableFollows(entities: entities)
+        // The steps first: the walk counts what their inserts need to know.
+        self.entitySteps = entities.map(entityStep)
         self.walk = walkSQL(limit: walkRowLimit)
         self.walkWithoutLimit = walkSQL(limit: nil)
         self.walkCheck = walkCheckSQL()
-        self.entitySteps = entities.map(entityStep)
         let linkedSelects = linkedSelects(entities: entities)
         self.linkedSelects = linkedSelects
         self.everyLinked = LinkedStatements(linkedSelects, schema: schema)
@@ -249,12 +257,27 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         // column's nextval per row.
         // The same statement answers the objects per entity (all copies of a shared walk counted
         // once), from the rows it wrote rather than by reading the table again.
+        // It also answers, under entity -2 - tag, the objects of a two-insert step that did not
+        // come by an arrival that keeps them in their place (`EntityStep.keepsPlaceArrivals`):
+        // only those can join an original's list, so without them the step's second insert is
+        // left out.
+        let checked = entitySteps.compactMap { step in step.keepsPlaceArrivals.map { (step.tag, $0) } }
+        var mayAppend = ""
+        if !checked.isEmpty {
+            let keeps = checked.map { tag, vias in
+                "WHEN \(tag) THEN " + vias.map { "bool_or(via = \($0))" }.joined(separator: " AND ")
+            }
+            mayAppend =
+                " UNION ALL SELECT -2 - ent, count(*) FROM (SELECT ent FROM written WHERE ent IN ("
+                + checked.map { String($0.0) }.joined(separator: ", ") + ") GROUP BY cp, ent, id "
+                + "HAVING NOT (CASE ent " + keeps.joined(separator: " ") + " END)) a GROUP BY ent"
+        }
         return walkCTE() + ", "
             + "written AS (INSERT INTO \(PostgreSQLGraphCopySQL.walkTable) (seq, cp, ent, id, via, pent, pid) "
             + "SELECT row_number() OVER (), cp, ent, id, via, pent, pid FROM "
-            + (limit.map { "(SELECT * FROM w LIMIT \($0)) w" } ?? "w") + " RETURNING cp, ent, id) "
+            + (limit.map { "(SELECT * FROM w LIMIT \($0)) w" } ?? "w") + " RETURNING cp, ent, id, via) "
             + "SELECT ent, count(*) FROM (SELECT DISTINCT cp, ent, id FROM written) d GROUP BY ent "
-            + "UNION ALL SELECT -1, count(*) FROM written"
+            + "UNION ALL SELECT -1, count(*) FROM written" + mayAppend
     }
 
     /// See `walkCheck`: `n`, the walk's objects, is named twice and so materialised once.
@@ -379,7 +402,17 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     // MARK: 3–4. Insert per entity
 
     private func entityStep(_ entity: EntityDescription) -> EntityStep {
-        EntityStep(name: entity.name, tag: tag(entity.name), inserts: rowInserts(entity))
+        let inserts = rowInserts(entity)
+        var arrivals: [Int]?
+        if inserts.count == 2 {
+            let ordered = (schema.foreignKeys[entity.name] ?? []).filter { $0.positionColumn != nil }
+            let vias = ordered.compactMap { foreignKey in
+                entity.relationship(named: foreignKey.relationship!).flatMap { model.inverse(of: $0) }
+                    .flatMap { relationshipIndex[$0.qualifiedName] }
+            }
+            arrivals = vias.count == ordered.count ? vias : nil
+        }
+        return EntityStep(name: entity.name, tag: tag(entity.name), inserts: inserts, keepsPlaceArrivals: arrivals)
     }
 
     /// The first copy (`cp`, 1-based) whose values of `attributes` of `entity` repeat an earlier
