@@ -43,7 +43,7 @@ else:
 # Builds told apart by their folder's name (numbered when two share one).
 labels = [os.path.basename(bindir) for bindir in bindirs]
 if len(set(labels)) < len(labels):
-    labels = [f"{label}#{number + 1}" for number, label in enumerate(labels)]
+    labels = [f"{label}-{number + 1}" for number, label in enumerate(labels)]
 work = tempfile.mkdtemp(prefix="bench-travel-")
 model = os.path.abspath("config/model.json")
 cluster = None
