@@ -55,6 +55,11 @@ struct GraphDocumentLines {
     }
 
     mutating func read(line number: Int, _ bytes: ArraySlice<UInt8>) throws -> Line {
+        // Most lines are object lines as the exporter writes them: read straight from the bytes.
+        // Any other line, or one the scanner is not sure of, is read below, which names what is wrong.
+        if let header, !ended, let object = GraphObjectLineScanner.scan(bytes, line: number, header: header) {
+            return .object(object)
+        }
         let value: JSONValue
         do {
             value = try JSONValue(parsing: Array(bytes))

@@ -56,22 +56,37 @@ public struct GraphExporter {
             }
         }
 
-        func attributeNames(_ entity: EntityDescription, isRoot: Bool) -> [AttributeDescription] {
-            entity.attributes.filter { !copy.isExcludedEverywhere(entity.name, $0.name) && !(isRoot && copy.excludedAtRoot.contains($0.name)) }
+        // The properties a line lists, per entity and for the root: worked out once, not per
+        // object (filtering them per object showed in the export's profile).
+        let attributeLists = model.entities.map { entity in
+            [false, true].map { isRoot in
+                entity.attributes.filter { !copy.isExcludedEverywhere(entity.name, $0.name) && !(isRoot && copy.excludedAtRoot.contains($0.name)) }
+            }
         }
-        func relationshipNames(_ entity: EntityDescription, isRoot: Bool) -> [RelationshipDescription] {
-            entity.relationships.filter { !copy.isExcludedEverywhere(entity.name, $0.name) && !(isRoot && copy.excludedAtRoot.contains($0.name)) }
+        let relationshipLists = model.entities.map { entity in
+            [false, true].map { isRoot in
+                entity.relationships.filter { !copy.isExcludedEverywhere(entity.name, $0.name) && !(isRoot && copy.excludedAtRoot.contains($0.name)) }
+            }
         }
+        var destinationTags: [String: [String: Int]] = [:]
+        for entity in model.entities {
+            for relationship in entity.relationships {
+                destinationTags[entity.name, default: [:]][relationship.name] = schema.entityTag(relationship.destination)
+            }
+        }
+        let hasBinary = model.entities.map { $0.attributes.contains(where: { $0.type == .binary }) }
+        func attributeNames(_ tag: Int, isRoot: Bool) -> [AttributeDescription] { attributeLists[tag][isRoot ? 1 : 0] }
+        func relationshipNames(_ tag: Int, isRoot: Bool) -> [RelationshipDescription] { relationshipLists[tag][isRoot ? 1 : 0] }
 
         // Header: the entities walked, and those their relationships may point at (references).
         var used: [Int: Bool] = [:]  // tag → has object lines
         for tag in walk.entities { used[tag] = true }
         for tag in walk.entities {
-            for relationship in relationshipNames(model.entities[tag], isRoot: false) where used[schema.entityTag(relationship.destination)] == nil {
+            for relationship in relationshipNames(tag, isRoot: false) where used[schema.entityTag(relationship.destination)] == nil {
                 used[schema.entityTag(relationship.destination)] = false
             }
         }
-        for relationship in relationshipNames(model.entities[rootTag], isRoot: true) where used[schema.entityTag(relationship.destination)] == nil {
+        for relationship in relationshipNames(rootTag, isRoot: true) where used[schema.entityTag(relationship.destination)] == nil {
             used[schema.entityTag(relationship.destination)] = false
         }
         var entities: [String: JSONValue] = [:]
@@ -114,7 +129,7 @@ public struct GraphExporter {
             var end = start
             var binary = 0
             while end < objects.count && end - start < batchSize && binary < binaryLimit {
-                if model.entities[objects[end].entity].attributes.contains(where: { $0.type == .binary }) { binary += 1 }
+                if hasBinary[objects[end].entity] { binary += 1 }
                 end += 1
             }
             let batch = objects[start..<end]
@@ -139,9 +154,8 @@ public struct GraphExporter {
             var outside: [Int: [Int64]] = [:]
             for object in batch {
                 guard let stored = records[object.entity]?[object.id] else { continue }
-                let entity = model.entities[object.entity]
-                for relationship in relationshipNames(entity, isRoot: object.entity == rootTag && object.id == copy.rootID) {
-                    let tag = schema.entityTag(relationship.destination)
+                for relationship in relationshipNames(object.entity, isRoot: object.entity == rootTag && object.id == copy.rootID) {
+                    let tag = destinationTags[relationship.source]![relationship.name]!
                     let ids: [Int64]
                     switch stored.relationships[relationship.name] {
                     case .toOne(let id?)?: ids = [id]
@@ -176,7 +190,7 @@ public struct GraphExporter {
                         }
                         writer.key("attributes")
                         writer.beginObject()
-                        for attribute in attributeNames(entity, isRoot: false) {
+                        for attribute in attributeNames(tag, isRoot: false) {
                             writer.key(attribute.name); writer.value(stored.attributes[attribute.name] ?? .null)
                         }
                         writer.endObject()
@@ -207,13 +221,13 @@ public struct GraphExporter {
                 }
                 writer.key("attributes")
                 writer.beginObject()
-                for attribute in attributeNames(entity, isRoot: isRoot) {
+                for attribute in attributeNames(object.entity, isRoot: isRoot) {
                     writer.key(attribute.name); writer.value(stored.attributes[attribute.name] ?? .null)
                 }
                 writer.endObject()
                 writer.key("relationships")
                 writer.beginObject()
-                for relationship in relationshipNames(entity, isRoot: isRoot) {
+                for relationship in relationshipNames(object.entity, isRoot: isRoot) {
                     writer.key(relationship.name)
                     switch stored.relationships[relationship.name] {
                     case .toOne(let id?)?: writer.integer(id)

@@ -25,9 +25,19 @@ extension PostgreSQLStoreContext: GraphRowBackend {
             + elements.indices.map { "$\($0 + 1)" }.joined(separator: ", ") + ")" + (ignoringDuplicates ? " ON CONFLICT DO NOTHING" : "")
         var arrays = [[PostgreSQLValue]](repeating: [], count: columns.count)
         for index in arrays.indices { arrays[index].reserveCapacity(rows.count) }
+        // The batch's blobs stored together first (see `storeBlobs`), their keys taken in order below.
+        var binaries: [Data] = []
+        for row in rows {
+            for (index, value) in row.enumerated() where columns[index].type != nil {
+                if case .binary(let bytes) = value { binaries.append(bytes) }
+            }
+        }
+        var blobKeys = try storeBlobs(binaries).makeIterator()
         for row in rows {
             for (index, value) in row.enumerated() {
-                if columns[index].type != nil {
+                if columns[index].type != nil, case .binary = value {
+                    arrays[index].append(.bytea(blobKeys.next()!))
+                } else if columns[index].type != nil {
                     arrays[index].append(try storedValue(value, entity: entity, attribute: columns[index].name))
                 } else if case .integer(let integer) = value {
                     arrays[index].append(.int8(integer))

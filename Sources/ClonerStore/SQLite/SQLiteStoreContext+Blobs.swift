@@ -9,20 +9,21 @@ extension SQLiteStoreContext {
         try Self.storeBlob(bytes, on: connection)
     }
 
+    /// Written once: an import stores a blob per row, and quoting the names each time showed in
+    /// its profile.
+    private static let insertBlobSQL = "INSERT OR IGNORE INTO \(quoted(StoreSchema.blobTable)) (\"hash\", \"size\") VALUES (?, ?)"
+    private static let insertChunkSQL = "INSERT INTO \(quoted(StoreSchema.blobChunkTable)) (\"hash\", \"n\", \"bytes\") VALUES (?, ?, ?)"
+
     static func storeBlob(_ bytes: Data, on connection: SQLiteConnection) throws -> Data {
         let hash = BlobDigest.sha256(bytes)
-        try connection.execute(
-            "INSERT OR IGNORE INTO \(quoted(StoreSchema.blobTable)) (\"hash\", \"size\") VALUES (?, ?)",
-            [.blob(hash), .integer(Int64(bytes.count))])
+        try connection.execute(insertBlobSQL, [.blob(hash), .integer(Int64(bytes.count))])
         guard connection.changes > 0 else { return hash }
         let all = Data(bytes)
         var number: Int64 = 0
         var offset = 0
         repeat {
             let end = min(offset + StoreSchema.blobChunkSize, all.count)
-            try connection.execute(
-                "INSERT INTO \(quoted(StoreSchema.blobChunkTable)) (\"hash\", \"n\", \"bytes\") VALUES (?, ?, ?)",
-                [.blob(hash), .integer(number), .blob(all.subdata(in: offset..<end))])
+            try connection.execute(insertChunkSQL, [.blob(hash), .integer(number), .blob(all.subdata(in: offset..<end))])
             number += 1
             offset = end
         } while offset < all.count

@@ -26,12 +26,14 @@ extension SQLiteStoreContext: GraphRowBackend {
         let sql =
             "INSERT \(ignoringDuplicates ? "OR IGNORE " : "")INTO \(quoted(table)) (" + columns.map { quoted($0.name) }.joined(separator: ", ")
             + ") VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        // Looked up once per batch, not per row (the lookup hashes the whole statement text).
+        let statement = try connection.cachedStatement(sql)
         var values: [SQLiteValue] = []
         values.reserveCapacity(columns.count)
         for row in rows {
             values.removeAll(keepingCapacity: true)
             for value in row { values.append(try storedValue(value)) }
-            try connection.execute(sql, values)
+            try statement.execute(values)
         }
     }
 

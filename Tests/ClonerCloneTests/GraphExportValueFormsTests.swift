@@ -1,0 +1,54 @@
+import ClonerClone
+import ClonerModel
+import ClonerStore
+import ClonerTestSupport
+import Foundation
+import Testing
+
+/// The export writes its values straight into bytes: the forms must be Foundation's, and a
+/// document must import them back as they were (real SQLite files).
+@Suite struct GraphExportValueFormsTests {
+    static let model = GraphImportLineFormsTests.model
+
+    /// The exporter writes binary values as `base64EncodedString()` and uuids as
+    /// `uuidString.lowercased()` would (every length of a last base64 group, bytes of every value),
+    /// and a document it writes imports them back as they were.
+    @Test func exportedValuesTravelAsTheyWere() throws {
+        let source = try CloneFixture(modelJSON: Self.model, .sqlite)
+        let target = try CloneFixture(modelJSON: Self.model, .sqlite)
+        var values = (0..<7).map { Data((0..<$0).map { UInt8(truncatingIfNeeded: $0 * 37 + 250) }) }
+        values.append(Data((0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 3) }))
+        let uuids = values.indices.map { _ in UUID() }
+        var inserts = [ChangeSet.Insert(entity: "Box", attributes: ["name": .string("quote \" and \\ and \n, é")])]
+        for (value, uuid) in zip(values, uuids) {
+            inserts.append(
+                ChangeSet.Insert(
+                    entity: "Thing", attributes: ["bin": .binary(value), "u": .uuid(uuid), "s": .string("tab\there")],
+                    relationships: ["box": .toOne(.inserted(0))]))
+        }
+        let ids = try source.insert(inserts)
+        let plan = try ClonePlan(request: CloneRequest(entity: "Box", id: ids[0]), schema: source.store.schema)
+        var document: [UInt8] = []
+        _ = try source.store.read { try GraphExporter(plan: plan).run(in: $0) { document += $0 } }
+        let text = String(decoding: document, as: UTF8.self)
+        for (value, uuid) in zip(values, uuids) {
+            #expect(text.contains(#""bin":"\#(value.base64EncodedString())""#), "\(value.count) bytes")
+            #expect(text.contains(#""u":"\#(uuid.uuidString.lowercased())""#))
+        }
+        #expect(text.contains(#""name":"quote \" and \\ and \n, é""#), "\(text.prefix(600))")
+
+        let box = target.store.model.entity(named: "Box")!
+        var importer = try GraphImporter(schema: target.store.schema, root: box, options: GraphImportOptions(returnIDs: true))
+        try importer.feed(document)
+        try importer.finish()
+        let outcome = try target.store.write { try importer.run(in: $0, now: Date()) }
+        let newIDs = try #require(outcome.result.ids?["Thing"])
+        #expect(try target.object("Box", try #require(outcome.result.ids?["Box"]?[ids[0]])).attributes["name"] == .string("quote \" and \\ and \n, é"))
+        for (index, (value, uuid)) in zip(values, uuids).enumerated() {
+            let object = try target.object("Thing", try #require(newIDs[ids[index + 1]])).attributes
+            #expect(object["bin"] == .binary(value))
+            #expect(object["u"] == .uuid(uuid))
+            #expect(object["s"] == .string("tab\there"))
+        }
+    }
+}
