@@ -69,25 +69,37 @@ struct BenchDataSet {
                     INSERT INTO "_rel_Memo_tags" ("src", "dst") \
                     SELECT i, 1 + (i % ?2) FROM n UNION ALL SELECT i, 1 + ((i + ?2 / 2) % ?2) FROM n
                     """, [.integer(Int64(items)), .integer(Int64(tagCount))])
-            // One blob per attachment, its bytes random chunk by chunk. SQLite has no SHA-256, so
-            // the key is random too: the rows are what a clone copies either way (keys only), but
-            // `cloner check-store` would call these blobs corrupt.
-            let chunk = Int64(StoreSchema.blobChunkSize), bytes = Int64(attachmentBytes)
-            try connection.execute("CREATE TEMP TABLE IF NOT EXISTS bench_keys (i INTEGER PRIMARY KEY, k BLOB NOT NULL)")
-            try connection.execute("DELETE FROM temp.bench_keys")
-            try connection.execute(counter + "INSERT INTO temp.bench_keys SELECT i, randomblob(32) FROM n", [.integer(Int64(items))])
-            try connection.execute("INSERT INTO \"_cloner_blobs\" (\"hash\", \"size\") SELECT k, max(?1, 1) FROM temp.bench_keys", [.integer(bytes)])
-            try connection.execute(
-                """
-                WITH RECURSIVE c(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM c WHERE (n + 1) * ?2 < ?1) \
-                INSERT INTO "_cloner_blob_chunks" ("hash", "n", "bytes") \
-                SELECT b.k, c.n, randomblob(min(?2, ?1 - c.n * ?2)) FROM temp.bench_keys b, c ORDER BY b.i, c.n
-                """, [.integer(bytes), .integer(chunk)])
-            try connection.execute(
-                counter + """
-                    INSERT INTO "Attachment" ("_id", "_version", "image", "mimeType", "memo") \
-                    SELECT n.i, 1, b.k, 'image/png', n.i FROM n JOIN temp.bench_keys b ON b.i = n.i
-                    """, [.integer(Int64(items))])
+            // One blob per attachment: random bytes stored under their SHA-256, as the store keeps
+            // every blob, so that `cloner check-store` finds the store sound and an import of the
+            // note's document finds the blobs it names already there, as it would in a real store.
+            // SQLite has no SHA-256, so the bytes are made and hashed here, one attachment at a
+            // time (a gibibyte of them is never held at once).
+            let size = max(attachmentBytes, 1), chunk = StoreSchema.blobChunkSize
+            // SplitMix64 from a random seed: fast enough for a gibibyte, and never a repeat.
+            var state = UInt64.random(in: .min ... .max)
+            for item in 1...Int64(items) {
+                var bytes = Data(count: (size + 7) / 8 * 8)
+                bytes.withUnsafeMutableBytes { raw in
+                    for word in 0..<(raw.count / 8) {
+                        state &+= 0x9E37_79B9_7F4A_7C15
+                        var z = state
+                        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                        raw.storeBytes(of: z ^ (z >> 31), toByteOffset: word * 8, as: UInt64.self)
+                    }
+                }
+                bytes.count = size
+                let key = BlobDigest.sha256(bytes)
+                try connection.execute("INSERT INTO \"_cloner_blobs\" (\"hash\", \"size\") VALUES (?, ?)", [.blob(key), .integer(Int64(size))])
+                for (n, offset) in stride(from: 0, to: size, by: chunk).enumerated() {
+                    try connection.execute(
+                        "INSERT INTO \"_cloner_blob_chunks\" (\"hash\", \"n\", \"bytes\") VALUES (?, ?, ?)",
+                        [.blob(key), .integer(Int64(n)), .blob(bytes.subdata(in: offset..<min(offset + chunk, size)))])
+                }
+                try connection.execute(
+                    "INSERT INTO \"Attachment\" (\"_id\", \"_version\", \"image\", \"mimeType\", \"memo\") VALUES (?1, 1, ?2, 'image/png', ?1)",
+                    [.integer(item), .blob(key)])
+            }
             return 1
         }
     }
