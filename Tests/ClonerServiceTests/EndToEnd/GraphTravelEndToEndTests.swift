@@ -297,6 +297,30 @@ struct GraphTravelEndToEndTests {
             #expect(export.status == 0, "\(export.stderr)")
             #expect(export.stderr.contains("exported 6 objects and 1 references"))
             #expect(try String(contentsOfFile: document, encoding: .utf8) == exported, "the command writes what the route answers")
+
+            // A named pipe stays a pipe, and the document goes through it to its reader: the file
+            // is written in place, as a shell's `>` writes it (a new file renamed over the path
+            // once replaced /dev/null with an ordinary file).
+            let pipe = directory.url.appendingPathComponent("note.pipe").path
+            #expect(mkfifo(pipe, 0o600) == 0)
+            // Held open for reading and writing until the export has run, so the reader never
+            // waits for a writer that does not come: it sees the end once this and the export's
+            // descriptor are closed, with or without the document.
+            let keeper = open(pipe, O_RDWR | O_CLOEXEC)
+            #expect(keeper >= 0)
+            // Read to the end of the stream (`String(contentsOfFile:)` takes a pipe's size, 0).
+            async let piped = Blocking.run { () -> String in
+                guard let reader = FileHandle(forReadingAtPath: pipe) else { throw ClientError("cannot open \(pipe)") }
+                return String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+            }
+            let throughPipe = try await ServiceProcess.run(
+                ["export", "--database", source, "--model", model, "notes", "\(F.int(original["_id"])!)", "--output", pipe],
+                in: directory.url)
+            var status = stat()
+            #expect(lstat(pipe, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the pipe is still a pipe")
+            close(keeper)
+            #expect(throughPipe.status == 0, "\(throughPipe.stderr)")
+            #expect(try await piped == exported)
             let refused = try await ServiceProcess.run(["import", "--database", target, "--model", model, "notes", "--input", document], in: directory.url)
             #expect(refused.status == 1)
             #expect(refused.stderr.contains("no Tag with name = \"travel\""), "\(refused.stderr)")
