@@ -113,6 +113,50 @@ struct PostgreSQLCloneTests {
         #expect(again.created["Item"] == 4_000)
     }
 
+    /// An object the walk read changes before the clone locks it: here an item joins the note in
+    /// a transaction that commits while the clone waits for the note's lock. The clone runs again
+    /// and copies the note as it is after the change — never the note's new row with the items
+    /// the walk found before it.
+    @Test func aSourceChangedBeforeItsLockIsCopiedAsItIsAfterTheChange() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let sample = try fixture.makeSampleNote(items: 3)
+        let store = fixture.store, note = sample.note
+        let saved = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), committed = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = try? store.write { context in
+                let item = ChangeSet.Insert(
+                    entity: "Item", attributes: ["name": .string("late"), "noteID": .null], relationships: ["note": .toOne(.existing(note))])
+                _ = try context.save(ChangeSet(inserts: [item]))
+                saved.signal()
+                release.wait()
+            }
+            committed.signal()
+        }
+        saved.wait()
+        let job = try fixture.engine.start(CloneRequest(entity: "Note", id: note))
+        // The clone has walked (the new item is not committed) and waits on the note's lock.
+        let admin = try PostgreSQLConnection(uri: fixture.database!.uri)
+        let deadline = Date().addingTimeInterval(30)
+        var waiting = false
+        while !waiting && Date() < deadline {
+            waiting =
+                try admin.query(
+                    """
+                    SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' \
+                    AND query LIKE '%FOR SHARE%'
+                    """)[0].int64(0) > 0
+            if !waiting { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        release.signal()
+        committed.wait()
+        job.wait()
+        #expect(waiting, "the clone waited on the edited note's lock")
+        let result = try #require(job.result)
+        #expect(result.created["Item"] == 4, "items of the clone: \(String(describing: result.created["Item"]))")
+        #expect(try fixture.toMany("Note", result.clone.id, "items").count == 4)
+        #expect(try fixture.toMany("Note", note, "items").count == 4, "the source has the item it gained")
+    }
+
     /// The statements of a small clone are planned once per session, not at every clone: the work
     /// tables they read are emptied without invalidating their plans, and generic plans are used.
     /// A large clone in between is planned for its own rows and leaves its work tables empty.

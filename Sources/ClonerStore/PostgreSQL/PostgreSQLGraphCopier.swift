@@ -6,15 +6,15 @@ import Foundation
 /// per clone that grow with the model, never with the objects or the copies. Blobs are copied by
 /// INSERT … SELECT inside the server and never reach Swift.
 ///
-/// One consistent source without a snapshot-wide isolation level: the walk finds the objects,
-/// then every one of them is locked `FOR SHARE` and the walk runs again. Once the two agree, no
-/// walked row can change until the clone commits (an edit or delete of one waits; every change of
+/// One consistent source without a snapshot-wide isolation level: the walk finds the objects and
+/// reads their versions, then every one of them is locked `FOR SHARE` and its version compared.
+/// Once they agree, no walked row can change until the clone commits (an edit or delete of one waits; every change of
 /// a relationship steps the versions of both ends, so it too waits on a locked row), and every
 /// later statement reads the same rows. Other clones of the same source share those locks and run
 /// beside it. The objects the copies link are locked next, in one fixed order, before their
 /// versions step or their ordered lists gain the copies: concurrent clones and edits of the same
 /// shared objects wait for each other instead of failing as they would under REPEATABLE READ.
-/// Should the source change between the first walk and its lock, the copy fails with a
+/// Should a walked object change between the walk and its lock, the copy fails with a
 /// serialization failure, which the store's write retries from the start.
 ///
 /// Scratch space is three temporary tables per session (`workTablesDDL`), created once when a
@@ -253,7 +253,7 @@ struct PostgreSQLGraphCopier {
         let pipelined = prepared && !locatesCopy && rootLinks.isEmpty
 
         var batch = PostgreSQLStatementBatch()
-        lockSource(sql: sql, walked: Set(counts.keys), parameters: parameters, into: &batch)
+        lockSource(sql: sql, walked: Set(counts.keys), into: &batch)
         batch.add(plan.dryRun ? sql.mapFillDryRun : sql.mapFill, parameters)
         if total > 1_000 {
             // Temporary tables are never analysed automatically; without statistics a large clone
@@ -400,7 +400,7 @@ struct PostgreSQLGraphCopier {
     /// until the next clone empties them (see the type's comment).
     static let workTablesDDL = """
         CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 NOT NULL, cp int4 NOT NULL, ent int4 NOT NULL, \
-        id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8);
+        id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8, ver int8);
         CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (cp int4 NOT NULL, ent int4 NOT NULL, old int8 NOT NULL, new int8 NOT NULL, \
         pent int4, pold int8, pnew int8, PRIMARY KEY (ent, old, cp));
         CREATE INDEX IF NOT EXISTS "_clone_map_parent" ON pg_temp."_clone_map" (ent, pnew);
@@ -447,23 +447,19 @@ struct PostgreSQLGraphCopier {
             sql: sql, connection: connection)
     }
 
-    /// Locks the walked objects `FOR SHARE` and walks again: equal walks mean the locked rows are
-    /// the source, and stay so until commit.
-    private func lockSource(
-        sql: PostgreSQLGraphCopySQL, walked: Set<Int>, parameters: [PostgreSQLValue], into batch: inout PostgreSQLStatementBatch
-    ) {
+    /// Locks the walked objects `FOR SHARE` and compares their versions with the walk's: equal
+    /// versions mean the locked rows are the source, and stay so until commit
+    /// (`PostgreSQLGraphCopySQL.sourceLock`).
+    private func lockSource(sql: PostgreSQLGraphCopySQL, walked: Set<Int>, into batch: inout PostgreSQLStatementBatch) {
         let connection = connection.redactedURI
         let lock = sql.sourceLock(small: prepared, walked: walked)
         batch.add(lock, []) { locked in
-            let (lockedRows, walked) = (locked[0].int64(0), locked[0].int64(1))
+            let (lockedRows, walked, moved) = (locked[0].int64(0), locked[0].int64(1), locked[0].int64(2))
             guard lockedRows == walked else {
                 throw Self.sourceChanged("\(walked - lockedRows) of \(walked) objects were deleted", sql: lock, connection: connection)
             }
-        }
-        batch.add(sql.walkCheck, parameters) { result in
-            let differences = result[0].int64(0)
-            guard differences == 0 else {
-                throw Self.sourceChanged("the walk found \(differences) objects more or fewer", sql: sql.walkCheck, connection: connection)
+            guard moved == 0 else {
+                throw Self.sourceChanged("\(moved) of \(walked) objects were changed", sql: lock, connection: connection)
             }
         }
     }
