@@ -113,6 +113,25 @@ struct PostgreSQLCloneTests {
         #expect(again.created["Item"] == 4_000)
     }
 
+    /// Each small clone leaves its rows dead in the session's work tables (emptied by `DELETE`,
+    /// never vacuumed), and every later scan reads them: the tables are truncated once the rows
+    /// left pass a bound, so 400 clones on one session do not leave a walk table of 400 clones.
+    @Test func aSessionsWorkTablesStaySmallOverManyClones() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let sample = try fixture.makeSampleNote(items: 3, tags: try fixture.makeTags(["shared"]))
+        let plan = try fixture.engine.plan(CloneRequest(entity: "Note", id: sample.note)).copy
+        var largest: Int64 = 0
+        for _ in 0..<400 {
+            let pages = try fixture.store.write { context in
+                _ = try context.copyGraph(plan, now: Date(), progress: GraphCopyProgress())
+                // The session's own walk table, dead rows included.
+                return try context.postgreSQLConnection.query("SELECT pg_relation_size('pg_temp.\"_clone_walk\"') / 8192")[0].int64(0)
+            }
+            largest = max(largest, pages)
+        }
+        #expect(largest <= 8, "pages of the walk table at most: \(largest)")
+    }
+
     /// An object the walk read changes before the clone locks it: here an item joins the note in
     /// a transaction that commits while the clone waits for the note's lock. The clone runs again
     /// and copies the note as it is after the change — never the note's new row with the items

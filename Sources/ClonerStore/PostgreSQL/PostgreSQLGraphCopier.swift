@@ -22,8 +22,9 @@ import Foundation
 /// empties them with `DELETE` in its first statement rather than letting PostgreSQL empty them
 /// at commit (`ON COMMIT DELETE ROWS`): that commit-time truncation invalidates every cached plan
 /// reading them, and replanning cost a 5-object clone about 1.8 ms of its server time, more than
-/// executing it. A `DELETE` leaves dead rows, which nothing vacuums in a temporary table, so a
-/// large clone, and every `truncateInterval`-th clone on a session, ends with a `TRUNCATE`.
+/// executing it. A `DELETE` leaves dead rows, which nothing vacuums in a temporary table and every
+/// later scan of it reads, so a large clone, and a small one once the session's clones have left
+/// `truncateRows` rows since the last one, ends with a `TRUNCATE`.
 /// Statements naming the tables run prepared for a small clone and unprepared for a large one
 /// (`preparedObjectLimit`): their best plans depend on how many rows the clone has.
 ///
@@ -50,10 +51,15 @@ struct PostgreSQLGraphCopier {
     /// hundred thousand.
     static let preparedObjectLimit = 1_000
 
-    /// Small clones on one session between two `TRUNCATE`s of the work tables: each leaves its
-    /// rows dead in them, which only a truncation (or a vacuum, not allowed in a transaction)
-    /// gives back; it also invalidates the cached plans, so it is rare.
-    static let truncateInterval = 1_000
+    /// Rows the small clones on one session may leave dead in the work tables (walk, map and
+    /// linked rows) before one ends with a `TRUNCATE`: only a truncation (or a vacuum, not allowed
+    /// in a transaction) gives them back. Both ways cost: every scan of a work table reads its dead
+    /// rows, and a truncation invalidates the session's cached plans (about 1.8 ms of planning a
+    /// 5-object clone's statements again). At every 1,000th clone, the interval this once was, the
+    /// dead rows made a 5-object clone's statements take 1.3–1.8 times as long as at about every
+    /// 100th (docs/benchmarks.md); this many rows is about that for such a clone, and a truncation
+    /// every few clones for one of some hundreds of objects.
+    static let truncateRows = 1_000
 
     /// Set once the walk has counted the objects (`preparedObjectLimit`).
     private var prepared = false
@@ -330,11 +336,11 @@ struct PostgreSQLGraphCopier {
             ids = perCopy
         }
 
-        connection.clonesSinceWorkTablesTruncated += 1
-        if total > Self.preparedObjectLimit || connection.clonesSinceWorkTablesTruncated >= Self.truncateInterval {
+        connection.workRowsSinceTruncate += walked + total + linkedCounts.values.reduce(0, +)
+        if total > Self.preparedObjectLimit || connection.workRowsSinceTruncate >= Self.truncateRows {
             statementCount += 1
             try connection.execute("TRUNCATE \(PostgreSQLGraphCopySQL.walkTable), \(map), \(linked)")
-            connection.clonesSinceWorkTablesTruncated = 0
+            connection.workRowsSinceTruncate = 0
         }
 
         let entities = schema.model.entities
