@@ -96,16 +96,23 @@ struct PostgreSQLGraphCopier {
         // more than it saves on index lookups and inserts — and sorts and hashes of a large
         // clone's map kept in memory rather than spilled to disk.
         // Its CTEs empty the work tables of the session's previous clone (see the type's comment).
-        // Generic plans, until the walk shows a large clone (`sourceLock(small:)`): prepared
-        // statements are then planned once per session, where PostgreSQL would otherwise keep
-        // choosing custom plans for some of them at every run (the walk and the map's fill: 0.6
-        // ms of planning a 5-object clone).
+        // Generic plans, until the walk shows a large clone (`PostgreSQLGraphCopySQL
+        // .plannerDefaults`): prepared statements are then planned once per session, where
+        // PostgreSQL would otherwise keep choosing custom plans for some of them at every run (the
+        // walk and the map's fill: 0.6 ms of planning a 5-object clone).
+        // And joins by nested loops, also until then: a small clone's statements meet at most a
+        // thousand objects, which index lookups find at a cost bounded by the clone, where a hash
+        // join reads the whole of a store table. PostgreSQL chose hash joins over whole tables for
+        // the plans a session keeps (the work tables' rows unknown to it), so that a clone cost
+        // more as the store grew: 0.25 ms of a 5-object clone's insert of its note with 1,200
+        // notes in the table.
         let rootCheck = """
             WITH "_empty_walk" AS (DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)), \
             "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)), \
             "_empty_linked" AS (DELETE FROM \(PostgreSQLGraphCopySQL.linkedTable)) \
             SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), \
-            set_config('plan_cache_mode', 'force_generic_plan', true) FROM \(quoted(root.name)) WHERE "_id" = $1
+            set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_hashjoin', 'off', true), \
+            set_config('enable_mergejoin', 'off', true) FROM \(quoted(root.name)) WHERE "_id" = $1
             """
         let rootID = plan.rootID
         let missingRoot = StoreError.notFound(entity: root.name, id: rootID)
@@ -259,6 +266,8 @@ struct PostgreSQLGraphCopier {
         let pipelined = prepared && !locatesCopy && rootLinks.isEmpty
 
         var batch = PostgreSQLStatementBatch()
+        // A large clone's statements are planned for the rows it has, with the session's settings.
+        if !prepared { batch.add(PostgreSQLGraphCopySQL.plannerDefaults, []) }
         lockSource(sql: sql, walked: Set(counts.keys), into: &batch)
         batch.add(plan.dryRun ? sql.mapFillDryRun : sql.mapFill, parameters)
         if total > 1_000 {
@@ -458,7 +467,7 @@ struct PostgreSQLGraphCopier {
     /// (`PostgreSQLGraphCopySQL.sourceLock`).
     private func lockSource(sql: PostgreSQLGraphCopySQL, walked: Set<Int>, into batch: inout PostgreSQLStatementBatch) {
         let connection = connection.redactedURI
-        let lock = sql.sourceLock(small: prepared, walked: walked)
+        let lock = sql.sourceLock(walked: walked)
         batch.add(lock, []) { locked in
             let (lockedRows, walked, moved) = (locked[0].int64(0), locked[0].int64(1), locked[0].int64(2))
             guard lockedRows == walked else {

@@ -301,16 +301,20 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// again (`PostgreSQLGraphCopier`). Walking a second time to compare, as this once did, cost
     /// as much as the walk itself: a fifth of a 10,000-item clone's server time.
     ///
-    /// A clone starts with generic plans (see `PostgreSQLGraphCopier.run`); a large one's lock
-    /// gives the rest of its transaction PostgreSQL's default back, so that its statements are
-    /// planned for the rows it has.
-    ///
     /// Only the entities the walk found objects of (`walked`, their tags) are named: every entity
     /// named is a part of the plan that PostgreSQL sets up at each run, found rows or not.
-    func sourceLock(small: Bool, walked: Set<Int>) -> String {
-        let lock = sourceLockSQL(model.entities.filter { walked.contains(tag($0.name)) })
-        return small ? lock : lock + ", set_config('plan_cache_mode', 'auto', true)"
+    func sourceLock(walked: Set<Int>) -> String {
+        sourceLockSQL(model.entities.filter { walked.contains(tag($0.name)) })
     }
+
+    /// A clone starts with generic plans joined by nested loops (see `PostgreSQLGraphCopier.run`);
+    /// a large one gives the rest of its transaction the session's own settings back before its
+    /// lock, so that its statements are planned for the rows it has.
+    static let plannerDefaults =
+        "SELECT "
+        + ["plan_cache_mode", "enable_hashjoin", "enable_mergejoin"].map {
+            "set_config('\($0)', (SELECT reset_val FROM pg_settings WHERE name = '\($0)'), true)"
+        }.joined(separator: ", ")
 
     private func sourceLockSQL(_ entities: [EntityDescription]) -> String {
         let walked = PostgreSQLGraphCopySQL.walkTable
