@@ -37,6 +37,17 @@ public protocol StoreContext: ServiceTablesContext {
     /// The shared default is `fetchPositions` then `fetchRecords`.
     func fetchRecordPage(_ request: FetchRequest, pageSize: Int) throws -> RecordPage
 
+    // MARK: Export (docs/architecture.md#graphs-that-travel)
+
+    /// Records of `entity` by `_id` (distinct) for an export, into `batch`, whose buffers are
+    /// reused: one query for the rows plus one per relationship stored elsewhere. The shared
+    /// default goes through `fetchRecords`.
+    func readGraphRecords(entity: String, ids: [Int64], into batch: GraphRecordBatch) throws
+    /// The destinations of `relationship` for each of `sources` (distinct), in its order, into
+    /// `lists` (one list per source): what `destinationIDs` answers, without a dictionary. The
+    /// shared default goes through `destinationIDs`.
+    func readDestinations(of relationship: RelationshipDescription, for sources: [Int64], into lists: inout GraphDestinations) throws
+
     // MARK: Save
 
     /// Applies inserts, updates and deletes (with delete rules) together.

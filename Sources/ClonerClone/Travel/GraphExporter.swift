@@ -2,9 +2,9 @@ import ClonerModel
 import ClonerStore
 
 /// Writes the graph a clone would copy as a `GraphFormat` document, inside the caller's read
-/// transaction: the walk first (`_id`s only), then the objects a batch at a time through the
-/// store's normal fetch, so memory holds one batch, never the graph. Bytes go to `emit` in pieces
-/// of about `flushBytes`.
+/// transaction: the walk first (`_id`s only), then the objects a batch at a time into buffers
+/// every batch reuses (`readGraphRecords`), so memory holds one batch, never the graph, and no
+/// row costs a dictionary. Bytes go to `emit` in pieces of about `flushBytes`.
 public struct GraphExporter {
     public let plan: ClonePlan
     /// Objects fetched per query. Objects of entities with binary attributes count against a
@@ -13,7 +13,9 @@ public struct GraphExporter {
     /// read in large batches and large ones a few at a time.
     public var batchSize = 1000
     public var binaryBatchSize = 4
-    public var flushBytes = 64 * 1024
+    /// Bytes per piece handed to `emit`: each piece of a served export is one hand-over to the
+    /// connection's thread and back, so fewer, larger pieces (64 KiB before) cost less switching.
+    public var flushBytes = 256 * 1024
 
     public init(plan: ClonePlan) {
         self.plan = plan
@@ -40,43 +42,90 @@ public struct GraphExporter {
         }
         let rootTag = schema.entityTag(copy.rootEntity)
 
-        var buffer: [UInt8] = []
+        // Lines are written straight into the piece handed to `emit`.
+        var writer = GraphLineWriter(capacity: flushBytes + flushBytes / 4)
         var bytes = 0
-        var writer = GraphLineWriter(capacity: 4096)
-        func line(_ value: JSONValue) throws {
-            try emitLine(Array(value.canonicalText.utf8))
-        }
-        func emitLine(_ text: [UInt8]) throws {
-            buffer.append(contentsOf: text)
-            buffer.append(UInt8(ascii: "\n"))
-            if buffer.count >= flushBytes {
-                bytes += buffer.count
-                try emit(buffer)
-                buffer.removeAll(keepingCapacity: true)
+        func endLine() throws {
+            writer.endLine()
+            if writer.bytes.count >= flushBytes {
+                bytes += writer.bytes.count
+                try emit(writer.bytes)
+                writer.removeAll()
             }
         }
+        func line(_ value: JSONValue) throws {
+            writer.encoded(Array(value.canonicalText.utf8))
+            try endLine()
+        }
 
-        // The properties a line lists, per entity and for the root: worked out once, not per
-        // object (filtering them per object showed in the export's profile).
+        // What a line lists, per entity and for the root, worked out once rather than per object:
+        // properties by index, names encoded, each line's opening (`{"kind":"object","entity":…,
+        // "ref":`) written once.
+        struct AttributeColumn {
+            var index: Int
+            var key: [UInt8]
+            var type: AttributeType
+        }
+        struct RelationshipColumn {
+            var index: Int
+            var key: [UInt8]
+            var destination: Int
+            var isToMany: Bool
+        }
+        func opening(_ kind: String, _ entity: String) -> [UInt8] {
+            var opening = GraphLineWriter(capacity: 64)
+            opening.beginObject()
+            opening.key("kind")
+            opening.string(kind)
+            opening.key("entity")
+            opening.string(entity)
+            opening.key("ref")
+            return opening.bytes
+        }
         let attributeLists = model.entities.map { entity in
             [false, true].map { isRoot in
-                entity.attributes.filter { !copy.isExcludedEverywhere(entity.name, $0.name) && !(isRoot && copy.excludedAtRoot.contains($0.name)) }
+                entity.attributes.enumerated().filter { _, attribute in
+                    !copy.isExcludedEverywhere(entity.name, attribute.name) && !(isRoot && copy.excludedAtRoot.contains(attribute.name))
+                }.map { AttributeColumn(index: $0.offset, key: GraphLineWriter.encodedKey($0.element.name), type: $0.element.type) }
             }
         }
         let relationshipLists = model.entities.map { entity in
             [false, true].map { isRoot in
-                entity.relationships.filter { !copy.isExcludedEverywhere(entity.name, $0.name) && !(isRoot && copy.excludedAtRoot.contains($0.name)) }
+                entity.relationships.enumerated().filter { _, relationship in
+                    !copy.isExcludedEverywhere(entity.name, relationship.name) && !(isRoot && copy.excludedAtRoot.contains(relationship.name))
+                }.map {
+                    RelationshipColumn(
+                        index: $0.offset, key: GraphLineWriter.encodedKey($0.element.name), destination: schema.entityTag($0.element.destination),
+                        isToMany: $0.element.isToMany)
+                }
             }
         }
-        var destinationTags: [String: [String: Int]] = [:]
-        for entity in model.entities {
-            for relationship in entity.relationships {
-                destinationTags[entity.name, default: [:]][relationship.name] = schema.entityTag(relationship.destination)
+        let keyColumns = model.entities.map { entity in
+            GraphFormat.naturalKey(of: entity, in: model).map { name in
+                // A key naming no attribute is written null, as a fetch has no value for it.
+                AttributeColumn(
+                    index: entity.attributes.firstIndex { $0.name == name } ?? -1, key: GraphLineWriter.encodedKey(name),
+                    type: entity.attribute(named: name)?.type ?? .string)
             }
         }
+        let objectOpenings = model.entities.map { opening("object", $0.name) }
+        let referenceOpenings = model.entities.map { opening("reference", $0.name) }
+        let parentOpenings = model.entities.map { entity in
+            var parent = GraphLineWriter(capacity: 32)
+            parent.beginObject()
+            parent.key("entity")
+            parent.string(entity.name)
+            parent.key("ref")
+            return parent.bytes
+        }
+        let parentKey = GraphLineWriter.encodedKey("parent")
+        let keyKey = GraphLineWriter.encodedKey("key")
+        let attributesKey = GraphLineWriter.encodedKey("attributes")
+        let relationshipsKey = GraphLineWriter.encodedKey("relationships")
         let hasBinary = model.entities.map { $0.attributes.contains(where: { $0.type == .binary }) }
-        func attributeNames(_ tag: Int, isRoot: Bool) -> [AttributeDescription] { attributeLists[tag][isRoot ? 1 : 0] }
-        func relationshipNames(_ tag: Int, isRoot: Bool) -> [RelationshipDescription] { relationshipLists[tag][isRoot ? 1 : 0] }
+        func relationshipNames(_ tag: Int, isRoot: Bool) -> [RelationshipDescription] {
+            relationshipLists[tag][isRoot ? 1 : 0].map { model.entities[tag].relationships[$0.index] }
+        }
 
         // Header: the entities walked, and those their relationships may point at (references).
         var used: [Int: Bool] = [:]  // tag → has object lines
@@ -119,11 +168,20 @@ public struct GraphExporter {
                 "entities": .object(entities),
             ]))
 
-        var referenced: [Int: Set<Int64>] = [:]
+        let entityCount = model.entities.count
+        // Shared objects outside the walk already written as references, by entity index.
+        var referenced = [GraphIDSet](repeating: GraphIDSet(), count: entityCount)
+        var outside = [[Int64]](repeating: [], count: entityCount)
         var references = 0
         var start = 0
         let objects = walk.objects
         var binaryLimit = binaryBatchSize
+        // Per entity, the batch's `_id`s and their records; per object of the batch, its
+        // position among its entity's.
+        var batchIDs = [[Int64]](repeating: [], count: entityCount)
+        let records = (0..<entityCount).map { _ in GraphRecordBatch() }
+        var positions: [Int] = []
+        let referenceRecords = GraphRecordBatch()
         while start < objects.count {
             // A batch: up to `batchSize` objects, fewer when they carry binary values.
             var end = start
@@ -134,14 +192,16 @@ public struct GraphExporter {
             }
             let batch = objects[start..<end]
             start = end
-            var records: [Int: [Int64: StoredObject]] = [:]
+            for tag in 0..<entityCount { batchIDs[tag].removeAll(keepingCapacity: true) }
+            positions.removeAll(keepingCapacity: true)
+            for object in batch {
+                positions.append(batchIDs[object.entity].count)
+                batchIDs[object.entity].append(object.id)
+            }
             var binaryBytes = 0
-            for (tag, members) in Dictionary(grouping: batch, by: \.entity) {
-                let fetched = try context.fetchObjects(entity: model.entities[tag].name, ids: members.map(\.id))
-                records[tag] = Dictionary(fetched.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-                for object in fetched {
-                    for case .binary(let data) in object.attributes.values { binaryBytes += data.count }
-                }
+            for tag in 0..<entityCount where !batchIDs[tag].isEmpty {
+                try context.readGraphRecords(entity: model.entities[tag].name, ids: batchIDs[tag], into: records[tag])
+                binaryBytes += records[tag].binaryBytes
             }
             if binary >= binaryLimit {
                 if binaryBytes < 4 << 20 {
@@ -151,108 +211,105 @@ public struct GraphExporter {
                 }
             }
             // Shared objects outside the walk named by this batch: reference lines first.
-            var outside: [Int: [Int64]] = [:]
-            for object in batch {
-                guard let stored = records[object.entity]?[object.id] else { continue }
-                for relationship in relationshipNames(object.entity, isRoot: object.entity == rootTag && object.id == copy.rootID) {
-                    let tag = destinationTags[relationship.source]![relationship.name]!
-                    let ids: [Int64]
-                    switch stored.relationships[relationship.name] {
-                    case .toOne(let id?)?: ids = [id]
-                    case .toMany(let list)?: ids = list
-                    default: ids = []
-                    }
-                    for id in ids where !walk.contains(entity: tag, id: id) {
-                        if referenced[tag, default: []].insert(id).inserted { outside[tag, default: []].append(id) }
+            for (offset, object) in batch.enumerated() {
+                let position = positions[offset]
+                let entityRecords = records[object.entity]
+                guard entityRecords.isFound(position) else { continue }
+                let isRoot = object.entity == rootTag && object.id == copy.rootID
+                for relationship in relationshipLists[object.entity][isRoot ? 1 : 0] {
+                    let tag = relationship.destination
+                    for id in entityRecords.destinations(of: position, relationship: relationship.index) where !walk.contains(entity: tag, id: id) {
+                        if referenced[tag].insert(id) { outside[tag].append(id) }
                     }
                 }
             }
-            for (tag, ids) in outside.sorted(by: { $0.key < $1.key }) {
-                let entity = model.entities[tag]
-                let key = GraphFormat.naturalKey(of: entity, in: model)
+            for tag in 0..<entityCount where !outside[tag].isEmpty {
+                let ids = outside[tag]
+                outside[tag].removeAll(keepingCapacity: true)
                 var idStart = 0
                 while idStart < ids.count {
                     let chunk = Array(ids[idStart..<min(ids.count, idStart + batchSize)])
                     idStart += batchSize
-                    for stored in try context.fetchObjects(entity: entity.name, ids: chunk) {
-                        var writer = GraphLineWriter(capacity: 256)
-                        writer.beginObject()
-                        writer.key("kind"); writer.string("reference")
-                        writer.key("entity"); writer.string(entity.name)
-                        writer.key("ref"); writer.integer(stored.id)
-                        writer.key("key")
-                        if key.isEmpty {
+                    try context.readGraphRecords(entity: model.entities[tag].name, ids: chunk, into: referenceRecords)
+                    for position in chunk.indices where referenceRecords.isFound(position) {
+                        writer.encoded(referenceOpenings[tag])
+                        writer.integer(chunk[position])
+                        writer.encoded(keyKey)
+                        if keyColumns[tag].isEmpty {
                             writer.null()
                         } else {
                             writer.beginObject()
-                            for name in key { writer.key(name); writer.value(stored.attributes[name] ?? .null) }
+                            for column in keyColumns[tag] {
+                                writer.encoded(column.key)
+                                if column.index < 0 {
+                                    writer.null()
+                                } else {
+                                    writer.value(referenceRecords.value(of: position, attribute: column.index), type: column.type, in: referenceRecords)
+                                }
+                            }
                             writer.endObject()
                         }
-                        writer.key("attributes")
+                        writer.encoded(attributesKey)
                         writer.beginObject()
-                        for attribute in attributeNames(tag, isRoot: false) {
-                            writer.key(attribute.name); writer.value(stored.attributes[attribute.name] ?? .null)
+                        for column in attributeLists[tag][0] {
+                            writer.encoded(column.key)
+                            writer.value(referenceRecords.value(of: position, attribute: column.index), type: column.type, in: referenceRecords)
                         }
                         writer.endObject()
                         writer.endObject()
-                        try emitLine(writer.bytes)
+                        try endLine()
                         references += 1
                     }
                 }
             }
-            for object in batch {
-                // Deleted between the walk and the fetch cannot happen inside one read transaction.
-                guard let stored = records[object.entity]?[object.id] else { continue }
-                let entity = model.entities[object.entity]
-                let isRoot = object.entity == rootTag && object.id == copy.rootID
-                writer.removeAll()
-                writer.beginObject()
-                writer.key("kind"); writer.string("object")
-                writer.key("entity"); writer.string(entity.name)
-                writer.key("ref"); writer.integer(object.id)
-                writer.key("parent")
+            for (offset, object) in batch.enumerated() {
+                // Deleted between the walk and the read cannot happen inside one read transaction.
+                let position = positions[offset]
+                let tag = object.entity
+                let entityRecords = records[tag]
+                guard entityRecords.isFound(position) else { continue }
+                let isRoot = tag == rootTag && object.id == copy.rootID
+                writer.encoded(objectOpenings[tag])
+                writer.integer(object.id)
+                writer.encoded(parentKey)
                 if let parentEntity = object.parentEntity, let parentID = object.parentID {
-                    writer.beginObject()
-                    writer.key("entity"); writer.string(model.entities[parentEntity].name)
-                    writer.key("ref"); writer.integer(parentID)
+                    writer.encoded(parentOpenings[parentEntity])
+                    writer.integer(parentID)
                     writer.endObject()
                 } else {
                     writer.null()
                 }
-                writer.key("attributes")
+                writer.encoded(attributesKey)
                 writer.beginObject()
-                for attribute in attributeNames(object.entity, isRoot: isRoot) {
-                    writer.key(attribute.name); writer.value(stored.attributes[attribute.name] ?? .null)
+                for column in attributeLists[tag][isRoot ? 1 : 0] {
+                    writer.encoded(column.key)
+                    writer.value(entityRecords.value(of: position, attribute: column.index), type: column.type, in: entityRecords)
                 }
                 writer.endObject()
-                writer.key("relationships")
+                writer.encoded(relationshipsKey)
                 writer.beginObject()
-                for relationship in relationshipNames(object.entity, isRoot: isRoot) {
-                    writer.key(relationship.name)
-                    switch stored.relationships[relationship.name] {
-                    case .toOne(let id?)?: writer.integer(id)
-                    case .toMany(let list)?:
+                for relationship in relationshipLists[tag][isRoot ? 1 : 0] {
+                    writer.encoded(relationship.key)
+                    let destinations = entityRecords.destinations(of: position, relationship: relationship.index)
+                    if relationship.isToMany {
                         writer.beginArray()
-                        for id in list { writer.integer(id) }
+                        for id in destinations { writer.integer(id) }
                         writer.endArray()
-                    default:
-                        if relationship.isToMany {
-                            writer.beginArray()
-                            writer.endArray()
-                        } else {
-                            writer.null()
-                        }
+                    } else if let id = destinations.first {
+                        writer.integer(id)
+                    } else {
+                        writer.null()
                     }
                 }
                 writer.endObject()
                 writer.endObject()
-                try emitLine(writer.bytes)
+                try endLine()
             }
         }
         try line(.object(["kind": "end", "objects": .integer(Int64(objects.count)), "references": .integer(Int64(references))]))
-        if !buffer.isEmpty {
-            bytes += buffer.count
-            try emit(buffer)
+        if !writer.bytes.isEmpty {
+            bytes += writer.bytes.count
+            try emit(writer.bytes)
         }
         return Summary(objects: objects.count, references: references, bytes: bytes)
     }

@@ -51,9 +51,37 @@ struct GraphLineWriter {
         needsComma = false
     }
 
+    /// JSON text encoded once that a value follows — a name and its colon (`encodedKey`), the
+    /// opening of a line every object repeats — or a whole value that ends a line.
+    mutating func encoded(_ encoded: [UInt8]) {
+        comma()
+        bytes.append(contentsOf: encoded)
+        needsComma = false
+    }
+
+    /// `"name":` as `key` writes it.
+    static func encodedKey(_ name: String) -> [UInt8] {
+        var writer = GraphLineWriter(capacity: name.utf8.count + 3)
+        writer.key(name)
+        return writer.bytes
+    }
+
+    /// Decimal digits, as `String(value)` writes them, without the `String`.
     mutating func integer(_ value: Int64) {
         comma()
-        bytes.append(contentsOf: String(value).utf8)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        // 20 digits at most, written backwards from the end of a buffer on the stack.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+        }
         needsComma = true
     }
 
@@ -65,20 +93,30 @@ struct GraphLineWriter {
 
     /// A string, escaped as RFC 8259 §7 requires: quote, backslash and control characters.
     mutating func string(_ value: String) {
+        if value.utf8.withContiguousStorageIfAvailable({ string(utf8: UnsafeRawBufferPointer($0)) }) != nil { return }
+        comma()
+        bytes.append(UInt8(ascii: "\""))
+        appendEscaped(value.utf8)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// A string given as its UTF-8 bytes, escaped as `string` escapes it.
+    mutating func string(utf8: UnsafeRawBufferPointer) {
         comma()
         bytes.append(UInt8(ascii: "\""))
         // Most strings (names, keys, text) need no escape: appended whole, not a byte at a time.
-        let plain = value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+        if utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            appendEscaped(utf8)
+        } else {
             bytes.append(contentsOf: utf8)
-            return true
         }
-        if plain == true {
-            bytes.append(UInt8(ascii: "\""))
-            needsComma = true
-            return
-        }
-        for byte in value.utf8 {
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    private mutating func appendEscaped<Bytes: Sequence<UInt8>>(_ utf8: Bytes) {
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
@@ -93,8 +131,6 @@ struct GraphLineWriter {
             default: bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
-        needsComma = true
     }
 
     /// An attribute value in its JSON form (the inverse of `AttributeValue.decode(json:type:)`).
@@ -112,20 +148,10 @@ struct GraphLineWriter {
             bytes.append(contentsOf: (flag ? "true" : "false").utf8)
             needsComma = true
         case .date(let milliseconds): string(RFC3339Timestamp.format(millisecondsSince1970: milliseconds))
-        case .uuid(let uuid):
-            comma()
-            bytes.append(UInt8(ascii: "\""))
-            appendLowercaseText(of: uuid)
-            bytes.append(UInt8(ascii: "\""))
-            needsComma = true
+        case .uuid(let uuid): self.uuid(uuid)
         case .binary(let data):
-            comma()
-            bytes.append(UInt8(ascii: "\""))
-            appendBase64(data)
-            bytes.append(UInt8(ascii: "\""))
-            needsComma = true
+            data.withUnsafeBytes { binary(UnsafeRawBufferPointer($0)) }
         case .json(let text):
-            // Canonical JSON text the store holds as written by the service: a value as it is.
             comma()
             bytes.append(contentsOf: text.utf8)
             needsComma = true
@@ -134,6 +160,31 @@ struct GraphLineWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
     private static let base64Digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// A JSON value's text as it is: canonical JSON text the store holds as the service wrote it.
+    mutating func json(utf8: UnsafeRawBufferPointer) {
+        comma()
+        bytes.append(contentsOf: utf8)
+        needsComma = true
+    }
+
+    /// A binary value: its bytes in base64, in quotes.
+    mutating func binary(_ data: UnsafeRawBufferPointer) {
+        comma()
+        bytes.append(UInt8(ascii: "\""))
+        appendBase64(data)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// A uuid in quotes, lower case.
+    mutating func uuid(_ uuid: UUID) {
+        comma()
+        bytes.append(UInt8(ascii: "\""))
+        appendLowercaseText(of: uuid)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
 
     /// RFC 9562 §4's text form in lower case, as `uuidString.lowercased()` gives it, without its
     /// two strings.
@@ -147,37 +198,50 @@ struct GraphLineWriter {
         }
     }
 
+    /// Every 12 bits' two base64 digits, the first in the low byte: a lookup writes two digits.
+    private static let base64Pairs: [UInt16] = (0..<4096).map { bits in
+        UInt16(base64Digits[bits >> 6]) | UInt16(base64Digits[bits & 63]) << 8
+    }
+
     /// Standard base64 with padding (RFC 4648 §4, as `base64EncodedData()` writes it), encoded
-    /// through buffer pointers: Foundation's encoder built a `Data` per value first.
-    private mutating func appendBase64(_ data: Data) {
-        let length = (data.count + 2) / 3 * 4
-        let encoded = Self.base64Digits.withUnsafeBufferPointer { digits in
-            data.withUnsafeBytes { input in
-                [UInt8](unsafeUninitializedCapacity: length) { out, initialized in
-                    var position = 0
-                    var index = 0
-                    while index + 3 <= input.count {
-                        let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-                        out[position] = digits[Int(group >> 18 & 63)]
-                        out[position + 1] = digits[Int(group >> 12 & 63)]
-                        out[position + 2] = digits[Int(group >> 6 & 63)]
-                        out[position + 3] = digits[Int(group & 63)]
-                        index += 3
-                        position += 4
-                    }
-                    let rest = input.count - index
-                    if rest > 0 {
-                        let group = UInt32(input[index]) << 16 | (rest == 2 ? UInt32(input[index + 1]) << 8 : 0)
-                        out[position] = digits[Int(group >> 18 & 63)]
-                        out[position + 1] = digits[Int(group >> 12 & 63)]
-                        out[position + 2] = rest == 2 ? digits[Int(group >> 6 & 63)] : UInt8(ascii: "=")
-                        out[position + 3] = UInt8(ascii: "=")
-                    }
-                    initialized = length
+    /// straight into `bytes`, six input bytes to one 8-byte store while at least eight remain:
+    /// Foundation's encoder built a `Data` per value first, a digit at a time, and an array in
+    /// between was one more copy of every blob (base64 was a tenth of an export's samples).
+    private mutating func appendBase64(_ input: UnsafeRawBufferPointer) {
+        let length = (input.count + 2) / 3 * 4
+        let first = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: length))
+        Self.base64Pairs.withUnsafeBufferPointer { pairs in
+            bytes.withUnsafeMutableBytes { whole in
+                let out = UnsafeMutableRawBufferPointer(rebasing: whole[first...])
+                var position = 0
+                var index = 0
+                while index + 8 <= input.count {
+                    let word = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    let high = Int(truncatingIfNeeded: word >> 40), low = Int(truncatingIfNeeded: word >> 16) & 0xFF_FFFF
+                    let digits =
+                        UInt64(pairs[high >> 12]) | UInt64(pairs[high & 0xFFF]) << 16 | UInt64(pairs[low >> 12]) << 32
+                        | UInt64(pairs[low & 0xFFF]) << 48
+                    out.storeBytes(of: digits.littleEndian, toByteOffset: position, as: UInt64.self)
+                    index += 6
+                    position += 8
+                }
+                while index + 3 <= input.count {
+                    let group = Int(input[index]) << 16 | Int(input[index + 1]) << 8 | Int(input[index + 2])
+                    out.storeBytes(of: pairs[group >> 12].littleEndian, toByteOffset: position, as: UInt16.self)
+                    out.storeBytes(of: pairs[group & 0xFFF].littleEndian, toByteOffset: position + 2, as: UInt16.self)
+                    index += 3
+                    position += 4
+                }
+                let rest = input.count - index
+                if rest > 0 {
+                    let group = Int(input[index]) << 16 | (rest == 2 ? Int(input[index + 1]) << 8 : 0)
+                    out.storeBytes(of: pairs[group >> 12].littleEndian, toByteOffset: position, as: UInt16.self)
+                    out[position + 2] = rest == 2 ? Self.base64Digits[group >> 6 & 63] : UInt8(ascii: "=")
+                    out[position + 3] = UInt8(ascii: "=")
                 }
             }
         }
-        bytes.append(contentsOf: encoded)
     }
 
     private mutating func comma() {

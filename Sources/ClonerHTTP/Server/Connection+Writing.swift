@@ -13,19 +13,29 @@ extension Connection {
                 continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed())
                 return
             }
-            var frame: [UInt8]
-            if chunked {
-                frame = []
+            if chunked && tls == nil {
+                // The piece queued as it is between its size line and CRLF, which `sendmsg`
+                // gathers: copying it into a frame first was one more copy of every byte an
+                // export sends.
+                let sizeLine = Array((String(bytes.count, radix: 16) + "\r\n").utf8)
+                machine.streamQueued(bytes: sizeLine.count + bytes.count + 2)
+                enqueue(sizeLine)
+                enqueue(bytes)
+                enqueue(Self.chunkEnd)
+            } else if chunked {
+                // One buffer: one TLS record.
+                var frame: [UInt8] = []
                 frame.reserveCapacity(bytes.count + 12)
                 frame.append(contentsOf: String(bytes.count, radix: 16).utf8)
                 frame.append(contentsOf: "\r\n".utf8)
                 frame.append(contentsOf: bytes)
                 frame.append(contentsOf: "\r\n".utf8)
+                machine.streamQueued(bytes: frame.count)
+                enqueue(frame)
             } else {
-                frame = bytes
+                machine.streamQueued(bytes: bytes.count)
+                enqueue(bytes)
             }
-            machine.streamQueued(bytes: frame.count)
-            enqueue(frame)
             flush()
             if machine.isClosed {
                 continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed())
@@ -61,6 +71,9 @@ extension Connection {
             close()
         }
     }
+
+    /// What ends every chunk of a chunked body.
+    static let chunkEnd = Array("\r\n".utf8)
 
     /// Queues bytes to write. The write deadline counts from the moment output starts waiting,
     /// not from a write that ended long before (an idle keep-alive connection's last one).

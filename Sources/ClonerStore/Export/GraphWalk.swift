@@ -19,13 +19,16 @@ public struct GraphWalk: Sendable {
     }
 
     public private(set) var objects: [Object] = []
-    private var members: [Int: Set<Int64>] = [:]
+    /// The walked `_id`s by entity index.
+    @usableFromInline private(set) var members: [GraphIDSet] = []
 
-    /// Whether the walk reached `id` of the entity at index `entity`.
-    public func contains(entity: Int, id: Int64) -> Bool { members[entity]?.contains(id) ?? false }
+    /// Whether the walk reached `id` of the entity at index `entity` (inlinable: the export asks
+    /// for every link it writes).
+    @inlinable
+    public func contains(entity: Int, id: Int64) -> Bool { entity < members.count && members[entity].contains(id) }
 
     /// Entity indices of every walked object.
-    public var entities: Set<Int> { Set(members.keys) }
+    public var entities: Set<Int> { Set(members.indices.filter { members[$0].count > 0 }) }
 
     /// An arrival: the object, and the parent it came from (nil for the root).
     struct Arrival {
@@ -42,7 +45,8 @@ public struct GraphWalk: Sendable {
     }
 
     mutating func add(_ object: Object) -> Bool {
-        guard members[object.entity, default: []].insert(object.id).inserted else { return false }
+        if object.entity >= members.count { members.append(contentsOf: repeatElement(GraphIDSet(), count: object.entity + 1 - members.count)) }
+        guard members[object.entity].insert(object.id) else { return false }
         objects.append(object)
         return true
     }
@@ -51,8 +55,9 @@ public struct GraphWalk: Sendable {
 extension StoreContext {
     /// Walks what a clone of `plan.rootEntity` `plan.rootID` would copy, with `plan`'s owned
     /// relationships and exclusions: per level, one `destinationIDs` query per followed
-    /// relationship and batch of `batchSize` sources — the queries grow with the model and the
-    /// depth, never one per object. Built on `StoreContext` alone, so every backend walks alike.
+    /// relationship and batch of `batchSize` sources (`readDestinations`) — the queries grow with
+    /// the model and the depth, never one per object. Built on `StoreContext` alone, so every
+    /// backend walks alike.
     /// Throws `StoreError.notFound` for a missing root, `.tooLarge` past `plan.maximumObjects`.
     public func walkGraph(_ plan: GraphCopyPlan, batchSize: Int = 1000) throws -> GraphWalk {
         precondition(batchSize > 0, "a walk in batches of \(batchSize)")
@@ -73,8 +78,12 @@ extension StoreContext {
         let rootTag = schema.entityTag(root.name)
         _ = walk.add(GraphWalk.Object(entity: rootTag, id: plan.rootID, parentEntity: nil, parentID: nil))
         // Arrivals seen, per (entity, via): an object reached again through the same relationship
-        // goes no further, as the copier's `UNION` ends cycles.
-        var seen: [Group: Set<Int64>] = [Group(entity: rootTag, via: nil): [plan.rootID]]
+        // goes no further, as the copier's `UNION` ends cycles. A set per group in `seenSets`,
+        // found once per relationship followed, not per arrival.
+        var seen: [Group: Int] = [Group(entity: rootTag, via: nil): 0]
+        var seenSets = [GraphIDSet()]
+        seenSets[0].insert(plan.rootID)
+        var lists = GraphDestinations()
         var frontier: [(group: Group, arrivals: [Arrival])] = [(Group(entity: rootTag, via: nil), [Arrival(id: plan.rootID)])]
         while !frontier.isEmpty {
             var next: [(group: Group, arrivals: [Arrival])] = []
@@ -94,19 +103,27 @@ extension StoreContext {
                     let destinationTag = schema.entityTag(relationship.destination)
                     let via = relationshipIndex[relationship.qualifiedName]!
                     let target = Group(entity: destinationTag, via: via)
+                    let seenIndex: Int
+                    if let known = seen[target] {
+                        seenIndex = known
+                    } else {
+                        seenIndex = seenSets.count
+                        seen[target] = seenIndex
+                        seenSets.append(GraphIDSet())
+                    }
                     var start = 0
                     while start < arrivals.count {
                         let batch = arrivals[start..<min(arrivals.count, start + batchSize)]
                         start += batchSize
-                        let destinations = try destinationIDs(of: relationship, for: batch.map(\.id))
-                        for arrival in batch {
-                            for destination in destinations[arrival.id] ?? [] {
+                        try readDestinations(of: relationship, for: batch.map(\.id), into: &lists)
+                        for (offset, arrival) in batch.enumerated() {
+                            for destination in lists.destinations(of: offset) {
                                 if relationship.isSelfInverse, arrivedVia?.qualifiedName == relationship.qualifiedName,
                                     destination == arrival.parentID
                                 {
                                     continue
                                 }
-                                guard seen[target, default: []].insert(destination).inserted else { continue }
+                                guard seenSets[seenIndex].insert(destination) else { continue }
                                 if walk.add(GraphWalk.Object(entity: destinationTag, id: destination, parentEntity: group.entity, parentID: arrival.id)),
                                     walk.objects.count > plan.maximumObjects
                                 {

@@ -30,6 +30,16 @@ final class SQLiteReadSQL: Sendable {
         let related: [Related]
         let byID: Query
         let byIDs: Query
+        /// For an export (`readGraphRecords`): `"_id"`, the attributes' own columns (a binary
+        /// one's blob key, not its bytes), then the reference columns, for a JSON array of `_id`s.
+        let graphRows: Query
+        /// Per binary attribute (its index in the entity's attributes): `(_id, chunk bytes)` rows
+        /// of its blobs for a JSON array of `_id`s, in order of `_id` then chunk — the bytes read
+        /// as they are stored, where `readExpression` concatenates them in SQL first.
+        let graphChunks: [(attribute: Int, query: Query)]
+        /// Per relationship (in model order): `(source, destination)` rows for a JSON array of
+        /// sources, as `destinationIDs` reads them.
+        let destinations: [Query]
     }
 
     let entities: [String: EntityReads]
@@ -63,10 +73,30 @@ final class SQLiteReadSQL: Sendable {
             let columns = (["\"_id\"", "\"_version\""] + entity.attributes.map { Self.readExpression(entity.name, $0) } + ownColumns.map(quoted))
                 .joined(separator: ", ")
             let table = quoted(entity.name)
+            let among = "IN (\(SQLiteStoreContext.idsFromArray))"
+            let graphColumns = (["\"_id\""] + entity.attributes.map { quoted($0.name) } + ownColumns.map(quoted)).joined(separator: ", ")
+            let graphChunks = entity.attributes.enumerated().filter { $0.element.type == .binary }.map { attribute, description in
+                (
+                    attribute: attribute,
+                    query: query(
+                        "SELECT t.\"_id\", c.\"bytes\" FROM \(table) AS t JOIN main.\(quoted(StoreSchema.blobChunkTable)) AS c "
+                            + "ON c.\"hash\" = t.\(quoted(description.name)) WHERE t.\"_id\" \(among) ORDER BY t.\"_id\", c.\"n\"")
+                )
+            }
+            var destinations: [Query] = []
+            for (index, relationship) in entity.relationships.enumerated() {
+                if let known = related.first(where: { $0.relationship == index }) {
+                    destinations.append(known.forMany)
+                } else {
+                    destinations.append(query(Self.destinations(schema.join(for: relationship), sources: among)))
+                }
+            }
             entities[entity.name] = EntityReads(
                 entity: entity, columns: columns, table: table, ownToOnes: ownToOnes, related: related,
                 byID: query("SELECT \(columns) FROM \(table) WHERE \"_id\" = ?"),
-                byIDs: query("SELECT \(columns) FROM \(table) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))"))
+                byIDs: query("SELECT \(columns) FROM \(table) WHERE \"_id\" \(among)"),
+                graphRows: query("SELECT \(graphColumns) FROM \(table) WHERE \"_id\" \(among)"),
+                graphChunks: graphChunks, destinations: destinations)
         }
         self.entities = entities
         self.slotCount = slot
