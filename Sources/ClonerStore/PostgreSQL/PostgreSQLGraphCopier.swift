@@ -8,9 +8,9 @@ import Foundation
 ///
 /// One consistent source without a snapshot-wide isolation level: the walk finds the objects and
 /// reads their versions, then every one of them is locked `FOR SHARE` and its version compared.
-/// Once they agree, no walked row can change until the clone commits (an edit or delete of one waits; every change of
-/// a relationship steps the versions of both ends, so it too waits on a locked row), and every
-/// later statement reads the same rows. Other clones of the same source share those locks and run
+/// Once they agree, no walked row can change until the clone commits (an edit or delete of one
+/// waits; every change of a relationship steps the versions of both ends, so it too waits on a
+/// locked row), and every later statement reads the same rows. Other clones of the same source share those locks and run
 /// beside it. The objects the copies link are locked next, in one fixed order, before their
 /// versions step or their ordered lists gain the copies: concurrent clones and edits of the same
 /// shared objects wait for each other instead of failing as they would under REPEATABLE READ.

@@ -222,7 +222,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
 
     // MARK: 1. Walk
 
-    /// The recursive walk as a CTE named `w` (rows `cp, ent, id, via, pent, pid`).
+    /// The recursive walk as a CTE named `w` (rows `cp, ent, id, via, pent, pid, ver`).
     private func walkCTE() -> String {
         let root = "\(rootTag)::int4, $1::int8, -1::int4, NULL::int4, NULL::int8, r.\"_version\"::int8 FROM \(quoted(plan.rootEntity)) r"
         let start =
