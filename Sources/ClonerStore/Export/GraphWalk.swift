@@ -103,14 +103,10 @@ extension StoreContext {
                     let destinationTag = schema.entityTag(relationship.destination)
                     let via = relationshipIndex[relationship.qualifiedName]!
                     let target = Group(entity: destinationTag, via: via)
-                    let seenIndex: Int
-                    if let known = seen[target] {
-                        seenIndex = known
-                    } else {
-                        seenIndex = seenSets.count
-                        seen[target] = seenIndex
-                        seenSets.append(GraphIDSet())
-                    }
+                    let seenIndex = entry(for: target, in: &seen, of: &seenSets) { GraphIDSet() }
+                    // The group the destinations join in the next level: looked up once the first
+                    // one arrives (a group with no arrivals is never made), then kept.
+                    var position: Int?
                     var start = 0
                     while start < arrivals.count {
                         let batch = arrivals[start..<min(arrivals.count, start + batchSize)]
@@ -129,15 +125,9 @@ extension StoreContext {
                                 {
                                     throw StoreError.tooLarge(objects: walk.objects.count, limit: plan.maximumObjects)
                                 }
-                                let position: Int
-                                if let existing = nextIndex[target] {
-                                    position = existing
-                                } else {
-                                    position = next.count
-                                    nextIndex[target] = position
-                                    next.append((target, []))
-                                }
-                                next[position].arrivals.append(Arrival(id: destination, parentEntity: group.entity, parentID: arrival.id))
+                                let at = position ?? entry(for: target, in: &nextIndex, of: &next) { (target, []) }
+                                position = at
+                                next[at].arrivals.append(Arrival(id: destination, parentEntity: group.entity, parentID: arrival.id))
                             }
                         }
                     }
@@ -147,4 +137,14 @@ extension StoreContext {
         }
         return walk
     }
+}
+
+/// The index of `group`'s entry in `entries`, appending one made by `make` the first time.
+private func entry<Entry>(
+    for group: GraphWalk.Group, in indexes: inout [GraphWalk.Group: Int], of entries: inout [Entry], make: () -> Entry
+) -> Int {
+    if let known = indexes[group] { return known }
+    indexes[group] = entries.count
+    entries.append(make())
+    return entries.count - 1
 }
