@@ -190,13 +190,16 @@ struct LifecycleEndToEndTests {
             #expect(accepted.status == 202)
             jobLocation = try #require(accepted.header("Location"))
             let deadline = ContinuousClock.now + .seconds(60)
+            // The job as last polled, so a clone never seen copying says how it ended instead.
+            var lastJob: [String: Any] = [:]
             while ContinuousClock.now < deadline {
                 if try await Self.cloneIsCopying(service, job: jobLocation) { sawCopying = true; break }
-                let status = try await client.get(jobLocation).json()["status"] as? String
+                lastJob = try await client.get(jobLocation).json()
+                let status = lastJob["status"] as? String
                 if status != "queued" && status != "running" { break }
                 try await Task.sleep(for: .milliseconds(5))
             }
-            #expect(sawCopying, "the clone was never seen copying")
+            #expect(sawCopying, "the clone was never seen copying; the job last read: \(lastJob)")
             let running = try await client.get(jobLocation).json()
             if running["status"] as? String == "running", let progress = running["progress"] as? [String: Any],
                 let planned = F.int(progress["planned"]), planned > 0
