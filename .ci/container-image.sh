@@ -294,8 +294,17 @@ if elapsed > drain + 1:
     sys.exit(f"the container took {elapsed:.1f} s to exit after SIGTERM, past the drain timeout of {drain:g} s")
 print(f"container-image: ok: SIGTERM answered the in-flight request (201) and exited 0 after {elapsed:.1f} s (drain timeout {drain:g} s)")
 PY
-podman logs "$run_id-main" 2>&1 | grep -q 'signal received' ||
-  fail "the container's log does not show the SIGTERM drain"
+# The log is read whole before it is searched: `grep -q` stops at the first match, and under
+# pipefail the writer's SIGPIPE would fail the pipeline although the line is there. conmon may
+# also write the last lines a moment after the container exits, so a miss is read again.
+drain_logged=""
+for _ in 1 2 3 4 5; do
+  container_log=$(podman logs "$run_id-main" 2>&1 || true)
+  if grep -q 'signal received' <<<"$container_log"; then drain_logged=yes; break; fi
+  sleep 1
+done
+[[ -n $drain_logged ]] ||
+  fail "the container's log does not show the SIGTERM drain; its last lines: $(tail -n 5 <<<"$container_log")"
 checks=$((checks + 1))
 
 # ---- 7. the health check follows CLONER_PORT and TLS -----------------------------------------
