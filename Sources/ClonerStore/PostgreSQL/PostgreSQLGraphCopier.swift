@@ -386,7 +386,9 @@ struct PostgreSQLGraphCopier {
     private func stepVersionsAtCommit(sql: PostgreSQLGraphCopySQL, tags: [Int]) {
         for tag in tags {
             let step = sql.versionSteps[tag] ?? PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[tag].name)
-            connection.statementsBeforeCommit.append(.init(step, [.int8(Int64(tag))], isPrepared: prepared))
+            for statement in step {
+                connection.statementsBeforeCommit.append(.init(statement, [.int8(Int64(tag))], isPrepared: prepared))
+            }
         }
     }
 

@@ -86,7 +86,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     }
     private(set) var entitySteps: [EntityStep] = []
     /// `versionStep` of each entity of `everyLinked.linkableTags`.
-    private(set) var versionSteps: [Int: String] = [:]
+    private(set) var versionSteps: [Int: [String]] = [:]
     /// The map's fill (`mapFillSQL`), and a dry run's, which takes no ids.
     private(set) var mapFill = ""
     private(set) var mapFillDryRun = ""
@@ -374,14 +374,24 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
             + "SELECT l.ent, count(*), (SELECT \(lockedCount)) FROM \(linked) l GROUP BY l.ent"
     }
 
-    /// One step of the version of every linked object of `entity` whose version steps, its rows
+    /// One step of the version of every linked object of `entity` whose version steps: its rows
     /// locked in `_id` order first (so two clones stepping the same objects wait rather than
-    /// deadlock). `$1` is the entity's tag.
-    static func versionStep(entity: String) -> String {
+    /// deadlock), then updated by a statement of its own. `$1` is the entity's tag.
+    ///
+    /// Two statements, because one would deadlock: an UPDATE whose CTE locks the rows reads them
+    /// again with the snapshot it started with, and a row another clone stepped and committed
+    /// while this one waited for its lock is, in that snapshot, the older version — whose update
+    /// waits on the row's tuple lock that the next clone in the queue holds while it waits for
+    /// this one. PostgreSQL found such a cycle a few times a second with 32 clients on one tag,
+    /// each costing its clone the one-second `deadlock_timeout` and a run again. The update's own
+    /// statement reads the rows as this transaction locked them.
+    static func versionStep(entity: String) -> [String] {
         let table = quoted(entity)
-        return "WITH locked AS (SELECT t.\"_id\" FROM \(table) t WHERE t.\"_id\" IN "
-            + "(SELECT id FROM \(linkedTable) WHERE ent = $1::int4 AND bump = 1) ORDER BY t.\"_id\" FOR NO KEY UPDATE OF t) "
-            + "UPDATE \(table) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" IN (SELECT \"_id\" FROM locked)"
+        let stepping = "SELECT id FROM \(linkedTable) WHERE ent = $1::int4 AND bump = 1"
+        return [
+            "SELECT 1 FROM \(table) t WHERE t.\"_id\" IN (\(stepping)) ORDER BY t.\"_id\" FOR NO KEY UPDATE OF t",
+            "UPDATE \(table) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" IN (\(stepping))",
+        ]
     }
 
     // MARK: 2. Map
