@@ -3,6 +3,7 @@ import ClonerModel
 import ClonerStore
 import ClonerTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// The clone on PostgreSQL beside SQLite: the same answers, many copies in one set-based copy,
@@ -170,11 +171,10 @@ struct PostgreSQLCloneTests {
         #expect(largest <= 8, "pages of the walk table at most: \(largest)")
     }
 
-    /// An object the walk read changes before the clone locks it: here an item joins the note in
-    /// a transaction that commits while the clone waits for the note's lock. The clone runs again
-    /// and copies the note as it is after the change — never the note's new row with the items
-    /// the walk found before it.
-    @Test func aSourceChangedBeforeItsLockIsCopiedAsItIsAfterTheChange() throws {
+    /// A small clone locks nothing of its source: an edit of the note, not yet committed, does
+    /// not make it wait, and it copies the note as it was before the edit — the three items the
+    /// walk found, never the note with a fourth. The edit, in turn, commits after the clone.
+    @Test func aCloneBesideAnUncommittedEditCopiesTheSourceBeforeIt() throws {
         let fixture = try CloneFixture(.postgreSQL)
         let sample = try fixture.makeSampleNote(items: 3)
         let store = fixture.store, note = sample.note
@@ -191,7 +191,36 @@ struct PostgreSQLCloneTests {
         }
         saved.wait()
         let job = try fixture.engine.start(CloneRequest(entity: "Note", id: note))
-        // The clone has walked (the new item is not committed) and waits on the note's lock.
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            job.wait()
+            done.signal()
+        }
+        let finished = done.wait(timeout: .now() + 30) == .success
+        release.signal()
+        committed.wait()
+        #expect(finished, "the clone finished while the edit of its source was still open")
+        let result = try #require(job.result)
+        #expect(result.created["Item"] == 3, "items of the clone: \(String(describing: result.created["Item"]))")
+        #expect(try fixture.toMany("Note", result.clone.id, "items").count == 3)
+        #expect(try fixture.toMany("Note", note, "items").count == 4, "the source has the item it gained")
+    }
+
+    /// An edit committed while a small clone copies: an item is cloned (its copy joins the
+    /// note's ordered list, so the clone locks the note), and while the clone, past its walk,
+    /// waits for that lock, the item gains a second ItemData in an edit that commits. The clone's
+    /// check of the source's versions, after its last read, finds the item changed; the clone
+    /// runs again (locking the source this time) and copies the item as it is after the edit —
+    /// never the item's new row with the one ItemData the walk found before it. The edit did not
+    /// wait for the clone.
+    @Test func anEditCommittedDuringACloneIsCopiedAsItIsAfterIt() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let sample = try fixture.makeSampleNote(items: 3)
+        let store = fixture.store, item = sample.items[0]
+        let blocker = try PostgreSQLConnection(uri: fixture.database!.uri)
+        try blocker.execute("BEGIN")
+        _ = try blocker.query("SELECT 1 FROM \"Note\" WHERE \"_id\" = $1 FOR SHARE", [.int8(sample.note)])
+        let job = try fixture.engine.start(CloneRequest(entity: "Item", id: item))
         let admin = try PostgreSQLConnection(uri: fixture.database!.uri)
         let deadline = Date().addingTimeInterval(30)
         var waiting = false
@@ -200,18 +229,85 @@ struct PostgreSQLCloneTests {
                 try admin.query(
                     """
                     SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' \
-                    AND query LIKE '%FOR SHARE%'
+                    AND query LIKE '%FOR NO KEY UPDATE%'
+                    """)[0].int64(0) > 0
+            if !waiting { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        let edited = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = try? store.write { context in
+                let data = ChangeSet.Insert(
+                    entity: "ItemData", attributes: ["createDate": .date(millisecondsSince1970: 1_600_000_000_000), "value": .double(9)],
+                    relationships: ["item": .toOne(.existing(item))])
+                _ = try context.save(ChangeSet(inserts: [data]))
+            }
+            edited.signal()
+        }
+        let editDidNotWait = edited.wait(timeout: .now() + 30) == .success
+        try blocker.execute("COMMIT")
+        job.wait()
+        #expect(waiting, "the clone waited on the note's lock")
+        #expect(editDidNotWait, "the edit committed while the clone was in flight")
+        let result = try #require(job.result, "the clone failed: \(String(describing: job.error))")
+        #expect(result.created["ItemData"] == 2, "item data of the clone: \(String(describing: result.created["ItemData"]))")
+        #expect(try fixture.toMany("Item", result.clone.id, "itemDatas").count == 2)
+        #expect(try fixture.toMany("Item", item, "itemDatas").count == 2, "the source has the item data it gained")
+    }
+
+    /// A clone holds no lock on the objects it links until it steps their versions, with its
+    /// commit: here the tag its memos link is being taken off them and deleted (not yet
+    /// committed) while the clone copies, and the clone runs beside that edit until the step,
+    /// where it waits. The edit commits first; the copies' links to the tag then fail their
+    /// foreign key at the clone's commit, and the clone runs again and copies the note as it is
+    /// after the edit, linking nothing — where a failed clone is what the foreign key alone gives.
+    @Test func aLinkedObjectDeletedDuringACloneIsNotLinked() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let tag = try fixture.makeTags(["doomed"])[0]
+        let sample = try fixture.makeSampleNote(items: 3, tags: [tag])
+        let store = fixture.store
+        let deleted = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), committed = DispatchSemaphore(value: 0)
+        let editError = Mutex<(any Error)?>(nil)
+        DispatchQueue.global().async {
+            do {
+                try store.write { context in
+                    // A tag's memos deny its delete: the edit unlinks them first.
+                    let unlink = sample.memos.map { ChangeSet.Update(entity: "Memo", id: $0, relationships: ["tags": .toMany([])]) }
+                    _ = try context.save(ChangeSet(updates: unlink, deletes: [ChangeSet.Delete(entity: "Tag", id: tag)]))
+                    deleted.signal()
+                    release.wait()
+                }
+            } catch {
+                editError.withLock { $0 = error }
+                deleted.signal()
+            }
+            committed.signal()
+        }
+        try #require(deleted.wait(timeout: .now() + 30) == .success)
+        try #require(editError.withLock { $0 } == nil, "the edit failed: \(String(describing: editError.withLock { $0 }))")
+        let job = try fixture.engine.start(CloneRequest(entity: "Note", id: sample.note))
+        let admin = try PostgreSQLConnection(uri: fixture.database!.uri)
+        let deadline = Date().addingTimeInterval(30)
+        var waiting = false
+        while !waiting && Date() < deadline {
+            waiting =
+                try admin.query(
+                    """
+                    SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' \
+                    AND query LIKE '%UPDATE "Tag" SET%'
                     """)[0].int64(0) > 0
             if !waiting { Thread.sleep(forTimeInterval: 0.01) }
         }
         release.signal()
-        committed.wait()
+        #expect(committed.wait(timeout: .now() + 30) == .success)
         job.wait()
-        #expect(waiting, "the clone waited on the edited note's lock")
-        let result = try #require(job.result)
-        #expect(result.created["Item"] == 4, "items of the clone: \(String(describing: result.created["Item"]))")
-        #expect(try fixture.toMany("Note", result.clone.id, "items").count == 4)
-        #expect(try fixture.toMany("Note", note, "items").count == 4, "the source has the item it gained")
+        #expect(editError.withLock { $0 } == nil, "the edit failed: \(String(describing: editError.withLock { $0 }))")
+        #expect(waiting, "the clone waited on the deleted tag at its version step")
+        let result = try #require(job.result, "the clone failed: \(String(describing: job.error))")
+        #expect(result.created["Memo"] == 3 && result.created["Item"] == 3)
+        #expect(result.linked["Tag"] == nil, "linked: \(result.linked)")
+        let memos = try fixture.toMany("Note", result.clone.id, "memos")
+        #expect(memos.count == 3)
+        for memo in memos { #expect(try fixture.toMany("Memo", memo, "tags").isEmpty) }
     }
 
     /// The statements of a small clone are planned once per session, not at every clone: the work

@@ -30,6 +30,7 @@ extension PostgreSQLConnection {
         defer {
             isInTransactionBlock = false
             statementsBeforeCommit.removeAll()
+            linkedRowsUnlocked = false
         }
         let result: T
         do {
@@ -45,10 +46,17 @@ extension PostgreSQLConnection {
                 message: "a statement failed inside the transaction (its error was caught), so it was rolled back",
                 sql: "COMMIT", connection: redactedURI)
         }
-        if statementsBeforeCommit.isEmpty {
-            try execute("COMMIT")
-        } else {
-            try commitAfterDeferredStatements()
+        do {
+            if statementsBeforeCommit.isEmpty {
+                try execute("COMMIT")
+            } else {
+                try commitAfterDeferredStatements()
+            }
+        } catch let error as PostgreSQLError where linkedRowsUnlocked && error.isForeignKeyViolation {
+            throw PostgreSQLError(
+                kind: .server, code: .serializationFailure,
+                message: "an object the transaction links was deleted before it committed (\(error.message)); it runs again",
+                detail: error.detail, constraint: error.constraint, table: error.table, sql: error.sql, connection: error.connection)
         }
         return result
     }

@@ -42,6 +42,12 @@ package final class PostgreSQLConnection {
     /// Statements the open transaction sends together with its COMMIT
     /// (`commitAfterDeferredStatements`); emptied when the transaction ends either way.
     package var statementsBeforeCommit: [PipelinedStatement] = []
+    /// Set by a write that references rows it did not lock (a clone's links to shared objects):
+    /// their deferred foreign keys are checked at the commit, and a violation there means one of
+    /// them was deleted by a transaction that committed first — a conflict like a serialization
+    /// failure, and reported as one, so that the write runs again and sees the deletion.
+    /// Cleared when the transaction ends either way.
+    package var linkedRowsUnlocked = false
     /// Set while `transaction(_:readOnly:_:)` runs its body.
     var isInTransactionBlock = false
     /// Commands sent to the server since the session opened (each `execute`, `query` and

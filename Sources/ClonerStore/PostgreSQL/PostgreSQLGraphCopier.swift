@@ -7,15 +7,19 @@ import Foundation
 /// INSERT … SELECT inside the server and never reach Swift.
 ///
 /// One consistent source without a snapshot-wide isolation level: the walk finds the objects and
-/// reads their versions, then every one of them is locked `FOR SHARE` and its version compared.
-/// Once they agree, no walked row can change until the clone commits (an edit or delete of one
-/// waits; every change of a relationship steps the versions of both ends, so it too waits on a
-/// locked row), and every later statement reads the same rows. Other clones of the same source share those locks and run
-/// beside it. The objects the copies link are locked next, in one fixed order, before their
-/// versions step or their ordered lists gain the copies: concurrent clones and edits of the same
-/// shared objects wait for each other instead of failing as they would under REPEATABLE READ.
-/// Should a walked object change between the walk and its lock, the copy fails with a
-/// serialization failure, which the store's write retries from the start.
+/// reads their versions, and every change of an object steps its version (a change of a
+/// relationship, both ends'). A small clone's first run compares them once more after its last
+/// read of the source (`sourceCheck`): all equal, nothing of the source changed in between, and
+/// every statement read it as the walk did — while no clone of a hot template locks its rows, and
+/// an edit of the template never waits for clones. A large clone, and any run after the first,
+/// locks every walked object `FOR SHARE` and compares the versions before its first write
+/// (`sourceLock`): once they agree, no walked row can change until the clone commits, so a
+/// template edited without pause is still copied. A version that moved, in either way, fails the
+/// copy with a serialization failure, which the store's write runs again from the start.
+/// The objects the copies link are locked where their versions step, with the commit, or where
+/// their ordered lists gain the copies, in one fixed order: concurrent clones and edits of the
+/// same shared objects wait for each other instead of failing as they would under REPEATABLE
+/// READ, and otherwise hold no lock on them side by side (`PostgreSQLGraphCopySQL.linkedLockSQL`).
 ///
 /// Scratch space is three temporary tables per session (`workTablesDDL`), created once when a
 /// write first runs on the connection, outside any transaction: no DDL per clone. Each clone
@@ -264,11 +268,18 @@ struct PostgreSQLGraphCopier {
         // lists, whose statements depend on what an earlier one found, and a clone that must
         // name the copy that clashed, go statement by statement.
         let pipelined = prepared && !locatesCopy && rootLinks.isEmpty
+        // Such a clone, on the transaction's first run, locks nothing of its source: it checks
+        // the walk's versions after its last read instead (`PostgreSQLGraphCopySQL.sourceCheck`),
+        // so that clones of one template do not each lock its rows. A change found there — or
+        // any error from a write, which reads made across a change could have caused — runs the
+        // transaction again, and every later run locks the source first, so a template edited
+        // without pause is still copied.
+        let checksSourceLast = pipelined && context.attempt == 1
 
         var batch = PostgreSQLStatementBatch()
         // A large clone's statements are planned for the rows it has, with the session's settings.
         if !prepared { batch.add(PostgreSQLGraphCopySQL.plannerDefaults, []) }
-        lockSource(sql: sql, walked: Set(counts.keys), into: &batch)
+        if !checksSourceLast { compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: true, into: &batch) }
         batch.add(plan.dryRun ? sql.mapFillDryRun : sql.mapFill, parameters)
         if total > 1_000 {
             // Temporary tables are never analysed automatically; without statistics a large clone
@@ -296,7 +307,7 @@ struct PostgreSQLGraphCopier {
                 """, [PostgreSQLStoreContext.idArray(ids)])
         }
         var linkedCounts: [Int: Int] = [:]
-        lockLinked(linkedSQL, extraTags: setTags, into: &batch) { linkedCounts = $0 }
+        countLinked(linkedSQL, extraTags: setTags, into: &batch) { linkedCounts = $0 }
 
         var cloneIDs: [Int64] = []
         batch.add("SELECT new FROM \(map) WHERE ent = $1::int4 AND old = $2 ORDER BY cp", [.int8(Int64(sql.rootTag)), .int8(plan.rootID)]) {
@@ -309,7 +320,14 @@ struct PostgreSQLGraphCopier {
                         sql: sql, steps: steps, counts: counts, mayAppend: mayAppend, parameters: parameters, progress: progress,
                         into: &batch)
                 }
-                try run(batch, pipelined: true)
+                if checksSourceLast { compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: false, into: &batch) }
+                do {
+                    try run(batch, pipelined: true)
+                } catch let error as PostgreSQLError where checksSourceLast && error.kind == .server && !error.isRetryableTransactionFailure {
+                    throw Self.sourceChanged(
+                        "a write failed before the source was checked: \(error.message)", sql: error.sql ?? "",
+                        connection: connection.redactedURI)
+                }
             } else {
                 try run(batch, pipelined: false)
                 if !plan.dryRun {
@@ -325,7 +343,12 @@ struct PostgreSQLGraphCopier {
                     try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
                 }
             }
-            if !plan.dryRun { stepVersionsAtCommit(sql: sql, tags: linkedCounts.keys.sorted()) }
+            if !plan.dryRun {
+                stepVersionsAtCommit(sql: sql, tags: linkedCounts.keys.sorted())
+                // The linked objects are not locked (`PostgreSQLGraphCopySQL.linkedLockSQL`): one
+                // deleted before the commit fails its foreign key there, and the clone runs again.
+                if !linkedCounts.isEmpty { connection.linkedRowsUnlocked = true }
+            }
         } catch let error as PostgreSQLError where error.isRetryableTransactionFailure {
             // Left as it is for the store's write, which runs the whole transaction again.
             throw error
@@ -390,6 +413,7 @@ struct PostgreSQLGraphCopier {
                 connection.statementsBeforeCommit.append(.init(statement, [.int8(Int64(tag))], isPrepared: prepared))
             }
         }
+
     }
 
     /// A unique violation of a copy of many copies, said with the first copy (0-based) that
@@ -456,20 +480,22 @@ struct PostgreSQLGraphCopier {
         try connection.execute(Self.workTablesDDL)
     }
 
-    /// A retryable failure: the source changed between the walk and its lock.
+    /// A retryable failure: the source changed between the walk and its lock or check.
     private static func sourceChanged(_ detail: String, sql: String, connection: String) -> PostgreSQLError {
         PostgreSQLError(
             kind: .server, code: .serializationFailure,
-            message: "the clone's source changed while it was being locked (\(detail)); the copy runs again",
+            message: "the clone's source may have changed while it was being copied (\(detail)); the copy runs again",
             sql: sql, connection: connection)
     }
 
-    /// Locks the walked objects `FOR SHARE` and compares their versions with the walk's: equal
-    /// versions mean the locked rows are the source, and stay so until commit
-    /// (`PostgreSQLGraphCopySQL.sourceLock`).
-    private func lockSource(sql: PostgreSQLGraphCopySQL, walked: Set<Int>, into batch: inout PostgreSQLStatementBatch) {
+    /// Compares the walked objects' versions with the walk's, locking them `FOR SHARE` first
+    /// (`PostgreSQLGraphCopySQL.sourceLock`: equal versions then mean the locked rows are the
+    /// source, and stay so until commit) or not (`sourceCheck`, after the clone's last read).
+    private func compareSourceVersions(
+        sql: PostgreSQLGraphCopySQL, walked: Set<Int>, locking: Bool, into batch: inout PostgreSQLStatementBatch
+    ) {
         let connection = connection.redactedURI
-        let lock = sql.sourceLock(walked: walked)
+        let lock = locking ? sql.sourceLock(walked: walked) : sql.sourceCheck(walked: walked)
         batch.add(lock, []) { locked in
             let (lockedRows, walked, moved) = (locked[0].int64(0), locked[0].int64(1), locked[0].int64(2))
             guard lockedRows == walked else {
@@ -481,9 +507,10 @@ struct PostgreSQLGraphCopier {
         }
     }
 
-    /// Locks what the copies link (see `PostgreSQLGraphCopySQL.linkedLockSQL`); `counts` gets the
-    /// linked objects per entity once the statement has run.
-    private func lockLinked(
+    /// Counts what the copies link, locking the objects whose ordered lists gain them (see
+    /// `PostgreSQLGraphCopySQL.linkedLockSQL`); `counts` gets the linked objects per entity once
+    /// the statement has run.
+    private func countLinked(
         _ linkedSQL: PostgreSQLGraphCopySQL.LinkedStatements, extraTags: [Int],
         into batch: inout PostgreSQLStatementBatch, counts: @escaping ([Int: Int]) -> Void
     ) {

@@ -304,7 +304,18 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// Only the entities the walk found objects of (`walked`, their tags) are named: every entity
     /// named is a part of the plan that PostgreSQL sets up at each run, found rows or not.
     func sourceLock(walked: Set<Int>) -> String {
-        sourceLockSQL(model.entities.filter { walked.contains(tag($0.name)) })
+        sourceVersionsSQL(model.entities.filter { walked.contains(tag($0.name)) }, locking: true)
+    }
+
+    /// The same answers as `sourceLock`, without locking: sent after a small clone's last read of
+    /// its source. Versions only grow, and every change of a relationship steps both its ends, so
+    /// when every walked object still has the walk's version, no change to the source was
+    /// committed between the walk and this check, and every statement between them read the
+    /// source as the walk did. Concurrent clones of one template then hold no lock on its rows
+    /// (`FOR SHARE` writes each row it locks, and several lockers make a multixact of it), and an
+    /// edit of the template never waits for the clones in flight.
+    func sourceCheck(walked: Set<Int>) -> String {
+        sourceVersionsSQL(model.entities.filter { walked.contains(tag($0.name)) }, locking: false)
     }
 
     /// A clone starts with generic plans joined by nested loops (see `PostgreSQLGraphCopier.run`);
@@ -316,14 +327,14 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
             "set_config('\($0)', (SELECT reset_val FROM pg_settings WHERE name = '\($0)'), true)"
         }.joined(separator: ", ")
 
-    private func sourceLockSQL(_ entities: [EntityDescription]) -> String {
+    private func sourceVersionsSQL(_ entities: [EntityDescription], locking: Bool) -> String {
         let walked = PostgreSQLGraphCopySQL.walkTable
         // An object reached by several edges (or by several copies' walks) has a row for each,
         // all read in one snapshot: one version.
         let ctes = entities.map { entity in
             "s\(tag(entity.name)) AS (SELECT t.\"_version\" <> w.ver AS moved FROM \(quoted(entity.name)) t "
-                + "JOIN (SELECT DISTINCT id, ver FROM \(walked) WHERE ent = \(tag(entity.name))) w ON t.\"_id\" = w.id "
-                + "ORDER BY t.\"_id\" FOR SHARE OF t)"
+                + "JOIN (SELECT DISTINCT id, ver FROM \(walked) WHERE ent = \(tag(entity.name))) w ON t.\"_id\" = w.id"
+                + (locking ? " ORDER BY t.\"_id\" FOR SHARE OF t)" : ")")
         }
         let counted = entities.map { "(SELECT count(*) FROM s\(tag($0.name)))" }.joined(separator: " + ")
         let moved = entities.map { "(SELECT count(*) FROM s\(tag($0.name)) WHERE moved)" }.joined(separator: " + ")
@@ -345,27 +356,30 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         return statements
     }
 
-    /// Locks the objects the copies link before anything is written to them, entity by entity in
-    /// tag order and rows in `_id` order. Every one `FOR KEY SHARE`, so none can be deleted under a
-    /// link; those of `exclusiveTags` whose version steps `FOR NO KEY UPDATE` already, since the
-    /// end of their ordered list is read next. The others are locked for update only when their
-    /// version steps (`versionStep`), last before the commit, so clones of one template linking
-    /// the same objects run side by side until then. Answers each entity's linked count beside
-    /// the rows locked.
+    /// Counts the objects the copies link, and locks those of `exclusiveTags` whose version
+    /// steps `FOR NO KEY UPDATE` (entity by entity in tag order, rows in `_id` order), since the
+    /// end of their ordered list is read next. The others are locked only when their version
+    /// steps (`versionStep`), last before the commit, and the copies' references to them are
+    /// checked by their deferred foreign keys at the commit, after that step: so a clone holds no
+    /// lock on them beside other clones. A `FOR KEY SHARE` lock here, as this once took, held by
+    /// every clone in flight while each in turn stepped the version, made PostgreSQL keep a
+    /// multixact of them on every version of the row, which every later reader looked up: 15 % of
+    /// the machine's CPU with three replicas cloning one template. An object deleted between this
+    /// count and the commit fails that foreign-key check, and the clone runs again
+    /// (`PostgreSQLConnection.linkedRowsUnlocked`). Answers each entity's linked count beside the
+    /// rows found.
     static func linkedLockSQL(tags: [Int], exclusiveTags: Set<Int>, schema: StoreSchema) -> String {
         let linked = linkedTable
         var ctes: [String] = []
         var counted: [String] = []
         for tag in tags.sorted() {
             let table = quoted(schema.model.entities[tag].name)
-            let modes =
-                exclusiveTags.contains(tag)
-                ? [("u", "AND bump = 1", "NO KEY UPDATE"), ("k", "AND bump = 0", "KEY SHARE")]
-                : [("k", "", "KEY SHARE")]
+            let modes: [(name: String, condition: String, lock: String?)] =
+                exclusiveTags.contains(tag) ? [("u", "AND bump = 1", "NO KEY UPDATE"), ("k", "AND bump = 0", nil)] : [("k", "", nil)]
             for (name, condition, mode) in modes {
                 ctes.append(
                     "\(name)\(tag) AS (SELECT 1 FROM \(table) t WHERE t.\"_id\" IN "
-                        + "(SELECT id FROM \(linked) WHERE ent = \(tag) \(condition)) ORDER BY t.\"_id\" FOR \(mode) OF t)")
+                        + "(SELECT id FROM \(linked) WHERE ent = \(tag) \(condition))" + (mode.map { " ORDER BY t.\"_id\" FOR \($0) OF t)" } ?? ")"))
                 counted.append("(SELECT count(*) FROM \(name)\(tag))")
             }
         }

@@ -122,7 +122,7 @@ final class PostgreSQLStore: StoreBackend {
                         connection.hasCloneWorkTables = true
                     }
                     return try connection.transaction(.readCommitted) {
-                        try body(PostgreSQLStoreContext(connection: connection, layout: layout))
+                        try body(PostgreSQLStoreContext(connection: connection, layout: layout, attempt: attempt))
                     }
                 }
             } catch let error as PostgreSQLError where error.isRetryableTransactionFailure {
