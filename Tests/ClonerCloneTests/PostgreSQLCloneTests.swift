@@ -293,7 +293,7 @@ struct PostgreSQLCloneTests {
                 try admin.query(
                     """
                     SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' \
-                    AND query LIKE '%UPDATE "Tag" SET%'
+                    AND query LIKE '%FROM "Tag" t%FOR NO KEY UPDATE%'
                     """)[0].int64(0) > 0
             if !waiting { Thread.sleep(forTimeInterval: 0.01) }
         }
