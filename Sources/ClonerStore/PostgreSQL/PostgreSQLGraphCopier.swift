@@ -8,13 +8,13 @@ import Foundation
 ///
 /// One consistent source without a snapshot-wide isolation level: the walk finds the objects and
 /// reads their versions, and every change of an object steps its version (a change of a
-/// relationship, both ends'). A small clone's first run compares them once more after its last
-/// read of the source (`sourceCheck`): all equal, nothing of the source changed in between, and
-/// every statement read it as the walk did — while no clone of a hot template locks its rows, and
-/// an edit of the template never waits for clones. A large clone, and any run after the first,
-/// locks every walked object `FOR SHARE` and compares the versions before its first write
-/// (`sourceLock`): once they agree, no walked row can change until the clone commits, so a
-/// template edited without pause is still copied. A version that moved, in either way, fails the
+/// relationship, both ends'). A clone's first run compares them once more after its last read of
+/// the source (`sourceCheck`): all equal, nothing of the source changed in between, and every
+/// statement read it as the walk did — while no clone of a hot template locks its rows, and an
+/// edit of the template never waits for clones. Any run after the first locks every walked object
+/// `FOR SHARE` and compares the versions before its first write (`sourceLock`): once they agree,
+/// no walked row can change until the clone commits, so a template edited without pause is still
+/// copied. A version that moved, in either way, fails the
 /// copy with a serialization failure, which the store's write runs again from the start.
 /// The objects the copies link are locked where their versions step, with the commit, or where
 /// their ordered lists gain the copies, in one fixed order: concurrent clones and edits of the
@@ -268,13 +268,13 @@ struct PostgreSQLGraphCopier {
         // lists, whose statements depend on what an earlier one found, and a clone that must
         // name the copy that clashed, go statement by statement.
         let pipelined = prepared && !locatesCopy && rootLinks.isEmpty
-        // Such a clone, on the transaction's first run, locks nothing of its source: it checks
-        // the walk's versions after its last read instead (`PostgreSQLGraphCopySQL.sourceCheck`),
-        // so that clones of one template do not each lock its rows. A change found there — or
-        // any error from a write, which reads made across a change could have caused — runs the
+        // On the transaction's first run a clone locks nothing of its source: it checks the
+        // walk's versions after its last read instead (`PostgreSQLGraphCopySQL.sourceCheck`), so
+        // that clones of one template do not each lock its rows. A change found there — or any
+        // error from a write, which reads made across a change could have caused — runs the
         // transaction again, and every later run locks the source first, so a template edited
-        // without pause is still copied.
-        let checksSourceLast = pipelined && context.attempt == 1
+        // without pause is still copied, at most twice.
+        let checksSourceLast = context.attempt == 1
 
         var batch = PostgreSQLStatementBatch()
         // A large clone's statements are planned for the rows it has, with the session's settings.
@@ -321,13 +321,7 @@ struct PostgreSQLGraphCopier {
                         into: &batch)
                 }
                 if checksSourceLast { compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: false, into: &batch) }
-                do {
-                    try run(batch, pipelined: true)
-                } catch let error as PostgreSQLError where checksSourceLast && error.kind == .server && !error.isRetryableTransactionFailure {
-                    throw Self.sourceChanged(
-                        "a write failed before the source was checked: \(error.message)", sql: error.sql ?? "",
-                        connection: connection.redactedURI)
-                }
+                try run(batch, pipelined: true)
             } else {
                 try run(batch, pipelined: false)
                 if !plan.dryRun {
@@ -342,6 +336,11 @@ struct PostgreSQLGraphCopier {
                     try run(writes, pipelined: false)
                     try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
                 }
+                if checksSourceLast {
+                    var check = PostgreSQLStatementBatch()
+                    compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: false, into: &check)
+                    try run(check, pipelined: false)
+                }
             }
             if !plan.dryRun {
                 stepVersionsAtCommit(sql: sql, tags: linkedCounts.keys.sorted())
@@ -352,6 +351,12 @@ struct PostgreSQLGraphCopier {
         } catch let error as PostgreSQLError where error.isRetryableTransactionFailure {
             // Left as it is for the store's write, which runs the whole transaction again.
             throw error
+        } catch let error as PostgreSQLError where checksSourceLast && error.kind == .server {
+            // Reads made across an edit of the source can fail a write (a reference to a row
+            // gone, a value that clashes) before the check could tell: the run with the source
+            // locked reports a failure that is truly the clone's.
+            throw Self.sourceChanged(
+                "a write failed before the source was checked: \(error.message)", sql: error.sql ?? "", connection: connection.redactedURI)
         } catch {
             let translated = (error as? PostgreSQLError).map { PostgreSQLStore.translate($0, layout: context.layout) } ?? error
             guard locatesCopy, !plan.dryRun, let storeError = translated as? StoreError else { throw translated }
