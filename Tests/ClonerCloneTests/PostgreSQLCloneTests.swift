@@ -222,18 +222,7 @@ struct PostgreSQLCloneTests {
         try blocker.execute("BEGIN")
         _ = try blocker.query("SELECT 1 FROM \"Note\" WHERE \"_id\" = $1 FOR SHARE", [.int8(sample.note)])
         let job = try fixture.engine.start(CloneRequest(entity: "Item", id: item, copies: copies))
-        let admin = try PostgreSQLConnection(uri: fixture.database!.uri)
-        let deadline = Date().addingTimeInterval(30)
-        var waiting = false
-        while !waiting && Date() < deadline {
-            waiting =
-                try admin.query(
-                    """
-                    SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' \
-                    AND query LIKE '%FOR NO KEY UPDATE%'
-                    """)[0].int64(0) > 0
-            if !waiting { Thread.sleep(forTimeInterval: 0.01) }
-        }
+        let waiting = try Self.waitForLockWait(fixture, statementLike: "%FOR NO KEY UPDATE%")
         let edited = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             _ = try? store.write { context in
@@ -286,18 +275,7 @@ struct PostgreSQLCloneTests {
         try #require(deleted.wait(timeout: .now() + 30) == .success)
         try #require(editError.withLock { $0 } == nil, "the edit failed: \(String(describing: editError.withLock { $0 }))")
         let job = try fixture.engine.start(CloneRequest(entity: "Note", id: sample.note))
-        let admin = try PostgreSQLConnection(uri: fixture.database!.uri)
-        let deadline = Date().addingTimeInterval(30)
-        var waiting = false
-        while !waiting && Date() < deadline {
-            waiting =
-                try admin.query(
-                    """
-                    SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' \
-                    AND query LIKE '%FROM "Tag" t%FOR NO KEY UPDATE%'
-                    """)[0].int64(0) > 0
-            if !waiting { Thread.sleep(forTimeInterval: 0.01) }
-        }
+        let waiting = try Self.waitForLockWait(fixture, statementLike: "%FROM \"Tag\" t%FOR NO KEY UPDATE%")
         release.signal()
         #expect(committed.wait(timeout: .now() + 30) == .success)
         job.wait()
@@ -377,5 +355,22 @@ struct PostgreSQLCloneTests {
         // One plan per session the pool used, and one more after the large clone's TRUNCATE;
         // 24 or more when each clone plans again.
         #expect(after.plans - before.plans <= 8, "plans of a map statement over 24 small clones: \(after.plans - before.plans)")
+    }
+
+    /// Waits (up to 30 s) until a session of the fixture's database waits on a lock in a
+    /// statement whose text is `LIKE` the pattern; false if none did.
+    private static func waitForLockWait(_ fixture: CloneFixture, statementLike pattern: String) throws -> Bool {
+        let admin = try PostgreSQLConnection(uri: fixture.database!.uri)
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let waiting = try admin.query(
+                """
+                SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' \
+                AND query LIKE $1
+                """, [.text(pattern)])[0].int64(0)
+            if waiting > 0 { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
     }
 }
