@@ -8,13 +8,13 @@ import Foundation
 ///
 /// One consistent source without a snapshot-wide isolation level: the walk finds the objects and
 /// reads their versions, and every change of an object steps its version (a change of a
-/// relationship, both ends'). A clone's first run compares them once more after its last read of
-/// the source (`sourceCheck`): all equal, nothing of the source changed in between, and every
-/// statement read it as the walk did — while no clone of a hot template locks its rows, and an
-/// edit of the template never waits for clones. Any run after the first locks every walked object
-/// `FOR SHARE` and compares the versions before its first write (`sourceLock`): once they agree,
-/// no walked row can change until the clone commits, so a template edited without pause is still
-/// copied. A version that moved, in either way, fails the
+/// relationship, both ends'). A small clone's first run compares them once more after its last
+/// read of the source (`sourceCheck`): all equal, nothing of the source changed in between, and
+/// every statement read it as the walk did — while no clone of a hot template locks its rows, and
+/// an edit of the template never waits for clones. A large clone, and any run after the first,
+/// locks every walked object `FOR SHARE` and compares the versions before its first write
+/// (`sourceLock`): once they agree, no walked row can change until the clone commits, so a
+/// template edited without pause is still copied. A version that moved, in either way, fails the
 /// copy with a serialization failure, which the store's write runs again from the start.
 /// The objects the copies link are locked where their versions step, with the commit, or where
 /// their ordered lists gain the copies, in one fixed order: concurrent clones and edits of the
@@ -268,13 +268,15 @@ struct PostgreSQLGraphCopier {
         // lists, whose statements depend on what an earlier one found, and a clone that must
         // name the copy that clashed, go statement by statement.
         let pipelined = prepared && !locatesCopy && rootLinks.isEmpty
-        // On the transaction's first run a clone locks nothing of its source: it checks the
-        // walk's versions after its last read instead (`PostgreSQLGraphCopySQL.sourceCheck`), so
-        // that clones of one template do not each lock its rows. A change found there — or any
-        // error from a write, which reads made across a change could have caused — runs the
+        // On the transaction's first run a small clone locks nothing of its source: it checks
+        // the walk's versions after its last read instead (`PostgreSQLGraphCopySQL.sourceCheck`),
+        // so that clones of one template do not each lock its rows. A change found there — or
+        // any error from a write, which reads made across a change could have caused — runs the
         // transaction again, and every later run locks the source first, so a template edited
-        // without pause is still copied, at most twice.
-        let checksSourceLast = context.attempt == 1
+        // without pause is still copied, at most twice. A large clone locks first: found only
+        // at its end, a change would cost it all its work, and the store runs a write again
+        // only while its writer wait lasts (a clone of 100,000 items takes longer than that).
+        let checksSourceLast = prepared && context.attempt == 1
 
         var batch = PostgreSQLStatementBatch()
         // A large clone's statements are planned for the rows it has, with the session's settings.
@@ -418,7 +420,6 @@ struct PostgreSQLGraphCopier {
                 connection.statementsBeforeCommit.append(.init(statement, [.int8(Int64(tag))], isPrepared: prepared))
             }
         }
-
     }
 
     /// A unique violation of a copy of many copies, said with the first copy (0-based) that

@@ -17,8 +17,8 @@ import ClonerModel
 ///    arrival; `UNION` ends cycles. Its rows carry copy 0 (one walk for all copies) unless copies
 ///    set different relationships of the root (`perCopyWalk`), which walk differently. It writes
 ///    the walk table, with the `_version` of each object as the walk read it, and answers the
-///    objects found per entity; `sourceCheck` compares the versions after step 6 (a run after
-///    the first: `sourceLock` locks the objects and compares them here).
+///    objects found per entity; `sourceCheck` compares the versions after step 6 (a large clone
+///    and a run after the first: `sourceLock` locks the objects and compares them here).
 /// 2. `mapFill`: one statement for every entity: old → new `_id` per copy, new ids from each
 ///    table's sequence handed out in (copy, old id) order, and each object's parent — its first
 ///    arrival in the walk — with the parent's new `_id`, joined within the same statement.
@@ -308,8 +308,8 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         sourceVersionsSQL(model.entities.filter { walked.contains(tag($0.name)) }, locking: true)
     }
 
-    /// The same answers as `sourceLock`, without locking: sent after a clone's last read of its
-    /// source. Versions only grow, and every change of a relationship steps both its ends, so
+    /// The same answers as `sourceLock`, without locking: sent after a small clone's last read of
+    /// its source. Versions only grow, and every change of a relationship steps both its ends, so
     /// when every walked object still has the walk's version, no change to the source was
     /// committed between the walk and this check, and every statement between them read the
     /// source as the walk did. Concurrent clones of one template then hold no lock on its rows
