@@ -31,30 +31,38 @@ import Testing
         #expect(client.readResponse()?.text == "hello")
     }
 
-    /// Every loop accepts from the one listener: with a handler that blocks its loop, the other
-    /// loop still takes and answers new connections.
+    /// Every loop accepts from the one listener: while a handler blocks its loop, the other loop
+    /// takes and answers a new connection. The first request holds its loop until the second is
+    /// answered, so the test does not depend on how the clients happen to be scheduled (forty
+    /// clients at once, as this test once sent, can arrive one after another on a loaded machine
+    /// and all meet the same loop).
     @Test func everyLoopAcceptsFromTheOneListener() throws {
-        let threads = LockedValue<Set<UInt>>([])
+        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let threads = LockedValue<[String: UInt]>([:])
         var router = Router()
-        router.get("/where") { _ in
-            // Immediate handlers run on the loop thread that owns the connection.
-            let thread = UInt(pthread_self())
-            threads.withLock { _ = $0.insert(thread) }
-            usleep(20_000)
-            return .text("\(thread)")
+        // Immediate handlers run on the loop thread that owns the connection.
+        router.get("/hold") { _ in
+            threads.withLock { $0["hold"] = UInt(pthread_self()) }
+            entered.signal()
+            _ = release.wait(timeout: .now() + 10)
+            return .text("held")
+        }
+        router.get("/free") { _ in
+            threads.withLock { $0["free"] = UInt(pthread_self()) }
+            return .text("free")
         }
         let server = try TestServer(router: router, loops: 2)
         defer { server.stop() }
-        let port = server.port
-        let group = DispatchGroup()
-        for _ in 0..<40 {
-            DispatchQueue.global().async(group: group) {
-                guard let client = try? RawClient(port: port) else { return }
-                client.send("GET /where HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                _ = client.readResponse()
-            }
-        }
-        group.wait()
-        #expect(threads.withLock { $0.count } == 2)
+        let held = try RawClient(port: server.port)
+        held.send("GET /hold HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        try #require(entered.wait(timeout: .now() + 10) == .success, "the first request reached its handler")
+        let free = try RawClient(port: server.port)
+        free.send("GET /free HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let answer = free.readResponse()
+        release.signal()
+        #expect(answer?.text == "free", "the second connection was answered while the first loop was held")
+        #expect(held.readResponse()?.text == "held")
+        let seen = threads.withLock { $0 }
+        #expect(seen["hold"] != nil && seen["free"] != nil && seen["hold"] != seen["free"], "threads: \(seen)")
     }
 }
