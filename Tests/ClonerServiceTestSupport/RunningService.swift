@@ -42,26 +42,17 @@ extension RunningService {
 /// code in between.
 package enum DatabaseShell {
     package static func run(_ statements: String, backend: StoreBackendKind, location: String) throws -> String {
-        let shell = Process()
+        let outcome: ShortCommand.Outcome
         switch backend {
         case .sqlite:
-            shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            shell.arguments = ["-batch", "-cmd", ".timeout 30000", location, statements]
+            outcome = try ShortCommand.run("/usr/bin/sqlite3", ["-batch", "-cmd", ".timeout 30000", location, statements])
         case .postgreSQL:
-            shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            shell.arguments = ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", location, "-c", statements]
+            outcome = try ShortCommand.run("/usr/bin/env", ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", location, "-c", statements])
         }
-        let out = Pipe.forChild(), err = Pipe.forChild()
-        shell.standardOutput = out
-        shell.standardError = err
-        try shell.runAlone()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        guard shell.waitForExit(timeout: .seconds(60)) else { throw ClientError("the database shell did not exit within 60 s") }
-        guard shell.terminationStatus == 0 else {
-            throw ClientError("\(backend == .sqlite ? "sqlite3" : "psql") failed (\(shell.terminationStatus)): \(String(decoding: errors, as: UTF8.self))")
+        guard outcome.status == 0 else {
+            throw ClientError(
+                "\(backend == .sqlite ? "sqlite3" : "psql") failed (\(outcome.status)): \(String(decoding: outcome.errors, as: UTF8.self))")
         }
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(decoding: outcome.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
-
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 extension Process {
-    /// Held while a test thread starts a child, so that no two start at once.
-    private static let spawning = NSLock()
+    /// Held while a test thread starts a child, so that no two start at once (`ShortCommand`
+    /// takes it too).
+    package static let spawning = NSLock()
 
     /// Starts the process while no other thread of the test process is starting one.
     ///

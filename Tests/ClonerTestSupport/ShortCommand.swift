@@ -1,0 +1,104 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A short-lived command run to its end with its output kept, started with `posix_spawn` itself
+/// rather than Foundation's `Process`.
+///
+/// On Linux, `Process.run()` lists `/proc/self/fd` to close the parent's descriptors in the child,
+/// and copies each entry's whole 256-byte name field where glibc's record is a few bytes long:
+/// with enough descriptors open that a listing fills glibc's buffer, as in a parallel test run,
+/// the copy can run into an unmapped page and crash the whole test process (a full run crashed
+/// so in `Process.run()` under a database shell; fixed in swift-corelibs-foundation after the
+/// 6.3 toolchains). The database shells run hundreds of times per test run, so they start here.
+///
+/// The child's standard input is /dev/null and its output and errors are read until both end. It
+/// inherits the test process's descriptors that are not close-on-exec, for the moments it runs,
+/// which delays at most another child's end of file by as much; starting it under the same lock
+/// as `Process.runAlone()` keeps a Foundation child's exit socket out of it.
+package enum ShortCommand {
+    package struct Outcome: Sendable {
+        /// The exit status, or 128 + the signal that ended the command.
+        package let status: Int32
+        package let output: Data
+        package let errors: Data
+    }
+
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// Runs `executable` (a path) with `arguments`; a command still running after `timeout` is
+    /// killed and reported as a failure.
+    package static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(60)) throws -> Outcome {
+        // Made close-on-exec under the spawning lock, so no child started meanwhile inherits them.
+        var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
+        let piped = Process.spawning.withLock { () -> Bool in
+            guard pipe(&output) == 0 else { return false }
+            guard pipe(&errors) == 0 else {
+                close(output[0])
+                close(output[1])
+                return false
+            }
+            for descriptor in output + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+            return true
+        }
+        guard piped else { throw Failure(description: "pipe: errno \(errno)") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // dup2 clears close-on-exec on the copy, so the child keeps exactly these two.
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid = pid_t()
+        let spawned = Process.spawning.withLock { posix_spawn(&pid, executable, &actions, nil, argv, environ) }
+        close(output[1])
+        close(errors[1])
+        guard spawned == 0 else {
+            close(output[0])
+            close(errors[0])
+            throw Failure(description: "posix_spawn \(executable): errno \(spawned)")
+        }
+
+        let deadline = ContinuousClock.now + timeout
+        var collected = [Data(), Data()]
+        var open = [output[0], errors[0]]
+        var timedOut = false
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while open.contains(where: { $0 >= 0 }) {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else {
+                timedOut = true
+                break
+            }
+            var polled = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let milliseconds = Int32(min(left.components.seconds * 1_000 + 1, 1_000))
+            let ready = poll(&polled, nfds_t(polled.count), milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready >= 0 else { break }
+            for index in open.indices where open[index] >= 0 && polled[index].revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(open[index], $0.baseAddress, $0.count) }
+                if count > 0 {
+                    collected[index].append(contentsOf: buffer[0..<count])
+                } else if count == 0 || errno != EINTR {
+                    close(open[index])
+                    open[index] = -1
+                }
+            }
+        }
+        for descriptor in open where descriptor >= 0 { close(descriptor) }
+        if timedOut { kill(pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if timedOut { throw Failure(description: "\(executable) did not finish within \(timeout)") }
+        // The wait status as <sys/wait.h> encodes it: the low seven bits hold a signal, if any.
+        let signal = status & 0x7f
+        return Outcome(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, output: collected[0], errors: collected[1])
+    }
+}
