@@ -96,16 +96,19 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     private(set) var everyLinked = LinkedStatements(queries: [], lock: "", linkableTags: [], orderedTags: [])
     /// What `everyLinked` is made of, for `linkedStatements(walked:)`.
     private var linkedSelects: [GraphCopyLinkedSelect] = []
-    /// `linkedStatements(walked:)` of each set of walked entities met so far. A class, so that the
-    /// shape's SQL, kept by value in its connection's cache, fills it in place; like the
-    /// connection, it is used by one thread at a time.
-    private let linkedByWalked = LinkedStatementsByWalked()
+    /// `linkedStatements(walked:)`, `sourceLock(walked:)` and `sourceCheck(walked:)` of each set
+    /// of walked entities met so far. A class, so that the shape's SQL, kept by value in its
+    /// connection's cache, fills it in place; like the connection, it is used by one thread at a
+    /// time.
+    private let byWalked = StatementsByWalked()
 
-    private final class LinkedStatementsByWalked {
+    private final class StatementsByWalked {
         var statements: [Set<Int>: LinkedStatements] = [:]
+        var sourceVersions: [Set<Int>: (lock: String, check: String)] = [:]
     }
 
-    /// The statements that find and lock the objects the copies link.
+    /// The statements that find the objects the copies link, count them and lock those whose
+    /// ordered lists gain the copies.
     struct LinkedStatements {
         /// Fill the linked table (`linkedInsert`); also what a dry run reports.
         let queries: [String]
@@ -305,7 +308,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// Only the entities the walk found objects of (`walked`, their tags) are named: every entity
     /// named is a part of the plan that PostgreSQL sets up at each run, found rows or not.
     func sourceLock(walked: Set<Int>) -> String {
-        sourceVersionsSQL(model.entities.filter { walked.contains(tag($0.name)) }, locking: true)
+        sourceVersions(walked: walked).lock
     }
 
     /// The same answers as `sourceLock`, without locking: sent after a small clone's last read of
@@ -316,7 +319,15 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// (`FOR SHARE` writes each row it locks, and several lockers make a multixact of it), and an
     /// edit of the template never waits for the clones in flight.
     func sourceCheck(walked: Set<Int>) -> String {
-        sourceVersionsSQL(model.entities.filter { walked.contains(tag($0.name)) }, locking: false)
+        sourceVersions(walked: walked).check
+    }
+
+    private func sourceVersions(walked: Set<Int>) -> (lock: String, check: String) {
+        if let known = byWalked.sourceVersions[walked] { return known }
+        let entities = model.entities.filter { walked.contains(tag($0.name)) }
+        let statements = (lock: sourceVersionsSQL(entities, locking: true), check: sourceVersionsSQL(entities, locking: false))
+        byWalked.sourceVersions[walked] = statements
+        return statements
     }
 
     /// A clone starts with generic plans joined by nested loops (see `PostgreSQLGraphCopier.run`);
@@ -350,10 +361,10 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// and starts smaller statements (a 5-object note of the sample model: 4 of 6 selects, 3 of 5
     /// locks). The statements are the shape's own when every source was walked.
     func linkedStatements(walked: Set<Int>) -> LinkedStatements {
-        if let known = linkedByWalked.statements[walked] { return known }
+        if let known = byWalked.statements[walked] { return known }
         let selects = linkedSelects.filter { walked.contains($0.source) }
         let statements = selects.count == linkedSelects.count ? everyLinked : LinkedStatements(selects, schema: schema)
-        linkedByWalked.statements[walked] = statements
+        byWalked.statements[walked] = statements
         return statements
     }
 
