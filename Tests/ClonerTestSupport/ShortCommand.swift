@@ -12,7 +12,8 @@ import Glibc
 /// with enough descriptors open that a listing fills glibc's buffer, as in a parallel test run,
 /// the copy can run into an unmapped page and crash the whole test process (a full run crashed
 /// so in `Process.run()` under a database shell; fixed in swift-corelibs-foundation after the
-/// 6.3 toolchains). The database shells run hundreds of times per test run, so they start here.
+/// 6.3 toolchains). The service tests read their databases through these shells from 28 files,
+/// in the suites that run in parallel, so they start here.
 ///
 /// The child's standard input is /dev/null and its output and errors are read until both end. It
 /// inherits the test process's descriptors that are not close-on-exec, for the moments it runs,
