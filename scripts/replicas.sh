@@ -9,7 +9,8 @@
 #                                            remove DIR (with --keep: leave the files)
 #   scripts/replicas.sh haproxy-config [--listen A] [--stats-listen A] [--clone-maxconn M]
 #                                      [--no-proxy-protocol] HOST:PORT…
-#                                            print deploy/haproxy.cfg filled for these replicas;
+#                                            print deploy/haproxy.cfg filled for these replicas
+#                                            (--clone-maxconn as --max-clones below);
 #                                            --no-proxy-protocol for backends that do not read
 #                                            the PROXY protocol header (see below)
 #
@@ -21,9 +22,13 @@
 #                     (any number of replicas), or a SQLite file (then N must be 1)
 #   --model FILE      data model (default config/model.json)
 #   --pool-size K     connections each replica holds (CLONER_DATABASE_POOL_SIZE, default 10)
-#   --max-clones M    clone jobs per replica (CLONER_MAX_CONCURRENT_CLONES, default 8); also
-#                     haproxy's per-replica limit for clone requests, so excess clones queue in
-#                     haproxy rather than getting 503 from a replica
+#   --max-clones M    clone jobs per replica (CLONER_MAX_CONCURRENT_CLONES); also haproxy's
+#                     per-replica limit for clone requests, so excess clones queue in haproxy
+#                     rather than getting 503 from a replica. Default: the one database's 8
+#                     clones at once shared by the replicas, ceil(8 / N), at least 2 — every
+#                     clone's statements run on that database, and more in flight only queue
+#                     there, on its cores and row locks (docs/benchmarks.md, "One database's
+#                     clones shared by the replicas")
 #   --pg-conf K=V     a PostgreSQL setting (repeatable), e.g. --pg-conf synchronous_commit=off
 #   --detach          return once everything is up (see `stop`)
 #   --keep            `stop` leaves the state directory (database, logs) in place
@@ -129,6 +134,13 @@ stop_dir() {
     if [ "$keep" = 1 ]; then log "stopped; files kept in $dir"; else rm -rf "$dir"; fi
 }
 
+# Clones one of N replicas runs at once by default: the one database's 8 shared by the
+# replicas, ceil(8 / N), at least 2 (see --max-clones).
+clone_share() {
+    local share=$(((8 + $1 - 1) / $1))
+    echo $((share < 2 ? 2 : share))
+}
+
 # ---------------------------------------------------------------------------- subcommands
 case ${1:-} in
     stop)
@@ -137,7 +149,7 @@ case ${1:-} in
         [ $# = 1 ] || die "usage: replicas.sh stop [--keep] DIR"
         stop_dir "$1" "$keep"; exit 0 ;;
     haproxy-config)
-        shift; listen=127.0.0.1:8080; stats=127.0.0.1:8404; maxconn=8; proxy_protocol=1
+        shift; listen=127.0.0.1:8080; stats=127.0.0.1:8404; maxconn=; proxy_protocol=1
         while [ $# -gt 0 ]; do
             case $1 in
                 --listen) listen=$2; shift 2 ;;
@@ -148,11 +160,12 @@ case ${1:-} in
             esac
         done
         [ $# -ge 1 ] || die "usage: replicas.sh haproxy-config [--listen A] [--stats-listen A] [--clone-maxconn M] [--no-proxy-protocol] HOST:PORT…"
+        [ -n "$maxconn" ] || maxconn=$(clone_share $#)
         render_haproxy "$listen" "$stats" "$maxconn" "$proxy_protocol" "$@"; exit 0 ;;
 esac
 
 # ---------------------------------------------------------------------------- options
-port="" dir="" database="" model="$ROOT/config/model.json" pool=10 max_clones=8 detach=0 keep=0
+port="" dir="" database="" model="$ROOT/config/model.json" pool=10 max_clones= detach=0 keep=0
 pg_conf=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -172,6 +185,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# = 1 ] && [[ $1 =~ ^[1-9][0-9]*$ ]] || die "usage: replicas.sh [options] N (see --help)"
 replicas=$1
+[ -n "$max_clones" ] || max_clones=$(clone_share "$replicas")
 [ -x "$HAPROXY" ] || die "haproxy not found at $HAPROXY (Debian: apt-get install haproxy)"
 if [ -n "$database" ] && [[ ! $database =~ ^postgres(ql)?:// ]] && [ "$replicas" != 1 ]; then
     die "a SQLite database is one process: N must be 1 (use PostgreSQL for more replicas)"

@@ -477,8 +477,6 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
             table: quoted(name), map: map, entityTag: tag(name), copyColumn: "cp", excludingOwnRows: false)
     }
 
-    /// A reference into the copy's clone set points at the clone (rule 4); outside it, a shared
-
     // MARK: 3. Linked shared objects
 
     /// Every source of shared objects in one statement (one round trip however many foreign keys
@@ -493,8 +491,6 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
                 + "ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)"
         ]
     }
-
-    /// The condition that the map row `alias` is not a root whose relationship `name` is left out
 
     // MARK: 6. followParent
 

@@ -260,8 +260,6 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
     }
 
     /// After a unique violation on `entity`'s `attributes`: the first copy whose rows repeat a
-
-    /// After a unique violation on `entity`'s `attributes`: the first copy whose rows repeat a
     /// value, of the entity's existing rows (those this copy did not write) or of an earlier
     /// row — lower copies first — of the same copy. Nil when the entity is not copied.
     func clashingCopyQuery(entity name: String, attributes: [String]) -> String? {
