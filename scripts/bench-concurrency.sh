@@ -7,7 +7,10 @@
 # clients.
 #
 #   scripts/bench-concurrency.sh [--duration S] [--clients "1 8 32"] [--setups "sqlite pg1 pg3"]
-#                                [--sizes "5 100 5u"] [--rounds R] [--max-clones M]
+#                                [--sizes "5 100 5u"] [--rounds R] [--max-clones M] [--pg-conf K=V]…
+#
+# --max-clones and --pg-conf go to scripts/replicas.sh for pg1/pg3 (clones per replica; a
+# PostgreSQL setting, repeatable).
 #
 # Prints one line per (setup, work, clients): requests/s, p50 and p99 latency (wrk), refusals
 # (answers that are not 2xx), and CPU milliseconds per request of the whole server side (cloner
@@ -17,7 +20,8 @@
 # release binary (built when missing). Everything it starts is stopped by pid on exit.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-duration=5 clients="1 8 32" setups="sqlite pg1 pg3" sizes="5 100" rounds=1 max_clones=
+duration=5 clients="1 8 32" setups="sqlite pg1 pg3" sizes="5 100" rounds=1
+replica_options=()
 while [ $# -gt 0 ]; do
     case $1 in
         --duration) duration=$2; shift 2 ;;
@@ -25,8 +29,9 @@ while [ $# -gt 0 ]; do
         --setups) setups=$2; shift 2 ;;
         --sizes) sizes=$2; shift 2 ;;
         --rounds) rounds=$2; shift 2 ;;
-        --max-clones) max_clones=$2; shift 2 ;;
-        *) echo "usage: $0 [--duration S] [--clients LIST] [--setups LIST] [--sizes LIST] [--rounds R] [--max-clones M]" >&2; exit 2 ;;
+        --max-clones) replica_options+=(--max-clones "$2"); shift 2 ;;
+        --pg-conf) replica_options+=(--pg-conf "$2"); shift 2 ;;
+        *) echo "usage: $0 [--duration S] [--clients LIST] [--setups LIST] [--sizes LIST] [--rounds R] [--max-clones M] [--pg-conf K=V]" >&2; exit 2 ;;
     esac
 done
 command -v wrk >/dev/null || { echo "bench-concurrency.sh: needs wrk (apt-get install wrk)" >&2; exit 1; }
@@ -151,7 +156,7 @@ for setup in $setups; do
             ;;
         pg1|pg3)
             replicas=${setup#pg}
-            replicas_dir=$("$ROOT/scripts/replicas.sh" --detach --port "$(free_port)" ${max_clones:+--max-clones "$max_clones"} \
+            replicas_dir=$("$ROOT/scripts/replicas.sh" --detach --port "$(free_port)" ${replica_options[@]+"${replica_options[@]}"} \
                 "$replicas" 2>"$work/replicas.log") \
                 || { cat "$work/replicas.log" >&2; exit 1; }
             # shellcheck disable=SC1091

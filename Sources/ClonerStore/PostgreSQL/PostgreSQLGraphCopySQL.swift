@@ -341,17 +341,35 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
 
     private func sourceVersionsSQL(_ entities: [EntityDescription], locking: Bool) -> String {
         let walked = PostgreSQLGraphCopySQL.walkTable
+        guard locking else { return sourceCheckSQL(entities) }
         // An object reached by several edges (or by several copies' walks) has a row for each,
         // all read in one snapshot: one version.
         let ctes = entities.map { entity in
             "s\(tag(entity.name)) AS (SELECT t.\"_version\" <> w.ver AS moved FROM \(quoted(entity.name)) t "
                 + "JOIN (SELECT DISTINCT id, ver FROM \(walked) WHERE ent = \(tag(entity.name))) w ON t.\"_id\" = w.id"
-                + (locking ? " ORDER BY t.\"_id\" FOR SHARE OF t)" : ")")
+                + " ORDER BY t.\"_id\" FOR SHARE OF t)"
         }
         let counted = entities.map { "(SELECT count(*) FROM s\(tag($0.name)))" }.joined(separator: " + ")
         let moved = entities.map { "(SELECT count(*) FROM s\(tag($0.name)) WHERE moved)" }.joined(separator: " + ")
         return "WITH " + ctes.joined(separator: ", ") + " SELECT " + counted
             + ", (SELECT count(*) FROM (SELECT DISTINCT ent, id FROM \(walked)) d), " + moved
+    }
+
+    /// The check without the lock, in one pass over the walked objects: each looks up its row
+    /// in its entity's table (a branch per entity, only its own run). The lock's form (a CTE per
+    /// entity, each counted twice) costs a 5-object clone about twice as much server time, most
+    /// of it starting its larger plan (docs/benchmarks.md, "Smaller plans for a small clone's
+    /// check"); the lock keeps that form because it must take the rows in one order, entity by
+    /// entity, and PostgreSQL takes no row lock through a `UNION`. An object has one version in
+    /// the walk (one statement, one snapshot), so its rows there are one row here.
+    private func sourceCheckSQL(_ entities: [EntityDescription]) -> String {
+        let walked = "(SELECT DISTINCT ent, id, ver FROM \(PostgreSQLGraphCopySQL.walkTable)) w"
+        guard !entities.isEmpty else { return "SELECT 0::int8, count(*), 0::int8 FROM \(walked)" }
+        let branches = entities.map { entity in
+            "SELECT t.\"_version\" FROM \(quoted(entity.name)) t WHERE w.ent = \(tag(entity.name)) AND t.\"_id\" = w.id"
+        }
+        return "SELECT count(v.ver), count(*), count(*) FILTER (WHERE v.ver <> w.ver) FROM \(walked) "
+            + "LEFT JOIN LATERAL (" + branches.joined(separator: " UNION ALL ") + ") v(ver) ON true"
     }
 
     /// The linked objects' fill and lock of a clone whose walk found objects of the entities
