@@ -55,14 +55,6 @@ struct TestFailure: Error {}
 /// Runs a command and returns its exit status and standard output.
 @discardableResult
 func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let pipe = Pipe.forChild()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try process.runAlone()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let outcome = try ShortCommand.run(executable, arguments)
+    return (outcome.status, String(decoding: outcome.output, as: UTF8.self))
 }

@@ -82,7 +82,10 @@ import Testing
         defer { folder.remove() }
         return [["python3", "-c", "import schemathesis, requests"], ["schemathesis", "--version"]].allSatisfy { arguments in
             guard let process = try? launch(arguments, in: folder.url, log: "probe.log") else { return false }
-            process.waitUntilExit()
+            guard process.waitForExit(timeout: .seconds(60)) else {
+                process.killAndReap()
+                return false
+            }
             return process.terminationStatus == 0
         }
     }()
@@ -125,8 +128,8 @@ import Testing
         var timedOut = false
         if process.isRunning {
             timedOut = true
-            process.terminate()
-            process.waitUntilExit()
+            process.signal(SIGTERM)
+            if !process.waitForExit(timeout: .seconds(10)) { process.killAndReap() }
         }
         let text = (try? String(contentsOf: folder.appendingPathComponent(log), encoding: .utf8)) ?? ""
         return Outcome(
@@ -135,20 +138,13 @@ import Testing
     }
 
     /// Starts a command found on PATH with stdout and stderr going to `log` in `folder`.
-    static func launch(_ arguments: [String], in folder: URL, log: String, environment: [String: String] = [:]) throws -> Process {
+    static func launch(_ arguments: [String], in folder: URL, log: String, environment: [String: String] = [:]) throws -> ChildProcess {
         let logURL = folder.appendingPathComponent(log)
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: logURL)
         defer { try? output.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.runAlone()
-        return process
+        return try ChildProcess(
+            "/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            directory: folder.path, standardOutput: output.fileDescriptor, standardError: output.fileDescriptor)
     }
 }

@@ -272,23 +272,18 @@ enum YAMLReader {
         let input = folder.url.appendingPathComponent("document.yaml")
         try Data(bytes).write(to: input)
         let output = folder.url.appendingPathComponent("document.json")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
-            """
-            import json, sys, yaml
-            with open(sys.argv[1]) as f: document = yaml.safe_load(f)
-            with open(sys.argv[2], "w") as f: json.dump(document, f, default=str)
-            """, input.path, output.path,
-        ]
-        let errors = Pipe.forChild()
-        process.standardError = errors
-        try process.runAlone()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "python3 could not read the YAML: \(String(decoding: message, as: UTF8.self))")
+        let outcome = try ShortCommand.run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import json, sys, yaml
+                with open(sys.argv[1]) as f: document = yaml.safe_load(f)
+                with open(sys.argv[2], "w") as f: json.dump(document, f, default=str)
+                """, input.path, output.path,
+            ])
+        guard outcome.status == 0 else {
+            throw Failure(description: "python3 could not read the YAML: \(String(decoding: outcome.errors, as: UTF8.self))")
         }
         guard let object = try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any] else {
             throw Failure(description: "the YAML document is not a mapping")

@@ -58,16 +58,7 @@ import Testing
     }
 
     static func shell(_ script: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        let out = Pipe.forChild()
-        process.standardOutput = out
-        try process.runAlone()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        // Polled, not waitUntilExit: that spins a run loop, which on a pool thread can hang.
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let outcome = try ShortCommand.run("/bin/sh", ["-c", script], timeout: .seconds(30))
+        return (outcome.status, String(decoding: outcome.output, as: UTF8.self))
     }
 }

@@ -49,16 +49,10 @@ func foundationJSON(_ bytes: [UInt8]) throws -> [String: Any] {
 /// SHA-256 of `text` as lower-case hex, computed by the `openssl` command-line tool, so tests
 /// check the service's digests against an independent implementation.
 func opensslSHA256Hex(_ text: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-    process.arguments = ["dgst", "-sha256", "-r"]
-    let input = Pipe.forChild(), output = Pipe.forChild()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.runAlone()
-    input.fileHandleForWriting.write(Data(text.utf8))
-    try input.fileHandleForWriting.close()
-    let digest = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.url.appendingPathComponent("text").path
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    let digest = try ShortCommand.run("/usr/bin/openssl", ["dgst", "-sha256", "-r", path]).output
     return String(String(decoding: digest, as: UTF8.self).prefix(64)).lowercased()
 }

@@ -15,10 +15,10 @@ import Glibc
 /// 6.3 toolchains). The service tests read their databases through these shells from 28 files,
 /// in the suites that run in parallel, so they start here.
 ///
-/// The child's standard input is /dev/null and its output and errors are read until both end. It
-/// inherits the test process's descriptors that are not close-on-exec, for the moments it runs,
-/// which delays at most another child's end of file by as much; starting it under the same lock
-/// as `Process.runAlone()` keeps a Foundation child's exit socket out of it.
+/// The command starts as a `ChildProcess` (standard input /dev/null), and its output and errors
+/// are read until both end. It inherits the test process's descriptors that are not
+/// close-on-exec for the moments it runs, which delays at most another child's end of file by as
+/// much.
 package enum ShortCommand {
     package struct Outcome: Sendable {
         /// The exit status, or 128 + the signal that ended the command.
@@ -36,7 +36,7 @@ package enum ShortCommand {
     package static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(60)) throws -> Outcome {
         // Made close-on-exec under the spawning lock, so no child started meanwhile inherits them.
         var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
-        let piped = Process.spawning.withLock { () -> Bool in
+        let piped = ChildProcess.spawning.withLock { () -> Bool in
             guard pipe(&output) == 0 else { return false }
             guard pipe(&errors) == 0 else {
                 close(output[0])
@@ -47,25 +47,15 @@ package enum ShortCommand {
             return true
         }
         guard piped else { throw Failure(description: "pipe: errno \(errno)") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        // dup2 clears close-on-exec on the copy, so the child keeps exactly these two.
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var pid = pid_t()
-        let spawned = Process.spawning.withLock { posix_spawn(&pid, executable, &actions, nil, argv, environ) }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(executable, arguments, standardOutput: output[1], standardError: errors[1])
+        } catch {
+            for descriptor in output + errors { close(descriptor) }
+            throw Failure(description: "\(error)")
+        }
         close(output[1])
         close(errors[1])
-        guard spawned == 0 else {
-            close(output[0])
-            close(errors[0])
-            throw Failure(description: "posix_spawn \(executable): errno \(spawned)")
-        }
 
         let deadline = ContinuousClock.now + timeout
         var collected = [Data(), Data()]
@@ -94,12 +84,13 @@ package enum ShortCommand {
             }
         }
         for descriptor in open where descriptor >= 0 { close(descriptor) }
-        if timedOut { kill(pid, SIGKILL) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if timedOut { child.signal(SIGKILL) }
+        guard child.waitForExit(timeout: timedOut ? .seconds(10) : max(deadline - ContinuousClock.now, .seconds(1))) else {
+            child.killAndReap()
+            throw Failure(description: "\(executable) closed its output but did not exit within \(timeout)")
+        }
         if timedOut { throw Failure(description: "\(executable) did not finish within \(timeout)") }
-        // The wait status as <sys/wait.h> encodes it: the low seven bits hold a signal, if any.
-        let signal = status & 0x7f
-        return Outcome(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, output: collected[0], errors: collected[1])
+        let status = child.terminatedBySignal ? 128 + child.terminationStatus : child.terminationStatus
+        return Outcome(status: status, output: collected[0], errors: collected[1])
     }
 }

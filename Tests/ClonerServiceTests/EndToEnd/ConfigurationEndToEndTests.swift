@@ -56,18 +56,14 @@ struct ConfigurationEndToEndTests {
         defer { directory.remove() }
         let certificate = directory.url.appendingPathComponent("cert.pem").path
         let key = directory.url.appendingPathComponent("key.pem").path
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost",
-            "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-        ]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.runAlone()
-        openssl.waitUntilExit()
-        try #require(openssl.terminationStatus == 0)
+        let openssl = try ShortCommand.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+            ])
+        try #require(openssl.status == 0, "\(String(decoding: openssl.errors, as: UTF8.self))")
 
         let service = try await ServiceProcess.start(
             directory: directory.url, environment: ["CLONER_TLS_CERT": certificate],

@@ -10,17 +10,19 @@ enum Curl {
     }
 
     private static func runNow(_ arguments: [String], timeoutSeconds: Int) throws -> ClientResponse {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--noproxy", "*", "--max-time", "\(timeoutSeconds)"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.lowercased().hasSuffix("_proxy") }
         let out = Pipe.forChild(), err = Pipe.forChild()
-        process.standardOutput = out
-        process.standardError = err
-        try process.runAlone()
+        let process = try ChildProcess(
+            "/usr/bin/curl", ["--noproxy", "*", "--max-time", "\(timeoutSeconds)"] + arguments,
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.lowercased().hasSuffix("_proxy") },
+            standardOutput: out.fileHandleForWriting.fileDescriptor, standardError: err.fileHandleForWriting.fileDescriptor)
+        try out.fileHandleForWriting.close()
+        try err.fileHandleForWriting.close()
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard process.waitForExit(timeout: .seconds(30)) else {
+            process.killAndReap()
+            throw ClientError("curl \(arguments.joined(separator: " ")) closed its output but did not exit")
+        }
         guard process.terminationStatus == 0 else {
             throw ClientError("curl \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errors, as: UTF8.self))")
         }

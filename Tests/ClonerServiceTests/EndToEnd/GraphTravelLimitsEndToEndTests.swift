@@ -32,15 +32,13 @@ struct GraphTravelLimitsEndToEndTests {
             noteID = try #require(F.int(note["_id"]))
             let memo = try await service.client.create("memos", #"{"createDate":"\#(F.date)","note":\#(noteID)}"#)
             let memoID = try #require(F.int(memo["_id"]))
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-            shell.arguments = [
-                "-c", #"{ printf '{"memo":%s,"image":"' "$1"; head -c "$2" /dev/urandom | base64 -w0; printf '"}'; } > "$3""#,
-                "sh", "\(memoID)", "\(size)", body,
-            ]
-            try shell.runAlone()
-            shell.waitUntilExit()
-            #expect(shell.terminationStatus == 0)
+            let shell = try ShortCommand.run(
+                "/bin/sh",
+                [
+                    "-c", #"{ printf '{"memo":%s,"image":"' "$1"; head -c "$2" /dev/urandom | base64 -w0; printf '"}'; } > "$3""#,
+                    "sh", "\(memoID)", "\(size)", body,
+                ])
+            #expect(shell.status == 0)
             for _ in 0..<count {
                 let status = try await Self.curl([
                     "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@\(body)",
@@ -127,15 +125,9 @@ struct GraphTravelLimitsEndToEndTests {
     /// Runs curl; returns the HTTP status it reports (`-w %{http_code}`).
     static func curl(_ arguments: [String]) async throws -> String {
         try await Blocking.run {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = ["-s", "--noproxy", "*", "--max-time", "300", "-w", "%{http_code}"] + arguments
-            let out = Pipe.forChild()
-            process.standardOutput = out
-            try process.runAlone()
-            let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return status
+            let outcome = try ShortCommand.run(
+                "/usr/bin/curl", ["-s", "--noproxy", "*", "--max-time", "300", "-w", "%{http_code}"] + arguments, timeout: .seconds(330))
+            return String(decoding: outcome.output, as: UTF8.self)
         }
     }
 
@@ -170,30 +162,26 @@ struct GraphTravelLimitsEndToEndTests {
         await seeding.stopAndWait()
         let wal = database + "-wal"
         let walBefore = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ServiceProcess.executablePath)
-        process.arguments = ["import", "--database", database, "--model", ServiceProcess.sampleModelPath, "notes", "--input", document.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.runAlone()
+        let process = try ChildProcess(
+            ServiceProcess.executablePath,
+            ["import", "--database", database, "--model", ServiceProcess.sampleModelPath, "notes", "--input", document.path])
         // The import's transaction has begun writing once the WAL grows; kill it then. Polled on
         // a thread of its own: a task on the cooperative pool, which the in-process suites keep
         // busy, could miss the whole import between two looks.
-        let pid = process.processIdentifier
         let sawWrite = try await Blocking.run {
             while process.isRunning {
                 let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
                 if size > walBefore + 64 * 1024 {
-                    kill(pid, SIGKILL)
+                    process.signal(SIGKILL)
                     return true
                 }
                 usleep(2_000)
             }
             return false
         }
-        process.waitUntilExit()
+        #expect(process.waitForExit(timeout: .seconds(60)))
         #expect(sawWrite, "the import finished before the test saw it write; the document is too small for this machine")
-        if sawWrite { #expect(process.terminationReason == .uncaughtSignal) }
+        if sawWrite { #expect(process.terminatedBySignal) }
         let service = try await ServiceProcess.start(directory: directory.url)
         let counts = try await service.counts(["Note", "Item"])
         #expect(counts == [1, 0], "nothing of the killed import is left")

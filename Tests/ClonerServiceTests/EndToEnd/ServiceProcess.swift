@@ -16,7 +16,7 @@ final class ServiceProcess: RunningService {
     let backend: StoreBackendKind
     /// What `--database` was given: the SQLite path, or the test database's libpq URI.
     let databaseLocation: String
-    let process = Process()
+    let process: ChildProcess
     let stdout = ServiceOutput()
     let stderr = ServiceOutput()
     private let stdoutPipe = Pipe.forChild()
@@ -71,22 +71,18 @@ final class ServiceProcess: RunningService {
         _ arguments: [String], in directory: URL, environment: [String: String], timeout: Duration,
         launcher: [String], executable: String
     ) throws -> Outcome {
-        let process = Process()
         let command = launcher + [executable] + arguments
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.currentDirectoryURL = directory
-        process.environment = cleanEnvironment(adding: environment)
         let out = Pipe.forChild(), err = Pipe.forChild()
-        process.standardOutput = out
-        process.standardError = err
+        let process = try ChildProcess(
+            command[0], Array(command.dropFirst()), environment: cleanEnvironment(adding: environment), directory: directory.path,
+            standardOutput: out.fileHandleForWriting.fileDescriptor, standardError: err.fileHandleForWriting.fileDescriptor)
+        try out.fileHandleForWriting.close()
+        try err.fileHandleForWriting.close()
         let stdout = ServiceOutput(), stderr = ServiceOutput()
-        try process.runAlone()
         stdout.startReading(out.fileHandleForReading.fileDescriptor)
         stderr.startReading(err.fileHandleForReading.fileDescriptor)
         guard process.waitForExit(timeout: timeout) else {
-            kill(process.processIdentifier, SIGKILL)
-            _ = process.waitForExit(timeout: .seconds(10))
+            process.killAndReap()
             throw ClientError("cloner \(arguments.joined(separator: " ")) did not exit within \(timeout)")
         }
         let deadline = ContinuousClock.now + .seconds(10)
@@ -134,22 +130,18 @@ final class ServiceProcess: RunningService {
         case .postgreSQL:
             databaseLocation = try sharedDatabase ?? PostgreSQLTestCluster.shared.createDatabase().uri(password: databasePassword)
         }
-        process.executableURL = URL(fileURLWithPath: ServiceProcess.executablePath)
         let placement = defaults ? [] : ["--host", "127.0.0.1", "--database", databaseLocation, "--model", ServiceProcess.sampleModelPath]
-        process.arguments = ["serve", "--port", "0"] + placement + arguments
-        process.currentDirectoryURL = directory
-        process.environment = ServiceProcess.cleanEnvironment(adding: environment)
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        try process.runAlone()
+        process = try ChildProcess(
+            ServiceProcess.executablePath, ["serve", "--port", "0"] + placement + arguments,
+            environment: ServiceProcess.cleanEnvironment(adding: environment), directory: directory.path,
+            standardOutput: stdoutPipe.fileHandleForWriting.fileDescriptor, standardError: stderrPipe.fileHandleForWriting.fileDescriptor)
+        try stdoutPipe.fileHandleForWriting.close()
+        try stderrPipe.fileHandleForWriting.close()
         stdout.startReading(stdoutPipe.fileHandleForReading.fileDescriptor)
         stderr.startReading(stderrPipe.fileHandleForReading.fileDescriptor)
         let listening = stdout.waitForJSONLine(timeout: startTimeout) { $0["message"] as? String == "listening" }
         guard let listening, let port = ServiceProcess.integer(listening["port"]), port > 0 else {
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                _ = process.waitForExit(timeout: .seconds(10))
-            }
+            process.killAndReap()
             throw ClientError("cloner did not report listening; stdout:\n\(stdout.text)\nstderr:\n\(stderr.text)")
         }
         self.port = port
@@ -167,7 +159,7 @@ final class ServiceProcess: RunningService {
 
     /// Sends `signal` to the service.
     func signal(_ number: Int32) {
-        if process.isRunning { kill(process.processIdentifier, number) }
+        process.signal(number)
     }
 
     /// Waits (bounded) for the process to exit; its exit status, or nil if it still runs.
@@ -181,19 +173,13 @@ final class ServiceProcess: RunningService {
     /// the cooperative pool's thread free meanwhile.
     func stopAndWait() async {
         guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         _ = await waitForExit(timeout: .seconds(10))
     }
 
     /// Kills the service if it still runs and waits for it; safe to call more than once.
     ///
-    /// Waits by polling, bounded, never with `Process.waitUntilExit`: off the main thread that
-    /// spins a run loop with no sources, and in a full run it was seen spinning for an hour on a
-    /// cooperative-pool thread (the child long dead), starving every async test behind it.
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            _ = process.waitForExit(timeout: .seconds(10))
-        }
+        process.killAndReap()
     }
 }

@@ -20,14 +20,7 @@ struct BlobResourceServiceTests {
         defer { directory.remove() }
         let path = directory.url.appendingPathComponent("b").path
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [path]
-        let out = Pipe.forChild()
-        process.standardOutput = out
-        try process.runAlone()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let output = try ShortCommand.run("/usr/bin/sha256sum", [path]).output
         return String(String(decoding: output, as: UTF8.self).prefix(64))
     }
 
