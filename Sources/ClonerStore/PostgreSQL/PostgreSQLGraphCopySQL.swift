@@ -357,8 +357,8 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
 
     /// The check without the lock, in one pass over the walked objects: each looks up its row
     /// in its entity's table (a branch per entity, only its own run). The lock's form (a CTE per
-    /// entity, each counted twice) costs a 5-object clone about twice as much server time, most
-    /// of it starting its larger plan (docs/benchmarks.md, "Smaller plans for a small clone's
+    /// entity, each counted twice) costs a 5-object clone's check 1.4–2 times the server time,
+    /// most of it starting its larger plan (docs/benchmarks.md, "Smaller plans for a small clone's
     /// check"); the lock keeps that form because it must take the rows in one order, entity by
     /// entity, and PostgreSQL takes no row lock through a `UNION`. An object has one version in
     /// the walk (one statement, one snapshot), so its rows there are one row here.
