@@ -29,11 +29,18 @@ public struct CloneRequest: Sendable {
     public var maximumCopies: Int
     /// The copies limit unless configured otherwise (`maxCopies`).
     public static let defaultMaximumCopies = 1_000
+    /// Refuse a request whose root `set` values, counted once per copy they apply to, hold more
+    /// bytes than this: each copy stores its own, so `copies` multiplies what the body carries.
+    public var maximumSetBytes: Int
+    /// The set-bytes limit unless configured otherwise (`maxCloneSetBytes`): 64 MiB, eight
+    /// request bodies' worth.
+    public static let defaultMaximumSetBytes = 64 << 20
 
     public init(
         entity: String, id: Int64, exclude: [String] = [], set: [String: AttributeValue] = [:],
         setLinks: [String: [Int64]] = [:], dryRun: Bool = false, returnIDs: Bool = false, maximumObjects: Int = GraphCopyPlan.defaultMaximumObjects,
-        copies: Int? = nil, copySets: [[String: AttributeValue]] = [], maximumCopies: Int = CloneRequest.defaultMaximumCopies
+        copies: Int? = nil, copySets: [[String: AttributeValue]] = [], maximumCopies: Int = CloneRequest.defaultMaximumCopies,
+        maximumSetBytes: Int = CloneRequest.defaultMaximumSetBytes
     ) {
         self.entity = entity
         self.id = id
@@ -46,5 +53,6 @@ public struct CloneRequest: Sendable {
         self.copies = copies
         self.copySets = copySets
         self.maximumCopies = maximumCopies
+        self.maximumSetBytes = maximumSetBytes
     }
 }

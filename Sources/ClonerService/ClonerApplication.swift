@@ -86,6 +86,7 @@ public final class ClonerApplication: Sendable {
         self.clonesController = ClonesController(
             model: model, store: store, engine: engine, metrics: metrics, logger: logger,
             maximumObjects: configuration.maxObjectsPerClone, maximumCopies: configuration.maxCopies,
+            maximumSetBytes: configuration.maxCloneSetBytes,
             admission: CloneAdmission(engine: engine, deadline: store.writerWait, maximumInFlight: configuration.maxQueuedClones),
             jobs: jobs, writeWorkers: writeWorkers, leases: leases)
         self.jobsController = JobsController(store: store, jobs: jobs)

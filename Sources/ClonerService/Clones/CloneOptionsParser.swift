@@ -6,16 +6,17 @@ import Foundation
 /// The options of `POST /{collection}/{id}/clone` (docs/architecture.md#http-contract): reads the
 /// body into a `CloneRequest`, naming every bad field at once. Knows nothing of how the clone runs.
 struct CloneOptionsParser: Sendable {
-    /// `maxObjectsPerClone` and `maxCopies`, handed to every `CloneRequest`.
+    /// `maxObjectsPerClone`, `maxCopies` and `maxCloneSetBytes`, handed to every `CloneRequest`.
     let maximumObjects: Int
     let maximumCopies: Int
+    let maximumSetBytes: Int
 
     /// Parses the optional body `{"exclude": [...], "set": {...}, "copies": 3, "dryRun": false, "returnIds": false}`
     /// (`copies` may instead be a list of `{"set": {...}}`, one per copy; docs/architecture.md#many-copies).
     func cloneRequest(_ request: HTTPRequest, entity: EntityDescription, id: Int64) throws(Problem) -> CloneRequest {
         var clone = CloneRequest(
             entity: entity.name, id: id, maximumObjects: maximumObjects,
-            maximumCopies: maximumCopies)
+            maximumCopies: maximumCopies, maximumSetBytes: maximumSetBytes)
         guard !request.body.isEmpty else { return clone }
         let json: JSONValue
         do {

@@ -89,6 +89,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "maxCopies", environmentVariable: "CLONER_MAX_COPIES") { config, raw, source throws(ConfigurationError) in
             config.maxCopies = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a positive integer")
         },
+        Setting(fileKey: "maxCloneSetBytes", environmentVariable: "CLONER_MAX_CLONE_SET_BYTES") { config, raw, source throws(ConfigurationError) in
+            config.maxCloneSetBytes = try parseInteger(raw, source: source, range: 1...Int.max, expected: "a positive number of bytes")
+        },
         Setting(fileKey: "maxConcurrentClones", environmentVariable: "CLONER_MAX_CONCURRENT_CLONES") { config, raw, source throws(ConfigurationError) in
             if case .json(.null) = raw {
                 config.maxConcurrentClones = nil

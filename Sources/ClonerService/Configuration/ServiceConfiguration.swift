@@ -48,6 +48,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var maxUploadBytes = 4 << 30
     /// The most copies one clone request may ask for (`copies`, docs/architecture.md#many-copies); more is a 422.
     public var maxCopies = CloneRequest.defaultMaximumCopies
+    /// The bytes of a clone's root `set` values, counted once per copy (each copy stores its
+    /// own): more is a 422 before any work, so `copies` cannot multiply a request body into
+    /// gigabytes held and written.
+    public var maxCloneSetBytes = CloneRequest.defaultMaximumSetBytes
     /// Clone jobs (synchronous and `respond-async`) running at once; the rest wait for their turn
     /// in arrival order. Nil: the store's default — 4 on SQLite, whose single writer runs them one
     /// after another anyway; on PostgreSQL all but two of `databasePoolSize`'s connections.

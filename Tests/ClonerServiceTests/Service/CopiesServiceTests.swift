@@ -1,4 +1,5 @@
 import ClonerServiceTestSupport
+import ClonerTestSupport
 import Foundation
 import Testing
 
@@ -94,6 +95,38 @@ struct CopiesServiceTests {
             #expect(problem["field"] as? String == "copies[2].id")
             #expect((problem["detail"] as? String ?? "").contains("copy 2"))
             #expect(try await service.count("Note") == 1, "no copy was kept")
+        }
+    }
+
+    @Test(
+        "set values counted once per copy are bounded by maxCloneSetBytes: 422 naming set or copies, nothing written",
+        arguments: StoreBackendKind.available)
+    func setBytesTimesCopiesAreBounded(_ backend: StoreBackendKind) async throws {
+        // 10,000 bytes a copy: 5 copies fit 50,000; 6 do not.
+        try await TestService.withService(backend: backend, environment: ["CLONER_MAX_CLONE_SET_BYTES": "50000"]) { service in
+            let client = service.client
+            let note = try await client.create("notes", F.richNote(name: "template", tag: "shared"))
+            let noteID = try #require(F.int(note["_id"]))
+            let name = String(repeating: "n", count: 10_000)
+            let perCopy = (0..<6).map { _ in #"{"set":{"name":"\#(name)"}}"# }.joined(separator: ",")
+            for (body, field) in [
+                (#"{"set":{"name":"\#(name)"},"copies":6}"#, "set"),
+                (#"{"copies":[\#(perCopy)]}"#, "copies"),
+                (#"{"set":{"name":"\#(name)"},"copies":6,"dryRun":true}"#, "set"),
+            ] {
+                let refused = try await client.post("/notes/\(noteID)/clone", body)
+                #expect(refused.status == 422, "\(refused.text)")
+                let problem = try refused.json()
+                #expect(F.errorFields(problem) == [field], "\(refused.text)")
+                #expect(refused.text.contains("maxCloneSetBytes"))
+            }
+            #expect(try await service.count("Note") == 1, "nothing written")
+            // A per-copy value replaces the request's own, so it is not counted twice: 5 copies of
+            // 10,000 bytes each, whichever way they are given.
+            let fits = try await client.post(
+                "/notes/\(noteID)/clone", #"{"set":{"name":"\#(name)"},"copies":[{"set":{"name":"\#(name)"}},{},{},{},{}]}"#)
+            #expect(fits.status == 201, "\(fits.text)")
+            #expect(try await service.count("Note") == 6)
         }
     }
 
