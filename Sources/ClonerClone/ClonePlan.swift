@@ -155,7 +155,7 @@ public struct ClonePlan: Sendable {
             ownBytes += own.values.reduce(0) { $0 + bytes($1) }
             sharedBytes += shared.reduce(0) { $0 + (own[$1.key] == nil ? $1.value : 0) }
             guard ownBytes + sharedBytes <= request.maximumSetBytes else {
-                let (field, whose) = ownBytes > sharedBytes ? ("copies", "the copies' own set values") : ("set", "set")
+                let (field, whose) = ownBytes > sharedBytes ? ("copies", "the copies' own set values") : ("set", "the set values")
                 throw .invalidRequest(
                     field: field,
                     message:
