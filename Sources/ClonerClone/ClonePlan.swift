@@ -135,7 +135,8 @@ public struct ClonePlan: Sendable {
     /// The root's `set` values as the copies store them: each copy its own, so a request body of
     /// a few megabytes times `copies` would otherwise be gigabytes held and written — a clone of
     /// one 7 MB `set` value and 1,000 copies took 7 GB of the service's memory and wrote more
-    /// than 4 GB before it could answer. Refused (422) before any work when over
+    /// than 4 GB before it could answer. The `_id`s of a to-many list it sets count 8 bytes each
+    /// per copy, for the links every copy writes. Refused (422) before any work when over
     /// `maximumSetBytes`, naming `copies` when the per-copy values weigh most, else `set`.
     private static func checkSetBytes(_ request: CloneRequest) throws(CloneError) {
         func bytes(_ value: AttributeValue) -> Int {
@@ -148,12 +149,15 @@ public struct ClonePlan: Sendable {
         }
         let copies = request.copies ?? 1
         let shared = request.set.mapValues(bytes)
+        // A to-many list the request sets is linked by every copy: 8 bytes an `_id`, a join row
+        // or reference each.
+        let links = request.setLinks.values.reduce(0) { $0 + 8 * $1.count }
         var ownBytes = 0
         var sharedBytes = 0
         for index in 0..<copies {
             let own = index < request.copySets.count ? request.copySets[index] : [:]
             ownBytes += own.values.reduce(0) { $0 + bytes($1) }
-            sharedBytes += shared.reduce(0) { $0 + (own[$1.key] == nil ? $1.value : 0) }
+            sharedBytes += links + shared.reduce(0) { $0 + (own[$1.key] == nil ? $1.value : 0) }
             guard ownBytes + sharedBytes <= request.maximumSetBytes else {
                 let (field, whose) = ownBytes > sharedBytes ? ("copies", "the copies' own set values") : ("set", "the set values")
                 throw .invalidRequest(

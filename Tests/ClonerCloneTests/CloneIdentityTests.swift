@@ -214,6 +214,26 @@ import Testing
 }
 
 @Suite struct CloneSetLinksTests {
+    /// A set to-many list is linked by every copy: its `_id`s count toward `maximumSetBytes` once
+    /// per copy, 8 bytes each — 2 tags × 3 copies are 48 bytes.
+    @Test func aSetListCountsOncePerCopyTowardTheSetBytes() throws {
+        let fixture = try CloneFixture()
+        let tags = try fixture.makeTags(["a", "b"])
+        let sample = try fixture.makeSampleNote(items: 1, tags: [tags[0]])
+        func clone(limit: Int) throws -> CloneResult {
+            try fixture.engine.clone(
+                CloneRequest(entity: "Memo", id: sample.memos[0], setLinks: ["tags": tags], copies: 3, maximumSetBytes: limit))
+        }
+        #expect {
+            try clone(limit: 47)
+        } throws: { error in
+            guard case CloneError.invalidRequest("set", let message) = error else { return false }
+            return message.contains("maxCloneSetBytes")
+        }
+        #expect(try fixture.ids("Memo").count == 1, "nothing written")
+        #expect(try clone(limit: 48).clones?.count == 3)
+    }
+
     @Test(arguments: StoreBackendKind.available) func setReplacesAToManyOfTheRootsClone(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let tags = try fixture.makeTags(["a", "b", "c"])

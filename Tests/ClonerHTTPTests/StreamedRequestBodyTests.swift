@@ -44,9 +44,12 @@ final class BodyObservations: Sendable {
     var startedCount: Int { state.withLock { $0.started } }
     var outcomes: [String] { state.withLock { $0.outcomes } }
 
-    /// Waits (up to 10 s) until `count` outcomes were recorded; the handler ends on its own task.
+    /// Waits (up to 60 s) until `count` outcomes were recorded; the handler ends on its own task,
+    /// on the cooperative pool, which a full parallel run on two cores can keep busy for more than
+    /// the 10 s this once waited (a run failed so, the outcome not yet recorded).
     func waitForOutcomes(_ count: Int) async throws -> [String] {
-        for _ in 0..<1000 {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
             let current = outcomes
             if current.count >= count { return current }
             try await Task.sleep(for: .milliseconds(10))
