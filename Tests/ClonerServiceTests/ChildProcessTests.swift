@@ -18,6 +18,18 @@ import Testing
         #expect((try? String(contentsOfFile: output, encoding: .utf8)) == expected)
     }
 
+    @Test func theChildKeepsNoOtherDescriptorOfTheTestProcess() throws {
+        // A file the test process holds open for writing (no close-on-exec), as a test copying a
+        // binary it is about to run does: a child keeping it open makes running it "Text file busy".
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let descriptor = open(directory.url.appendingPathComponent("held").path, O_WRONLY | O_CREAT, 0o644)
+        try #require(descriptor > 2)
+        defer { close(descriptor) }
+        let outcome = try ShortCommand.run("/bin/sh", ["-c", "if [ -e /proc/self/fd/\(descriptor) ]; then echo open; else echo closed; fi"])
+        #expect(String(decoding: outcome.output, as: UTF8.self) == "closed\n")
+    }
+
     @Test func aSignalBlockedInTheStartingThreadStillReachesTheChild() throws {
         // Started from a thread that blocks SIGTERM: without its mask emptied, the child would
         // inherit the block and never end.

@@ -12,8 +12,8 @@ import Glibc
 /// (which the caller keeps and closes), or to /dev/null. Its signal mask is emptied and every signal set back to
 /// its default action, as a shell would start it: a test thread (a Dispatch worker, say) may
 /// block or ignore signals that the child must receive, such as the SIGTERM a drain test sends.
-/// It inherits the test process's descriptors that are not close-on-exec: the pipes tests hand
-/// their children are made close-on-exec under `spawning`, which every start takes too.
+/// It keeps no other descriptor of the test process (glibc's `closefrom` file action, as
+/// Foundation's `Process` closes them too).
 ///
 /// `@unchecked Sendable`: the one mutable state, the wait status once the child is reaped, is
 /// read and written under `lock`.
@@ -54,6 +54,13 @@ package final class ChildProcess: @unchecked Sendable {
                 posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0)
             }
         }
+        // Nothing else: a descriptor another thread holds open at this moment (a file it is
+        // writing, such as a copy of the binary a test is about to run) would otherwise stay open
+        // in this child, and running that file then fails with "Text file busy" for as long as
+        // the child lives.
+        if let closeFrom = Self.addCloseFrom {
+            guard closeFrom(&actions, 3) == 0 else { throw Failure(description: "closefrom action: errno \(errno)") }
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -81,13 +88,18 @@ package final class ChildProcess: @unchecked Sendable {
         processIdentifier = pid
     }
 
-    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 on), which the Glibc module does not
-    /// declare.
+    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 on) and `…_addclosefrom_np` (2.34 on),
+    /// which the Glibc module does not declare. glibc's RTLD_DEFAULT is the null handle: every
+    /// object loaded, in load order.
     private typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
     private static let addChangeDirectory: ChangeDirectory? = {
-        // glibc's RTLD_DEFAULT is the null handle: every object loaded, in load order.
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return nil }
         return unsafeBitCast(symbol, to: ChangeDirectory.self)
+    }()
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let addCloseFrom: CloseFrom? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: CloseFrom.self)
     }()
 
     /// Whether the child still runs; reaps it once it has exited.

@@ -15,10 +15,8 @@ import Glibc
 /// 6.3 toolchains). The service tests read their databases through these shells from 28 files,
 /// in the suites that run in parallel, so they start here.
 ///
-/// The command starts as a `ChildProcess` (standard input /dev/null), and its output and errors
-/// are read until both end. It inherits the test process's descriptors that are not
-/// close-on-exec for the moments it runs, which delays at most another child's end of file by as
-/// much.
+/// The command starts as a `ChildProcess` (standard input /dev/null, no other descriptor of the
+/// test process), and its output and errors are read until both end.
 package enum ShortCommand {
     package struct Outcome: Sendable {
         /// The exit status, or 128 + the signal that ended the command.
