@@ -245,6 +245,17 @@ import Testing
 
     // MARK: Refusal and TLS
 
+    /// The body arrives beside the state; a request rejected mid-body lets it go at once, not when
+    /// its rejection has been written to a client that may never read it.
+    @Test func aRejectedBodyIsNotHeldWhileItsRejectionWaits() {
+        var machine = Self.machine()
+        _ = machine.headReceived(Self.head(.post, "/x", contentLength: 100_000), now: 0, bodyAlreadyBuffered: false)
+        Array(repeating: UInt8(1), count: 60_000).withUnsafeBufferPointer { machine.bodyReceived($0) }
+        #expect(machine.receivedBody.count == 60_000)
+        #expect(Self.name(machine.rejected()) == "reject /x")
+        #expect(machine.receivedBody.count == 0)
+    }
+
     @Test func aRefusedConnectionAnswersAsSoonAsItCanWrite() {
         var plain = Self.machine(refused: true)
         #expect(Self.name(plain.registered()) == "refuse")

@@ -589,6 +589,8 @@ struct ConnectionStateMachine {
             return .writeRejection(Rejection(head: nil, startedAt: startedAt))
         case .receivingBody(let receiving):
             state = .closingAfterWrite(receiving.peer)
+            // Not held while the rejection waits for a client that may never read it.
+            receivedBody = []
             return .writeRejection(Rejection(head: receiving.head, startedAt: receiving.startedAt))
         case .receivingStreamedBody(let receiving):
             // The handler's answer, when it comes, finds the connection moved on and is dropped.
