@@ -82,7 +82,9 @@ public final class ClonerApplication: Sendable {
         self.writeWorkers = writeWorkers
         let jobs = JobRegistry()
         self.jobs = jobs
-        self.recordsController = RecordsController(model: model, store: store, maximumObjects: configuration.maxObjectsPerRequest)
+        self.recordsController = RecordsController(
+            model: model, store: store, maximumObjects: configuration.maxObjectsPerRequest,
+            inlineBinaryBytes: configuration.maxInlineBinaryBytes)
         self.clonesController = ClonesController(
             model: model, store: store, engine: engine, metrics: metrics, logger: logger,
             maximumObjects: configuration.maxObjectsPerClone, maximumCopies: configuration.maxCopies,

@@ -29,13 +29,16 @@ public protocol StoreContext: ServiceTablesContext {
     func version(entity: String, id: Int64) throws -> Int64?
     /// Records of one entity by `_id`, in the order of `ids`, missing ones left out, held by
     /// position for an answer that writes them all (the read routes): one query for the rows plus
-    /// one per relationship stored elsewhere. The shared default goes through `fetchObjects`.
-    func fetchRecords(entity: String, ids: [Int64]) throws -> StoredRecords
+    /// one per relationship stored elsewhere, and two per binary attribute. Binary values are read
+    /// in record order while their sizes add up to at most `inlineBinaryBytes` (`Int.max`: all of
+    /// them); the rest stay in the store, named in `StoredRecords.storedBinaries`.
+    func fetchRecords(entity: String, ids: [Int64], inlineBinaryBytes: Int) throws -> StoredRecords
     /// One page of `request`: at most `pageSize` records in its order, whether more follow and, if
-    /// so, the position of the page's last record (`request.limit` is ignored). Throws `StoreError.notFound` for an
-    /// `after` that names a missing record under an order other than `_id`, as `fetchPositions`.
-    /// The shared default is `fetchPositions` then `fetchRecords`.
-    func fetchRecordPage(_ request: FetchRequest, pageSize: Int) throws -> RecordPage
+    /// so, the position of the page's last record (`request.limit` is ignored), its binary values
+    /// read as `fetchRecords` reads them. Throws `StoreError.notFound` for an `after` that names a
+    /// missing record under an order other than `_id`, as `fetchPositions`. The shared default is
+    /// `fetchPositions` then `fetchRecords`.
+    func fetchRecordPage(_ request: FetchRequest, pageSize: Int, inlineBinaryBytes: Int) throws -> RecordPage
 
     // MARK: Export (docs/architecture.md#graphs-that-travel)
 
@@ -98,12 +101,17 @@ public protocol StoreContext: ServiceTablesContext {
 extension StoreContext {
     public var model: DataModel { schema.model }
 
+    /// Records with every binary value read.
     public func fetchRecords(entity name: String, ids: [Int64]) throws -> StoredRecords {
-        guard let entity = model.entity(named: name) else { preconditionFailure("unknown entity \(name)") }
-        return StoredRecords(entity: entity, objects: try fetchObjects(entity: name, ids: ids))
+        try fetchRecords(entity: name, ids: ids, inlineBinaryBytes: .max)
     }
 
+    /// A page with every binary value read.
     public func fetchRecordPage(_ request: FetchRequest, pageSize: Int) throws -> RecordPage {
+        try fetchRecordPage(request, pageSize: pageSize, inlineBinaryBytes: .max)
+    }
+
+    public func fetchRecordPage(_ request: FetchRequest, pageSize: Int, inlineBinaryBytes: Int) throws -> RecordPage {
         precondition(pageSize > 0, "a page of \(pageSize) records")
         var request = request
         // One row more than a page: its presence, not the page's size, says whether more follow.
@@ -112,7 +120,7 @@ extension StoreContext {
         let page = rows.prefix(pageSize)
         let hasMore = rows.count > pageSize
         return RecordPage(
-            records: try fetchRecords(entity: request.entity, ids: page.map(\.id)),
+            records: try fetchRecords(entity: request.entity, ids: page.map(\.id), inlineBinaryBytes: inlineBinaryBytes),
             lastPosition: hasMore ? page.last?.position : nil, hasMore: hasMore)
     }
 }

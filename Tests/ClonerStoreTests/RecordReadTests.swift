@@ -145,6 +145,17 @@ import Testing
             }.count
         }
         #expect(elsewhere >= 1)
-        #expect(note.statements == 1 + elsewhere)
+        // The row, the relationships, and the bytes of its one binary value (`data`).
+        let binary = note.result.entity.attributes.indices.filter { note.result.entity.attributes[$0].type == .binary }
+        #expect(binary.count == 1 && note.result.value(record: 0, attribute: binary[0]).type == .binary)
+        #expect(note.statements == 1 + elsewhere + 1)
+        // With nothing inline, the value's size is read instead of its bytes, and it is left in
+        // the store.
+        let stored = try store.read { context in
+            try context.sqliteConnection.countingStatements { try context.fetchRecords(entity: "Note", ids: [1], inlineBinaryBytes: 0) }
+        }
+        #expect(stored.statements == 1 + elsewhere + 1)
+        #expect(stored.result.value(record: 0, attribute: binary[0]) == .null)
+        #expect(stored.result.storedBinary(record: 0, attribute: binary[0]) != nil)
     }
 }

@@ -86,6 +86,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "maxUploadBytes", environmentVariable: "CLONER_MAX_UPLOAD_BYTES") { config, raw, source throws(ConfigurationError) in
             config.maxUploadBytes = try parseInteger(raw, source: source, range: 1...Int.max, expected: "a positive number of bytes")
         },
+        Setting(fileKey: "maxInlineBinaryBytes", environmentVariable: "CLONER_MAX_INLINE_BINARY_BYTES") { config, raw, source throws(ConfigurationError) in
+            config.maxInlineBinaryBytes = try parseInteger(raw, source: source, range: 0...Int.max, expected: "a number of bytes (0 or more)")
+        },
         Setting(fileKey: "maxCopies", environmentVariable: "CLONER_MAX_COPIES") { config, raw, source throws(ConfigurationError) in
             config.maxCopies = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a positive integer")
         },

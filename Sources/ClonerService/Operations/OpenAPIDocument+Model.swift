@@ -131,7 +131,16 @@ private struct EntityOperations {
         var properties: [String: JSONValue] = [
             "_id": Self.objectID, "_entity": Self.entityName(name), "_version": ["type": "integer", "format": "int64", "minimum": 1],
         ]
-        for attribute in entity.attributes { properties[attribute.name] = Self.valueSchema(attribute) }
+        for attribute in entity.attributes {
+            var schema = Self.valueSchema(attribute)
+            if attribute.type == .binary, case .object(var binary) = schema {
+                // Null also when the value is past what the answer carries inline (`_blobs`).
+                binary["type"] = ["string", "null"]
+                binary["description"] = "Base64; null when past the answer's `maxInlineBinaryBytes`, with `_blobs` giving its size and route."
+                schema = .object(binary)
+            }
+            properties[attribute.name] = schema
+        }
         for relationship in entity.relationships {
             properties[relationship.name] =
                 relationship.isToMany
@@ -161,8 +170,23 @@ private struct EntityOperations {
                 ),
             ]
         }
+        if entity.attributes.contains(where: { $0.type == .binary }) {
+            properties["_blobs"] = [
+                "type": "object",
+                "additionalProperties": [
+                    "type": "object", "required": ["size", "href"],
+                    "properties": [
+                        "size": ["type": "integer", "format": "int64", "minimum": 0],
+                        "href": ["type": "string", "description": "The value's own route, which streams it (GET, ranges, ETag)."],
+                    ],
+                ],
+                "description": .string(
+                    "Present when binary values were left out of the answer (their members null): past `maxInlineBinaryBytes`, counted in record order. Per such attribute, its size and route."
+                ),
+            ]
+        }
         // Open, as every answer's schema: a client generated today must still read a record after
-        // the model gains a property. (`_lists` is not required: it is there only for long lists.)
+        // the model gains a property. (`_lists` and `_blobs` are not required: they are there only for long lists and large values.)
         return [
             "type": "object",
             "required": .array(required), "properties": .object(properties),

@@ -8,6 +8,8 @@ struct RecordKeys: Sendable {
     let relationships: [[UInt8]]
     /// Per relationship, where a long to-many's objects are all listed (`RecordJSONCoding.listRoutes`).
     let listRoutes: [String?]
+    /// `/{collection}/`, the start of a binary value's own route (`/notes/42/data`).
+    let collectionPath: String
 
     static let id = JSONWriter.encodedKey("_id")
     static let entity = JSONWriter.encodedKey("_entity")
@@ -18,6 +20,7 @@ struct RecordKeys: Sendable {
         attributes = entity.attributes.map { JSONWriter.encodedKey($0.name) }
         relationships = entity.relationships.map { JSONWriter.encodedKey($0.name) }
         listRoutes = RecordJSONCoding.listRoutes(entity, model: model)
+        collectionPath = "/\(entity.collection)/"
     }
 
     /// Every entity's keys, by entity name; built once per model.

@@ -15,13 +15,16 @@ final class RecordsController: Sendable {
     let store: IncrementalStore
     /// `maxObjectsPerRequest`: JSON objects a create or PATCH body may hold below its own.
     let maximumObjects: Int
+    /// `maxInlineBinaryBytes`: binary values one answer carries inline, in bytes.
+    let inlineBinaryBytes: Int
     /// Member names per entity, encoded once for the read routes.
     private let recordKeys: [String: RecordKeys]
 
-    init(model: DataModel, store: IncrementalStore, maximumObjects: Int) {
+    init(model: DataModel, store: IncrementalStore, maximumObjects: Int, inlineBinaryBytes: Int) {
         self.model = model
         self.store = store
         self.maximumObjects = maximumObjects
+        self.inlineBinaryBytes = inlineBinaryBytes
         self.recordKeys = RecordKeys.byEntity(model)
     }
 
@@ -101,9 +104,10 @@ final class RecordsController: Sendable {
         let pageSize = fetch.limit ?? RecordsController.defaultPageSize
         // The records are read by position and written straight from the page (no per-record
         // dictionary); only the page is faulted in, one row more tells whether a next page exists.
+        let inlineBinaryBytes = inlineBinaryBytes
         let page = try store.read { context -> RecordPage in
             do {
-                return try context.fetchRecordPage(fetch, pageSize: pageSize)
+                return try context.fetchRecordPage(fetch, pageSize: pageSize, inlineBinaryBytes: inlineBinaryBytes)
             } catch StoreError.notFound(_, let id) where id == fetch.after {
                 // `after` names a record whose sort keys are needed and it is gone: a bad
                 // parameter, not a missing collection, so 422 naming `after` rather than a 404.
@@ -200,15 +204,16 @@ final class RecordsController: Sendable {
             throw error.problem
         }
         let changes = input.changeSet()
-        let object = try store.write { context -> StoredObject? in
+        let inlineBinaryBytes = inlineBinaryBytes
+        let records = try store.write { context -> StoredRecords in
             let result = try context.save(changes)
-            return try context.fetchObject(entity: entity.name, id: result.insertedIDs[0])
+            return try context.fetchRecords(entity: entity.name, ids: [result.insertedIDs[0]], inlineBinaryBytes: inlineBinaryBytes)
         }
-        guard let object else { throw Problem.internalError() }
+        guard records.count == 1 else { throw Problem.internalError() }
         return HTTPResponse.json(
-            object.jsonBytes(entity: entity, listRoutes: keys(entity).listRoutes), status: .created,
+            recordBytes(records, entity: entity), status: .created,
             headers: [
-                "Location": "/\(entity.collection)/\(object.id)", "ETag": object.entityTag,
+                "Location": "/\(entity.collection)/\(records.ids[0])", "ETag": records.entityTag(0),
             ])
     }
 
@@ -229,7 +234,8 @@ final class RecordsController: Sendable {
     func read(_ request: HTTPRequest) throws -> HTTPResponse {
         let entity = try request.entity(in: model)
         let id = try request.objectID(of: entity)
-        let records = try store.read { try $0.fetchRecords(entity: entity.name, ids: [id]) }
+        let inlineBinaryBytes = inlineBinaryBytes
+        let records = try store.read { try $0.fetchRecords(entity: entity.name, ids: [id], inlineBinaryBytes: inlineBinaryBytes) }
         guard records.count == 1 else {
             throw Problem.notFound("\(entity.name) \(id) does not exist")
         }
@@ -238,9 +244,14 @@ final class RecordsController: Sendable {
         if let tags = request.headers.percentDecodedValue("If-None-Match"), EntityTags.noneMatch(tags, current: entityTag) {
             return HTTPResponse(status: .notModified, headers: ["ETag": entityTag])
         }
+        return HTTPResponse.json(recordBytes(records, entity: entity), headers: ["ETag": entityTag])
+    }
+
+    /// The one record of `records` as its answer's body.
+    private func recordBytes(_ records: StoredRecords, entity: EntityDescription) -> [UInt8] {
         var writer = JSONWriter(capacity: 128 + 32 * (entity.attributes.count + entity.relationships.count))
         records.write(0, keys: keys(entity), to: &writer)
-        return HTTPResponse.json(writer.bytes, headers: ["ETag": entityTag])
+        return writer.bytes
     }
 
     // MARK: PATCH /{collection}/{id}
@@ -265,7 +276,8 @@ final class RecordsController: Sendable {
             ])
         }
         let changes = input.changeSet(updating: id, expectedVersion: expected)
-        let object = try store.write { context -> StoredObject? in
+        let inlineBinaryBytes = inlineBinaryBytes
+        let records = try store.write { context -> StoredRecords in
             if let claimed = input.claimedVersion, let current = try context.version(entity: entity.name, id: id), claimed != current {
                 // A body's _version is not a precondition (that is If-Match, 412) but a value that
                 // cannot be set: naming another one is an invalid field.
@@ -278,10 +290,10 @@ final class RecordsController: Sendable {
                 ])
             }
             _ = try context.save(changes)
-            return try context.fetchObject(entity: entity.name, id: id)
+            return try context.fetchRecords(entity: entity.name, ids: [id], inlineBinaryBytes: inlineBinaryBytes)
         }
-        guard let object else { throw Problem.notFound("\(entity.name) \(id) does not exist") }
-        return HTTPResponse.json(object.jsonBytes(entity: entity, listRoutes: keys(entity).listRoutes), headers: ["ETag": object.entityTag])
+        guard records.count == 1 else { throw Problem.notFound("\(entity.name) \(id) does not exist") }
+        return HTTPResponse.json(recordBytes(records, entity: entity), headers: ["ETag": records.entityTag(0)])
     }
 
     // MARK: DELETE /{collection}/{id}

@@ -27,7 +27,32 @@ extension StoredRecords {
             entity: entity, id: ids[index],
             relationships: relationships[relationshipBase..<(relationshipBase + keys.relationships.count)],
             listRoutes: keys.listRoutes, to: &writer)
+        writeStoredBinaries(index, keys: keys, to: &writer)
         writer.endObject()
+    }
+
+    /// After `_lists`, for each binary value the answer did not carry (past `maxInlineBinaryBytes`;
+    /// its member is `null`): `"_blobs": {"data": {"size": 104857600, "href": "/notes/42/data"}}`,
+    /// where `GET` streams it (ranges, `ETag`). Nothing for a record whose values are all inline.
+    /// Like `_lists`, `_blobs` is no field: a PATCH that sends such a record back is a 422 rather
+    /// than a `null` written over the value.
+    private func writeStoredBinaries(_ index: Int, keys: RecordKeys, to writer: inout JSONWriter) {
+        guard !storedBinaries.isEmpty else { return }
+        var started = false
+        for (offset, attribute) in entity.attributes.enumerated() {
+            guard let blob = storedBinary(record: index, attribute: offset) else { continue }
+            if !started {
+                writer.key("_blobs")
+                writer.beginObject()
+                started = true
+            }
+            writer.key(encoded: keys.attributes[offset])
+            writer.beginObject()
+            writer.key("size"); writer.integer(blob.size)
+            writer.key("href"); writer.string(keys.collectionPath + String(ids[index]) + "/" + attribute.name)
+            writer.endObject()
+        }
+        if started { writer.endObject() }
     }
 
     /// `ETag` of record `index`: its row version, as a strong validator (RFC 9110 §8.8.3).

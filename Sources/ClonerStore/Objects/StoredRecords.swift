@@ -14,6 +14,9 @@ public struct StoredRecords: Sendable {
     public private(set) var versions: [Int64] = []
     public private(set) var attributes: [AttributeValue] = []
     public private(set) var relationships: [RelationshipValue] = []
+    /// Binary values left in the store rather than read (`fetchRecords(inlineBinaryBytes:)`), by
+    /// their index in `attributes`; the value there is `.null`. Empty when every value was read.
+    public private(set) var storedBinaries: [Int: BlobReference] = [:]
 
     public init(entity: EntityDescription, capacity: Int = 0) {
         self.entity = entity
@@ -47,6 +50,30 @@ public struct StoredRecords: Sendable {
     public mutating func appendAttribute(_ value: AttributeValue) { attributes.append(value) }
 
     public mutating func appendRelationship(_ value: RelationshipValue) { relationships.append(value) }
+
+    /// The value of attribute `attribute` (its index in `entity.attributes`) of record `index`.
+    public func value(record index: Int, attribute: Int) -> AttributeValue {
+        attributes[index * entity.attributes.count + attribute]
+    }
+
+    /// Replaces the value of attribute `attribute` (its index in `entity.attributes`) of record
+    /// `index`: a binary value is read by its blob's key first, its bytes after.
+    public mutating func setAttribute(_ value: AttributeValue, record index: Int, attribute: Int) {
+        attributes[index * entity.attributes.count + attribute] = value
+    }
+
+    /// Leaves the binary value of attribute `attribute` of record `index` in the store: `.null` in
+    /// `attributes`, its blob in `storedBinaries`.
+    mutating func leaveStored(_ reference: BlobReference, record index: Int, attribute: Int) {
+        let slot = index * entity.attributes.count + attribute
+        attributes[slot] = .null
+        storedBinaries[slot] = reference
+    }
+
+    /// The blob of attribute `attribute` of record `index` when its value was left in the store.
+    public func storedBinary(record index: Int, attribute: Int) -> BlobReference? {
+        storedBinaries.isEmpty ? nil : storedBinaries[index * entity.attributes.count + attribute]
+    }
 
     /// Replaces the value of relationship `relationship` (its index in `entity.relationships`) of
     /// record `index`: to-one values stored on the row are read with the row, the others after it.

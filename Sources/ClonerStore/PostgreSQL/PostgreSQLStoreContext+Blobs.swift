@@ -133,13 +133,6 @@ extension PostgreSQLStoreContext {
         for bytes in schema.defaultBlobValues { _ = try storeBlob(bytes) }
     }
 
-    /// What a read selects for an attribute of `entity` (its table unaliased in the FROM): the
-    /// column, or for a binary one its blob's chunks concatenated in order.
-    static func readExpression(_ entity: String, _ attribute: AttributeDescription) -> String {
-        guard attribute.type == .binary else { return quoted(attribute.name) }
-        return "(SELECT string_agg(c.\"bytes\", ''::bytea ORDER BY c.\"n\") FROM \(quoted(StoreSchema.blobChunkTable)) c "
-            + "WHERE c.\"hash\" = \(quoted(entity)).\(quoted(attribute.name)))"
-    }
 
     func blobReference(entity: String, id: Int64, attribute: String) throws -> BlobReference? {
         let result = try run(

@@ -14,16 +14,39 @@ extension SQLStoreContext {
         try fetchObjects(entity: entity, ids: [id]).first
     }
 
-    /// Objects in the order of `ids` (missing ones left out), with every relationship: one query
-    /// for the rows plus one per relationship stored elsewhere, for the whole batch.
+    /// Objects in the order of `ids` (missing ones left out), with every relationship and every
+    /// binary value: one query for the rows plus one per relationship stored elsewhere and one per
+    /// binary attribute, for the whole batch.
     func fetchObjects(entity name: String, ids: [Int64]) throws -> [StoredObject] {
+        var objects = try fetchObjectsWithBlobKeys(entity: name, ids: ids)
+        guard !objects.isEmpty else { return objects }
+        for attribute in entity(name).attributes where attribute.type == .binary {
+            let keyed = objects.indices.filter { objects[$0].attributes[attribute.name].map { !$0.isNull } ?? false }
+            guard !keyed.isEmpty else { continue }
+            let values = try binaryValues(entity: name, attribute: attribute.name, ids: keyed.map { objects[$0].id })
+            // An empty value's blob has no bytes to read.
+            for index in keyed { objects[index].attributes[attribute.name] = .binary(values[objects[index].id] ?? Data()) }
+        }
+        return objects
+    }
+
+    /// Records for an answer, through `fetchObjectsWithBlobKeys`, their binary values read by
+    /// `readBinaryValues`.
+    func fetchRecords(entity name: String, ids: [Int64], inlineBinaryBytes: Int) throws -> StoredRecords {
+        var records = StoredRecords(entity: entity(name), objects: try fetchObjectsWithBlobKeys(entity: name, ids: ids))
+        try readBinaryValues(in: &records, inlineBytes: inlineBinaryBytes)
+        return records
+    }
+
+    /// `fetchObjects` with each binary value as the row holds it, its blob's key.
+    private func fetchObjectsWithBlobKeys(entity name: String, ids: [Int64]) throws -> [StoredObject] {
         guard !ids.isEmpty else { return [] }
         let entity = entity(name)
         let ownColumns = entity.relationships.compactMap { relationship -> (String, String)? in
             if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) { return (relationship.name, column) }
             return nil
         }
-        let columns = ["\"_id\"", "\"_version\""] + entity.attributes.map { Self.readExpression(name, $0) } + ownColumns.map { quoted($0.1) }
+        let columns = ["\"_id\"", "\"_version\""] + entity.attributes.map { quoted($0.name) } + ownColumns.map { quoted($0.1) }
         let sql = "SELECT " + columns.joined(separator: ", ") + " FROM \(quoted(name)) WHERE \"_id\" \(Dialect.among(1))"
         var byID: [Int64: StoredObject] = [:]
         byID.reserveCapacity(ids.count)

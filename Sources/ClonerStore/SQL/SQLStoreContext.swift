@@ -9,9 +9,6 @@ import Foundation
 protocol SQLStoreContext: StoreContext, ChangeSetWriter {
     associatedtype Connection: SQLConnection
     var connection: Connection { get }
-    /// The select-list expression that reads `attribute` of `entity` as a value (a binary one
-    /// as its blob's bytes, put together from its chunks).
-    static func readExpression(_ entity: String, _ attribute: AttributeDescription) -> String
     /// `value` of `attribute` as its column stores it: a binary value by its blob's key (the
     /// blob stored first); a value the backend cannot hold refused naming the attribute.
     func storedValue(_ value: AttributeValue, entity: String, attribute: String) throws -> Connection.Value

@@ -35,7 +35,7 @@ final class SQLiteReadSQL: Sendable {
         let graphRows: Query
         /// Per binary attribute (its index in the entity's attributes): `(_id, chunk bytes)` rows
         /// of its blobs for a JSON array of `_id`s, in order of `_id` then chunk — the bytes read
-        /// as they are stored, where `readExpression` concatenates them in SQL first.
+        /// as they are stored, for the export's own buffers.
         let graphChunks: [(attribute: Int, query: Query)]
         /// Per relationship (in model order): `(source, destination)` rows for a JSON array of
         /// sources, as `destinationIDs` reads them.
@@ -70,7 +70,7 @@ final class SQLiteReadSQL: Sendable {
                         forOne: query(Self.destinations(join, sources: "= ?")),
                         forMany: query(Self.destinations(join, sources: "IN (\(SQLiteStoreContext.idsFromArray))"))))
             }
-            let columns = (["\"_id\"", "\"_version\""] + entity.attributes.map { Self.readExpression(entity.name, $0) } + ownColumns.map(quoted))
+            let columns = (["\"_id\"", "\"_version\""] + entity.attributes.map { quoted($0.name) } + ownColumns.map(quoted))
                 .joined(separator: ", ")
             let table = quoted(entity.name)
             let among = "IN (\(SQLiteStoreContext.idsFromArray))"
@@ -112,14 +112,6 @@ final class SQLiteReadSQL: Sendable {
             + "AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
     }
 
-    /// What a read selects for an attribute of `entity` (its table unaliased in the FROM): the
-    /// column, or for a binary one the blob's bytes its key refers to, its chunks concatenated in
-    /// order (an aggregate over an ordered subquery concatenates in that order).
-    static func readExpression(_ entity: String, _ attribute: AttributeDescription) -> String {
-        guard attribute.type == .binary else { return quoted(attribute.name) }
-        return "(SELECT CAST(group_concat(c.\"bytes\", X'') AS BLOB) FROM (SELECT \"bytes\" FROM main.\(quoted(StoreSchema.blobChunkTable)) "
-            + "WHERE \"hash\" = \(quoted(entity)).\(quoted(attribute.name)) ORDER BY \"n\") c)"
-    }
 
     func reads(_ entity: String) -> EntityReads {
         guard let reads = entities[entity] else { preconditionFailure("unknown entity \(entity)") }

@@ -4,8 +4,9 @@ import Foundation
 extension SQLiteStoreContext {
     /// Records by `_id` for an answer: the rows by position (no dictionary per row), with SQL
     /// built once per schema and statements prepared once per connection; one query for the rows
-    /// (`= ?` for one `_id`) plus one per relationship stored elsewhere.
-    public func fetchRecords(entity name: String, ids: [Int64]) throws -> StoredRecords {
+    /// (`= ?` for one `_id`) plus one per relationship stored elsewhere, and the binary values
+    /// (`readBinaryValues`).
+    public func fetchRecords(entity name: String, ids: [Int64], inlineBinaryBytes: Int) throws -> StoredRecords {
         let reads = readSQL.reads(name)
         var records = StoredRecords(entity: reads.entity, capacity: ids.count)
         guard !ids.isEmpty else { return records }
@@ -32,12 +33,13 @@ extension SQLiteStoreContext {
                 for value in unordered.relationships(at: index) { records.appendRelationship(value) }
             }
         }
+        try readBinaryValues(in: &records, inlineBytes: inlineBinaryBytes)
         return records
     }
 
     /// A page in one query that reads the records with their sort keys (no second query by `_id`),
     /// plus one per relationship stored elsewhere for the whole page.
-    public func fetchRecordPage(_ request: FetchRequest, pageSize: Int) throws -> RecordPage {
+    public func fetchRecordPage(_ request: FetchRequest, pageSize: Int, inlineBinaryBytes: Int) throws -> RecordPage {
         precondition(pageSize > 0, "a page of \(pageSize) records")
         let reads = readSQL.reads(request.entity)
         let query = try pageQuery(request, limit: pageSize + 1, withRecords: true)
@@ -58,6 +60,7 @@ extension SQLiteStoreContext {
             }
         }
         try addRelated(reads, to: &records)
+        try readBinaryValues(in: &records, inlineBytes: inlineBinaryBytes)
         return RecordPage(records: records, lastPosition: hasMore ? lastPosition : nil, hasMore: hasMore)
     }
 

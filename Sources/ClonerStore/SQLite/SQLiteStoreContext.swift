@@ -17,10 +17,6 @@ struct SQLiteStoreContext: SQLStoreContext {
         self.readSQL = readSQL ?? SQLiteReadSQL(schema: schema)
     }
 
-    static func readExpression(_ entity: String, _ attribute: AttributeDescription) -> String {
-        SQLiteReadSQL.readExpression(entity, attribute)
-    }
-
     func entity(_ name: String) -> EntityDescription {
         guard let entity = model.entity(named: name) else { preconditionFailure("unknown entity \(name)") }
         return entity
