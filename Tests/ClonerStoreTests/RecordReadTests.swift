@@ -145,17 +145,26 @@ import Testing
             }.count
         }
         #expect(elsewhere >= 1)
-        // The row, the relationships, and the bytes of its one binary value (`data`).
-        let binary = note.result.entity.attributes.indices.filter { note.result.entity.attributes[$0].type == .binary }
-        #expect(binary.count == 1 && note.result.value(record: 0, attribute: binary[0]).type == .binary)
-        #expect(note.statements == 1 + elsewhere + 1)
-        // With nothing inline, the value's size is read instead of its bytes, and it is left in
-        // the store.
+        // A small binary value (`data`, 4 bytes) is read with the row: no statement more.
+        let binary = try #require(note.result.entity.attributes.firstIndex { $0.type == .binary })
+        #expect(note.result.value(record: 0, attribute: binary) == .binary(Data([0, 1, 2, 0])))
+        #expect(note.statements == 1 + elsewhere)
+        // Past the budget it is left in the store, with its size, and no more is read.
         let stored = try store.read { context in
             try context.sqliteConnection.countingStatements { try context.fetchRecords(entity: "Note", ids: [1], inlineBinaryBytes: 0) }
         }
-        #expect(stored.statements == 1 + elsewhere + 1)
-        #expect(stored.result.value(record: 0, attribute: binary[0]) == .null)
-        #expect(stored.result.storedBinary(record: 0, attribute: binary[0]) != nil)
+        #expect(stored.statements == 1 + elsewhere)
+        #expect(stored.result.value(record: 0, attribute: binary) == .null)
+        #expect(stored.result.storedBinary(record: 0, attribute: binary) == 4)
+        // A value larger than the row reads costs one statement, and only when it is carried.
+        let large = Data((0..<(SQLRecordColumns.rowBinaryBytes + 1)).map { UInt8(truncatingIfNeeded: $0) })
+        _ = try store.write { try $0.save(ChangeSet(updates: [.init(entity: "Note", id: 1, attributes: ["data": .binary(large)])])) }
+        for (budget, statements, value) in [(Int.max, 2 + elsewhere, AttributeValue.binary(large)), (large.count - 1, 1 + elsewhere, .null)] {
+            let read = try store.read { context in
+                try context.sqliteConnection.countingStatements { try context.fetchRecords(entity: "Note", ids: [1], inlineBinaryBytes: budget) }
+            }
+            #expect(read.statements == statements, "budget \(budget)")
+            #expect(read.result.value(record: 0, attribute: binary) == value, "budget \(budget)")
+        }
     }
 }

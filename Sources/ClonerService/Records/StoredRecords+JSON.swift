@@ -40,7 +40,7 @@ extension StoredRecords {
         guard !storedBinaries.isEmpty else { return }
         var started = false
         for (offset, attribute) in entity.attributes.enumerated() {
-            guard let blob = storedBinary(record: index, attribute: offset) else { continue }
+            guard let size = storedBinary(record: index, attribute: offset) else { continue }
             if !started {
                 writer.key("_blobs")
                 writer.beginObject()
@@ -48,7 +48,7 @@ extension StoredRecords {
             }
             writer.key(encoded: keys.attributes[offset])
             writer.beginObject()
-            writer.key("size"); writer.integer(blob.size)
+            writer.key("size"); writer.integer(size)
             writer.key("href"); writer.string(keys.collectionPath + String(ids[index]) + "/" + attribute.name)
             writer.endObject()
         }

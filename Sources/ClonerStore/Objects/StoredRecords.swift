@@ -1,4 +1,5 @@
 import ClonerModel
+import Foundation
 
 /// Records of one entity read for an answer, held by position rather than by name: the values of
 /// record `i` are `attributes[i * entity.attributes.count ..< (i + 1) * entity.attributes.count]`
@@ -14,9 +15,14 @@ public struct StoredRecords: Sendable {
     public private(set) var versions: [Int64] = []
     public private(set) var attributes: [AttributeValue] = []
     public private(set) var relationships: [RelationshipValue] = []
-    /// Binary values left in the store rather than read (`fetchRecords(inlineBinaryBytes:)`), by
-    /// their index in `attributes`; the value there is `.null`. Empty when every value was read.
-    public private(set) var storedBinaries: [Int: BlobReference] = [:]
+    /// Binary values left in the store rather than read (`fetchRecords(inlineBinaryBytes:)`): their
+    /// sizes in bytes, by their index in `attributes`, where the value is `.null`. Empty when every
+    /// value was read.
+    public private(set) var storedBinaries: [Int: Int64] = [:]
+    /// Binary values a record read has not read yet, being larger than it reads with the row
+    /// (`SQLRecordColumns.rowBinaryBytes`): their sizes, by index in `attributes`, where the value
+    /// is `.null` until `readBinaryValues` reads it or leaves it in the store.
+    private(set) var unreadBinaries: [Int: Int64] = [:]
 
     public init(entity: EntityDescription, capacity: Int = 0) {
         self.entity = entity
@@ -62,17 +68,51 @@ public struct StoredRecords: Sendable {
         attributes[index * entity.attributes.count + attribute] = value
     }
 
-    /// Leaves the binary value of attribute `attribute` of record `index` in the store: `.null` in
-    /// `attributes`, its blob in `storedBinaries`.
-    mutating func leaveStored(_ reference: BlobReference, record index: Int, attribute: Int) {
-        let slot = index * entity.attributes.count + attribute
-        attributes[slot] = .null
-        storedBinaries[slot] = reference
+    /// Notes that the binary value of attribute `attribute` of the last record appended, `size`
+    /// bytes, is still to be read.
+    mutating func noteUnreadBinary(size: Int64, attribute: Int) {
+        unreadBinaries[(count - 1) * entity.attributes.count + attribute] = size
     }
 
-    /// The blob of attribute `attribute` of record `index` when its value was left in the store.
-    public func storedBinary(record index: Int, attribute: Int) -> BlobReference? {
+    /// The size of the binary value of attribute `attribute` of record `index` when it is still to
+    /// be read.
+    func unreadBinary(record index: Int, attribute: Int) -> Int64? {
+        unreadBinaries.isEmpty ? nil : unreadBinaries[index * entity.attributes.count + attribute]
+    }
+
+    /// Sets the binary value that was still to be read.
+    mutating func setUnreadBinary(_ bytes: Data, record index: Int, attribute: Int) {
+        let slot = index * entity.attributes.count + attribute
+        unreadBinaries[slot] = nil
+        attributes[slot] = .binary(bytes)
+    }
+
+    /// Leaves the binary value of attribute `attribute` of record `index`, `size` bytes, in the
+    /// store: `.null` in `attributes`, its size in `storedBinaries`.
+    mutating func leaveStored(size: Int64, record index: Int, attribute: Int) {
+        let slot = index * entity.attributes.count + attribute
+        attributes[slot] = .null
+        unreadBinaries[slot] = nil
+        storedBinaries[slot] = size
+    }
+
+    /// The size of the binary value of attribute `attribute` of record `index` when the value was
+    /// left in the store.
+    public func storedBinary(record index: Int, attribute: Int) -> Int64? {
         storedBinaries.isEmpty ? nil : storedBinaries[index * entity.attributes.count + attribute]
+    }
+
+    /// Appends record `index` of `other` (records of the same entity), with what is still to read
+    /// of it: how a read puts the rows it found into the order asked for.
+    mutating func appendRecord(_ index: Int, of other: StoredRecords) {
+        append(id: other.ids[index], version: other.versions[index])
+        attributes.append(contentsOf: other.attributes(at: index))
+        relationships.append(contentsOf: other.relationships(at: index))
+        guard !other.unreadBinaries.isEmpty else { return }
+        let width = entity.attributes.count
+        for attribute in 0..<width {
+            if let size = other.unreadBinaries[index * width + attribute] { unreadBinaries[(count - 1) * width + attribute] = size }
+        }
     }
 
     /// Replaces the value of relationship `relationship` (its index in `entity.relationships`) of
@@ -88,21 +128,6 @@ public struct StoredRecords: Sendable {
         var links: [String: RelationshipValue] = [:]
         for (relationship, value) in zip(entity.relationships, relationships(at: index)) { links[relationship.name] = value }
         return StoredObject(entity: entity.name, id: ids[index], version: versions[index], attributes: byName, relationships: links)
-    }
-}
-
-extension StoredRecords {
-    /// The records of `objects`, in their order: what a backend without its own positional read
-    /// returns through the shared default of `StoreContext.fetchRecords`.
-    public init(entity: EntityDescription, objects: [StoredObject]) {
-        self.init(entity: entity, capacity: objects.count)
-        for object in objects {
-            append(id: object.id, version: object.version)
-            for attribute in entity.attributes { appendAttribute(object.attributes[attribute.name] ?? .null) }
-            for relationship in entity.relationships {
-                appendRelationship(object.relationships[relationship.name] ?? (relationship.isToMany ? .toMany([]) : .toOne(nil)))
-            }
-        }
     }
 }
 

@@ -1,58 +1,44 @@
 import ClonerModel
 import Foundation
 
-/// Binary values of records read for an answer. The record reads select a binary column as it is
-/// stored, the blob's 32-byte key; its bytes are read here afterwards, in the same transaction,
-/// only for the values the answer carries. A value of a hundred megabytes would otherwise be read
-/// whole — and held again as base64 in the answer — for every record on a page that refers to it.
+/// Binary values of records read for an answer. A record read reads a small value with its row
+/// (`SQLRecordColumns`) and only the size of a larger one; this reads the larger ones the answer
+/// carries, in the same transaction. A value of a hundred megabytes would otherwise be read whole
+/// — and held again as base64 in the answer — for every record on a page that refers to it.
 extension SQLStoreContext {
-    /// Replaces the blob keys in `records`' binary values with their bytes, in record order, while
-    /// their sizes add up to at most `inlineBytes`; the values past that stay in the store
-    /// (`StoredRecords.storedBinaries`) for the answer to name. `Int.max` reads every value.
-    /// Per binary attribute of the entity: one query for the sizes (none when every value is
-    /// read) and one for the bytes.
+    /// Keeps `records`' binary values, in record order, while their sizes add up to at most
+    /// `inlineBytes`, reading those the rows did not; the values past that stay in the store
+    /// (`StoredRecords.storedBinaries`) for the answer to name. `Int.max` keeps every value. One
+    /// query per binary attribute with values to read; none when the rows read them all.
     func readBinaryValues(in records: inout StoredRecords, inlineBytes: Int) throws {
         let entity = records.entity
         let binary = entity.attributes.indices.filter { entity.attributes[$0].type == .binary }
-        guard !binary.isEmpty, records.count > 0 else { return }
-        var remaining = inlineBytes
-        var inline: [Int: [Int64]] = [:]
-        var sizes: [Int: [Int64: Int64]] = [:]
-        if inlineBytes != .max {
-            for attribute in binary {
-                let ids = (0..<records.count).filter { !records.value(record: $0, attribute: attribute).isNull }.map { records.ids[$0] }
-                guard !ids.isEmpty else { continue }
-                var found: [Int64: Int64] = [:]
-                try connection.forEachRow(
-                    "SELECT t.\"_id\", b.\"size\" FROM \(quoted(entity.name)) t JOIN \(quoted(StoreSchema.blobTable)) b "
-                        + "ON b.\"hash\" = t.\(quoted(entity.attributes[attribute].name)) WHERE t.\"_id\" \(Dialect.among(1))",
-                    arguments: [.ids(ids)]
-                ) { found[$0.int64(0)] = $0.int64(1) }
-                sizes[attribute] = found
-            }
-        }
-        // Which values the answer carries: in record order, then attribute order, while they fit.
+        guard !binary.isEmpty else { return }
+        var remaining = Int64(inlineBytes)
+        var unread: [Int: [Int64]] = [:]
         for index in 0..<records.count {
             for attribute in binary {
-                guard case .binary(let key) = records.value(record: index, attribute: attribute) else { continue }
-                let id = records.ids[index]
-                if inlineBytes != .max {
-                    let size = sizes[attribute]?[id] ?? 0
-                    guard size <= remaining else {
-                        records.leaveStored(BlobReference(hash: key, size: size), record: index, attribute: attribute)
-                        continue
-                    }
-                    remaining -= Int(size)
+                let size: Int64
+                let pending = records.unreadBinary(record: index, attribute: attribute)
+                if let pending {
+                    size = pending
+                } else if case .binary(let bytes) = records.value(record: index, attribute: attribute) {
+                    size = Int64(bytes.count)
+                } else {
+                    continue
                 }
-                inline[attribute, default: []].append(id)
+                guard size <= remaining else {
+                    records.leaveStored(size: size, record: index, attribute: attribute)
+                    continue
+                }
+                remaining -= size
+                if pending != nil { unread[attribute, default: []].append(records.ids[index]) }
             }
         }
-        for (attribute, ids) in inline {
+        for (attribute, ids) in unread {
             let bytes = try binaryValues(entity: entity.name, attribute: entity.attributes[attribute].name, ids: ids)
-            for index in 0..<records.count {
-                guard case .binary = records.value(record: index, attribute: attribute) else { continue }
-                // An empty value's blob has no chunk.
-                records.setAttribute(.binary(bytes[records.ids[index]] ?? Data()), record: index, attribute: attribute)
+            for index in 0..<records.count where records.unreadBinary(record: index, attribute: attribute) != nil {
+                records.setUnreadBinary(bytes[records.ids[index]] ?? Data(), record: index, attribute: attribute)
             }
         }
     }

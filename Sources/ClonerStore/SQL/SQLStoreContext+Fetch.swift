@@ -15,64 +15,59 @@ extension SQLStoreContext {
     }
 
     /// Objects in the order of `ids` (missing ones left out), with every relationship and every
-    /// binary value: one query for the rows plus one per relationship stored elsewhere and one per
-    /// binary attribute, for the whole batch.
+    /// binary value: `fetchRecords`, by name.
     func fetchObjects(entity name: String, ids: [Int64]) throws -> [StoredObject] {
-        var objects = try fetchObjectsWithBlobKeys(entity: name, ids: ids)
-        guard !objects.isEmpty else { return objects }
-        for attribute in entity(name).attributes where attribute.type == .binary {
-            let keyed = objects.indices.filter { objects[$0].attributes[attribute.name].map { !$0.isNull } ?? false }
-            guard !keyed.isEmpty else { continue }
-            let values = try binaryValues(entity: name, attribute: attribute.name, ids: keyed.map { objects[$0].id })
-            // An empty value's blob has no bytes to read.
-            for index in keyed { objects[index].attributes[attribute.name] = .binary(values[objects[index].id] ?? Data()) }
-        }
-        return objects
+        let records = try fetchRecords(entity: name, ids: ids, inlineBinaryBytes: .max)
+        return (0..<records.count).map { records.object(at: $0) }
     }
 
-    /// Records for an answer, through `fetchObjectsWithBlobKeys`, their binary values read by
-    /// `readBinaryValues`.
+    /// Records in the order of `ids` (missing ones left out, a repeated one repeated), by position:
+    /// one query for the rows (`SQLRecordColumns`) plus one per relationship stored elsewhere, for
+    /// the whole batch, and the binary values the row did not read (`readBinaryValues`).
     func fetchRecords(entity name: String, ids: [Int64], inlineBinaryBytes: Int) throws -> StoredRecords {
-        var records = StoredRecords(entity: entity(name), objects: try fetchObjectsWithBlobKeys(entity: name, ids: ids))
+        let entity = entity(name)
+        var records = StoredRecords(entity: entity, capacity: ids.count)
+        guard !ids.isEmpty else { return records }
+        var own: [(relationship: Int, column: String)] = []
+        for (index, relationship) in entity.relationships.enumerated() {
+            if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) { own.append((index, column)) }
+        }
+        let sizeColumns = SQLRecordColumns.sizeColumns(entity: entity, ownColumns: own.count)
+        let sql =
+            "SELECT " + SQLRecordColumns.selectList(entity: entity, ownColumns: own.map(\.column)).joined(separator: ", ")
+            + " FROM \(quoted(name)) WHERE \"_id\" \(Dialect.among(1))"
+        var found = StoredRecords(entity: entity, capacity: ids.count)
+        var indexByID: [Int64: Int] = [:]
+        indexByID.reserveCapacity(ids.count)
+        try connection.forEachRow(sql, arguments: [.ids(ids)]) { row in
+            indexByID[row.int64(0)] = found.count
+            found.append(id: row.int64(0), version: row.int64(1))
+            for (offset, attribute) in entity.attributes.enumerated() { found.appendAttribute(row.attributeValue(offset + 2, attribute.type)) }
+            var next = 0
+            for (index, relationship) in entity.relationships.enumerated() {
+                if next < own.count, own[next].relationship == index {
+                    found.appendRelationship(.toOne(row.optionalInt64(2 + entity.attributes.count + next)))
+                    next += 1
+                } else {
+                    found.appendRelationship(relationship.isToMany ? .toMany([]) : .toOne(nil))
+                }
+            }
+            for (attribute, column) in sizeColumns where !row.isNull(column) && found.value(record: found.count - 1, attribute: attribute).isNull {
+                found.noteUnreadBinary(size: row.int64(column), attribute: attribute)
+            }
+        }
+        for (index, relationship) in entity.relationships.enumerated() where !own.contains(where: { $0.relationship == index }) {
+            let destinations = try destinationIDs(of: relationship, for: found.ids)
+            for (record, id) in found.ids.enumerated() {
+                let list = destinations[id] ?? []
+                found.setRelationship(relationship.isToMany ? .toMany(list) : .toOne(list.first), record: record, relationship: index)
+            }
+        }
+        for id in ids {
+            if let index = indexByID[id] { records.appendRecord(index, of: found) }
+        }
         try readBinaryValues(in: &records, inlineBytes: inlineBinaryBytes)
         return records
-    }
-
-    /// `fetchObjects` with each binary value as the row holds it, its blob's key.
-    private func fetchObjectsWithBlobKeys(entity name: String, ids: [Int64]) throws -> [StoredObject] {
-        guard !ids.isEmpty else { return [] }
-        let entity = entity(name)
-        let ownColumns = entity.relationships.compactMap { relationship -> (String, String)? in
-            if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) { return (relationship.name, column) }
-            return nil
-        }
-        let columns = ["\"_id\"", "\"_version\""] + entity.attributes.map { quoted($0.name) } + ownColumns.map { quoted($0.1) }
-        let sql = "SELECT " + columns.joined(separator: ", ") + " FROM \(quoted(name)) WHERE \"_id\" \(Dialect.among(1))"
-        var byID: [Int64: StoredObject] = [:]
-        byID.reserveCapacity(ids.count)
-        try connection.forEachRow(sql, arguments: [.ids(ids)]) { row in
-            var attributes: [String: AttributeValue] = [:]
-            attributes.reserveCapacity(entity.attributes.count)
-            for (offset, attribute) in entity.attributes.enumerated() {
-                attributes[attribute.name] = row.attributeValue(offset + 2, attribute.type)
-            }
-            var relationships: [String: RelationshipValue] = [:]
-            for (offset, own) in ownColumns.enumerated() {
-                relationships[own.0] = .toOne(row.optionalInt64(2 + entity.attributes.count + offset))
-            }
-            let id = row.int64(0)
-            byID[id] = StoredObject(entity: name, id: id, version: row.int64(1), attributes: attributes, relationships: relationships)
-        }
-        let found = Array(byID.keys)
-        for relationship in entity.relationships {
-            if case .foreignKeyOnSource = schema.storage(of: relationship) { continue }
-            let destinations = try destinationIDs(of: relationship, for: found)
-            for id in found {
-                let list = destinations[id] ?? []
-                byID[id]?.relationships[relationship.name] = relationship.isToMany ? .toMany(list) : .toOne(list.first)
-            }
-        }
-        return ids.compactMap { byID[$0] }
     }
 
     /// Current version of an object, or nil if it does not exist.

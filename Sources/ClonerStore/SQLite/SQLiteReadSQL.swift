@@ -22,8 +22,11 @@ final class SQLiteReadSQL: Sendable {
 
     struct EntityReads: Sendable {
         let entity: EntityDescription
-        /// `"_id", "_version", attributes…, reference columns…` — the columns of a record.
+        /// The columns of a record (`SQLRecordColumns`): `"_id", "_version"`, attributes…, reference
+        /// columns…, binary sizes….
         let columns: String
+        /// Per binary attribute, the column of its size, counted from `"_id"`.
+        let sizeColumns: [(attribute: Int, column: Int32)]
         let table: String
         /// A to-one stored on the row: relationship index and its column's index in `columns`.
         let ownToOnes: [(relationship: Int, column: Int32)]
@@ -70,8 +73,10 @@ final class SQLiteReadSQL: Sendable {
                         forOne: query(Self.destinations(join, sources: "= ?")),
                         forMany: query(Self.destinations(join, sources: "IN (\(SQLiteStoreContext.idsFromArray))"))))
             }
-            let columns = (["\"_id\"", "\"_version\""] + entity.attributes.map { quoted($0.name) } + ownColumns.map(quoted))
-                .joined(separator: ", ")
+            let columns = SQLRecordColumns.selectList(entity: entity, ownColumns: ownColumns).joined(separator: ", ")
+            let sizeColumns = SQLRecordColumns.sizeColumns(entity: entity, ownColumns: ownColumns.count).map {
+                (attribute: $0.attribute, column: Int32($0.column))
+            }
             let table = quoted(entity.name)
             let among = "IN (\(SQLiteStoreContext.idsFromArray))"
             let graphColumns = (["\"_id\""] + entity.attributes.map { quoted($0.name) } + ownColumns.map(quoted)).joined(separator: ", ")
@@ -92,7 +97,7 @@ final class SQLiteReadSQL: Sendable {
                 }
             }
             entities[entity.name] = EntityReads(
-                entity: entity, columns: columns, table: table, ownToOnes: ownToOnes, related: related,
+                entity: entity, columns: columns, sizeColumns: sizeColumns, table: table, ownToOnes: ownToOnes, related: related,
                 byID: query("SELECT \(columns) FROM \(table) WHERE \"_id\" = ?"),
                 byIDs: query("SELECT \(columns) FROM \(table) WHERE \"_id\" \(among)"),
                 graphRows: query("SELECT \(graphColumns) FROM \(table) WHERE \"_id\" \(among)"),

@@ -28,9 +28,7 @@ extension SQLiteStoreContext {
             // `fetchObjects` does).
             for id in ids {
                 guard let index = byID[id] else { continue }
-                records.append(id: unordered.ids[index], version: unordered.versions[index])
-                for value in unordered.attributes(at: index) { records.appendAttribute(value) }
-                for value in unordered.relationships(at: index) { records.appendRelationship(value) }
+                records.appendRecord(index, of: unordered)
             }
         }
         try readBinaryValues(in: &records, inlineBytes: inlineBinaryBytes)
@@ -78,6 +76,12 @@ extension SQLiteStoreContext {
             } else {
                 // Filled in by `addRelated`.
                 records.appendRelationship(relationship.isToMany ? .toMany([]) : .toOne(nil))
+            }
+        }
+        // A binary value the row did not read (larger than `SQLRecordColumns.rowBinaryBytes`).
+        for (attribute, column) in reads.sizeColumns where !row.isNull(base + column) {
+            if records.value(record: records.count - 1, attribute: attribute).isNull {
+                records.noteUnreadBinary(size: row.int64(base + column), attribute: attribute)
             }
         }
     }

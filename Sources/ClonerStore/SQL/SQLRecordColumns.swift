@@ -1,0 +1,41 @@
+import ClonerModel
+
+/// The select list of a record read, the same on every backend (`fetchRecords`, `fetchObjects`,
+/// a page of records): `"_id"`, `"_version"`, the attributes, the to-one columns stored on the
+/// row, then the size of each binary value. The FROM names the entity's table unaliased.
+///
+/// A binary attribute's column holds its blob's key. The row reads the bytes of a value of at
+/// most `rowBinaryBytes` with it (its one chunk), so a record of small values — thumbnails, the
+/// sample model's notes — costs no query more than the row; a larger value's bytes are read
+/// afterwards, only when the answer carries it (`readBinaryValues`), never for a page of records
+/// that share a value of a hundred megabytes.
+enum SQLRecordColumns {
+    /// Values up to this many bytes are read with their row. A page of 1000 records reads at most
+    /// 16 MiB this way even when its answer carries none of them.
+    static let rowBinaryBytes = 16 << 10
+
+    /// The select list for `entity`, with `ownColumns` (the to-one columns stored on its rows) after
+    /// the attributes.
+    static func selectList(entity: EntityDescription, ownColumns: [String]) -> [String] {
+        let table = quoted(entity.name)
+        let values = entity.attributes.map { attribute -> String in
+            guard attribute.type == .binary else { return quoted(attribute.name) }
+            // A value of at most `rowBinaryBytes` is one chunk, and a larger one's first chunk is
+            // longer than that: `length` (which reads neither a SQLite overflow page nor a TOAST
+            // value) tells them apart without the blob's row.
+            return "(SELECT c.\"bytes\" FROM \(quoted(StoreSchema.blobChunkTable)) c WHERE c.\"hash\" = \(table).\(quoted(attribute.name)) "
+                + "AND c.\"n\" = 0 AND length(c.\"bytes\") <= \(rowBinaryBytes))"
+        }
+        let sizes = entity.attributes.filter { $0.type == .binary }.map { attribute in
+            "(SELECT b.\"size\" FROM \(quoted(StoreSchema.blobTable)) b WHERE b.\"hash\" = \(table).\(quoted(attribute.name)))"
+        }
+        return ["\"_id\"", "\"_version\""] + values + ownColumns.map(quoted) + sizes
+    }
+
+    /// Per binary attribute (its index in the entity's attributes), the column that holds its size,
+    /// counted from the first record column.
+    static func sizeColumns(entity: EntityDescription, ownColumns: Int) -> [(attribute: Int, column: Int)] {
+        let binary = entity.attributes.indices.filter { entity.attributes[$0].type == .binary }
+        return binary.enumerated().map { (attribute: $1, column: 2 + entity.attributes.count + ownColumns + $0) }
+    }
+}
