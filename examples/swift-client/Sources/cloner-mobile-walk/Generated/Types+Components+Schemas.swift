@@ -8,6 +8,55 @@ extension Components {
     internal enum Schemas {
         /// - Remark: Generated from `#/components/schemas/NoteRecord`.
         internal struct NoteRecord: Codable, Hashable, Sendable {
+            /// Present when binary values were left out of the answer (their members null): past `maxInlineBinaryBytes`, counted in record order. Per such attribute, its size and route.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NoteRecord/_blobs`.
+            internal struct _BlobsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/NoteRecord/_blobs/additionalProperties`.
+                internal struct AdditionalPropertiesPayload: Codable, Hashable, Sendable {
+                    /// The value's own route, which streams it (GET, ranges, ETag).
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/NoteRecord/_blobs/additionalProperties/href`.
+                    internal var href: Swift.String
+                    /// - Remark: Generated from `#/components/schemas/NoteRecord/_blobs/additionalProperties/size`.
+                    internal var size: Swift.Int64
+                    /// Creates a new `AdditionalPropertiesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - href: The value's own route, which streams it (GET, ranges, ETag).
+                    ///   - size:
+                    internal init(
+                        href: Swift.String,
+                        size: Swift.Int64
+                    ) {
+                        self.href = href
+                        self.size = size
+                    }
+                    internal enum CodingKeys: String, CodingKey {
+                        case href
+                        case size
+                    }
+                }
+                /// A container of undocumented properties.
+                internal var additionalProperties: [String: Components.Schemas.NoteRecord._BlobsPayload.AdditionalPropertiesPayload]
+                /// Creates a new `_BlobsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                internal init(additionalProperties: [String: Components.Schemas.NoteRecord._BlobsPayload.AdditionalPropertiesPayload] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Present when binary values were left out of the answer (their members null): past `maxInlineBinaryBytes`, counted in record order. Per such attribute, its size and route.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NoteRecord/_blobs`.
+            internal var _blobs: Components.Schemas.NoteRecord._BlobsPayload?
             /// - Remark: Generated from `#/components/schemas/NoteRecord/_entity`.
             internal enum _EntityPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case note = "Note"
@@ -75,6 +124,8 @@ extension Components {
             internal var _version: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/NoteRecord/createDate`.
             internal var createDate: Foundation.Date
+            /// Base64; null when past the answer's `maxInlineBinaryBytes`, with `_blobs` giving its size and route.
+            ///
             /// - Remark: Generated from `#/components/schemas/NoteRecord/data`.
             internal var data: OpenAPIRuntime.Base64EncodedData?
             /// - Remark: Generated from `#/components/schemas/NoteRecord/id`.
@@ -106,12 +157,13 @@ extension Components {
             /// Creates a new `NoteRecord`.
             ///
             /// - Parameters:
+            ///   - _blobs: Present when binary values were left out of the answer (their members null): past `maxInlineBinaryBytes`, counted in record order. Per such attribute, its size and route.
             ///   - _entity:
             ///   - _id:
             ///   - _lists: Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
             ///   - _version:
             ///   - createDate:
-            ///   - data:
+            ///   - data: Base64; null when past the answer's `maxInlineBinaryBytes`, with `_blobs` giving its size and route.
             ///   - id:
             ///   - index:
             ///   - isPinned:
@@ -123,6 +175,7 @@ extension Components {
             ///   - shareLink:
             ///   - template:
             internal init(
+                _blobs: Components.Schemas.NoteRecord._BlobsPayload? = nil,
                 _entity: Components.Schemas.NoteRecord._EntityPayload,
                 _id: Components.Schemas.ObjectID,
                 _lists: Components.Schemas.NoteRecord._ListsPayload? = nil,
@@ -140,6 +193,7 @@ extension Components {
                 shareLink: Swift.String? = nil,
                 template: Swift.Int64? = nil
             ) {
+                self._blobs = _blobs
                 self._entity = _entity
                 self._id = _id
                 self._lists = _lists
@@ -158,6 +212,7 @@ extension Components {
                 self.template = template
             }
             internal enum CodingKeys: String, CodingKey {
+                case _blobs
                 case _entity
                 case _id
                 case _lists
@@ -5939,6 +5994,55 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/AttachmentRecord`.
         internal struct AttachmentRecord: Codable, Hashable, Sendable {
+            /// Present when binary values were left out of the answer (their members null): past `maxInlineBinaryBytes`, counted in record order. Per such attribute, its size and route.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AttachmentRecord/_blobs`.
+            internal struct _BlobsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AttachmentRecord/_blobs/additionalProperties`.
+                internal struct AdditionalPropertiesPayload: Codable, Hashable, Sendable {
+                    /// The value's own route, which streams it (GET, ranges, ETag).
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/AttachmentRecord/_blobs/additionalProperties/href`.
+                    internal var href: Swift.String
+                    /// - Remark: Generated from `#/components/schemas/AttachmentRecord/_blobs/additionalProperties/size`.
+                    internal var size: Swift.Int64
+                    /// Creates a new `AdditionalPropertiesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - href: The value's own route, which streams it (GET, ranges, ETag).
+                    ///   - size:
+                    internal init(
+                        href: Swift.String,
+                        size: Swift.Int64
+                    ) {
+                        self.href = href
+                        self.size = size
+                    }
+                    internal enum CodingKeys: String, CodingKey {
+                        case href
+                        case size
+                    }
+                }
+                /// A container of undocumented properties.
+                internal var additionalProperties: [String: Components.Schemas.AttachmentRecord._BlobsPayload.AdditionalPropertiesPayload]
+                /// Creates a new `_BlobsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                internal init(additionalProperties: [String: Components.Schemas.AttachmentRecord._BlobsPayload.AdditionalPropertiesPayload] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Present when binary values were left out of the answer (their members null): past `maxInlineBinaryBytes`, counted in record order. Per such attribute, its size and route.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AttachmentRecord/_blobs`.
+            internal var _blobs: Components.Schemas.AttachmentRecord._BlobsPayload?
             /// - Remark: Generated from `#/components/schemas/AttachmentRecord/_entity`.
             internal enum _EntityPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case attachment = "Attachment"
@@ -5949,8 +6053,10 @@ extension Components {
             internal var _id: Components.Schemas.ObjectID
             /// - Remark: Generated from `#/components/schemas/AttachmentRecord/_version`.
             internal var _version: Swift.Int64
+            /// Base64; null when past the answer's `maxInlineBinaryBytes`, with `_blobs` giving its size and route.
+            ///
             /// - Remark: Generated from `#/components/schemas/AttachmentRecord/image`.
-            internal var image: OpenAPIRuntime.Base64EncodedData
+            internal var image: OpenAPIRuntime.Base64EncodedData?
             /// - Remark: Generated from `#/components/schemas/AttachmentRecord/memo`.
             internal var memo: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/AttachmentRecord/mimeType`.
@@ -5958,20 +6064,23 @@ extension Components {
             /// Creates a new `AttachmentRecord`.
             ///
             /// - Parameters:
+            ///   - _blobs: Present when binary values were left out of the answer (their members null): past `maxInlineBinaryBytes`, counted in record order. Per such attribute, its size and route.
             ///   - _entity:
             ///   - _id:
             ///   - _version:
-            ///   - image:
+            ///   - image: Base64; null when past the answer's `maxInlineBinaryBytes`, with `_blobs` giving its size and route.
             ///   - memo:
             ///   - mimeType:
             internal init(
+                _blobs: Components.Schemas.AttachmentRecord._BlobsPayload? = nil,
                 _entity: Components.Schemas.AttachmentRecord._EntityPayload,
                 _id: Components.Schemas.ObjectID,
                 _version: Swift.Int64,
-                image: OpenAPIRuntime.Base64EncodedData,
+                image: OpenAPIRuntime.Base64EncodedData? = nil,
                 memo: Swift.Int64? = nil,
                 mimeType: Swift.String
             ) {
+                self._blobs = _blobs
                 self._entity = _entity
                 self._id = _id
                 self._version = _version
@@ -5980,6 +6089,7 @@ extension Components {
                 self.mimeType = mimeType
             }
             internal enum CodingKeys: String, CodingKey {
+                case _blobs
                 case _entity
                 case _id
                 case _version
