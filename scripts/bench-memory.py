@@ -11,9 +11,10 @@ the body size where there is one. A figure, not a test: run it on a quiet machin
 Scenarios: `wide` (one POST /notes of N empty items, 8 MB at the default 2.79 million), `labels`
 (600,000 items with a name, 7.8 MB), `at-limit` (99,999 items with 70-byte names, the most one
 body may create under the default maxObjectsPerRequest), `pipeline` (1,000 pipelined GETs of a
-1 MB page on one connection that reads nothing for 10 s, then everything) and `shared-value` (ten
+1 MB page on one connection that reads nothing for 10 s, then everything), `shared-value` (ten
 notes that share one 100 MB binary value, uploaded and cloned before the baseline, read as one
-page of a list).
+page of a list) and `export-value` (five clients export a note with a 100 MB binary value, read
+nothing for 10 s, then everything).
 """
 import argparse
 import json
@@ -104,7 +105,7 @@ def main():
     parser.add_argument("--binary", default=".build/release/cloner")
     parser.add_argument("--database", help="a PostgreSQL URI (an empty database); SQLite in a temporary folder otherwise")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the service")
-    parser.add_argument("--scenarios", default="wide,labels,at-limit,pipeline,shared-value")
+    parser.add_argument("--scenarios", default="wide,labels,at-limit,pipeline,shared-value,export-value")
     parser.add_argument("--wide", type=int, default=2_790_000)
     args = parser.parse_args()
     scenarios = args.scenarios.split(",")
@@ -152,6 +153,36 @@ def main():
             size = f"{len(answer) / 1e6:.1f} MB" if len(answer) >= 1e6 else f"{len(answer) / 1e3:.1f} kB"
             return f"10 records: {status}, {size}"
         measure("shared", args, page, setup=share)
+    if "export-value" in scenarios:
+        noted = []
+
+        def upload(port):
+            status, answer = request(port, "POST", "/notes", note('"name":"exported"'))
+            assert status == 201, status
+            noted.append(int(json.loads(answer.split(b"\r\n\r\n", 1)[1])["_id"]))
+            status, _ = request(port, "PUT", f"/notes/{noted[0]}/data", os.urandom(1 << 20) * 100)
+            assert status == 200, status
+
+        def exports(port):
+            connections = []
+            for _ in range(5):
+                connection = socket.create_connection(("127.0.0.1", port), timeout=600)
+                connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+                connection.sendall(f"GET /notes/{noted[0]}/export HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+                connections.append(connection)
+            time.sleep(10)
+            sizes = []
+            for connection in connections:
+                received = 0
+                while True:
+                    chunk = connection.recv(1 << 20)
+                    if not chunk:
+                        break
+                    received += len(chunk)
+                connection.close()
+                sizes.append(received)
+            return f"5 exports: {min(sizes) / 1e6:.0f}-{max(sizes) / 1e6:.0f} MB"
+        measure("export", args, exports, setup=upload)
 
 
 if __name__ == "__main__":

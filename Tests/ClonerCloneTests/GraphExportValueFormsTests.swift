@@ -6,18 +6,25 @@ import Foundation
 import Testing
 
 /// The export writes its values straight into bytes: the forms must be Foundation's, and a
-/// document must import them back as they were (real SQLite files).
+/// document must import them back as they were (real stores, every backend available).
 @Suite struct GraphExportValueFormsTests {
     static let model = GraphImportLineFormsTests.model
 
     /// The exporter writes binary values as `base64EncodedString()` and uuids as
     /// `uuidString.lowercased()` would (every length of a last base64 group, bytes of every value),
-    /// and a document it writes imports them back as they were.
-    @Test func exportedValuesTravelAsTheyWere() throws {
-        let source = try CloneFixture(modelJSON: Self.model, .sqlite)
-        let target = try CloneFixture(modelJSON: Self.model, .sqlite)
+    /// and a document it writes imports them back as they were. Values over
+    /// `GraphRecordBatch.streamedBinaryBytes` are streamed from the store chunk by chunk (1 MiB
+    /// chunks, one more than a multiple of 3: every carry between them), in the same text, also
+    /// when the pieces handed on end inside them.
+    @Test(arguments: StoreBackendKind.available) func exportedValuesTravelAsTheyWere(_ backend: StoreBackendKind) throws {
+        let source = try CloneFixture(modelJSON: Self.model, backend)
+        let target = try CloneFixture(modelJSON: Self.model, backend)
         var values = (0..<7).map { Data((0..<$0).map { UInt8(truncatingIfNeeded: $0 * 37 + 250) }) }
         values.append(Data((0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 3) }))
+        let chunk = StoreSchema.blobChunkSize
+        for size in [chunk + 1, chunk + 2, 2 * chunk + 3, 3 * chunk] {
+            values.append(Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9 &+ size) }))
+        }
         let uuids = values.indices.map { _ in UUID() }
         var inserts = [ChangeSet.Insert(entity: "Box", attributes: ["name": .string("quote \" and \\ and \n, é")])]
         for (value, uuid) in zip(values, uuids) {
@@ -29,7 +36,20 @@ import Testing
         let ids = try source.insert(inserts)
         let plan = try ClonePlan(request: CloneRequest(entity: "Box", id: ids[0]), schema: source.store.schema)
         var document: [UInt8] = []
-        _ = try source.store.read { try GraphExporter(plan: plan).run(in: $0) { document += $0 } }
+        var largestPiece = 0
+        _ = try source.store.read {
+            try GraphExporter(plan: plan).run(in: $0) {
+                document += $0
+                largestPiece = max(largestPiece, $0.count)
+            }
+        }
+        // A streamed value is handed on as it grows: no piece holds one whole.
+        #expect(largestPiece < chunk + chunk / 2, "\(largestPiece) bytes in one piece")
+        var small = GraphExporter(plan: plan)
+        small.flushBytes = 777
+        var pieces: [UInt8] = []
+        _ = try source.store.read { try small.run(in: $0) { pieces += $0 } }
+        #expect(pieces == document)
         let text = String(decoding: document, as: UTF8.self)
         for (value, uuid) in zip(values, uuids) {
             #expect(text.contains(#""bin":"\#(value.base64EncodedString())""#), "\(value.count) bytes")

@@ -15,6 +15,7 @@ public struct GraphExporter {
     public var binaryBatchSize = 4
     /// Bytes per piece handed to `emit`: each piece of a served export is one hand-over to the
     /// connection's thread and back, so fewer, larger pieces (64 KiB before) cost less switching.
+    /// A piece ends at a line's end, or inside a binary value streamed from the store.
     public var flushBytes = 256 * 1024
 
     public init(plan: ClonePlan) {
@@ -45,13 +46,35 @@ public struct GraphExporter {
         // Lines are written straight into the piece handed to `emit`.
         var writer = GraphLineWriter(capacity: flushBytes + flushBytes / 4)
         var bytes = 0
+        func flush() throws {
+            bytes += writer.bytes.count
+            try emit(writer.bytes)
+            writer.removeAll()
+        }
         func endLine() throws {
             writer.endLine()
-            if writer.bytes.count >= flushBytes {
-                bytes += writer.bytes.count
-                try emit(writer.bytes)
-                writer.removeAll()
+            if writer.bytes.count >= flushBytes { try flush() }
+        }
+        /// An attribute's value; one left in the store (`GraphRecordBatch.Value.blob`) is read a
+        /// chunk at a time and handed on as its base64 grows, in the middle of its line, so the
+        /// export holds one chunk of it, never the value or its line.
+        func attribute(_ value: GraphRecordBatch.Value, type: AttributeType, in records: GraphRecordBatch, entity: Int, index: Int) throws {
+            guard case .blob(let blob) = value else {
+                writer.value(value, type: type, in: records)
+                return
             }
+            writer.beginBinary()
+            let found = try context.readBlob(hash: blob.hash, range: 0..<blob.size) { piece in
+                piece.withUnsafeBytes { writer.binaryPiece($0) }
+                if writer.bytes.count >= flushBytes { try flush() }
+            }
+            guard found else {
+                let entity = model.entities[entity]
+                throw StoreError.invalidValue(
+                    entity: entity.name, property: entity.attributes[index].name,
+                    reason: "its blob \(blob.hash.lowercaseHex) is missing from the store (cloner check-store names such problems)")
+            }
+            writer.endBinary()
         }
         func line(_ value: JSONValue) throws {
             writer.encoded(Array(value.canonicalText.utf8))
@@ -244,7 +267,9 @@ public struct GraphExporter {
                                 if column.index < 0 {
                                     writer.null()
                                 } else {
-                                    writer.value(referenceRecords.value(of: position, attribute: column.index), type: column.type, in: referenceRecords)
+                                    try attribute(
+                                        referenceRecords.value(of: position, attribute: column.index), type: column.type, in: referenceRecords,
+                                        entity: tag, index: column.index)
                                 }
                             }
                             writer.endObject()
@@ -253,7 +278,9 @@ public struct GraphExporter {
                         writer.beginObject()
                         for column in attributeLists[tag][0] {
                             writer.encoded(column.key)
-                            writer.value(referenceRecords.value(of: position, attribute: column.index), type: column.type, in: referenceRecords)
+                            try attribute(
+                                referenceRecords.value(of: position, attribute: column.index), type: column.type, in: referenceRecords,
+                                entity: tag, index: column.index)
                         }
                         writer.endObject()
                         writer.endObject()
@@ -283,7 +310,9 @@ public struct GraphExporter {
                 writer.beginObject()
                 for column in attributeLists[tag][isRoot ? 1 : 0] {
                     writer.encoded(column.key)
-                    writer.value(entityRecords.value(of: position, attribute: column.index), type: column.type, in: entityRecords)
+                    try attribute(
+                        entityRecords.value(of: position, attribute: column.index), type: column.type, in: entityRecords, entity: tag,
+                        index: column.index)
                 }
                 writer.endObject()
                 writer.encoded(relationshipsKey)

@@ -25,6 +25,7 @@ extension GraphLineWriter {
             }
         case .uuid(let uuid): self.uuid(uuid)
         case .other(let other): self.value(other)
+        case .blob: preconditionFailure("a binary value left in the store is streamed by the export, not written from a batch")
         }
     }
 }

@@ -8,6 +8,9 @@ import Foundation
 struct GraphLineWriter {
     private(set) var bytes: [UInt8] = []
     private var needsComma = false
+    /// The bytes of a binary value written in pieces (`binaryPiece`) that wait for the rest of
+    /// their 3-byte group.
+    private var binaryCarry: [UInt8] = []
 
     init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
@@ -173,6 +176,40 @@ struct GraphLineWriter {
         comma()
         bytes.append(UInt8(ascii: "\""))
         appendBase64(data)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// A binary value written in pieces, for one streamed from the store: `beginBinary`, its
+    /// bytes in order in pieces of any length (`binaryPiece`), then `endBinary`. The same text
+    /// as `binary` with all the bytes at once; `bytes` may be handed on and emptied in between.
+    mutating func beginBinary() {
+        comma()
+        bytes.append(UInt8(ascii: "\""))
+        binaryCarry.removeAll(keepingCapacity: true)
+    }
+
+    mutating func binaryPiece(_ piece: UnsafeRawBufferPointer) {
+        var rest = piece[...]
+        if !binaryCarry.isEmpty {
+            let take = min(3 - binaryCarry.count, rest.count)
+            binaryCarry.append(contentsOf: rest.prefix(take))
+            rest = rest.dropFirst(take)
+            guard binaryCarry.count == 3 else { return }
+            binaryCarry.withUnsafeBytes { appendBase64($0) }
+            binaryCarry.removeAll(keepingCapacity: true)
+        }
+        // Whole 3-byte groups only: base64 pads just the value's end.
+        let whole = rest.count / 3 * 3
+        appendBase64(UnsafeRawBufferPointer(rebasing: rest.prefix(whole)))
+        binaryCarry.append(contentsOf: rest.dropFirst(whole))
+    }
+
+    mutating func endBinary() {
+        if !binaryCarry.isEmpty {
+            binaryCarry.withUnsafeBytes { appendBase64($0) }
+            binaryCarry.removeAll(keepingCapacity: true)
+        }
         bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }

@@ -24,7 +24,15 @@ public final class GraphRecordBatch {
         /// A value the store holds in another form than its type's usual one, converted as a
         /// fetch converts it.
         case other(AttributeValue)
+        /// A binary value larger than `streamedBinaryBytes`, left in the store: the export
+        /// streams it from there a chunk at a time (`readBlob`) rather than hold it whole.
+        case blob(BlobReference)
     }
+
+    /// Binary values larger than this are not read into a batch (`Value.blob`): a value of a
+    /// hundred megabytes would otherwise be held whole, and its line of base64 too, while the
+    /// client reads it.
+    public static let streamedBinaryBytes: Int64 = 1 << 20
 
     public private(set) var entity: EntityDescription?
     private var relationships = GraphDestinations()

@@ -19,10 +19,11 @@ public struct StoredRecords: Sendable {
     /// sizes in bytes, by their index in `attributes`, where the value is `.null`. Empty when every
     /// value was read.
     public private(set) var storedBinaries: [Int: Int64] = [:]
-    /// Binary values a record read has not read yet, being larger than it reads with the row
-    /// (`SQLRecordColumns.rowBinaryBytes`): their sizes, by index in `attributes`, where the value
-    /// is `.null` until `readBinaryValues` reads it or leaves it in the store.
-    private(set) var unreadBinaries: [Int: Int64] = [:]
+    /// Binary values a record read has not read, being larger than it reads with the row
+    /// (`SQLRecordColumns.rowBinaryBytes`): their blobs, by index in `attributes`, where the value
+    /// is `.null`. `readBinaryValues` reads them or leaves them in the store; what is left after it
+    /// is larger than the read was asked to hold (an export streams those from the store).
+    public private(set) var unreadBinaries: [Int: BlobReference] = [:]
 
     public init(entity: EntityDescription, capacity: Int = 0) {
         self.entity = entity
@@ -68,15 +69,14 @@ public struct StoredRecords: Sendable {
         attributes[index * entity.attributes.count + attribute] = value
     }
 
-    /// Notes that the binary value of attribute `attribute` of the last record appended, `size`
-    /// bytes, is still to be read.
-    mutating func noteUnreadBinary(size: Int64, attribute: Int) {
-        unreadBinaries[(count - 1) * entity.attributes.count + attribute] = size
+    /// Notes that the binary value of attribute `attribute` of the last record appended, `blob`,
+    /// is still to be read.
+    mutating func noteUnreadBinary(_ blob: BlobReference, attribute: Int) {
+        unreadBinaries[(count - 1) * entity.attributes.count + attribute] = blob
     }
 
-    /// The size of the binary value of attribute `attribute` of record `index` when it is still to
-    /// be read.
-    func unreadBinary(record index: Int, attribute: Int) -> Int64? {
+    /// The blob of attribute `attribute` of record `index` when its value was not read.
+    public func unreadBinary(record index: Int, attribute: Int) -> BlobReference? {
         unreadBinaries.isEmpty ? nil : unreadBinaries[index * entity.attributes.count + attribute]
     }
 
@@ -111,7 +111,7 @@ public struct StoredRecords: Sendable {
         guard !other.unreadBinaries.isEmpty else { return }
         let width = entity.attributes.count
         for attribute in 0..<width {
-            if let size = other.unreadBinaries[index * width + attribute] { unreadBinaries[(count - 1) * width + attribute] = size }
+            if let blob = other.unreadBinaries[index * width + attribute] { unreadBinaries[(count - 1) * width + attribute] = blob }
         }
     }
 

@@ -2,7 +2,8 @@ import ClonerModel
 
 /// The select list of a record read, the same on every backend (`fetchRecords`, `fetchObjects`,
 /// a page of records): `"_id"`, `"_version"`, the attributes, the to-one columns stored on the
-/// row, then the size of each binary value. The FROM names the entity's table unaliased.
+/// row, then the key and the size of each binary value. The FROM names the entity's table
+/// unaliased.
 ///
 /// A binary attribute's column holds its blob's key. The row reads the bytes of a value of at
 /// most `rowBinaryBytes` with it (its one chunk), so a record of small values — thumbnails, the
@@ -26,16 +27,20 @@ enum SQLRecordColumns {
             return "(SELECT c.\"bytes\" FROM \(quoted(StoreSchema.blobChunkTable)) c WHERE c.\"hash\" = \(table).\(quoted(attribute.name)) "
                 + "AND c.\"n\" = 0 AND length(c.\"bytes\") <= \(rowBinaryBytes))"
         }
-        let sizes = entity.attributes.filter { $0.type == .binary }.map { attribute in
-            "(SELECT b.\"size\" FROM \(quoted(StoreSchema.blobTable)) b WHERE b.\"hash\" = \(table).\(quoted(attribute.name)))"
+        let blobs = entity.attributes.filter { $0.type == .binary }.flatMap { attribute in
+            [
+                "\(table).\(quoted(attribute.name))",
+                "(SELECT b.\"size\" FROM \(quoted(StoreSchema.blobTable)) b WHERE b.\"hash\" = \(table).\(quoted(attribute.name)))",
+            ]
         }
-        return ["\"_id\"", "\"_version\""] + values + ownColumns.map(quoted) + sizes
+        return ["\"_id\"", "\"_version\""] + values + ownColumns.map(quoted) + blobs
     }
 
-    /// Per binary attribute (its index in the entity's attributes), the column that holds its size,
-    /// counted from the first record column.
-    static func sizeColumns(entity: EntityDescription, ownColumns: Int) -> [(attribute: Int, column: Int)] {
+    /// Per binary attribute (its index in the entity's attributes), the columns that hold its key
+    /// and its size, counted from the first record column.
+    static func blobColumns(entity: EntityDescription, ownColumns: Int) -> [(attribute: Int, key: Int, size: Int)] {
         let binary = entity.attributes.indices.filter { entity.attributes[$0].type == .binary }
-        return binary.enumerated().map { (attribute: $1, column: 2 + entity.attributes.count + ownColumns + $0) }
+        let first = 2 + entity.attributes.count + ownColumns
+        return binary.enumerated().map { (attribute: $1, key: first + 2 * $0, size: first + 2 * $0 + 1) }
     }
 }

@@ -8,9 +8,11 @@ import Foundation
 extension SQLStoreContext {
     /// Keeps `records`' binary values, in record order, while their sizes add up to at most
     /// `inlineBytes`, reading those the rows did not; the values past that stay in the store
-    /// (`StoredRecords.storedBinaries`) for the answer to name. `Int.max` keeps every value. One
-    /// query per binary attribute with values to read; none when the rows read them all.
-    func readBinaryValues(in records: inout StoredRecords, inlineBytes: Int) throws {
+    /// (`StoredRecords.storedBinaries`) for the answer to name. `Int.max` keeps every value. A
+    /// value larger than `largestRead` is neither read nor counted: it stays in
+    /// `StoredRecords.unreadBinaries`, for a reader that streams it. One query per binary
+    /// attribute with values to read; none when the rows read them all.
+    func readBinaryValues(in records: inout StoredRecords, inlineBytes: Int, largestRead: Int64 = .max) throws {
         let entity = records.entity
         let binary = entity.attributes.indices.filter { entity.attributes[$0].type == .binary }
         guard !binary.isEmpty else { return }
@@ -21,7 +23,8 @@ extension SQLStoreContext {
                 let size: Int64
                 let pending = records.unreadBinary(record: index, attribute: attribute)
                 if let pending {
-                    size = pending
+                    guard pending.size <= largestRead else { continue }
+                    size = pending.size
                 } else if case .binary(let bytes) = records.value(record: index, attribute: attribute) {
                     size = Int64(bytes.count)
                 } else {
@@ -37,7 +40,8 @@ extension SQLStoreContext {
         }
         for (attribute, ids) in unread {
             let bytes = try binaryValues(entity: entity.name, attribute: entity.attributes[attribute].name, ids: ids)
-            for index in 0..<records.count where records.unreadBinary(record: index, attribute: attribute) != nil {
+            for index in 0..<records.count {
+                guard let pending = records.unreadBinary(record: index, attribute: attribute), pending.size <= largestRead else { continue }
                 records.setUnreadBinary(bytes[records.ids[index]] ?? Data(), record: index, attribute: attribute)
             }
         }

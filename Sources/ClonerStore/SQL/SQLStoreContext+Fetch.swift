@@ -25,6 +25,13 @@ extension SQLStoreContext {
     /// one query for the rows (`SQLRecordColumns`) plus one per relationship stored elsewhere, for
     /// the whole batch, and the binary values the row did not read (`readBinaryValues`).
     func fetchRecords(entity name: String, ids: [Int64], inlineBinaryBytes: Int) throws -> StoredRecords {
+        var records = try readRecords(entity: name, ids: ids)
+        try readBinaryValues(in: &records, inlineBytes: inlineBinaryBytes)
+        return records
+    }
+
+    /// `fetchRecords` but for the binary values the rows did not read (`StoredRecords.unreadBinaries`).
+    func readRecords(entity name: String, ids: [Int64]) throws -> StoredRecords {
         let entity = entity(name)
         var records = StoredRecords(entity: entity, capacity: ids.count)
         guard !ids.isEmpty else { return records }
@@ -32,7 +39,7 @@ extension SQLStoreContext {
         for (index, relationship) in entity.relationships.enumerated() {
             if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) { own.append((index, column)) }
         }
-        let sizeColumns = SQLRecordColumns.sizeColumns(entity: entity, ownColumns: own.count)
+        let blobColumns = SQLRecordColumns.blobColumns(entity: entity, ownColumns: own.count)
         let sql =
             "SELECT " + SQLRecordColumns.selectList(entity: entity, ownColumns: own.map(\.column)).joined(separator: ", ")
             + " FROM \(quoted(name)) WHERE \"_id\" \(Dialect.among(1))"
@@ -52,8 +59,8 @@ extension SQLStoreContext {
                     found.appendRelationship(relationship.isToMany ? .toMany([]) : .toOne(nil))
                 }
             }
-            for (attribute, column) in sizeColumns where !row.isNull(column) && found.value(record: found.count - 1, attribute: attribute).isNull {
-                found.noteUnreadBinary(size: row.int64(column), attribute: attribute)
+            for (attribute, key, size) in blobColumns where !row.isNull(key) && found.value(record: found.count - 1, attribute: attribute).isNull {
+                found.noteUnreadBinary(BlobReference(hash: row.data(key), size: row.int64(size)), attribute: attribute)
             }
         }
         for (index, relationship) in entity.relationships.enumerated() where !own.contains(where: { $0.relationship == index }) {
@@ -66,7 +73,6 @@ extension SQLStoreContext {
         for id in ids {
             if let index = indexByID[id] { records.appendRecord(index, of: found) }
         }
-        try readBinaryValues(in: &records, inlineBytes: inlineBinaryBytes)
         return records
     }
 

@@ -25,8 +25,8 @@ final class SQLiteReadSQL: Sendable {
         /// The columns of a record (`SQLRecordColumns`): `"_id", "_version"`, attributes…, reference
         /// columns…, binary sizes….
         let columns: String
-        /// Per binary attribute, the column of its size, counted from `"_id"`.
-        let sizeColumns: [(attribute: Int, column: Int32)]
+        /// Per binary attribute, the columns of its key and its size, counted from `"_id"`.
+        let blobColumns: [(attribute: Int, key: Int32, size: Int32)]
         let table: String
         /// A to-one stored on the row: relationship index and its column's index in `columns`.
         let ownToOnes: [(relationship: Int, column: Int32)]
@@ -34,11 +34,13 @@ final class SQLiteReadSQL: Sendable {
         let byID: Query
         let byIDs: Query
         /// For an export (`readGraphRecords`): `"_id"`, the attributes' own columns (a binary
-        /// one's blob key, not its bytes), then the reference columns, for a JSON array of `_id`s.
+        /// one's blob key, not its bytes), the reference columns, then each binary value's size,
+        /// for a JSON array of `_id`s.
         let graphRows: Query
         /// Per binary attribute (its index in the entity's attributes): `(_id, chunk bytes)` rows
-        /// of its blobs for a JSON array of `_id`s, in order of `_id` then chunk — the bytes read
-        /// as they are stored, for the export's own buffers.
+        /// of its blobs of at most `GraphRecordBatch.streamedBinaryBytes` for a JSON array of
+        /// `_id`s, in order of `_id` then chunk — the bytes read as they are stored, for the
+        /// export's own buffers (a larger value is streamed).
         let graphChunks: [(attribute: Int, query: Query)]
         /// Per relationship (in model order): `(source, destination)` rows for a JSON array of
         /// sources, as `destinationIDs` reads them.
@@ -74,18 +76,24 @@ final class SQLiteReadSQL: Sendable {
                         forMany: query(Self.destinations(join, sources: "IN (\(SQLiteStoreContext.idsFromArray))"))))
             }
             let columns = SQLRecordColumns.selectList(entity: entity, ownColumns: ownColumns).joined(separator: ", ")
-            let sizeColumns = SQLRecordColumns.sizeColumns(entity: entity, ownColumns: ownColumns.count).map {
-                (attribute: $0.attribute, column: Int32($0.column))
+            let blobColumns = SQLRecordColumns.blobColumns(entity: entity, ownColumns: ownColumns.count).map {
+                (attribute: $0.attribute, key: Int32($0.key), size: Int32($0.size))
             }
             let table = quoted(entity.name)
             let among = "IN (\(SQLiteStoreContext.idsFromArray))"
-            let graphColumns = (["\"_id\""] + entity.attributes.map { quoted($0.name) } + ownColumns.map(quoted)).joined(separator: ", ")
+            let binaryAttributes = entity.attributes.filter { $0.type == .binary }
+            let graphColumns = (["\"_id\""] + entity.attributes.map { quoted($0.name) } + ownColumns.map(quoted)
+                + binaryAttributes.map {
+                    "(SELECT b.\"size\" FROM \(quoted(StoreSchema.blobTable)) b WHERE b.\"hash\" = \(table).\(quoted($0.name)))"
+                }).joined(separator: ", ")
             let graphChunks = entity.attributes.enumerated().filter { $0.element.type == .binary }.map { attribute, description in
                 (
                     attribute: attribute,
                     query: query(
-                        "SELECT t.\"_id\", c.\"bytes\" FROM \(table) AS t JOIN main.\(quoted(StoreSchema.blobChunkTable)) AS c "
-                            + "ON c.\"hash\" = t.\(quoted(description.name)) WHERE t.\"_id\" \(among) ORDER BY t.\"_id\", c.\"n\"")
+                        "SELECT t.\"_id\", c.\"bytes\" FROM \(table) AS t JOIN main.\(quoted(StoreSchema.blobTable)) AS b "
+                            + "ON b.\"hash\" = t.\(quoted(description.name)) AND b.\"size\" <= \(GraphRecordBatch.streamedBinaryBytes) "
+                            + "JOIN main.\(quoted(StoreSchema.blobChunkTable)) AS c ON c.\"hash\" = b.\"hash\" "
+                            + "WHERE t.\"_id\" \(among) ORDER BY t.\"_id\", c.\"n\"")
                 )
             }
             var destinations: [Query] = []
@@ -97,7 +105,7 @@ final class SQLiteReadSQL: Sendable {
                 }
             }
             entities[entity.name] = EntityReads(
-                entity: entity, columns: columns, sizeColumns: sizeColumns, table: table, ownToOnes: ownToOnes, related: related,
+                entity: entity, columns: columns, blobColumns: blobColumns, table: table, ownToOnes: ownToOnes, related: related,
                 byID: query("SELECT \(columns) FROM \(table) WHERE \"_id\" = ?"),
                 byIDs: query("SELECT \(columns) FROM \(table) WHERE \"_id\" \(among)"),
                 graphRows: query("SELECT \(graphColumns) FROM \(table) WHERE \"_id\" \(among)"),

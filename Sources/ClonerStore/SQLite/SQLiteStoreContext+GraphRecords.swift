@@ -6,7 +6,8 @@ import Foundation
 /// statements prepared once per connection (`SQLiteReadSQL`).
 extension SQLiteStoreContext {
     /// One query for the rows, one per binary attribute for its blobs' chunks, one per
-    /// relationship stored elsewhere: the same values `fetchObjects` reads.
+    /// relationship stored elsewhere: the same values `fetchObjects` reads, but for a binary
+    /// value over `GraphRecordBatch.streamedBinaryBytes`, which the export streams (`.blob`).
     public func readGraphRecords(entity name: String, ids: [Int64], into batch: GraphRecordBatch) throws {
         let reads = readSQL.reads(name)
         let entity = reads.entity
@@ -16,6 +17,11 @@ extension SQLiteStoreContext {
         let attributes = entity.attributes
         // Reference columns come after the attributes, in the order of `reads.ownToOnes`.
         let ownToOnes = reads.ownToOnes.enumerated().map { (relationship: $0.element.relationship, column: Int32(1 + attributes.count + $0.offset)) }
+        // Then each binary value's size, in attribute order.
+        var sizeColumn: [Int: Int32] = [:]
+        for (offset, index) in attributes.indices.filter({ attributes[$0].type == .binary }).enumerated() {
+            sizeColumn[index] = Int32(1 + attributes.count + ownToOnes.count + offset)
+        }
         var blobKeys = false
         let rows = try connection.preparedStatement(slot: reads.graphRows.slot, sql: reads.graphRows.sql)
         try rows.forEachRow([idArray]) { row in
@@ -24,8 +30,15 @@ extension SQLiteStoreContext {
             for (index, attribute) in attributes.enumerated() {
                 let column = Int32(1 + index)
                 if attribute.type == .binary {
-                    // The key only: the bytes come with the chunks below.
-                    if !row.isNull(column) { blobKeys = true }
+                    // The key only: the bytes come with the chunks below, or a large value is
+                    // streamed by the export.
+                    guard !row.isNull(column), let sizeColumn = sizeColumn[index] else { continue }
+                    let size = row.int64(sizeColumn)
+                    if size > GraphRecordBatch.streamedBinaryBytes {
+                        batch.set(.blob(BlobReference(hash: row.data(column), size: size)), of: position, attribute: index)
+                    } else {
+                        blobKeys = true
+                    }
                     continue
                 }
                 let value = row.graphValue(column, type: attribute.type, into: batch)

@@ -79,9 +79,9 @@ extension SQLiteStoreContext {
             }
         }
         // A binary value the row did not read (larger than `SQLRecordColumns.rowBinaryBytes`).
-        for (attribute, column) in reads.sizeColumns where !row.isNull(base + column) {
+        for (attribute, key, size) in reads.blobColumns where !row.isNull(base + key) {
             if records.value(record: records.count - 1, attribute: attribute).isNull {
-                records.noteUnreadBinary(size: row.int64(base + column), attribute: attribute)
+                records.noteUnreadBinary(BlobReference(hash: row.data(base + key), size: row.int64(base + size)), attribute: attribute)
             }
         }
     }
