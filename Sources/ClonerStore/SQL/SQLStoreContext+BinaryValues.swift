@@ -42,7 +42,14 @@ extension SQLStoreContext {
             let bytes = try binaryValues(entity: entity.name, attribute: entity.attributes[attribute].name, ids: ids)
             for index in 0..<records.count {
                 guard let pending = records.unreadBinary(record: index, attribute: attribute), pending.size <= largestRead else { continue }
-                records.setUnreadBinary(bytes[records.ids[index]] ?? Data(), record: index, attribute: attribute)
+                // Inside one transaction a referenced blob cannot go (its foreign key): bytes
+                // that do not add up to its size mean a damaged store, never a value to answer.
+                guard let value = bytes[records.ids[index]], value.count == pending.size else {
+                    throw StoreError.invalidValue(
+                        entity: entity.name, property: entity.attributes[attribute].name,
+                        reason: "the chunks of blob \(pending.hash.lowercaseHex) of \(entity.name) \(records.ids[index]) do not add up to its \(pending.size) bytes (cloner check-store names such problems)")
+                }
+                records.setUnreadBinary(value, record: index, attribute: attribute)
             }
         }
     }
