@@ -28,10 +28,11 @@ public protocol StoreContext: ServiceTablesContext {
     /// An object's row version, or nil when it does not exist.
     func version(entity: String, id: Int64) throws -> Int64?
     /// Records of one entity by `_id`, in the order of `ids`, missing ones left out, held by
-    /// position for an answer that writes them all (the read routes): one query for the rows plus
-    /// one per relationship stored elsewhere, and two per binary attribute. Binary values are read
-    /// in record order while their sizes add up to at most `inlineBinaryBytes` (`Int.max`: all of
-    /// them); the rest stay in the store, named in `StoredRecords.storedBinaries`.
+    /// position for an answer that writes them all (the read routes): one query for the rows
+    /// (which reads binary values of up to 16 KiB) plus one per relationship stored elsewhere, and
+    /// one per binary attribute with larger values to read. Binary values are kept in record order
+    /// while their sizes add up to at most `inlineBinaryBytes` (`Int.max`: all of them); the rest
+    /// stay in the store, named in `StoredRecords.storedBinaries`.
     func fetchRecords(entity: String, ids: [Int64], inlineBinaryBytes: Int) throws -> StoredRecords
     /// One page of `request`: at most `pageSize` records in its order, whether more follow and, if
     /// so, the position of the page's last record (`request.limit` is ignored), its binary values

@@ -97,9 +97,19 @@ final class CloneFixture {
         }
     }
 
+    /// Runs `text` on the store as it is, outside the store's own writes: to make states only a
+    /// damaged or moved store has.
     func sql(_ text: String) throws {
-        precondition(backend == .sqlite, "raw SQL helpers are SQLite's")
-        try store.write { try $0.sqliteConnection.execute(text) }
+        if backend == .sqlite {
+            try store.write { try $0.sqliteConnection.execute(text) }
+        } else {
+            try PostgreSQLConnection(uri: database!.uri).execute(text)
+        }
+    }
+
+    /// `bytes` as a literal of this backend's SQL.
+    func bytesLiteral(_ bytes: Data) -> String {
+        backend == .sqlite ? "X'\(bytes.lowercaseHex)'" : "'\\x\(bytes.lowercaseHex)'::bytea"
     }
 
     /// A note with `items` items, each with one item data and its memo (with `tags` of the given

@@ -64,15 +64,19 @@ public struct GraphExporter {
                 return
             }
             writer.beginBinary()
+            var read: Int64 = 0
             let found = try context.readBlob(hash: blob.hash, range: 0..<blob.size) { piece in
+                read += Int64(piece.count)
                 piece.withUnsafeBytes { writer.binaryPiece($0) }
                 if writer.bytes.count >= flushBytes { try flush() }
             }
-            guard found else {
+            // Inside one read transaction a referenced blob cannot go: missing or short chunks
+            // mean a damaged store, never a value to write.
+            guard found, read == blob.size else {
                 let entity = model.entities[entity]
                 throw StoreError.invalidValue(
                     entity: entity.name, property: entity.attributes[index].name,
-                    reason: "its blob \(blob.hash.lowercaseHex) is missing from the store (cloner check-store names such problems)")
+                    reason: "blob \(blob.hash.lowercaseHex) gave \(read) of its \(blob.size) bytes (cloner check-store names such problems)")
             }
             writer.endBinary()
         }

@@ -49,7 +49,7 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// The bytes of binary values one record answer (a record, a page of a list) carries inline
     /// as base64, counted in record order; a value past it is `null` with `_blobs` naming its
     /// size and route, where it streams. Without it a page of records sharing a 100 MB value
-    /// would be gigabytes held for one request. 0: every binary value by its route.
+    /// would be gigabytes held for one request. 0: every binary value but an empty one by its route.
     public var maxInlineBinaryBytes = 4 << 20
     /// The most copies one clone request may ask for (`copies`, docs/architecture.md#many-copies); more is a 422.
     public var maxCopies = CloneRequest.defaultMaximumCopies

@@ -63,16 +63,20 @@ public struct StoredRecords: Sendable {
         attributes[index * entity.attributes.count + attribute]
     }
 
-    /// Replaces the value of attribute `attribute` (its index in `entity.attributes`) of record
-    /// `index`: a binary value is read by its blob's key first, its bytes after.
-    public mutating func setAttribute(_ value: AttributeValue, record index: Int, attribute: Int) {
-        attributes[index * entity.attributes.count + attribute] = value
+    /// Notes that the binary value of attribute `attribute` of the last record appended, `blob`,
+    /// is still to be read: `.null` until then, whatever the row read of it.
+    mutating func noteUnreadBinary(_ blob: BlobReference, attribute: Int) {
+        let slot = (count - 1) * entity.attributes.count + attribute
+        attributes[slot] = .null
+        unreadBinaries[slot] = blob
     }
 
-    /// Notes that the binary value of attribute `attribute` of the last record appended, `blob`,
-    /// is still to be read.
-    mutating func noteUnreadBinary(_ blob: BlobReference, attribute: Int) {
-        unreadBinaries[(count - 1) * entity.attributes.count + attribute] = blob
+    /// The blob of a binary value a row read: still to be read unless the row read all of it (a
+    /// value up to `SQLRecordColumns.rowBinaryBytes` in one chunk).
+    mutating func noteBinary(_ blob: BlobReference, attribute: Int) {
+        let slot = (count - 1) * entity.attributes.count + attribute
+        if case .binary(let bytes) = attributes[slot], bytes.count == blob.size { return }
+        noteUnreadBinary(blob, attribute: attribute)
     }
 
     /// The blob of attribute `attribute` of record `index` when its value was not read.

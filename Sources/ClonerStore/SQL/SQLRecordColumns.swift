@@ -15,22 +15,29 @@ enum SQLRecordColumns {
     /// 16 MiB this way even when its answer carries none of them.
     static let rowBinaryBytes = 16 << 10
 
+    /// The subqueries' aliases: names no entity can take (the `_cloner_` prefix is the store's),
+    /// so the record's table, named unaliased, is never shadowed — SQLite compares names without
+    /// case, so an entity `C` would otherwise be the chunk table `c`.
+    static let chunk = "\"_cloner_c\"", blob = "\"_cloner_b\""
+
     /// The select list for `entity`, with `ownColumns` (the to-one columns stored on its rows) after
     /// the attributes.
     static func selectList(entity: EntityDescription, ownColumns: [String]) -> [String] {
         let table = quoted(entity.name)
         let values = entity.attributes.map { attribute -> String in
             guard attribute.type == .binary else { return quoted(attribute.name) }
-            // A value of at most `rowBinaryBytes` is one chunk, and a larger one's first chunk is
-            // longer than that: `length` (which reads neither a SQLite overflow page nor a TOAST
-            // value) tells them apart without the blob's row.
-            return "(SELECT c.\"bytes\" FROM \(quoted(StoreSchema.blobChunkTable)) c WHERE c.\"hash\" = \(table).\(quoted(attribute.name)) "
-                + "AND c.\"n\" = 0 AND length(c.\"bytes\") <= \(rowBinaryBytes))"
+            // A value of at most `rowBinaryBytes` is one chunk as the service writes it, and a
+            // larger one's first chunk is longer than that: `length` (which reads neither a SQLite
+            // overflow page nor a TOAST value) tells them apart without the blob's row. Chunks an
+            // import wrote may be shorter: the readers compare the bytes with the size and read a
+            // value whose first chunk is not all of it afterwards (`noteUnreadBinary`).
+            return "(SELECT \(chunk).\"bytes\" FROM \(quoted(StoreSchema.blobChunkTable)) \(chunk) "
+                + "WHERE \(chunk).\"hash\" = \(table).\(quoted(attribute.name)) AND \(chunk).\"n\" = 0 AND length(\(chunk).\"bytes\") <= \(rowBinaryBytes))"
         }
         let blobs = entity.attributes.filter { $0.type == .binary }.flatMap { attribute in
             [
                 "\(table).\(quoted(attribute.name))",
-                "(SELECT b.\"size\" FROM \(quoted(StoreSchema.blobTable)) b WHERE b.\"hash\" = \(table).\(quoted(attribute.name)))",
+                "(SELECT \(blob).\"size\" FROM \(quoted(StoreSchema.blobTable)) \(blob) WHERE \(blob).\"hash\" = \(table).\(quoted(attribute.name)))",
             ]
         }
         return ["\"_id\"", "\"_version\""] + values + ownColumns.map(quoted) + blobs

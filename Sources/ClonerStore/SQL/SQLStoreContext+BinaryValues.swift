@@ -35,7 +35,13 @@ extension SQLStoreContext {
                     continue
                 }
                 remaining -= size
-                if pending != nil { unread[attribute, default: []].append(records.ids[index]) }
+                if let pending, pending.size > 0 { unread[attribute, default: []].append(records.ids[index]) }
+            }
+        }
+        for index in 0..<records.count {
+            // An empty value may have no chunk row at all (a store moved from another): nothing to read.
+            for attribute in binary where records.unreadBinary(record: index, attribute: attribute)?.size == 0 {
+                records.setUnreadBinary(Data(), record: index, attribute: attribute)
             }
         }
         for (attribute, ids) in unread {

@@ -59,8 +59,8 @@ extension SQLStoreContext {
                     found.appendRelationship(relationship.isToMany ? .toMany([]) : .toOne(nil))
                 }
             }
-            for (attribute, key, size) in blobColumns where !row.isNull(key) && found.value(record: found.count - 1, attribute: attribute).isNull {
-                found.noteUnreadBinary(BlobReference(hash: row.data(key), size: row.int64(size)), attribute: attribute)
+            for (attribute, key, size) in blobColumns where !row.isNull(key) {
+                found.noteBinary(BlobReference(hash: row.data(key), size: row.int64(size)), attribute: attribute)
             }
         }
         for (index, relationship) in entity.relationships.enumerated() where !own.contains(where: { $0.relationship == index }) {

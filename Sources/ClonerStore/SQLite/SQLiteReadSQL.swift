@@ -84,7 +84,8 @@ final class SQLiteReadSQL: Sendable {
             let binaryAttributes = entity.attributes.filter { $0.type == .binary }
             let graphColumns = (["\"_id\""] + entity.attributes.map { quoted($0.name) } + ownColumns.map(quoted)
                 + binaryAttributes.map {
-                    "(SELECT b.\"size\" FROM \(quoted(StoreSchema.blobTable)) b WHERE b.\"hash\" = \(table).\(quoted($0.name)))"
+                    "(SELECT \(SQLRecordColumns.blob).\"size\" FROM \(quoted(StoreSchema.blobTable)) \(SQLRecordColumns.blob) "
+                        + "WHERE \(SQLRecordColumns.blob).\"hash\" = \(table).\(quoted($0.name)))"
                 }).joined(separator: ", ")
             let graphChunks = entity.attributes.enumerated().filter { $0.element.type == .binary }.map { attribute, description in
                 (

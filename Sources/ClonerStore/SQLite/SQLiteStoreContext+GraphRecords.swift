@@ -36,6 +36,9 @@ extension SQLiteStoreContext {
                     let size = row.int64(sizeColumn)
                     if size > GraphRecordBatch.streamedBinaryBytes {
                         batch.set(.blob(BlobReference(hash: row.data(column), size: size)), of: position, attribute: index)
+                    } else if size == 0 {
+                        // Empty, perhaps without a chunk row (a store moved from another).
+                        batch.set(.bytes(batch.appendBytes(nil, count: 0)), of: position, attribute: index)
                     } else {
                         blobKeys = true
                     }

@@ -78,11 +78,10 @@ extension SQLiteStoreContext {
                 records.appendRelationship(relationship.isToMany ? .toMany([]) : .toOne(nil))
             }
         }
-        // A binary value the row did not read (larger than `SQLRecordColumns.rowBinaryBytes`).
+        // A binary value the row did not read whole (larger than `SQLRecordColumns.rowBinaryBytes`,
+        // or in shorter chunks).
         for (attribute, key, size) in reads.blobColumns where !row.isNull(base + key) {
-            if records.value(record: records.count - 1, attribute: attribute).isNull {
-                records.noteUnreadBinary(BlobReference(hash: row.data(base + key), size: row.int64(base + size)), attribute: attribute)
-            }
+            records.noteBinary(BlobReference(hash: row.data(base + key), size: row.int64(base + size)), attribute: attribute)
         }
     }
 
