@@ -38,9 +38,9 @@ final class SQLiteReadSQL: Sendable {
         /// for a JSON array of `_id`s.
         let graphRows: Query
         /// Per binary attribute (its index in the entity's attributes): `(_id, chunk bytes)` rows
-        /// of its blobs of at most `GraphRecordBatch.streamedBinaryBytes` for a JSON array of
-        /// `_id`s, in order of `_id` then chunk — the bytes read as they are stored, for the
-        /// export's own buffers (a larger value is streamed).
+        /// of its blobs for a JSON array of `_id`s (those of values of at most
+        /// `GraphRecordBatch.streamedBinaryBytes`: a larger one is streamed), in order of `_id`
+        /// then chunk — the bytes read as they are stored, for the export's own buffers.
         let graphChunks: [(attribute: Int, query: Query)]
         /// Per relationship (in model order): `(source, destination)` rows for a JSON array of
         /// sources, as `destinationIDs` reads them.
@@ -91,10 +91,8 @@ final class SQLiteReadSQL: Sendable {
                 (
                     attribute: attribute,
                     query: query(
-                        "SELECT t.\"_id\", c.\"bytes\" FROM \(table) AS t JOIN main.\(quoted(StoreSchema.blobTable)) AS b "
-                            + "ON b.\"hash\" = t.\(quoted(description.name)) AND b.\"size\" <= \(GraphRecordBatch.streamedBinaryBytes) "
-                            + "JOIN main.\(quoted(StoreSchema.blobChunkTable)) AS c ON c.\"hash\" = b.\"hash\" "
-                            + "WHERE t.\"_id\" \(among) ORDER BY t.\"_id\", c.\"n\"")
+                        "SELECT t.\"_id\", c.\"bytes\" FROM \(table) AS t JOIN main.\(quoted(StoreSchema.blobChunkTable)) AS c "
+                            + "ON c.\"hash\" = t.\(quoted(description.name)) WHERE t.\"_id\" \(among) ORDER BY t.\"_id\", c.\"n\"")
                 )
             }
             var destinations: [Query] = []

@@ -17,12 +17,13 @@ extension SQLiteStoreContext {
         let attributes = entity.attributes
         // Reference columns come after the attributes, in the order of `reads.ownToOnes`.
         let ownToOnes = reads.ownToOnes.enumerated().map { (relationship: $0.element.relationship, column: Int32(1 + attributes.count + $0.offset)) }
-        // Then each binary value's size, in attribute order.
-        var sizeColumn: [Int: Int32] = [:]
+        // Then each binary value's size, in attribute order; per attribute, the `_id`s whose
+        // values the chunk query reads (the others are empty or streamed).
+        var sizeColumn = [Int32](repeating: -1, count: attributes.count)
         for (offset, index) in attributes.indices.filter({ attributes[$0].type == .binary }).enumerated() {
             sizeColumn[index] = Int32(1 + attributes.count + ownToOnes.count + offset)
         }
-        var blobKeys = false
+        var chunked = [[Int64]](repeating: [], count: attributes.count)
         let rows = try connection.preparedStatement(slot: reads.graphRows.slot, sql: reads.graphRows.sql)
         try rows.forEachRow([idArray]) { row in
             guard let position = batch.position(of: row.int64(0)) else { return }
@@ -32,15 +33,15 @@ extension SQLiteStoreContext {
                 if attribute.type == .binary {
                     // The key only: the bytes come with the chunks below, or a large value is
                     // streamed by the export.
-                    guard !row.isNull(column), let sizeColumn = sizeColumn[index] else { continue }
-                    let size = row.int64(sizeColumn)
+                    guard !row.isNull(column) else { continue }
+                    let size = row.int64(sizeColumn[index])
                     if size > GraphRecordBatch.streamedBinaryBytes {
                         batch.set(.blob(BlobReference(hash: row.data(column), size: size)), of: position, attribute: index)
                     } else if size == 0 {
                         // Empty, perhaps without a chunk row (a store moved from another).
                         batch.set(.bytes(batch.appendBytes(nil, count: 0)), of: position, attribute: index)
                     } else {
-                        blobKeys = true
+                        chunked[index].append(row.int64(0))
                     }
                     continue
                 }
@@ -51,15 +52,14 @@ extension SQLiteStoreContext {
                 batch.setRelationship(row.optionalInt64(own.column), of: position, relationship: own.relationship)
             }
         }
-        if blobKeys {
-            for chunks in reads.graphChunks {
-                let statement = try connection.preparedStatement(slot: chunks.query.slot, sql: chunks.query.sql)
-                try statement.forEachRow([idArray]) { row in
-                    guard let position = batch.position(of: row.int64(0)) else { return }
-                    let handle = row.statement.handle
-                    batch.appendChunk(
-                        sqlite3_column_blob(handle, 1), count: Int(sqlite3_column_bytes(handle, 1)), of: position, attribute: chunks.attribute)
-                }
+        for chunks in reads.graphChunks where !chunked[chunks.attribute].isEmpty {
+            let statement = try connection.preparedStatement(slot: chunks.query.slot, sql: chunks.query.sql)
+            let wanted = chunked[chunks.attribute].count == ids.count ? idArray : SQLiteStoreContext.idArray(chunked[chunks.attribute])
+            try statement.forEachRow([wanted]) { row in
+                guard let position = batch.position(of: row.int64(0)) else { return }
+                let handle = row.statement.handle
+                batch.appendChunk(
+                    sqlite3_column_blob(handle, 1), count: Int(sqlite3_column_bytes(handle, 1)), of: position, attribute: chunks.attribute)
             }
         }
         for related in reads.related {
