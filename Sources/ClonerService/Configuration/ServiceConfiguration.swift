@@ -49,8 +49,9 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// The bytes of binary values one record answer (a record, a page of a list) carries inline
     /// as base64, counted in record order; a value past it is `null` with `_blobs` naming its
     /// size and route, where it streams. Without it a page of records sharing a 100 MB value
-    /// would be gigabytes held for one request. 0: every binary value but an empty one by its route.
-    public var maxInlineBinaryBytes = 4 << 20
+    /// would be gigabytes held for one request. 8 MiB, the JSON body limit: a value a create can
+    /// write reads back inline. 0: every binary value but an empty one by its route.
+    public var maxInlineBinaryBytes = 8 << 20
     /// The most copies one clone request may ask for (`copies`, docs/architecture.md#many-copies); more is a 422.
     public var maxCopies = CloneRequest.defaultMaximumCopies
     /// The bytes of a clone's root `set` values, counted once per copy (each copy stores its

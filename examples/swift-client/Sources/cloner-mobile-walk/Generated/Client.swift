@@ -33,7 +33,7 @@ import HTTPTypes
 /// a value of a unique text, binary or json attribute holds at most 2000 bytes, shared by the
 /// variable-length members of a `uniqueTogether` group (422 naming the field); `order` names each key
 /// once and at most 8 keys (422 naming `order`); a record lists at most 1000 `_id`s per to-many, and
-/// `_lists` tells of a longer one; a record answer (a record, a list page) carries at most 4 MiB of
+/// `_lists` tells of a longer one; a record answer (a record, a list page) carries at most 8 MiB of
 /// binary values as base64, counted in record order (`maxInlineBinaryBytes`), and `_blobs` names the
 /// size and route of each value past it; 256 KiB of unsent answers per connection
 /// (`http.maxQueuedOutputBytes`), past which its next pipelined request waits until they drain.
