@@ -133,7 +133,6 @@ extension PostgreSQLStoreContext {
         for bytes in schema.defaultBlobValues { _ = try storeBlob(bytes) }
     }
 
-
     func blobReference(entity: String, id: Int64, attribute: String) throws -> BlobReference? {
         let result = try run(
             """

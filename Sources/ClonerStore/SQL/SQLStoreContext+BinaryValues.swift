@@ -51,9 +51,10 @@ extension SQLStoreContext {
                 // Inside one transaction a referenced blob cannot go (its foreign key): bytes
                 // that do not add up to its size mean a damaged store, never a value to answer.
                 guard let value = bytes[records.ids[index]], value.count == pending.size else {
+                    let blob = "blob \(pending.hash.lowercaseHex) of \(entity.name) \(records.ids[index])"
                     throw StoreError.invalidValue(
                         entity: entity.name, property: entity.attributes[attribute].name,
-                        reason: "the chunks of blob \(pending.hash.lowercaseHex) of \(entity.name) \(records.ids[index]) do not add up to its \(pending.size) bytes (cloner check-store names such problems)")
+                        reason: "the chunks of \(blob) do not add up to its \(pending.size) bytes (cloner check-store names such problems)")
                 }
                 records.setUnreadBinary(value, record: index, attribute: attribute)
             }

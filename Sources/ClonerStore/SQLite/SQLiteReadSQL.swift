@@ -82,7 +82,8 @@ final class SQLiteReadSQL: Sendable {
             let table = quoted(entity.name)
             let among = "IN (\(SQLiteStoreContext.idsFromArray))"
             let binaryAttributes = entity.attributes.filter { $0.type == .binary }
-            let graphColumns = (["\"_id\""] + entity.attributes.map { quoted($0.name) } + ownColumns.map(quoted)
+            let graphColumns =
+                (["\"_id\""] + entity.attributes.map { quoted($0.name) } + ownColumns.map(quoted)
                 + binaryAttributes.map {
                     "(SELECT \(SQLRecordColumns.blob).\"size\" FROM \(quoted(StoreSchema.blobTable)) \(SQLRecordColumns.blob) "
                         + "WHERE \(SQLRecordColumns.blob).\"hash\" = \(table).\(quoted($0.name)))"
@@ -123,7 +124,6 @@ final class SQLiteReadSQL: Sendable {
         return "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source) \(sources) "
             + "AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
     }
-
 
     func reads(_ entity: String) -> EntityReads {
         guard let reads = entities[entity] else { preconditionFailure("unknown entity \(entity)") }
