@@ -13,8 +13,9 @@ Scenarios: `wide` (one POST /notes of N empty items, 8 MB at the default 2.79 mi
 body may create under the default maxObjectsPerRequest), `pipeline` (1,000 pipelined GETs of a
 1 MB page on one connection that reads nothing for 10 s, then everything), `shared-value` (ten
 notes that share one 100 MB binary value, uploaded and cloned before the baseline, read as one
-page of a list) and `export-value` (five clients export a note with a 100 MB binary value, read
-nothing for 10 s, then everything).
+page of a list), `export-value` (five clients export a note with a 100 MB binary value, read
+nothing for 10 s, then everything) and `import-lines` (sixteen imports on as many connections,
+each sending 64 MiB of one line that never ends, then waiting).
 """
 import argparse
 import json
@@ -105,7 +106,7 @@ def main():
     parser.add_argument("--binary", default=".build/release/cloner")
     parser.add_argument("--database", help="a PostgreSQL URI (an empty database); SQLite in a temporary folder otherwise")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the service")
-    parser.add_argument("--scenarios", default="wide,labels,at-limit,pipeline,shared-value,export-value")
+    parser.add_argument("--scenarios", default="wide,labels,at-limit,pipeline,shared-value,export-value,import-lines")
     parser.add_argument("--wide", type=int, default=2_790_000)
     args = parser.parse_args()
     scenarios = args.scenarios.split(",")
@@ -183,6 +184,31 @@ def main():
                 sizes.append(received)
             return f"5 exports: {min(sizes) / 1e6:.0f}-{max(sizes) / 1e6:.0f} MB"
         measure("export", args, exports, setup=upload)
+    if "import-lines" in scenarios:
+        def lines(port):
+            connections, refused = [], 0
+            piece = b"x" * (1 << 20)
+            for _ in range(16):
+                connection = socket.create_connection(("127.0.0.1", port), timeout=600)
+                head = "POST /notes/import HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\nContent-Length: %d\r\n\r\n" % (128 << 20)
+                connection.sendall(head.encode())
+                try:
+                    for _ in range(64):
+                        connection.sendall(piece)
+                except OSError:
+                    refused += 1  # answered and closed before the 64 MiB were sent
+                connections.append(connection)
+            time.sleep(5)
+            for connection in connections:
+                connection.setblocking(False)
+                try:
+                    if connection.recv(64).startswith(b"HTTP/1.1 503"):
+                        refused += 1
+                except OSError:
+                    pass
+                connection.close()
+            return f"16 x 64 MiB lines: {refused} refused"
+        measure("lines", args, lines)
 
 
 if __name__ == "__main__":

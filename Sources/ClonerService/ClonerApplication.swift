@@ -97,7 +97,7 @@ public final class ClonerApplication: Sendable {
         self.travelController = GraphTravelController(
             model: model, store: store, logger: logger,
             maximumObjects: configuration.maxObjectsPerClone, readWorkers: readWorkers,
-            writeWorkers: writeWorkers, clones: clonesController, jobs: jobs)
+            writeWorkers: writeWorkers, clones: clonesController, jobs: jobs, bufferedImportBytes: configuration.maxBufferedImportBytes)
         self.operationsController = OperationsController(
             model: model, store: store, metrics: metrics,
             requiresKeys: authenticator.isEnabled)

@@ -19,6 +19,9 @@ public struct GraphImporter: Sendable {
     let root: EntityDescription
     let plan: ClonePlan
     private var reader = GraphLineReader()
+
+    /// The memory held for the document's unfinished line (`GraphLineReader.heldBytes`).
+    public var heldLineBytes: Int { reader.heldBytes }
     private var lines: GraphDocumentLines
     private var check: GraphDocumentCheck
     private let spool: GraphDocumentSpool

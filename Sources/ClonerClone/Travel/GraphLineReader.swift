@@ -11,6 +11,10 @@ public struct GraphLineReader: Sendable {
         self.maximumLineBytes = maximumLineBytes
     }
 
+    /// The memory held for the unfinished line: what a service counts against the bytes all its
+    /// imports may hold at once.
+    public var heldBytes: Int { pending.capacity }
+
     /// Scans `bytes` through a buffer pointer: the generic collection path (over `Data`, say)
     /// cost more than parsing the lines.
     public mutating func feed(_ bytes: [UInt8], line handle: (Int, ArraySlice<UInt8>) throws -> Void) throws {
@@ -30,8 +34,10 @@ public struct GraphLineReader: Sendable {
                 try deliver(bytes[start..<newline], handle)
             } else {
                 pending.append(contentsOf: bytes[start..<newline])
+                // Moved out, not copied: emptied in place while `line` still shares its storage,
+                // a line of 256 MiB would be held twice. The next line starts a buffer of its own.
                 let line = pending
-                pending.removeAll(keepingCapacity: true)
+                pending = []
                 try deliver(line[...], handle)
             }
             start = newline + 1

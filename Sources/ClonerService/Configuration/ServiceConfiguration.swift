@@ -52,6 +52,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// would be gigabytes held for one request. 8 MiB, the JSON body limit: a value a create can
     /// write reads back inline. 0: every binary value but an empty one by its route.
     public var maxInlineBinaryBytes = 8 << 20
+    /// The bytes all imports in flight may hold for their unfinished lines (`ImportLineBudget`): a
+    /// line is one object, up to 256 MiB with its binary values, and is held until it ends. Past
+    /// it an import answers 503. 512 MiB: two of the longest lines at once.
+    public var maxBufferedImportBytes = 512 << 20
     /// The most copies one clone request may ask for (`copies`, docs/architecture.md#many-copies); more is a 422.
     public var maxCopies = CloneRequest.defaultMaximumCopies
     /// The bytes of a clone's root `set` values, counted once per copy (each copy stores its

@@ -21,10 +21,12 @@ final class GraphTravelController: Sendable {
     let clones: ClonesController
     /// Where an asynchronous import shows while it runs, beside the clone jobs.
     let jobs: JobRegistry
+    /// What all imports in flight may hold for their unfinished lines.
+    let lineBudget: ImportLineBudget
 
     init(
         model: DataModel, store: IncrementalStore, logger: Logger, maximumObjects: Int, readWorkers: StoreWorkers, writeWorkers: StoreWorkers,
-        clones: ClonesController, jobs: JobRegistry
+        clones: ClonesController, jobs: JobRegistry, bufferedImportBytes: Int
     ) {
         self.model = model
         self.store = store
@@ -34,6 +36,7 @@ final class GraphTravelController: Sendable {
         self.writeWorkers = writeWorkers
         self.clones = clones
         self.jobs = jobs
+        self.lineBudget = ImportLineBudget(limit: bufferedImportBytes)
     }
 
     /// Every `exclude` query value, each a comma-separated list (`?exclude=data,Item.tags`).
@@ -143,9 +146,22 @@ final class GraphTravelController: Sendable {
         // method, the target with its query (the options), and the document.
         let digest = StreamingDigest()
         digest.update(Array("\(request.method.rawValue) \(request.target)\n".utf8))
+        // The unfinished line's memory counts against what all imports may hold; it is given
+        // back as lines end, and whatever becomes of the request.
+        var held = 0
+        defer { _ = lineBudget.resize(from: held, to: 0) }
         for try await chunk in body {
             try importer.feed(chunk)
             if key != nil { digest.update(chunk) }
+            let holding = importer.heldLineBytes
+            guard lineBudget.resize(from: held, to: holding) else {
+                throw Problem(
+                    code: .serviceUnavailable,
+                    detail:
+                        "imports in flight hold \(lineBudget.inUse) bytes of unfinished lines and this one would need \(holding) (maxBufferedImportBytes: \(lineBudget.limit)); retry shortly",
+                    field: "body")
+            }
+            held = holding
         }
         try importer.finish()
         let fingerprint = digest.finish()

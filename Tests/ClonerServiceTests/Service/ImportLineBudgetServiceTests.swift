@@ -1,0 +1,63 @@
+import ClonerServiceTestSupport
+import ClonerTestSupport
+import Foundation
+import Testing
+
+/// Imports read their documents a line at a time as the bodies arrive; what all of them hold for
+/// unfinished lines is bounded (`maxBufferedImportBytes`), so one client sending long lines on many
+/// connections cannot make the service hold gigabytes.
+@Suite("Service: the bytes imports in flight may hold")
+struct ImportLineBudgetServiceTests {
+    static func importHead(length: Int) -> String {
+        "POST /notes/import HTTP/1.1\r\nHost: x\r\nContent-Type: application/vnd.cloner.graph+x-ndjson\r\nContent-Length: \(length)\r\n\r\n"
+    }
+
+    /// A whole import body of `count` bytes and no newline: one unfinished line until its end.
+    /// Its answer: 503 when the line did not fit beside the others', else the document's 400.
+    static func unfinishedLine(_ service: TestService, count: Int) async throws -> RawResponse {
+        let client = try RawClient(port: service.port, timeout: 60)
+        defer { client.close() }
+        client.send(importHead(length: count) + String(repeating: "x", count: count))
+        return try await client.response()
+    }
+
+    @Test("past maxBufferedImportBytes an import is a 503 with Retry-After; a connection that goes gives its share back")
+    func unfinishedLinesAreBounded() async throws {
+        try await TestService.withService(environment: ["CLONER_MAX_BUFFERED_IMPORT_BYTES": "4096"]) { service in
+            // Alone, a line of 2000 bytes fits: the body ends and the document is what is wrong.
+            let alone = try await Self.unfinishedLine(service, count: 2000)
+            #expect(alone.status == 400, "\(String(decoding: alone.body, as: UTF8.self))")
+
+            // An import that holds 3000 bytes of a line and sends no more.
+            let holder = try RawClient(port: service.port, timeout: 60)
+            holder.send(Self.importHead(length: 100_000) + String(repeating: "x", count: 3000))
+            // Once the service has read them, the same 2000 bytes no longer fit beside them.
+            var refused: RawResponse?
+            for _ in 0..<200 {
+                let answer = try await Self.unfinishedLine(service, count: 2000)
+                if answer.status == 503 {
+                    refused = answer
+                    break
+                }
+                #expect(answer.status == 400)
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let answer = try #require(refused, "no import was refused beside the one holding 3000 bytes")
+            #expect(answer.header("Retry-After") == "1")
+            let problem = String(decoding: answer.body, as: UTF8.self)
+            #expect(problem.contains("maxBufferedImportBytes") && problem.contains("service_unavailable"), "\(problem)")
+
+            // The holder goes: what it held is given back, and the 2000 bytes fit again.
+            holder.close()
+            var given = false
+            for _ in 0..<200 {
+                if try await Self.unfinishedLine(service, count: 2000).status == 400 {
+                    given = true
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(given, "the closed import's share was not given back")
+        }
+    }
+}
