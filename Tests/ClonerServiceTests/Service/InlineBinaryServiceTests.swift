@@ -9,9 +9,7 @@ import Testing
 struct InlineBinaryServiceTests {
     typealias F = EndToEndFixture
 
-    static func bytes(_ count: Int, seed: Int) -> [UInt8] {
-        (0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761 &+ seed) >> 7) }
-    }
+    static func bytes(_ count: Int, seed: Int) -> [UInt8] { BlobResourceServiceTests.bytes(count, seed: seed) }
 
     static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
 
