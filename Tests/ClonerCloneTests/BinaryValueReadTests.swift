@@ -60,6 +60,25 @@ import Testing
         #expect(String(decoding: document, as: UTF8.self).contains(#""data":"""#))
     }
 
+    /// An update compares a large binary value by its size and key, without reading it: the same
+    /// bytes are no change (the version stays), other bytes of the same size are one.
+    @Test(arguments: StoreBackendKind.available) func anUpdateComparesALargeValueByItsKey(_ backend: StoreBackendKind) throws {
+        let fixture = try CloneFixture(backend)
+        let value = Self.bytes(40_000, seed: 4)
+        let note = try fixture.insert([
+            ChangeSet.Insert(entity: "Note", attributes: ["id": .uuid(UUID()), "createDate": .date(millisecondsSince1970: 0), "data": .binary(value)])
+        ])[0]
+        let version = { try fixture.object("Note", note).version }
+        let first = try version()
+        _ = try fixture.store.write { try $0.save(ChangeSet(updates: [.init(entity: "Note", id: note, attributes: ["data": .binary(value)])])) }
+        #expect(try version() == first, "the same bytes changed the version")
+        var other = value
+        other[17] ^= 0xFF
+        _ = try fixture.store.write { try $0.save(ChangeSet(updates: [.init(entity: "Note", id: note, attributes: ["data": .binary(other)])])) }
+        #expect(try version() == first + 1)
+        #expect(try fixture.object("Note", note).attributes["data"] == .binary(other))
+    }
+
     /// The read's subqueries name the blob tables by aliases; entities named as the short ones
     /// would be (`b`, `c`: SQLite compares names without case) must not be shadowed by them.
     @Test(arguments: StoreBackendKind.available) func entitiesNamedLikeShortAliasesRead(_ backend: StoreBackendKind) throws {

@@ -7,7 +7,10 @@ import Foundation
 protocol ChangeSetWriter {
     func entity(_ name: String) -> EntityDescription
     func version(entity: String, id: Int64) throws -> Int64?
-    func fetchObjects(entity name: String, ids: [Int64]) throws -> [StoredObject]
+    /// Objects of one entity as an update compares with them: a binary value larger than a row
+    /// reads with it left in the store (`StoredRecords.unreadBinaries`), not read whole to be
+    /// compared with what the update writes.
+    func currentRecords(entity name: String, ids: [Int64]) throws -> StoredRecords
     /// Whether writing `value` over `current` would store what is there already.
     func storesSame(_ value: AttributeValue, _ current: AttributeValue) -> Bool
     /// Writes attribute values, noting the blobs whose references it replaced in `touched`.
@@ -90,10 +93,15 @@ extension ChangeSetWriter {
     /// `update` without the attributes and relationship edits that would leave `current` as it
     /// is: attributes as this backend stores them, a to-many list in order when ordered, as a set
     /// otherwise.
-    func withoutNoOps(_ update: ChangeSet.Update, current: StoredObject) -> ChangeSet.Update {
+    func withoutNoOps(_ update: ChangeSet.Update, current: StoredObject, unread: [String: BlobReference]) -> ChangeSet.Update {
         var update = update
         update.attributes = update.attributes.filter { name, value in
-            !storesSame(value, current.attributes[name] ?? .null)
+            if let blob = unread[name] {
+                // A value left in the store: the same bytes have its size and its key, their hash.
+                guard case .binary(let bytes) = value, Int64(bytes.count) == blob.size else { return true }
+                return BlobDigest.sha256(bytes) != blob.hash
+            }
+            return !storesSame(value, current.attributes[name] ?? .null)
         }
         update.relationships = update.relationships.filter { name, edit in
             switch (edit, current.relationships[name]) {
@@ -157,12 +165,21 @@ extension ChangeSetWriter {
         _ changes: ChangeSet, insertedIDs: [Int64], handledAtInsert: [Set<String>],
         touched: inout TouchedObjects
     ) throws -> [String: Int] {
-        // What each updated object holds now (one fetch per entity), so an update that sets what
-        // is already there writes nothing and leaves the version alone.
-        var current: [String: [Int64: StoredObject]] = [:]
+        // What each updated object holds now (one read per entity), so an update that sets what
+        // is already there writes nothing and leaves the version alone. A large binary value is
+        // compared by its key, never read: a PATCH of a name beside a 100 MB value read it whole.
+        var current: [String: [Int64: (object: StoredObject, unread: [String: BlobReference])]] = [:]
         for (name, updates) in Dictionary(grouping: changes.updates, by: \.entity) {
-            let objects = try fetchObjects(entity: name, ids: updates.map(\.id))
-            current[name] = Dictionary(objects.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let records = try currentRecords(entity: name, ids: updates.map(\.id))
+            var byID: [Int64: (object: StoredObject, unread: [String: BlobReference])] = [:]
+            for index in 0..<records.count where byID[records.ids[index]] == nil {
+                var unread: [String: BlobReference] = [:]
+                for (attribute, description) in records.entity.attributes.enumerated() {
+                    if let blob = records.unreadBinary(record: index, attribute: attribute) { unread[description.name] = blob }
+                }
+                byID[records.ids[index]] = (records.object(at: index), unread)
+            }
+            current[name] = byID
         }
         var updateCounts: [String: [Int64: Int]] = [:]
         for update in changes.updates { updateCounts[update.entity, default: [:]][update.id, default: 0] += 1 }
@@ -171,7 +188,7 @@ extension ChangeSetWriter {
             let entity = entity(updates[index].entity)
             let update = updates[index]
             try checkKnown(entity, attributes: update.attributes.keys, relationships: update.relationships.keys)
-            guard let object = current[entity.name]?[update.id] else {
+            guard let (object, unread) = current[entity.name]?[update.id] else {
                 throw StoreError.notFound(entity: entity.name, id: update.id)
             }
             if let expected = update.expectedVersion, expected != object.version {
@@ -179,7 +196,7 @@ extension ChangeSetWriter {
             }
             for (name, value) in update.attributes { try checkValue(value, for: entity.attribute(named: name)!, entity: entity) }
             if updateCounts[entity.name]?[update.id] == 1 {
-                updates[index] = withoutNoOps(update, current: object)
+                updates[index] = withoutNoOps(update, current: object, unread: unread)
             }
             guard !updates[index].attributes.isEmpty else { continue }
             try updateRow(entity, id: update.id, updates[index].attributes, touched: &touched)

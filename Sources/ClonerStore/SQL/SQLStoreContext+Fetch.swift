@@ -30,6 +30,10 @@ extension SQLStoreContext {
         return records
     }
 
+    func currentRecords(entity name: String, ids: [Int64]) throws -> StoredRecords {
+        try readRecords(entity: name, ids: ids)
+    }
+
     /// `fetchRecords` but for the binary values the rows did not read (`StoredRecords.unreadBinaries`).
     func readRecords(entity name: String, ids: [Int64]) throws -> StoredRecords {
         let entity = entity(name)
