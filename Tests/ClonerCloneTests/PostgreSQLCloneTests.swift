@@ -293,23 +293,31 @@ struct PostgreSQLCloneTests {
     /// tables they read are emptied without invalidating their plans, and generic plans are used.
     /// A large clone in between is planned for its own rows and leaves its work tables empty.
     /// A small clone waits on the server twice: once for the root's check with the walk, whose
-    /// counts decide how the rest runs, and once for the rest in one pipeline. A missing root is
-    /// still reported as missing, before anything the walk did.
-    @Test func aSmallCloneTakesTwoRoundTrips() throws {
+    /// counts decide how the rest runs, and once for the rest in one pipeline. The session's next
+    /// clone of the same source waits once: the walk it remembers goes out with the rest. A
+    /// missing root is still reported as missing, before anything the walk did.
+    @Test func aSmallCloneTakesTwoRoundTripsAndARepeatedOneTakesOne() throws {
         let fixture = try CloneFixture(.postgreSQL)
-        let sample = try fixture.makeSampleNote(items: 3, tags: try fixture.makeTags(["shared"]))
+        let tags = try fixture.makeTags(["shared"])
+        let sample = try fixture.makeSampleNote(items: 3, tags: tags)
+        let other = try fixture.makeSampleNote(name: "Other", items: 3, tags: tags)
         let plan = try fixture.engine.plan(CloneRequest(entity: "Note", id: sample.note)).copy
-        func roundTrips() throws -> (result: GraphCopyResult, roundTrips: Int) {
-            try fixture.store.write { context in
+        func roundTrips(_ root: Int64) throws -> (result: GraphCopyResult, roundTrips: Int) {
+            var plan = plan
+            plan.rootID = root
+            return try fixture.store.write { context in
                 try context.postgreSQLConnection.countingRoundTrips {
                     try context.copyGraph(plan, now: Date(), progress: GraphCopyProgress())
                 }
             }
         }
-        _ = try roundTrips()  // the session's statements prepared once, out of the count
-        let counted = try roundTrips()
-        #expect(counted.result.created["Item"] == 3 && counted.result.linked["Tag"] == 1)
-        #expect(counted.roundTrips == 2, "round trips of a 5-object clone: \(counted.roundTrips)")
+        _ = try roundTrips(sample.note)  // the session's statements prepared once, out of the count
+        let walked = try roundTrips(other.note)
+        #expect(walked.result.created["Item"] == 3 && walked.result.linked["Tag"] == 1)
+        #expect(walked.roundTrips == 2, "round trips of a 5-object clone: \(walked.roundTrips)")
+        let repeated = try roundTrips(sample.note)
+        #expect(repeated.result.created["Item"] == 3 && repeated.result.linked["Tag"] == 1)
+        #expect(repeated.roundTrips == 1, "round trips of a 5-object clone repeated: \(repeated.roundTrips)")
 
         var missing = plan
         missing.rootID = sample.note + 1_000
@@ -321,6 +329,51 @@ struct PostgreSQLCloneTests {
             return
         }
         #expect(entity == "Note" && id == sample.note + 1_000)
+    }
+
+    /// A walk the session remembers is only used while the source's versions say it is still the
+    /// walk: each edit below (an object joining, one renamed, one leaving, one joining a level
+    /// down) is in the next clone, which finds the remembered walk out of date, runs again and
+    /// walks. The clone after it, of the unchanged source, uses the walk again and copies the same.
+    @Test func aRememberedWalkFollowsEveryEditOfTheSource() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let sample = try fixture.makeSampleNote(items: 3, tags: try fixture.makeTags(["shared"]))
+        func clone() throws -> (items: [String], created: [String: Int]) {
+            let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
+            let items = try fixture.toMany("Note", result.clone.id, "items").map { item -> String in
+                guard case .string(let name)? = try fixture.object("Item", item).attributes["name"] else { return "?" }
+                return name
+            }
+            return (items, result.created)
+        }
+        func save(_ changes: ChangeSet) throws { _ = try fixture.store.write { try $0.save(changes) } }
+        let first = try clone()
+        #expect(first.items.count == 3)
+        #expect(try clone().items == first.items)
+
+        try save(ChangeSet(inserts: [
+            ChangeSet.Insert(entity: "Item", attributes: ["name": .string("joined")], relationships: ["note": .toOne(.existing(sample.note))])
+        ]))
+        let joined = try clone()
+        #expect(joined.items == first.items + ["joined"])
+        #expect(try clone().items == joined.items)
+
+        try save(ChangeSet(updates: [ChangeSet.Update(entity: "Item", id: sample.items[0], attributes: ["name": .string("renamed")])]))
+        let renamed = try clone()
+        #expect(renamed.items.first == "renamed" && renamed.items.count == 4)
+
+        try save(ChangeSet(deletes: [ChangeSet.Delete(entity: "Item", id: sample.items[1])]))
+        let left = try clone()
+        #expect(left.items.count == 3 && !left.items.contains(first.items[1]))
+
+        let before = try clone().created["ItemData"] ?? 0
+        try save(ChangeSet(inserts: [
+            ChangeSet.Insert(
+                entity: "ItemData", attributes: ["createDate": .date(millisecondsSince1970: 1_600_000_000_000)],
+                relationships: ["item": .toOne(.existing(sample.items[2]))])
+        ]))
+        #expect(try clone().created["ItemData"] == before + 1)
+        #expect(try clone().created["ItemData"] == before + 1)
     }
 
     @Test(.enabled(if: PostgreSQLTestCluster.hasStatementStatistics, "needs pg_stat_statements"))

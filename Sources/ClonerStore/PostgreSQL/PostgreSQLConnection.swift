@@ -39,6 +39,10 @@ package final class PostgreSQLConnection {
     /// Each entity's `_id` sequence by entity number, as `pg_get_serial_sequence` names it: looked
     /// up once, for the clone's map fill (`PostgreSQLGraphCopier.identitySequences`).
     var identitySequences: [String]?
+    /// The walks of small clones' sources on this session, for its next clone of the same source
+    /// (`PostgreSQLSourceWalks`). Kept across a re-opened session: they hold data, not server
+    /// state, and every use is checked against the source's versions.
+    var sourceWalks = PostgreSQLSourceWalks()
     /// Statements the open transaction sends together with its COMMIT
     /// (`commitAfterDeferredStatements`); emptied when the transaction ends either way.
     package var statementsBeforeCommit: [PipelinedStatement] = []

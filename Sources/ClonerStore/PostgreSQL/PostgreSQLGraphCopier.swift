@@ -228,9 +228,27 @@ struct PostgreSQLGraphCopier {
         // Entities of two-insert steps with objects that may join an original's list (see
         // `EntityStep.keepsPlaceArrivals`).
         var mayAppend: Set<Int> = []
-        for walk in [sql.walk, sql.walkWithoutLimit] {
+        // A walk this session remembers from an earlier clone of the same source stands for a new
+        // one on the transaction's first run, which checks the source's versions after its last
+        // read (`PostgreSQLSourceWalks`): the walk table is written from it in the same round
+        // trip as the rest of the copy.
+        let walkKey = sql.perCopyWalk ? nil : PostgreSQLSourceWalks.Key(walk: sql.walk, rootID: plan.rootID)
+        let remembered = context.attempt == 1 ? walkKey.flatMap { connection.sourceWalks[$0] } : nil
+        // What the walk statement answered, kept to remember the walk once the copy has run.
+        var answered: (objects: [Int: Int], mayAppend: Set<Int>)?
+        var batch = PostgreSQLStatementBatch()
+        if let remembered {
+            prepared = true
+            batch = rootCheck ?? PostgreSQLStatementBatch()
+            batch.add(PostgreSQLSourceWalks.fill, remembered.columns)
+            counts = remembered.objects.mapValues { $0 * copies }
+            walked = remembered.rows
+            mayAppend = remembered.mayAppend
+        }
+        for walk in remembered == nil ? [sql.walk, sql.walkWithoutLimit] : [] {
             counts = [:]
             mayAppend = []
+            var objects: [Int: Int] = [:]
             // The first walk runs prepared whatever the clone's size: its plan follows the
             // relationships' indexes, not the number of rows it meets.
             prepared = walk == sql.walk
@@ -245,11 +263,13 @@ struct PostgreSQLGraphCopier {
                     } else if entity < -1 {
                         mayAppend.insert(-2 - entity)
                     } else {
+                        objects[entity] = Int($0.int64(1))
                         counts[entity] = Int($0.int64(1)) * (sql.perCopyWalk ? 1 : copies)
                     }
                 }
             }
             try run(batch, pipelined: batch.statements.count > 1)
+            answered = walk == sql.walk ? (objects, mayAppend) : nil
             // Stopped at its row limit with no more objects than allowed (objects reached by
             // several edges): walked again to the end.
             guard walk == sql.walk, walked >= sql.walkRowLimit, counts.values.reduce(0, +) <= plan.maximumObjects else { break }
@@ -278,7 +298,6 @@ struct PostgreSQLGraphCopier {
         // only while its writer wait lasts (a clone of 100,000 items takes longer than that).
         let checksSourceLast = prepared && context.attempt == 1
 
-        var batch = PostgreSQLStatementBatch()
         // A large clone's statements are planned for the rows it has, with the session's settings.
         if !prepared { batch.add(PostgreSQLGraphCopySQL.plannerDefaults, []) }
         if !checksSourceLast { compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: true, into: &batch) }
@@ -315,6 +334,21 @@ struct PostgreSQLGraphCopier {
         batch.add("SELECT new FROM \(map) WHERE ent = $1::int4 AND old = $2 ORDER BY cp", [.int8(Int64(sql.rootTag)), .int8(plan.rootID)]) {
             $0.forEachRow { cloneIDs.append($0.int64(0)) }
         }
+        // A small walk is read back to be remembered; one remembered that this run finds out of
+        // date (a moved version fails the check) is forgotten, and the run after walks again.
+        var learned: PostgreSQLSourceWalks.Walk?
+        if let answered, walkKey != nil, prepared, walked <= PostgreSQLSourceWalks.rowLimit {
+            batch.add(PostgreSQLSourceWalks.read, []) {
+                learned = PostgreSQLSourceWalks.walk(rows: $0, objects: answered.objects, mayAppend: answered.mayAppend)
+            }
+        }
+        var copied = false
+        defer {
+            if let walkKey {
+                if !copied, remembered != nil { connection.sourceWalks.forget(walkKey) }
+                if copied, let learned { connection.sourceWalks.remember(learned, for: walkKey) }
+            }
+        }
         do {
             if pipelined {
                 if !plan.dryRun {
@@ -350,6 +384,7 @@ struct PostgreSQLGraphCopier {
                 // deleted before the commit fails its foreign key there, and the clone runs again.
                 if !linkedCounts.isEmpty { connection.linkedRowsUnlocked = true }
             }
+            copied = true
         } catch let error as PostgreSQLError where error.isRetryableTransactionFailure {
             // Left as it is for the store's write, which runs the whole transaction again.
             throw error
