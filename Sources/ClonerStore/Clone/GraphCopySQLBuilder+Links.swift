@@ -8,6 +8,9 @@ struct GraphCopyLinkedSelect {
     let tag: Int
     let source: Int
     let ordered: Bool
+    /// Read from a reference column of `source` (rather than a join table): with `ordered`, the
+    /// objects it finds are copies that join an original's list at its end.
+    let reference: Bool
     let sql: String
 }
 
@@ -39,6 +42,7 @@ extension GraphCopySQLBuilder {
             }
             return GraphCopyLinkedSelect(
                 tag: tag(relationship.destination), source: tag(entity.name), ordered: model.inverse(of: relationship)?.isOrdered ?? false,
+                reference: true,
                 sql: """
                     SELECT \(tag(relationship.destination)) AS ent, \(column) AS id, \(relationship.hasInverse ? 1 : 0) AS bump \
                     FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
@@ -55,7 +59,7 @@ extension GraphCopySQLBuilder {
             if excludedAtRoot(source.source, source.name) { conditions.append("m.pold IS NOT NULL") }
             selects.append(
                 GraphCopyLinkedSelect(
-                    tag: tag(joinTable.destinationEntity), source: tag(joinTable.sourceEntity), ordered: inverse?.isOrdered ?? false,
+                    tag: tag(joinTable.destinationEntity), source: tag(joinTable.sourceEntity), ordered: inverse?.isOrdered ?? false, reference: false,
                     sql: """
                         SELECT \(tag(joinTable.destinationEntity)) AS ent, j."dst" AS id, \(inverse == nil ? 0 : 1) AS bump \
                         FROM \(map) m JOIN \(table) j ON j."src" = m.old WHERE \(conditions.joined(separator: " AND "))
@@ -68,7 +72,7 @@ extension GraphCopySQLBuilder {
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("m.pold IS NOT NULL") }
             selects.append(
                 GraphCopyLinkedSelect(
-                    tag: tag(joinTable.sourceEntity), source: tag(joinTable.destinationEntity), ordered: source.isOrdered,
+                    tag: tag(joinTable.sourceEntity), source: tag(joinTable.destinationEntity), ordered: source.isOrdered, reference: false,
                     sql: """
                         SELECT \(tag(joinTable.sourceEntity)) AS ent, j."src" AS id, 1 AS bump \
                         FROM \(map) m JOIN \(table) j ON j."dst" = m.old WHERE \(conditions.joined(separator: " AND "))

@@ -307,7 +307,7 @@ struct PostgreSQLGraphCopier {
             // would be planned as if the map held a handful of rows.
             batch.add("ANALYZE \(map)", [])
         }
-        let linkedSQL = sql.linkedStatements(walked: Set(counts.keys))
+        let linkedSQL = sql.linkedStatements(walked: Set(counts.keys), mayAppend: mayAppend)
         for statement in linkedSQL.queries { batch.add(statement, parameters) }
         for reference in setReferences {
             let tag = schema.entityTag(reference.relationship.destination)

@@ -22,7 +22,7 @@ import ClonerModel
 /// 2. `mapFill`: one statement for every entity: old → new `_id` per copy, new ids from each
 ///    table's sequence handed out in (copy, old id) order, and each object's parent — its first
 ///    arrival in the walk — with the parent's new `_id`, joined within the same statement.
-/// 3. `everyLinked` (`linkedStatements(walked:)`): the shared objects the copies link to (also
+/// 3. `everyLinked` (`linkedStatements(walked:mayAppend:)`): the shared objects the copies link to (also
 ///    what a dry run reports), counted, and locked where their ordered lists gain the copies.
 /// 4. per entity, `inserts`: INSERT … SELECT copying rows inside the server (blobs never reach
 ///    Swift), applying the attribute rules and re-pointing references into the same copy.
@@ -94,16 +94,16 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     private(set) var joinInserts: [String] = []
     /// The linked objects' fill and lock of a walk that found every entity the plan reaches.
     private(set) var everyLinked = LinkedStatements(queries: [], lock: "", linkableTags: [], orderedTags: [])
-    /// What `everyLinked` is made of, for `linkedStatements(walked:)`.
+    /// What `everyLinked` is made of, for `linkedStatements(walked:mayAppend:)`.
     private var linkedSelects: [GraphCopyLinkedSelect] = []
-    /// `linkedStatements(walked:)`, `sourceLock(walked:)` and `sourceCheck(walked:)` of each set
+    /// `linkedStatements(walked:mayAppend:)`, `sourceLock(walked:)` and `sourceCheck(walked:)` of each set
     /// of walked entities met so far. A class, so that the shape's SQL, kept by value in its
     /// connection's cache, fills it in place; like the connection, it is used by one thread at a
     /// time.
     private let byWalked = StatementsByWalked()
 
     private final class StatementsByWalked {
-        var statements: [Set<Int>: LinkedStatements] = [:]
+        var statements: [LinkedKey: LinkedStatements] = [:]
         var sourceVersions: [Set<Int>: (lock: String, check: String)] = [:]
     }
 
@@ -373,17 +373,32 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     }
 
     /// The linked objects' fill and lock of a clone whose walk found objects of the entities
-    /// `walked` only. Each select of a shared edge reads the map rows of one entity's copies, so
-    /// the selects of entities the walk did not find are left out, and with them the lock of
-    /// entities only those could link: a template that reaches few of the model's entities plans
-    /// and starts smaller statements (a 5-object note of the sample model: 4 of 6 selects, 3 of 5
-    /// locks). The statements are the shape's own when every source was walked.
-    func linkedStatements(walked: Set<Int>) -> LinkedStatements {
-        if let known = byWalked.statements[walked] { return known }
-        let selects = linkedSelects.filter { walked.contains($0.source) }
+    /// `walked` only, and objects that may join an original's list (`mayAppend`, counted by the
+    /// walk) of those steps only. Each select of a shared edge reads the map rows of one entity's
+    /// copies, so the selects of entities the walk did not find are left out, and with them the
+    /// lock of entities only those could link: a template that reaches few of the model's
+    /// entities plans and starts smaller statements (a 5-object note of the sample model: 4 of 6
+    /// selects, 3 of 5 locks). So is the select of an entity's one ordered reference when none
+    /// of its objects may join an original's list: each came through that list from the walked
+    /// object it names, which every copy maps (a note's items and memos: 2 of those 4 selects,
+    /// and the note's lock for update). The statements are the shape's own when every source
+    /// was walked and may append.
+    func linkedStatements(walked: Set<Int>, mayAppend: Set<Int>) -> LinkedStatements {
+        let key = LinkedKey(walked: walked, mayAppend: mayAppend)
+        if let known = byWalked.statements[key] { return known }
+        let keepPlace = Set(entitySteps.filter { $0.keepsPlaceArrivals?.count == 1 && !mayAppend.contains($0.tag) }.map(\.tag))
+        let selects = linkedSelects.filter { select in
+            walked.contains(select.source) && !(select.reference && select.ordered && keepPlace.contains(select.source))
+        }
         let statements = selects.count == linkedSelects.count ? everyLinked : LinkedStatements(selects, schema: schema)
-        byWalked.statements[walked] = statements
+        byWalked.statements[key] = statements
         return statements
+    }
+
+    /// What the linked statements of a clone depend on beyond the shape (`linkedStatements`).
+    struct LinkedKey: Hashable {
+        let walked: Set<Int>
+        let mayAppend: Set<Int>
     }
 
     /// Counts the objects the copies link, and locks those of `exclusiveTags` whose version
