@@ -15,6 +15,8 @@ public final class CloneEngine: Sendable {
 
     /// Jobs past `maximumRunning` wait here for their turn, in arrival order.
     public let runQueue: CloneRunQueue
+    /// The plans' model-wide part, made once (`ClonePlan.ModelRules`).
+    private let modelRules: ClonePlan.ModelRules
 
     /// The default number of clone jobs running at once: on a store with one writer, a few (they
     /// take turns on the writer queue anyway; the next is ready the moment the last commits); on
@@ -26,6 +28,7 @@ public final class CloneEngine: Sendable {
 
     public init(store: IncrementalStore, maximumRunning: Int? = nil) {
         self.store = store
+        self.modelRules = ClonePlan.ModelRules(model: store.schema.model)
         self.writerQueue = store.allowsConcurrentWrites ? nil : DispatchQueue(label: "cloner.clone.writer", qos: .userInitiated)
         self.runQueue = CloneRunQueue(
             maximumRunning: maximumRunning
@@ -39,7 +42,7 @@ public final class CloneEngine: Sendable {
     /// Checks a request against the model and plans it, without touching the store: a bad
     /// `exclude` or `set` is refused before anything is queued.
     public func plan(_ request: CloneRequest) throws(CloneError) -> ClonePlan {
-        try ClonePlan(request: request, schema: store.schema)
+        try ClonePlan(request: request, schema: store.schema, rules: modelRules)
     }
 
     /// Plans and runs one clone on the calling thread; nothing is written if it throws.

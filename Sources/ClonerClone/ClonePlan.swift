@@ -10,7 +10,33 @@ public struct ClonePlan: Sendable {
     /// What the store copies.
     public let copy: GraphCopyPlan
 
+    /// What the plan takes from the model alone, the same for every request: made once per
+    /// engine (`CloneEngine`) rather than per request, where walking every entity's attributes
+    /// and naming each rule cost a small clone about 25 µs of the service's CPU.
+    public struct ModelRules: Sendable {
+        let owned: Set<String>
+        let rules: [String: AttributeCopyRule]
+
+        public init(model: DataModel) {
+            var owned: Set<String> = []
+            var rules: [String: AttributeCopyRule] = [:]
+            for entity in model.entities {
+                for relationship in entity.relationships where relationship.isOwned { owned.insert(relationship.qualifiedName) }
+                for attribute in entity.attributes {
+                    let rule = ClonePlan.copyRule(attribute.cloneRule)
+                    if rule != .copy { rules["\(entity.name).\(attribute.name)"] = rule }
+                }
+            }
+            self.owned = owned
+            self.rules = rules
+        }
+    }
+
     public init(request: CloneRequest, schema: StoreSchema) throws(CloneError) {
+        try self.init(request: request, schema: schema, rules: ModelRules(model: schema.model))
+    }
+
+    public init(request: CloneRequest, schema: StoreSchema, rules modelRules: ModelRules) throws(CloneError) {
         let model = schema.model
         guard let root = model.entity(named: request.entity) else { throw .unknownEntity(request.entity) }
         self.request = request
@@ -34,19 +60,10 @@ public struct ClonePlan: Sendable {
             if !ids.isEmpty { try ClonePlan.checkLinkKeepsOwners(relationship, model: model) }
         }
 
-        var owned: Set<String> = []
-        var rules: [String: AttributeCopyRule] = [:]
-        for entity in model.entities {
-            for relationship in entity.relationships where relationship.isOwned { owned.insert(relationship.qualifiedName) }
-            for attribute in entity.attributes {
-                let rule = ClonePlan.copyRule(attribute.cloneRule)
-                if rule != .copy { rules["\(entity.name).\(attribute.name)"] = rule }
-            }
-        }
         self.copy = GraphCopyPlan(
-            rootEntity: root.name, rootID: request.id, ownedRelationships: owned,
+            rootEntity: root.name, rootID: request.id, ownedRelationships: modelRules.owned,
             excludedEverywhere: exclusions.everywhere, excludedAtRoot: exclusions.rootOnly,
-            rootValues: request.set, rootLinks: request.setLinks, attributeRules: rules,
+            rootValues: request.set, rootLinks: request.setLinks, attributeRules: modelRules.rules,
             dryRun: request.dryRun, returnIDs: request.returnIDs, maximumObjects: request.maximumObjects,
             copies: request.copies ?? 1, perCopyRootValues: request.copySets)
     }

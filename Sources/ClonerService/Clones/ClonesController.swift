@@ -58,7 +58,8 @@ final class ClonesController: Sendable {
         }
         let key = request.headers["Idempotency-Key"]
         if let key { try CloneIdempotency.validate(key) }
-        let fingerprint = CloneIdempotency.fingerprint(request)
+        // Stored and compared only with a key: a SHA-256 of the body is not made for nothing.
+        let fingerprint = key.map { _ in CloneIdempotency.fingerprint(request) } ?? ""
         // Admitted before anything is queued, given back when the job has finished (or when no
         // job was started after all).
         try admission.admit(bytes: request.body.count)
