@@ -294,7 +294,8 @@ struct PostgreSQLCloneTests {
     /// A large clone in between is planned for its own rows and leaves its work tables empty.
     /// A small clone waits on the server twice: once for the root's check with the walk, whose
     /// counts decide how the rest runs, and once for the rest in one pipeline. The session's next
-    /// clone of the same source waits once: the walk it remembers goes out with the rest. A
+    /// clone of the same source waits once: the walk it remembers goes out with the rest — and
+    /// is not even sent when the session's last clone left that walk in the work table. A
     /// missing root is still reported as missing, before anything the walk did.
     @Test func aSmallCloneTakesTwoRoundTripsAndARepeatedOneTakesOne() throws {
         let fixture = try CloneFixture(.postgreSQL)
@@ -302,22 +303,27 @@ struct PostgreSQLCloneTests {
         let sample = try fixture.makeSampleNote(items: 3, tags: tags)
         let other = try fixture.makeSampleNote(name: "Other", items: 3, tags: tags)
         let plan = try fixture.engine.plan(CloneRequest(entity: "Note", id: sample.note)).copy
-        func roundTrips(_ root: Int64) throws -> (result: GraphCopyResult, roundTrips: Int) {
+        func counted(_ root: Int64) throws -> (result: GraphCopyResult, roundTrips: Int, commands: Int) {
             var plan = plan
             plan.rootID = root
             return try fixture.store.write { context in
-                try context.postgreSQLConnection.countingRoundTrips {
-                    try context.copyGraph(plan, now: Date(), progress: GraphCopyProgress())
+                let connection = context.postgreSQLConnection
+                let ((result, roundTrips), commands) = try connection.countingCommands {
+                    try connection.countingRoundTrips { try context.copyGraph(plan, now: Date(), progress: GraphCopyProgress()) }
                 }
+                return (result, roundTrips, commands)
             }
         }
-        _ = try roundTrips(sample.note)  // the session's statements prepared once, out of the count
-        let walked = try roundTrips(other.note)
+        _ = try counted(sample.note)  // the session's statements prepared once, out of the count
+        let walked = try counted(other.note)
         #expect(walked.result.created["Item"] == 3 && walked.result.linked["Tag"] == 1)
         #expect(walked.roundTrips == 2, "round trips of a 5-object clone: \(walked.roundTrips)")
-        let repeated = try roundTrips(sample.note)
-        #expect(repeated.result.created["Item"] == 3 && repeated.result.linked["Tag"] == 1)
-        #expect(repeated.roundTrips == 1, "round trips of a 5-object clone repeated: \(repeated.roundTrips)")
+        let refilled = try counted(sample.note)  // remembered, but the table holds the other walk
+        #expect(refilled.result.created["Item"] == 3 && refilled.result.linked["Tag"] == 1)
+        #expect(refilled.roundTrips == 1, "round trips of a 5-object clone repeated: \(refilled.roundTrips)")
+        let kept = try counted(sample.note)
+        #expect(kept.result.created["Item"] == 3 && kept.result.linked["Tag"] == 1)
+        #expect(kept.roundTrips == 1 && kept.commands == refilled.commands - 1, "\(kept) against \(refilled)")
 
         var missing = plan
         missing.rootID = sample.note + 1_000
@@ -374,6 +380,39 @@ struct PostgreSQLCloneTests {
         ]))
         #expect(try clone().created["ItemData"] == before + 1)
         #expect(try clone().created["ItemData"] == before + 1)
+    }
+
+    /// The work table keeps a walk for the next clone only once the transaction that wrote it
+    /// commits: a clone of another source rolled back leaves the table as it was, and the clone
+    /// after it copies its own source, not the walk the rolled-back one wrote.
+    @Test func aRolledBackCloneLeavesTheWalkTableToTheOneBefore() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let sample = try fixture.makeSampleNote(items: 3)
+        let other = try fixture.makeSampleNote(name: "Other", items: 2)
+        struct Abandoned: Error {}
+        let plan = try fixture.engine.plan(CloneRequest(entity: "Note", id: sample.note)).copy
+        func copy(_ root: Int64, thenFail: Bool = false) throws -> GraphCopyResult {
+            var plan = plan
+            plan.rootID = root
+            return try fixture.store.write { context in
+                let result = try context.copyGraph(plan, now: Date(), progress: GraphCopyProgress())
+                if thenFail { throw Abandoned() }
+                return result
+            }
+        }
+        // The items the copy really has, read back from the store.
+        func copiedItems(_ root: Int64) throws -> Int {
+            let result = try copy(root)
+            #expect(result.cloneIDs.count == 1)
+            return try result.cloneIDs.map { try fixture.toMany("Note", $0, "items").count }.reduce(0, +)
+        }
+        for _ in 0..<2 { #expect(try copiedItems(sample.note) == 3) }
+        for _ in 0..<2 { #expect(throws: Abandoned.self) { _ = try copy(other.note, thenFail: true) } }
+        for _ in 0..<2 {
+            #expect(try copiedItems(other.note) == 2)
+            #expect(try copiedItems(sample.note) == 3)
+        }
+        #expect(try fixture.toMany("Note", other.note, "items") == other.items, "the source unchanged")
     }
 
     @Test(.enabled(if: PostgreSQLTestCluster.hasStatementStatistics, "needs pg_stat_statements"))

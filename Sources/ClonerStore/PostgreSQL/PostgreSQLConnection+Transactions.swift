@@ -31,6 +31,7 @@ extension PostgreSQLConnection {
             isInTransactionBlock = false
             statementsBeforeCommit.removeAll()
             linkedRowsUnlocked = false
+            walkTableAtCommit = nil
         }
         let result: T
         do {
@@ -52,6 +53,7 @@ extension PostgreSQLConnection {
             } else {
                 try commitAfterDeferredStatements()
             }
+            if let written = walkTableAtCommit { walkTableHolds = written }
         } catch let error as PostgreSQLError where linkedRowsUnlocked && error.isForeignKeyViolation {
             throw PostgreSQLError(
                 kind: .server, code: .serializationFailure,

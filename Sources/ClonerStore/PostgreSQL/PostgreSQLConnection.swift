@@ -43,6 +43,13 @@ package final class PostgreSQLConnection {
     /// (`PostgreSQLSourceWalks`). Kept across a re-opened session: they hold data, not server
     /// state, and every use is checked against the source's versions.
     var sourceWalks = PostgreSQLSourceWalks()
+    /// The remembered walk the clone work table holds as of the last commit, if it holds one
+    /// (`PostgreSQLGraphCopier`): the next clone of that source leaves the rows where they are.
+    /// Set from `walkTableAtCommit` when a transaction that wrote the table commits; a rollback
+    /// leaves the table, and so this, as they were.
+    var walkTableHolds: PostgreSQLSourceWalks.Key?
+    /// What the open transaction left in the walk table (nil: no remembered walk), once it wrote it.
+    var walkTableAtCommit: PostgreSQLSourceWalks.Key??
     /// Statements the open transaction sends together with its COMMIT
     /// (`commitAfterDeferredStatements`); emptied when the transaction ends either way.
     package var statementsBeforeCommit: [PipelinedStatement] = []
@@ -136,6 +143,7 @@ package final class PostgreSQLConnection {
     package func reopen() throws(PostgreSQLError) {
         preparedStatements.removeAll()
         hasCloneWorkTables = false
+        walkTableHolds = nil
         workRowsSinceTruncate = 0
         PQreset(handle)
         wasIdleAfterLastCommand = true

@@ -110,28 +110,34 @@ struct PostgreSQLGraphCopier {
         // the plans a session keeps (the work tables' rows unknown to it), so that a clone cost
         // more as the store grew: 0.25 ms of a 5-object clone's insert of its note with 1,200
         // notes in the table.
-        let rootCheck = """
-            WITH "_empty_walk" AS (DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)), \
-            "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)), \
-            "_empty_linked" AS (DELETE FROM \(PostgreSQLGraphCopySQL.linkedTable)) \
-            SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), \
-            set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_hashjoin', 'off', true), \
-            set_config('enable_mergejoin', 'off', true) FROM \(quoted(root.name)) WHERE "_id" = $1
-            """
+        // It leaves the walk table as it is when that holds the walk the clone reuses (`copy`).
+        func rootCheck(keepingWalk: Bool) -> String {
+            (keepingWalk ? "WITH " : "WITH \"_empty_walk\" AS (DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)), ")
+                + """
+                "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)), \
+                "_empty_linked" AS (DELETE FROM \(PostgreSQLGraphCopySQL.linkedTable)) \
+                SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), \
+                set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_hashjoin', 'off', true), \
+                set_config('enable_mergejoin', 'off', true) FROM \(quoted(root.name)) WHERE "_id" = $1
+                """
+        }
         let rootID = plan.rootID
         let missingRoot = StoreError.notFound(entity: root.name, id: rootID)
         // A `set` on the root is checked below with statements of its own (a value stored, the
         // objects it names looked up), after the root's check as ever. Without one, the check
         // waits for the walk and both go out in one round trip (`copy`).
-        var pendingRootCheck: PostgreSQLStatementBatch?
+        var pendingRootCheck: ((Bool) -> PostgreSQLStatementBatch)?
         if plan.perCopyRootValues.isEmpty && plan.rootValues.isEmpty && plan.rootLinks.isEmpty {
-            var batch = PostgreSQLStatementBatch()
-            batch.add(rootCheck, [.int8(rootID)]) { result in
-                guard result.rowCount > 0 else { throw missingRoot }
+            pendingRootCheck = { keepingWalk in
+                var batch = PostgreSQLStatementBatch()
+                batch.add(rootCheck(keepingWalk: keepingWalk), [.int8(rootID)]) { result in
+                    guard result.rowCount > 0 else { throw missingRoot }
+                }
+                return batch
             }
-            pendingRootCheck = batch
         } else {
-            guard try run(rootCheck, [.int8(rootID)]).rowCount > 0 else { throw missingRoot }
+            guard try run(rootCheck(keepingWalk: false), [.int8(rootID)]).rowCount > 0 else { throw missingRoot }
+            connection.walkTableAtCommit = .some(nil)
         }
 
         // The root's values per copy: the request's own, with each copy's merged over them.
@@ -218,7 +224,7 @@ struct PostgreSQLGraphCopier {
         sql: PostgreSQLGraphCopySQL, root: EntityDescription,
         rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
         setReferences: [(relationship: RelationshipDescription, ids: [Int64])],
-        parameters: [PostgreSQLValue], rootCheck: PostgreSQLStatementBatch?, progress: GraphCopyProgress
+        parameters: [PostgreSQLValue], rootCheck: ((Bool) -> PostgreSQLStatementBatch)?, progress: GraphCopyProgress
     ) throws -> GraphCopyResult {
         let copies = plan.copies
         let map = PostgreSQLGraphCopySQL.mapTable, linked = PostgreSQLGraphCopySQL.linkedTable
@@ -237,10 +243,14 @@ struct PostgreSQLGraphCopier {
         // What the walk statement answered, kept to remember the walk once the copy has run.
         var answered: (objects: [Int: Int], mayAppend: Set<Int>)?
         var batch = PostgreSQLStatementBatch()
+        // The walk table still holds that walk when the session's last committed clone left it
+        // there (and this transaction's root check has not emptied it yet): then it stays, and
+        // neither this clone's DELETE nor its fill touches it.
+        let keepsWalkTable = remembered != nil && rootCheck != nil && connection.walkTableHolds == walkKey
         if let remembered {
             prepared = true
-            batch = rootCheck ?? PostgreSQLStatementBatch()
-            batch.add(PostgreSQLSourceWalks.fill, remembered.columns)
+            batch = rootCheck?(keepsWalkTable) ?? PostgreSQLStatementBatch()
+            if !keepsWalkTable { batch.add(PostgreSQLSourceWalks.fill, remembered.columns) }
             counts = remembered.objects.mapValues { $0 * copies }
             walked = remembered.rows
             mayAppend = remembered.mayAppend
@@ -254,7 +264,7 @@ struct PostgreSQLGraphCopier {
             prepared = walk == sql.walk
             // The root's check, when still to run, goes first in the same round trip: it empties
             // the work tables the walk fills, and a missing root is reported before anything else.
-            var batch = walk == sql.walk ? rootCheck ?? PostgreSQLStatementBatch() : PostgreSQLStatementBatch()
+            var batch = walk == sql.walk ? rootCheck?(false) ?? PostgreSQLStatementBatch() : PostgreSQLStatementBatch()
             batch.add(walk, parameters) { result in
                 result.forEachRow {
                     let entity = Int($0.int64(0))
@@ -331,8 +341,16 @@ struct PostgreSQLGraphCopier {
         countLinked(linkedSQL, extraTags: setTags, into: &batch) { linkedCounts = $0 }
 
         var cloneIDs: [Int64] = []
-        batch.add("SELECT new FROM \(map) WHERE ent = $1::int4 AND old = $2 ORDER BY cp", [.int8(Int64(sql.rootTag)), .int8(plan.rootID)]) {
+        let rootIDs = "SELECT new FROM \(map) WHERE ent = $1::int4 AND old = $2 ORDER BY cp"
+        let connectionName = connection.redactedURI
+        batch.add(rootIDs, [.int8(Int64(sql.rootTag)), .int8(plan.rootID)]) {
             $0.forEachRow { cloneIDs.append($0.int64(0)) }
+            // A walk table left in place must be this root's walk; the check of versions could
+            // not tell another root's. Never expected: a safeguard for the bookkeeping of
+            // `walkTableHolds`, which runs the clone again with the table filled.
+            guard !keepsWalkTable || cloneIDs.count == copies else {
+                throw Self.sourceChanged("the walk table held another walk", sql: rootIDs, connection: connectionName)
+            }
         }
         // A small walk is read back to be remembered; one remembered that this run finds out of
         // date (a moved version fails the check) is forgotten, and the run after walks again.
@@ -342,12 +360,16 @@ struct PostgreSQLGraphCopier {
                 learned = PostgreSQLSourceWalks.walk(rows: $0, objects: answered.objects, mayAppend: answered.mayAppend)
             }
         }
-        var copied = false
+        var copied = false, truncated = false
         defer {
+            if keepsWalkTable && !copied { connection.walkTableHolds = nil }
             if let walkKey {
                 if !copied, remembered != nil { connection.sourceWalks.forget(walkKey) }
                 if copied, let learned { connection.sourceWalks.remember(learned, for: walkKey) }
             }
+            // What the walk table holds if this transaction commits: the walk of this source,
+            // unless the clone ends by truncating it.
+            connection.walkTableAtCommit = .some(copied && !truncated ? walkKey : nil)
         }
         do {
             if pipelined {
@@ -410,9 +432,10 @@ struct PostgreSQLGraphCopier {
             ids = perCopy
         }
 
-        connection.workRowsSinceTruncate += walked + total + linkedCounts.values.reduce(0, +)
+        connection.workRowsSinceTruncate += (keepsWalkTable ? 0 : walked) + total + linkedCounts.values.reduce(0, +)
         if total > Self.preparedObjectLimit || connection.workRowsSinceTruncate >= Self.truncateRows {
             statementCount += 1
+            truncated = true
             try connection.execute("TRUNCATE \(PostgreSQLGraphCopySQL.walkTable), \(map), \(linked)")
             connection.workRowsSinceTruncate = 0
         }
