@@ -275,7 +275,7 @@ struct PostgreSQLCloneTests {
         try #require(deleted.wait(timeout: .now() + 30) == .success)
         try #require(editError.withLock { $0 } == nil, "the edit failed: \(String(describing: editError.withLock { $0 }))")
         let job = try fixture.engine.start(CloneRequest(entity: "Note", id: sample.note))
-        let waiting = try Self.waitForLockWait(fixture, statementLike: "%FROM \"Tag\" t%FOR NO KEY UPDATE%")
+        let waiting = try Self.waitForLockWait(fixture, statementLike: "%UPDATE \"Tag\" SET%")
         release.signal()
         #expect(committed.wait(timeout: .now() + 30) == .success)
         job.wait()

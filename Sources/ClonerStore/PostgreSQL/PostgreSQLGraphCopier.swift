@@ -401,7 +401,7 @@ struct PostgreSQLGraphCopier {
                 }
             }
             if !plan.dryRun {
-                stepVersionsAtCommit(sql: sql, tags: linkedCounts.keys.sorted())
+                stepVersionsAtCommit(sql: sql, linked: linkedCounts)
                 // The linked objects are not locked (`PostgreSQLGraphCopySQL.linkedLockSQL`): one
                 // deleted before the commit fails its foreign key there, and the clone runs again.
                 if !linkedCounts.isEmpty { connection.linkedRowsUnlocked = true }
@@ -467,14 +467,17 @@ struct PostgreSQLGraphCopier {
         }
     }
 
-    /// The linked objects' version steps, for the entities the linked lock found objects of (`tags`;
-    /// none when the copies link nothing). They go out with the COMMIT: the first lock that
-    /// concurrent clones of one template queue for is then held only while the step runs and the
-    /// commit is flushed.
-    private func stepVersionsAtCommit(sql: PostgreSQLGraphCopySQL, tags: [Int]) {
-        for tag in tags {
+    /// The linked objects' version steps, for the entities the linked lock found objects of
+    /// (`linked`, objects per entity; none when the copies link nothing), in entity order. They go
+    /// out with the COMMIT: the first lock that concurrent clones of one template queue for is
+    /// then held only while the step runs and the commit is flushed. An entity with one linked
+    /// object (a template's one tag) steps it with the UPDATE alone: the lock in `_id` order
+    /// first is there for two clones stepping the same several rows, and the UPDATE of a single
+    /// row waits its turn behind another clone's and then steps the row as that one left it.
+    private func stepVersionsAtCommit(sql: PostgreSQLGraphCopySQL, linked: [Int: Int]) {
+        for (tag, objects) in linked.sorted(by: { $0.key < $1.key }) {
             let step = sql.versionSteps[tag] ?? PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[tag].name)
-            for statement in step {
+            for statement in objects == 1 ? step.suffix(1) : step[...] {
                 connection.statementsBeforeCommit.append(.init(statement, [.int8(Int64(tag))], isPrepared: prepared))
             }
         }
