@@ -250,11 +250,16 @@ struct PostgreSQLCloneTests {
     /// where it waits. The edit commits first; the copies' links to the tag then fail their
     /// foreign key at the clone's commit, and the clone runs again and copies the note as it is
     /// after the edit, linking nothing — where a failed clone is what the foreign key alone gives.
-    @Test func aLinkedObjectDeletedDuringACloneIsNotLinked() throws {
+    /// The same when the session remembers the note's walk and links from a clone before: the
+    /// links it reuses were not found again, and the foreign key is what tells.
+    @Test(arguments: [false, true]) func aLinkedObjectDeletedDuringACloneIsNotLinked(clonedBefore: Bool) throws {
         let fixture = try CloneFixture(.postgreSQL)
         let tag = try fixture.makeTags(["doomed"])[0]
         let sample = try fixture.makeSampleNote(items: 3, tags: [tag])
         let store = fixture.store
+        if clonedBefore {  // dry runs: copies would link the tag too, and deny its delete
+            for _ in 0..<2 { #expect(try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, dryRun: true)).linked["Tag"] == 1) }
+        }
         let deleted = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), committed = DispatchSemaphore(value: 0)
         let editError = Mutex<(any Error)?>(nil)
         DispatchQueue.global().async {
@@ -295,7 +300,8 @@ struct PostgreSQLCloneTests {
     /// A small clone waits on the server twice: once for the root's check with the walk, whose
     /// counts decide how the rest runs, and once for the rest in one pipeline. The session's next
     /// clone of the same source waits once: the walk it remembers goes out with the rest — and
-    /// is not even sent when the session's last clone left that walk in the work table. A
+    /// is not even sent when the session's last clone left that walk (and its links) in the work
+    /// tables. A
     /// missing root is still reported as missing, before anything the walk did.
     @Test func aSmallCloneTakesTwoRoundTripsAndARepeatedOneTakesOne() throws {
         let fixture = try CloneFixture(.postgreSQL)
@@ -323,7 +329,8 @@ struct PostgreSQLCloneTests {
         #expect(refilled.roundTrips == 1, "round trips of a 5-object clone repeated: \(refilled.roundTrips)")
         let kept = try counted(sample.note)
         #expect(kept.result.created["Item"] == 3 && kept.result.linked["Tag"] == 1)
-        #expect(kept.roundTrips == 1 && kept.commands == refilled.commands - 1, "\(kept) against \(refilled)")
+        // Neither the walk nor its links written back, nor the links found and counted again.
+        #expect(kept.roundTrips == 1 && kept.commands == refilled.commands - 2, "\(kept) against \(refilled)")
 
         var missing = plan
         missing.rootID = sample.note + 1_000
@@ -380,6 +387,44 @@ struct PostgreSQLCloneTests {
         ]))
         #expect(try clone().created["ItemData"] == before + 1)
         #expect(try clone().created["ItemData"] == before + 1)
+    }
+
+    /// The links a session reuses with a remembered walk follow every edit of what the source
+    /// links: a second tag, then none; and the shared tag's version steps once per clone that
+    /// links it, whether the links were found or reused.
+    @Test func rememberedLinksFollowEditsOfTheSourcesLinks() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let tags = try fixture.makeTags(["first", "second"])
+        let sample = try fixture.makeSampleNote(items: 2, tags: [tags[0]])
+        func clone() throws -> (linked: Int?, memoTags: [Int64]) {
+            let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
+            let memos = try fixture.toMany("Note", result.clone.id, "memos")
+            return (result.linked["Tag"], try memos.flatMap { try fixture.toMany("Memo", $0, "tags") }.sorted())
+        }
+        func save(_ tagged: [Int64]) throws {
+            let updates = sample.memos.map { ChangeSet.Update(entity: "Memo", id: $0, relationships: ["tags": .toMany(tagged.map { .existing($0) })]) }
+            _ = try fixture.store.write { try $0.save(ChangeSet(updates: updates)) }
+        }
+        let versions = { try tags.map { try fixture.object("Tag", $0).version } }
+        let before = try versions()
+        for _ in 0..<3 { #expect(try clone().linked == 1) }
+        #expect(try versions() == [before[0] + 3, before[1]], "one step of the first tag per clone")
+
+        try save(tags)
+        let stepped = try versions()
+        for _ in 0..<3 {
+            let both = try clone()
+            #expect(both.linked == 2 && Set(both.memoTags) == Set(tags))
+        }
+        #expect(try versions() == [stepped[0] + 3, stepped[1] + 3])
+
+        try save([])
+        let untagged = try versions()
+        for _ in 0..<3 {
+            let none = try clone()
+            #expect(none.linked == nil && none.memoTags.isEmpty)
+        }
+        #expect(try versions() == untagged, "no tag steps once the source links none")
     }
 
     /// The work table keeps a walk for the next clone only once the transaction that wrote it

@@ -110,12 +110,15 @@ struct PostgreSQLGraphCopier {
         // the plans a session keeps (the work tables' rows unknown to it), so that a clone cost
         // more as the store grew: 0.25 ms of a 5-object clone's insert of its note with 1,200
         // notes in the table.
-        // It leaves the walk table as it is when that holds the walk the clone reuses (`copy`).
+        // It leaves the walk and linked tables as they are when they hold the walk and links the
+        // clone reuses (`copy`).
         func rootCheck(keepingWalk: Bool) -> String {
-            (keepingWalk ? "WITH " : "WITH \"_empty_walk\" AS (DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)), ")
+            (keepingWalk
+                ? "WITH "
+                : "WITH \"_empty_walk\" AS (DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)), "
+                    + "\"_empty_linked\" AS (DELETE FROM \(PostgreSQLGraphCopySQL.linkedTable)), ")
                 + """
-                "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)), \
-                "_empty_linked" AS (DELETE FROM \(PostgreSQLGraphCopySQL.linkedTable)) \
+                "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)) \
                 SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), \
                 set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_hashjoin', 'off', true), \
                 set_config('enable_mergejoin', 'off', true) FROM \(quoted(root.name)) WHERE "_id" = $1
@@ -243,14 +246,20 @@ struct PostgreSQLGraphCopier {
         // What the walk statement answered, kept to remember the walk once the copy has run.
         var answered: (objects: [Int: Int], mayAppend: Set<Int>)?
         var batch = PostgreSQLStatementBatch()
-        // The walk table still holds that walk when the session's last committed clone left it
-        // there (and this transaction's root check has not emptied it yet): then it stays, and
-        // neither this clone's DELETE nor its fill touches it.
-        let keepsWalkTable = remembered != nil && rootCheck != nil && connection.walkTableHolds == walkKey
+        // Its links are reused with it where they were kept (`PostgreSQLSourceWalks.Links`), for a
+        // clone that sets nothing on the root (its root check still to run).
+        let rememberedLinks = rootCheck != nil ? remembered?.links : nil
+        // The walk and linked tables still hold that walk and its links when the session's last
+        // committed clone left them there (and this transaction's root check has not emptied them
+        // yet): then they stay, and neither this clone's DELETE nor a fill touches them.
+        let keepsWalkTable = rememberedLinks != nil && connection.walkTableHolds == walkKey
         if let remembered {
             prepared = true
             batch = rootCheck?(keepsWalkTable) ?? PostgreSQLStatementBatch()
-            if !keepsWalkTable { batch.add(PostgreSQLSourceWalks.fill, remembered.columns) }
+            if !keepsWalkTable {
+                batch.add(PostgreSQLSourceWalks.fill, remembered.columns)
+                if let rememberedLinks { batch.add(PostgreSQLSourceWalks.fillLinks, rememberedLinks.columns) }
+            }
             counts = remembered.objects.mapValues { $0 * copies }
             walked = remembered.rows
             mayAppend = remembered.mayAppend
@@ -318,7 +327,10 @@ struct PostgreSQLGraphCopier {
             batch.add("ANALYZE \(map)", [])
         }
         let linkedSQL = sql.linkedStatements(walked: Set(counts.keys), mayAppend: mayAppend)
-        for statement in linkedSQL.queries { batch.add(statement, parameters) }
+        // Links found again only where not remembered, or where the copies join an ordered list
+        // of a linked object, which must be locked before its end is read.
+        let reusesLinks = rememberedLinks != nil && linkedSQL.orderedTags.isEmpty
+        if !reusesLinks { for statement in linkedSQL.queries { batch.add(statement, parameters) } }
         for reference in setReferences {
             let tag = schema.entityTag(reference.relationship.destination)
             batch.add(
@@ -338,7 +350,11 @@ struct PostgreSQLGraphCopier {
                 """, [PostgreSQLStoreContext.idArray(ids)])
         }
         var linkedCounts: [Int: Int] = [:]
-        countLinked(linkedSQL, extraTags: setTags, into: &batch) { linkedCounts = $0 }
+        if reusesLinks, let rememberedLinks {
+            linkedCounts = rememberedLinks.counts
+        } else {
+            countLinked(linkedSQL, extraTags: setTags, into: &batch) { linkedCounts = $0 }
+        }
 
         var cloneIDs: [Int64] = []
         let rootIDs = "SELECT new FROM \(map) WHERE ent = $1::int4 AND old = $2 ORDER BY cp"
@@ -359,6 +375,11 @@ struct PostgreSQLGraphCopier {
             batch.add(PostgreSQLSourceWalks.read, []) {
                 learned = PostgreSQLSourceWalks.walk(rows: $0, objects: answered.objects, mayAppend: answered.mayAppend)
             }
+            if rootCheck != nil && linkedSQL.orderedTags.isEmpty {
+                batch.add(PostgreSQLSourceWalks.readLinks, []) {
+                    learned?.links = PostgreSQLSourceWalks.links(rows: $0, counts: linkedCounts)
+                }
+            }
         }
         var copied = false, truncated = false
         defer {
@@ -367,9 +388,11 @@ struct PostgreSQLGraphCopier {
                 if !copied, remembered != nil { connection.sourceWalks.forget(walkKey) }
                 if copied, let learned { connection.sourceWalks.remember(learned, for: walkKey) }
             }
-            // What the walk table holds if this transaction commits: the walk of this source,
-            // unless the clone ends by truncating it.
-            connection.walkTableAtCommit = .some(copied && !truncated ? walkKey : nil)
+            // What the walk and linked tables hold if this transaction commits: the walk of this
+            // source and its links, when both are remembered and the clone does not end by
+            // truncating them.
+            let holdsRemembered = reusesLinks || learned?.links != nil
+            connection.walkTableAtCommit = .some(copied && !truncated && holdsRemembered ? walkKey : nil)
         }
         do {
             if pipelined {
@@ -432,7 +455,7 @@ struct PostgreSQLGraphCopier {
             ids = perCopy
         }
 
-        connection.workRowsSinceTruncate += (keepsWalkTable ? 0 : walked) + total + linkedCounts.values.reduce(0, +)
+        connection.workRowsSinceTruncate += (keepsWalkTable ? 0 : walked + linkedCounts.values.reduce(0, +)) + total
         if total > Self.preparedObjectLimit || connection.workRowsSinceTruncate >= Self.truncateRows {
             statementCount += 1
             truncated = true

@@ -35,6 +35,23 @@ struct PostgreSQLSourceWalks {
         let objects: [Int: Int]
         let rows: Int
         let mayAppend: Set<Int>
+        /// The linked table's rows the walk's clone found, when they can be reused (see `Links`).
+        var links: Links?
+    }
+
+    /// The shared objects a clone of the walked source links, and how many of each entity: the
+    /// linked table's rows as the parameters that write them back. They follow from the walked
+    /// objects as the versions say they are — the references and join rows of walked objects,
+    /// any change of which steps a walked version — so a clone that reuses the walk reuses them
+    /// too, and sends neither the statement that finds them nor the one that counts them. That
+    /// one also made sure they still exist; the copies' deferred foreign keys do that at the
+    /// commit, and a linked object deleted since runs the clone again
+    /// (`PostgreSQLConnection.linkedRowsUnlocked`). Not kept for a clone that locks linked objects
+    /// whose ordered lists its copies join, nor for one that sets relationships of the root.
+    struct Links {
+        let columns: [PostgreSQLValue]
+        let counts: [Int: Int]
+        let rows: Int
     }
 
     /// Walks of more rows than this are not kept: the clone runs unprepared past
@@ -57,13 +74,21 @@ struct PostgreSQLSourceWalks {
         unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[], $8::int8[])
         """
 
+    /// Writes remembered links back to the linked table; `Links.columns` are its parameters.
+    static let fillLinks = """
+        INSERT INTO \(PostgreSQLGraphCopySQL.linkedTable) (ent, id, bump) SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[])
+        """
+
+    /// Reads the linked table back to remember it (`links(rows:counts:)`).
+    static let readLinks = "SELECT ent::int8, id, bump::int8 FROM \(PostgreSQLGraphCopySQL.linkedTable)"
+
     /// Reads the walk table back to remember it (`walk(rows:…)`).
     static let read = "SELECT seq, cp::int8, ent::int8, id, via::int8, pent::int8, pid, ver FROM \(PostgreSQLGraphCopySQL.walkTable)"
 
     subscript(key: Key) -> Walk? { walks[key] }
 
     mutating func remember(_ walk: Walk, for key: Key) {
-        guard walk.rows <= Self.rowLimit else { return }
+        guard walk.rows <= Self.rowLimit, (walk.links?.rows ?? 0) <= Self.rowLimit else { return }
         if walks.updateValue(walk, forKey: key) == nil {
             order.append(key)
             if order.count > Self.capacity { walks[order.removeFirst()] = nil }
@@ -87,5 +112,14 @@ struct PostgreSQLSourceWalks {
         }
         let columns = notNull.map(PostgreSQLValue.int8Array) + nullable.map { PostgreSQLValue.array(element: .int8, $0) }
         return Walk(columns: columns, objects: objects, rows: result.rowCount, mayAppend: mayAppend)
+    }
+
+    /// Links from the rows `readLinks` answered and the linked objects counted per entity.
+    static func links(rows result: PostgreSQLResult, counts: [Int: Int]) -> Links {
+        var columns = [[Int64]](repeating: [], count: 3)
+        result.forEachRow { row in
+            for column in 0..<3 { columns[column].append(row.int64(column)) }
+        }
+        return Links(columns: columns.map(PostgreSQLValue.int8Array), counts: counts, rows: result.rowCount)
     }
 }
