@@ -17,7 +17,8 @@
 ///
 /// Per session, like the prepared statements and `graphCopySQL`: a connection is used by one clone
 /// at a time, so this needs no lock. Bounded: walks of at most `rowLimit` rows (the small clones
-/// that run prepared), at most `capacity` of them, the oldest forgotten first.
+/// that run prepared), at most `rowBudget` rows of walks and links together, the oldest
+/// forgotten first.
 struct PostgreSQLSourceWalks {
     /// One walk: the walk statement (its text holds the plan's shape: the relationships it
     /// follows, the root's exclusions, its row limit) from one root.
@@ -37,6 +38,9 @@ struct PostgreSQLSourceWalks {
         let mayAppend: Set<Int>
         /// The linked table's rows the walk's clone found, when they can be reused (see `Links`).
         var links: Links?
+
+        /// Rows kept for it, walk and links.
+        var size: Int { rows + (links?.rows ?? 0) }
     }
 
     /// The shared objects a clone of the walked source links, and how many of each entity: the
@@ -57,13 +61,17 @@ struct PostgreSQLSourceWalks {
     /// Walks of more rows than this are not kept: the clone runs unprepared past
     /// `PostgreSQLGraphCopier.preparedObjectLimit` objects, where a walk is a small part of it.
     static let rowLimit = 1_000
-    /// At most this many walks per session: 64 × 1,000 rows × 64 bytes is 4 MiB for a session that
-    /// clones many large templates, far less for the hot few a backend clones over and over.
-    static let capacity = 64
+    /// Rows of walks and links a session keeps, about 112 bytes each (five `int8` columns and
+    /// three nullable ones): under 2 MiB a session, 18 MiB for the default pool of ten, however
+    /// many templates are cloned — and a few hundred of the small hot ones a backend clones over
+    /// and over.
+    static let rowBudget = 16_384
 
     private var walks: [Key: Walk] = [:]
     /// Keys from the oldest remembered; a key forgotten is removed here too.
     private var order: [Key] = []
+    /// Rows of the walks and links kept.
+    private var rows = 0
 
     /// The walk table's columns, in the order `fill` binds them.
     static let columns = "seq, cp, ent, id, via, pent, pid, ver"
@@ -89,16 +97,21 @@ struct PostgreSQLSourceWalks {
 
     mutating func remember(_ walk: Walk, for key: Key) {
         guard walk.rows <= Self.rowLimit, (walk.links?.rows ?? 0) <= Self.rowLimit else { return }
-        if walks.updateValue(walk, forKey: key) == nil {
-            order.append(key)
-            if order.count > Self.capacity { walks[order.removeFirst()] = nil }
-        }
+        forget(key)
+        walks[key] = walk
+        order.append(key)
+        rows += walk.size
+        while rows > Self.rowBudget, let oldest = order.first { forget(oldest) }
     }
 
     mutating func forget(_ key: Key) {
-        guard walks.removeValue(forKey: key) != nil else { return }
+        guard let walk = walks.removeValue(forKey: key) else { return }
+        rows -= walk.size
         order.removeAll { $0 == key }
     }
+
+    /// Rows kept, for tests of the bound.
+    var keptRows: Int { rows }
 
     /// A walk from the rows `read` answered and what the walk statement answered.
     static func walk(rows result: PostgreSQLResult, objects: [Int: Int], mayAppend: Set<Int>) -> Walk {
