@@ -364,9 +364,10 @@ struct PostgreSQLCloneTests {
         #expect(first.items.count == 3)
         #expect(try clone().items == first.items)
 
-        try save(ChangeSet(inserts: [
-            ChangeSet.Insert(entity: "Item", attributes: ["name": .string("joined")], relationships: ["note": .toOne(.existing(sample.note))])
-        ]))
+        try save(
+            ChangeSet(inserts: [
+                ChangeSet.Insert(entity: "Item", attributes: ["name": .string("joined")], relationships: ["note": .toOne(.existing(sample.note))])
+            ]))
         let joined = try clone()
         #expect(joined.items == first.items + ["joined"])
         #expect(try clone().items == joined.items)
@@ -380,13 +381,89 @@ struct PostgreSQLCloneTests {
         #expect(left.items.count == 3 && !left.items.contains(first.items[1]))
 
         let before = try clone().created["ItemData"] ?? 0
-        try save(ChangeSet(inserts: [
-            ChangeSet.Insert(
-                entity: "ItemData", attributes: ["createDate": .date(millisecondsSince1970: 1_600_000_000_000)],
-                relationships: ["item": .toOne(.existing(sample.items[2]))])
-        ]))
+        try save(
+            ChangeSet(inserts: [
+                ChangeSet.Insert(
+                    entity: "ItemData", attributes: ["createDate": .date(millisecondsSince1970: 1_600_000_000_000)],
+                    relationships: ["item": .toOne(.existing(sample.items[2]))])
+            ]))
         #expect(try clone().created["ItemData"] == before + 1)
         #expect(try clone().created["ItemData"] == before + 1)
+    }
+
+    /// Clones of one template from several threads while another thread edits it without pause,
+    /// each edit renaming every item to its generation and adding or removing one: every clone is
+    /// one generation whole — all its items of that name, as many as that generation had — never
+    /// a walk of one generation with the rows of another, whether its session walked or reused a
+    /// walk; and every edit goes through.
+    @Test func clonesOfATemplateEditedWithoutPauseAreEachOneWholeGeneration() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let sample = try fixture.makeSampleNote(items: 3)
+        let store = fixture.store, engine = fixture.engine, note = sample.note
+        let initial = try Set(sample.items.map { try fixture.object("Item", $0).attributes["name"] })
+        @Sendable func items(_ id: Int64) throws -> [Int64] {
+            guard case .toMany(let ids)? = try store.read({ try $0.fetchObject(entity: "Note", id: id) })?.relationships["items"] else { return [] }
+            return ids
+        }
+        @Sendable func name(_ item: Int64) throws -> AttributeValue? {
+            try store.read { try $0.fetchObject(entity: "Item", id: item) }?.attributes["name"]
+        }
+        let generations = 40
+        let edited = Atomic<Bool>(false)
+        let clones = Atomic<Int>(0)
+        let problems = Mutex<[String]>([])
+        let group = DispatchGroup()
+        for worker in 0..<5 {
+            // A queue of its own for each: the global queue's threads are as many as the cores,
+            // and one of them may be the test's own, waiting below.
+            DispatchQueue(label: "worker \(worker)").async(group: group) {
+                guard worker > 0 else {
+                    var added: Int64?
+                    for generation in 1...generations {
+                        do {
+                            let value = AttributeValue.string("g\(generation)")
+                            var changes = ChangeSet(updates: try items(note).map { ChangeSet.Update(entity: "Item", id: $0, attributes: ["name": value]) })
+                            if let extra = added {
+                                changes.updates.removeAll { $0.id == extra }
+                                changes.deletes = [ChangeSet.Delete(entity: "Item", id: extra)]
+                            } else {
+                                changes.inserts = [
+                                    ChangeSet.Insert(entity: "Item", attributes: ["name": value], relationships: ["note": .toOne(.existing(note))])
+                                ]
+                            }
+                            let saved = try store.write { try $0.save(changes) }
+                            added = added == nil ? saved.insertedIDs.first : nil
+                        } catch {
+                            problems.withLock { $0.append("edit \(generation): \(error)") }
+                        }
+                        Thread.sleep(forTimeInterval: 0.01)  // room for clones between edits, not a pause
+                    }
+                    edited.store(true, ordering: .releasing)
+                    return
+                }
+                while !edited.load(ordering: .acquiring) {
+                    do {
+                        let result = try engine.clone(CloneRequest(entity: "Note", id: note))
+                        let names = try items(result.clone.id).map(name)
+                        clones.add(1, ordering: .relaxed)
+                        if Set(names) == initial && names.count == 3 { continue }
+                        guard case .string(let first)? = names.first, first.hasPrefix("g"), let generation = Int(first.dropFirst()),
+                            names.allSatisfy({ $0 == names.first }), names.count == (generation % 2 == 1 ? 4 : 3)
+                        else {
+                            problems.withLock { $0.append("a clone mixed generations: \(names)") }
+                            continue
+                        }
+                    } catch {
+                        problems.withLock { $0.append("clone: \(error)") }
+                    }
+                }
+            }
+        }
+        #expect(group.wait(timeout: .now() + 120) == .success, "edits and clones finished")
+        #expect(problems.withLock { $0 }.isEmpty, "\(problems.withLock { Array($0.prefix(5)) })")
+        #expect(clones.load(ordering: .relaxed) >= 4, "clones made while the template was edited")
+        let names = try items(note).map(name)
+        #expect(names.count == 3 && names.allSatisfy { $0 == .string("g\(generations)") }, "the template after every edit: \(names)")
     }
 
     /// The links a session reuses with a remembered walk follow every edit of what the source
