@@ -117,12 +117,12 @@ struct PostgreSQLGraphCopier {
                 ? "WITH "
                 : "WITH \"_empty_walk\" AS (DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)), "
                     + "\"_empty_linked\" AS (DELETE FROM \(PostgreSQLGraphCopySQL.linkedTable)), ")
-                + """
-                "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)) \
-                SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), \
-                set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_hashjoin', 'off', true), \
-                set_config('enable_mergejoin', 'off', true) FROM \(quoted(root.name)) WHERE "_id" = $1
-                """
+                    + """
+                    "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)) \
+                    SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), \
+                    set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_hashjoin', 'off', true), \
+                    set_config('enable_mergejoin', 'off', true) FROM \(quoted(root.name)) WHERE "_id" = $1
+                    """
         }
         let rootID = plan.rootID
         let missingRoot = StoreError.notFound(entity: root.name, id: rootID)
