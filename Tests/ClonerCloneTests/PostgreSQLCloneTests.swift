@@ -210,7 +210,7 @@ struct PostgreSQLCloneTests {
     /// note's ordered list, so the clone locks the note), and while the clone, past its walk,
     /// waits for that lock, the item gains a second ItemData in an edit that commits. The clone's
     /// check of the source's versions, after its last read, finds the item changed; the clone
-    /// runs again (locking the source this time) and copies the item as it is after the edit —
+    /// runs again (walking afresh, after the edit) and copies the item as it is after the edit —
     /// never the item's new row with the one ItemData the walk found before it. The edit did not
     /// wait for the clone. Two copies take the other way through the copier (statement by
     /// statement, the writes in a savepoint), with the same check.
@@ -329,8 +329,9 @@ struct PostgreSQLCloneTests {
         #expect(refilled.roundTrips == 1, "round trips of a 5-object clone repeated: \(refilled.roundTrips)")
         let kept = try counted(sample.note)
         #expect(kept.result.created["Item"] == 3 && kept.result.linked["Tag"] == 1)
-        // Neither the walk nor its links written back, nor the links found and counted again.
-        #expect(kept.roundTrips == 1 && kept.commands == refilled.commands - 2, "\(kept) against \(refilled)")
+        // Neither the walk nor its links nor their token written back, nor the links found and
+        // counted again.
+        #expect(kept.roundTrips == 1 && kept.commands == refilled.commands - 3, "\(kept) against \(refilled)")
 
         var missing = plan
         missing.rootID = sample.note + 1_000
@@ -391,8 +392,9 @@ struct PostgreSQLCloneTests {
         #expect(try clone().created["ItemData"] == before + 1)
     }
 
-    /// Clones of one template from several threads while another thread edits it without pause,
-    /// each edit renaming every item to its generation and adding or removing one: every clone is
+    /// Clones of one template from several threads while another thread edits it as fast as the
+    /// clones follow, each edit renaming every item to its generation and adding or removing one
+    /// (a remembered walk is out of date after every edit): every clone is
     /// one generation whole — all its items of that name, as many as that generation had — never
     /// a walk of one generation with the rows of another, whether its session walked or reused a
     /// walk; and every edit goes through.
@@ -436,7 +438,13 @@ struct PostgreSQLCloneTests {
                         } catch {
                             problems.withLock { $0.append("edit \(generation): \(error)") }
                         }
-                        Thread.sleep(forTimeInterval: 0.01)  // room for clones between edits, not a pause
+                        // The next edit once a clone has finished since this one (or after a second):
+                        // edits as fast as clones can follow, never so fast that every walk a clone
+                        // makes is overtaken before its lock, which on a loaded machine (the whole
+                        // suite beside it) kept clones running again past the writer wait.
+                        let made = clones.load(ordering: .relaxed)
+                        let deadline = Date().addingTimeInterval(1)
+                        while clones.load(ordering: .relaxed) == made && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
                     }
                     edited.store(true, ordering: .releasing)
                     return
@@ -502,6 +510,27 @@ struct PostgreSQLCloneTests {
             #expect(none.linked == nil && none.memoTags.isEmpty)
         }
         #expect(try versions() == untagged, "no tag steps once the source links none")
+    }
+
+    /// Work tables a clone would keep are used only while the token beside them is the one this
+    /// connection wrote: here the session's tables are made to hold another walk of the same
+    /// note (its items gone, as a clone excluding them would leave it) with another token, as a
+    /// transaction-pooling proxy could hand over. The next clone writes its walk again and
+    /// copies the whole note.
+    @Test func keptWorkTablesAreUsedOnlyUnderThisConnectionsToken() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let sample = try fixture.makeSampleNote(items: 3, tags: try fixture.makeTags(["shared"]))
+        func items() throws -> Int {
+            let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
+            return try fixture.toMany("Note", result.clone.id, "items").count
+        }
+        for _ in 0..<3 { #expect(try items() == 3) }
+        try fixture.store.write { context in
+            let connection = context.postgreSQLConnection
+            try connection.execute("DELETE FROM pg_temp.\"_clone_walk\" WHERE ent = \(fixture.store.schema.entityTag("Item"))")
+            try connection.execute("UPDATE pg_temp.\"_clone_walk_token\" SET token = 42")
+        }
+        for _ in 0..<2 { #expect(try items() == 3) }
     }
 
     /// The work table keeps a walk for the next clone only once the transaction that wrote it

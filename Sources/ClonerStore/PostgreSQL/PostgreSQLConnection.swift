@@ -43,13 +43,15 @@ package final class PostgreSQLConnection {
     /// (`PostgreSQLSourceWalks`). Kept across a re-opened session: they hold data, not server
     /// state, and every use is checked against the source's versions.
     var sourceWalks = PostgreSQLSourceWalks()
-    /// The remembered walk the clone work table holds as of the last commit, if it holds one
-    /// (`PostgreSQLGraphCopier`): the next clone of that source leaves the rows where they are.
-    /// Set from `walkTableAtCommit` when a transaction that wrote the table commits; a rollback
-    /// leaves the table, and so this, as they were.
-    var walkTableHolds: PostgreSQLSourceWalks.Key?
+    /// The remembered walk (and its links) the clone work tables hold as of the last commit, if
+    /// they hold one (`PostgreSQLGraphCopier`), with the token written beside them: the next clone
+    /// of that source leaves the rows where they are once the token in the session says they are
+    /// still the rows this connection wrote (through a transaction-pooling proxy the next
+    /// transaction may run on another server session). Set from `walkTableAtCommit` when a
+    /// transaction that wrote the tables commits; a rollback leaves them, and so this, as they were.
+    var walkTableHolds: PostgreSQLSourceWalks.Held?
     /// What the open transaction left in the walk table (nil: no remembered walk), once it wrote it.
-    var walkTableAtCommit: PostgreSQLSourceWalks.Key??
+    var walkTableAtCommit: PostgreSQLSourceWalks.Held??
     /// Statements the open transaction sends together with its COMMIT
     /// (`commitAfterDeferredStatements`); emptied when the transaction ends either way.
     package var statementsBeforeCommit: [PipelinedStatement] = []

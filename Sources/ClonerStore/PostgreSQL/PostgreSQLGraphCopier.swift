@@ -112,29 +112,43 @@ struct PostgreSQLGraphCopier {
         // notes in the table.
         // It leaves the walk and linked tables as they are when they hold the walk and links the
         // clone reuses (`copy`).
+        // A clone that keeps them reads the token beside them, to tell they are what this
+        // connection's last commit left (`PostgreSQLConnection.walkTableHolds`).
         func rootCheck(keepingWalk: Bool) -> String {
-            (keepingWalk
+            let emptied =
+                keepingWalk
                 ? "WITH "
                 : "WITH \"_empty_walk\" AS (DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)), "
-                    + "\"_empty_linked\" AS (DELETE FROM \(PostgreSQLGraphCopySQL.linkedTable)), ")
-                    + """
-                    "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)) \
-                    SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), \
-                    set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_hashjoin', 'off', true), \
-                    set_config('enable_mergejoin', 'off', true) FROM \(quoted(root.name)) WHERE "_id" = $1
-                    """
+                    + "\"_empty_linked\" AS (DELETE FROM \(PostgreSQLGraphCopySQL.linkedTable)), "
+                    + "\"_empty_token\" AS (DELETE FROM \(PostgreSQLSourceWalks.tokenTable)), "
+            let token = keepingWalk ? ", (SELECT max(token) FROM \(PostgreSQLSourceWalks.tokenTable))" : ""
+            return emptied + """
+                "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)) \
+                SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), \
+                set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_hashjoin', 'off', true), \
+                set_config('enable_mergejoin', 'off', true)\(token) FROM \(quoted(root.name)) WHERE "_id" = $1
+                """
         }
         let rootID = plan.rootID
         let missingRoot = StoreError.notFound(entity: root.name, id: rootID)
         // A `set` on the root is checked below with statements of its own (a value stored, the
         // objects it names looked up), after the root's check as ever. Without one, the check
         // waits for the walk and both go out in one round trip (`copy`).
-        var pendingRootCheck: ((Bool) -> PostgreSQLStatementBatch)?
+        // Given the kept walk's token, it leaves the walk where it is (`copy`).
+        var pendingRootCheck: ((Int64?) -> PostgreSQLStatementBatch)?
         if plan.perCopyRootValues.isEmpty && plan.rootValues.isEmpty && plan.rootLinks.isEmpty {
-            pendingRootCheck = { keepingWalk in
+            let connection = connection
+            pendingRootCheck = { token in
                 var batch = PostgreSQLStatementBatch()
-                batch.add(rootCheck(keepingWalk: keepingWalk), [.int8(rootID)]) { result in
+                let sql = rootCheck(keepingWalk: token != nil)
+                batch.add(sql, [.int8(rootID)]) { result in
                     guard result.rowCount > 0 else { throw missingRoot }
+                    // Rows another connection wrote on this server session, or none: the clone
+                    // runs again and writes them.
+                    if let token, result[0].optionalInt64(5) != token {
+                        connection.walkTableHolds = nil
+                        throw Self.sourceChanged("the work tables held another walk", sql: sql, connection: connection.redactedURI)
+                    }
                 }
                 return batch
             }
@@ -227,7 +241,7 @@ struct PostgreSQLGraphCopier {
         sql: PostgreSQLGraphCopySQL, root: EntityDescription,
         rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
         setReferences: [(relationship: RelationshipDescription, ids: [Int64])],
-        parameters: [PostgreSQLValue], rootCheck: ((Bool) -> PostgreSQLStatementBatch)?, progress: GraphCopyProgress
+        parameters: [PostgreSQLValue], rootCheck: ((Int64?) -> PostgreSQLStatementBatch)?, progress: GraphCopyProgress
     ) throws -> GraphCopyResult {
         let copies = plan.copies
         let map = PostgreSQLGraphCopySQL.mapTable, linked = PostgreSQLGraphCopySQL.linkedTable
@@ -252,13 +266,21 @@ struct PostgreSQLGraphCopier {
         // The walk and linked tables still hold that walk and its links when the session's last
         // committed clone left them there (and this transaction's root check has not emptied them
         // yet): then they stay, and neither this clone's DELETE nor a fill touches them.
-        let keepsWalkTable = rememberedLinks != nil && connection.walkTableHolds == walkKey
+        let held = connection.walkTableHolds
+        let keepsWalkTable = rememberedLinks != nil && held != nil && held?.key == walkKey
+        // The token beside the tables when they are to be kept after this clone.
+        var token = keepsWalkTable ? held?.token : nil
         if let remembered {
             prepared = true
-            batch = rootCheck?(keepsWalkTable) ?? PostgreSQLStatementBatch()
+            batch = rootCheck?(token) ?? PostgreSQLStatementBatch()
             if !keepsWalkTable {
                 batch.add(PostgreSQLSourceWalks.fill, remembered.columns)
-                if let rememberedLinks { batch.add(PostgreSQLSourceWalks.fillLinks, rememberedLinks.columns) }
+                if let rememberedLinks {
+                    batch.add(PostgreSQLSourceWalks.fillLinks, rememberedLinks.columns)
+                    let written = Int64.random(in: 1...Int64.max)
+                    batch.add(PostgreSQLSourceWalks.writeToken, [.int8(written)])
+                    token = written
+                }
             }
             counts = remembered.objects.mapValues { $0 * copies }
             walked = remembered.rows
@@ -273,7 +295,7 @@ struct PostgreSQLGraphCopier {
             prepared = walk == sql.walk
             // The root's check, when still to run, goes first in the same round trip: it empties
             // the work tables the walk fills, and a missing root is reported before anything else.
-            var batch = walk == sql.walk ? rootCheck?(false) ?? PostgreSQLStatementBatch() : PostgreSQLStatementBatch()
+            var batch = walk == sql.walk ? rootCheck?(nil) ?? PostgreSQLStatementBatch() : PostgreSQLStatementBatch()
             batch.add(walk, parameters) { result in
                 result.forEachRow {
                     let entity = Int($0.int64(0))
@@ -307,15 +329,20 @@ struct PostgreSQLGraphCopier {
         // lists, whose statements depend on what an earlier one found, and a clone that must
         // name the copy that clashed, go statement by statement.
         let pipelined = prepared && !locatesCopy && rootLinks.isEmpty
-        // On the transaction's first run a small clone locks nothing of its source: it checks
-        // the walk's versions after its last read instead (`PostgreSQLGraphCopySQL.sourceCheck`),
-        // so that clones of one template do not each lock its rows. A change found there — or
-        // any error from a write, which reads made across a change could have caused — runs the
-        // transaction again, and every later run locks the source first, so a template edited
-        // without pause is still copied, at most twice. A large clone locks first: found only
-        // at its end, a change would cost it all its work, and the store runs a write again
-        // only while its writer wait lasts (a clone of 100,000 items takes longer than that).
-        let checksSourceLast = prepared && context.attempt == 1
+        // On the transaction's first two runs a small clone locks nothing of its source: it
+        // checks the walk's versions after its last read instead (`PostgreSQLGraphCopySQL
+        // .sourceCheck`), so that clones of one template do not each lock its rows. A change
+        // found there — or any error from a write, which reads made across a change could have
+        // caused — runs the transaction again, and every run after the second locks the source
+        // first, so a template edited without pause is still copied, at most three times. Two
+        // runs, because the first may use a remembered walk that any edit since the session's
+        // last clone of the source has put out of date: that is no sign of an edit during the
+        // clone, and the lock, whose order is not an editor's, can deadlock with one (tried: a
+        // template edited as fast as four threads cloned it, hundreds of deadlocks at one second
+        // each). A large clone locks first: found only at its end, a change would cost it all
+        // its work, and the store runs a write again only while its writer wait lasts (a clone of
+        // 100,000 items takes longer than that).
+        let checksSourceLast = prepared && context.attempt <= 2
 
         // A large clone's statements are planned for the rows it has, with the session's settings.
         if !prepared { batch.add(PostgreSQLGraphCopySQL.plannerDefaults, []) }
@@ -379,6 +406,9 @@ struct PostgreSQLGraphCopier {
                 batch.add(PostgreSQLSourceWalks.readLinks, []) {
                     learned?.links = PostgreSQLSourceWalks.links(rows: $0, counts: linkedCounts)
                 }
+                let written = Int64.random(in: 1...Int64.max)
+                batch.add(PostgreSQLSourceWalks.writeToken, [.int8(written)])
+                token = written
             }
         }
         var copied = false, truncated = false
@@ -392,7 +422,9 @@ struct PostgreSQLGraphCopier {
             // source and its links, when both are remembered and the clone does not end by
             // truncating them.
             let holdsRemembered = reusesLinks || learned?.links != nil
-            connection.walkTableAtCommit = .some(copied && !truncated && holdsRemembered ? walkKey : nil)
+            var atCommit: PostgreSQLSourceWalks.Held?
+            if copied, !truncated, holdsRemembered, let walkKey, let token { atCommit = .init(key: walkKey, token: token) }
+            connection.walkTableAtCommit = .some(atCommit)
         }
         do {
             if pipelined {
@@ -459,7 +491,7 @@ struct PostgreSQLGraphCopier {
         if total > Self.preparedObjectLimit || connection.workRowsSinceTruncate >= Self.truncateRows {
             statementCount += 1
             truncated = true
-            try connection.execute("TRUNCATE \(PostgreSQLGraphCopySQL.walkTable), \(map), \(linked)")
+            try connection.execute("TRUNCATE \(PostgreSQLGraphCopySQL.walkTable), \(map), \(linked), \(PostgreSQLSourceWalks.tokenTable)")
             connection.workRowsSinceTruncate = 0
         }
 
@@ -537,6 +569,7 @@ struct PostgreSQLGraphCopier {
         CREATE INDEX IF NOT EXISTS "_clone_map_parent" ON pg_temp."_clone_map" (ent, pnew);
         CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent int4 NOT NULL, id int8 NOT NULL, bump int4 NOT NULL, \
         PRIMARY KEY (ent, id));
+        CREATE TEMP TABLE IF NOT EXISTS "_clone_walk_token" (token int8 NOT NULL);
         """
 
     /// The `_id` sequence of every entity, by entity number, asked of the server once per

@@ -58,6 +58,17 @@ struct PostgreSQLSourceWalks {
         let rows: Int
     }
 
+    /// A remembered walk the work tables hold, and the token written in the session beside it.
+    struct Held: Equatable {
+        let key: Key
+        let token: Int64
+    }
+
+    /// The token table's statements: a kept walk's token is read by the root check
+    /// (`PostgreSQLGraphCopier`), and written with the rows of a walk to be kept.
+    static let tokenTable = "pg_temp.\"_clone_walk_token\""
+    static let writeToken = "INSERT INTO \(tokenTable) (token) VALUES ($1)"
+
     /// Walks of more rows than this are not kept: the clone runs unprepared past
     /// `PostgreSQLGraphCopier.preparedObjectLimit` objects, where a walk is a small part of it.
     static let rowLimit = 1_000
