@@ -55,6 +55,10 @@ struct PostgreSQLGraphCopier {
     /// hundred thousand.
     static let preparedObjectLimit = 1_000
 
+    /// How long a small clone's lock of its source waits for rows an edit holds (see `copy`):
+    /// an edit holds them for milliseconds; longer is a deadlock in the making.
+    static let sourceLockTimeout = "100ms"
+
     /// Rows the small clones on one session may leave dead in the work tables (walk, map and
     /// linked rows) before one ends with a `TRUNCATE`: only a truncation (or a vacuum, not allowed
     /// in a transaction) gives them back. Both ways cost: every scan of a work table reads its dead
@@ -111,8 +115,7 @@ struct PostgreSQLGraphCopier {
         // more as the store grew: 0.25 ms of a 5-object clone's insert of its note with 1,200
         // notes in the table.
         // It leaves the walk and linked tables as they are when they hold the walk and links the
-        // clone reuses (`copy`).
-        // A clone that keeps them reads the token beside them, to tell they are what this
+        // clone reuses (`copy`), and then reads the token beside them, to tell they are what this
         // connection's last commit left (`PostgreSQLConnection.walkTableHolds`).
         func rootCheck(keepingWalk: Bool) -> String {
             let emptied =
@@ -154,7 +157,6 @@ struct PostgreSQLGraphCopier {
             }
         } else {
             guard try run(rootCheck(keepingWalk: false), [.int8(rootID)]).rowCount > 0 else { throw missingRoot }
-            connection.walkTableAtCommit = .some(nil)
         }
 
         // The root's values per copy: the request's own, with each copy's merged over them.
@@ -346,7 +348,17 @@ struct PostgreSQLGraphCopier {
 
         // A large clone's statements are planned for the rows it has, with the session's settings.
         if !prepared { batch.add(PostgreSQLGraphCopySQL.plannerDefaults, []) }
+        // A small clone that locks its source (its third run) waits at most `sourceLockTimeout`
+        // for the rows: an edit of the template locks its rows in its own order (children, then
+        // the parent whose version steps), and a clone waiting for one of them while holding
+        // another would deadlock with it, which PostgreSQL tells only after a second. Timed out,
+        // the clone runs again and the edit goes on.
+        let waitsBriefly = prepared && !checksSourceLast
+        if waitsBriefly { batch.add("SELECT set_config('lock_timeout', '\(Self.sourceLockTimeout)', true)", []) }
         if !checksSourceLast { compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: true, into: &batch) }
+        if waitsBriefly {
+            batch.add("SELECT set_config('lock_timeout', (SELECT reset_val FROM pg_settings WHERE name = 'lock_timeout'), true)", [])
+        }
         batch.add(plan.dryRun ? sql.mapFillDryRun : sql.mapFill, parameters)
         if total > 1_000 {
             // Temporary tables are never analysed automatically; without statistics a large clone
@@ -465,6 +477,8 @@ struct PostgreSQLGraphCopier {
         } catch let error as PostgreSQLError where error.isRetryableTransactionFailure {
             // Left as it is for the store's write, which runs the whole transaction again.
             throw error
+        } catch let error as PostgreSQLError where waitsBriefly && error.code == .lockNotAvailable {
+            throw Self.sourceChanged("its source was being edited: \(error.message)", sql: error.sql ?? "", connection: connection.redactedURI)
         } catch let error as PostgreSQLError where checksSourceLast && error.kind == .server {
             // Reads made across an edit of the source can fail a write (a reference to a row
             // gone, a value that clashes) before the check could tell: the run with the source
