@@ -14,6 +14,13 @@ import Testing
         Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9 &+ seed) })
     }
 
+    /// A note holding `value` as its binary attribute; its `_id`.
+    static func note(with value: Data, in fixture: CloneFixture) throws -> Int64 {
+        try fixture.insert([
+            ChangeSet.Insert(entity: "Note", attributes: ["id": .uuid(UUID()), "createDate": .date(millisecondsSince1970: 0), "data": .binary(value)])
+        ])[0]
+    }
+
     /// Every read path's value of `attribute` of `entity` `id`: a fetch, a record read with and
     /// without a budget, and the export's line.
     static func reads(_ fixture: CloneFixture, _ entity: String, _ id: Int64, _ attribute: String = "data") throws -> [AttributeValue?] {
@@ -33,9 +40,7 @@ import Testing
         // Over the 16 KiB a row reads with it, and stored as two chunks of which the first is
         // under 16 KiB: the first chunk alone is not the value.
         let value = Self.bytes(20_000, seed: 1)
-        let note = try fixture.insert([
-            ChangeSet.Insert(entity: "Note", attributes: ["id": .uuid(UUID()), "createDate": .date(millisecondsSince1970: 0), "data": .binary(value)])
-        ])[0]
+        let note = try Self.note(with: value, in: fixture)
         let key = fixture.bytesLiteral(BlobDigest.sha256(value))
         let substring = backend == .sqlite ? "substr" : "substring"
         try fixture.sql(
@@ -49,9 +54,7 @@ import Testing
 
     @Test(arguments: StoreBackendKind.available) func anEmptyValueWithoutAChunkReadsEmpty(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
-        let note = try fixture.insert([
-            ChangeSet.Insert(entity: "Note", attributes: ["id": .uuid(UUID()), "createDate": .date(millisecondsSince1970: 0), "data": .binary(Data())])
-        ])[0]
+        let note = try Self.note(with: Data(), in: fixture)
         try fixture.sql("DELETE FROM \"_cloner_blob_chunks\" WHERE \"hash\" = \(fixture.bytesLiteral(BlobDigest.sha256(Data())))")
         #expect(try Self.reads(fixture, "Note", note) == [.binary(Data()), .binary(Data())])
         let plan = try ClonePlan(request: CloneRequest(entity: "Note", id: note), schema: fixture.store.schema)
@@ -65,9 +68,7 @@ import Testing
     @Test(arguments: StoreBackendKind.available) func anUpdateComparesALargeValueByItsKey(_ backend: StoreBackendKind) throws {
         let fixture = try CloneFixture(backend)
         let value = Self.bytes(40_000, seed: 4)
-        let note = try fixture.insert([
-            ChangeSet.Insert(entity: "Note", attributes: ["id": .uuid(UUID()), "createDate": .date(millisecondsSince1970: 0), "data": .binary(value)])
-        ])[0]
+        let note = try Self.note(with: value, in: fixture)
         let version = { try fixture.object("Note", note).version }
         let first = try version()
         _ = try fixture.store.write { try $0.save(ChangeSet(updates: [.init(entity: "Note", id: note, attributes: ["data": .binary(value)])])) }
