@@ -297,6 +297,83 @@ struct PostgreSQLCloneTests {
     /// The statements of a small clone are planned once per session, not at every clone: the work
     /// tables they read are emptied without invalidating their plans, and generic plans are used.
     /// A large clone in between is planned for its own rows and leaves its work tables empty.
+    /// A large clone (over a thousand objects, its statements planned for its rows and its source
+    /// locked by its inserts) keeps the object limit: a note of 1,202 objects (about 2,000 rows of
+    /// walk, its item data and memos each reached twice) is refused under a limit one below its
+    /// size — walked to the end, since the rows pass the limit before the objects do — and under
+    /// 1,100, and neither that nor a dry run takes an id of any table; at its size it is copied
+    /// whole, every item data with its item, the items in the source's order.
+    @Test func aLargeCloneKeepsTheObjectLimitAndTakesNoIDsWhenRefused() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let sample = try fixture.makeSampleNote(name: "Large", items: 400)
+        let objects = 2 + 3 * 400
+        let connection = try PostgreSQLConnection(uri: fixture.database!.uri)
+        func lastIDs() throws -> [Int64?] {
+            let row = try connection.query(
+                "SELECT "
+                    + ["Note", "NoteDescription", "Item", "ItemData", "Memo"].map {
+                        "pg_sequence_last_value(pg_get_serial_sequence('\"\($0)\"', '_id'))"
+                    }.joined(separator: ", "))[0]
+            return (0..<5).map { row.optionalInt64($0) }
+        }
+        let before = try lastIDs(), rows = try fixture.rowCounts()
+        for limit in [objects - 1, 1_100] {
+            #expect {
+                try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, maximumObjects: limit))
+            } throws: { error in
+                guard case CloneError.tooLarge(let found, limit) = error else { return false }
+                return found > limit
+            }
+        }
+        let dryRun = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, dryRun: true, maximumObjects: objects))
+        #expect(dryRun.totalCreated == objects)
+        #expect(try lastIDs() == before, "ids taken by clones refused or dry")
+        #expect(try fixture.rowCounts() == rows)
+
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, returnIDs: true, maximumObjects: objects))
+        #expect(result.created == ["Note": 1, "NoteDescription": 1, "Item": 400, "ItemData": 400, "Memo": 400])
+        let map = try #require(result.ids)
+        for (index, item) in sample.items.enumerated() where index % 97 == 0 {
+            let copy = try #require(map["Item"]?[item])
+            #expect(try fixture.toMany("Item", copy, "itemDatas") == [try #require(map["ItemData"]?[sample.itemDatas[index]])])
+        }
+        #expect(try fixture.toMany("Note", result.clone.id, "items") == sample.items.map { map["Item"]?[$0] ?? -1 }, "in the source's order")
+    }
+
+    /// A large clone's inserts lock the source rows they copy, at the versions its walk read: here
+    /// an edit of one item (an item data added, not yet committed) holds the item's row when the
+    /// items' insert comes to it. The clone waits; the edit commits, stepping the item's version;
+    /// the insert leaves the item out, the clone runs again and copies the item with both item
+    /// data — never the item's row after the edit with the one item data its walk found before it.
+    @Test func aLargeCloneWaitsForAnEditOfItsSourceAndCopiesItAfter() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let sample = try fixture.makeSampleNote(name: "Large", items: 400)
+        let store = fixture.store, item = sample.items[7]
+        let saved = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), committed = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "edit").async {
+            _ = try? store.write { context in
+                let data = ChangeSet.Insert(
+                    entity: "ItemData", attributes: ["createDate": .date(millisecondsSince1970: 1_600_000_000_000), "value": .double(9)],
+                    relationships: ["item": .toOne(.existing(item))])
+                _ = try context.save(ChangeSet(inserts: [data]))
+                saved.signal()
+                release.wait()
+            }
+            committed.signal()
+        }
+        saved.wait()
+        let job = try fixture.engine.start(CloneRequest(entity: "Note", id: sample.note, returnIDs: true))
+        let waiting = try Self.waitForLockWait(fixture, statementLike: "%FOR SHARE%")
+        release.signal()
+        committed.wait()
+        job.wait()
+        #expect(waiting, "the clone waited on the item's lock")
+        let result = try #require(job.result, "the clone failed: \(String(describing: job.error))")
+        #expect(result.created["ItemData"] == 401)
+        let copy = try #require(result.ids?["Item"]?[item])
+        #expect(try fixture.toMany("Item", copy, "itemDatas").count == 2)
+    }
+
     /// A small clone waits on the server twice: once for the root's check with the walk, whose
     /// counts decide how the rest runs, and once for the rest in one pipeline. The session's next
     /// clone of the same source waits once: the walk it remembers goes out with the rest — and

@@ -11,11 +11,14 @@ import Foundation
 /// relationship, both ends'). A small clone's first run compares them once more after its last
 /// read of the source (`sourceCheck`): all equal, nothing of the source changed in between, and
 /// every statement read it as the walk did — while no clone of a hot template locks its rows, and
-/// an edit of the template never waits for clones. A large clone, and any run after the first,
+/// an edit of the template never waits for clones. A large clone's first run locks each source
+/// row `FOR SHARE` as its insert copies it, only at the walk's version
+/// (`PostgreSQLGraphCopySQL.EntityStep.lockingInsert`): a row left out is a change. Any other run
 /// locks every walked object `FOR SHARE` and compares the versions before its first write
-/// (`sourceLock`): once they agree, no walked row can change until the clone commits, so a
-/// template edited without pause is still copied. A version that moved, in either way, fails the
-/// copy with a serialization failure, which the store's write runs again from the start.
+/// (`sourceLock`). Once a row is locked at the walk's version it cannot change until the clone
+/// commits, so a template edited without pause is still copied. A version that moved, in any of
+/// these ways, fails the copy with a serialization failure, which the store's write runs again
+/// from the start.
 /// The objects the copies link are locked where their versions step, with the commit, or where
 /// their ordered lists gain the copies, in one fixed order: concurrent clones and edits of the
 /// same shared objects wait for each other instead of failing as they would under REPEATABLE
@@ -101,8 +104,8 @@ struct PostgreSQLGraphCopier {
         // The root's check also sets planner settings for the rest of this transaction (no
         // extra round trip): no JIT — the copy's statements are estimated far above the JIT
         // threshold (a recursive walk is guessed at millions of rows) and compiling them costs
-        // more than it saves on index lookups and inserts — and sorts and hashes of a large
-        // clone's map kept in memory rather than spilled to disk.
+        // more than it saves on index lookups and inserts. (A large clone's room for sorts and
+        // hashes comes after its walk, `PostgreSQLGraphCopySQL.plannerDefaults`.)
         // Its CTEs empty the work tables of the session's previous clone (see the type's comment).
         // Generic plans, until the walk shows a large clone (`PostgreSQLGraphCopySQL
         // .plannerDefaults`): prepared statements are then planned once per session, where
@@ -127,7 +130,7 @@ struct PostgreSQLGraphCopier {
             let token = keepingWalk ? ", (SELECT max(token) FROM \(PostgreSQLSourceWalks.tokenTable))" : ""
             return emptied + """
                 "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)) \
-                SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), \
+                SELECT set_config('jit', 'off', true), \
                 set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_hashjoin', 'off', true), \
                 set_config('enable_mergejoin', 'off', true)\(token) FROM \(quoted(root.name)) WHERE "_id" = $1
                 """
@@ -148,7 +151,7 @@ struct PostgreSQLGraphCopier {
                     guard result.rowCount > 0 else { throw missingRoot }
                     // Rows another connection wrote on this server session, or none: the clone
                     // runs again and writes them.
-                    if let token, result[0].optionalInt64(5) != token {
+                    if let token, result[0].optionalInt64(4) != token {
                         connection.walkTableHolds = nil
                         throw Self.sourceChanged("the work tables held another walk", sql: sql, connection: connection.redactedURI)
                     }
@@ -345,6 +348,15 @@ struct PostgreSQLGraphCopier {
         // its work, and the store runs a write again only while its writer wait lasts (a clone of
         // 100,000 items takes longer than that).
         let checksSourceLast = prepared && context.attempt <= 2
+        // A large clone's first run does not lock its source before it writes: each insert locks
+        // the rows it copies, copying them only at the walk's versions, and a row left out (one
+        // changed or deleted since the walk) runs the clone again (`EntityStep.lockingInsert`).
+        // The lock before the writes read every walked object in a statement of its own: a tenth
+        // of a 10,000-item note's server time. A dry run writes nothing to lock with, an insert
+        // that numbers rows joining an original's list may not lock them, and a run after the
+        // first locks first, so that an edit found twice does not cost a third run.
+        let sendsSecondInserts = steps.contains { $0.inserts.count == 2 && ($0.keepsPlaceArrivals == nil || mayAppend.contains($0.tag)) }
+        let locksAsItCopies = !prepared && !plan.dryRun && context.attempt == 1 && !sendsSecondInserts
 
         // A large clone's statements are planned for the rows it has, with the session's settings.
         if !prepared { batch.add(PostgreSQLGraphCopySQL.plannerDefaults, []) }
@@ -355,7 +367,9 @@ struct PostgreSQLGraphCopier {
         // the clone runs again and the edit goes on.
         let waitsBriefly = prepared && !checksSourceLast
         if waitsBriefly { batch.add("SELECT set_config('lock_timeout', '\(Self.sourceLockTimeout)', true)", []) }
-        if !checksSourceLast { compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: true, into: &batch) }
+        if !checksSourceLast && !locksAsItCopies {
+            compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: true, into: &batch)
+        }
         if waitsBriefly {
             batch.add("SELECT set_config('lock_timeout', (SELECT reset_val FROM pg_settings WHERE name = 'lock_timeout'), true)", [])
         }
@@ -442,8 +456,8 @@ struct PostgreSQLGraphCopier {
             if pipelined {
                 if !plan.dryRun {
                     addWrites(
-                        sql: sql, steps: steps, counts: counts, mayAppend: mayAppend, parameters: parameters, progress: progress,
-                        into: &batch)
+                        sql: sql, steps: steps, counts: counts, mayAppend: mayAppend, locking: false, parameters: parameters,
+                        progress: progress, into: &batch)
                 }
                 if checksSourceLast { compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: false, into: &batch) }
                 try run(batch, pipelined: true)
@@ -456,8 +470,8 @@ struct PostgreSQLGraphCopier {
                     }
                     var writes = PostgreSQLStatementBatch()
                     addWrites(
-                        sql: sql, steps: steps, counts: counts, mayAppend: mayAppend, parameters: parameters, progress: progress,
-                        into: &writes)
+                        sql: sql, steps: steps, counts: counts, mayAppend: mayAppend, locking: locksAsItCopies, parameters: parameters,
+                        progress: progress, into: &writes)
                     try run(writes, pipelined: false)
                     try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
                 }
@@ -518,16 +532,30 @@ struct PostgreSQLGraphCopier {
             ids: ids)
     }
 
-    /// Step 4 on: the rows, the join rows and the followed attributes.
+    /// Step 4 on: the rows, the join rows and the followed attributes. `locking`: each step's
+    /// one insert locks its source rows, and writes every object the walk found or fails as a
+    /// change of the source (`EntityStep.lockingInsert`).
     private func addWrites(
         sql: PostgreSQLGraphCopySQL, steps: [PostgreSQLGraphCopySQL.EntityStep], counts: [Int: Int], mayAppend: Set<Int>,
-        parameters: [PostgreSQLValue], progress: GraphCopyProgress, into batch: inout PostgreSQLStatementBatch
+        locking: Bool, parameters: [PostgreSQLValue], progress: GraphCopyProgress, into batch: inout PostgreSQLStatementBatch
     ) {
+        let connection = connection.redactedURI
         for step in steps {
-            // The second insert only writes objects that join an original's list: none came.
-            let appends = step.keepsPlaceArrivals == nil || mayAppend.contains(step.tag)
-            for insert in appends ? step.inserts : Array(step.inserts.prefix(1)) { batch.add(insert, parameters) }
             let written = counts[step.tag] ?? 0
+            if locking {
+                let insert = step.lockingInsert
+                batch.add(insert, parameters) { result in
+                    guard result.affectedRows == written else {
+                        throw Self.sourceChanged(
+                            "\(written - result.affectedRows) of \(written) copies of \(step.name) found their source changed or gone",
+                            sql: insert, connection: connection)
+                    }
+                }
+            } else {
+                // The second insert only writes objects that join an original's list: none came.
+                let appends = step.keepsPlaceArrivals == nil || mayAppend.contains(step.tag)
+                for insert in appends ? step.inserts : Array(step.inserts.prefix(1)) { batch.add(insert, parameters) }
+            }
             batch.afterwards { progress.addWritten(written) }
         }
         for insert in sql.joinInserts { batch.add(insert, parameters) }
@@ -579,7 +607,7 @@ struct PostgreSQLGraphCopier {
         CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 NOT NULL, cp int4 NOT NULL, ent int4 NOT NULL, \
         id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8, ver int8);
         CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (cp int4 NOT NULL, ent int4 NOT NULL, old int8 NOT NULL, new int8 NOT NULL, \
-        pent int4, pold int8, pnew int8, PRIMARY KEY (ent, old, cp));
+        pent int4, pold int8, pnew int8, ver int8, PRIMARY KEY (ent, old, cp));
         CREATE INDEX IF NOT EXISTS "_clone_map_parent" ON pg_temp."_clone_map" (ent, pnew);
         CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent int4 NOT NULL, id int8 NOT NULL, bump int4 NOT NULL, \
         PRIMARY KEY (ent, id));
