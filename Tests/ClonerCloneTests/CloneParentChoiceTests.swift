@@ -38,8 +38,8 @@ import Testing
         ] }
         """
 
-    /// `extraLeaves` under D make the clone a large one, which PostgreSQL plans for its rows and
-    /// whose source its inserts lock.
+    /// `extraLeaves` under D make the clone a large one, which PostgreSQL walks a second time,
+    /// straight into its map, choosing the parents in the same statement.
     @Test(arguments: StoreBackendKind.available, [0, 1_100])
     func anObjectReachedTwiceFollowsItsFirstParentBreadthFirst(_ backend: StoreBackendKind, extraLeaves: Int) throws {
         let fixture = try CloneFixture(modelJSON: CloneParentChoiceTests.model, backend)

@@ -294,15 +294,12 @@ struct PostgreSQLCloneTests {
         for memo in memos { #expect(try fixture.toMany("Memo", memo, "tags").isEmpty) }
     }
 
-    /// The statements of a small clone are planned once per session, not at every clone: the work
-    /// tables they read are emptied without invalidating their plans, and generic plans are used.
-    /// A large clone in between is planned for its own rows and leaves its work tables empty.
-    /// A large clone (over a thousand objects, its statements planned for its rows and its source
-    /// locked by its inserts) keeps the object limit: a note of 1,202 objects (about 2,000 rows of
-    /// walk, its item data and memos each reached twice) is refused under a limit one below its
-    /// size — walked to the end, since the rows pass the limit before the objects do — and under
-    /// 1,100, and neither that nor a dry run takes an id of any table; at its size it is copied
-    /// whole, every item data with its item, the items in the source's order.
+    /// A large clone (over a thousand rows of walk, walked a second time straight into its map)
+    /// keeps the object limit: a note of 1,202 objects (about 2,000 rows of walk, its item data
+    /// and memos each reached twice) is refused under a limit one below its size — walked to the
+    /// end, since the rows pass the limit before the objects do — and under 1,100, and neither
+    /// that nor a dry run takes an id of any table; at its size it is copied whole, every item
+    /// data with its item, the items in the source's order.
     @Test func aLargeCloneKeepsTheObjectLimitAndTakesNoIDsWhenRefused() throws {
         let fixture = try CloneFixture(.postgreSQL)
         let sample = try fixture.makeSampleNote(name: "Large", items: 400)
@@ -340,10 +337,44 @@ struct PostgreSQLCloneTests {
         #expect(try fixture.toMany("Note", result.clone.id, "items") == sample.items.map { map["Item"]?[$0] ?? -1 }, "in the source's order")
     }
 
-    /// A large clone's inserts lock the source rows they copy, at the versions its walk read: here
-    /// an edit of one item (an item data added, not yet committed) holds the item's row when the
-    /// items' insert comes to it. The clone waits; the edit commits, stepping the item's version;
-    /// the insert leaves the item out, the clone runs again and copies the item with both item
+    /// A walk that passes the object limit's rows with fewer objects than the limit (each leaf
+    /// below reached from both A and B before the leaves only D reaches) is walked again to its
+    /// end, and the objects counted there before any id is taken: 1,505 objects under a limit of
+    /// 1,504 are refused without a new leaf id; under 1,505 they are copied.
+    @Test func aWalkOfObjectsReachedTwiceIsCountedToItsEndBeforeIDsAreTaken() throws {
+        let fixture = try CloneFixture(modelJSON: CloneParentChoiceTests.model, .postgreSQL)
+        var inserts = [
+            ChangeSet.Insert(entity: "Root", attributes: ["code": .string("root")]),
+            ChangeSet.Insert(entity: "A", attributes: ["code": .string("a")], relationships: ["root": .toOne(.inserted(0))]),
+            ChangeSet.Insert(entity: "B", attributes: ["code": .string("b")], relationships: ["root": .toOne(.inserted(0))]),
+            ChangeSet.Insert(entity: "C", attributes: ["code": .string("c")], relationships: ["root": .toOne(.inserted(0))]),
+            ChangeSet.Insert(entity: "D", attributes: ["code": .string("d")], relationships: ["c": .toOne(.inserted(3))]),
+        ]
+        inserts += (0..<1_000).map { _ in
+            ChangeSet.Insert(entity: "Leaf", attributes: [:], relationships: ["a": .toOne(.inserted(1)), "b": .toOne(.inserted(2))])
+        }
+        inserts += (0..<500).map { _ in ChangeSet.Insert(entity: "Leaf", attributes: [:], relationships: ["d": .toOne(.inserted(4))]) }
+        let root = try fixture.insert(inserts)[0]
+        let connection = try PostgreSQLConnection(uri: fixture.database!.uri)
+        func lastLeafID() throws -> Int64? {
+            try connection.query("SELECT pg_sequence_last_value(pg_get_serial_sequence('\"Leaf\"', '_id'))")[0].optionalInt64(0)
+        }
+        let before = try lastLeafID()
+        #expect {
+            try fixture.engine.clone(CloneRequest(entity: "Root", id: root, maximumObjects: 1_504))
+        } throws: { error in
+            guard case CloneError.tooLarge(let found, 1_504) = error else { return false }
+            return found == 1_505
+        }
+        #expect(try lastLeafID() == before, "a clone refused took leaf ids")
+        let result = try fixture.engine.clone(CloneRequest(entity: "Root", id: root, maximumObjects: 1_505))
+        #expect(result.created["Leaf"] == 1_500 && result.totalCreated == 1_505)
+    }
+
+    /// A large clone locks its source before it writes, comparing the versions its walk (straight
+    /// into the map) read: here an edit of one item (an item data added, not yet committed) holds
+    /// the item's row when the clone comes to lock it. The clone waits; the edit commits, stepping
+    /// the item's version; the clone finds it moved, runs again and copies the item with both item
     /// data — never the item's row after the edit with the one item data its walk found before it.
     @Test func aLargeCloneWaitsForAnEditOfItsSourceAndCopiesItAfter() throws {
         let fixture = try CloneFixture(.postgreSQL)
@@ -378,8 +409,7 @@ struct PostgreSQLCloneTests {
     /// counts decide how the rest runs, and once for the rest in one pipeline. The session's next
     /// clone of the same source waits once: the walk it remembers goes out with the rest — and
     /// is not even sent when the session's last clone left that walk (and its links) in the work
-    /// tables. A
-    /// missing root is still reported as missing, before anything the walk did.
+    /// tables. A missing root is still reported as missing, before anything the walk did.
     @Test func aSmallCloneTakesTwoRoundTripsAndARepeatedOneTakesOne() throws {
         let fixture = try CloneFixture(.postgreSQL)
         let tags = try fixture.makeTags(["shared"])
@@ -643,6 +673,9 @@ struct PostgreSQLCloneTests {
         #expect(try fixture.toMany("Note", other.note, "items") == other.items, "the source unchanged")
     }
 
+    /// The statements of a small clone are planned once per session, not at every clone: the work
+    /// tables they read are emptied without invalidating their plans, and generic plans are used.
+    /// A large clone in between is planned for its own rows and leaves its work tables empty.
     @Test(.enabled(if: PostgreSQLTestCluster.hasStatementStatistics, "needs pg_stat_statements"))
     func smallClonesReuseTheirPlans() throws {
         let fixture = try CloneFixture(.postgreSQL)

@@ -11,14 +11,11 @@ import Foundation
 /// relationship, both ends'). A small clone's first run compares them once more after its last
 /// read of the source (`sourceCheck`): all equal, nothing of the source changed in between, and
 /// every statement read it as the walk did — while no clone of a hot template locks its rows, and
-/// an edit of the template never waits for clones. A large clone's first run locks each source
-/// row `FOR SHARE` as its insert copies it, only at the walk's version
-/// (`PostgreSQLGraphCopySQL.EntityStep.lockingInsert`): a row left out is a change. Any other run
+/// an edit of the template never waits for clones. A large clone, and any run after the first,
 /// locks every walked object `FOR SHARE` and compares the versions before its first write
-/// (`sourceLock`). Once a row is locked at the walk's version it cannot change until the clone
-/// commits, so a template edited without pause is still copied. A version that moved, in any of
-/// these ways, fails the copy with a serialization failure, which the store's write runs again
-/// from the start.
+/// (`sourceLock`): once they agree, no walked row can change until the clone commits, so a
+/// template edited without pause is still copied. A version that moved, in either way, fails the
+/// copy with a serialization failure, which the store's write runs again from the start.
 /// The objects the copies link are locked where their versions step, with the commit, or where
 /// their ordered lists gain the copies, in one fixed order: concurrent clones and edits of the
 /// same shared objects wait for each other instead of failing as they would under REPEATABLE
@@ -291,39 +288,56 @@ struct PostgreSQLGraphCopier {
             walked = remembered.rows
             mayAppend = remembered.mayAppend
         }
-        for walk in remembered == nil ? [sql.walk, sql.walkWithoutLimit] : [] {
-            counts = [:]
-            mayAppend = []
-            var objects: [Int: Int] = [:]
-            // The first walk runs prepared whatever the clone's size: its plan follows the
-            // relationships' indexes, not the number of rows it meets.
-            prepared = walk == sql.walk
-            // The root's check, when still to run, goes first in the same round trip: it empties
-            // the work tables the walk fills, and a missing root is reported before anything else.
-            var batch = walk == sql.walk ? rootCheck?(nil) ?? PostgreSQLStatementBatch() : PostgreSQLStatementBatch()
-            batch.add(walk, parameters) { result in
-                result.forEachRow {
-                    let entity = Int($0.int64(0))
-                    if entity == -1 {
-                        walked = Int($0.int64(1))
-                    } else if entity < -1 {
-                        mayAppend.insert(-2 - entity)
-                    } else {
-                        objects[entity] = Int($0.int64(1))
-                        counts[entity] = Int($0.int64(1)) * (sql.perCopyWalk ? 1 : copies)
-                    }
+        // Reads a walk's answer (`PostgreSQLGraphCopySQL.walkAnswers`) into the counts.
+        var objects: [Int: Int] = [:]
+        let readWalk = { (result: PostgreSQLResult) in
+            (counts, mayAppend, objects) = ([:], [], [:])
+            result.forEachRow {
+                let entity = Int($0.int64(0))
+                if entity == -1 {
+                    walked = Int($0.int64(1))
+                } else if entity < -1 {
+                    mayAppend.insert(-2 - entity)
+                } else {
+                    objects[entity] = Int($0.int64(1))
+                    counts[entity] = Int($0.int64(1)) * (sql.perCopyWalk ? 1 : copies)
                 }
             }
+        }
+        // A walk that stopped at its first limit, with no more objects than allowed so far, is
+        // a large clone's (or one's with objects reached by many edges): it walks again, into
+        // the map (`PostgreSQLGraphCopySQL.walkIntoMap`), with its statements planned for the
+        // rows it has.
+        var walkedIntoMap = false
+        if remembered == nil {
+            // The first walk runs prepared whatever the clone's size: its plan follows the
+            // relationships' indexes, not the number of rows it meets.
+            prepared = true
+            // The root's check, when still to run, goes first in the same round trip: it empties
+            // the work tables the walk fills, and a missing root is reported before anything else.
+            var batch = rootCheck?(nil) ?? PostgreSQLStatementBatch()
+            batch.add(sql.walk, parameters, reader: readWalk)
             try run(batch, pipelined: batch.statements.count > 1)
-            answered = walk == sql.walk ? (objects, mayAppend) : nil
-            // Stopped at its row limit with no more objects than allowed (objects reached by
-            // several edges): walked again to the end.
-            guard walk == sql.walk, walked >= sql.walkRowLimit, counts.values.reduce(0, +) <= plan.maximumObjects else { break }
-            try query("DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)", [])
+            answered = (objects, mayAppend)
+            if walked >= sql.firstWalkLimit, sql.firstWalkLimit < sql.walkRowLimit || counts.values.reduce(0, +) <= plan.maximumObjects {
+                walkedIntoMap = true
+                answered = nil
+                prepared = false
+                // Stopped at the object limit's rows with no more objects than allowed: walked
+                // again to the end, where the objects are counted before the map is written.
+                let passes = sql.firstWalkLimit < sql.walkRowLimit && sql.walkRowLimit != Int.max ? [true, false] : [false]
+                for (pass, limited) in passes.enumerated() {
+                    var batch = PostgreSQLStatementBatch()
+                    if pass == 0 { batch.add(PostgreSQLGraphCopySQL.plannerDefaults, []) }
+                    batch.add(sql.walkIntoMap(limited: limited, dryRun: plan.dryRun), parameters, reader: readWalk)
+                    try run(batch, pipelined: false)
+                    guard limited, walked >= sql.walkRowLimit, counts.values.reduce(0, +) <= plan.maximumObjects else { break }
+                }
+            }
         }
         let total = counts.values.reduce(0, +)
         guard total <= plan.maximumObjects else { throw StoreError.tooLarge(objects: total, limit: plan.maximumObjects) }
-        prepared = total <= Self.preparedObjectLimit
+        prepared = !walkedIntoMap && total <= Self.preparedObjectLimit
         progress.setPlanned(total)
         let steps = sql.entitySteps.filter { (counts[$0.tag] ?? 0) > 0 }
         let setTags = (setReferences.map(\.relationship) + rootLinks.map(\.relationship)).map { schema.entityTag($0.destination) }
@@ -348,36 +362,32 @@ struct PostgreSQLGraphCopier {
         // its work, and the store runs a write again only while its writer wait lasts (a clone of
         // 100,000 items takes longer than that).
         let checksSourceLast = prepared && context.attempt <= 2
-        // A large clone's first run does not lock its source before it writes: each insert locks
-        // the rows it copies, copying them only at the walk's versions, and a row left out (one
-        // changed or deleted since the walk) runs the clone again (`EntityStep.lockingInsert`).
-        // The lock before the writes read every walked object in a statement of its own: a tenth
-        // of a 10,000-item note's server time. A dry run writes nothing to lock with, an insert
-        // that numbers rows joining an original's list may not lock them, and a run after the
-        // first locks first, so that an edit found twice does not cost a third run.
-        let sendsSecondInserts = steps.contains { $0.inserts.count == 2 && ($0.keepsPlaceArrivals == nil || mayAppend.contains($0.tag)) }
-        let locksAsItCopies = !prepared && !plan.dryRun && context.attempt == 1 && !sendsSecondInserts
 
-        // A large clone's statements are planned for the rows it has, with the session's settings.
-        if !prepared { batch.add(PostgreSQLGraphCopySQL.plannerDefaults, []) }
-        // A small clone that locks its source (its third run) waits at most `sourceLockTimeout`
-        // for the rows: an edit of the template locks its rows in its own order (children, then
-        // the parent whose version steps), and a clone waiting for one of them while holding
-        // another would deadlock with it, which PostgreSQL tells only after a second. Timed out,
-        // the clone runs again and the edit goes on.
-        let waitsBriefly = prepared && !checksSourceLast
-        if waitsBriefly { batch.add("SELECT set_config('lock_timeout', '\(Self.sourceLockTimeout)', true)", []) }
-        if !checksSourceLast && !locksAsItCopies {
-            compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: true, into: &batch)
-        }
-        if waitsBriefly {
-            batch.add("SELECT set_config('lock_timeout', (SELECT reset_val FROM pg_settings WHERE name = 'lock_timeout'), true)", [])
-        }
-        batch.add(plan.dryRun ? sql.mapFillDryRun : sql.mapFill, parameters)
-        if total > 1_000 {
+        let locksFirst = !checksSourceLast
+        let waitsBriefly = prepared && locksFirst
+        if prepared {
+            // A small clone that locks its source (its third run) waits at most
+            // `sourceLockTimeout` for the rows: an edit of the template locks its rows in its own
+            // order (children, then the parent whose version steps), and a clone waiting for one
+            // of them while holding another would deadlock with it, which PostgreSQL tells only
+            // after a second. Timed out, the clone runs again and the edit goes on.
+            if waitsBriefly {
+                batch.add("SELECT set_config('lock_timeout', '\(Self.sourceLockTimeout)', true)", [])
+                compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: true, into: &batch)
+                batch.add("SELECT set_config('lock_timeout', (SELECT reset_val FROM pg_settings WHERE name = 'lock_timeout'), true)", [])
+            }
+            batch.add(plan.dryRun ? sql.mapFillDryRun : sql.mapFill, parameters)
+        } else {
+            // A large clone's statements are planned for the rows it has, with the session's
+            // settings (given with its walk into the map, where it walked so).
+            if !walkedIntoMap {
+                batch.add(PostgreSQLGraphCopySQL.plannerDefaults, [])
+                batch.add(plan.dryRun ? sql.mapFillDryRun : sql.mapFill, parameters)
+            }
             // Temporary tables are never analysed automatically; without statistics a large clone
             // would be planned as if the map held a handful of rows.
             batch.add("ANALYZE \(map)", [])
+            if locksFirst { compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: true, fromMap: walkedIntoMap, into: &batch) }
         }
         let linkedSQL = sql.linkedStatements(walked: Set(counts.keys), mayAppend: mayAppend)
         // Links found again only where not remembered, or where the copies join an ordered list
@@ -456,8 +466,8 @@ struct PostgreSQLGraphCopier {
             if pipelined {
                 if !plan.dryRun {
                     addWrites(
-                        sql: sql, steps: steps, counts: counts, mayAppend: mayAppend, locking: false, parameters: parameters,
-                        progress: progress, into: &batch)
+                        sql: sql, steps: steps, counts: counts, mayAppend: mayAppend, parameters: parameters, progress: progress,
+                        into: &batch)
                 }
                 if checksSourceLast { compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: false, into: &batch) }
                 try run(batch, pipelined: true)
@@ -470,8 +480,8 @@ struct PostgreSQLGraphCopier {
                     }
                     var writes = PostgreSQLStatementBatch()
                     addWrites(
-                        sql: sql, steps: steps, counts: counts, mayAppend: mayAppend, locking: locksAsItCopies, parameters: parameters,
-                        progress: progress, into: &writes)
+                        sql: sql, steps: steps, counts: counts, mayAppend: mayAppend, parameters: parameters, progress: progress,
+                        into: &writes)
                     try run(writes, pipelined: false)
                     try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
                 }
@@ -516,7 +526,7 @@ struct PostgreSQLGraphCopier {
         }
 
         connection.workRowsSinceTruncate += (keepsWalkTable ? 0 : walked + linkedCounts.values.reduce(0, +)) + total
-        if total > Self.preparedObjectLimit || connection.workRowsSinceTruncate >= Self.truncateRows {
+        if walkedIntoMap || total > Self.preparedObjectLimit || connection.workRowsSinceTruncate >= Self.truncateRows {
             statementCount += 1
             truncated = true
             try connection.execute("TRUNCATE \(PostgreSQLGraphCopySQL.walkTable), \(map), \(linked), \(PostgreSQLSourceWalks.tokenTable)")
@@ -532,30 +542,16 @@ struct PostgreSQLGraphCopier {
             ids: ids)
     }
 
-    /// Step 4 on: the rows, the join rows and the followed attributes. `locking`: each step's
-    /// one insert locks its source rows, and writes every object the walk found or fails as a
-    /// change of the source (`EntityStep.lockingInsert`).
+    /// Step 4 on: the rows, the join rows and the followed attributes.
     private func addWrites(
         sql: PostgreSQLGraphCopySQL, steps: [PostgreSQLGraphCopySQL.EntityStep], counts: [Int: Int], mayAppend: Set<Int>,
-        locking: Bool, parameters: [PostgreSQLValue], progress: GraphCopyProgress, into batch: inout PostgreSQLStatementBatch
+        parameters: [PostgreSQLValue], progress: GraphCopyProgress, into batch: inout PostgreSQLStatementBatch
     ) {
-        let connection = connection.redactedURI
         for step in steps {
+            // The second insert only writes objects that join an original's list: none came.
+            let appends = step.keepsPlaceArrivals == nil || mayAppend.contains(step.tag)
+            for insert in appends ? step.inserts : Array(step.inserts.prefix(1)) { batch.add(insert, parameters) }
             let written = counts[step.tag] ?? 0
-            if locking {
-                let insert = step.lockingInsert
-                batch.add(insert, parameters) { result in
-                    guard result.affectedRows == written else {
-                        throw Self.sourceChanged(
-                            "\(written - result.affectedRows) of \(written) copies of \(step.name) found their source changed or gone",
-                            sql: insert, connection: connection)
-                    }
-                }
-            } else {
-                // The second insert only writes objects that join an original's list: none came.
-                let appends = step.keepsPlaceArrivals == nil || mayAppend.contains(step.tag)
-                for insert in appends ? step.inserts : Array(step.inserts.prefix(1)) { batch.add(insert, parameters) }
-            }
             batch.afterwards { progress.addWritten(written) }
         }
         for insert in sql.joinInserts { batch.add(insert, parameters) }
@@ -657,10 +653,10 @@ struct PostgreSQLGraphCopier {
     /// (`PostgreSQLGraphCopySQL.sourceLock`: equal versions then mean the locked rows are the
     /// source, and stay so until commit) or not (`sourceCheck`, after the clone's last read).
     private func compareSourceVersions(
-        sql: PostgreSQLGraphCopySQL, walked: Set<Int>, locking: Bool, into batch: inout PostgreSQLStatementBatch
+        sql: PostgreSQLGraphCopySQL, walked: Set<Int>, locking: Bool, fromMap: Bool = false, into batch: inout PostgreSQLStatementBatch
     ) {
         let connection = connection.redactedURI
-        let lock = locking ? sql.sourceLock(walked: walked) : sql.sourceCheck(walked: walked)
+        let lock = locking ? sql.sourceLock(walked: walked, fromMap: fromMap) : sql.sourceCheck(walked: walked)
         batch.add(lock, []) { locked in
             let (lockedRows, walked, moved) = (locked[0].int64(0), locked[0].int64(1), locked[0].int64(2))
             guard lockedRows == walked else {

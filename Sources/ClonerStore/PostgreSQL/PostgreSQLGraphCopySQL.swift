@@ -17,9 +17,10 @@ import ClonerModel
 ///    arrival; `UNION` ends cycles. Its rows carry copy 0 (one walk for all copies) unless copies
 ///    set different relationships of the root (`perCopyWalk`), which walk differently. It writes
 ///    the walk table, with the `_version` of each object as the walk read it, and answers the
-///    objects found per entity; `sourceCheck` compares the versions after step 6 (a run after
-///    the first: `sourceLock` locks the objects and compares them here; a large clone's first
-///    run: each insert of step 4 locks and compares the rows it copies, `lockingInsert`).
+///    objects found per entity; `sourceCheck` compares the versions after step 6 (a large clone
+///    and a run after the first: `sourceLock` locks the objects and compares them before step 3).
+///    A large clone walks a second time, straight into the map (`walkIntoMap`), which is then
+///    step 2 as well.
 /// 2. `mapFill`: one statement for every entity: old → new `_id` per copy, new ids from each
 ///    table's sequence handed out in (copy, old id) order, each object's parent — its first
 ///    arrival in the walk — with the parent's new `_id`, joined within the same statement, and
@@ -39,12 +40,6 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         /// One INSERT … SELECT, or two when ordered references split the rows: those that keep
         /// their place first, then those that join an original's list at its end.
         let inserts: [String]
-        /// The first insert as a large clone's first run sends it, in place of a lock of its
-        /// source before its writes: it locks each source row `FOR SHARE` as it copies it, and
-        /// copies it only at the version the walk read (`m.ver`). A row changed or deleted since
-        /// is left out — a row an edit holds is waited for, then read as the edit left it — so
-        /// fewer rows than the walk found mean the source changed (`PostgreSQLGraphCopier`).
-        let lockingInsert: String
         /// For a step of two inserts, the arrivals (`via`) that leave an object in its place: the
         /// inverse of each of its ordered references. The walk counts the objects that came by
         /// none of them (`walkSQL`); when there are none, the second insert would write nothing
@@ -81,12 +76,16 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     let perCopyWalk: Bool
     /// Each entity's `_id` sequence by entity number (`PostgreSQLGraphCopier.identitySequences`).
     let sequences: [String]
-    /// The walk, stopped after `walkRowLimit` rows: past the object limit it need not go on to
-    /// tell the clone is too large. Its answer carries the rows walked under entity -1. An object
-    /// reached by several edges is a row per edge, so a walk stopped with no more objects than
-    /// the limit is redone without the stop (`walkWithoutLimit`).
+    /// The walk, stopped after `firstWalkLimit` rows: a small clone's whole walk, and enough of a
+    /// larger one's to know it is large (or, past the object limit, too large). Its answer carries
+    /// the rows walked under entity -1. An object reached by several edges is a row per edge, so
+    /// a walk that stopped may still have no more objects than the limit; it is then walked again
+    /// straight into the map (`walkIntoMap`).
     private(set) var walk = ""
-    private(set) var walkWithoutLimit = ""
+    /// Rows the first walk stops at whatever the object limit: one more than a clone whose
+    /// statements run prepared may have (`PostgreSQLGraphCopier.preparedObjectLimit`).
+    static let firstWalkRows = PostgreSQLGraphCopier.preparedObjectLimit + 1
+    var firstWalkLimit: Int { min(walkRowLimit, PostgreSQLGraphCopySQL.firstWalkRows) }
     /// Rows the walk stops at: one more than the objects it may find (a walk shared by the copies
     /// finds each copy's objects once).
     var walkRowLimit: Int {
@@ -112,7 +111,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
 
     private final class StatementsByWalked {
         var statements: [LinkedKey: LinkedStatements] = [:]
-        var sourceVersions: [Set<Int>: (lock: String, check: String)] = [:]
+        var sourceVersions: [Set<Int>: (lock: String, check: String, mapLock: String)] = [:]
     }
 
     /// The statements that find the objects the copies link, count them and lock those whose
@@ -160,8 +159,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         self.inlineFollows = inlinableFollows(entities: entities)
         // The steps first: the walk counts what their inserts need to know.
         self.entitySteps = entities.map(entityStep)
-        self.walk = walkSQL(limit: walkRowLimit)
-        self.walkWithoutLimit = walkSQL(limit: nil)
+        self.walk = walkSQL(limit: firstWalkLimit)
         let linkedSelects = linkedSelects(entities: entities)
         self.linkedSelects = linkedSelects
         self.everyLinked = LinkedStatements(linkedSelects, schema: schema)
@@ -274,10 +272,22 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         // column's nextval per row.
         // The same statement answers the objects per entity (all copies of a shared walk counted
         // once), from the rows it wrote rather than by reading the table again.
-        // It also answers, under entity -2 - tag, the objects of a two-insert step that did not
-        // come by an arrival that keeps them in their place (`EntityStep.keepsPlaceArrivals`):
-        // only those can join an original's list, so without them the step's second insert is
-        // left out.
+        walkCTE() + ", "
+            + "written AS (INSERT INTO \(PostgreSQLGraphCopySQL.walkTable) (seq, cp, ent, id, via, pent, pid, ver) "
+            + "SELECT row_number() OVER (), cp, ent, id, via, pent, pid, ver FROM \(walkRows(limit: limit)) RETURNING cp, ent, id, via) "
+            + walkAnswers(rows: "written", objects: "(SELECT DISTINCT cp, ent, id FROM written) d")
+    }
+
+    private func walkRows(limit: Int?) -> String {
+        limit.map { "(SELECT * FROM w LIMIT \($0)) w" } ?? "w"
+    }
+
+    /// What a walk answers, from its rows (`cp, ent, id, via`) and its objects (`ent`, one row
+    /// per object).
+    private func walkAnswers(rows: String, objects: String) -> String {
+        // Under entity -2 - tag, the objects of a two-insert step that did not come by an arrival
+        // that keeps them in their place (`EntityStep.keepsPlaceArrivals`): only those can join an
+        // original's list, so without them the step's second insert is left out.
         let checked = entitySteps.compactMap { step in step.keepsPlaceArrivals.map { (step.tag, $0) } }
         var mayAppend = ""
         if !checked.isEmpty {
@@ -285,16 +295,33 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
                 "WHEN \(tag) THEN " + vias.map { "bool_or(via = \($0))" }.joined(separator: " AND ")
             }
             mayAppend =
-                " UNION ALL SELECT -2 - ent, count(*) FROM (SELECT ent FROM written WHERE ent IN ("
+                " UNION ALL SELECT -2 - ent, count(*) FROM (SELECT ent FROM \(rows) WHERE ent IN ("
                 + checked.map { String($0.0) }.joined(separator: ", ") + ") GROUP BY cp, ent, id "
                 + "HAVING NOT (CASE ent " + keeps.joined(separator: " ") + " END)) a GROUP BY ent"
         }
-        return walkCTE() + ", "
-            + "written AS (INSERT INTO \(PostgreSQLGraphCopySQL.walkTable) (seq, cp, ent, id, via, pent, pid, ver) "
-            + "SELECT row_number() OVER (), cp, ent, id, via, pent, pid, ver FROM "
-            + (limit.map { "(SELECT * FROM w LIMIT \($0)) w" } ?? "w") + " RETURNING cp, ent, id, via) "
-            + "SELECT ent, count(*) FROM (SELECT DISTINCT cp, ent, id FROM written) d GROUP BY ent "
-            + "UNION ALL SELECT -1, count(*) FROM written" + mayAppend
+        return "SELECT ent, count(*) FROM \(objects) GROUP BY ent UNION ALL SELECT -1, count(*) FROM \(rows)" + mayAppend
+    }
+
+    /// A large clone's walk, written straight into the map by the statement that walks: the map's
+    /// fill reads the walk's rows where the recursion leaves them, so they are never written to
+    /// the walk table and read back, and a large clone reads no walk table at all — its lock reads
+    /// the versions the map keeps, one row per object (`sourceLock(walked:fromMap:)`). For the
+    /// 10,000-item note that was about a fifth less server time for walk and map together, and
+    /// half for the lock (docs/benchmarks.md). It answers as `walk` does; the map is written only
+    /// when the walk ended within its stop (`limited`, after `walkRowLimit` rows) and found no
+    /// more objects than the plan allows, so a clone too large takes no id. `dryRun` takes none
+    /// either way, as `mapFillDryRun`.
+    func walkIntoMap(limited: Bool, dryRun: Bool) -> String {
+        let bounded = walkRowLimit != Int.max
+        var guards: [String] = []
+        if limited && bounded { guards.append("(SELECT count(*) FROM walked) < \(walkRowLimit)") }
+        if bounded { guards.append("(SELECT count(*) FROM f) < \(walkRowLimit)") }
+        return walkCTE()
+            + ", walked AS MATERIALIZED (SELECT row_number() OVER () AS seq, * FROM \(walkRows(limit: limited && bounded ? walkRowLimit : nil))), "
+            + mapSteps(walkRows: "walked", dryRun: dryRun)
+            + ", mapped AS (INSERT INTO \(map) \(Self.mapColumns) \(Self.mapRows)"
+            + (guards.isEmpty ? "" : " WHERE " + guards.joined(separator: " AND ")) + ") "
+            + walkAnswers(rows: "walked", objects: "f")
     }
 
     /// Locks every walked object `FOR SHARE` (entity by entity in tag order, rows in `_id` order),
@@ -315,8 +342,10 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     ///
     /// Only the entities the walk found objects of (`walked`, their tags) are named: every entity
     /// named is a part of the plan that PostgreSQL sets up at each run, found rows or not.
-    func sourceLock(walked: Set<Int>) -> String {
-        sourceVersions(walked: walked).lock
+    /// `fromMap`: the versions are read where a walk into the map (`walkIntoMap`) kept them.
+    func sourceLock(walked: Set<Int>, fromMap: Bool = false) -> String {
+        let statements = sourceVersions(walked: walked)
+        return fromMap ? statements.mapLock : statements.lock
     }
 
     /// The same answers as `sourceLock`, without locking: sent after a small clone's last read of
@@ -330,20 +359,25 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         sourceVersions(walked: walked).check
     }
 
-    private func sourceVersions(walked: Set<Int>) -> (lock: String, check: String) {
+    private func sourceVersions(walked: Set<Int>) -> (lock: String, check: String, mapLock: String) {
         if let known = byWalked.sourceVersions[walked] { return known }
         let entities = model.entities.filter { walked.contains(tag($0.name)) }
-        let statements = (lock: sourceVersionsSQL(entities, locking: true), check: sourceVersionsSQL(entities, locking: false))
+        let statements = (
+            lock: sourceVersionsSQL(entities, locking: true), check: sourceVersionsSQL(entities, locking: false),
+            mapLock: sourceLockSQL(entities, versions: mapVersions)
+        )
         byWalked.sourceVersions[walked] = statements
         return statements
     }
 
     /// A clone starts with generic plans joined by nested loops (see `PostgreSQLGraphCopier.run`);
-    /// a large one gives the rest of its transaction the session's own settings back before its
-    /// lock, so that its statements are planned for the rows it has — with room for the sorts and
-    /// hashes of its map kept in memory rather than spilled to disk. Not before its walk: the
-    /// walk's recursion sizes its table of rows seen by its estimate, up to this room, and
-    /// allocates it whole (a 10,000-item note's walk was 10 % faster without it).
+    /// a large one gives the rest of its transaction the session's own settings back from its
+    /// walk into the map on, so that its statements are planned for the rows it has — with room
+    /// for its sorts and hashes kept in memory rather than spilled to disk. Not for its first
+    /// walk: the walk's recursion sizes its table of rows seen by its estimate, up to this room,
+    /// and allocates it whole (a 10,000-item note's walk was 10 % faster without it). Kept to
+    /// nested loops, a large clone's statements took a quarter longer in a store of one such
+    /// note (each joining 10,000 rows by index where a hash join reads the table once).
     static let plannerDefaults =
         "SELECT "
         + ["plan_cache_mode", "enable_hashjoin", "enable_mergejoin"].map {
@@ -351,19 +385,45 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         }.joined(separator: ", ") + ", set_config('work_mem', '64MB', true)"
 
     private func sourceVersionsSQL(_ entities: [EntityDescription], locking: Bool) -> String {
-        let walked = PostgreSQLGraphCopySQL.walkTable
         guard locking else { return sourceCheckSQL(entities) }
-        // An object reached by several edges (or by several copies' walks) has a row for each,
-        // all read in one snapshot: one version.
+        return sourceLockSQL(entities, versions: walkVersions)
+    }
+
+    /// Where a lock reads the walked objects: each entity's objects with their versions (`id,
+    /// ver`, one row per object), and all of them (one row per object).
+    private struct VersionSource {
+        let ofEntity: (Int) -> String
+        let objects: String
+    }
+
+    /// The walk table's rows: an object reached by several edges (or by several copies' walks)
+    /// has a row for each, all read in one snapshot, so one version.
+    private var walkVersions: VersionSource {
+        let walked = PostgreSQLGraphCopySQL.walkTable
+        return VersionSource(
+            ofEntity: { "(SELECT DISTINCT id, ver FROM \(walked) WHERE ent = \($0))" }, objects: "(SELECT DISTINCT ent, id FROM \(walked))")
+    }
+
+    /// The map's rows (`walkIntoMap`): every copy of a shared walk maps the same objects, read
+    /// through the map's key without a sort; copies that walk apart may map different ones.
+    private var mapVersions: VersionSource {
+        perCopyWalk
+            ? VersionSource(
+                ofEntity: { "(SELECT DISTINCT old AS id, ver FROM \(map) WHERE ent = \($0))" }, objects: "(SELECT DISTINCT ent, old FROM \(map))")
+            : VersionSource(
+                ofEntity: { "(SELECT old AS id, ver FROM \(map) WHERE ent = \($0) AND cp = 1)" }, objects: "(SELECT 1 FROM \(map) WHERE cp = 1)")
+    }
+
+    private func sourceLockSQL(_ entities: [EntityDescription], versions: VersionSource) -> String {
         let ctes = entities.map { entity in
             "s\(tag(entity.name)) AS (SELECT t.\"_version\" <> w.ver AS moved FROM \(quoted(entity.name)) t "
-                + "JOIN (SELECT DISTINCT id, ver FROM \(walked) WHERE ent = \(tag(entity.name))) w ON t.\"_id\" = w.id"
+                + "JOIN \(versions.ofEntity(tag(entity.name))) w ON t.\"_id\" = w.id"
                 + " ORDER BY t.\"_id\" FOR SHARE OF t)"
         }
         let counted = entities.map { "(SELECT count(*) FROM s\(tag($0.name)))" }.joined(separator: " + ")
         let moved = entities.map { "(SELECT count(*) FROM s\(tag($0.name)) WHERE moved)" }.joined(separator: " + ")
         return "WITH " + ctes.joined(separator: ", ") + " SELECT " + counted
-            + ", (SELECT count(*) FROM (SELECT DISTINCT ent, id FROM \(walked)) d), " + moved
+            + ", (SELECT count(*) FROM \(versions.objects) d), " + moved
     }
 
     /// The check without the lock, in one pass over the walked objects: each looks up its row
@@ -474,6 +534,18 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// follows. The sequences are constants, resolved when the statement is planned (`q`). A dry
     /// run only reads where each sequence stands.
     private func mapFillSQL(dryRun: Bool) -> String {
+        "INSERT INTO \(map) \(Self.mapColumns) WITH " + mapSteps(walkRows: PostgreSQLGraphCopySQL.walkTable, dryRun: dryRun) + " "
+            + Self.mapRows
+    }
+
+    static let mapColumns = "(cp, ent, old, new, pent, pold, pnew, ver)"
+    static let mapRows =
+        "SELECT n.cp, n.ent, n.id, n.new, n.pent, n.pid, p.new, n.ver FROM n LEFT JOIN n p ON p.cp = n.cp AND p.ent = n.pent AND p.id = n.pid"
+
+    /// The map fill's CTEs over the rows of a walk (`seq, cp, ent, id, pent, pid, ver`): `f` the
+    /// first arrival at each object, `n` the map's rows with their new ids (`mapRows` selects
+    /// them with each parent's).
+    private func mapSteps(walkRows: String, dryRun: Bool) -> String {
         var sequences = [String](repeating: "NULL", count: model.entities.count)
         for step in entitySteps {
             sequences[step.tag] = "'\(self.sequences[step.tag].replacingOccurrences(of: "'", with: "''"))'"
@@ -483,13 +555,10 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
             ? "coalesce(pg_sequence_last_value(q.seqs[s.ent + 1]), 0) + row_number() OVER (PARTITION BY s.ent ORDER BY s.cp, s.id)"
             : "nextval(q.seqs[s.ent + 1])"
         return """
-            INSERT INTO \(map) (cp, ent, old, new, pent, pold, pnew, ver) \
-            WITH q AS MATERIALIZED (SELECT ARRAY[\(sequences.joined(separator: ", "))]::regclass[] AS seqs), \
-            s AS (SELECT c.cp, w.ent, w.id, w.pent, w.pid, w.ver FROM \
-            (SELECT DISTINCT ON (cp, ent, id) cp, ent, id, pent, pid, ver FROM \(PostgreSQLGraphCopySQL.walkTable) ORDER BY cp, ent, id, seq) w \
-            JOIN generate_series(1, $3::int8) c(cp) ON w.cp = 0 OR w.cp = c.cp), \
-            n AS (SELECT s.cp, s.ent, s.id, s.pent, s.pid, s.ver, \(newID) AS new FROM s, q ORDER BY s.ent, s.cp, s.id) \
-            SELECT n.cp, n.ent, n.id, n.new, n.pent, n.pid, p.new, n.ver FROM n LEFT JOIN n p ON p.cp = n.cp AND p.ent = n.pent AND p.id = n.pid
+            q AS MATERIALIZED (SELECT ARRAY[\(sequences.joined(separator: ", "))]::regclass[] AS seqs), \
+            f AS (SELECT DISTINCT ON (cp, ent, id) cp, ent, id, pent, pid, ver FROM \(walkRows) ORDER BY cp, ent, id, seq), \
+            s AS (SELECT c.cp, f.ent, f.id, f.pent, f.pid, f.ver FROM f JOIN generate_series(1, $3::int8) c(cp) ON f.cp = 0 OR f.cp = c.cp), \
+            n AS (SELECT s.cp, s.ent, s.id, s.pent, s.pid, s.ver, \(newID) AS new FROM s, q ORDER BY s.ent, s.cp, s.id)
             """
     }
 
@@ -506,10 +575,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
             }
             arrivals = vias.count == ordered.count ? vias : nil
         }
-        // The lock's clause goes after the order, the version's condition before it.
-        precondition(inserts[0].hasSuffix(" " + insertOrder), "an insert ends with its order")
-        let locking = String(inserts[0].dropLast(insertOrder.count)) + "AND o.\"_version\" = m.ver \(insertOrder) FOR SHARE OF o"
-        return EntityStep(name: entity.name, tag: tag(entity.name), inserts: inserts, lockingInsert: locking, keepsPlaceArrivals: arrivals)
+        return EntityStep(name: entity.name, tag: tag(entity.name), inserts: inserts, keepsPlaceArrivals: arrivals)
     }
 
     /// The first copy (`cp`, 1-based) whose values of `attributes` of `entity` repeat an earlier
