@@ -18,28 +18,9 @@ if [[ " $backends " == *" sqlite "* ]]; then
 fi
 
 if [[ " $backends " == *" postgresql "* ]]; then
-    bindir="${PG_BINDIR:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}"
-    [[ -x "$bindir/initdb" ]] || { echo "bench-clone: no PostgreSQL (initdb) found; set PG_BINDIR" >&2; exit 2; }
-    cluster="$(mktemp -d /tmp/clone-bench-pg-XXXXXX)"   # short: the socket path must fit 107 bytes
-    as_postgres=()
-    if [[ "$(id -u)" == 0 ]]; then
-        chown postgres: "$cluster"
-        as_postgres=(runuser -u postgres --)
-    fi
-    stop_cluster() {
-        if [[ -f "$cluster/data/postmaster.pid" ]]; then
-            "${as_postgres[@]}" "$bindir/pg_ctl" -D "$cluster/data" -m fast -w stop >/dev/null || true
-        fi
-        rm -rf "$cluster"
-    }
-    trap stop_cluster EXIT
-    "${as_postgres[@]}" "$bindir/initdb" -D "$cluster/data" -U postgres -A trust -E UTF8 --locale=C --no-sync >/dev/null
-    # Settings of a small dedicated server, not of a durable one: fsync off like the SQLite run's
-    # temporary files, the same for both sides of the comparison.
-    "${as_postgres[@]}" "$bindir/pg_ctl" -D "$cluster/data" -l "$cluster/server.log" -w -t 60 start -o \
-        "-k $cluster -c listen_addresses='' -p 5432 -c fsync=off -c synchronous_commit=off -c full_page_writes=off \
-         -c shared_buffers=256MB -c max_wal_size=4GB -c shared_preload_libraries=pg_stat_statements \
-         -c pg_stat_statements.track=top" >/dev/null
-    "$bench" postgresql --model config/model.json --uri "postgresql://postgres@/postgres?host=$cluster&port=5432" "$@" || status=$?
+    # shellcheck source=scripts/bench-cluster.sh
+    source scripts/bench-cluster.sh
+    start_bench_cluster clone-bench top
+    "$bench" postgresql --model config/model.json --uri "$(bench_cluster_uri postgres)" "$@" || status=$?
 fi
 exit "$status"

@@ -38,32 +38,14 @@ if [ -z "$seeder" ]; then
     seeder="$(cd "$ROOT" && swift build -c release --show-bin-path)/clone-bench"
 fi
 
-bindir="${PG_BINDIR:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}"
-[ -x "$bindir/initdb" ] || { echo "pg-large-clone-profile.sh: no PostgreSQL (initdb) found; set PG_BINDIR" >&2; exit 2; }
-cluster="$(mktemp -d /tmp/pg-large-clone-XXXXXX)"   # short: the socket path must fit 107 bytes
-as_postgres=()
-if [ "$(id -u)" = 0 ]; then
-    chown postgres: "$cluster"
-    as_postgres=(runuser -u postgres --)
-fi
-stop_cluster() {
-    if [ -f "$cluster/data/postmaster.pid" ]; then
-        "${as_postgres[@]}" "$bindir/pg_ctl" -D "$cluster/data" -m fast -w stop >/dev/null || true
-    fi
-    rm -rf "$cluster"
-}
-trap stop_cluster EXIT
-"${as_postgres[@]}" "$bindir/initdb" -D "$cluster/data" -U postgres -A trust -E UTF8 --locale=C --no-sync >/dev/null
-"${as_postgres[@]}" "$bindir/pg_ctl" -D "$cluster/data" -l "$cluster/server.log" -w -t 60 start -o \
-    "-k $cluster -c listen_addresses='' -p 5432 -c fsync=off -c synchronous_commit=off -c full_page_writes=off \
-     -c shared_buffers=256MB -c max_wal_size=4GB -c shared_preload_libraries=pg_stat_statements \
-     -c pg_stat_statements.track=all" >/dev/null
+# shellcheck source=scripts/bench-cluster.sh
+source "$ROOT/scripts/bench-cluster.sh"
+start_bench_cluster pg-large-clone all
 psql_in() { "$bindir/psql" -h "$cluster" -p 5432 -U postgres -X -q -d "$1" "${@:2}"; }
-uri() { echo "postgresql://postgres@/$1?host=$cluster&port=5432"; }
 model="$ROOT/config/model.json"
 
 psql_in postgres -c "CREATE DATABASE seeded"
-"$seeder" pg-setup --model "$model" --uri "$(uri seeded)" --items "$items" --blob-bytes 4096 >/dev/null
+"$seeder" pg-setup --model "$model" --uri "$(bench_cluster_uri seeded)" --items "$items" --blob-bytes 4096 >/dev/null
 psql_in seeded -c "CREATE EXTENSION pg_stat_statements" -c "VACUUM ANALYZE"
 [ "$grow" = 1 ] && psql_in postgres -c "CREATE DATABASE measured TEMPLATE seeded"
 
@@ -80,7 +62,7 @@ categories="SELECT
 FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE 'SELECT (SELECT count(*)%'"
 
 runs=$(mktemp /tmp/pg-large-clone-runs-XXXXXX)
-trap 'stop_cluster; rm -f "$runs"' EXIT
+trap 'stop_bench_cluster; rm -f "$runs"' EXIT
 echo "run    build    wall_ms walk map lock inserts fk linked analyze total"
 for round in $(seq 1 "$rounds"); do
     count=${#builds[@]}
@@ -91,7 +73,7 @@ for round in $(seq 1 "$rounds"); do
         fi
         psql_in measured -c "SELECT pg_stat_statements_reset()" >/dev/null
         if [ "$build" = sql ]; then binary=$seeder mode=sql; else binary=$build mode=cloner; fi
-        seconds=$("$binary" pg-run --model "$model" --uri "$(uri measured)" --mode "$mode" --root 1 | sed -n 's/.* seconds=\([0-9.]*\).*/\1/p')
+        seconds=$("$binary" pg-run --model "$model" --uri "$(bench_cluster_uri measured)" --mode "$mode" --root 1 | sed -n 's/.* seconds=\([0-9.]*\).*/\1/p')
         line="$build $(awk -v s="$seconds" 'BEGIN { printf "%.0f", s * 1000 }') $(psql_in measured -At -F ' ' -c "$categories")"
         echo "$line" >>"$runs"
         echo "$round      $line"
@@ -103,7 +85,7 @@ runs = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     build, *figures = line.split()
     runs[build].append([float(figure) for figure in figures])
-print("medians (ms):     wall   walk    map   lock inserts     fk linked analyze  total")
+print("medians (ms):   wall   walk    map   lock inserts     fk linked analyze  total  build")
 for build, rows in runs.items():
-    print(f"{build[-16:]:>16} " + " ".join(f"{statistics.median(column):6.0f}" for column in zip(*rows)))
+    print("             " + " ".join(f"{statistics.median(column):6.0f}" for column in zip(*rows)) + f"  {build}")
 EOF

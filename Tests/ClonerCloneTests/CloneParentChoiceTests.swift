@@ -38,6 +38,16 @@ import Testing
         ] }
         """
 
+    /// The root and the leaves' possible parents, inserted first in this order (ids 0–4 of the
+    /// change set): Root, A, B, C, and D under C.
+    static let parents = [
+        ChangeSet.Insert(entity: "Root", attributes: ["code": .string("root")]),
+        ChangeSet.Insert(entity: "A", attributes: ["code": .string("a")], relationships: ["root": .toOne(.inserted(0))]),
+        ChangeSet.Insert(entity: "B", attributes: ["code": .string("b")], relationships: ["root": .toOne(.inserted(0))]),
+        ChangeSet.Insert(entity: "C", attributes: ["code": .string("c")], relationships: ["root": .toOne(.inserted(0))]),
+        ChangeSet.Insert(entity: "D", attributes: ["code": .string("d")], relationships: ["c": .toOne(.inserted(3))]),
+    ]
+
     /// `extraLeaves` under D make the clone a large one, which PostgreSQL walks a second time,
     /// straight into its map, choosing the parents in the same statement.
     @Test(arguments: StoreBackendKind.available, [0, 1_100])
@@ -46,12 +56,8 @@ import Testing
         let leaf = { (parents: [String: ChangeSet.RelationshipEdit]) in
             ChangeSet.Insert(entity: "Leaf", attributes: ["from": .string("original")], relationships: parents)
         }
-        var inserts = [
-            ChangeSet.Insert(entity: "Root", attributes: ["code": .string("root")]),
-            ChangeSet.Insert(entity: "A", attributes: ["code": .string("a")], relationships: ["root": .toOne(.inserted(0))]),
-            ChangeSet.Insert(entity: "B", attributes: ["code": .string("b")], relationships: ["root": .toOne(.inserted(0))]),
-            ChangeSet.Insert(entity: "C", attributes: ["code": .string("c")], relationships: ["root": .toOne(.inserted(0))]),
-            ChangeSet.Insert(entity: "D", attributes: ["code": .string("d")], relationships: ["c": .toOne(.inserted(3))]),
+        var inserts = CloneParentChoiceTests.parents
+        inserts += [
             // Depth 2 through A and through B: B comes first (`bs` before `as`), although
             // `A.leaves` is numbered before `B.leaves`.
             leaf(["a": .toOne(.inserted(1)), "b": .toOne(.inserted(2))]),

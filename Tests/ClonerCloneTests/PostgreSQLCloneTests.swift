@@ -343,13 +343,7 @@ struct PostgreSQLCloneTests {
     /// 1,504 are refused without a new leaf id; under 1,505 they are copied.
     @Test func aWalkOfObjectsReachedTwiceIsCountedToItsEndBeforeIDsAreTaken() throws {
         let fixture = try CloneFixture(modelJSON: CloneParentChoiceTests.model, .postgreSQL)
-        var inserts = [
-            ChangeSet.Insert(entity: "Root", attributes: ["code": .string("root")]),
-            ChangeSet.Insert(entity: "A", attributes: ["code": .string("a")], relationships: ["root": .toOne(.inserted(0))]),
-            ChangeSet.Insert(entity: "B", attributes: ["code": .string("b")], relationships: ["root": .toOne(.inserted(0))]),
-            ChangeSet.Insert(entity: "C", attributes: ["code": .string("c")], relationships: ["root": .toOne(.inserted(0))]),
-            ChangeSet.Insert(entity: "D", attributes: ["code": .string("d")], relationships: ["c": .toOne(.inserted(3))]),
-        ]
+        var inserts = CloneParentChoiceTests.parents
         inserts += (0..<1_000).map { _ in
             ChangeSet.Insert(entity: "Leaf", attributes: [:], relationships: ["a": .toOne(.inserted(1)), "b": .toOne(.inserted(2))])
         }
