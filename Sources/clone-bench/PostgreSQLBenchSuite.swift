@@ -14,8 +14,9 @@ struct PostgreSQLBenchSuite {
     let adminURI: String
     var sizes = BenchSizes()
 
-    /// The goal on PostgreSQL: Cloner rows/s at least 0.7 × the hand-written SQL's.
-    static let targetRatio = 0.7
+    /// The goal on PostgreSQL, as on SQLite: Cloner rows/s at least 0.85 × the hand-written
+    /// SQL's (it was 0.7 once).
+    static let targetRatio = BenchSuite.targetRatio
 
     struct SizeResult {
         var label: String
