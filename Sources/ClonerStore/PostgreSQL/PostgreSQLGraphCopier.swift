@@ -363,8 +363,7 @@ struct PostgreSQLGraphCopier {
         // 100,000 items takes longer than that).
         let checksSourceLast = prepared && context.attempt <= 2
 
-        let locksFirst = !checksSourceLast
-        let waitsBriefly = prepared && locksFirst
+        let waitsBriefly = prepared && !checksSourceLast
         if prepared {
             // A small clone that locks its source (its third run) waits at most
             // `sourceLockTimeout` for the rows: an edit of the template locks its rows in its own
@@ -387,7 +386,7 @@ struct PostgreSQLGraphCopier {
             // Temporary tables are never analysed automatically; without statistics a large clone
             // would be planned as if the map held a handful of rows.
             batch.add("ANALYZE \(map)", [])
-            if locksFirst { compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: true, fromMap: walkedIntoMap, into: &batch) }
+            compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: true, fromMap: walkedIntoMap, into: &batch)
         }
         let linkedSQL = sql.linkedStatements(walked: Set(counts.keys), mayAppend: mayAppend)
         // Links found again only where not remembered, or where the copies join an ordered list
