@@ -306,8 +306,8 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// fill reads the walk's rows where the recursion leaves them, so they are never written to
     /// the walk table and read back, and a large clone reads no walk table at all — its lock reads
     /// the versions the map keeps, one row per object (`sourceLock(walked:fromMap:)`). For the
-    /// 10,000-item note that was about a fifth less server time for walk and map together, and
-    /// half for the lock (docs/benchmarks.md). It answers as `walk` does; the map is written only
+    /// 10,000-item note that was a fifth less server time for walk and map together when run
+    /// alone (about a tenth within whole clones), and half for the lock (docs/benchmarks.md). It answers as `walk` does; the map is written only
     /// when the walk ended within its stop (`limited`, after `walkRowLimit` rows) and found no
     /// more objects than the plan allows, so a clone too large takes no id. `dryRun` takes none
     /// either way, as `mapFillDryRun`.
