@@ -53,7 +53,7 @@ psql_in seeded -c "CREATE EXTENSION pg_stat_statements" -c "VACUUM ANALYZE"
 categories="SELECT
   round(coalesce(sum(total_exec_time) FILTER (WHERE query LIKE 'WITH RECURSIVE%'), 0)),
   round(coalesce(sum(total_exec_time) FILTER (WHERE query LIKE 'INSERT INTO pg_temp.\"_clone_map\"%'), 0)),
-  round(coalesce(sum(total_exec_time) FILTER (WHERE query LIKE 'WITH s0 AS%'), 0)),
+  round(coalesce(sum(total_exec_time) FILTER (WHERE query LIKE 'WITH s% AS (SELECT t.\"_version\" <> w.ver AS moved%'), 0)),
   round(coalesce(sum(total_exec_time) FILTER (WHERE query LIKE 'INSERT INTO \"%'), 0)),
   round(coalesce(sum(total_exec_time) FILTER (WHERE query LIKE '% FOR KEY SHARE OF x'), 0)),
   round(coalesce(sum(total_exec_time) FILTER (WHERE query LIKE '%_clone_linked\" AS l%'), 0)),

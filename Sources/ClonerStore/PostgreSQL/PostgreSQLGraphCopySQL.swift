@@ -111,7 +111,9 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
 
     private final class StatementsByWalked {
         var statements: [LinkedKey: LinkedStatements] = [:]
-        var sourceVersions: [Set<Int>: (lock: String, check: String, mapLock: String)] = [:]
+        var sourceVersions: [Set<Int>: (lock: String, check: String)] = [:]
+        /// `sourceLock(walked:fromMap:)` from the map, built only for large clones.
+        var mapLocks: [Set<Int>: String] = [:]
     }
 
     /// The statements that find the objects the copies link, count them and lock those whose
@@ -344,8 +346,11 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// named is a part of the plan that PostgreSQL sets up at each run, found rows or not.
     /// `fromMap`: the versions are read where a walk into the map (`walkIntoMap`) kept them.
     func sourceLock(walked: Set<Int>, fromMap: Bool = false) -> String {
-        let statements = sourceVersions(walked: walked)
-        return fromMap ? statements.mapLock : statements.lock
+        guard fromMap else { return sourceVersions(walked: walked).lock }
+        if let known = byWalked.mapLocks[walked] { return known }
+        let lock = sourceLockSQL(model.entities.filter { walked.contains(tag($0.name)) }, versions: mapVersions)
+        byWalked.mapLocks[walked] = lock
+        return lock
     }
 
     /// The same answers as `sourceLock`, without locking: sent after a small clone's last read of
@@ -359,13 +364,10 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         sourceVersions(walked: walked).check
     }
 
-    private func sourceVersions(walked: Set<Int>) -> (lock: String, check: String, mapLock: String) {
+    private func sourceVersions(walked: Set<Int>) -> (lock: String, check: String) {
         if let known = byWalked.sourceVersions[walked] { return known }
         let entities = model.entities.filter { walked.contains(tag($0.name)) }
-        let statements = (
-            lock: sourceVersionsSQL(entities, locking: true), check: sourceVersionsSQL(entities, locking: false),
-            mapLock: sourceLockSQL(entities, versions: mapVersions)
-        )
+        let statements = (lock: sourceVersionsSQL(entities, locking: true), check: sourceVersionsSQL(entities, locking: false))
         byWalked.sourceVersions[walked] = statements
         return statements
     }
