@@ -20,7 +20,8 @@ import ClonerModel
 ///    objects found per entity; `sourceCheck` compares the versions after step 6 (a large clone
 ///    and a run after the first: `sourceLock` locks the objects and compares them before step 3).
 ///    A large clone walks a second time, straight into the map (`walkIntoMap`), which is then
-///    step 2 as well.
+///    step 2 as well — by one join per way down the model where the model allows
+///    (`walkByPaths`).
 /// 2. `mapFill`: one statement for every entity: old → new `_id` per copy, new ids from each
 ///    table's sequence handed out in (copy, old id) order, each object's parent — its first
 ///    arrival in the walk — with the parent's new `_id`, joined within the same statement, and
@@ -82,6 +83,9 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// a walk that stopped may still have no more objects than the limit; it is then walked again
     /// straight into the map (`walkIntoMap`).
     private(set) var walk = ""
+    /// The ways down the model a large clone walks by (`walkByPaths`), when the walk can be
+    /// written so; nil leaves it to the recursion.
+    private(set) var walkPathList: [GraphWalkPath]?
     /// Rows the first walk stops at whatever the object limit: one more than a clone whose
     /// statements run prepared may have (`PostgreSQLGraphCopier.preparedObjectLimit`).
     static let firstWalkRows = PostgreSQLGraphCopier.preparedObjectLimit + 1
@@ -162,6 +166,12 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         // The steps first: the walk counts what their inserts need to know.
         self.entitySteps = entities.map(entityStep)
         self.walk = walkSQL(limit: firstWalkLimit)
+        if !perCopyWalk {
+            let settings = settings
+            let rootEntity = plan.rootEntity
+            // Copies that walk alike: a relationship of the root a `set` names is set in all.
+            self.walkPathList = walkPaths { $0.source == rootEntity && settings[$0.name] != nil }
+        }
         let linkedSelects = linkedSelects(entities: entities)
         self.linkedSelects = linkedSelects
         self.everyLinked = LinkedStatements(linkedSelects, schema: schema)
@@ -309,21 +319,32 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// the walk table and read back, and a large clone reads no walk table at all — its lock reads
     /// the versions the map keeps, one row per object (`sourceLock(walked:fromMap:)`). For the
     /// 10,000-item note that was a fifth less server time for walk and map together when run
-    /// alone (about a tenth within whole clones), and half for the lock (docs/benchmarks.md). It answers as `walk` does; the map is written only
-    /// when the walk ended within its stop (`limited`, after `walkRowLimit` rows) and found no
-    /// more objects than the plan allows, so a clone too large takes no id. `dryRun` takes none
-    /// either way, as `mapFillDryRun`.
+    /// alone (about a tenth within whole clones), and half for the lock (docs/benchmarks.md).
+    /// Where the model allows, the walk is one join per way down it (`walkByPaths`) rather than
+    /// the recursion. It answers as `walk` does; the map is written only when the walk ended
+    /// within its stop (`limited`, after `walkRowLimit` rows) and found no more objects than the
+    /// plan allows, so a clone too large takes no id. `dryRun` takes none either way, as
+    /// `mapFillDryRun`.
     func walkIntoMap(limited: Bool, dryRun: Bool) -> String {
         let bounded = walkRowLimit != Int.max
+        let limit = limited && bounded ? walkRowLimit : nil
+        let walk: (ctes: String, firstArrivals: String, rowCount: String, answers: String)
+        if let byPaths = walkByPaths(limit: limit) {
+            walk = byPaths
+        } else {
+            walk = (
+                ctes: walkCTE() + ", walked AS MATERIALIZED (SELECT row_number() OVER () AS seq, * FROM \(walkRows(limit: limit)))",
+                firstArrivals: Self.firstArrivals(walkRows: "walked"), rowCount: "(SELECT count(*) FROM walked)",
+                answers: walkAnswers(rows: "walked", objects: "f")
+            )
+        }
         var guards: [String] = []
-        if limited && bounded { guards.append("(SELECT count(*) FROM walked) < \(walkRowLimit)") }
+        if limit != nil { guards.append("\(walk.rowCount) < \(walkRowLimit)") }
         if bounded { guards.append("(SELECT count(*) FROM f) < \(walkRowLimit)") }
-        return walkCTE()
-            + ", walked AS MATERIALIZED (SELECT row_number() OVER () AS seq, * FROM \(walkRows(limit: limited && bounded ? walkRowLimit : nil))), "
-            + mapSteps(walkRows: "walked", dryRun: dryRun)
+        return walk.ctes + ", " + mapSteps(firstArrivals: walk.firstArrivals, dryRun: dryRun)
             + ", mapped AS (INSERT INTO \(map) \(Self.mapColumns) \(Self.mapRows)"
             + (guards.isEmpty ? "" : " WHERE " + guards.joined(separator: " AND ")) + ") "
-            + walkAnswers(rows: "walked", objects: "f")
+            + walk.answers
     }
 
     /// Locks every walked object `FOR SHARE` (entity by entity in tag order, rows in `_id` order),
@@ -536,7 +557,8 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// follows. The sequences are constants, resolved when the statement is planned (`q`). A dry
     /// run only reads where each sequence stands.
     private func mapFillSQL(dryRun: Bool) -> String {
-        "INSERT INTO \(map) \(Self.mapColumns) WITH " + mapSteps(walkRows: PostgreSQLGraphCopySQL.walkTable, dryRun: dryRun) + " "
+        "INSERT INTO \(map) \(Self.mapColumns) WITH " + mapSteps(firstArrivals: Self.firstArrivals(walkRows: PostgreSQLGraphCopySQL.walkTable), dryRun: dryRun)
+            + " "
             + Self.mapRows
     }
 
@@ -544,10 +566,15 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     static let mapRows =
         "SELECT n.cp, n.ent, n.id, n.new, n.pent, n.pid, p.new, n.ver FROM n LEFT JOIN n p ON p.cp = n.cp AND p.ent = n.pent AND p.id = n.pid"
 
-    /// The map fill's CTEs over the rows of a walk (`seq, cp, ent, id, pent, pid, ver`): `f` the
-    /// first arrival at each object, `n` the map's rows with their new ids (`mapRows` selects
-    /// them with each parent's).
-    private func mapSteps(walkRows: String, dryRun: Bool) -> String {
+    /// The first arrival at each object (`cp, ent, id, pent, pid, ver`) among the rows of a walk
+    /// (`seq, cp, ent, id, pent, pid, ver`): the row of lowest `seq`.
+    private static func firstArrivals(walkRows: String) -> String {
+        "SELECT DISTINCT ON (cp, ent, id) cp, ent, id, pent, pid, ver FROM \(walkRows) ORDER BY cp, ent, id, seq"
+    }
+
+    /// The map fill's CTEs over the first arrival at each object (`firstArrivals`): `f` those,
+    /// `n` the map's rows with their new ids (`mapRows` selects them with each parent's).
+    private func mapSteps(firstArrivals: String, dryRun: Bool) -> String {
         var sequences = [String](repeating: "NULL", count: model.entities.count)
         for step in entitySteps {
             sequences[step.tag] = "'\(self.sequences[step.tag].replacingOccurrences(of: "'", with: "''"))'"
@@ -558,7 +585,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
             : "nextval(q.seqs[s.ent + 1])"
         return """
             q AS MATERIALIZED (SELECT ARRAY[\(sequences.joined(separator: ", "))]::regclass[] AS seqs), \
-            f AS (SELECT DISTINCT ON (cp, ent, id) cp, ent, id, pent, pid, ver FROM \(walkRows) ORDER BY cp, ent, id, seq), \
+            f AS (\(firstArrivals)), \
             s AS (SELECT c.cp, f.ent, f.id, f.pent, f.pid, f.ver FROM f JOIN generate_series(1, $3::int8) c(cp) ON f.cp = 0 OR f.cp = c.cp), \
             n AS (SELECT s.cp, s.ent, s.id, s.pent, s.pid, s.ver, \(newID) AS new FROM s, q ORDER BY s.ent, s.cp, s.id)
             """
