@@ -51,7 +51,7 @@ psql_in seeded -c "CREATE EXTENSION pg_stat_statements" -c "VACUUM ANALYZE"
 
 # The server's time by kind of statement; the deferred foreign-key checks run at COMMIT.
 categories="SELECT
-  round(coalesce(sum(total_exec_time) FILTER (WHERE query LIKE 'WITH RECURSIVE%'), 0)),
+  round(coalesce(sum(total_exec_time) FILTER (WHERE (query LIKE 'WITH RECURSIVE%' OR query LIKE 'WITH p0 AS%')), 0)),
   round(coalesce(sum(total_exec_time) FILTER (WHERE query LIKE 'INSERT INTO pg_temp.\"_clone_map\"%'), 0)),
   round(coalesce(sum(total_exec_time) FILTER (WHERE query LIKE 'WITH s% AS (SELECT t.\"_version\" <> w.ver AS moved%'), 0)),
   round(coalesce(sum(total_exec_time) FILTER (WHERE query LIKE 'INSERT INTO \"%'), 0)),
