@@ -339,12 +339,16 @@ struct PostgreSQLCloneTests {
 
     /// A large clone walked by its ways down the model still tells which copies join an
     /// original's list at its end (rule 7): a memo of another note, reached only through an item
-    /// data of the cloned one, is copied into that note's memos after the memo itself, while
-    /// every other memo's copy joins the clone's list.
+    /// data of the cloned one, is copied with its attachment into that note's memos after the
+    /// memo itself, while every other memo's copy joins the clone's list.
     @Test func aLargeCloneOfAMemoFromAnotherNoteAppendsItsCopyToThatNote() throws {
         let fixture = try CloneFixture(.postgreSQL)
         let large = try fixture.makeSampleNote(name: "Large", items: 400)
         let other = try fixture.makeSampleNote(name: "Other", items: 1)
+        let attachment = try fixture.insert([
+            ChangeSet.Insert(
+                entity: "Attachment", attributes: ["image": .binary(Data([1, 2, 3]))], relationships: ["memo": .toOne(.existing(other.memos[0]))])
+        ])[0]
         let store = fixture.store
         _ = try store.write {
             try $0.save(
@@ -354,6 +358,7 @@ struct PostgreSQLCloneTests {
         }
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: large.note, returnIDs: true))
         #expect(result.created["Memo"] == 401)
+        #expect(result.ids?["Attachment"]?[attachment] != nil, "the memo's attachment, found through its item data only")
         let copy = try #require(result.ids?["Memo"]?[other.memos[0]])
         #expect(try fixture.toMany("Note", other.note, "memos") == [other.memos[0], copy])
         #expect(try fixture.toMany("Note", result.clone.id, "memos") == large.memos.map { result.ids?["Memo"]?[$0] ?? -1 })

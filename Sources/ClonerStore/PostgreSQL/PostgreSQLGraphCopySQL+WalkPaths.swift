@@ -13,10 +13,11 @@ extension PostgreSQLGraphCopySQL {
     /// one column or under a unique index — and the ways come in breadth-first order, so an
     /// object's first arrival is its row on the first way that has it: a way's rows less those of
     /// the ways before it at the same entity, where sorting all rows by object cost the
-    /// 10,000-item note 30 ms. An object two ways reach is a row on each (the recursion's `UNION`
-    /// made one row of two arrivals by the same edge from the same parent), so the rows may be
-    /// more than the recursion's; the objects are the same. `limit` stops every way there: a walk
-    /// past the object limit reads at most that many rows of each.
+    /// 10,000-item note 30 ms. The rows are not the recursion's — an object two ways reach is a
+    /// row on each, where the recursion's `UNION` made one of two arrivals by the same edge from
+    /// the same parent, and a way goes on only from objects that no earlier way left by the same
+    /// edge — but the objects, their first arrivals and the edges that reached them are. `limit`
+    /// stops every way there: a walk past the object limit reads at most that many rows of each.
     func walkByPaths(limit: Int?) -> (ctes: String, firstArrivals: String, rowCount: String, answers: String)? {
         guard let paths = walkPathList else { return nil }
         let stop = limit.map { " LIMIT \($0)" } ?? ""
@@ -35,8 +36,19 @@ extension PostgreSQLGraphCopySQL {
                 // into a join (`OFFSET 0`): a hash join, which it prefers, reads the whole table
                 // to find the clone's rows, and took the 10,000-item note's walk from 180 to 260 ms
                 // once the store held 14 such notes (docs/benchmarks.md).
+                // An object an earlier way at the same entity also reached, and left by the same
+                // edge, gives the same rows there first: only the others go on (for the note, the
+                // memos reached again through their item data, whose attachments are found once).
+                let covering = paths.indices.filter { way in
+                    way < parent && paths[way].entityTag == paths[parent].entityTag
+                        && paths.contains { $0.parent == way && $0.edge?.via == edge.via }
+                }
+                let parents =
+                    covering.isEmpty
+                    ? "p\(parent)"
+                    : "(SELECT * FROM p\(parent) x WHERE " + covering.map(Self.notOnWay).joined(separator: " AND ") + ")"
                 ctes.append(
-                    "\(name) AS (SELECT t.id, t.ver, p.id AS pid FROM p\(parent) p CROSS JOIN LATERAL ("
+                    "\(name) AS (SELECT t.id, t.ver, p.id AS pid FROM \(parents) p CROSS JOIN LATERAL ("
                         + "SELECT t.\(quoted(join.destinationColumn)) AS id, \(ownRow ? "t" : "d").\"_version\" AS ver "
                         + "FROM \(quoted(join.table)) t\(destination) WHERE t.\(quoted(join.sourceColumn)) = p.id "
                         + "AND \(join.nonNullCondition(alias: "t")) OFFSET 0) t\(stop))")
