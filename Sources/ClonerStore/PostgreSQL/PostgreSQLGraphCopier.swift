@@ -598,16 +598,22 @@ struct PostgreSQLGraphCopier {
     /// transaction (a rolled-back transaction would take tables it created with it); `IF NOT
     /// EXISTS` makes a second run harmless. Their rows outlive the transaction that wrote them
     /// until the next clone empties them (see the type's comment).
-    static let workTablesDDL = """
-        CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 NOT NULL, cp int4 NOT NULL, ent int4 NOT NULL, \
-        id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8, ver int8);
-        CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (cp int4 NOT NULL, ent int4 NOT NULL, old int8 NOT NULL, new int8 NOT NULL, \
-        pent int4, pold int8, pnew int8, ver int8, PRIMARY KEY (ent, old, cp));
-        CREATE INDEX IF NOT EXISTS "_clone_map_parent" ON pg_temp."_clone_map" (ent, pnew);
-        CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent int4 NOT NULL, id int8 NOT NULL, bump int4 NOT NULL, \
-        PRIMARY KEY (ent, id));
-        CREATE TEMP TABLE IF NOT EXISTS "_clone_walk_token" (token int8 NOT NULL);
-        """
+    ///
+    /// The map's index by parent serves only the push of a self-following attribute down a chain
+    /// of clones (`PostgreSQLGraphCopySQL.makeFollowStep`), so it is made only for a model with
+    /// such an attribute: kept up by every map fill, it cost the 10,000-item note's 15 ms.
+    static func workTablesDDL(for schema: StoreSchema) -> String {
+        let chains = schema.model.entities.contains { entity in entity.attributes.contains { $0.cloneRule.followParent == $0.name } }
+        return """
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 NOT NULL, cp int4 NOT NULL, ent int4 NOT NULL, \
+            id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8, ver int8);
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (cp int4 NOT NULL, ent int4 NOT NULL, old int8 NOT NULL, new int8 NOT NULL, \
+            pent int4, pold int8, pnew int8, ver int8, PRIMARY KEY (ent, old, cp));
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent int4 NOT NULL, id int8 NOT NULL, bump int4 NOT NULL, \
+            PRIMARY KEY (ent, id));
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_walk_token" (token int8 NOT NULL);
+            """ + (chains ? "\nCREATE INDEX IF NOT EXISTS \"_clone_map_parent\" ON pg_temp.\"_clone_map\" (ent, pnew);" : "")
+    }
 
     /// The `_id` sequence of every entity, by entity number, asked of the server once per
     /// connection. The map fill names them as constants, which PostgreSQL resolves when it plans
@@ -637,7 +643,7 @@ struct PostgreSQLGraphCopier {
     private mutating func ensureWorkTables() throws {
         guard !connection.hasCloneWorkTables else { return }
         statementCount += 1
-        try connection.execute(Self.workTablesDDL)
+        try connection.execute(Self.workTablesDDL(for: schema))
     }
 
     /// A retryable failure: the source changed between the walk and its lock or check.

@@ -118,7 +118,7 @@ final class PostgreSQLStore: StoreBackend {
             do {
                 return try pool.withConnection { connection in
                     if !connection.hasCloneWorkTables {
-                        try connection.execute(PostgreSQLGraphCopier.workTablesDDL)
+                        try connection.execute(PostgreSQLGraphCopier.workTablesDDL(for: layout.schema))
                         connection.hasCloneWorkTables = true
                     }
                     return try connection.transaction(.readCommitted) {
