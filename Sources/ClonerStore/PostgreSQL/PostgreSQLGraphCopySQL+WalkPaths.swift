@@ -23,19 +23,19 @@ extension PostgreSQLGraphCopySQL {
         let stop = limit.map { " LIMIT \($0)" } ?? ""
         var ctes: [String] = []
         var arrivals: [String] = []
+        // A way's objects carry the references their next ways leave by (a to-one stored on
+        // the object, `c<way>`), so those ways look up only the destination, not the object again.
+        func carried(_ index: Int, from row: String) -> String {
+            paths.indices.filter { paths[$0].parent == index }.compactMap { next in
+                guard let join = paths[next].edge?.join, isStoredOnSource(join, of: paths[index]) else { return nil }
+                return ", \(row).\(quoted(join.destinationColumn)) AS c\(next)"
+            }.joined()
+        }
         for (index, path) in paths.enumerated() {
             let name = "p\(index)"
             if let edge = path.edge, let parent = path.parent {
                 let join = edge.join
-                // The destination's own row carries its version; a reference stored on the
-                // source joins the destination for it.
-                let ownRow = join.table == edge.relationship.destination && join.destinationColumn == "_id"
-                let destination =
-                    ownRow ? "" : " JOIN \(quoted(edge.relationship.destination)) d ON d.\"_id\" = t.\(quoted(join.destinationColumn))"
-                // Each parent's objects by index, a lateral subquery PostgreSQL may not merge
-                // into a join (`OFFSET 0`): a hash join, which it prefers, reads the whole table
-                // to find the clone's rows, and took the 10,000-item note's walk from 180 to 260 ms
-                // once the store held 14 such notes (docs/benchmarks.md).
+                let destinationTable = quoted(edge.relationship.destination)
                 // An object an earlier way at the same entity also reached, and left by the same
                 // edge, gives the same rows there first: only the others go on (for the note, the
                 // memos reached again through their item data, whose attachments are found once).
@@ -47,14 +47,30 @@ extension PostgreSQLGraphCopySQL {
                     covering.isEmpty
                     ? "p\(parent)"
                     : "(SELECT * FROM p\(parent) x WHERE " + covering.map(Self.notOnWay).joined(separator: " AND ") + ")"
-                ctes.append(
-                    "\(name) AS (SELECT t.id, t.ver, p.id AS pid FROM \(parents) p CROSS JOIN LATERAL ("
-                        + "SELECT t.\(quoted(join.destinationColumn)) AS id, \(ownRow ? "t" : "d").\"_version\" AS ver "
-                        + "FROM \(quoted(join.table)) t\(destination) WHERE t.\(quoted(join.sourceColumn)) = p.id "
-                        + "AND \(join.nonNullCondition(alias: "t")) OFFSET 0) t\(stop))")
+                // Each parent's objects by index, a lateral subquery PostgreSQL may not merge
+                // into a join (`OFFSET 0`): a hash join, which it prefers, reads the whole table
+                // to find the clone's rows, and took the 10,000-item note's walk from 180 to 260 ms
+                // once the store held 14 such notes (docs/benchmarks.md). The destination's own
+                // row carries its version.
+                let lookup: String
+                if isStoredOnSource(join, of: paths[parent]) {
+                    lookup =
+                        "SELECT d.\"_id\" AS id, d.\"_version\" AS ver\(carried(index, from: "d")) FROM \(destinationTable) d "
+                        + "WHERE d.\"_id\" = p.c\(index)"
+                } else if join.table == edge.relationship.destination && join.destinationColumn == "_id" {
+                    lookup =
+                        "SELECT t.\"_id\" AS id, t.\"_version\" AS ver\(carried(index, from: "t")) FROM \(destinationTable) t "
+                        + "WHERE t.\(quoted(join.sourceColumn)) = p.id"
+                } else {
+                    lookup =
+                        "SELECT d.\"_id\" AS id, d.\"_version\" AS ver\(carried(index, from: "d")) FROM \(quoted(join.table)) t "
+                        + "JOIN \(destinationTable) d ON d.\"_id\" = t.\(quoted(join.destinationColumn)) "
+                        + "WHERE t.\(quoted(join.sourceColumn)) = p.id AND \(join.nonNullCondition(alias: "t"))"
+                }
+                ctes.append("\(name) AS (SELECT t.*, p.id AS pid FROM \(parents) p CROSS JOIN LATERAL (\(lookup) OFFSET 0) t\(stop))")
             } else {
                 ctes.append(
-                    "\(name) AS (SELECT r.\"_id\" AS id, r.\"_version\" AS ver, NULL::int8 AS pid "
+                    "\(name) AS (SELECT r.\"_id\" AS id, r.\"_version\" AS ver, NULL::int8 AS pid\(carried(index, from: "r")) "
                         + "FROM \(quoted(plan.rootEntity)) r WHERE r.\"_id\" = $1)")
             }
             let parentTag = path.parent.map { "\(paths[$0].entityTag)::int4" } ?? "NULL::int4"
@@ -68,6 +84,11 @@ extension PostgreSQLGraphCopySQL {
             ctes: "WITH " + ctes.joined(separator: ", "), firstArrivals: arrivals.joined(separator: " UNION ALL "), rowCount: rowCount,
             answers: "SELECT ent, count(*) FROM f GROUP BY ent UNION ALL SELECT -1, \(rowCount)" + mayAppendCounts(paths)
         )
+    }
+
+    /// A reference kept in a column of the rows of `way`'s entity: a to-one stored on its source.
+    private func isStoredOnSource(_ join: RelationshipJoin, of way: GraphWalkPath) -> Bool {
+        join.sourceColumn == "_id" && join.table == model.entities[way.entityTag].name
     }
 
     /// The objects of `f` row `x` not on way `index`.
