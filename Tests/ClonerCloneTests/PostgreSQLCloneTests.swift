@@ -380,6 +380,38 @@ struct PostgreSQLCloneTests {
         #expect(try fixture.toMany("Note", note.note, "items") == note.items + [result.clone.id])
     }
 
+    /// A tree of folders cannot be walked by its ways (each level is one more), so a large one
+    /// walks into the map recursively: 1,231 folders copied, each under its parent's copy, the
+    /// children in their order.
+    @Test func aLargeTreeIsWalkedRecursivelyIntoTheMap() throws {
+        let folders = """
+            { "entities": [ { "name": "Folder", "attributes": [ { "name": "name", "type": "string" } ],
+                "relationships": [
+                  { "name": "parent", "destination": "Folder", "inverse": "children" },
+                  { "name": "children", "destination": "Folder", "toMany": true, "ordered": true, "inverse": "parent",
+                    "deleteRule": "cascade" } ] } ] }
+            """
+        let fixture = try CloneFixture(modelJSON: folders, .postgreSQL)
+        var inserts = [ChangeSet.Insert(entity: "Folder", attributes: ["name": .string("root")])]
+        for branch in 0..<30 {
+            let parent = inserts.count
+            inserts.append(
+                ChangeSet.Insert(entity: "Folder", attributes: ["name": .string("b\(branch)")], relationships: ["parent": .toOne(.inserted(0))]))
+            inserts += (0..<40).map { leaf in
+                ChangeSet.Insert(
+                    entity: "Folder", attributes: ["name": .string("b\(branch).\(leaf)")], relationships: ["parent": .toOne(.inserted(parent))])
+            }
+        }
+        let ids = try fixture.insert(inserts)
+        let result = try fixture.engine.clone(CloneRequest(entity: "Folder", id: ids[0], returnIDs: true))
+        #expect(result.created == ["Folder": 1_231])
+        let map = try #require(result.ids?["Folder"])
+        let branch = ids[1 + 7 * 41]
+        #expect(try fixture.toOne("Folder", try #require(map[branch]), "parent") == result.clone.id)
+        let leaves = try fixture.toMany("Folder", branch, "children")
+        #expect(try fixture.toMany("Folder", try #require(map[branch]), "children") == leaves.map { map[$0] ?? -1 })
+    }
+
     /// A walk that passes the object limit's rows with fewer objects than the limit (each leaf
     /// below reached from both A and B before the leaves only D reaches) is walked again to its
     /// end, and the objects counted there before any id is taken: 1,505 objects under a limit of

@@ -102,7 +102,7 @@ extension PostgreSQLGraphCopySQL {
     /// list), and sent only when not zero, as the recursion's `HAVING` does.
     private func mayAppendCounts(_ paths: [GraphWalkPath]) -> String {
         entitySteps.compactMap { step -> String? in
-            guard let keeps = step.keepsPlaceArrivals else { return nil }
+            guard let keeps = step.keepsPlaceArrivals, !keeps.isEmpty else { return nil }
             let ways = paths.indices.filter { paths[$0].entityTag == step.tag }
             guard !ways.isEmpty, !(keeps.count == 1 && ways.allSatisfy({ paths[$0].edge?.via == keeps[0] })) else { return nil }
             // An object moves when some arrival that would keep it in place did not reach it.
