@@ -80,6 +80,7 @@ import Testing
                   { "name": "boards", "destination": "Board", "toMany": true, "inverse": "cards" } ] } ] }
             """
         #expect(try Self.ways(boards, root: "Board") == nil)
+        #expect(try Self.ways(boards, root: "Board", excludedAtRoot: ["cards"]) == ["Board@0"], "an edge never taken does not count")
     }
 
     /// A leaf reached at depth 3 through two ways that start with the same edge of the root: which

@@ -10,7 +10,8 @@ struct GraphWalkPath {
     /// Index of the way this one continues, in the list `walkPaths` answers; nil for the root.
     let parent: Int?
     let entityTag: Int
-    /// Edges from the root: the breadth-first level of every object this way reaches.
+    /// Edges from the root: the breadth-first level at which this way reaches its objects (an
+    /// object another way reached at a shallower level was met there first).
     let depth: Int
     /// The position, among the walk's edges, of the root's edge this way starts with: between
     /// two ways at one depth, breadth first meets the one that starts with the earlier edge first.
@@ -18,7 +19,7 @@ struct GraphWalkPath {
 }
 
 extension GraphCopySQLBuilder {
-    /// Ways down the model this many and more are left to the recursive walk: the statement of
+    /// A model with more ways down it than this is left to the recursive walk: the statement of
     /// one join per way would grow past what it saves.
     static var walkPathLimit: Int { 48 }
 
@@ -45,14 +46,16 @@ extension GraphCopySQLBuilder {
             let arrival = path.edge?.via ?? -1
             for (position, edge) in edges.enumerated() where edge.sourceTag == path.entityTag {
                 let relationship = edge.relationship
-                guard !relationship.isSelfInverse, let inverse = model.inverse(of: relationship), !inverse.isToMany,
-                    let inverseIndex = relationshipIndex[inverse.qualifiedName]
-                else { return nil }
+                // A relationship that is its own inverse skips only the edge back to the object
+                // of arrival (rule 2), which the ways cannot tell.
+                guard !relationship.isSelfInverse else { return nil }
+                let inverse = model.inverse(of: relationship)
                 // Rule 2: not back through the edge of arrival; rule 8: not from the root.
-                if inverseIndex == arrival { continue }
+                if let inverse, relationshipIndex[inverse.qualifiedName] == arrival { continue }
                 if path.parent == nil && (excludedAtRoot(relationship.source, relationship.name) || skipsFromRoot(relationship)) {
                     continue
                 }
+                guard let inverse, !inverse.isToMany else { return nil }
                 // The same arrival at the same entity already on this way: a cycle.
                 var ancestor: Int? = next
                 while let index = ancestor {
