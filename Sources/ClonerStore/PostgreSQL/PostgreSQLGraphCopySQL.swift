@@ -328,7 +328,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     func walkIntoMap(limited: Bool, dryRun: Bool) -> String {
         let bounded = walkRowLimit != Int.max
         let limit = limited && bounded ? walkRowLimit : nil
-        let walk: (ctes: String, firstArrivals: String, rowCount: String, answers: String)
+        let walk: WalkParts
         if let byPaths = walkByPaths(limit: limit) {
             walk = byPaths
         } else {
