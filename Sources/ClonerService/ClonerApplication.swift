@@ -97,7 +97,8 @@ public final class ClonerApplication: Sendable {
         self.travelController = GraphTravelController(
             model: model, store: store, logger: logger,
             maximumObjects: configuration.maxObjectsPerClone, readWorkers: readWorkers,
-            writeWorkers: writeWorkers, clones: clonesController, jobs: jobs, bufferedImportBytes: configuration.maxBufferedImportBytes)
+            writeWorkers: writeWorkers, clones: clonesController, jobs: jobs, bufferedImportBytes: configuration.maxBufferedImportBytes,
+            metrics: metrics)
         self.operationsController = OperationsController(
             model: model, store: store, metrics: metrics,
             requiresKeys: authenticator.isEnabled)

@@ -31,6 +31,7 @@ public final class ServiceMetrics: Sendable {
     private let objectsCloned: Metrics.Counter
     private let cloneDuration: Metrics.Timer
     private let jobsInFlight: Meter
+    private let importLineBytes: Meter
     private let requestMetrics: RequestMetricCache
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -58,6 +59,8 @@ public final class ServiceMetrics: Sendable {
         cloneDuration = Metrics.Timer(label: "cloner_clone_duration_seconds", factory: factory)
         jobsInFlight = Meter(label: "cloner_jobs_in_flight", factory: factory)
         jobsInFlight.set(0)
+        importLineBytes = Meter(label: "cloner_import_line_bytes", factory: factory)
+        importLineBytes.set(0)
         requestMetrics = RequestMetricCache(factory: factory)
     }
 
@@ -84,6 +87,10 @@ public final class ServiceMetrics: Sendable {
     public func jobStarted() { jobsInFlight.increment() }
 
     public func jobFinished() { jobsInFlight.decrement() }
+
+    /// What imports in flight hold for their unfinished lines now, against
+    /// `maxBufferedImportBytes`: how close the service is to refusing imports for room.
+    public func setImportLineBytes(_ bytes: Int) { importLineBytes.set(bytes) }
 
     /// The body of `GET /metrics`.
     public func render() -> [UInt8] {

@@ -26,7 +26,7 @@ final class GraphTravelController: Sendable {
 
     init(
         model: DataModel, store: IncrementalStore, logger: Logger, maximumObjects: Int, readWorkers: StoreWorkers, writeWorkers: StoreWorkers,
-        clones: ClonesController, jobs: JobRegistry, bufferedImportBytes: Int
+        clones: ClonesController, jobs: JobRegistry, bufferedImportBytes: Int, metrics: ServiceMetrics
     ) {
         self.model = model
         self.store = store
@@ -36,7 +36,7 @@ final class GraphTravelController: Sendable {
         self.writeWorkers = writeWorkers
         self.clones = clones
         self.jobs = jobs
-        self.lineBudget = ImportLineBudget(limit: bufferedImportBytes)
+        self.lineBudget = ImportLineBudget(limit: bufferedImportBytes, metrics: metrics)
     }
 
     /// Every `exclude` query value, each a comma-separated list (`?exclude=data,Item.tags`).

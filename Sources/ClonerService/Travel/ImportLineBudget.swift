@@ -9,9 +9,11 @@ import ClonerConcurrency
 final class ImportLineBudget: Sendable {
     let limit: Int
     private let held = LockedValue(0)
+    private let metrics: ServiceMetrics
 
-    init(limit: Int) {
+    init(limit: Int, metrics: ServiceMetrics) {
         self.limit = limit
+        self.metrics = metrics
     }
 
     /// Moves one import's share from `old` to `new` bytes; false, changing nothing, when the new
@@ -20,6 +22,8 @@ final class ImportLineBudget: Sendable {
         held.withLock { held in
             guard new <= old || held - old + new <= limit else { return false }
             held += new - old
+            // Set under the lock, so the gauge never shows an older total after a newer one.
+            if new != old { metrics.setImportLineBytes(held) }
             return true
         }
     }

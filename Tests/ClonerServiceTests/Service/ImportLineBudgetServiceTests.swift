@@ -35,32 +35,24 @@ struct ImportLineBudgetServiceTests {
             // What it held is given back: 2000 bytes fit again.
             #expect(try await Self.unfinishedLine(service, count: 2000).status == 400)
 
-            // An import that holds 3000 bytes of a line and sends no more: once the service has
-            // read them, the same 2000 bytes no longer fit beside them.
+            #expect(try await service.client.metric("cloner_import_line_bytes", settlingAt: 0) == 0)
+
+            // An import that holds 3000 bytes of a line and sends no more. The gauge says when the
+            // service has read them; from then on the same 2000 bytes no longer fit beside them.
             let holder = try RawClient(port: service.port, timeout: 60)
             holder.send(Self.importHead(length: 100_000))
             holder.send(Array(repeating: UInt8(ascii: "x"), count: 3000))
-            let deadline = ContinuousClock.now + .seconds(60)
-            var refused: RawResponse?
-            while refused == nil && ContinuousClock.now < deadline {
-                let answer = try await Self.unfinishedLine(service, count: 2000)
-                if answer.status == 503 {
-                    refused = answer
-                } else {
-                    #expect(answer.status == 400)
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-            }
-            #expect(refused?.header("Retry-After") == "1", "no import was refused beside the one holding 3000 bytes")
+            let held = try await service.client.metric("cloner_import_line_bytes", settlingAt: 3000, timeout: .seconds(60))
+            try #require(held == 3000, "the service never counted the holder's 3000 bytes (the gauge shows \(held))")
+            let refused = try await Self.unfinishedLine(service, count: 2000)
+            #expect(refused.status == 503 && refused.header("Retry-After") == "1", "\(String(decoding: refused.body, as: UTF8.self))")
+            #expect(String(decoding: refused.body, as: UTF8.self).contains("hold 3000 bytes"))
+            #expect(try await service.client.metric("cloner_import_line_bytes") == 3000, "the refused import kept a share")
 
             // The holder goes: what it held is given back, and the 2000 bytes fit again.
             holder.close()
-            var given = false
-            while !given && ContinuousClock.now < deadline + .seconds(60) {
-                given = try await Self.unfinishedLine(service, count: 2000).status == 400
-                if !given { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            #expect(given, "the closed import's share was not given back")
+            #expect(try await service.client.metric("cloner_import_line_bytes", settlingAt: 0, timeout: .seconds(60)) == 0)
+            #expect(try await Self.unfinishedLine(service, count: 2000).status == 400)
         }
     }
 }

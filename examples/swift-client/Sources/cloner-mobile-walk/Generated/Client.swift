@@ -16517,7 +16517,8 @@ internal struct Client: APIProtocol {
     ///
     /// `http_requests_total{route,method,status}`, `http_request_duration_seconds{route,method}` (histogram),
     /// `cloner_clones_total{result}`, `cloner_objects_cloned_total`, `cloner_clone_duration_seconds` (histogram),
-    /// `cloner_jobs_in_flight`.
+    /// `cloner_jobs_in_flight`, `cloner_import_line_bytes` (what imports in flight hold for unfinished lines,
+    /// against `maxBufferedImportBytes`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.
