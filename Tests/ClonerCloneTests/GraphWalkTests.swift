@@ -84,4 +84,19 @@ import Testing
             #expect(lines.map(\.1) == ["{\"a\":1}", "{\"b\":\"é\"}", "{\"c\":3}"], "chunks of \(size)")
         }
     }
+
+    /// What an import holds is the unfinished line's length, however its chunks grew the buffer:
+    /// a 3000-byte line must count 3000 whether it came whole or as 2100 and 900 bytes.
+    @Test func theHeldBytesAreTheUnfinishedLinesLengthHoweverItWasCut() throws {
+        for cut in [[3000], [2100, 900], [1, 2999], [1000, 1000, 1000]] {
+            var reader = GraphLineReader()
+            for size in cut { try reader.feed(Array(repeating: UInt8(ascii: "x"), count: size)) { _, _ in } }
+            #expect(reader.heldBytes == 3000, "chunks of \(cut)")
+        }
+        var reader = GraphLineReader()
+        try reader.feed(Array("{}\n{\"a\"".utf8)) { _, _ in }
+        #expect(reader.heldBytes == 4)
+        try reader.feed(Array(":1}\n".utf8)) { _, _ in }
+        #expect(reader.heldBytes == 0)
+    }
 }

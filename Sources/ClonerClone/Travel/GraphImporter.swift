@@ -20,7 +20,7 @@ public struct GraphImporter: Sendable {
     let plan: ClonePlan
     private var reader = GraphLineReader()
 
-    /// The memory held for the document's unfinished line (`GraphLineReader.heldBytes`).
+    /// The bytes of the document's unfinished line (`GraphLineReader.heldBytes`).
     public var heldLineBytes: Int { reader.heldBytes }
     private var lines: GraphDocumentLines
     private var check: GraphDocumentCheck

@@ -11,9 +11,12 @@ public struct GraphLineReader: Sendable {
         self.maximumLineBytes = maximumLineBytes
     }
 
-    /// The memory held for the unfinished line: what a service counts against the bytes all its
-    /// imports may hold at once.
-    public var heldBytes: Int { pending.capacity }
+    /// The bytes of the unfinished line: what a service counts against the bytes all its imports
+    /// may hold at once. Its length, not the buffer's capacity: the buffer grows by doubling, so
+    /// its capacity depends on how the chunks cut the line, and a budget counted in it would
+    /// refuse a line alone that fits it when another client's packets split it differently. The
+    /// buffer may reserve up to as much again.
+    public var heldBytes: Int { pending.count }
 
     /// Scans `bytes` through a buffer pointer: the generic collection path (over `Data`, say)
     /// cost more than parsing the lines.

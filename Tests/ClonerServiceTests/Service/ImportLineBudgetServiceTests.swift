@@ -37,13 +37,17 @@ struct ImportLineBudgetServiceTests {
 
             #expect(try await service.client.metric("cloner_import_line_bytes", settlingAt: 0) == 0)
 
-            // An import that holds 3000 bytes of a line and sends no more. The gauge says when the
-            // service has read them; from then on the same 2000 bytes no longer fit beside them.
+            // An import that holds 3000 bytes of a line, sent as 2100 and 900, and sends no more.
+            // It counts the line's bytes however they were cut (alone, 3000 fit). The gauge says
+            // when the service has read them; from then on the same 2000 bytes no longer fit.
             let holder = try RawClient(port: service.port, timeout: 60)
             holder.send(Self.importHead(length: 100_000))
-            holder.send(Array(repeating: UInt8(ascii: "x"), count: 3000))
+            holder.send(Array(repeating: UInt8(ascii: "x"), count: 2100))
+            let first = try await service.client.metric("cloner_import_line_bytes", settlingAt: 2100, timeout: .seconds(60))
+            try #require(first == 2100, "the service never counted the holder's first 2100 bytes (the gauge shows \(first))")
+            holder.send(Array(repeating: UInt8(ascii: "x"), count: 900))
             let held = try await service.client.metric("cloner_import_line_bytes", settlingAt: 3000, timeout: .seconds(60))
-            try #require(held == 3000, "the service never counted the holder's 3000 bytes (the gauge shows \(held))")
+            try #require(held == 3000, "the holder's 3000 bytes are not counted as 3000 (the gauge shows \(held))")
             let refused = try await Self.unfinishedLine(service, count: 2000)
             #expect(refused.status == 503 && refused.header("Retry-After") == "1", "\(String(decoding: refused.body, as: UTF8.self))")
             #expect(String(decoding: refused.body, as: UTF8.self).contains("hold 3000 bytes"))
