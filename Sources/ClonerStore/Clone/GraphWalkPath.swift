@@ -16,6 +16,17 @@ struct GraphWalkPath {
     /// The position, among the walk's edges, of the root's edge this way starts with: between
     /// two ways at one depth, breadth first meets the one that starts with the earlier edge first.
     let firstEdge: Int
+
+    /// The ways whose objects way `index` of `paths` need not go on from: earlier ways at its
+    /// parent's entity that go on by the same edge, and so give the same rows first (for the
+    /// note, the memos reached again through their item data, whose attachments are found once).
+    static func covering(_ index: Int, in paths: [GraphWalkPath]) -> [Int] {
+        guard let parent = paths[index].parent, let via = paths[index].edge?.via else { return [] }
+        return paths.indices.filter { way in
+            way < parent && paths[way].entityTag == paths[parent].entityTag
+                && paths.contains { $0.parent == way && $0.edge?.via == via }
+        }
+    }
 }
 
 extension GraphCopySQLBuilder {

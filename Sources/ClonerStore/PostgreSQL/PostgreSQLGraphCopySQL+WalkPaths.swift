@@ -39,12 +39,8 @@ extension PostgreSQLGraphCopySQL {
                 let join = edge.join
                 let destinationTable = quoted(edge.relationship.destination)
                 // An object an earlier way at the same entity also reached, and left by the same
-                // edge, gives the same rows there first: only the others go on (for the note, the
-                // memos reached again through their item data, whose attachments are found once).
-                let covering = paths.indices.filter { way in
-                    way < parent && paths[way].entityTag == paths[parent].entityTag
-                        && paths.contains { $0.parent == way && $0.edge?.via == edge.via }
-                }
+                // edge, gives the same rows there first: only the others go on.
+                let covering = GraphWalkPath.covering(index, in: paths)
                 let parents =
                     covering.isEmpty
                     ? "p\(parent)"

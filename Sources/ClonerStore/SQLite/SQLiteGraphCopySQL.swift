@@ -10,7 +10,8 @@ import ClonerModel
 /// The statements, run in this order by `SQLiteGraphCopier`:
 /// 1. `walkStart`, then `walkLevel` once per level: every object the root owns, through owned
 ///    relationships, breadth first, skipping the exact inverse edge of arrival; an edge is taken
-///    once per object, which ends cycles.
+///    once per object, which ends cycles. Where the model allows, one statement per way down it
+///    instead (`walkWays`).
 /// 2. per entity, `mapFill`: old → new `_id` (new ids continue the table's sequence, in old-id
 ///    order) and each object's parent — its first arrival in breadth-first order.
 /// 3. `linkedQueries`: the shared objects the copy links to (also what a dry run reports).
@@ -84,6 +85,9 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
     /// One level of the walk (`walkLevelSQL`), run until a level finds nothing; empty when the
     /// root has no relationship to walk.
     private(set) var walkLevel = ""
+    /// The walk as one statement per way down the model (`walkWaySteps`), run once each in
+    /// order instead of `walkLevel`; nil where the model needs the level walk.
+    private(set) var walkWays: [WalkWay]?
     private(set) var entitySteps: [EntityStep] = []
     private(set) var linkedQueries: [String] = []
     private(set) var joinInserts: [String] = []
@@ -105,6 +109,7 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         for (index, entity) in entities.enumerated() { stepOrder[entity.name] = index }
         self.inlineFollows = inlinableFollows(entities: entities)
         self.walkLevel = walkEdges.isEmpty ? "" : walkLevelSQL()
+        self.walkWays = walkWaySteps()
         self.entitySteps = entities.map(entityStep)
         let linkedSelects = linkedSelects(entities: entities)
         self.linkedQueries = linkedSelects.isEmpty ? [] : [SQLiteGraphCopySQL.linkedInsert(linkedSelects.map(\.sql))]
@@ -134,7 +139,7 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         plan.copies > 1 ? SQLiteGraphCopySQL.stagingTable(entity.name) : quoted(entity.name)
     }
 
-    private func setsAtRoot(_ entity: String, _ property: String) -> Bool {
+    func setsAtRoot(_ entity: String, _ property: String) -> Bool {
         isRootEntity(entity) && rootSetNames.contains(property)
     }
 
