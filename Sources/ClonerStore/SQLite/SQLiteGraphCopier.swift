@@ -189,10 +189,15 @@ struct SQLiteGraphCopier {
             // once the rows, less those known to repeat an object, could be too many — so a deep
             // graph near the limit is not counted again at every level.
             guard rows - repeated > objectLimit else { continue }
-            let objects = try connection.scalar("SELECT count(*) FROM (SELECT DISTINCT ent, id FROM \(SQLiteGraphCopySQL.walkTable))")?.int64 ?? 0
+            let objects = try walkedObjects()
             guard objects <= objectLimit else { return false }
             repeated = rows - Int(objects)
         }
+    }
+
+    /// The distinct objects the walk table holds (an object reached by several edges is a row per edge).
+    private func walkedObjects() throws -> Int64 {
+        try connection.scalar("SELECT count(*) FROM (SELECT DISTINCT ent, id FROM \(SQLiteGraphCopySQL.walkTable))")?.int64 ?? 0
     }
 
     /// Rows of the root's level from which the walk goes on by ways: below it, the one statement
@@ -219,7 +224,7 @@ struct SQLiteGraphCopier {
         for way in ways where way.depth == 1 { ranges.append(runs[way.via] ?? (last, last)) }
         var repeated = 0
         if rows > objectLimit {
-            let objects = try connection.scalar("SELECT count(*) FROM (SELECT DISTINCT ent, id FROM \(SQLiteGraphCopySQL.walkTable))")?.int64 ?? 0
+            let objects = try walkedObjects()
             guard objects <= objectLimit else { return false }
             repeated = rows - Int(objects)
         }
@@ -234,7 +239,7 @@ struct SQLiteGraphCopier {
             last += Int64(added)
             rows += added
             guard rows - repeated > objectLimit else { continue }
-            let objects = try connection.scalar("SELECT count(*) FROM (SELECT DISTINCT ent, id FROM \(SQLiteGraphCopySQL.walkTable))")?.int64 ?? 0
+            let objects = try walkedObjects()
             guard objects <= objectLimit else { return false }
             repeated = rows - Int(objects)
         }
