@@ -138,6 +138,23 @@ extension GraphCopySQLBuilder {
 
     /// The entities whose clones a `followParent` attribute of `entity` takes its value from:
     /// the owners through a followed relationship that have the followed attribute.
+    /// For each entity whose map rows are read for their parent's clone (`pnew`), the entities
+    /// of the parents read: those of `followParents` for every `followParent` attribute the copy
+    /// writes. Nothing else reads `pnew`, so the map of another entity need not look it up.
+    var parentCloneReads: [Int: Set<Int>] {
+        var reads: [Int: Set<Int>] = [:]
+        for entity in model.entities where reachable.contains(entity.name) {
+            for attribute in entity.attributes {
+                guard case .followParent(let followed, _) = plan.rule(for: entity.name, attribute.name),
+                    !plan.isExcludedEverywhere(entity.name, attribute.name)
+                else { continue }
+                let parents = followParents(of: entity.name, followed: followed)
+                if !parents.isEmpty { reads[tag(entity.name), default: []].formUnion(parents.map(tag)) }
+            }
+        }
+        return reads
+    }
+
     func followParents(of entity: String, followed: String) -> [String] {
         model.entities.filter { candidate in
             reachable.contains(candidate.name) && candidate.attribute(named: followed) != nil

@@ -342,7 +342,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         if limit != nil { guards.append("\(walk.rowCount) < \(walkRowLimit)") }
         if bounded { guards.append("(SELECT count(*) FROM f) < \(walkRowLimit)") }
         return walk.ctes + ", " + mapSteps(firstArrivals: walk.firstArrivals, dryRun: dryRun)
-            + ", mapped AS (INSERT INTO \(map) \(Self.mapColumns) \(Self.mapRows)"
+            + ", mapped AS (INSERT INTO \(map) \(Self.mapColumns) \(mapRows)"
             + (guards.isEmpty ? "" : " WHERE " + guards.joined(separator: " AND ")) + ") "
             + walk.answers
     }
@@ -563,12 +563,21 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     private func mapFillSQL(dryRun: Bool) -> String {
         "INSERT INTO \(map) \(Self.mapColumns) WITH " + mapSteps(firstArrivals: Self.firstArrivals(walkRows: PostgreSQLGraphCopySQL.walkTable), dryRun: dryRun)
             + " "
-            + Self.mapRows
+            + mapRows
     }
 
     static let mapColumns = "(cp, ent, old, new, pent, pold, pnew, ver)"
-    static let mapRows =
-        "SELECT n.cp, n.ent, n.id, n.new, n.pent, n.pid, p.new, n.ver FROM n LEFT JOIN n p ON p.cp = n.cp AND p.ent = n.pent AND p.id = n.pid"
+    /// The map's rows from `n`, each with its parent's new id where a followed value reads it
+    /// (`parentCloneReads`): joined to the parents' entities' rows only, so the join hashes the
+    /// few notes of a note's items rather than every row of the map.
+    var mapRows: String {
+        let reads = parentCloneReads
+        guard !reads.isEmpty else { return "SELECT n.cp, n.ent, n.id, n.new, n.pent, n.pid, NULL::int8, n.ver FROM n" }
+        let readers = reads.keys.sorted().map(String.init).joined(separator: ", ")
+        let parents = Set(reads.values.joined()).sorted().map(String.init).joined(separator: ", ")
+        return "SELECT n.cp, n.ent, n.id, n.new, n.pent, n.pid, p.new, n.ver FROM n LEFT JOIN (SELECT cp, ent, id, new FROM n WHERE ent IN (\(parents))) p "
+            + "ON n.ent IN (\(readers)) AND p.cp = n.cp AND p.ent = n.pent AND p.id = n.pid"
+    }
 
     /// The first arrival at each object (`cp, ent, id, pent, pid, ver`) among the rows of a walk
     /// (`seq, cp, ent, id, pent, pid, ver`): the row of lowest `seq`.

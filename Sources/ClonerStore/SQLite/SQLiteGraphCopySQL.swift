@@ -225,14 +225,16 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         let nextIDQuery = """
             SELECT max(coalesce((SELECT max("_id") FROM \(table)), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = '\(entity.name)'), 0))
             """
+        // The parent's clone only where a followed value reads it (`parentCloneReads`).
+        let readsParent = parentCloneReads[entityTag] != nil
         let mapFill = """
             INSERT INTO \(map) (ent, old, cp, new, pent, pold, pnew) \
-            SELECT w.ent, w.id, c.cp, (\(nextIDQuery)) + c.cp * :count + w.r, w.pent, w.pid, p.new \
+            SELECT w.ent, w.id, c.cp, (\(nextIDQuery)) + c.cp * :count + w.r, w.pent, w.pid, \(readsParent ? "p.new" : "NULL") \
             FROM \(SQLiteGraphCopySQL.copiesTable) c CROSS JOIN (SELECT ent, id, pent, pid, row_number() OVER (ORDER BY id) AS r FROM \
-            (SELECT ent, id, pent, pid, min(seq) FROM \(SQLiteGraphCopySQL.walkTable) WHERE ent = \(entityTag) GROUP BY id)) w \
-            LEFT JOIN \(map) p ON p.ent = w.pent AND p.old = w.pid AND p.cp = c.cp
+            (SELECT ent, id, pent, pid, min(seq) FROM \(SQLiteGraphCopySQL.walkTable) WHERE ent = \(entityTag) GROUP BY id)) w\
+            \(readsParent ? " LEFT JOIN \(map) p ON p.ent = w.pent AND p.old = w.pid AND p.cp = c.cp" : "")
             """
-        let laterParent = model.entities.contains { candidate in
+        let laterParent = readsParent && model.entities.contains { candidate in
             (stepOrder[candidate.name].map { $0 >= stepOrder[entity.name]! } ?? false)
                 && candidate.relationships.contains { $0.destination == entity.name && isFollowed($0) }
         }
