@@ -234,10 +234,12 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
             (SELECT ent, id, pent, pid, min(seq) FROM \(SQLiteGraphCopySQL.walkTable) WHERE ent = \(entityTag) GROUP BY id)) w\
             \(readsParent ? " LEFT JOIN \(map) p ON p.ent = w.pent AND p.old = w.pid AND p.cp = c.cp" : "")
             """
-        let laterParent = readsParent && model.entities.contains { candidate in
-            (stepOrder[candidate.name].map { $0 >= stepOrder[entity.name]! } ?? false)
-                && candidate.relationships.contains { $0.destination == entity.name && isFollowed($0) }
-        }
+        let laterParent =
+            readsParent
+            && model.entities.contains { candidate in
+                (stepOrder[candidate.name].map { $0 >= stepOrder[entity.name]! } ?? false)
+                    && candidate.relationships.contains { $0.destination == entity.name && isFollowed($0) }
+            }
         let parentUpdate =
             laterParent
             ? """
