@@ -19,8 +19,13 @@ extension GraphCopySQLBuilder {
     /// one copy whose links stand for all; and that the linked object `old` is not copied in it.
     private func linkedConditions(entity: String, destination: String, old: String) -> [String] {
         ["m.ent = \(tag(entity))"] + (linkedCopy.map { ["m.cp = \($0)"] } ?? [])
-            + ["NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(destination)) AND x.old = \(old) AND x.cp = m.cp)"]
+            + (mayBeMapped(destination) ? ["NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(destination)) AND x.old = \(old) AND x.cp = m.cp)"] : [])
     }
+
+    /// Whether the map may hold objects of `entity`: only what the walk can reach is cloned, so
+    /// a look into the map for an entity it cannot reach (a note's shared tags) finds nothing,
+    /// and is left out rather than made once per row.
+    private func mayBeMapped(_ entity: String) -> Bool { reachable.contains(entity) }
 
     /// Every source of shared objects the copies link: the reference columns and the join tables
     /// that point outside the copy.
@@ -93,8 +98,11 @@ extension GraphCopySQLBuilder {
         // Pairs whose source is cloned. A pair exists when either side's relationship is kept for
         // its object (setting one side of an inverse pair sets the other, as in Core Data).
         if reachable.contains(joinTable.sourceEntity) {
+            // The destination's clone, where the map may hold it.
+            let mapped = mayBeMapped(joinTable.destinationEntity)
+            let (destinationNew, destinationPold) = mapped ? ("md.new", "md.pold") : (Self.nullReference, Self.nullReference)
             var columns = ["\"src\"", "\"dst\""]
-            var values = ["ms.new", plan.isOwned(source) ? "md.new" : "coalesce(md.new, j.\"dst\")"]
+            var values = ["ms.new", plan.isOwned(source) ? destinationNew : "coalesce(\(destinationNew), j.\"dst\")"]
             if let position = joinTable.sourcePositionColumn {
                 columns.append(quoted(position))
                 values.append("j.\(quoted(position))")
@@ -103,7 +111,7 @@ extension GraphCopySQLBuilder {
                 let column = quoted(position)
                 columns.append(column)
                 values.append(
-                    "CASE WHEN md.new IS NOT NULL THEN j.\(column) ELSE coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"dst\" = j.\"dst\"), -1) + row_number() OVER (PARTITION BY j.\"dst\" ORDER BY ms.new) END"
+                    "CASE WHEN \(destinationNew) IS NOT NULL THEN j.\(column) ELSE coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"dst\" = j.\"dst\"), -1) + row_number() OVER (PARTITION BY j.\"dst\" ORDER BY ms.new) END"
                 )
             }
             let sourceKept =
@@ -112,13 +120,16 @@ extension GraphCopySQLBuilder {
                 : (excludedAtRoot(source.source, source.name) ? "ms.pold IS NOT NULL" : yes)
             var inverseKept = no
             if let inverse, !plan.isExcludedEverywhere(inverse.source, inverse.name) {
-                inverseKept = "md.new IS NOT NULL" + (excludedAtRoot(inverse.source, inverse.name) ? " AND md.pold IS NOT NULL" : "")
+                inverseKept = "\(destinationNew) IS NOT NULL" + (excludedAtRoot(inverse.source, inverse.name) ? " AND \(destinationPold) IS NOT NULL" : "")
             }
-            let condition = "ms.ent = \(sourceTag) AND (((\(sourceKept)) AND (md.new IS NOT NULL OR \(plan.isOwned(source) ? no : yes))) OR (\(inverseKept)))"
+            let condition =
+                "ms.ent = \(sourceTag) AND (((\(sourceKept)) AND (\(destinationNew) IS NOT NULL OR \(plan.isOwned(source) ? no : yes))) OR (\(inverseKept)))"
+            let destinationJoin =
+                mapped ? " LEFT JOIN \(map) md ON md.ent = \(destinationTag) AND md.old = j.\"dst\" AND md.cp = ms.cp" : ""
             statements.append(
                 """
                 INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
-                FROM \(map) ms JOIN \(table) j ON j."src" = ms.old LEFT JOIN \(map) md ON md.ent = \(destinationTag) AND md.old = j."dst" AND md.cp = ms.cp \
+                FROM \(map) ms JOIN \(table) j ON j."src" = ms.old\(destinationJoin) \
                 WHERE \(condition)
                 """)
         }
@@ -142,9 +153,11 @@ extension GraphCopySQLBuilder {
                 values.append("j.\(quoted(position))")
             }
             var conditions = [
-                "md.ent = \(destinationTag)",
-                "NOT EXISTS (SELECT 1 FROM \(map) ms WHERE ms.ent = \(sourceTag) AND ms.old = j.\"src\" AND ms.cp = md.cp)",
+                "md.ent = \(destinationTag)"
             ]
+            if mayBeMapped(joinTable.sourceEntity) {
+                conditions.append("NOT EXISTS (SELECT 1 FROM \(map) ms WHERE ms.ent = \(sourceTag) AND ms.old = j.\"src\" AND ms.cp = md.cp)")
+            }
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("md.pold IS NOT NULL") }
             statements.append(
                 """
