@@ -39,6 +39,15 @@ extension GraphCopySQLBuilder {
             guard !plan.isOwned(relationship), !plan.isExcludedEverywhere(entity.name, relationship.name) else { return nil }
             let column = "o.\(quoted(foreignKey.column))"
             var conditions = linkedConditions(entity: entity.name, destination: relationship.destination, old: column) + ["\(column) IS NOT NULL"]
+            // An object whose parent reached it through this reference's inverse points at that
+            // parent, which is cloned: when the inverse is the only edge from the destination's
+            // entity to this one, the map's parent entity tells, and the row is never read (a
+            // note's items, memos, item data and attachments all point back at their parents).
+            if let inverse = model.inverse(of: relationship), isFollowed(inverse),
+                model.entity(named: relationship.destination)?.relationships.filter({ $0.destination == entity.name && isFollowed($0) }).count == 1
+            {
+                conditions.insert("(m.pent IS NULL OR m.pent <> \(tag(relationship.destination)))", at: 0)
+            }
             // Not from a root whose relationship is left out (excluded at the root, or replaced by `set`).
             if excludedAtRoot(entity.name, relationship.name) {
                 conditions.append("m.pold IS NOT NULL")
