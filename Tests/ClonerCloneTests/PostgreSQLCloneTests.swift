@@ -337,49 +337,6 @@ struct PostgreSQLCloneTests {
         #expect(try fixture.toMany("Note", result.clone.id, "items") == sample.items.map { map["Item"]?[$0] ?? -1 }, "in the source's order")
     }
 
-    /// A large clone walked by its ways down the model still tells which copies join an
-    /// original's list at its end (rule 7): a memo of another note, reached only through an item
-    /// data of the cloned one, is copied with its attachment into that note's memos after the
-    /// memo itself, while every other memo's copy joins the clone's list.
-    @Test func aLargeCloneOfAMemoFromAnotherNoteAppendsItsCopyToThatNote() throws {
-        let fixture = try CloneFixture(.postgreSQL)
-        let large = try fixture.makeSampleNote(name: "Large", items: 400)
-        let other = try fixture.makeSampleNote(name: "Other", items: 1)
-        let attachment = try fixture.insert([
-            ChangeSet.Insert(
-                entity: "Attachment", attributes: ["image": .binary(Data([1, 2, 3]))], relationships: ["memo": .toOne(.existing(other.memos[0]))])
-        ])[0]
-        let store = fixture.store
-        _ = try store.write {
-            try $0.save(
-                ChangeSet(updates: [
-                    ChangeSet.Update(entity: "ItemData", id: large.itemDatas[5], relationships: ["memo": .toOne(.existing(other.memos[0]))])
-                ]))
-        }
-        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: large.note, returnIDs: true))
-        #expect(result.created["Memo"] == 401)
-        #expect(result.ids?["Attachment"]?[attachment] != nil, "the memo's attachment, found through its item data only")
-        let copy = try #require(result.ids?["Memo"]?[other.memos[0]])
-        #expect(try fixture.toMany("Note", other.note, "memos") == [other.memos[0], copy])
-        #expect(try fixture.toMany("Note", result.clone.id, "memos") == large.memos.map { result.ids?["Memo"]?[$0] ?? -1 })
-    }
-
-    /// The root of a large clone walked by its ways joins its original's list at its end, as a
-    /// small one does: an item of 1,100 item data, cloned, is its note's last item.
-    @Test func aLargeCloneOfAnItemJoinsItsNotesListAtItsEnd() throws {
-        let fixture = try CloneFixture(.postgreSQL)
-        let note = try fixture.makeSampleNote(name: "Host", items: 2)
-        let data = (0..<1_100).map { index in
-            ChangeSet.Insert(
-                entity: "ItemData", attributes: ["createDate": .date(millisecondsSince1970: 1_600_000_000_000), "value": .double(Double(index))],
-                relationships: ["item": .toOne(.existing(note.items[0]))])
-        }
-        _ = try fixture.insert(data)
-        let result = try fixture.engine.clone(CloneRequest(entity: "Item", id: note.items[0]))
-        #expect(result.created["ItemData"] == 1_101 && result.created["Memo"] == 1)
-        #expect(try fixture.toMany("Note", note.note, "items") == note.items + [result.clone.id])
-    }
-
     /// A tree of folders cannot be walked by its ways (each level is one more), so a large one
     /// walks into the map recursively: 1,231 folders copied, each under its parent's copy, the
     /// children in their order.

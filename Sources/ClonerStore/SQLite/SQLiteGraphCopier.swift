@@ -69,13 +69,22 @@ struct SQLiteGraphCopier {
         try fillRootValues(rootValues)
         // The objects one walk may find (the walk is shared by the copies, each making its objects).
         let perWalk = plan.maximumObjects / plan.copies
-        guard try walk(sql: sql, parameters: parameters, objectLimit: perWalk) else {
+        let byWays = try walksByWays(sql)
+        if byWays { written.append(SQLiteGraphCopySQL.firstArrivalTable) }
+        let walked =
+            try byWays
+            ? walk(ways: sql.walkWays!, parameters: parameters, objectLimit: perWalk) : walk(sql: sql, parameters: parameters, objectLimit: perWalk)
+        guard walked else {
             // Past the limit the walk stopped after its level: reported as one object more than
             // allowed, as a walk counting object by object would have.
             throw StoreError.tooLarge(objects: (perWalk + 1) * plan.copies, limit: plan.maximumObjects)
         }
         var counts: [Int: Int] = [:]
-        try connection.forEachRow("SELECT ent, count(DISTINCT id) FROM \(SQLiteGraphCopySQL.walkTable) GROUP BY ent") {
+        let countQuery =
+            byWays
+            ? "SELECT ent, count(*) FROM \(SQLiteGraphCopySQL.firstArrivalTable) GROUP BY ent"
+            : "SELECT ent, count(DISTINCT id) FROM \(SQLiteGraphCopySQL.walkTable) GROUP BY ent"
+        try connection.forEachRow(countQuery) {
             counts[Int($0.int64(0))] = Int($0.int64(1)) * plan.copies
         }
         let total = counts.values.reduce(0, +)
@@ -86,7 +95,7 @@ struct SQLiteGraphCopier {
         for step in steps {
             var stepParameters = parameters
             stepParameters[":count"] = .integer(Int64((counts[step.tag] ?? 0) / plan.copies))
-            try connection.cachedStatement(step.mapFill).execute(named: stepParameters)
+            try connection.cachedStatement(byWays ? step.mapFillAfterWays : step.mapFill).execute(named: stepParameters)
         }
         for case let update? in steps.map(\.parentUpdate) { try connection.cachedStatement(update).execute() }
         if !plan.dryRun {
@@ -170,7 +179,6 @@ struct SQLiteGraphCopier {
         // Rows that were not a first arrival when the objects were last counted.
         var repeated = 0
         guard !sql.walkLevel.isEmpty else { return true }
-        let root = to
         let level = try connection.cachedStatement(sql.walkLevel)
         var bounds = parameters
         while true {
@@ -178,11 +186,6 @@ struct SQLiteGraphCopier {
             bounds[":to"] = .integer(to)
             let added = try level.execute(named: bounds)
             guard added > 0 else { return true }
-            // A large walk goes on by ways once the root's own level has shown it large; a small
-            // one stays with the levels, fewer statements than ways.
-            if from == root - 1, added >= Self.walkWaysFromRows, let ways = sql.walkWays {
-                return try walk(ways: ways, root: root, parameters: parameters, objectLimit: objectLimit)
-            }
             (from, to) = (to, to + Int64(added))
             rows += added
             // An object reached by several edges is a row per edge: the objects are counted only
@@ -200,48 +203,28 @@ struct SQLiteGraphCopier {
         try connection.scalar("SELECT count(*) FROM (SELECT DISTINCT ent, id FROM \(SQLiteGraphCopySQL.walkTable))")?.int64 ?? 0
     }
 
-    /// Rows of the root's level from which the walk goes on by ways: below it, the one statement
-    /// per level costs less than one per way (a 5-object note: three statements against eight).
-    static let walkWaysFromRows = 1_000
+    /// Objects the root reaches along the ways that leave it from which the walk goes by ways
+    /// (`SQLiteGraphCopySQL.walkWays`): below it, the one statement per level costs less than one
+    /// per way (a 5-object note: three statements against eight).
+    static let walkWaysFromObjects = 1_000
 
-    /// The rest of the walk by ways (`SQLiteGraphCopySQL.walkWays`), after the root's row `root`
-    /// and its level: each way below appends its rows and is bound to its parent's range (and its
-    /// covering ways'); false as for the level walk, checked after each way.
-    ///
-    /// The root's level is the ways of depth 1, in one: its rows are ordered by relationship
-    /// (`via`), so each of those ways is one run of it.
-    private func walk(ways: [SQLiteGraphCopySQL.WalkWay], root: Int64, parameters: [String: SQLiteValue], objectLimit: Int) throws -> Bool {
-        var runs: [Int: (Int64, Int64)] = [:]
-        var last = root
-        var rows = 1
-        try connection.forEachRow("SELECT via, min(seq), max(seq) FROM \(SQLiteGraphCopySQL.walkTable) WHERE seq > ? GROUP BY via", [.integer(root)]) {
-            runs[Int($0.int64(0))] = ($0.int64(1) - 1, $0.int64(2))
-            last = max(last, $0.int64(2))
-            rows += Int($0.int64(2) - $0.int64(1) + 1)
-        }
-        // Way n's rows are seq in (ranges[n].0, ranges[n].1]; way 0 is the root's row.
-        var ranges = [(root - 1, root)]
-        for way in ways where way.depth == 1 { ranges.append(runs[way.via] ?? (last, last)) }
-        var repeated = 0
-        if rows > objectLimit {
-            let objects = try walkedObjects()
+    /// Whether this copy walks by ways: the model has them and the root's objects along the ways
+    /// that leave it reach `walkWaysFromObjects`, counted by one statement that stops there.
+    private func walksByWays(_ sql: SQLiteGraphCopySQL) throws -> Bool {
+        guard let ways = sql.walkWays else { return false }
+        let found = try connection.cachedStatement(ways.probe).scalar([.integer(plan.rootID)])?.int64 ?? 0
+        return found >= Self.walkWaysFromObjects
+    }
+
+    /// The walk by ways into the first-arrival table, each way once; false, as for the level
+    /// walk, once the objects pass `objectLimit` (checked after each way, and exact: a way adds
+    /// only objects no earlier way has).
+    private func walk(ways: SQLiteGraphCopySQL.WalkWays, parameters: [String: SQLiteValue], objectLimit: Int) throws -> Bool {
+        try connection.cachedStatement(ways.start).execute(named: parameters)
+        var objects = 1
+        for step in ways.steps {
+            objects += try connection.cachedStatement(step).execute(named: [:])
             guard objects <= objectLimit else { return false }
-            repeated = rows - Int(objects)
-        }
-        var bounds = parameters
-        for way in ways where way.depth > 1 {
-            for index in [way.parent] + way.covering {
-                bounds[":f\(index)"] = .integer(ranges[index].0)
-                bounds[":t\(index)"] = .integer(ranges[index].1)
-            }
-            let added = try connection.cachedStatement(way.sql).execute(named: bounds)
-            ranges.append((last, last + Int64(added)))
-            last += Int64(added)
-            rows += added
-            guard rows - repeated > objectLimit else { continue }
-            let objects = try walkedObjects()
-            guard objects <= objectLimit else { return false }
-            repeated = rows - Int(objects)
         }
         return true
     }
@@ -367,6 +350,9 @@ struct SQLiteGraphCopier {
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_chain\" (new INTEGER PRIMARY KEY, value)",
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_tree\" (pnew INTEGER NOT NULL, new INTEGER NOT NULL, PRIMARY KEY (pnew, new)) WITHOUT ROWID",
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_linked\" (ent INTEGER NOT NULL, id INTEGER NOT NULL, bump INTEGER NOT NULL, PRIMARY KEY (ent, id)) WITHOUT ROWID",
+        // Keyed (ent, id): a way keeps only objects no earlier way has, and the map fill reads
+        // each entity's objects in id order.
+        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_first\" (ent INTEGER NOT NULL, id INTEGER NOT NULL, way INTEGER NOT NULL, pent INTEGER, pid INTEGER, PRIMARY KEY (ent, id)) WITHOUT ROWID",
     ]
 
     private static let alwaysWrittenTables = [

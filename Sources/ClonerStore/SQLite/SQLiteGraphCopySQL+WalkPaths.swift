@@ -1,56 +1,62 @@
 import ClonerModel
 
 extension SQLiteGraphCopySQL {
-    /// One way of the walk (`walkPaths`) as one INSERT into the walk table: the objects reached
-    /// from the rows of way `parent` by the way's edge. Each way's rows are the walk table's
-    /// `seq` range it appended, so a way reads its parent's rows by that range (`:f<n>`, `:t<n>`
-    /// bound to way n's first row less one and its last row).
-    struct WalkWay {
-        let sql: String
-        /// The way whose rows this one goes on from.
-        let parent: Int
-        /// Ways whose rows, at the parent's entity, this one does not go on from.
-        let covering: [Int]
-        /// Edges from the root: 1 for a way that leaves the root.
-        let depth: Int
-        /// The edge's relationship index, the rows' `via`.
-        let via: Int
+    /// A large walk by the model's ways (`walkPaths`), straight into the first-arrival table:
+    /// one `INSERT OR IGNORE` per way, each object kept from the first way that reaches it.
+    struct WalkWays {
+        /// Counts the root's objects along the ways that leave it, up to
+        /// `SQLiteGraphCopier.walkWaysFromObjects` (`?1` the root): whether the walk is large.
+        let probe: String
+        /// The root's row (`:rootTag`, `:root`).
+        let start: String
+        /// One statement per way after the root, in the ways' order.
+        let steps: [String]
     }
 
-    /// The walk as one INSERT per way down the model, where the model allows it (`walkPaths`):
-    /// for the 10,000-item note, ways took its walk from 61 to 21 ms (docs/benchmarks.md). A level
-    /// of the breadth-first walk tries every edge of the model for every object of the level,
-    /// looks up each arrival's earlier arrivals and sorts the level; a way joins one edge's rows,
-    /// in no order.
+    /// The walk as one statement per way, where the model allows it; nil where the level walk
+    /// must run. For the 10,000-item note the walk and the map fills took about 71 ms against 86
+    /// by levels, the whole clone 0.160 s against 0.196 (docs/benchmarks.md).
     ///
-    /// No sort is needed: the map takes an object's parent from its first row (`min(seq)`), and
-    /// the ways come in breadth-first order, each holding an object at most once (every edge of
-    /// a way has a to-one inverse). A way goes on by an edge only from objects that no earlier
-    /// way at the same entity left by the same edge (`GraphWalkPath.covering`), which finds what
-    /// the level walk finds, whose arrivals take an edge once per object. Rule 8 is in the ways:
-    /// every copy walks the same graph, so a relationship a copy sets is walked from no root.
-    func walkWaySteps() -> [WalkWay]? {
-        guard let paths = walkPaths(skipsFromRoot: { setsAtRoot($0.source, $0.name) }) else { return nil }
-        let walk = SQLiteGraphCopySQL.walkTable
-        return paths.indices.dropFirst().map { index in
+    /// A level of the breadth-first walk tries every edge of the model for every object of the
+    /// level, looks up each arrival's earlier arrivals and sorts the level, and its table keeps
+    /// every arrival, which the map fill then groups by object. A way joins one edge's rows, in
+    /// no order, and keeps an object only if no earlier way has it (`OR IGNORE` on the table's
+    /// key): the ways come in breadth-first order, so that is the object's first arrival, and
+    /// its parent, as the level walk's lowest `seq` gives it. Each object is then one row,
+    /// already in id order for the map.
+    ///
+    /// A way goes on from the objects its parent way kept. An object the parent way met but an
+    /// earlier way at the same entity kept is one that earlier way goes on from, by the same edge
+    /// (`GraphWalkPath.covering`), reaching the same objects first; a model where that does not
+    /// hold for every way is left to the levels. Rule 8 is in the ways: every copy walks the same
+    /// graph, so a relationship a copy sets is walked from no root.
+    func walkWaySteps() -> WalkWays? {
+        guard let paths = walkPaths(skipsFromRoot: { setsAtRoot($0.source, $0.name) }), paths.count > 1 else { return nil }
+        for (index, path) in paths.enumerated() {
+            guard let parent = path.parent else { continue }
+            let earlier = paths.indices.filter { $0 < parent && paths[$0].entityTag == paths[parent].entityTag }
+            guard Set(earlier).isSubset(of: GraphWalkPath.covering(index, in: paths)) else { return nil }
+        }
+        let first = SQLiteGraphCopySQL.firstArrivalTable
+        let steps = paths.indices.dropFirst().map { index in
             let path = paths[index]
             guard let edge = path.edge, let parent = path.parent else { preconditionFailure("way \(index) without an edge") }
             let join = edge.join
-            let covering = GraphWalkPath.covering(index, in: paths)
-            let parentTag = paths[parent].entityTag
-            var conditions = ["w.seq > :f\(parent)", "w.seq <= :t\(parent)", join.nonNullCondition(alias: "t")]
-            conditions += covering.map { way in
-                "NOT EXISTS (SELECT 1 FROM \(walk) e WHERE e.ent = \(parentTag) AND e.id = w.id AND e.seq > :f\(way) AND e.seq <= :t\(way))"
-            }
-            // The parent's rows by their numbers (`NOT INDEXED`), each edge row by the index of
-            // its source column (the `_id` for a reference stored on the parent's own row).
-            let sql = """
-                INSERT INTO \(walk) (ent, id, via, pent, pid) \
-                SELECT \(path.entityTag), t.\(quoted(join.destinationColumn)), \(edge.via), \(parentTag), w.id \
-                FROM \(walk) w NOT INDEXED JOIN \(quoted(join.table)) t ON t.\(quoted(join.sourceColumn)) = w.id \
-                WHERE \(conditions.joined(separator: " AND "))
+            // The parent way's objects through the table's key (`ent` first), each edge row by
+            // the index of its source column (the `_id` for a reference on the parent's own row).
+            return """
+                INSERT OR IGNORE INTO \(first) (ent, id, way, pent, pid) \
+                SELECT \(path.entityTag), t.\(quoted(join.destinationColumn)), \(index), \(paths[parent].entityTag), p.id \
+                FROM \(first) p JOIN \(quoted(join.table)) t ON t.\(quoted(join.sourceColumn)) = p.id \
+                WHERE p.ent = \(paths[parent].entityTag) AND p.way = \(parent) AND \(join.nonNullCondition(alias: "t"))
                 """
-            return WalkWay(sql: sql, parent: parent, covering: covering, depth: path.depth, via: edge.via)
         }
+        let fromRoot = paths.filter { $0.parent == 0 }.compactMap(\.edge).map { edge in
+            "SELECT 1 FROM \(quoted(edge.join.table)) t WHERE t.\(quoted(edge.join.sourceColumn)) = ?1 AND \(edge.join.nonNullCondition(alias: "t"))"
+        }
+        return WalkWays(
+            probe: "SELECT count(*) FROM (\(fromRoot.joined(separator: " UNION ALL ")) LIMIT \(SQLiteGraphCopier.walkWaysFromObjects))",
+            start: "INSERT INTO \(first) (ent, id, way, pent, pid) VALUES (:rootTag, :root, 0, NULL, NULL)",
+            steps: steps)
     }
 }

@@ -32,6 +32,8 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         /// Needs `:count` (the entity's objects in one copy); numbers new ids after the highest the
         /// table has used, read in the same statement.
         let mapFill: String
+        /// `mapFill` after a walk by ways, which leaves the first arrivals in their own table.
+        let mapFillAfterWays: String
         /// Fills `pnew` of rows whose parent's entity is mapped after this one (or is this one),
         /// once every entity is mapped; nil when every possible parent is mapped before.
         let parentUpdate: String?
@@ -69,6 +71,8 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
     static let copiesTable = "temp.\"_clone_copies\""
     static let rootValuesTable = "temp.\"_clone_set\""
     static let treeTable = "temp.\"_clone_tree\""
+    /// A walk by ways: each object once, with the way that reached it first (`walkWays`).
+    static let firstArrivalTable = "temp.\"_clone_first\""
 
     static func stagingTable(_ entity: String) -> String { "temp.\"_clone_src_\(entity.replacingOccurrences(of: "\"", with: "\"\""))\"" }
 
@@ -85,9 +89,9 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
     /// One level of the walk (`walkLevelSQL`), run until a level finds nothing; empty when the
     /// root has no relationship to walk.
     private(set) var walkLevel = ""
-    /// The walk as one statement per way down the model (`walkWaySteps`), run once each in
+    /// A large walk as one statement per way down the model (`walkWaySteps`), run once each in
     /// order instead of `walkLevel`; nil where the model needs the level walk.
-    private(set) var walkWays: [WalkWay]?
+    private(set) var walkWays: WalkWays?
     private(set) var entitySteps: [EntityStep] = []
     private(set) var linkedQueries: [String] = []
     private(set) var joinInserts: [String] = []
@@ -227,13 +231,17 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
             """
         // The parent's clone only where a followed value reads it (`parentCloneReads`).
         let readsParent = parentCloneReads[entityTag] != nil
-        let mapFill = """
+        // The objects with their first arrival, in id order: from the walk's rows (the lowest
+        // `seq` of each object) or, after a walk by ways, the first-arrival table's, one per object.
+        let mapFill = { (firstArrivals: String) in
+            """
             INSERT INTO \(map) (ent, old, cp, new, pent, pold, pnew) \
             SELECT w.ent, w.id, c.cp, (\(nextIDQuery)) + c.cp * :count + w.r, w.pent, w.pid, \(readsParent ? "p.new" : "NULL") \
             FROM \(SQLiteGraphCopySQL.copiesTable) c CROSS JOIN (SELECT ent, id, pent, pid, row_number() OVER (ORDER BY id) AS r FROM \
-            (SELECT ent, id, pent, pid, min(seq) FROM \(SQLiteGraphCopySQL.walkTable) WHERE ent = \(entityTag) GROUP BY id)) w\
+            (\(firstArrivals))) w\
             \(readsParent ? " LEFT JOIN \(map) p ON p.ent = w.pent AND p.old = w.pid AND p.cp = c.cp" : "")
             """
+        }
         let laterParent =
             readsParent
             && model.entities.contains { candidate in
@@ -248,7 +256,10 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
             """ : nil
         let staging = plan.copies > 1 ? stagingStatements(entity) : nil
         return SQLiteGraphCopySQL.EntityStep(
-            name: entity.name, tag: entityTag, mapFill: mapFill, parentUpdate: parentUpdate,
+            name: entity.name, tag: entityTag,
+            mapFill: mapFill("SELECT ent, id, pent, pid, min(seq) FROM \(SQLiteGraphCopySQL.walkTable) WHERE ent = \(entityTag) GROUP BY id"),
+            mapFillAfterWays: mapFill("SELECT ent, id, pent, pid FROM \(SQLiteGraphCopySQL.firstArrivalTable) WHERE ent = \(entityTag)"),
+            parentUpdate: parentUpdate,
             inserts: rowInserts(entity), staging: staging)
     }
 
