@@ -233,14 +233,18 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         let readsParent = parentCloneReads[entityTag] != nil
         // The objects with their first arrival, in id order: from the walk's rows (the lowest
         // `seq` of each object) or, after a walk by ways, the first-arrival table's, one per object.
+        // One copy needs no copies table: crossed with it, SQLite would first store the numbered
+        // objects in a temporary table; alone they stream from the first arrivals.
+        let single = plan.copies == 1
+        let copyNumber = single ? "0" : "c.cp"
         let mapFill = { (firstArrivals: String) in
-            """
-            INSERT INTO \(map) (ent, old, cp, new, pent, pold, pnew) \
-            SELECT w.ent, w.id, c.cp, (\(nextIDQuery)) + c.cp * :count + w.r, w.pent, w.pid, \(readsParent ? "p.new" : "NULL") \
-            FROM \(SQLiteGraphCopySQL.copiesTable) c CROSS JOIN (SELECT ent, id, pent, pid, row_number() OVER (ORDER BY id) AS r FROM \
-            (\(firstArrivals))) w\
-            \(readsParent ? " LEFT JOIN \(map) p ON p.ent = w.pent AND p.old = w.pid AND p.cp = c.cp" : "")
-            """
+            let numbered = "(SELECT ent, id, pent, pid, row_number() OVER (ORDER BY id) AS r FROM (\(firstArrivals))) w"
+            return """
+                INSERT INTO \(map) (ent, old, cp, new, pent, pold, pnew) \
+                SELECT w.ent, w.id, \(copyNumber), (\(nextIDQuery)) + \(copyNumber) * :count + w.r, w.pent, w.pid, \(readsParent ? "p.new" : "NULL") \
+                FROM \(single ? numbered : "\(SQLiteGraphCopySQL.copiesTable) c CROSS JOIN \(numbered)")\
+                \(readsParent ? " LEFT JOIN \(map) p ON p.ent = w.pent AND p.old = w.pid AND p.cp = \(copyNumber)" : "")
+                """
         }
         let laterParent =
             readsParent
