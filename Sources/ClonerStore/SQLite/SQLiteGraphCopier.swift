@@ -69,11 +69,12 @@ struct SQLiteGraphCopier {
         try fillRootValues(rootValues)
         // The objects one walk may find (the walk is shared by the copies, each making its objects).
         let perWalk = plan.maximumObjects / plan.copies
-        let byWays = try walksByWays(sql)
+        let ways = try waysToWalk(sql)
+        let byWays = ways != nil
         if byWays { written.append(SQLiteGraphCopySQL.firstArrivalTable) }
         let walked =
-            try byWays
-            ? walk(ways: sql.walkWays!, parameters: parameters, objectLimit: perWalk) : walk(sql: sql, parameters: parameters, objectLimit: perWalk)
+            try ways.map { try walk(ways: $0, parameters: parameters, objectLimit: perWalk) }
+            ?? walk(sql: sql, parameters: parameters, objectLimit: perWalk)
         guard walked else {
             // Past the limit the walk stopped after its level: reported as one object more than
             // allowed, as a walk counting object by object would have.
@@ -208,12 +209,12 @@ struct SQLiteGraphCopier {
     /// per way (a 5-object note: three statements against eight).
     static let walkWaysFromObjects = 1_000
 
-    /// Whether this copy walks by ways: the model has them and the root's objects along the ways
-    /// that leave it reach `walkWaysFromObjects`, counted by one statement that stops there.
-    private func walksByWays(_ sql: SQLiteGraphCopySQL) throws -> Bool {
-        guard let ways = sql.walkWays else { return false }
+    /// The ways this copy walks by, if it does: the model has them and the root's objects along
+    /// the ways that leave it reach `walkWaysFromObjects`, counted by one statement that stops there.
+    private func waysToWalk(_ sql: SQLiteGraphCopySQL) throws -> SQLiteGraphCopySQL.WalkWays? {
+        guard let ways = sql.walkWays else { return nil }
         let found = try connection.cachedStatement(ways.probe).scalar([.integer(plan.rootID)])?.int64 ?? 0
-        return found >= Self.walkWaysFromObjects
+        return found >= Self.walkWaysFromObjects ? ways : nil
     }
 
     /// The walk by ways into the first-arrival table, each way once; false, as for the level
