@@ -53,4 +53,25 @@ import Testing
         #expect(result.created["ItemData"] == 1_101 && result.created["Memo"] == 1)
         #expect(try fixture.toMany("Note", note.note, "items") == note.items + [result.clone.id])
     }
+
+    /// A walk by ways keeps the object limit: the 600-item note (1,802 objects) is refused under
+    /// 1,801, and under 1,000, with nothing written, and copied whole at its size.
+    @Test(arguments: StoreBackendKind.available)
+    func aLargeCloneByWaysKeepsTheObjectLimit(_ backend: StoreBackendKind) throws {
+        let fixture = try CloneFixture(backend)
+        let sample = try fixture.makeSampleNote(name: "Large", items: 600)
+        let objects = 2 + 3 * 600
+        let rows = try fixture.rowCounts()
+        for limit in [objects - 1, 1_000] {
+            #expect {
+                try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, maximumObjects: limit))
+            } throws: { error in
+                guard case CloneError.tooLarge(let found, limit) = error else { return false }
+                return found > limit
+            }
+        }
+        #expect(try fixture.rowCounts() == rows)
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, maximumObjects: objects))
+        #expect(result.created == ["Note": 1, "NoteDescription": 1, "Item": 600, "ItemData": 600, "Memo": 600])
+    }
 }
