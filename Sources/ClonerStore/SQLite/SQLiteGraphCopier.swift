@@ -206,7 +206,7 @@ struct SQLiteGraphCopier {
 
     /// Objects the root reaches along the ways that leave it from which the walk goes by ways
     /// (`SQLiteGraphCopySQL.walkWays`): below it, the one statement per level costs less than one
-    /// per way (a 5-object note: three statements against eight).
+    /// per way (a 5-object note: three level statements against seven ways).
     static let walkWaysFromObjects = 1_000
 
     /// The ways this copy walks by, if it does: the model has them and the root's objects along
