@@ -50,9 +50,17 @@ struct BenchRun {
             reportedObjects = created.created.values.reduce(0, +)
             Self.printProfile(statements)
         case .sql:
-            _ = try store.write { context in
-                copies == 1 ? [try ReferenceCopy(root: root).run(in: context)] : try ReferenceCopies(root: root, copies: copies).run(in: context)
+            let statements = try store.write { context in
+                let copy = {
+                    copies == 1 ? [try ReferenceCopy(root: root).run(in: context)] : try ReferenceCopies(root: root, copies: copies).run(in: context)
+                }
+                guard profile else {
+                    _ = try copy()
+                    return [(sql: String, runs: Int, nanoseconds: Int64)]()
+                }
+                return try context.sqliteConnection.profilingStatements(copy).statements
             }
+            Self.printProfile(statements)
         case .singles:
             let engine = CloneEngine(store: store)
             reportedObjects = 0
@@ -73,15 +81,21 @@ struct BenchRun {
     private static func printProfile(_ statements: [(sql: String, runs: Int, nanoseconds: Int64)]) {
         guard !statements.isEmpty else { return }
         let total = statements.reduce(0) { $0 + $1.nanoseconds }
-        var lines = [String(format: "%d statements, %.3f s in SQLite:", statements.count, Double(total) / 1e9)]
+        var lines = [String(format: "%d statements, %.3f ms in SQLite:", statements.count, Double(total) / 1e6)]
         for statement in statements.sorted(by: { $0.nanoseconds > $1.nanoseconds }) {
             let text = statement.sql.replacingOccurrences(of: "\n", with: " ")
             lines.append(
                 String(
-                    format: "%8.3f s %5.1f%% ×%d  %@", Double(statement.nanoseconds) / 1e9,
-                    100 * Double(statement.nanoseconds) / Double(max(total, 1)), statement.runs, String(text.prefix(160))))
+                    format: "%8.3f ms %5.1f%% ×%d  %@", Double(statement.nanoseconds) / 1e6,
+                    100 * Double(statement.nanoseconds) / Double(max(total, 1)), statement.runs, String(text.prefix(Self.profileTextLength))))
         }
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// How much of each statement's text the profile prints: `CLONE_BENCH_PROFILE_TEXT`, or 160
+    /// characters.
+    private static var profileTextLength: Int {
+        ProcessInfo.processInfo.environment["CLONE_BENCH_PROFILE_TEXT"].flatMap { Int($0) } ?? 160
     }
 
     /// Rows per entity table and join table.

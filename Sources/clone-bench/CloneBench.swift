@@ -17,7 +17,8 @@ struct CloneBench {
                            [--large-bytes 4194304] [--no-large]        (a running cluster; see scripts/bench-clone.sh)
                clone-bench setup --db PATH --items N [--blob-bytes 4096]      (child process)
                clone-bench run --db PATH --mode cloner|sql|singles [--root 1] [--copies 1] [--profile]  (child process;
-                   --profile prints the copy's statements, slowest first, on standard error)
+                   --profile prints the copy's statements, slowest first, on standard error, each
+                   cut to CLONE_BENCH_PROFILE_TEXT characters, 160 by default)
                clone-bench pg-setup --uri URI --items N [--blob-bytes 4096]   (child process)
                clone-bench pg-run --uri URI --mode cloner|sql [--root 1]      (child process)
         """
