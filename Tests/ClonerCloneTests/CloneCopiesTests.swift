@@ -141,6 +141,27 @@ import Testing
         }
     }
 
+    /// SQLite numbers each copy's new ids after the highest id the table has used, copy after
+    /// copy, in the originals' id order — so each INSERT writes its rows in id order, appending to
+    /// the table. Both walks: by levels (a small note) and by the model's ways (600 items and 600
+    /// memos).
+    @Test(arguments: [4, 600]) func newIDsFollowTheOriginalsOrderCopyAfterCopy(_ items: Int) throws {
+        let fixture = try CloneFixture()
+        let sample = try fixture.makeSampleNote(items: items)
+        let highest = try fixture.store.read { context in
+            try ["Item", "Memo"].map { try context.sqliteConnection.scalar("SELECT max(\"_id\") FROM \(quoted($0))")?.int64 ?? 0 }
+        }
+        let copies = 3
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, returnIDs: true, copies: copies))
+        for (entity, originals, before) in [("Item", sample.items, highest[0]), ("Memo", sample.memos, highest[1])] {
+            for copy in 0..<copies {
+                let ids = try #require(result.copyIDs?[copy][entity])
+                let expected = originals.sorted().enumerated().map { before + Int64(copy * items + $0.offset + 1) }
+                #expect(originals.sorted().map { ids[$0] ?? -1 } == expected, "\(entity) of copy \(copy)")
+            }
+        }
+    }
+
     @Test func statementsDoNotGrowWithTheNumberOfCopies() throws {
         let fixture = try CloneFixture()
         let tags = try fixture.makeTags(["x"])

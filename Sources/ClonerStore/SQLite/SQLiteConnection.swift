@@ -25,6 +25,8 @@ package final class SQLiteConnection {
     /// Whether the clone work tables exist and are empty: set where a writer connection opens,
     /// outside any transaction (a rollback cannot drop them), cleared if emptying them failed.
     var graphCopyTablesReady = false
+    /// The counter of `_cloner_row_number()` (`registerRowNumberFunction`).
+    let rowNumbers = SQLiteRowNumbers()
 
     package struct OpenOptions: Sendable {
         package var readOnly: Bool = false
@@ -57,6 +59,8 @@ package final class SQLiteConnection {
         self.path = path
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
+        // Thrown from here, the connection is fully initialized: `deinit` closes the handle.
+        try registerRowNumberFunction()
     }
 
     deinit {

@@ -94,9 +94,8 @@ struct SQLiteGraphCopier {
 
         let steps = sql.entitySteps.filter { (counts[$0.tag] ?? 0) > 0 }
         for step in steps {
-            var stepParameters = parameters
-            stepParameters[":count"] = .integer(Int64((counts[step.tag] ?? 0) / plan.copies))
-            try connection.cachedStatement(byWays ? step.mapFillAfterWays : step.mapFill).execute(named: stepParameters)
+            connection.resetRowNumbers()
+            try connection.cachedStatement(byWays ? step.mapFillAfterWays : step.mapFill).execute(named: parameters)
         }
         for case let update? in steps.map(\.parentUpdate) { try connection.cachedStatement(update).execute() }
         if !plan.dryRun {

@@ -29,8 +29,8 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
     struct EntityStep {
         let name: String
         let tag: Int
-        /// Needs `:count` (the entity's objects in one copy); numbers new ids after the highest the
-        /// table has used, read in the same statement.
+        /// Numbers new ids after the highest the table has used, read in the same statement, with
+        /// `_cloner_row_number()`: run after `SQLiteConnection.resetRowNumbers()`.
         let mapFill: String
         /// `mapFill` after a walk by ways, which leaves the first arrivals in their own table.
         let mapFillAfterWays: String
@@ -221,10 +221,11 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         let entityTag = tag(entity.name)
         let table = quoted(entity.name)
         // One map row per object per copy; copy k's new ids follow copy k-1's, in old-id order:
-        // new = base + copy × count + rank of the old id, so the objects are numbered once (not
-        // once per copy) and the rows arrive in the map's key order (ent, cp, old) — appended,
-        // never sorted. The parent's clone is looked up here when its entity's rows are already
-        // mapped (`parentUpdate` fills the rest afterwards).
+        // the rows come copy by copy (the copies table is the outer loop of the CROSS JOIN), each
+        // copy's objects in id order, and new = base + the row's number (`_cloner_row_number()`,
+        // started again before the statement), so the rows arrive in the map's key order
+        // (ent, cp, old) — appended, never sorted. The parent's clone is looked up here when its
+        // entity's rows are already mapped (`parentUpdate` fills the rest afterwards).
         // The highest `_id` the table has used (AUTOINCREMENT never reuses one), once per statement.
         let nextIDQuery = """
             SELECT max(coalesce((SELECT max("_id") FROM \(table)), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = '\(entity.name)'), 0))
@@ -238,10 +239,10 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         let single = plan.copies == 1
         let copyNumber = single ? "0" : "c.cp"
         let mapFill = { (firstArrivals: String) in
-            let numbered = "(SELECT ent, id, pent, pid, row_number() OVER (ORDER BY id) AS r FROM (\(firstArrivals))) w"
+            let numbered = "(\(firstArrivals)) w"
             return """
                 INSERT INTO \(map) (ent, old, cp, new, pent, pold, pnew) \
-                SELECT w.ent, w.id, \(copyNumber), (\(nextIDQuery)) + \(copyNumber) * :count + w.r, w.pent, w.pid, \(readsParent ? "p.new" : "NULL") \
+                SELECT w.ent, w.id, \(copyNumber), (\(nextIDQuery)) + \(SQLiteConnection.rowNumberFunction)(), w.pent, w.pid, \(readsParent ? "p.new" : "NULL") \
                 FROM \(single ? numbered : "\(SQLiteGraphCopySQL.copiesTable) c CROSS JOIN \(numbered)")\
                 \(readsParent ? " LEFT JOIN \(map) p ON p.ent = w.pent AND p.old = w.pid AND p.cp = \(copyNumber)" : "")
                 """
