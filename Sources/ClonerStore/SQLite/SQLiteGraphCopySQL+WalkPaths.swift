@@ -42,13 +42,22 @@ extension SQLiteGraphCopySQL {
             let path = paths[index]
             guard let edge = path.edge, let parent = path.parent else { preconditionFailure("way \(index) without an edge") }
             let join = edge.join
+            let destination = "t.\(quoted(join.destinationColumn))"
+            // Reading the table it writes, SQLite first buffers every row the SELECT gives. Where
+            // an earlier way reaches the same entity, the objects it has already kept are left
+            // out before that, not ignored after: for the 10,000-item note's item data reached
+            // again from their memos, 3.3 ms against 5 ms. A way first at its entity keeps nearly
+            // every row, and the look-up would only add to it.
+            let seen =
+                paths[..<index].contains { $0.entityTag == path.entityTag }
+                ? " AND NOT EXISTS (SELECT 1 FROM \(first) x WHERE x.ent = \(path.entityTag) AND x.id = \(destination))" : ""
             // The parent way's objects through the table's key (`ent` first), each edge row by
             // the index of its source column (the `_id` for a reference on the parent's own row).
             return """
                 INSERT OR IGNORE INTO \(first) (ent, id, way, pent, pid) \
-                SELECT \(path.entityTag), t.\(quoted(join.destinationColumn)), \(index), \(paths[parent].entityTag), p.id \
+                SELECT \(path.entityTag), \(destination), \(index), \(paths[parent].entityTag), p.id \
                 FROM \(first) p JOIN \(quoted(join.table)) t ON t.\(quoted(join.sourceColumn)) = p.id \
-                WHERE p.ent = \(paths[parent].entityTag) AND p.way = \(parent) AND \(join.nonNullCondition(alias: "t"))
+                WHERE p.ent = \(paths[parent].entityTag) AND p.way = \(parent) AND \(join.nonNullCondition(alias: "t"))\(seen)
                 """
         }
         let fromRoot = paths.filter { $0.parent == 0 }.compactMap(\.edge).map { edge in
