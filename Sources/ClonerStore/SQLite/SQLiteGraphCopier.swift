@@ -115,7 +115,7 @@ struct SQLiteGraphCopier {
             try connection.execute(
                 """
                 INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) SELECT ?1, value, ?3 FROM json_each(?2) WHERE true \
-                ON CONFLICT (ent, id) DO UPDATE SET bump = max(bump, excluded.bump)
+                \(SQLiteGraphCopySQL.linkedUpsert)
                 """, [.integer(Int64(tag)), SQLiteStoreContext.idArray(reference.ids), .integer(reference.relationship.hasInverse ? 1 : 0)])
         }
         // A to-many the plan sets on the roots: its objects are linked too, and gain a version step
@@ -125,7 +125,7 @@ struct SQLiteGraphCopier {
             try connection.execute(
                 """
                 INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) SELECT ?1, value, ?3 FROM json_each(?2) WHERE true \
-                ON CONFLICT (ent, id) DO UPDATE SET bump = max(bump, excluded.bump)
+                \(SQLiteGraphCopySQL.linkedUpsert)
                 """, [.integer(Int64(tag)), SQLiteStoreContext.idArray(ids), .integer(relationship.hasInverse ? 1 : 0)])
         }
         var linkedCounts: [Int: Int] = [:]

@@ -302,8 +302,13 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
     /// find. `WHERE true` tells SQLite's parser the upsert clause is not a join's ON.
     private static func linkedInsert(_ selects: [String]) -> String {
         "INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) SELECT ent, id, bump FROM (\(selects.joined(separator: " UNION ALL "))) WHERE true "
-            + "ON CONFLICT (ent, id) DO UPDATE SET bump = max(bump, excluded.bump)"
+            + linkedUpsert
     }
+
+    /// A linked object found again keeps the larger bump. The update's own WHERE leaves the row
+    /// unwritten when the bump stays: a note's 20,000 tag links name 50 tags, and rewriting the
+    /// row at each took the 10,000-item note's linked insert from 3.7 ms to 5.7 ms.
+    static let linkedUpsert = "ON CONFLICT (ent, id) DO UPDATE SET bump = excluded.bump WHERE excluded.bump > bump"
 
     // MARK: 6. followParent
 
