@@ -129,8 +129,11 @@ struct SQLiteGraphCopier {
                 """, [.integer(Int64(tag)), SQLiteStoreContext.idArray(ids), .integer(relationship.hasInverse ? 1 : 0)])
         }
         var linkedCounts: [Int: Int] = [:]
-        try connection.forEachRow("SELECT ent, count(*) FROM \(SQLiteGraphCopySQL.linkedTable) GROUP BY ent") {
+        // Entities with a linked object whose version steps (`SQLiteGraphCopySQL.appendsOnlyTo`).
+        var bumped: Set<Int> = []
+        try connection.forEachRow("SELECT ent, count(*), max(bump) FROM \(SQLiteGraphCopySQL.linkedTable) GROUP BY ent") {
             linkedCounts[Int($0.int64(0))] = Int($0.int64(1))
+            if $0.int64(2) != 0 { bumped.insert(Int($0.int64(0))) }
         }
 
         var cloneIDs: [Int64] = []
@@ -141,7 +144,7 @@ struct SQLiteGraphCopier {
 
         if !plan.dryRun {
             do {
-                try write(sql: sql, steps: steps, counts: counts, linkedCounts: linkedCounts, parameters: parameters, progress: progress)
+                try write(sql: sql, steps: steps, counts: counts, linkedCounts: linkedCounts, bumped: bumped, parameters: parameters, progress: progress)
                 try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
             } catch {
                 let translated = SQLiteStoreContext.translate(error, schema: schema)
@@ -301,10 +304,12 @@ struct SQLiteGraphCopier {
 
     private func write(
         sql: SQLiteGraphCopySQL, steps: [SQLiteGraphCopySQL.EntityStep], counts: [Int: Int], linkedCounts: [Int: Int],
-        parameters: [String: SQLiteValue], progress: GraphCopyProgress
+        bumped: Set<Int>, parameters: [String: SQLiteValue], progress: GraphCopyProgress
     ) throws(SQLiteError) {
         for step in steps {
-            for insert in step.inserts {
+            // The second insert only writes copies that join an original's list: none of those lists is linked.
+            let appends = sql.appendsOnlyTo[step.tag].map { !$0.isDisjoint(with: bumped) } ?? true
+            for insert in appends ? step.inserts : Array(step.inserts.prefix(1)) {
                 try connection.cachedStatement(insert).execute(named: parameters)
             }
             progress.addWritten(counts[step.tag] ?? 0)
