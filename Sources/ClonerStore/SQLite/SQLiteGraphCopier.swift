@@ -72,21 +72,22 @@ struct SQLiteGraphCopier {
         let ways = try waysToWalk(sql)
         let byWays = ways != nil
         if byWays { written.append(SQLiteGraphCopySQL.firstArrivalTable) }
-        let walked =
-            try ways.map { try walk(ways: $0, parameters: parameters, objectLimit: perWalk) }
-            ?? walk(sql: sql, parameters: parameters, objectLimit: perWalk)
-        guard walked else {
-            // Past the limit the walk stopped after its level: reported as one object more than
-            // allowed, as a walk counting object by object would have.
-            throw StoreError.tooLarge(objects: (perWalk + 1) * plan.copies, limit: plan.maximumObjects)
-        }
+        // Objects per entity, all copies together.
         var counts: [Int: Int] = [:]
-        let countQuery =
-            byWays
-            ? "SELECT ent, count(*) FROM \(SQLiteGraphCopySQL.firstArrivalTable) GROUP BY ent"
-            : "SELECT ent, count(DISTINCT id) FROM \(SQLiteGraphCopySQL.walkTable) GROUP BY ent"
-        try connection.forEachRow(countQuery) {
-            counts[Int($0.int64(0))] = Int($0.int64(1)) * plan.copies
+        if let ways {
+            guard let objects = try walk(ways: ways, parameters: parameters, objectLimit: perWalk, rootTag: sql.rootTag) else {
+                throw StoreError.tooLarge(objects: (perWalk + 1) * plan.copies, limit: plan.maximumObjects)
+            }
+            counts = objects.mapValues { $0 * plan.copies }
+        } else {
+            guard try walk(sql: sql, parameters: parameters, objectLimit: perWalk) else {
+                // Past the limit the walk stopped after its level: reported as one object more than
+                // allowed, as a walk counting object by object would have.
+                throw StoreError.tooLarge(objects: (perWalk + 1) * plan.copies, limit: plan.maximumObjects)
+            }
+            try connection.forEachRow("SELECT ent, count(DISTINCT id) FROM \(SQLiteGraphCopySQL.walkTable) GROUP BY ent") {
+                counts[Int($0.int64(0))] = Int($0.int64(1)) * plan.copies
+            }
         }
         let total = counts.values.reduce(0, +)
         guard total <= plan.maximumObjects else { throw StoreError.tooLarge(objects: total, limit: plan.maximumObjects) }
@@ -219,17 +220,20 @@ struct SQLiteGraphCopier {
         return found >= Self.walkWaysFromObjects ? ways : nil
     }
 
-    /// The walk by ways into the first-arrival table, each way once; false, as for the level
-    /// walk, once the objects pass `objectLimit` (checked after each way, and exact: a way adds
-    /// only objects no earlier way has).
-    private func walk(ways: SQLiteGraphCopySQL.WalkWays, parameters: [String: SQLiteValue], objectLimit: Int) throws -> Bool {
+    /// The walk by ways into the first-arrival table, each way once: the objects per entity,
+    /// counted from the rows each way inserted (a way adds only objects no earlier way has); nil,
+    /// as the level walk's false, once they pass `objectLimit` (checked after each way).
+    private func walk(ways: SQLiteGraphCopySQL.WalkWays, parameters: [String: SQLiteValue], objectLimit: Int, rootTag: Int) throws -> [Int: Int]? {
         try connection.cachedStatement(ways.start).execute(named: parameters)
-        var objects = 1
-        for step in ways.steps {
-            objects += try connection.cachedStatement(step).execute(named: [:])
-            guard objects <= objectLimit else { return false }
+        var objects = [rootTag: 1]
+        var total = 1
+        for (entity, step) in zip(ways.stepEntities, ways.steps) {
+            let added = try connection.cachedStatement(step).execute(named: [:])
+            objects[entity, default: 0] += added
+            total += added
+            guard total <= objectLimit else { return nil }
         }
-        return true
+        return objects.filter { $0.value > 0 }
     }
 
     /// The to-one links the roots' values name, per relationship with its distinct ids, each

@@ -11,6 +11,9 @@ extension SQLiteGraphCopySQL {
         let start: String
         /// One statement per way after the root, in the ways' order.
         let steps: [String]
+        /// The entity of each step's objects, so the objects are counted from the rows each step
+        /// inserted rather than by reading the table again.
+        let stepEntities: [Int]
     }
 
     /// The walk as one statement per way, where the model allows it; nil where the level walk
@@ -66,6 +69,6 @@ extension SQLiteGraphCopySQL {
         return WalkWays(
             probe: "SELECT count(*) FROM (\(fromRoot.joined(separator: " UNION ALL ")) LIMIT \(SQLiteGraphCopier.walkWaysFromObjects))",
             start: "INSERT INTO \(first) (ent, id, way, pent, pid) VALUES (:rootTag, :root, 0, NULL, NULL)",
-            steps: steps)
+            steps: steps, stepEntities: paths.dropFirst().map(\.entityTag))
     }
 }
