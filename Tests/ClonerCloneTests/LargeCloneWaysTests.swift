@@ -74,4 +74,19 @@ import Testing
         let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, maximumObjects: objects))
         #expect(result.created == ["Note": 1, "NoteDescription": 1, "Item": 600, "ItemData": 600, "Memo": 600])
     }
+
+    /// A large clone steps the version of every shared object it links, once, as a small one
+    /// does: the tags of the 600-item note's memos gain 600 memos each and change, whatever
+    /// becomes of the clone's work tables before its commit.
+    @Test(arguments: StoreBackendKind.available)
+    func aLargeCloneStepsTheVersionsOfTheObjectsItLinks(_ backend: StoreBackendKind) throws {
+        let fixture = try CloneFixture(backend)
+        let tags = try fixture.makeTags(["x", "y"])
+        let sample = try fixture.makeSampleNote(name: "Large", items: 600, tags: tags)
+        let before = try tags.map { try fixture.object("Tag", $0).version }
+        let result = try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note))
+        #expect(result.linked == ["Tag": 2])
+        #expect(try tags.map { try fixture.object("Tag", $0).version } == before.map { $0 + 1 })
+        #expect(try fixture.toMany("Tag", tags[0], "memos").count == 1_200)
+    }
 }

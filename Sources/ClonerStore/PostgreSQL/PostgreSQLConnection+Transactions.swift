@@ -30,6 +30,7 @@ extension PostgreSQLConnection {
         defer {
             isInTransactionBlock = false
             statementsBeforeCommit.removeAll()
+            statementsAfterCommit.removeAll()
             linkedRowsUnlocked = false
             walkTableAtCommit = nil
         }
@@ -48,7 +49,7 @@ extension PostgreSQLConnection {
                 sql: "COMMIT", connection: redactedURI)
         }
         do {
-            if statementsBeforeCommit.isEmpty {
+            if statementsBeforeCommit.isEmpty && statementsAfterCommit.isEmpty {
                 try execute("COMMIT")
             } else {
                 try commitAfterDeferredStatements()
@@ -63,20 +64,29 @@ extension PostgreSQLConnection {
         return result
     }
 
-    /// Sends `statementsBeforeCommit` and the COMMIT in one pipeline. A statement there that takes
-    /// a row lock other transactions queue for (a clone's version step of a shared object) then
-    /// holds it for its own run and the commit's WAL flush only — not also for a round trip to
-    /// this process and the wait for its thread, which on a busy machine is the longer part.
-    /// The first failure is thrown (the COMMIT after it is skipped) and the transaction rolled
-    /// back, as a failure inside the body would be.
+    /// Sends `statementsBeforeCommit`, the COMMIT and `statementsAfterCommit` in one pipeline. A
+    /// statement before the COMMIT that takes a row lock other transactions queue for (a clone's
+    /// version step of a shared object) then holds it for its own run and the commit's WAL flush
+    /// only — not also for a round trip to this process and the wait for its thread, which on a
+    /// busy machine is the longer part; one after it holds no lock of the transaction's.
+    /// The first failure up to the COMMIT is thrown (the COMMIT after it is skipped) and the
+    /// transaction rolled back, as a failure inside the body would be; a failure after it only
+    /// runs the statement's `ifFailed`.
     private func commitAfterDeferredStatements() throws {
         let statements = statementsBeforeCommit + [PipelinedStatement("COMMIT", [], isPrepared: false)]
+        let after = statementsAfterCommit
         statementsBeforeCommit.removeAll()
+        statementsAfterCommit.removeAll()
+        let outcomes: [Result<PostgreSQLResult, PostgreSQLError>]
         do {
-            for outcome in try pipeline(statements) { _ = try outcome.get() }
+            outcomes = try pipeline(statements + after.map(\.statement))
+            for outcome in outcomes.prefix(statements.count) { _ = try outcome.get() }
         } catch {
             rollbackAfterFailure()
             throw error
+        }
+        for (deferred, outcome) in zip(after, outcomes.dropFirst(statements.count)) {
+            if case .failure = outcome { deferred.ifFailed() }
         }
     }
 

@@ -55,6 +55,10 @@ package final class PostgreSQLConnection {
     /// Statements the open transaction sends together with its COMMIT
     /// (`commitAfterDeferredStatements`); emptied when the transaction ends either way.
     package var statementsBeforeCommit: [PipelinedStatement] = []
+    /// Statements sent in the same round trip right after the open transaction's COMMIT, each in
+    /// a transaction of its own, with what to do if it fails: the transaction is committed by
+    /// then, so a failure there is not the transaction's. Emptied when the transaction ends.
+    package var statementsAfterCommit: [(statement: PipelinedStatement, ifFailed: () -> Void)] = []
     /// Set by a write that references rows it did not lock (a clone's links to shared objects):
     /// their deferred foreign keys are checked at the commit, and a violation there means one of
     /// them was deleted by a transaction that committed first — a conflict like a serialization

@@ -528,7 +528,14 @@ struct PostgreSQLGraphCopier {
         if walkedIntoMap || total > Self.preparedObjectLimit || connection.workRowsSinceTruncate >= Self.truncateRows {
             statementCount += 1
             truncated = true
-            try connection.execute("TRUNCATE \(PostgreSQLGraphCopySQL.walkTable), \(map), \(linked), \(PostgreSQLSourceWalks.tokenTable)")
+            // Right after the COMMIT, in its round trip: the linked objects' version steps read
+            // the linked table at the commit (`stepVersionsAtCommit`), and a truncation before
+            // them left the shared objects of every large clone unstepped. A truncation that
+            // fails leaves the rows for the next clone's.
+            let truncate = "TRUNCATE \(PostgreSQLGraphCopySQL.walkTable), \(map), \(linked), \(PostgreSQLSourceWalks.tokenTable)"
+            let session = connection
+            connection.statementsAfterCommit.append(
+                (.init(truncate, [], isPrepared: false), { session.workRowsSinceTruncate = Self.truncateRows }))
             connection.workRowsSinceTruncate = 0
         }
 
