@@ -328,7 +328,7 @@ struct PostgreSQLGraphCopier {
                 let passes = sql.firstWalkLimit < sql.walkRowLimit && sql.walkRowLimit != Int.max ? [true, false] : [false]
                 for (pass, limited) in passes.enumerated() {
                     var batch = PostgreSQLStatementBatch()
-                    if pass == 0 { batch.add(PostgreSQLGraphCopySQL.plannerDefaults, []) }
+                    if pass == 0 { for setting in PostgreSQLGraphCopySQL.plannerDefaults { batch.add(setting, []) } }
                     batch.add(sql.walkIntoMap(limited: limited, dryRun: plan.dryRun), parameters, reader: readWalk)
                     try run(batch, pipelined: false)
                     guard limited, walked >= sql.walkRowLimit, counts.values.reduce(0, +) <= plan.maximumObjects else { break }
@@ -373,14 +373,14 @@ struct PostgreSQLGraphCopier {
             if waitsBriefly {
                 batch.add("SELECT set_config('lock_timeout', '\(Self.sourceLockTimeout)', true)", [])
                 compareSourceVersions(sql: sql, walked: Set(counts.keys), locking: true, into: &batch)
-                batch.add("SELECT set_config('lock_timeout', (SELECT reset_val FROM pg_settings WHERE name = 'lock_timeout'), true)", [])
+                batch.add("SET LOCAL lock_timeout TO DEFAULT", [])
             }
             batch.add(plan.dryRun ? sql.mapFillDryRun : sql.mapFill, parameters)
         } else {
             // A large clone's statements are planned for the rows it has, with the session's
             // settings (given with its walk into the map, where it walked so).
             if !walkedIntoMap {
-                batch.add(PostgreSQLGraphCopySQL.plannerDefaults, [])
+                for setting in PostgreSQLGraphCopySQL.plannerDefaults { batch.add(setting, []) }
                 batch.add(plan.dryRun ? sql.mapFillDryRun : sql.mapFill, parameters)
             }
             // Temporary tables are never analysed automatically; without statistics a large clone

@@ -405,11 +405,12 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// rows each entity has and that `old` is unique. The sample tells both (its list of common
     /// values holds ten entities; a clone of more shares the rest's rows out evenly) in 3 ms
     /// where the full one took 19 ms for the 10,000-item note's 40,001 rows.
+    /// `SET LOCAL … TO DEFAULT` gives a setting the session's value back as `RESET` would, where
+    /// reading it from `pg_settings` built the view's every row, three times: 1.1 ms of server
+    /// time against about 0.05 ms a statement.
     static let plannerDefaults =
-        "SELECT "
-        + ["plan_cache_mode", "enable_hashjoin", "enable_mergejoin"].map {
-            "set_config('\($0)', (SELECT reset_val FROM pg_settings WHERE name = '\($0)'), true)"
-        }.joined(separator: ", ") + ", set_config('work_mem', '64MB', true), set_config('default_statistics_target', '10', true)"
+        ["plan_cache_mode", "enable_hashjoin", "enable_mergejoin"].map { "SET LOCAL \($0) TO DEFAULT" }
+        + ["SELECT set_config('work_mem', '64MB', true), set_config('default_statistics_target', '10', true)"]
 
     private func sourceVersionsSQL(_ entities: [EntityDescription], locking: Bool) -> String {
         guard locking else { return sourceCheckSQL(entities) }
