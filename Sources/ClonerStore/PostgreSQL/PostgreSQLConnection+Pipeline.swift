@@ -28,8 +28,9 @@ extension PostgreSQLConnection {
     /// before a later statement's error. Throws only when the connection itself fails.
     ///
     /// The connection stays in blocking mode, which libpq allows for pipelines whose statements
-    /// and results fit the socket buffers: callers send a few dozen small statements, never bulk
-    /// data (a large clone runs statement by statement).
+    /// and results fit the socket buffers: callers send a few dozen statements of SQL text and
+    /// small parameters, whose results are counts and command tags, never bulk data (a clone's
+    /// ids to return are read on their own).
     package func pipeline(_ statements: [PipelinedStatement]) throws(PostgreSQLError) -> [Result<PostgreSQLResult, PostgreSQLError>] {
         guard let first = statements.first else { return [] }
         try prepareForCommand(first.sql)

@@ -330,7 +330,7 @@ struct PostgreSQLGraphCopier {
                     var batch = PostgreSQLStatementBatch()
                     if pass == 0 { for setting in PostgreSQLGraphCopySQL.plannerDefaults { batch.add(setting, []) } }
                     batch.add(sql.walkIntoMap(limited: limited, dryRun: plan.dryRun), parameters, reader: readWalk)
-                    try run(batch, pipelined: false)
+                    try run(batch, pipelined: batch.statements.count > 1)
                     guard limited, walked >= sql.walkRowLimit, counts.values.reduce(0, +) <= plan.maximumObjects else { break }
                 }
             }
@@ -344,10 +344,12 @@ struct PostgreSQLGraphCopier {
         // Many copies write inside a savepoint: a unique violation aborts what follows it in the
         // transaction, and naming the copy that clashed needs one more query.
         let locatesCopy = copies > 1 || !plan.perCopyRootValues.isEmpty
-        // A small clone sends all its statements in one round trip; only the root's replaced
-        // lists, whose statements depend on what an earlier one found, and a clone that must
-        // name the copy that clashed, go statement by statement.
-        let pipelined = prepared && !locatesCopy && rootLinks.isEmpty
+        // A clone sends all its statements after the walk in one round trip, unprepared for a
+        // large one; only the root's replaced lists, whose statements depend on what an earlier
+        // one found, and a clone that must name the copy that clashed, go statement by statement.
+        // The server plans each unprepared statement when it comes to it, after the `ANALYZE`
+        // before it has run.
+        let pipelined = !locatesCopy && rootLinks.isEmpty
         // On the transaction's first two runs a small clone locks nothing of its source: it
         // checks the walk's versions after its last read instead (`PostgreSQLGraphCopySQL
         // .sourceCheck`), so that clones of one template do not each lock its rows. A change
