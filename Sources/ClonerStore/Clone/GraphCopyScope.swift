@@ -12,7 +12,7 @@ struct GraphCopyScope {
     let relationshipIndex: [String: Int]
     /// The entities the walk can reach from the root through followed relationships.
     let reachable: Set<String>
-    /// The reachable entities in model order, the order they are mapped and inserted in.
+    /// The reachable entities in the order they are mapped and inserted in (`referencesFirst`).
     let entities: [EntityDescription]
 
     init(plan: GraphCopyPlan, schema: StoreSchema) {
@@ -31,7 +31,42 @@ struct GraphCopyScope {
             }
         }
         reachable = seen
-        entities = schema.model.entities.filter { seen.contains($0.name) }
+        entities = Self.referencesFirst(schema.model.entities.filter { seen.contains($0.name) }, schema: schema)
+    }
+
+    /// `entities` (in model order), each after the entities its reference columns point at,
+    /// where the references allow: entities that point at each other, round a cycle, are placed
+    /// from the first in model order.
+    ///
+    /// SQLite checks a deferred foreign key as each row is written. A row whose referenced row is
+    /// not there yet is counted as a violation until that row comes, and while any is counted,
+    /// every row written to a referenced table looks up the rows that reference it. Written in
+    /// model order, the 10,000-item note's item data came before the memos they point at: the
+    /// memos' insert took 11.4 ms against 5.3 ms for the hand-written copy's (docs/benchmarks.md).
+    static func referencesFirst(_ entities: [EntityDescription], schema: StoreSchema) -> [EntityDescription] {
+        var pending = entities
+        var ordered: [EntityDescription] = []
+        // The other pending entities `name`'s reference columns point at.
+        func waitsFor(_ name: String) -> Set<String> {
+            let others = Set(pending.map(\.name)).subtracting([name])
+            return Set((schema.foreignKeys[name] ?? []).map(\.referencedEntity)).intersection(others)
+        }
+        // Whether `name` points, through pending entities, back at itself.
+        func inCycle(_ name: String) -> Bool {
+            var seen: Set<String> = []
+            var queue = Array(waitsFor(name))
+            while let next = queue.popLast() {
+                if next == name { return true }
+                if seen.insert(next).inserted { queue += waitsFor(next) }
+            }
+            return false
+        }
+        while !pending.isEmpty {
+            let next =
+                pending.firstIndex { waitsFor($0.name).isEmpty } ?? pending.firstIndex { inCycle($0.name) } ?? 0
+            ordered.append(pending.remove(at: next))
+        }
+        return ordered
     }
 
     /// Owned relationships not excluded for a whole entity: the edges a walk may take.
