@@ -61,17 +61,23 @@ struct SQLiteGraphCopier {
         parameters[":root"] = .integer(plan.rootID)
         parameters[":now"] = AttributeValue.date(now).sqlValue
 
-        try connection.cachedStatement(
-            """
-            INSERT INTO \(SQLiteGraphCopySQL.copiesTable) (cp) WITH RECURSIVE c(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM c WHERE n + 1 < ?1) SELECT n FROM c
-            """
-        ).execute([.integer(Int64(plan.copies))])
+        // The copies table numbers the copies for the map fill of more than one (a single copy's
+        // fill numbers its objects alone).
+        if plan.copies > 1 {
+            written.append(SQLiteGraphCopySQL.copiesTable)
+            try connection.cachedStatement(
+                """
+                INSERT INTO \(SQLiteGraphCopySQL.copiesTable) (cp) WITH RECURSIVE c(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM c WHERE n + 1 < ?1) SELECT n FROM c
+                """
+            ).execute([.integer(Int64(plan.copies))])
+        }
         try fillRootValues(rootValues)
         // The objects one walk may find (the walk is shared by the copies, each making its objects).
         let perWalk = plan.maximumObjects / plan.copies
         let ways = try waysToWalk(sql)
         let byWays = ways != nil
-        if byWays { written.append(SQLiteGraphCopySQL.firstArrivalTable) }
+        // A walk by ways writes the first-arrival table, one by levels the walk table.
+        written.append(byWays ? SQLiteGraphCopySQL.firstArrivalTable : SQLiteGraphCopySQL.walkTable)
         // Objects per entity, all copies together.
         var counts: [Int: Int] = [:]
         if let ways {
@@ -364,10 +370,7 @@ struct SQLiteGraphCopier {
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_first\" (ent INTEGER NOT NULL, id INTEGER NOT NULL, way INTEGER NOT NULL, pent INTEGER, pid INTEGER, PRIMARY KEY (ent, id)) WITHOUT ROWID",
     ]
 
-    private static let alwaysWrittenTables = [
-        SQLiteGraphCopySQL.walkTable, SQLiteGraphCopySQL.mapTable,
-        SQLiteGraphCopySQL.linkedTable, SQLiteGraphCopySQL.copiesTable,
-    ]
+    private static let alwaysWrittenTables = [SQLiteGraphCopySQL.mapTable, SQLiteGraphCopySQL.linkedTable]
 
     /// Creates the work tables where a writer connection opens, outside any transaction, so a
     /// copy runs none of these statements.
@@ -381,8 +384,10 @@ struct SQLiteGraphCopier {
     /// connection was not prepared (or emptying failed), where they last as long as it.
     private static func createWorkTables(on connection: SQLiteConnection) throws {
         for statement in temporaryTables { try connection.execute(statement) }
-        for table in alwaysWrittenTables + [SQLiteGraphCopySQL.rootValuesTable, SQLiteGraphCopySQL.chainTable, SQLiteGraphCopySQL.treeTable] {
-            try connection.execute("DELETE FROM \(table)")
-        }
+        let every = [
+            SQLiteGraphCopySQL.walkTable, SQLiteGraphCopySQL.firstArrivalTable, SQLiteGraphCopySQL.copiesTable, SQLiteGraphCopySQL.rootValuesTable,
+            SQLiteGraphCopySQL.chainTable, SQLiteGraphCopySQL.treeTable,
+        ]
+        for table in alwaysWrittenTables + every { try connection.execute("DELETE FROM \(table)") }
     }
 }
