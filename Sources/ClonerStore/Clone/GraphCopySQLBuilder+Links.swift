@@ -18,8 +18,9 @@ extension GraphCopySQLBuilder {
     /// The conditions that a map row `m` is read for the linked objects: every copy's own, or the
     /// one copy whose links stand for all; and that the linked object `old` is not copied in it.
     private func linkedConditions(entity: String, destination: String, old: String) -> [String] {
-        ["m.ent = \(tag(entity))"] + (linkedCopy.map { ["m.cp = \($0)"] } ?? [])
-            + (mayBeMapped(destination) ? ["NOT EXISTS (SELECT 1 FROM \(map) x WHERE x.ent = \(tag(destination)) AND x.old = \(old) AND x.cp = m.cp)"] : [])
+        mapOf(tag(entity), "m") + (linkedCopy.map { ["m.cp = \($0)"] } ?? [])
+            + (mayBeMapped(destination)
+                ? ["NOT EXISTS (SELECT 1 FROM \(mapRows(tag(destination), "x")) WHERE \(mapKey(tag(destination), "x", old: old, copy: "m.cp")))"] : [])
     }
 
     /// Whether the map may hold objects of `entity`: only what the walk can reach is cloned, so
@@ -59,7 +60,7 @@ extension GraphCopySQLBuilder {
                 reference: true,
                 sql: """
                     SELECT \(tag(relationship.destination)) AS ent, \(column) AS id, \(relationship.hasInverse ? 1 : 0) AS bump \
-                    FROM \(map) m JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(conditions.joined(separator: " AND "))
+                    FROM \(mapRows(tag(entity.name), "m")) JOIN \(quoted(entity.name)) o ON o."_id" = m.old WHERE \(allOf(conditions))
                     """)
         }
     }
@@ -76,7 +77,7 @@ extension GraphCopySQLBuilder {
                     tag: tag(joinTable.destinationEntity), source: tag(joinTable.sourceEntity), ordered: inverse?.isOrdered ?? false, reference: false,
                     sql: """
                         SELECT \(tag(joinTable.destinationEntity)) AS ent, j."dst" AS id, \(inverse == nil ? 0 : 1) AS bump \
-                        FROM \(map) m JOIN \(table) j ON j."src" = m.old WHERE \(conditions.joined(separator: " AND "))
+                        FROM \(mapRows(tag(joinTable.sourceEntity), "m")) JOIN \(table) j ON j."src" = m.old WHERE \(allOf(conditions))
                         """))
         }
         if let inverse, reachable.contains(joinTable.destinationEntity), !plan.isOwned(inverse),
@@ -89,7 +90,7 @@ extension GraphCopySQLBuilder {
                     tag: tag(joinTable.sourceEntity), source: tag(joinTable.destinationEntity), ordered: source.isOrdered, reference: false,
                     sql: """
                         SELECT \(tag(joinTable.sourceEntity)) AS ent, j."src" AS id, 1 AS bump \
-                        FROM \(map) m JOIN \(table) j ON j."dst" = m.old WHERE \(conditions.joined(separator: " AND "))
+                        FROM \(mapRows(tag(joinTable.destinationEntity), "m")) JOIN \(table) j ON j."dst" = m.old WHERE \(allOf(conditions))
                         """))
         }
         return selects
@@ -132,13 +133,16 @@ extension GraphCopySQLBuilder {
                 inverseKept = "\(destinationNew) IS NOT NULL" + (excludedAtRoot(inverse.source, inverse.name) ? " AND \(destinationPold) IS NOT NULL" : "")
             }
             let condition =
-                "ms.ent = \(sourceTag) AND (((\(sourceKept)) AND (\(destinationNew) IS NOT NULL OR \(plan.isOwned(source) ? no : yes))) OR (\(inverseKept)))"
+                allOf(
+                    mapOf(sourceTag, "ms") + [
+                        "(((\(sourceKept)) AND (\(destinationNew) IS NOT NULL OR \(plan.isOwned(source) ? no : yes))) OR (\(inverseKept)))"
+                    ])
             let destinationJoin =
-                mapped ? " LEFT JOIN \(map) md ON md.ent = \(destinationTag) AND md.old = j.\"dst\" AND md.cp = ms.cp" : ""
+                mapped ? " LEFT JOIN \(mapRows(destinationTag, "md")) ON \(mapKey(destinationTag, "md", old: "j.\"dst\"", copy: "ms.cp"))" : ""
             statements.append(
                 """
                 INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
-                FROM \(map) ms JOIN \(table) j ON j."src" = ms.old\(destinationJoin) \
+                FROM \(mapRows(sourceTag, "ms")) JOIN \(table) j ON j."src" = ms.old\(destinationJoin) \
                 WHERE \(condition)
                 """)
         }
@@ -161,17 +165,15 @@ extension GraphCopySQLBuilder {
                 columns.append(quoted(position))
                 values.append("j.\(quoted(position))")
             }
-            var conditions = [
-                "md.ent = \(destinationTag)"
-            ]
+            var conditions = mapOf(destinationTag, "md")
             if mayBeMapped(joinTable.sourceEntity) {
-                conditions.append("NOT EXISTS (SELECT 1 FROM \(map) ms WHERE ms.ent = \(sourceTag) AND ms.old = j.\"src\" AND ms.cp = md.cp)")
+                conditions.append("NOT EXISTS (SELECT 1 FROM \(mapRows(sourceTag, "ms")) WHERE \(mapKey(sourceTag, "ms", old: "j.\"src\"", copy: "md.cp")))")
             }
             if excludedAtRoot(inverse.source, inverse.name) { conditions.append("md.pold IS NOT NULL") }
             statements.append(
                 """
                 INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
-                FROM \(map) md JOIN \(table) j ON j."dst" = md.old WHERE \(conditions.joined(separator: " AND "))
+                FROM \(mapRows(destinationTag, "md")) JOIN \(table) j ON j."dst" = md.old WHERE \(allOf(conditions))
                 """)
         }
         return statements

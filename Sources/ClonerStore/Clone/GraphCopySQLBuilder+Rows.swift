@@ -23,7 +23,7 @@ extension GraphCopySQLBuilder {
             let relationship = entity.relationship(named: foreignKey.relationship!)!
             let alias = "f\(index)"
             joins.append(
-                "LEFT JOIN \(map) \(alias) ON \(alias).ent = \(tag(relationship.destination)) AND \(alias).old = o.\(quoted(foreignKey.column)) AND \(alias).cp = m.cp"
+                "LEFT JOIN \(mapRows(tag(relationship.destination), alias)) ON \(mapKey(tag(relationship.destination), alias, old: "o.\(quoted(foreignKey.column))", copy: "m.cp"))"
             )
             let mapped = "\(alias).new"
             let reference = referenceExpression(entity, relationship, column: foreignKey.column, mapped: mapped)
@@ -41,15 +41,16 @@ extension GraphCopySQLBuilder {
                 keepsPlaces.append("((\(reference)) IS NULL OR (\(mapped) IS NOT NULL\(rootSet)))")
             }
         }
-        let source = "FROM \(map) m JOIN \(rowSource(entity)) o ON o.\"_id\" = m.old " + joins.joined(separator: " ") + " WHERE m.ent = \(tag(entity.name))"
+        let source = "FROM \(mapRows(tag(entity.name), "m")) JOIN \(rowSource(entity)) o ON o.\"_id\" = m.old " + joins.joined(separator: " ")
+        let entityRows = mapOf(tag(entity.name), "m")
         let into = "INSERT INTO \(table) (\(columns.joined(separator: ", ")))"
         guard !keepsPlaces.isEmpty else {
-            return ["\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) \(insertOrder)"]
+            return ["\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) WHERE \(allOf(entityRows)) \(insertOrder)"]
         }
         let condition = keepsPlaces.joined(separator: " AND ")
         return [
-            "\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) AND \(condition) \(insertOrder)",
-            "\(into) SELECT \(appendingValues.joined(separator: ", ")) \(source) AND NOT (\(condition)) \(insertOrder)",
+            "\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) WHERE \(allOf(entityRows + [condition])) \(insertOrder)",
+            "\(into) SELECT \(appendingValues.joined(separator: ", ")) \(source) WHERE \(allOf(entityRows + ["NOT (\(condition))"])) \(insertOrder)",
         ]
     }
 

@@ -17,7 +17,11 @@ import ClonerModel
 /// `pent`, `pold`, `pnew`), `o` the original row. The root is the only object without a parent,
 /// so `m.pold IS NULL` is how a statement tells a copy's root apart.
 protocol GraphCopySQLBuilder {
-    static var mapTable: String { get }
+    /// The table that holds the map rows of entity `tag`'s copies.
+    static func mapTable(of tag: Int) -> String
+    /// Whether a map table holds several entities' rows, told apart by `ent`; false where each
+    /// entity has a table of its own (`mapRows`, `mapOf` and `mapKey` spell either).
+    static var mapNamesEntities: Bool { get }
     var schema: StoreSchema { get }
     var plan: GraphCopyPlan { get }
     /// The root and the entities the walk can reach.
@@ -69,7 +73,21 @@ extension GraphCopySQLBuilder {
     var rootExclusions: Set<String> { scope.rootExclusions }
     var relationshipIndex: [String: Int] { scope.relationshipIndex }
     var reachable: Set<String> { scope.reachable }
-    var map: String { Self.mapTable }
+
+    /// The map rows of entity `entity`'s copies, as a `FROM` item named `alias`.
+    func mapRows(_ entity: Int, _ alias: String) -> String { "\(Self.mapTable(of: entity)) \(alias)" }
+
+    /// The conditions that keep map row `alias` to entity `entity`'s rows: none where its table
+    /// holds that entity's alone.
+    func mapOf(_ entity: Int, _ alias: String) -> [String] { Self.mapNamesEntities ? ["\(alias).ent = \(entity)"] : [] }
+
+    /// The condition that map row `alias` is the clone of `entity`'s object `old` in copy `copy`.
+    func mapKey(_ entity: Int, _ alias: String, old: String, copy: String) -> String {
+        (mapOf(entity, alias) + ["\(alias).old = \(old)", "\(alias).cp = \(copy)"]).joined(separator: " AND ")
+    }
+
+    /// `conditions` as one, `true` for none.
+    func allOf(_ conditions: [String]) -> String { conditions.isEmpty ? Self.trueLiteral : conditions.joined(separator: " AND ") }
 
     func tag(_ entity: String) -> Int { schema.entityTag(entity) }
 

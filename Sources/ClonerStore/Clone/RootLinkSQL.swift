@@ -11,16 +11,23 @@ import ClonerModel
 /// those links are removed first, so the list is what the request says (rule 8). The rows left
 /// are the ones one relationship edit per copy (`setToMany`) wrote, in the same order of copies.
 struct RootLinkSQL<Dialect: SQLDialect> {
-    /// The clone's map of copies (its copy number is `cp`).
+    /// The table of the root entity's map rows (its copy number is `cp`).
     let mapTable: String
+    /// Whether that table holds other entities' rows too, told apart by `ent` (the first
+    /// parameter); where it does not, the parameter is left unread.
+    let mapNamesEntities: Bool
 
+    /// The conditions that map row `m` is one of the root's copies.
+    private var rootCopies: String {
+        (mapNamesEntities ? "m.ent = \(Dialect.parameter(1)) AND " : "") + "m.old = \(Dialect.integer(2))"
+    }
     /// The copies of the root.
     private var copies: String {
-        "SELECT new FROM \(mapTable) WHERE ent = \(Dialect.parameter(1)) AND old = \(Dialect.integer(2))"
+        "SELECT m.new FROM \(mapTable) AS m WHERE \(rootCopies)"
     }
     /// `FROM` the map as `m` with the listed ids, filtered to the root's copies.
     private var copiesWithList: String {
-        "FROM \(mapTable) AS m, \(Dialect.listed(3)) WHERE m.ent = \(Dialect.parameter(1)) AND m.old = \(Dialect.integer(2))"
+        "FROM \(mapTable) AS m, \(Dialect.listed(3)) WHERE \(rootCopies)"
     }
 
     /// Where a root's to-many is stored: `table`, with the root's copy in `owner` and the linked

@@ -10,7 +10,7 @@ extension PostgreSQLGraphCopier {
         root: EntityDescription, rootTag: Int
     ) throws {
         let parameters: [PostgreSQLValue] = [.int8(Int64(rootTag)), .int8(plan.rootID)]
-        try RootLinkSQL<PostgreSQLDialect>(mapTable: PostgreSQLGraphCopySQL.mapTable).write(
+        try RootLinkSQL<PostgreSQLDialect>(mapTable: PostgreSQLGraphCopySQL.mapTable, mapNamesEntities: true).write(
             rootLinks, root: root, schema: context.schema,
             finds: { query in
                 try self.query(query, parameters).rowCount > 0

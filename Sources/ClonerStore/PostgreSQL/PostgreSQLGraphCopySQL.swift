@@ -66,6 +66,10 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
 
     static let walkTable = "pg_temp.\"_clone_walk\""
     static let mapTable = "pg_temp.\"_clone_map\""
+    /// One map for every entity, told apart by `ent`: one table to create, analyze and truncate.
+    static func mapTable(of tag: Int) -> String { mapTable }
+    static let mapNamesEntities = true
+    private var map: String { Self.mapTable }
     static let linkedTable = "pg_temp.\"_clone_linked\""
 
     let schema: StoreSchema
@@ -630,7 +634,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         guard described.count == attributes.count, !described.isEmpty else { return nil }
         return GraphCopyClashQuery.sql(
             values: described.map { attributeExpression(entity, $0, readsParents: false) }, columns: described.map { quoted($0.name) },
-            table: quoted(name), map: map, entityTag: tag(name), copyColumn: "cp", excludingOwnRows: false)
+            table: quoted(name), map: map, entityRows: "m.ent = \(tag(name))", copyColumn: "cp", excludingOwnRows: false)
     }
 
     // MARK: 3. Linked shared objects

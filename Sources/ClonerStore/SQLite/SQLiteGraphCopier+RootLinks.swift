@@ -11,7 +11,7 @@ extension SQLiteGraphCopier {
     ) throws {
         let connection = context.connection
         let parameters: [SQLiteValue] = [.integer(Int64(rootTag)), .integer(plan.rootID)]
-        try RootLinkSQL<SQLiteDialect>(mapTable: SQLiteGraphCopySQL.mapTable).write(
+        try RootLinkSQL<SQLiteDialect>(mapTable: SQLiteGraphCopySQL.mapTable(of: rootTag), mapNamesEntities: false).write(
             rootLinks, root: root, schema: context.schema,
             finds: { query in
                 try connection.cachedStatement(query).scalar(parameters) != nil

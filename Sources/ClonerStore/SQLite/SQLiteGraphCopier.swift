@@ -40,10 +40,10 @@ struct SQLiteGraphCopier {
             }
         }
 
-        if !connection.graphCopyTablesReady { try SQLiteGraphCopier.createWorkTables(on: connection) }
+        if !connection.graphCopyTablesReady { try SQLiteGraphCopier.createWorkTables(on: connection, entities: schema.model.entities.count) }
         // Emptied before the transaction ends, so the next copy finds them empty (a rollback
         // restores them as they were: empty). Only the tables this copy writes.
-        var written = SQLiteGraphCopier.alwaysWrittenTables
+        var written = [SQLiteGraphCopySQL.linkedTable] + sql.entitySteps.map { SQLiteGraphCopySQL.mapTable(of: $0.tag) }
         if !plan.rootValues.isEmpty || !plan.perCopyRootValues.isEmpty { written.append(SQLiteGraphCopySQL.rootValuesTable) }
         if sql.follows.contains(where: { !$0.propagation.isEmpty }) { written += [SQLiteGraphCopySQL.chainTable, SQLiteGraphCopySQL.treeTable] }
         var staged: [SQLiteGraphCopySQL.Staging] = []
@@ -77,7 +77,7 @@ struct SQLiteGraphCopier {
         let ways = try waysToWalk(sql)
         let byWays = ways != nil
         // A walk by ways writes the first-arrival table, one by levels the walk table.
-        written.append(byWays ? SQLiteGraphCopySQL.firstArrivalTable : SQLiteGraphCopySQL.walkTable)
+        written += ways.map { Set([sql.rootTag] + $0.stepEntities).sorted().map(SQLiteGraphCopySQL.firstArrivalTable(of:)) } ?? [SQLiteGraphCopySQL.walkTable]
         // Objects per entity, all copies together.
         var counts: [Int: Int] = [:]
         if let ways {
@@ -112,7 +112,6 @@ struct SQLiteGraphCopier {
                 try connection.cachedStatement(staging.fill).execute()
             }
         }
-        let map = SQLiteGraphCopySQL.mapTable
 
         for query in sql.linkedQueries { try connection.cachedStatement(query).execute(named: parameters) }
         // Rule 8: what the root's values name is linked as given — the original, even when the walk
@@ -145,8 +144,7 @@ struct SQLiteGraphCopier {
 
         var cloneIDs: [Int64] = []
         try connection.forEachRow(
-            "SELECT new FROM \(map) WHERE ent = ? AND old = ? ORDER BY cp",
-            [.integer(Int64(sql.rootTag)), .integer(plan.rootID)]
+            "SELECT new FROM \(SQLiteGraphCopySQL.mapTable(of: sql.rootTag)) WHERE old = ? ORDER BY cp", [.integer(plan.rootID)]
         ) { cloneIDs.append($0.int64(0)) }
 
         if !plan.dryRun {
@@ -163,8 +161,10 @@ struct SQLiteGraphCopier {
         var ids: [[String: [Int64: Int64]]]?
         if plan.returnIDs {
             var byCopy = [[String: [Int64: Int64]]](repeating: [:], count: plan.copies)
-            try connection.forEachRow("SELECT cp, ent, old, new FROM \(map)") { row in
-                byCopy[Int(row.int64(0))][schema.model.entities[Int(row.int64(1))].name, default: [:]][row.int64(2)] = row.int64(3)
+            for step in steps {
+                try connection.forEachRow("SELECT cp, old, new FROM \(SQLiteGraphCopySQL.mapTable(of: step.tag))") { row in
+                    byCopy[Int(row.int64(0))][step.name, default: [:]][row.int64(1)] = row.int64(2)
+                }
             }
             ids = byCopy
         }
@@ -357,37 +357,47 @@ struct SQLiteGraphCopier {
         // Covers the map fill's read (first arrival per object) and a level's look for an earlier
         // arrival at the same object: no lookup into the walk's rows.
         "CREATE INDEX IF NOT EXISTS temp.\"_clone_walk_first\" ON \"_clone_walk\" (ent, id, seq, via, pent, pid)",
-        // Keyed (ent, cp, old): new ids grow along the key, so the map is filled by appending
-        // and an INSERT that reads it in key order writes rows in new-id order without a sort.
-        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_map\" (ent INTEGER NOT NULL, cp INTEGER NOT NULL, old INTEGER NOT NULL, new INTEGER NOT NULL, pent INTEGER, pold INTEGER, pnew INTEGER, PRIMARY KEY (ent, cp, old)) WITHOUT ROWID",
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_copies\" (cp INTEGER PRIMARY KEY)",
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_set\" (cp INTEGER NOT NULL, name TEXT NOT NULL, value, PRIMARY KEY (cp, name)) WITHOUT ROWID",
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_chain\" (new INTEGER PRIMARY KEY, value)",
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_tree\" (pnew INTEGER NOT NULL, new INTEGER NOT NULL, PRIMARY KEY (pnew, new)) WITHOUT ROWID",
         "CREATE TEMP TABLE IF NOT EXISTS \"_clone_linked\" (ent INTEGER NOT NULL, id INTEGER NOT NULL, bump INTEGER NOT NULL, PRIMARY KEY (ent, id)) WITHOUT ROWID",
-        // Keyed (ent, id): a way keeps only objects no earlier way has, and the map fill reads
-        // each entity's objects in id order.
-        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_first\" (ent INTEGER NOT NULL, id INTEGER NOT NULL, way INTEGER NOT NULL, pent INTEGER, pid INTEGER, PRIMARY KEY (ent, id)) WITHOUT ROWID",
     ]
 
-    private static let alwaysWrittenTables = [SQLiteGraphCopySQL.mapTable, SQLiteGraphCopySQL.linkedTable]
+    /// The work tables of entity `tag`, a pair per entity of the model. Its map rows
+    /// (`SQLiteGraphCopySQL.mapTable(of:)`), keyed (cp, old): new ids grow along the key, so the
+    /// map is filled by appending and an INSERT that reads it in key order writes rows in new-id
+    /// order without a sort. Its first arrivals (`SQLiteGraphCopySQL.firstArrivalTable(of:)`),
+    /// keyed by id: a way keeps only objects no earlier way has, and the map fill reads them in
+    /// id order.
+    private static func entityTables(_ tag: Int) -> [String] {
+        [
+            """
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_map_\(tag)" (cp INTEGER NOT NULL, old INTEGER NOT NULL, new INTEGER NOT NULL, \
+            pent INTEGER, pold INTEGER, pnew INTEGER, PRIMARY KEY (cp, old)) WITHOUT ROWID
+            """,
+            "CREATE TEMP TABLE IF NOT EXISTS \"_clone_first_\(tag)\" (id INTEGER PRIMARY KEY, way INTEGER NOT NULL, pent INTEGER, pid INTEGER)",
+        ]
+    }
 
     /// Creates the work tables where a writer connection opens, outside any transaction, so a
-    /// copy runs none of these statements.
-    static func prepareWorkTables(on connection: SQLiteConnection) throws {
+    /// copy runs none of these statements: two per entity of the model (a connection serves one
+    /// store, so one model), and those every copy shares.
+    static func prepareWorkTables(on connection: SQLiteConnection, entities: Int) throws {
         precondition(!connection.isInTransaction, "work tables created inside a transaction vanish with its rollback")
-        try createWorkTables(on: connection)
+        try createWorkTables(on: connection, entities: entities)
         connection.graphCopyTablesReady = true
     }
 
     /// Creates the work tables if missing and empties them; inside a copy's transaction when the
     /// connection was not prepared (or emptying failed), where they last as long as it.
-    private static func createWorkTables(on connection: SQLiteConnection) throws {
-        for statement in temporaryTables { try connection.execute(statement) }
+    private static func createWorkTables(on connection: SQLiteConnection, entities: Int) throws {
+        for statement in temporaryTables + (0..<entities).flatMap(entityTables) { try connection.execute(statement) }
         let every = [
-            SQLiteGraphCopySQL.walkTable, SQLiteGraphCopySQL.firstArrivalTable, SQLiteGraphCopySQL.copiesTable, SQLiteGraphCopySQL.rootValuesTable,
+            SQLiteGraphCopySQL.linkedTable, SQLiteGraphCopySQL.walkTable, SQLiteGraphCopySQL.copiesTable, SQLiteGraphCopySQL.rootValuesTable,
             SQLiteGraphCopySQL.chainTable, SQLiteGraphCopySQL.treeTable,
         ]
-        for table in alwaysWrittenTables + every { try connection.execute("DELETE FROM \(table)") }
+        let perEntity = (0..<entities).flatMap { [SQLiteGraphCopySQL.mapTable(of: $0), SQLiteGraphCopySQL.firstArrivalTable(of: $0)] }
+        for table in every + perEntity { try connection.execute("DELETE FROM \(table)") }
     }
 }

@@ -40,7 +40,7 @@ extension SQLiteGraphCopySQL {
             let earlier = paths.indices.filter { $0 < parent && paths[$0].entityTag == paths[parent].entityTag }
             guard Set(earlier).isSubset(of: GraphWalkPath.covering(index, in: paths)) else { return nil }
         }
-        let first = SQLiteGraphCopySQL.firstArrivalTable
+        let first = SQLiteGraphCopySQL.firstArrivalTable(of:)
         let steps = paths.indices.dropFirst().map { index in
             let path = paths[index]
             guard let edge = path.edge, let parent = path.parent else { preconditionFailure("way \(index) without an edge") }
@@ -53,14 +53,14 @@ extension SQLiteGraphCopySQL {
             // every row, and the look-up would only add to it.
             let seen =
                 paths[..<index].contains { $0.entityTag == path.entityTag }
-                ? " AND NOT EXISTS (SELECT 1 FROM \(first) x WHERE x.ent = \(path.entityTag) AND x.id = \(destination))" : ""
-            // The parent way's objects through the table's key (`ent` first), each edge row by
-            // the index of its source column (the `_id` for a reference on the parent's own row).
+                ? " AND NOT EXISTS (SELECT 1 FROM \(first(path.entityTag)) x WHERE x.id = \(destination))" : ""
+            // The parent way's objects from its entity's table, each edge row by the index of its
+            // source column (the `_id` for a reference on the parent's own row).
             return """
-                INSERT OR IGNORE INTO \(first) (ent, id, way, pent, pid) \
-                SELECT \(path.entityTag), \(destination), \(index), \(paths[parent].entityTag), p.id \
-                FROM \(first) p JOIN \(quoted(join.table)) t ON t.\(quoted(join.sourceColumn)) = p.id \
-                WHERE p.ent = \(paths[parent].entityTag) AND p.way = \(parent) AND \(join.nonNullCondition(alias: "t"))\(seen)
+                INSERT OR IGNORE INTO \(first(path.entityTag)) (id, way, pent, pid) \
+                SELECT \(destination), \(index), \(paths[parent].entityTag), p.id \
+                FROM \(first(paths[parent].entityTag)) p JOIN \(quoted(join.table)) t ON t.\(quoted(join.sourceColumn)) = p.id \
+                WHERE p.way = \(parent) AND \(join.nonNullCondition(alias: "t"))\(seen)
                 """
         }
         let fromRoot = paths.filter { $0.parent == 0 }.compactMap(\.edge).map { edge in
@@ -68,7 +68,7 @@ extension SQLiteGraphCopySQL {
         }
         return WalkWays(
             probe: "SELECT count(*) FROM (\(fromRoot.joined(separator: " UNION ALL ")) LIMIT \(SQLiteGraphCopier.walkWaysFromObjects))",
-            start: "INSERT INTO \(first) (ent, id, way, pent, pid) VALUES (:rootTag, :root, 0, NULL, NULL)",
+            start: "INSERT INTO \(first(rootTag)) (id, way, pent, pid) VALUES (:root, 0, NULL, NULL)",
             steps: steps, stepEntities: paths.dropFirst().map(\.entityTag))
     }
 }

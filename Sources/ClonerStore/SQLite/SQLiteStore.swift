@@ -30,7 +30,7 @@ final class SQLiteStore: StoreBackend {
         }
         let connection: SQLiteConnection
         do {
-            connection = try SQLiteStore.openConnection(path: path, readOnly: false)
+            connection = try SQLiteStore.openConnection(path: path, readOnly: false, entities: schema.model.entities.count)
         } catch let error as SQLiteError {
             throw StoreError.incompatibleStore(
                 path: path,
@@ -43,11 +43,14 @@ final class SQLiteStore: StoreBackend {
             throw StoreError.database(error.failure)
         }
         let readerPath = path
-        self.readers = SQLiteConnectionPool(maximumIdle: 8) { try SQLiteStore.openConnection(path: readerPath, readOnly: true) }
-        self.writers = SQLiteConnectionPool(maximumIdle: 2) { try SQLiteStore.openConnection(path: readerPath, readOnly: false) }
+        let entities = schema.model.entities.count
+        self.readers = SQLiteConnectionPool(maximumIdle: 8) { try SQLiteStore.openConnection(path: readerPath, readOnly: true, entities: entities) }
+        self.writers = SQLiteConnectionPool(maximumIdle: 2) { try SQLiteStore.openConnection(path: readerPath, readOnly: false, entities: entities) }
     }
 
-    static func openConnection(path: String, readOnly: Bool) throws -> SQLiteConnection {
+    /// A connection to the file; a writer's with the work tables of a copy of a model of
+    /// `entities` entities.
+    static func openConnection(path: String, readOnly: Bool, entities: Int) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: path, options: .init(readOnly: readOnly, create: !readOnly))
         try connection.execute("PRAGMA foreign_keys = ON")
         if !readOnly {
@@ -60,7 +63,7 @@ final class SQLiteStore: StoreBackend {
         // materialized subquery): an INSERT … SELECT that reads its own table materializes its
         // rows first, so a clone's blobs — 400 MB for 100k attachments — would sit in the heap.
         try connection.execute("PRAGMA temp_store = FILE")
-        if !readOnly { try SQLiteGraphCopier.prepareWorkTables(on: connection) }
+        if !readOnly { try SQLiteGraphCopier.prepareWorkTables(on: connection, entities: entities) }
         return connection
     }
 
