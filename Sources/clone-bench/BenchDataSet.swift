@@ -74,8 +74,12 @@ struct BenchDataSet {
             // note's document finds the blobs it names already there, as it would in a real store.
             // SQLite has no SHA-256, so the bytes are made and hashed here, one attachment at a
             // time (a gibibyte of them is never held at once).
-            let size = max(attachmentBytes, 1), chunk = StoreSchema.blobChunkSize
-            // SplitMix64 from a random seed: fast enough for a gibibyte, and never a repeat.
+            // At least one word of SplitMix64 output, so no two attachments' bytes are alike: with
+            // `--blob-bytes 0` the store refused a setup of 100 items, the second blob of one
+            // byte repeating an earlier one's.
+            let size = max(attachmentBytes, 8), chunk = StoreSchema.blobChunkSize
+            // SplitMix64 from a random seed: fast enough for a gibibyte, and never a repeat (its
+            // output is a bijection of a counter).
             var state = UInt64.random(in: .min ... .max)
             for item in 1...Int64(items) {
                 var bytes = Data(count: (size + 7) / 8 * 8)
