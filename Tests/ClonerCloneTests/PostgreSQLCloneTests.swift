@@ -171,6 +171,39 @@ struct PostgreSQLCloneTests {
         #expect(largest <= 8, "pages of the walk table at most: \(largest)")
     }
 
+    /// A large clone truncates, after its commit, the work tables its rows filled past the
+    /// bound — its map and its walk — and leaves the few linked rows (two tags) and the empty
+    /// token table to the next clone's `DELETE`: each table truncated is file work, empty or not.
+    /// A truncation gives the table a new file, which is how the test tells.
+    @Test func aLargeCloneTruncatesOnlyTheWorkTablesItFilled() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let sample = try fixture.makeSampleNote(items: 600, tags: try fixture.makeTags(["a", "b"]))
+        let plan = try fixture.engine.plan(CloneRequest(entity: "Note", id: sample.note)).copy
+        // The session and the file of each of its work tables, read in a transaction of its own.
+        func files() throws -> (session: Int64, files: [String: Int64]) {
+            try fixture.store.write { context in
+                let connection = context.postgreSQLConnection
+                var files: [String: Int64] = [:]
+                try connection.query(
+                    "SELECT relname::text, pg_relation_filenode(oid)::int8 FROM pg_class WHERE relnamespace = pg_my_temp_schema() AND relkind = 'r'"
+                ).forEachRow { files[$0.string(0)] = $0.int64(1) }
+                return (try connection.query("SELECT pg_backend_pid()::int8")[0].int64(0), files)
+            }
+        }
+        _ = try fixture.store.write { try $0.copyGraph(plan, now: Date(), progress: GraphCopyProgress()) }
+        for _ in 0..<2 {
+            let before = try files()
+            let created = try fixture.store.write { try $0.copyGraph(plan, now: Date(), progress: GraphCopyProgress()) }
+            // Past the thousand objects up to which a clone runs prepared and counts as small.
+            #expect(created.created.values.reduce(0, +) > 1_000)
+            let after = try files()
+            try #require(before.session == after.session, "the clones ran on one session")
+            let truncated = Set(after.files.keys.filter { after.files[$0] != before.files[$0] })
+            #expect(truncated == ["_clone_map", "_clone_walk"], "tables with a new file: \(truncated.sorted())")
+            #expect(after.files.keys.contains("_clone_linked") && after.files.keys.contains("_clone_walk_token"))
+        }
+    }
+
     /// A small clone locks nothing of its source: an edit of the note, not yet committed, does
     /// not make it wait, and it copies the note as it was before the edit — the three items the
     /// walk found, never the note with a fourth. The edit, in turn, commits after the clone.

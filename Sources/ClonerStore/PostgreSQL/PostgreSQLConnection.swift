@@ -29,9 +29,9 @@ package final class PostgreSQLConnection {
     /// Whether this session has the graph copier's temporary work tables (made once per session by
     /// the store's first write on it); cleared when the session is re-opened, which drops them.
     package var hasCloneWorkTables = false
-    /// Rows the clones on this session have left in its work tables since they were last
-    /// truncated (the graph copier's `truncateRows`).
-    package var workRowsSinceTruncate = 0
+    /// Rows the clones on this session have left in each of its work tables (by name) since it
+    /// was last truncated (the graph copier's `truncateRows`).
+    package var workRowsSinceTruncate: [String: Int] = [:]
     /// The clone SQL built for each plan shape on this session (`GraphCopyShape`): building it
     /// walks the whole model and writes a few dozen statements, over a quarter of the service's CPU
     /// for a small clone; the prepared statements are then found by their text.
@@ -150,7 +150,7 @@ package final class PostgreSQLConnection {
         preparedStatements.removeAll()
         hasCloneWorkTables = false
         walkTableHolds = nil
-        workRowsSinceTruncate = 0
+        workRowsSinceTruncate = [:]
         PQreset(handle)
         wasIdleAfterLastCommand = true
         guard PQstatus(handle) == CONNECTION_OK else {

@@ -59,14 +59,16 @@ struct PostgreSQLGraphCopier {
     /// an edit holds them for milliseconds; longer is a deadlock in the making.
     static let sourceLockTimeout = "100ms"
 
-    /// Rows the small clones on one session may leave dead in the work tables (walk, map and
-    /// linked rows) before one ends with a `TRUNCATE`: only a truncation (or a vacuum, not allowed
-    /// in a transaction) gives them back. Both ways cost: every scan of a work table reads its dead
-    /// rows, and a truncation invalidates the session's cached plans (about 1.8 ms of planning a
-    /// 5-object clone's statements again). At every 1,000th clone, the interval this once was, the
-    /// dead rows made a 5-object clone's statements take 1.3–1.8 times as long as at about every
-    /// 100th (docs/benchmarks.md); this many rows is about that for such a clone, and a truncation
-    /// every few clones for one of some hundreds of objects.
+    /// Rows the clones on one session may leave dead in a work table (walk, map, linked rows or
+    /// walk tokens) before one ends with its `TRUNCATE`: only a truncation (or a vacuum, not
+    /// allowed in a transaction) gives them back. Both ways cost: every scan of a work table reads
+    /// its dead rows, and a truncation invalidates the session's cached plans (about 1.8 ms of
+    /// planning a 5-object clone's statements again). At every 1,000th clone, the interval this
+    /// once was, the dead rows made a 5-object clone's statements take 1.3–1.8 times as long as at
+    /// about every 100th (docs/benchmarks.md); this many rows is about that for such a clone, and
+    /// a truncation every few clones for one of some hundreds of objects. Counted per table: each
+    /// table truncated costs about a millisecond of file work even when empty, so a large clone
+    /// truncates its map and walk, and leaves its fifty linked rows to the next clone's `DELETE`.
     static let truncateRows = 1_000
 
     /// Set once the walk has counted the objects (`preparedObjectLimit`).
@@ -526,19 +528,28 @@ struct PostgreSQLGraphCopier {
             ids = perCopy
         }
 
-        connection.workRowsSinceTruncate += (keepsWalkTable ? 0 : walked + linkedCounts.values.reduce(0, +)) + total
-        if walkedIntoMap || total > Self.preparedObjectLimit || connection.workRowsSinceTruncate >= Self.truncateRows {
+        // The rows this clone leaves in each work table (a kept walk's tables are not written).
+        let left = [
+            PostgreSQLGraphCopySQL.walkTable: keepsWalkTable ? 0 : walked, map: total,
+            linked: keepsWalkTable ? 0 : linkedCounts.values.reduce(0, +), PostgreSQLSourceWalks.tokenTable: token != nil && !keepsWalkTable ? 1 : 0,
+        ]
+        connection.workRowsSinceTruncate.merge(left, uniquingKeysWith: +)
+        let due = connection.workRowsSinceTruncate.filter { $0.value >= Self.truncateRows }.keys.sorted()
+        if !due.isEmpty {
             statementCount += 1
-            truncated = true
+            // A remembered walk lives in the walk, linked and token tables, not in the map.
+            truncated = due != [map]
             // Right after the COMMIT, in its round trip: the linked objects' version steps read
             // the linked table at the commit (`stepVersionsAtCommit`), and a truncation before
             // them left the shared objects of every large clone unstepped. A truncation that
             // fails leaves the rows for the next clone's.
-            let truncate = "TRUNCATE \(PostgreSQLGraphCopySQL.walkTable), \(map), \(linked), \(PostgreSQLSourceWalks.tokenTable)"
             let session = connection
             connection.statementsAfterCommit.append(
-                (.init(truncate, [], isPrepared: false), { session.workRowsSinceTruncate = Self.truncateRows }))
-            connection.workRowsSinceTruncate = 0
+                (
+                    .init("TRUNCATE \(due.joined(separator: ", "))", [], isPrepared: false),
+                    { for table in due { session.workRowsSinceTruncate[table] = Self.truncateRows } }
+                ))
+            for table in due { connection.workRowsSinceTruncate[table] = 0 }
         }
 
         let entities = schema.model.entities
