@@ -264,6 +264,8 @@ struct PostgreSQLGraphCopier {
         // What the walk statement answered, kept to remember the walk once the copy has run.
         var answered: (objects: [Int: Int], mayAppend: Set<Int>)?
         var batch = PostgreSQLStatementBatch()
+        // Rows this clone writes to the walk table (a walk into the map writes none).
+        var walkTableRows = 0
         // Its links are reused with it where they were kept (`PostgreSQLSourceWalks.Links`), for a
         // clone that sets nothing on the root (its root check still to run).
         let rememberedLinks = rootCheck != nil ? remembered?.links : nil
@@ -288,6 +290,7 @@ struct PostgreSQLGraphCopier {
             }
             counts = remembered.objects.mapValues { $0 * copies }
             walked = remembered.rows
+            walkTableRows = keepsWalkTable ? 0 : remembered.rows
             mayAppend = remembered.mayAppend
         }
         // Reads a walk's answer (`PostgreSQLGraphCopySQL.walkAnswers`) into the counts.
@@ -321,7 +324,11 @@ struct PostgreSQLGraphCopier {
             batch.add(sql.walk, parameters, reader: readWalk)
             try run(batch, pipelined: batch.statements.count > 1)
             answered = (objects, mayAppend)
-            if walked >= sql.firstWalkLimit, sql.firstWalkLimit < sql.walkRowLimit || counts.values.reduce(0, +) <= plan.maximumObjects {
+            walkTableRows = walked
+            // No row, not even the root's (whose check came first): a root too large to walk
+            // first (`PostgreSQLGraphCopySQL.walk`).
+            let large = walked == 0
+            if large || walked >= sql.firstWalkLimit, sql.firstWalkLimit < sql.walkRowLimit || counts.values.reduce(0, +) <= plan.maximumObjects {
                 walkedIntoMap = true
                 answered = nil
                 prepared = false
@@ -530,7 +537,7 @@ struct PostgreSQLGraphCopier {
 
         // The rows this clone leaves in each work table (a kept walk's tables are not written).
         let left = [
-            PostgreSQLGraphCopySQL.walkTable: keepsWalkTable ? 0 : walked, map: total,
+            PostgreSQLGraphCopySQL.walkTable: walkTableRows, map: total,
             linked: keepsWalkTable ? 0 : linkedCounts.values.reduce(0, +), PostgreSQLSourceWalks.tokenTable: token != nil && !keepsWalkTable ? 1 : 0,
         ]
         connection.workRowsSinceTruncate.merge(left, uniquingKeysWith: +)
