@@ -31,7 +31,14 @@ extension PostgreSQLConnection {
     /// and results fit the socket buffers: callers send a few dozen statements of SQL text and
     /// small parameters, whose results are counts and command tags, never bulk data (a clone's
     /// ids to return are read on their own).
-    package func pipeline(_ statements: [PipelinedStatement]) throws(PostgreSQLError) -> [Result<PostgreSQLResult, PostgreSQLError>] {
+    ///
+    /// `unread` go out in the same round trip after the sync point, unprepared, each followed by
+    /// a sync point of its own, so each runs in a transaction of its own: when every statement before succeeded, their results are left to
+    /// `settleAfterCommit` and the call returns without waiting for them; otherwise they are read
+    /// here too. Either way a failed one runs its `ifFailed`.
+    package func pipeline(
+        _ statements: [PipelinedStatement], unread: [(statement: PipelinedStatement, ifFailed: () -> Void)] = []
+    ) throws(PostgreSQLError) -> [Result<PostgreSQLResult, PostgreSQLError>] {
         guard let first = statements.first else { return [] }
         try prepareForCommand(first.sql)
         commandsSent += statements.count - 1
@@ -79,6 +86,27 @@ extension PostgreSQLConnection {
         }
         // Whatever was sent is synced and read, so the session leaves pipeline mode clean.
         guard PQpipelineSync(handle) == 1 else { throw connectionFailure(sql: first.sql) }
+        var sentUnread: [(statement: PipelinedStatement, ifFailed: () -> Void)] = []
+        if failure == nil {
+            for item in unread {
+                let parameters: PostgreSQLParameters
+                do { parameters = try PostgreSQLParameters(item.statement.values) } catch {
+                    item.ifFailed()
+                    continue
+                }
+                let ok = parameters.withUnsafeArguments { types, values, lengths, formats in
+                    PQsendQueryParams(handle, item.statement.sql, Int32(parameters.count), types, values, lengths, formats, 1)
+                }
+                guard ok == 1, PQpipelineSync(handle) == 1 else {
+                    for item in sentUnread + [item] { item.ifFailed() }
+                    throw connectionFailure(sql: item.statement.sql)
+                }
+                sentUnread.append(item)
+            }
+            commandsSent += sentUnread.count
+        } else {
+            for item in unread { item.ifFailed() }
+        }
 
         var outcomes: [Result<PostgreSQLResult, PostgreSQLError>?] = Array(repeating: nil, count: statements.count)
         var firstError: PostgreSQLError?
@@ -121,8 +149,19 @@ extension PostgreSQLConnection {
             PQclear(result)
             if status == PGRES_PIPELINE_SYNC { break }
         }
-        wasIdleAfterLastCommand = PQtransactionStatus(handle) == PQTRANS_IDLE
-        guard PQexitPipelineMode(handle) == 1 else { throw connectionFailure(sql: first.sql) }
+        var leftUnread = false
+        if !sentUnread.isEmpty {
+            unsettledAfterCommit = sentUnread
+            // Past a failure the caller rolls back, after the rest is read.
+            if firstError == nil { leftUnread = true } else { settleAfterCommit() }
+        }
+        if leftUnread {
+            // The statements before the unread ones ended their transaction (a COMMIT).
+            wasIdleAfterLastCommand = true
+        } else {
+            wasIdleAfterLastCommand = PQtransactionStatus(handle) == PQTRANS_IDLE
+            guard PQexitPipelineMode(handle) == 1 else { throw connectionFailure(sql: first.sql) }
+        }
         if let failure { throw failure }
         return outcomes.enumerated().map { index, outcome in
             outcome
@@ -132,6 +171,39 @@ extension PostgreSQLConnection {
                             kind: .server, code: nil, message: "not sent",
                             sql: statements[index].sql, connection: redactedURI))
         }
+    }
+
+    /// Reads the results of the statements sent after the last COMMIT (`unsettledAfterCommit`),
+    /// running `ifFailed` for each that failed, and leaves pipeline mode: the session is then
+    /// ready for its next command. Waits while the server still runs them. A session lost meanwhile
+    /// counts them all as failed, and its next command re-opens it as after any idle loss.
+    func settleAfterCommit() {
+        guard !unsettledAfterCommit.isEmpty else { return }
+        let unsettled = unsettledAfterCommit
+        unsettledAfterCommit.removeAll()
+        for item in unsettled {
+            // The statement's results, then its sync point's.
+            var succeeded = false, synced = false
+            while let result = PQgetResult(handle) {
+                let status = PQresultStatus(result)
+                PQclear(result)
+                if status == PGRES_PIPELINE_SYNC {
+                    synced = true
+                    break
+                }
+                if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { succeeded = true }
+            }
+            if !synced {
+                while let result = PQgetResult(handle) {
+                    let status = PQresultStatus(result)
+                    PQclear(result)
+                    if status == PGRES_PIPELINE_SYNC { break }
+                }
+            }
+            if !succeeded { item.ifFailed() }
+        }
+        _ = PQexitPipelineMode(handle)
+        wasIdleAfterLastCommand = true
     }
 
     private func connectionFailure(sql: String) -> PostgreSQLError {

@@ -57,8 +57,14 @@ package final class PostgreSQLConnection {
     package var statementsBeforeCommit: [PipelinedStatement] = []
     /// Statements sent in the same round trip right after the open transaction's COMMIT, each in
     /// a transaction of its own, with what to do if it fails: the transaction is committed by
-    /// then, so a failure there is not the transaction's. Emptied when the transaction ends.
+    /// then, so a failure there is not the transaction's, and its answer does not wait for them
+    /// (`unsettledAfterCommit`). Emptied when the transaction ends.
     package var statementsAfterCommit: [(statement: PipelinedStatement, ifFailed: () -> Void)] = []
+    /// Statements sent after the last COMMIT whose results have not been read: the caller had its
+    /// transaction's answer without waiting for them (`commitAfterDeferredStatements`). Read,
+    /// with `ifFailed` run for each that failed, before the session's next command or its check
+    /// before it is lent (`settleAfterCommit`).
+    var unsettledAfterCommit: [(statement: PipelinedStatement, ifFailed: () -> Void)] = []
     /// Set by a write that references rows it did not lock (a clone's links to shared objects):
     /// their deferred foreign keys are checked at the commit, and a violation there means one of
     /// them was deleted by a transaction that committed first — a conflict like a serialization
@@ -129,6 +135,7 @@ package final class PostgreSQLConnection {
     /// the notice processor); the second read then meets end-of-file and turns the status BAD.
     /// Left unread, that FATAL message would instead be taken as the next query's answer.
     package var isHealthy: Bool {
+        settleAfterCommit()
         for _ in 0..<2 {
             guard PQstatus(handle) == CONNECTION_OK, PQconsumeInput(handle) == 1 else { return false }
             _ = PQisBusy(handle)
@@ -147,6 +154,8 @@ package final class PostgreSQLConnection {
     /// Re-opens the session with the same parameters (`PQreset`). Prepared statements and session
     /// state (advisory locks, SET values) are gone afterwards.
     package func reopen() throws(PostgreSQLError) {
+        // Whatever they did went with the session.
+        unsettledAfterCommit.removeAll()
         preparedStatements.removeAll()
         hasCloneWorkTables = false
         walkTableHolds = nil
@@ -229,6 +238,7 @@ package final class PostgreSQLConnection {
     /// Before each command: re-opens a session lost while idle (outside any transaction), and
     /// refuses to run on a session lost inside a transaction.
     func prepareForCommand(_ sql: String) throws(PostgreSQLError) {
+        settleAfterCommit()
         commandsSent += 1
         roundTrips += 1
         guard PQstatus(handle) != CONNECTION_OK else { return }

@@ -98,6 +98,47 @@ struct PostgreSQLPipelineTests {
         #expect(try connection.query("SELECT version FROM t WHERE id = 1")[0].int64(0) == 2)
     }
 
+    /// Statements after the COMMIT go out with it, and the transaction answers without reading
+    /// theirs: they are read before the session's next command, which sees what they did, and a
+    /// failed one's `ifFailed` runs then. Past a failure before the COMMIT they are read at once.
+    @Test func statementsAfterCommitAreReadBeforeTheNextCommand() throws {
+        let connection = try PostgreSQLFixtures.connection()
+        try connection.execute("CREATE TABLE t (id int8 PRIMARY KEY, version int8 NOT NULL)")
+        final class Failures: @unchecked Sendable {
+            // One test thread reads and writes it: the connection runs `ifFailed` on the caller's.
+            var names: [String] = []
+        }
+        let failures = Failures()
+        try connection.transaction {
+            try connection.query("INSERT INTO t VALUES (1, 1)")
+            connection.statementsAfterCommit.append((.init("UPDATE t SET version = 2 WHERE id = 1", [], isPrepared: false), { failures.names.append("update") }))
+            connection.statementsAfterCommit.append((.init("SELECT 1 / 0", [], isPrepared: false), { failures.names.append("division") }))
+        }
+        #expect(failures.names.isEmpty, "nothing after the COMMIT read yet")
+        #expect(!connection.isInTransaction)
+        #expect(try rows(connection) == [[1, 2]], "the next command sees the update")
+        #expect(failures.names == ["division"])
+
+        // The session's check before it is lent reads them too.
+        try connection.transaction {
+            connection.statementsAfterCommit.append((.init("SELECT 1 / 0", [], isPrepared: false), { failures.names.append("checked") }))
+        }
+        #expect(connection.isHealthy)
+        #expect(failures.names == ["division", "checked"])
+
+        // A failure before the COMMIT: the transaction rolls back, and what came after it is read
+        // (and failed, in the aborted transaction) before the error reaches the caller.
+        #expect(throws: PostgreSQLError.self) {
+            try connection.transaction {
+                try connection.query("INSERT INTO t VALUES (2, 1)")
+                connection.statementsBeforeCommit.append(.init("INSERT INTO t VALUES (1, 1)", [], isPrepared: false))
+                connection.statementsAfterCommit.append((.init("UPDATE t SET version = 3 WHERE id = 1", [], isPrepared: false), { failures.names.append("late") }))
+            }
+        }
+        #expect(failures.names == ["division", "checked", "late"])
+        #expect(try rows(connection) == [[1, 2]])
+    }
+
     @Test func aStatementThatCannotBePreparedIsNotCached() throws {
         let connection = try PostgreSQLFixtures.connection()
         let outcomes = try connection.pipeline([
