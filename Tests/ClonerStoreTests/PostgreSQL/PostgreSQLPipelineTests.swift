@@ -104,14 +104,15 @@ struct PostgreSQLPipelineTests {
     @Test func statementsAfterCommitAreReadBeforeTheNextCommand() throws {
         let connection = try PostgreSQLFixtures.connection()
         try connection.execute("CREATE TABLE t (id int8 PRIMARY KEY, version int8 NOT NULL)")
-        final class Failures: @unchecked Sendable {
-            // One test thread reads and writes it: the connection runs `ifFailed` on the caller's.
+        // The connection runs `ifFailed` on the caller's thread.
+        final class Failures {
             var names: [String] = []
         }
         let failures = Failures()
         try connection.transaction {
             try connection.query("INSERT INTO t VALUES (1, 1)")
-            connection.statementsAfterCommit.append((.init("UPDATE t SET version = 2 WHERE id = 1", [], isPrepared: false), { failures.names.append("update") }))
+            connection.statementsAfterCommit.append(
+                (.init("UPDATE t SET version = 2 WHERE id = 1", [], isPrepared: false), { failures.names.append("update") }))
             connection.statementsAfterCommit.append((.init("SELECT 1 / 0", [], isPrepared: false), { failures.names.append("division") }))
         }
         #expect(failures.names.isEmpty, "nothing after the COMMIT read yet")
@@ -132,7 +133,8 @@ struct PostgreSQLPipelineTests {
             try connection.transaction {
                 try connection.query("INSERT INTO t VALUES (2, 1)")
                 connection.statementsBeforeCommit.append(.init("INSERT INTO t VALUES (1, 1)", [], isPrepared: false))
-                connection.statementsAfterCommit.append((.init("UPDATE t SET version = 3 WHERE id = 1", [], isPrepared: false), { failures.names.append("late") }))
+                connection.statementsAfterCommit.append(
+                    (.init("UPDATE t SET version = 3 WHERE id = 1", [], isPrepared: false), { failures.names.append("late") }))
             }
         }
         #expect(failures.names == ["division", "checked", "late"])
