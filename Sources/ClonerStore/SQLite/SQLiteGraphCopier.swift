@@ -43,7 +43,7 @@ struct SQLiteGraphCopier {
         if !connection.graphCopyTablesReady { try SQLiteGraphCopier.createWorkTables(on: connection, entities: schema.model.entities.count) }
         // Emptied before the transaction ends, so the next copy finds them empty (a rollback
         // restores them as they were: empty). Only the tables this copy writes.
-        var written = [SQLiteGraphCopySQL.linkedTable] + sql.entitySteps.map { SQLiteGraphCopySQL.mapTable(of: $0.tag) }
+        var written = [SQLiteGraphCopySQL.linkedTable]
         if !plan.rootValues.isEmpty || !plan.perCopyRootValues.isEmpty { written.append(SQLiteGraphCopySQL.rootValuesTable) }
         if sql.follows.contains(where: { !$0.propagation.isEmpty }) { written += [SQLiteGraphCopySQL.chainTable, SQLiteGraphCopySQL.treeTable] }
         var staged: [SQLiteGraphCopySQL.Staging] = []
@@ -100,6 +100,10 @@ struct SQLiteGraphCopier {
         progress.setPlanned(total)
 
         let steps = sql.entitySteps.filter { (counts[$0.tag] ?? 0) > 0 }
+        // The map tables of the entities with objects, the only ones filled: a 5-object note
+        // reaches seven entities, and a DELETE of each empty table after every clone is work
+        // for nothing.
+        written += steps.map { SQLiteGraphCopySQL.mapTable(of: $0.tag) }
         for step in steps {
             connection.resetRowNumbers()
             try connection.cachedStatement(byWays ? step.mapFillAfterWays : step.mapFill).execute(named: parameters)
