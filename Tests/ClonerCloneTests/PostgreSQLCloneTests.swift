@@ -229,6 +229,27 @@ struct PostgreSQLCloneTests {
         }
     }
 
+    /// The first walk runs with little room for sorts and hashes (its recursion's table of rows
+    /// seen is allocated whole, sized by the planner's guess up to that room), and gives the
+    /// session's room back after it: the rest of a small clone, its statements and the
+    /// transaction's own after it, sort and hash in the session's `work_mem`, not in the walk's.
+    @Test func aSmallCloneGivesTheSessionsWorkMemoryBackAfterItsFirstWalk() throws {
+        let fixture = try CloneFixture(.postgreSQL)
+        let sample = try fixture.makeSampleNote(items: 3)
+        let plan = try fixture.engine.plan(CloneRequest(entity: "Note", id: sample.note)).copy
+        for _ in 0..<2 {
+            let (before, after) = try fixture.store.write { context in
+                let connection = context.postgreSQLConnection
+                let before = try connection.query("SELECT current_setting('work_mem')")[0].string(0)
+                let created = try context.copyGraph(plan, now: Date(), progress: GraphCopyProgress())
+                #expect(created.created["Item"] == 3)
+                return (before, try connection.query("SELECT current_setting('work_mem')")[0].string(0))
+            }
+            #expect(after == before, "work_mem after a small clone: \(after), before it: \(before)")
+            #expect(after != "256kB")
+        }
+    }
+
     /// A small clone locks nothing of its source: an edit of the note, not yet committed, does
     /// not make it wait, and it copies the note as it was before the edit — the three items the
     /// walk found, never the note with a fourth. The edit, in turn, commits after the clone.

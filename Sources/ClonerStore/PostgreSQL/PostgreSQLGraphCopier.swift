@@ -321,8 +321,10 @@ struct PostgreSQLGraphCopier {
             // The root's check, when still to run, goes first in the same round trip: it empties
             // the work tables the walk fills, and a missing root is reported before anything else.
             var batch = rootCheck?(nil) ?? PostgreSQLStatementBatch()
+            batch.add(PostgreSQLGraphCopySQL.firstWalkMemory, [])
             batch.add(sql.walk, parameters, reader: readWalk)
-            try run(batch, pipelined: batch.statements.count > 1)
+            batch.add(PostgreSQLGraphCopySQL.afterFirstWalk, [])
+            try run(batch, pipelined: true)
             answered = (objects, mayAppend)
             walkTableRows = walked
             // No row, not even the root's (whose check came first): a root too large to walk
