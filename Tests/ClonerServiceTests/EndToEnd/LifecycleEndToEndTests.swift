@@ -209,6 +209,22 @@ struct LifecycleEndToEndTests {
             }
             service.signal(SIGKILL)
             #expect(await service.waitForExit(timeout: .seconds(30)) != nil)
+            if backend == .postgreSQL {
+                // PostgreSQL runs to its end what the killed server had sent: a COMMIT it had
+                // received still commits, after the client is gone. What the database holds is
+                // final once the killed server's sessions have ended.
+                let ended = ContinuousClock.now + .seconds(60)
+                let sessions = """
+                    SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() \
+                    AND backend_type = 'client backend' AND pid <> pg_backend_pid();
+                    """
+                var left = try await service.sql(sessions)
+                while left != "0" && ContinuousClock.now < ended {
+                    try await Task.sleep(for: .milliseconds(50))
+                    left = try await service.sql(sessions)
+                }
+                #expect(left == "0", "sessions of the killed server still open")
+            }
         }
 
         let restarted = try await ServiceProcess.start(
@@ -223,7 +239,8 @@ struct LifecycleEndToEndTests {
         }
 
         // Whole or absent: every note owns all its items, and every item its ItemData. (On
-        // PostgreSQL the killed server's rows were never committed: invisible here either way.)
+        // PostgreSQL a transaction the killed server had not committed is rolled back with its
+        // session; one whose COMMIT had gone out is whole, its job row with it.)
         let notes = try await restarted.count("Note")
         #expect(notes == 1 || notes == 2, "whole or absent: \(notes) notes")
         let perNote = try await restarted.sql("SELECT count(*) FROM \"Item\" GROUP BY note ORDER BY note;")
