@@ -420,10 +420,10 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// (`afterFirstWalk`). The walk's recursion keeps a table of the rows it has seen, which
     /// PostgreSQL allocates whole and zeroed when the statement starts, sized by the planner's
     /// guess of the rows up to twice `work_mem`. A recursive walk is guessed at ten times what its
-    /// recursive step is guessed to add, so under the server's default 4 MB a walk that stops at 1,001 rows began by
-    /// allocating 12 MB: in EXPLAIN ANALYZE of a 1,000-item note's first walk the plan's nodes
-    /// took 0.6 ms and the statement 6.7 ms; at 256 kB, 0.9 ms. The walk holds at most
-    /// `firstWalkRows` rows, and the table grows past its room if it must.
+    /// recursive step is guessed to add, so under the server's default 4 MB a walk that stops at
+    /// 1,001 rows began by allocating 12 MB: in EXPLAIN ANALYZE of a 1,000-item note's first walk
+    /// the plan's nodes took 0.6 ms and the statement 6.7 ms; at 256 kB, 0.9 ms. The walk holds at
+    /// most `firstWalkRows` rows, and the table grows past its room if it must.
     static let firstWalkMemory = "SET LOCAL work_mem = '256kB'"
     static let afterFirstWalk = "SET LOCAL work_mem TO DEFAULT"
 
