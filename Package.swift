@@ -100,7 +100,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .testTarget(name: "ClonerModelTests", dependencies: ["ClonerModel"], swiftSettings: strict),
+        .testTarget(name: "ClonerModelTests", dependencies: ["ClonerModel", "ClonerTestSupport"], swiftSettings: strict),
         .testTarget(name: "ClonerStoreTests", dependencies: ["ClonerStore", "ClonerModel", "ClonerTestSupport", "ClonerConcurrency"], swiftSettings: strict),
         .testTarget(name: "ClonerCloneTests", dependencies: ["ClonerClone", "ClonerStore", "ClonerModel", "ClonerTestSupport"], swiftSettings: strict),
         .testTarget(name: "ClonerHTTPTests", dependencies: ["ClonerHTTP", "ClonerConcurrency", "ClonerTestSupport"], swiftSettings: strict),

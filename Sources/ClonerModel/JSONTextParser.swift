@@ -173,13 +173,16 @@ struct JSONTextParser {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if isInteger, let value = Int64(text) { return .integer(value) }
-        // RFC 8259 §6 lets implementations limit range: a number no double holds is refused.
-        guard let value = Double(text), value.isFinite else {
-            throw error("the number \(text) is out of range", at: start)
+        if isInteger {
+            // An integer beyond Int64 keeps its text, whatever its length: a double would round
+            // it, and the reader that knows the field decides — so a refusal names the field.
+            return Int64(text).map(JSONValue.integer) ?? .bigInteger(text)
         }
-        // An integer beyond Int64 keeps its text; a double would round it.
-        return isInteger ? .bigInteger(text) : .double(value)
+        // RFC 8259 §6 lets implementations limit range: a fraction or exponent no double holds is refused.
+        guard let value = Double(text), value.isFinite else {
+            throw error("the number \(text.prefix(40))\(text.count > 40 ? "…" : "") is out of range", at: start)
+        }
+        return .double(value)
     }
 
     // RFC 8259 §7: escapes, \u with UTF-16 surrogate pairs, no raw control characters; RFC 8259 §8.1:

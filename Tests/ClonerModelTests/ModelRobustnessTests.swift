@@ -1,3 +1,4 @@
+import ClonerTestSupport
 import Foundation
 import Testing
 @testable import ClonerModel

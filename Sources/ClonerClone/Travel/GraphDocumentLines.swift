@@ -176,8 +176,11 @@ struct GraphDocumentLines {
     }
 
     private func ref(_ value: JSONValue?, line: Int, field: String = "ref") throws -> Int64 {
-        guard case .integer(let ref)? = value else { throw bad(line, field, "expected an integer") }
-        return ref
+        switch value {
+        case .integer(let ref)?: return ref
+        case .bigInteger(let text)?: throw bad(line, field, "\(text.prefix(40)) is out of range: expected a 64-bit integer")
+        default: throw bad(line, field, "expected an integer")
+        }
     }
 
     /// The entity and ref of an object or reference line, before the rest of it is read (a ref

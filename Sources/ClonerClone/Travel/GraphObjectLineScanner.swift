@@ -224,7 +224,9 @@ struct GraphObjectLineScanner {
     // MARK: Tokens
 
     /// An integer as JSON writes one (no leading zero, no fraction or exponent) of at most 18
-    /// digits; anything else is the general parser's.
+    /// digits; anything else is the general parser's, which refuses what Int64 cannot hold. Any
+    /// 18 digits fit an Int64, so the digit count is checked before each step of the sum: the
+    /// text is the client's, and a 19th digit could overflow it.
     private mutating func integer() -> Int64? {
         var position = index
         let negative = position < bytes.count && bytes[position] == UInt8(ascii: "-")
@@ -232,11 +234,12 @@ struct GraphObjectLineScanner {
         let digitsStart = position
         var value: Int64 = 0
         while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
+            guard position - digitsStart < 18 else { return nil }
             value = value * 10 + Int64(bytes[position] - UInt8(ascii: "0"))
             position += 1
         }
         let digits = position - digitsStart
-        guard digits > 0, digits <= 18, digits == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { return nil }
+        guard digits > 0, digits == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { return nil }
         if position < bytes.count, Self.isNumberByte(bytes[position]) { return nil }
         index = position
         return negative ? -value : value

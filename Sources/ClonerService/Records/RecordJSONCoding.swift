@@ -206,7 +206,7 @@ public enum RecordJSONCoding {
         case .bool(let flag): return flag ? "true" : "false"
         case .integer(let number): return String(number)
         case .double(let number): return number.rounded(.towardZero) == number && abs(number) < 1e16 ? String(Int64(number)) : String(number)
-        case .bigInteger(let text): return text
+        case .bigInteger(let text): return text.count > 40 ? text.prefix(40) + "…" : text
         case .string(let text): return quoted(text)
         case .array: return "an array"
         case .object: return "an object"

@@ -1,7 +1,10 @@
 /// SplitMix64: a tiny seeded generator, so a failing mutation can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
+package struct SeededGenerator: RandomNumberGenerator {
+    package var state: UInt64
+
+    package init(state: UInt64) { self.state = state }
+
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
