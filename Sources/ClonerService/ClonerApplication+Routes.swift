@@ -101,8 +101,10 @@ extension ClonerApplication {
         return hooks
     }
 
-    /// 401/403 as problems, before any work is done (docs/architecture.md#authentication: probes stay open).
+    /// 401/403 as problems, before any work is done (docs/architecture.md#authentication: probes stay open);
+    /// first a 400 for a field the service reads once sent twice (an ambiguous key or credential).
     func authorize(_ request: HTTPRequest) throws(Problem) {
+        try request.requireSingletonFields()
         let decision = authenticator.authorize(
             authorization: request.headers["Authorization"],
             isWrite: APIKeyAuthenticator.isWrite(method: request.method.rawValue))

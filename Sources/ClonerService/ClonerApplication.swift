@@ -84,11 +84,12 @@ public final class ClonerApplication: Sendable {
         self.jobs = jobs
         self.recordsController = RecordsController(
             model: model, store: store, maximumObjects: configuration.maxObjectsPerRequest,
-            inlineBinaryBytes: configuration.maxInlineBinaryBytes)
+            maximumValues: configuration.maxValuesPerRequest, inlineBinaryBytes: configuration.maxInlineBinaryBytes,
+            pageTextBytes: configuration.maxPageTextBytes)
         self.clonesController = ClonesController(
             model: model, store: store, engine: engine, metrics: metrics, logger: logger,
             maximumObjects: configuration.maxObjectsPerClone, maximumCopies: configuration.maxCopies,
-            maximumSetBytes: configuration.maxCloneSetBytes,
+            maximumSetBytes: configuration.maxCloneSetBytes, maximumValues: configuration.maxValuesPerRequest,
             admission: CloneAdmission(engine: engine, deadline: store.writerWait, maximumInFlight: configuration.maxQueuedClones),
             jobs: jobs, writeWorkers: writeWorkers, leases: leases)
         self.jobsController = JobsController(store: store, jobs: jobs)
@@ -98,7 +99,7 @@ public final class ClonerApplication: Sendable {
             model: model, store: store, logger: logger,
             maximumObjects: configuration.maxObjectsPerClone, readWorkers: readWorkers,
             writeWorkers: writeWorkers, clones: clonesController, jobs: jobs, bufferedImportBytes: configuration.maxBufferedImportBytes,
-            metrics: metrics)
+            maximumValueBytes: configuration.http.maxBodyLength, metrics: metrics)
         self.operationsController = OperationsController(
             model: model, store: store, metrics: metrics,
             requiresKeys: authenticator.isEnabled)

@@ -48,7 +48,7 @@ struct ImportCommand: ParsableCommand {
         }
         let options = GraphImportOptions(
             dryRun: dryRun, returnIDs: returnIDs, createMissing: createMissing, exclude: exclude,
-            maximumObjects: configuration.maxObjectsPerClone)
+            maximumObjects: configuration.maxObjectsPerClone, maximumValueBytes: configuration.http.maxBodyLength)
         do {
             var importer = try GraphImporter(schema: store.schema, root: entity, options: options)
             let handle: FileHandle

@@ -167,4 +167,44 @@ import Testing
             #expect(read.result.value(record: 0, attribute: binary) == value, "budget \(budget)")
         }
     }
+
+    /// Twelve notes whose names are 10,000 bytes: a page of at most 35,000 text bytes holds three,
+    /// and `next` goes on from the fourth; a budget below one record gives one record a page. In
+    /// either order every note comes once, and no page passes the budget but a page of one.
+    @Test(arguments: StoreBackendKind.available) func aPageEndsBeforeTheRecordThatPassesItsTextBudget(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
+        let inserts = (0..<12).map { index in
+            ChangeSet.Insert(
+                entity: "Note",
+                attributes: [
+                    "id": .uuid(UUID()), "name": .string(String(format: "%02d", index) + String(repeating: "é", count: 4999)),
+                    "createDate": .date(millisecondsSince1970: 0),
+                ])
+        }
+        let ids = try store.write { try $0.save(ChangeSet(inserts: inserts)) }.insertedIDs
+        let sizes = try store.read { try $0.textBytes(entity: "Note", ids: ids + [999_999]) }
+        #expect(sizes.dropLast().allSatisfy { $0 >= 10_000 && $0 < 10_100 }, "\(sizes)")
+        #expect(sizes.last == 0)
+        for (sort, expected) in [([FetchRequest.Sort](), ids), ([FetchRequest.Sort("name", ascending: false)], ids.reversed())] {
+            for (budget, perPage) in [(35_000, 3), (100, 1), (Int.max, 12)] {
+                var next = FetchRequest(entity: "Note", sort: sort)
+                var seen: [Int64] = []
+                var pages = 0
+                while true {
+                    let page = try store.read { try $0.fetchRecordPage(next, pageSize: 50, inlineBinaryBytes: .max, textBytes: budget) }
+                    let pageIDs = page.records.ids
+                    let text = try store.read { try $0.textBytes(entity: "Note", ids: pageIDs) }.reduce(0, +)
+                    #expect(pageIDs.count == min(perPage, expected.count - seen.count), "\(kind) budget \(budget) page \(pages): \(pageIDs.count)")
+                    #expect(pageIDs.count == 1 || text <= budget, "\(kind) budget \(budget) page \(pages) holds \(text) bytes")
+                    seen += pageIDs
+                    pages += 1
+                    guard page.hasMore, let position = page.lastPosition else { break }
+                    next.position = position
+                    try #require(pages <= 12, "\(kind) budget \(budget): the pages never end")
+                }
+                #expect(seen == Array(expected), "\(kind) budget \(budget) sort \(sort)")
+            }
+        }
+    }
 }

@@ -42,12 +42,29 @@ struct GraphDocumentLines {
 
     let model: DataModel
     let root: EntityDescription
+    /// `GraphImportOptions.maximumValueBytes`: the largest text or json value a line may bring.
+    let maximumValueBytes: Int
     private(set) var header: [String: HeaderEntity]?
     private var ended = false
 
-    init(model: DataModel, root: EntityDescription) {
+    init(model: DataModel, root: EntityDescription, maximumValueBytes: Int = GraphImportOptions.defaultMaximumValueBytes) {
         self.model = model
         self.root = root
+        self.maximumValueBytes = maximumValueBytes
+    }
+
+    /// Refuses a text or json value larger than a create could write: an import line may be far
+    /// longer than a body, and what it stores is read back into every answer that lists it.
+    private func checkSizes(_ values: [String: AttributeValue], line: Int, in field: String) throws {
+        for (name, value) in values {
+            let bytes: Int
+            switch value {
+            case .string(let text), .json(let text): bytes = text.utf8.count
+            default: continue
+            }
+            guard bytes > maximumValueBytes else { continue }
+            throw GraphImportError.valueTooLarge(line: line, field: "\(field).\(name)", bytes: bytes, limit: maximumValueBytes)
+        }
     }
 
     func bad(_ line: Int, _ field: String, _ message: String) -> GraphImportError {
@@ -58,6 +75,7 @@ struct GraphDocumentLines {
         // Most lines are object lines as the exporter writes them: read straight from the bytes.
         // Any other line, or one the scanner is not sure of, is read below, which names what is wrong.
         if let header, !ended, let object = GraphObjectLineScanner.scan(bytes, line: number, header: header) {
+            try checkSizes(object.attributes, line: number, in: "attributes")
             return .object(object)
         }
         let value: JSONValue
@@ -74,8 +92,15 @@ struct GraphDocumentLines {
             return try readHeader(members, line: number)
         }
         switch kind {
-        case "object": return .object(try readObject(members, line: number))
-        case "reference": return .reference(try readReference(members, line: number))
+        case "object":
+            let object = try readObject(members, line: number)
+            try checkSizes(object.attributes, line: number, in: "attributes")
+            return .object(object)
+        case "reference":
+            let reference = try readReference(members, line: number)
+            try checkSizes(reference.attributes, line: number, in: "attributes")
+            try checkSizes(reference.key ?? [:], line: number, in: "key")
+            return .reference(reference)
         case "end":
             let objects = try ref(members["objects"], line: number, field: "objects")
             let references = try ref(members["references"], line: number, field: "references")

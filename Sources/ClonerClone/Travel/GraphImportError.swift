@@ -11,6 +11,8 @@ public enum GraphImportError: Error, Sendable, CustomStringConvertible {
     case unmatched([(reference: String, message: String)])
     /// The document's root is not of the collection the request names.
     case wrongCollection(expected: String, found: String)
+    /// A text or json value larger than a create's body could carry (`limit`, in bytes).
+    case valueTooLarge(line: Int, field: String, bytes: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -18,6 +20,8 @@ public enum GraphImportError: Error, Sendable, CustomStringConvertible {
         case let .modelDifferences(list): return list.map { "\($0.property): \($0.message)" }.joined(separator: "; ")
         case let .unmatched(list): return list.map { "\($0.reference): \($0.message)" }.joined(separator: "; ")
         case let .wrongCollection(expected, found): return "the document's root is a \(found), not a \(expected)"
+        case let .valueTooLarge(line, field, bytes, limit):
+            return "line \(line), \(field): a value of \(bytes) bytes; a text or json value holds at most \(limit) (what a create's body can carry)"
         }
     }
 }

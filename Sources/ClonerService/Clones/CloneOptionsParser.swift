@@ -10,6 +10,8 @@ struct CloneOptionsParser: Sendable {
     let maximumObjects: Int
     let maximumCopies: Int
     let maximumSetBytes: Int
+    /// `maxValuesPerRequest`: the body's JSON values, counted before it is parsed.
+    let maximumValues: Int
 
     /// Parses the optional body `{"exclude": [...], "set": {...}, "copies": 3, "dryRun": false, "returnIds": false}`
     /// (`copies` may instead be a list of `{"set": {...}}`, one per copy; docs/architecture.md#many-copies).
@@ -18,6 +20,7 @@ struct CloneOptionsParser: Sendable {
             entity: entity.name, id: id, maximumObjects: maximumObjects,
             maximumCopies: maximumCopies, maximumSetBytes: maximumSetBytes)
         guard !request.body.isEmpty else { return clone }
+        try BodyObjectCount.check(request.body, maximumObjects: nil, maximumValues: maximumValues)
         let json: JSONValue
         do {
             json = try JSONValue(parsing: request.body)

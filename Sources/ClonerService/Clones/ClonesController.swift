@@ -25,12 +25,14 @@ final class ClonesController: Sendable {
 
     init(
         model: DataModel, store: IncrementalStore, engine: CloneEngine, metrics: ServiceMetrics, logger: Logger,
-        maximumObjects: Int, maximumCopies: Int, maximumSetBytes: Int, admission: CloneAdmission, jobs: JobRegistry, writeWorkers: StoreWorkers,
+        maximumObjects: Int, maximumCopies: Int, maximumSetBytes: Int, maximumValues: Int, admission: CloneAdmission, jobs: JobRegistry,
+        writeWorkers: StoreWorkers,
         leases: JobLeaseKeeper
     ) {
         self.model = model
         self.engine = engine
-        self.options = CloneOptionsParser(maximumObjects: maximumObjects, maximumCopies: maximumCopies, maximumSetBytes: maximumSetBytes)
+        self.options = CloneOptionsParser(
+            maximumObjects: maximumObjects, maximumCopies: maximumCopies, maximumSetBytes: maximumSetBytes, maximumValues: maximumValues)
         self.admission = admission
         let idempotency = CloneIdempotency(store: store, metrics: metrics, logger: logger, leases: leases)
         self.idempotency = idempotency

@@ -83,11 +83,17 @@ extension ServiceConfiguration {
         Setting(fileKey: "maxObjectsPerRequest", environmentVariable: "CLONER_MAX_OBJECTS_PER_REQUEST") { config, raw, source throws(ConfigurationError) in
             config.maxObjectsPerRequest = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
         },
+        Setting(fileKey: "maxValuesPerRequest", environmentVariable: "CLONER_MAX_VALUES_PER_REQUEST") { config, raw, source throws(ConfigurationError) in
+            config.maxValuesPerRequest = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")
+        },
         Setting(fileKey: "maxUploadBytes", environmentVariable: "CLONER_MAX_UPLOAD_BYTES") { config, raw, source throws(ConfigurationError) in
             config.maxUploadBytes = try parseInteger(raw, source: source, range: 1...Int.max, expected: "a positive number of bytes")
         },
         Setting(fileKey: "maxInlineBinaryBytes", environmentVariable: "CLONER_MAX_INLINE_BINARY_BYTES") { config, raw, source throws(ConfigurationError) in
             config.maxInlineBinaryBytes = try parseInteger(raw, source: source, range: 0...Int.max, expected: "a number of bytes (0 or more)")
+        },
+        Setting(fileKey: "maxPageTextBytes", environmentVariable: "CLONER_MAX_PAGE_TEXT_BYTES") { config, raw, source throws(ConfigurationError) in
+            config.maxPageTextBytes = try parseInteger(raw, source: source, range: 1...Int.max, expected: "a positive number of bytes")
         },
         Setting(fileKey: "maxBufferedImportBytes", environmentVariable: "CLONER_MAX_BUFFERED_IMPORT_BYTES") { config, raw, source throws(ConfigurationError) in
             config.maxBufferedImportBytes = try parseInteger(raw, source: source, range: 1...Int.max, expected: "a positive number of bytes")

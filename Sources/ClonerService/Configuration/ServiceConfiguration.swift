@@ -42,6 +42,11 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// JSON objects one create or PATCH body may hold below its own (each object it creates is
     /// one); more is a 413 naming the widest member, refused before the body is parsed.
     public var maxObjectsPerRequest = 100_000
+    /// JSON values of every kind (objects, arrays, strings, numbers, literals) one create, PATCH
+    /// or clone body may hold: a parsed value costs tens of bytes however short its text, so
+    /// without this an 8 MiB array of small numbers costs twenty times its size. More is a 413
+    /// naming the member that holds the most, refused before the body is parsed.
+    public var maxValuesPerRequest = 1_000_000
     /// The largest binary value one streamed `PUT /{collection}/{id}/{attribute}` may send: far
     /// above the JSON body limit, since the bytes are hashed and stored as they arrive and never
     /// held whole. Larger is a 413.
@@ -52,6 +57,11 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// would be gigabytes held for one request. 8 MiB, the JSON body limit: a value a create can
     /// write reads back inline. 0: every binary value but an empty one by its route.
     public var maxInlineBinaryBytes = 8 << 20
+    /// The bytes of text and json values one list page carries: the page ends before the record
+    /// that would pass it (one record at least) and `next` goes on from there. A text value is at
+    /// most what a create's body carries, but a page of a thousand such records would be
+    /// gigabytes held for one request. 8 MiB, like the binary budget.
+    public var maxPageTextBytes = 8 << 20
     /// The bytes all imports in flight may hold for their unfinished lines (`ImportLineBudget`): a
     /// line is one object, up to 256 MiB with its binary values, and is held until it ends. Past
     /// it an import answers 503. 512 MiB: two of the longest lines at once.

@@ -85,6 +85,12 @@ extension Problem {
             return .validationFailed([
                 FieldError(field: "root", message: "the document's root is a \(found); import it into the collection of \(found), not of \(expected)")
             ])
+        case let .valueTooLarge(line, field, bytes, limit):
+            return Problem(
+                code: .payloadTooLarge,
+                detail:
+                    "line \(line).\(field) holds \(bytes) bytes; a text or json value holds at most \(limit), what a create's body can carry (http.maxBodyBytes)",
+                field: "line \(line).\(field)")
         }
     }
 

@@ -15,16 +15,23 @@ final class RecordsController: Sendable {
     let store: IncrementalStore
     /// `maxObjectsPerRequest`: JSON objects a create or PATCH body may hold below its own.
     let maximumObjects: Int
+    /// `maxValuesPerRequest`: JSON values (of every kind) a create or PATCH body may hold.
+    let maximumValues: Int
     /// `maxInlineBinaryBytes`: binary values one answer carries inline, in bytes.
     let inlineBinaryBytes: Int
+    /// `maxPageTextBytes`: text and json values one list page carries; the page ends before the
+    /// record that would pass it, and `next` continues from there.
+    let pageTextBytes: Int
     /// Member names per entity, encoded once for the read routes.
     private let recordKeys: [String: RecordKeys]
 
-    init(model: DataModel, store: IncrementalStore, maximumObjects: Int, inlineBinaryBytes: Int) {
+    init(model: DataModel, store: IncrementalStore, maximumObjects: Int, maximumValues: Int, inlineBinaryBytes: Int, pageTextBytes: Int) {
         self.model = model
         self.store = store
         self.maximumObjects = maximumObjects
+        self.maximumValues = maximumValues
         self.inlineBinaryBytes = inlineBinaryBytes
+        self.pageTextBytes = pageTextBytes
         self.recordKeys = RecordKeys.byEntity(model)
     }
 
@@ -104,10 +111,10 @@ final class RecordsController: Sendable {
         let pageSize = fetch.limit ?? RecordsController.defaultPageSize
         // The records are read by position and written straight from the page (no per-record
         // dictionary); only the page is faulted in, one row more tells whether a next page exists.
-        let inlineBinaryBytes = inlineBinaryBytes
+        let inlineBinaryBytes = inlineBinaryBytes, pageTextBytes = pageTextBytes
         let page = try store.read { context -> RecordPage in
             do {
-                return try context.fetchRecordPage(fetch, pageSize: pageSize, inlineBinaryBytes: inlineBinaryBytes)
+                return try context.fetchRecordPage(fetch, pageSize: pageSize, inlineBinaryBytes: inlineBinaryBytes, textBytes: pageTextBytes)
             } catch StoreError.notFound(_, let id) where id == fetch.after {
                 // `after` names a record whose sort keys are needed and it is gone: a bad
                 // parameter, not a missing collection, so 422 naming `after` rather than a 404.
@@ -217,16 +224,10 @@ final class RecordsController: Sendable {
             ])
     }
 
-    /// Refuses a body holding more objects than one request may create, before it is parsed:
-    /// depth is bounded by the parser, width here (memory and work grow with the objects).
+    /// Refuses a body holding more objects or values than one request may, before it is parsed:
+    /// depth is bounded by the parser, width here (memory and work grow with the values).
     private func checkWidth(_ body: [UInt8]) throws(Problem) {
-        let count = BodyObjectCount(body)
-        guard count.nested > maximumObjects else { return }
-        throw Problem(
-            code: .payloadTooLarge,
-            detail:
-                "the body holds \(count.nested) objects (\(count.widestCount) of them in \(count.widestMember)); one request creates at most \(maximumObjects) (maxObjectsPerRequest)",
-            field: count.widestMember)
+        try BodyObjectCount.check(body, maximumObjects: maximumObjects, maximumValues: maximumValues)
     }
 
     // MARK: GET /{collection}/{id}

@@ -23,10 +23,12 @@ final class GraphTravelController: Sendable {
     let jobs: JobRegistry
     /// What all imports in flight may hold for their unfinished lines.
     let lineBudget: ImportLineBudget
+    /// `http.maxBodyBytes`: an import's text and json values are no larger than a create's.
+    let maximumValueBytes: Int
 
     init(
         model: DataModel, store: IncrementalStore, logger: Logger, maximumObjects: Int, readWorkers: StoreWorkers, writeWorkers: StoreWorkers,
-        clones: ClonesController, jobs: JobRegistry, bufferedImportBytes: Int, metrics: ServiceMetrics
+        clones: ClonesController, jobs: JobRegistry, bufferedImportBytes: Int, maximumValueBytes: Int, metrics: ServiceMetrics
     ) {
         self.model = model
         self.store = store
@@ -37,6 +39,7 @@ final class GraphTravelController: Sendable {
         self.clones = clones
         self.jobs = jobs
         self.lineBudget = ImportLineBudget(limit: bufferedImportBytes, metrics: metrics)
+        self.maximumValueBytes = maximumValueBytes
     }
 
     /// Every `exclude` query value, each a comma-separated list (`?exclude=data,Item.tags`).
@@ -138,7 +141,7 @@ final class GraphTravelController: Sendable {
         let options = GraphImportOptions(
             dryRun: try GraphTravelController.flag(request, "dryRun"), returnIDs: try GraphTravelController.flag(request, "returnIds"),
             createMissing: try GraphTravelController.flag(request, "createMissing"), exclude: GraphTravelController.exclusions(request),
-            maximumObjects: maximumObjects)
+            maximumObjects: maximumObjects, maximumValueBytes: maximumValueBytes)
         let key = request.headers["Idempotency-Key"]
         if let key { try CloneIdempotency.validate(key) }
         var importer = try GraphImporter(schema: store.schema, root: entity, options: options)

@@ -22,6 +22,8 @@ protocol SQLDialect {
     static func listed(_ n: Int) -> String
     static var listedID: String { get }
     static var listedPlace: String { get }
+    /// The bytes of a text value (`expression`), NULL for NULL.
+    static func octetLength(_ expression: String) -> String
     /// `INSERT INTO table (columns) select` that skips the rows a unique key already holds.
     static func insertSkippingDuplicates(into table: String, columns: [String], select: String) -> String
     /// A recursive query of `(ent, id)` rows: the row of parameters 1 and 2, then every row an

@@ -80,6 +80,19 @@ extension SQLStoreContext {
         return records
     }
 
+    func textBytes(entity name: String, ids: [Int64]) throws -> [Int] {
+        let entity = entity(name)
+        let texts = entity.attributes.filter { $0.type.isText }
+        guard !texts.isEmpty, !ids.isEmpty else { return ids.map { _ in 0 } }
+        let sum = texts.map { "coalesce(\(Dialect.octetLength(quoted($0.name))), 0)" }.joined(separator: " + ")
+        var byID: [Int64: Int] = [:]
+        byID.reserveCapacity(ids.count)
+        try connection.forEachRow("SELECT \"_id\", \(sum) FROM \(quoted(name)) WHERE \"_id\" \(Dialect.among(1))", arguments: [.ids(ids)]) {
+            byID[$0.int64(0)] = Int(clamping: $0.int64(1))
+        }
+        return ids.map { byID[$0] ?? 0 }
+    }
+
     /// Current version of an object, or nil if it does not exist.
     func version(entity: String, id: Int64) throws -> Int64? {
         try connection.int64("SELECT \"_version\" FROM \(quoted(entity)) WHERE \"_id\" = \(Dialect.parameter(1))", arguments: [.integer(id)])

@@ -16,6 +16,9 @@ package struct SQLiteRow {
 
     package func double(_ index: Int32) -> Double { sqlite3_column_double(statement.handle, index) }
 
+    /// The bytes of a text or blob value (0 for NULL), without copying it.
+    package func byteCount(_ index: Int32) -> Int { Int(sqlite3_column_bytes(statement.handle, index)) }
+
     package func string(_ index: Int32) -> String {
         guard let text = sqlite3_column_text(statement.handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(statement.handle, index))

@@ -36,8 +36,10 @@ extension SQLiteStoreContext {
     }
 
     /// A page in one query that reads the records with their sort keys (no second query by `_id`),
-    /// plus one per relationship stored elsewhere for the whole page.
-    public func fetchRecordPage(_ request: FetchRequest, pageSize: Int, inlineBinaryBytes: Int) throws -> RecordPage {
+    /// plus one per relationship stored elsewhere for the whole page. A row's text is measured in
+    /// SQLite's buffer before it is copied, so a page that ends at `textBytes` never copies the
+    /// row it leaves for the next page.
+    public func fetchRecordPage(_ request: FetchRequest, pageSize: Int, inlineBinaryBytes: Int, textBytes: Int) throws -> RecordPage {
         precondition(pageSize > 0, "a page of \(pageSize) records")
         let reads = readSQL.reads(request.entity)
         let query = try pageQuery(request, limit: pageSize + 1, withRecords: true)
@@ -45,15 +47,28 @@ extension SQLiteStoreContext {
         var lastPosition: FetchRequest.Position?
         var hasMore = false
         let sortColumns = Int32(query.sortColumns)
+        let textColumns =
+            textBytes < .max ? reads.entity.attributes.indices.filter { reads.entity.attributes[$0].type.isText }.map { sortColumns + 2 + Int32($0) } : []
+        var pageText = 0
         try query.statement.forEachRow(query.values) { row in
+            guard !hasMore else { return }
             guard records.count < pageSize else {
                 // The row after the page: it only says that a next page exists.
                 hasMore = true
                 return
             }
+            if !textColumns.isEmpty {
+                let text = textColumns.reduce(0) { $0 + row.byteCount($1) }
+                if records.count > 0 && text > textBytes - pageText {
+                    // Past the page's text: this record starts the next page.
+                    hasMore = true
+                    return
+                }
+                pageText += text
+            }
             append(row, from: sortColumns, reads, to: &records)
-            if records.count == pageSize {
-                // The page's last record: where the next page starts, if there is one.
+            if records.count == pageSize || !textColumns.isEmpty {
+                // The page's last record so far: where the next page starts, if there is one.
                 lastPosition = FetchRequest.Position(values: (0..<sortColumns).map { row[$0].positionValue })
             }
         }

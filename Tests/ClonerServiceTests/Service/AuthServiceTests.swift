@@ -73,4 +73,38 @@ struct AuthServiceTests {
             #expect(deniedCurl.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
         }
     }
+
+    @Test(
+        "Authorization or Idempotency-Key sent twice is a 400 naming the field, whichever comes first, on every route that reads it; nothing written",
+        arguments: StoreBackendKind.available)
+    func aFieldReadOnceIsRefusedWhenSentTwice(_ backend: StoreBackendKind) async throws {
+        let environment = ["CLONER_API_KEYS": "writer-key", "CLONER_READ_API_KEYS": "reader-key"]
+        try await TestService.withService(backend: backend, environment: environment) { service in
+            let writer = ServiceClient(port: service.port, defaultHeaders: [("Authorization", "Bearer writer-key")])
+            let noteID = try #require(F.int(try await writer.create("notes", F.note(#""name":"twice""#))["_id"]))
+            let before = try await service.counts(["Note", "Item"])
+            let bothKeys = [
+                [("Authorization", "Bearer reader-key"), ("Authorization", "Bearer writer-key")],
+                [("Authorization", "Bearer writer-key"), ("Authorization", "Bearer reader-key")],
+            ]
+            for headers in bothKeys {
+                for (method, path, body) in [
+                    ("GET", "/notes/\(noteID)", nil), ("POST", "/notes", F.note()), ("PATCH", "/notes/\(noteID)", #"{"name":"x"}"#),
+                    ("POST", "/notes/\(noteID)/clone", nil), ("GET", "/notes/\(noteID)/export", nil),
+                ] {
+                    let response = try await service.client.request(method, path, headers: headers, body: body)
+                    #expect(response.status == 400, "\(method) \(path) with two keys: \(response.status)")
+                    let problem = (try? response.json()) ?? [:]
+                    #expect(problem["field"] as? String == "Authorization", "\(response.text)")
+                }
+            }
+            let twoIdempotencyKeys = [("Idempotency-Key", "a"), ("Idempotency-Key", "b")]
+            let clone = try await writer.post("/notes/\(noteID)/clone", nil, headers: twoIdempotencyKeys)
+            #expect(clone.status == 400, "\(clone.text)")
+            #expect((try? clone.json())?["field"] as? String == "Idempotency-Key", "\(clone.text)")
+            #expect(try await service.counts(["Note", "Item"]) == before, "nothing written by refused requests")
+            // One of each is still served.
+            #expect(try await writer.post("/notes/\(noteID)/clone", nil, headers: [("Idempotency-Key", "a")]).status == 201)
+        }
+    }
 }

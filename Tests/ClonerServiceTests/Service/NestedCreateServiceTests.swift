@@ -47,6 +47,35 @@ struct NestedCreateServiceTests {
         }
     }
 
+    @Test(
+        "a body of more JSON values than maxValuesPerRequest (an array of numbers in a json attribute, a clone's exclude) is a 413 naming the member, nothing written",
+        arguments: StoreBackendKind.available)
+    func valueWideBodiesAreRefused(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, environment: ["CLONER_MAX_VALUES_PER_REQUEST": "1000"]) { service in
+            let client = service.client
+            func numbers(_ count: Int) -> String { (0..<count).map(String.init).joined(separator: ",") }
+            let fits = try await client.post("/notes", F.note(#""settings":{"list":[\#(numbers(900))]}"#))
+            #expect(fits.status == 201, "\(fits.text)")
+            let noteID = try #require(F.int(try fits.json()["_id"]))
+            let before = try await service.counts(["Note", "Item"])
+            let version = try await client.get("/notes/\(noteID)").header("ETag")
+            for (method, path, body, field) in [
+                ("POST", "/notes", F.note(#""settings":{"list":[\#(numbers(1000))]}"#), "settings"),
+                ("PATCH", "/notes/\(noteID)", #"{"settings":[\#(numbers(1000))]}"#, "settings"),
+                ("POST", "/notes/\(noteID)/clone", #"{"exclude":[\#(Array(repeating: #""items""#, count: 1000).joined(separator: ","))]}"#, "exclude"),
+            ] {
+                let response = try await client.request(method, path, body: body)
+                #expect(response.status == 413, "\(method) \(path): \(response.status) \(response.text.prefix(300))")
+                let problem = (try? response.json()) ?? [:]
+                #expect(problem["code"] as? String == "payload_too_large")
+                #expect(problem["field"] as? String == field, "\(response.text)")
+                #expect(response.text.contains("maxValuesPerRequest"))
+            }
+            #expect(try await service.counts(["Note", "Item"]) == before, "nothing written")
+            #expect(try await client.get("/notes/\(noteID)").header("ETag") == version, "the PATCH changed nothing")
+        }
+    }
+
     /// A note with `count` nested items, every tenth with one ItemData.
     static func nestedNote(items count: Int) -> String {
         var items: [String] = []
