@@ -1,12 +1,21 @@
 import ClonerModel
+import ClonerStore
 
 /// What a graph document must hold across its lines, checked as the lines come (so memory holds
 /// refs, not objects): the header first and the end line last with the right counts, no ref named
 /// by two lines of an entity, owners before what they own, references before the lines that name
 /// them, and every ref a relationship names given a line somewhere.
+///
+/// It also decides, as a clone's walk would, what the import's `exclude` leaves out: an object
+/// owned only through an excluded relationship is dropped with everything it owns, so that the
+/// write pass knows before its first row which lines and links to pass over. And it refuses an
+/// existing object (a reference line) in a relationship that owns its destinations: a clone
+/// never takes an object from its owner, and an import must not either.
 struct GraphDocumentCheck {
     let root: EntityDescription
     let maximumObjects: Int
+    /// The import's plan: which relationships own their destinations and what is excluded.
+    let plan: GraphCopyPlan?
     private(set) var rootRef: Int64?
     private(set) var objects: [String: Set<Int64>] = [:]
     private(set) var references: [String: Set<Int64>] = [:]
@@ -15,10 +24,25 @@ struct GraphDocumentCheck {
     private(set) var ended = false
     /// Refs named by a relationship before their own line: entity → ref → where first named.
     private var named: [String: [Int64: (line: Int, field: String)]] = [:]
+    /// Objects an exclusion leaves out (kept only when some owned relationship is excluded).
+    private(set) var dropped: [String: Set<Int64>] = [:]
+    /// Refs an excluded owned relationship named, and refs a kept one named: an object of the
+    /// first and not the second is dropped when its line comes.
+    private var cut: [String: Set<Int64>] = [:]
+    private var held: [String: Set<Int64>] = [:]
 
-    init(root: EntityDescription, maximumObjects: Int) {
+    init(root: EntityDescription, maximumObjects: Int, plan: GraphCopyPlan? = nil) {
         self.root = root
         self.maximumObjects = maximumObjects
+        self.plan = plan
+    }
+
+    func isDropped(_ entity: String, _ ref: Int64) -> Bool { dropped[entity]?.contains(ref) ?? false }
+
+    /// Whether `relationship` is left out on the object of line `object` (everywhere, or at the root).
+    func isExcluded(_ relationship: RelationshipDescription, onRoot: Bool) -> Bool {
+        guard let plan else { return false }
+        return plan.isExcludedEverywhere(relationship.source, relationship.name) || (onRoot && plan.excludedAtRoot.contains(relationship.name))
     }
 
     private func bad(_ line: Int, _ field: String, _ message: String) -> GraphImportError {
@@ -52,10 +76,27 @@ struct GraphDocumentCheck {
         objects[name, default: []].insert(object.ref)
         objectCount += 1
         named[name]?[object.ref] = nil
+        let isDropped =
+            object.parent.map { self.isDropped($0.entity, $0.ref) } == true
+            || (cut[name]?.contains(object.ref) == true && held[name]?.contains(object.ref) != true)
+        if isDropped { dropped[name, default: []].insert(object.ref) }
+        let onRoot = name == root.name && object.ref == rootRef
         for (relationship, refs) in object.relationships {
             let destination = relationship.destination
             for ref in refs where !isObject(destination, ref) && !isReference(destination, ref) && named[destination]?[ref] == nil {
                 named[destination, default: [:]][ref] = (line, "relationships.\(relationship.name)")
+            }
+            guard let plan, plan.isOwned(relationship), !isDropped else { continue }
+            if isExcluded(relationship, onRoot: onRoot) {
+                cut[destination, default: []].formUnion(refs)
+                continue
+            }
+            if !plan.excludedEverywhere.isEmpty || !plan.excludedAtRoot.isEmpty { held[destination, default: []].formUnion(refs) }
+            if let ref = refs.first(where: { isReference(destination, $0) }) {
+                throw bad(
+                    line, "relationships.\(relationship.name)",
+                    "\(destination) \(ref) is an existing object (a reference line), and \(name).\(relationship.name) owns its destinations: an import, like a clone, copies what a relationship owns and never takes an object from its owner"
+                )
             }
         }
     }

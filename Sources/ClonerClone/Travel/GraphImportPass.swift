@@ -125,6 +125,8 @@ struct GraphImportPass {
         _ object: GraphDocumentLines.ObjectLine, header: [String: GraphDocumentLines.HeaderEntity], check: GraphDocumentCheck
     ) throws {
         let entity = object.entity
+        // Left out by an exclusion, as a clone's walk would leave it (see `GraphDocumentCheck`).
+        if check.isDropped(entity.name, object.ref) { return }
         createdCounts[entity.name, default: 0] += 1
         let plan = entityPlan(entity, header: header)
         let isRoot = entity.name == root.name && check.rootRef == object.ref
@@ -164,6 +166,7 @@ struct GraphImportPass {
             var allInGraph = true
             for ref in refs {
                 let destination = relationship.destination
+                if check.isDropped(destination, ref) { continue }
                 if check.isReference(destination, ref) {
                     allInGraph = false
                     if let existing = found[destination]?[ref] {

@@ -38,7 +38,7 @@ public struct GraphImporter: Sendable {
                 entity: root.name, id: 1, exclude: options.exclude,
                 maximumObjects: options.maximumObjects), schema: schema)
         self.lines = GraphDocumentLines(model: schema.model, root: root, maximumValueBytes: options.maximumValueBytes)
-        self.check = GraphDocumentCheck(root: root, maximumObjects: options.maximumObjects)
+        self.check = GraphDocumentCheck(root: root, maximumObjects: options.maximumObjects, plan: plan.copy)
         self.spool = GraphDocumentSpool(model: GraphSpoolRecord.ModelIndex(schema.model))
     }
 
