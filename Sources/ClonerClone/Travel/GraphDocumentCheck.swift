@@ -22,8 +22,29 @@ struct GraphDocumentCheck {
     private(set) var objectCount = 0
     private(set) var referenceCount = 0
     private(set) var ended = false
-    /// Refs named by a relationship before their own line: entity → ref → where first named.
-    private var named: [String: [Int64: (line: Int, field: String)]] = [:]
+    /// Refs named by a relationship before their own line: entity → ref → where first named, as
+    /// `NamedPlace` packs it. A parent's line names all its children before their lines come, so
+    /// this holds most of a document's refs at once: a word per ref, no string per ref.
+    private var named: [String: [Int64: Int64]] = [:]
+    /// The fields `named` refers to (`relationships.items`), each once.
+    private var namedFields: [String] = []
+    private var namedFieldIndex: [String: Int64] = [:]
+
+    /// Where a ref was first named, in one word: its line above the field's index.
+    private enum NamedPlace {
+        static let fieldBits: Int64 = 20
+        static func pack(line: Int, field: Int64) -> Int64 { Int64(line) << fieldBits | field }
+        static func line(_ packed: Int64) -> Int { Int(packed >> fieldBits) }
+        static func field(_ packed: Int64) -> Int { Int(packed & (1 << fieldBits - 1)) }
+    }
+
+    private mutating func fieldIndex(_ field: String) -> Int64 {
+        if let index = namedFieldIndex[field] { return index }
+        let index = Int64(namedFields.count)
+        namedFields.append(field)
+        namedFieldIndex[field] = index
+        return index
+    }
     /// Objects an exclusion leaves out (kept only when some owned relationship is excluded).
     private(set) var dropped: [String: Set<Int64>] = [:]
     /// Refs an excluded owned relationship named, and refs a kept one named: an object of the
@@ -83,8 +104,10 @@ struct GraphDocumentCheck {
         let onRoot = name == root.name && object.ref == rootRef
         for (relationship, refs) in object.relationships {
             let destination = relationship.destination
+            var place: Int64?
             for ref in refs where !isObject(destination, ref) && !isReference(destination, ref) && named[destination]?[ref] == nil {
-                named[destination, default: [:]][ref] = (line, "relationships.\(relationship.name)")
+                if place == nil { place = NamedPlace.pack(line: line, field: fieldIndex("relationships.\(relationship.name)")) }
+                named[destination, default: [:]][ref] = place
             }
             guard let plan, plan.isOwned(relationship), !isDropped else { continue }
             if isExcluded(relationship, onRoot: onRoot) {
@@ -107,7 +130,8 @@ struct GraphDocumentCheck {
             throw bad(line, "ref", "\(name) \(reference.ref) appears twice")
         }
         if let first = named[name]?[reference.ref] {
-            throw bad(line, "ref", "\(name) \(reference.ref) is named on line \(first.line) before its reference line (references come first)")
+            throw bad(
+                line, "ref", "\(name) \(reference.ref) is named on line \(NamedPlace.line(first)) before its reference line (references come first)")
         }
         references[name, default: []].insert(reference.ref)
         referenceCount += 1
@@ -127,8 +151,8 @@ struct GraphDocumentCheck {
         }
         var first: (entity: String, ref: Int64, line: Int, field: String)?
         for (entity, refs) in named {
-            for (ref, place) in refs where first == nil || place.line < first!.line {
-                first = (entity, ref, place.line, place.field)
+            for (ref, place) in refs where first == nil || NamedPlace.line(place) < first!.line {
+                first = (entity, ref, NamedPlace.line(place), namedFields[NamedPlace.field(place)])
             }
         }
         if let first {

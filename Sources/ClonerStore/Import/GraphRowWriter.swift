@@ -42,8 +42,10 @@ public final class GraphRowWriter {
         var rows: [Row] = []
         /// Ids of `rows`, for links that arrive while the row waits.
         var waiting: [Int64: Int] = [:]
-        /// Link values given before the row came.
+        /// Link values given before the row came: the references and places of the lists a
+        /// parent's line gives (`earlyRuns`), and any other value (`early`).
         var early: [Int64: [(column: Int, value: Int64?)]] = [:]
+        var earlyRuns = EarlyLinkRuns()
         var reserved: [Int64] = []
         var lastReserved: Int64?
         /// Every row written, for the checks at the end.
@@ -173,6 +175,7 @@ public final class GraphRowWriter {
             values.append(value)
         }
         var links = [Int64?](repeating: nil, count: state.linkColumns.count)
+        _ = state.earlyRuns.take(id, into: &links)
         if let early = state.early.removeValue(forKey: id) {
             for (column, value) in early { links[column] = value }
         }
@@ -253,8 +256,14 @@ public final class GraphRowWriter {
             try setColumn(relationship.source, id: source, column: column, value: target.id)
             if let append { appends[append, default: []].insert(source) }
         case .destinationColumn(let table, let column, let columnIndex, let position, let positionIndex):
+            let destination = state(table)
             for (place, target) in targets.enumerated() {
                 if target.isNew {
+                    if destination.waiting[target.id] == nil, !destination.writtenSet.contains(target.id),
+                        destination.earlyRuns.add(id: target.id, column: columnIndex, value: source, positionColumn: positionIndex, position: Int64(place))
+                    {
+                        continue
+                    }
                     try setColumn(table, id: target.id, column: columnIndex, value: source)
                     if let positionIndex { try setColumn(table, id: target.id, column: positionIndex, value: Int64(place)) }
                 } else {
@@ -298,9 +307,8 @@ public final class GraphRowWriter {
     /// Returns the new ids per entity.
     public func finish() throws -> [String: [Int64]] {
         try flushAll()
-        for (name, state) in entities where !state.early.isEmpty {
-            let id = state.early.keys.min()!
-            preconditionFailure("\(name) \(id) was linked but never inserted")
+        for (name, state) in entities where !state.early.isEmpty || !state.earlyRuns.isEmpty {
+            preconditionFailure("\(name) \(state.early.keys.min().map(String.init) ?? "(a listed row)") was linked but never inserted")
         }
         for name in joinRows.keys.sorted() { try flushJoins(name) }
         for (key, ids) in appends.sorted(by: { "\($0.key)" < "\($1.key)" }) {
