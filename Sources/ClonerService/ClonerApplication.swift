@@ -99,7 +99,7 @@ public final class ClonerApplication: Sendable {
             model: model, store: store, logger: logger,
             maximumObjects: configuration.maxObjectsPerClone, readWorkers: readWorkers,
             writeWorkers: writeWorkers, clones: clonesController, jobs: jobs, bufferedImportBytes: configuration.maxBufferedImportBytes,
-            maximumValueBytes: configuration.http.maxBodyLength, metrics: metrics)
+            maximumValueBytes: configuration.http.maxBodyLength, concurrentImports: configuration.maxConcurrentImports, metrics: metrics)
         self.operationsController = OperationsController(
             model: model, store: store, metrics: metrics,
             requiresKeys: authenticator.isEnabled)

@@ -95,6 +95,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "maxPageTextBytes", environmentVariable: "CLONER_MAX_PAGE_TEXT_BYTES") { config, raw, source throws(ConfigurationError) in
             config.maxPageTextBytes = try parseInteger(raw, source: source, range: 1...Int.max, expected: "a positive number of bytes")
         },
+        Setting(fileKey: "maxConcurrentImports", environmentVariable: "CLONER_MAX_CONCURRENT_IMPORTS") { config, raw, source throws(ConfigurationError) in
+            config.maxConcurrentImports = try parseInteger(raw, source: source, range: 1...1000, expected: "a count 1–1000")
+        },
         Setting(fileKey: "maxBufferedImportBytes", environmentVariable: "CLONER_MAX_BUFFERED_IMPORT_BYTES") { config, raw, source throws(ConfigurationError) in
             config.maxBufferedImportBytes = try parseInteger(raw, source: source, range: 1...Int.max, expected: "a positive number of bytes")
         },

@@ -66,6 +66,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// line is one object, up to 256 MiB with its binary values, and is held until it ends. Past
     /// it an import answers 503. 512 MiB: two of the longest lines at once.
     public var maxBufferedImportBytes = 512 << 20
+    /// Imports that read, check and write at once; the others wait their turn, in arrival order.
+    /// Each holds a few words per object of its document and spools its checked lines (up to the
+    /// 1 GiB import body), so this bounds their memory and spool space together.
+    public var maxConcurrentImports = 2
     /// The most copies one clone request may ask for (`copies`, docs/architecture.md#many-copies); more is a 422.
     public var maxCopies = CloneRequest.defaultMaximumCopies
     /// The bytes of a clone's root `set` values, counted once per copy (each copy stores its

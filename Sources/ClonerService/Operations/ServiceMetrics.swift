@@ -32,6 +32,7 @@ public final class ServiceMetrics: Sendable {
     private let cloneDuration: Metrics.Timer
     private let jobsInFlight: Meter
     private let importLineBytes: Meter
+    private let importsWaiting: Meter
     private let requestMetrics: RequestMetricCache
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -61,6 +62,8 @@ public final class ServiceMetrics: Sendable {
         jobsInFlight.set(0)
         importLineBytes = Meter(label: "cloner_import_line_bytes", factory: factory)
         importLineBytes.set(0)
+        importsWaiting = Meter(label: "cloner_imports_waiting", factory: factory)
+        importsWaiting.set(0)
         requestMetrics = RequestMetricCache(factory: factory)
     }
 
@@ -91,6 +94,9 @@ public final class ServiceMetrics: Sendable {
     /// What imports in flight hold for their unfinished lines now, against
     /// `maxBufferedImportBytes`: how close the service is to refusing imports for room.
     public func setImportLineBytes(_ bytes: Int) { importLineBytes.set(bytes) }
+
+    /// Imports waiting for their turn (`maxConcurrentImports`).
+    public func setImportsWaiting(_ count: Int) { importsWaiting.set(count) }
 
     /// The body of `GET /metrics`.
     public func render() -> [UInt8] {

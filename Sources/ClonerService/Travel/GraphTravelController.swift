@@ -25,10 +25,13 @@ final class GraphTravelController: Sendable {
     let lineBudget: ImportLineBudget
     /// `http.maxBodyBytes`: an import's text and json values are no larger than a create's.
     let maximumValueBytes: Int
+    /// `maxConcurrentImports`: the imports that read, check and write at once; the rest wait.
+    let importSlots: ImportSlots
 
     init(
         model: DataModel, store: IncrementalStore, logger: Logger, maximumObjects: Int, readWorkers: StoreWorkers, writeWorkers: StoreWorkers,
-        clones: ClonesController, jobs: JobRegistry, bufferedImportBytes: Int, maximumValueBytes: Int, metrics: ServiceMetrics
+        clones: ClonesController, jobs: JobRegistry, bufferedImportBytes: Int, maximumValueBytes: Int, concurrentImports: Int,
+        metrics: ServiceMetrics
     ) {
         self.model = model
         self.store = store
@@ -40,6 +43,7 @@ final class GraphTravelController: Sendable {
         self.jobs = jobs
         self.lineBudget = ImportLineBudget(limit: bufferedImportBytes, metrics: metrics)
         self.maximumValueBytes = maximumValueBytes
+        self.importSlots = ImportSlots(count: concurrentImports, metrics: metrics)
     }
 
     /// Every `exclude` query value, each a comma-separated list (`?exclude=data,Item.tags`).
@@ -145,6 +149,11 @@ final class GraphTravelController: Sendable {
         let key = request.headers["Idempotency-Key"]
         if let key { try CloneIdempotency.validate(key) }
         var importer = try GraphImporter(schema: store.schema, root: entity, options: options)
+        // Its turn first: the body is read only by an import that may run, so the waiting ones
+        // hold a paused connection, not a growing spool. Given back below (or by the job), and
+        // when it goes, on any path that throws.
+        let slot = await importSlots.acquire()
+        defer { withExtendedLifetime(slot) {} }
         // What the request asks for, to tell a retry from another request reusing the key: the
         // method, the target with its query (the options), and the document.
         let digest = StreamingDigest()
@@ -180,8 +189,9 @@ final class GraphTravelController: Sendable {
         let owner = clones.idempotency.leases.replicaID
         let collection = entity.collection
         if request.headers.containsPercentDecodedToken("respond-async", in: "Prefer") && !options.dryRun {
-            return try await enqueueImport(document, collection: collection, key: key, fingerprint: fingerprint)
+            return try await enqueueImport(document, collection: collection, key: key, fingerprint: fingerprint, slot: slot)
         }
+        defer { slot.release() }
         do {
             return try await onWriteWorker {
                 try store.write { context in
@@ -211,7 +221,9 @@ final class GraphTravelController: Sendable {
     /// worker and records its answer (or its problem) in the job row, in its own transaction.
     /// Until then it is in the job registry, which answers its live progress and makes the
     /// shutdown drain wait for it.
-    private func enqueueImport(_ document: GraphImporter, collection: String, key: String?, fingerprint: String) async throws -> HTTPResponse {
+    private func enqueueImport(
+        _ document: GraphImporter, collection: String, key: String?, fingerprint: String, slot: ImportSlot
+    ) async throws -> HTTPResponse {
         let store = self.store
         let leases = clones.idempotency.leases
         let owner = leases.replicaID
@@ -245,7 +257,10 @@ final class GraphTravelController: Sendable {
         let job = GraphImportJob(id: jobID, planned: document.plannedObjects)
         jobs.add(job)
         writeWorkers.submit {
-            defer { jobs.remove(jobID) }
+            defer {
+                jobs.remove(jobID)
+                slot.release()
+            }
             do {
                 _ = try store.write { try $0.markJobRunning(id: jobID, owner: owner) }
                 job.markRunning()
