@@ -14,6 +14,11 @@ public enum RFC3339Timestamp {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The instants RFC 3339 text can name, as milliseconds since 1970: years 0000 to 9999. What a
+    /// client can write through any route; a value outside it came from elsewhere.
+    public static let representableMilliseconds: ClosedRange<Int64> =
+        (daysSince1970(year: 0, month: 1, day: 1) * 86_400_000)...(daysSince1970(year: 10_000, month: 1, day: 1) * 86_400_000 - 1)
+
     /// The current time, read with `clock_gettime` (no `Date` allocation or formatter).
     public static func nowMilliseconds() -> Int64 {
         var spec = timespec()

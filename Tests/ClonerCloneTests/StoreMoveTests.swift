@@ -277,6 +277,53 @@ import Testing
         #expect(message.hasPrefix("not JSON"))
     }
 
+    /// A crafted document may name ids and dates no route could make: an id sequence moved near
+    /// Int64.max would leave every later create and clone failing, and a date past year 9999 has
+    /// no text form. Each is refused at its line, naming the field, with nothing written.
+    @Test(arguments: StoreBackendKind.available) func idsAndDatesTheStoreCannotKeepAreRefused(_ backend: StoreBackendKind) throws {
+        let from = try CloneFixture()
+        _ = try Self.populate(from)
+        let lines = Self.lines(try Self.export(from.store).document)
+        func edited(_ index: Int, _ edit: (inout [String: JSONValue]) -> Void) throws -> [UInt8] {
+            guard case .object(var members) = try JSONValue(parsing: lines[index]) else { throw ClientError("line \(index + 1)") }
+            edit(&members)
+            var changed = lines
+            changed[index] = JSONValue.object(members).canonicalText
+            return Self.document(changed)
+        }
+        let summary = try #require(lines.firstIndex { $0.contains("\"kind\":\"summary\"") && $0.contains("\"table\":\"Memo\"") })
+        let memoRows = lines.indices.filter { lines[$0].hasPrefix("{\"kind\":\"row\",\"table\":\"Memo\"") }
+        let lastMemo = try #require(memoRows.last)
+        let memo = try #require(from.store.schema.transferTables.first { $0.name == "Memo" })
+        let createDate = try #require(memo.columns.firstIndex { $0.name == "createDate" })
+        let cases: [(document: [UInt8], line: Int, field: String)] = [
+            (try edited(summary) { $0["highestID"] = .integer(.max) }, summary + 1, "highestID"),
+            (try edited(summary) { $0["highestID"] = .integer(StoreSchema.largestID + 1) }, summary + 1, "highestID"),
+            (
+                try edited(lastMemo) {
+                    guard case .array(var values)? = $0["values"] else { return }
+                    values[0] = .integer(StoreSchema.largestID + 1)
+                    $0["values"] = .array(values)
+                }, lastMemo + 1, "values[0] (_id)"
+            ),
+            (
+                try edited(lastMemo) {
+                    guard case .array(var values)? = $0["values"] else { return }
+                    values[createDate] = .integer(.max)
+                    $0["values"] = .array(values)
+                }, lastMemo + 1, "values[\(createDate)] (createDate)"
+            ),
+        ]
+        for refusal in cases {
+            let (error, _) = try refused(refusal.document, backend)
+            guard case .badLine(let line, let field, let message)? = error as? StoreDocumentError else {
+                Issue.record("\(backend): \(error)")
+                continue
+            }
+            #expect(line == refusal.line && field == refusal.field, "\(backend): line \(line) \(field): \(message)")
+        }
+    }
+
     @Test func aChangedBlobByteIsRefusedNamingTheBlob() throws {
         let from = try CloneFixture()
         _ = try Self.populate(from)

@@ -147,9 +147,10 @@ public struct StoreDocumentImporter {
             try flushRows(table)
             let highest: Int64?
             if table.kind == .entity {
-                guard case .integer(let value)? = members["highestID"], value >= (lastKey.first ?? 0) else {
+                guard case .integer(let value)? = members["highestID"], value >= (lastKey.first ?? 0), value <= StoreSchema.largestID else {
                     throw StoreDocumentError.badLine(
-                        line: number, field: "highestID", message: "expected an integer no lower than the table's last _id")
+                        line: number, field: "highestID",
+                        message: "expected an integer no lower than the table's last _id and at most \(StoreSchema.largestID)")
                 }
                 highest = value
             } else {
@@ -314,6 +315,11 @@ public struct StoreDocumentImporter {
         let key = values.prefix(table.keyColumnCount).map { value -> Int64 in
             if case .integer(let v) = value { return v }
             return 0
+        }
+        if let index = key.firstIndex(where: { !(1...StoreSchema.largestID).contains($0) }) {
+            throw StoreDocumentError.badLine(
+                line: line, field: "values[\(index)] (\(table.columns[index].name))",
+                message: "expected an _id from 1 to \(StoreSchema.largestID), found \(key[index])")
         }
         guard lastKey.isEmpty || lastKey.lexicographicallyPrecedes(key) else {
             throw StoreDocumentError.badLine(line: line, field: "values[0]", message: "rows must come in key order, each key once")

@@ -74,7 +74,9 @@ struct StoreDocumentRows {
                 guard case .integer(let v) = json else { throw refuse("an integer") }
                 values.append(.integer(v))
             case .date:
-                guard case .integer(let v) = json else { throw refuse("milliseconds since 1970") }
+                guard case .integer(let v) = json, RFC3339Timestamp.representableMilliseconds.contains(v) else {
+                    throw refuse("milliseconds since 1970 within years 0000–9999")
+                }
                 values.append(.date(millisecondsSince1970: v))
             case .double:
                 switch json {

@@ -111,6 +111,12 @@ public struct StoreSchema: Sendable {
 
     /// The store's own bookkeeping table.
     public static let metadataTable = "_cloner_meta"
+
+    /// The largest `_id` a store takes from a document that moves a whole store: 2^53 − 1, the
+    /// largest integer every JSON client reads exactly. A store's sequences hand out ids above the
+    /// highest it holds, in blocks, so a document that set them near Int64.max would leave every
+    /// later create and clone failing.
+    public static let largestID: Int64 = (1 << 53) - 1
 }
 
 /// Quotes an identifier for SQL. Model names are validated to letters, digits and `_`, so this is
