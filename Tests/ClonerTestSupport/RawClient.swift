@@ -21,10 +21,15 @@ package final class RawClient: Sendable {
     /// all set runs its `deinit` even when `init` throws, and a second `close` of a number the
     /// process may already have handed to another socket closes that stranger's connection.
     /// `source`: the local address to connect from (any of 127.0.0.0/8 reaches the server), so a
-    /// test can be a client the server trusts and one it does not.
-    package init(port: Int, timeout: Double = 10, source: String? = nil) throws {
+    /// test can be a client the server trusts and one it does not. `receiveBuffer`: the socket's
+    /// receive buffer, set before connecting so the window it offers stays that small — a client
+    /// that does not read then makes the server's writes block after a few kilobytes.
+    package init(port: Int, timeout: Double = 10, source: String? = nil, receiveBuffer: Int32? = nil) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError("socket() for 127.0.0.1:\(port) failed: errno \(errno)") }
+        if var receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size))
+        }
         if let source {
             var local = sockaddr_in()
             local.sin_family = sa_family_t(AF_INET)
