@@ -70,6 +70,12 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// Each holds a few words per object of its document and spools its checked lines (up to the
     /// 1 GiB import body), so this bounds their memory and spool space together.
     public var maxConcurrentImports = 2
+    /// The bytes all exports in flight may keep in their spools (`ExportSpoolBudget`): an export
+    /// is read at store speed into a temporary file (`TMPDIR`) and sent from there as its client
+    /// takes it, so that no transaction or pooled connection waits on a client; this bounds the
+    /// disk that clients which ask and never read can take. With less than one piece of room left
+    /// an export answers 503; a producer that runs out of room mid-way is cut short. 2 GiB.
+    public var maxExportSpoolBytes = 2 << 30
     /// The most copies one clone request may ask for (`copies`, docs/architecture.md#many-copies); more is a 422.
     public var maxCopies = CloneRequest.defaultMaximumCopies
     /// The bytes of a clone's root `set` values, counted once per copy (each copy stores its

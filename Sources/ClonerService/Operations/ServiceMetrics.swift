@@ -33,6 +33,7 @@ public final class ServiceMetrics: Sendable {
     private let jobsInFlight: Meter
     private let importLineBytes: Meter
     private let importsWaiting: Meter
+    private let exportSpoolBytes: Meter
     private let requestMetrics: RequestMetricCache
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -64,6 +65,8 @@ public final class ServiceMetrics: Sendable {
         importLineBytes.set(0)
         importsWaiting = Meter(label: "cloner_imports_waiting", factory: factory)
         importsWaiting.set(0)
+        exportSpoolBytes = Meter(label: "cloner_export_spool_bytes", factory: factory)
+        exportSpoolBytes.set(0)
         requestMetrics = RequestMetricCache(factory: factory)
     }
 
@@ -97,6 +100,9 @@ public final class ServiceMetrics: Sendable {
 
     /// Imports waiting for their turn (`maxConcurrentImports`).
     public func setImportsWaiting(_ count: Int) { importsWaiting.set(count) }
+    /// What exports in flight keep in their spools for clients that have not taken it yet,
+    /// against `maxExportSpoolBytes`: how close the service is to refusing exports for room.
+    public func setExportSpoolBytes(_ bytes: Int) { exportSpoolBytes.set(bytes) }
 
     /// The body of `GET /metrics`.
     public func render() -> [UInt8] {
