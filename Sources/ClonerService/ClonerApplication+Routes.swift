@@ -28,7 +28,7 @@ extension ClonerApplication {
         ServiceRoute(.get, "/{collection}/{id}/export") { app in
             .deferred { request, responder in
                 try app.authorize(request)
-                try app.travelController.export(request, responder: responder) { error in
+                try app.travelController.export(request, spools: app.exportSpools, responder: responder) { error in
                     responder.respond(app.problemResponse(for: error, request: request, during: .read))
                 }
             }

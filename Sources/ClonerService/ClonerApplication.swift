@@ -33,6 +33,8 @@ public final class ClonerApplication: Sendable {
     let jobsController: JobsController
     let blobsController: BlobsController
     let travelController: GraphTravelController
+    /// The exports' spool budget and producers, handed to each export.
+    let exportSpools: ExportSpools
     let operationsController: OperationsController
     /// Pending blobs of uploads whose process died, removed at the housekeeping.
     let abandonedUploads: AbandonedUploadSweeper
@@ -77,7 +79,11 @@ public final class ClonerApplication: Sendable {
         self.leases = leases
         let authenticator = APIKeyAuthenticator(configuration: configuration)
         self.authenticator = authenticator
-        self.readWorkers = StoreWorkers(label: "read", count: max(Self.minimumReadWorkers, ProcessInfo.processInfo.activeProcessorCount * 2))
+        let readWorkerCount = max(Self.minimumReadWorkers, ProcessInfo.processInfo.activeProcessorCount * 2)
+        self.readWorkers = StoreWorkers(label: "read", count: readWorkerCount)
+        self.exportSpools = ExportSpools(
+            limit: configuration.maxExportSpoolBytes,
+            producers: ExportProducers.defaultLimit(readWorkers: readWorkerCount, poolSize: configuration.databasePoolSize), metrics: metrics)
         let writeWorkers = StoreWorkers(label: "write", count: Self.writeWorkerCount)
         self.writeWorkers = writeWorkers
         let jobs = JobRegistry()

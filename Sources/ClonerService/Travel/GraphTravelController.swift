@@ -72,10 +72,14 @@ final class GraphTravelController: Sendable {
 
     // MARK: Export
 
-    /// Checks the request and the root on a read worker, then answers a streamed document whose
-    /// producer runs the export inside one read transaction on a private queue of its own: one
-    /// consistent snapshot, read a batch at a time, written as fast as the client takes it.
-    func export(_ request: HTTPRequest, responder: HTTPResponder, failed: @escaping @Sendable (any Error) -> Void) throws {
+    /// Checks the request, the root and the spool budget on a read worker, then answers a streamed
+    /// document. Its producer waits its turn among `spools.producers`, then reads the whole graph
+    /// inside one read transaction (one consistent snapshot) at store speed into the export's
+    /// spool, never waiting for the client: the transaction and its pooled connection end with
+    /// the read. The response follows the spool as it grows, as fast as the client takes it.
+    func export(
+        _ request: HTTPRequest, spools: ExportSpools, responder: HTTPResponder, failed: @escaping @Sendable (any Error) -> Void
+    ) throws {
         let entity = try request.entity(in: model)
         let id = try request.objectID(of: entity)
         try GraphTravelController.checkQuery(request, allowed: ["exclude"])
@@ -91,37 +95,29 @@ final class GraphTravelController: Sendable {
         let store = self.store
         let logger = self.logger
         readWorkers.submit {
+            let spool: ExportSpool
             do {
                 guard try store.read({ try $0.version(entity: entity.name, id: id) }) != nil else {
                     throw CloneError.rootNotFound(entity: entity.name, id: id)
                 }
+                spool = try spools.open()
             } catch {
                 failed(error)
                 return
             }
+            let reader = ExportSpool.Reader(spool)
+            spools.producers.submit {
+                let failure = spool.produce { emit in
+                    _ = try store.read { context in try GraphExporter(plan: plan).run(in: context, emit: emit) }
+                }
+                if let failure {
+                    logger.warning("export cut short", metadata: ["request_id": "\(request.id)", "error": "\(failure)"])
+                }
+            }
             var headers = HTTPHeaders()
             headers.add("Content-Type", GraphFormat.mediaType)
             headers.add("Content-Disposition", "attachment; filename=\"\(entity.collection)-\(id).ndjson\"")
-            responder.respond(
-                .streaming(headers: headers) { writer in
-                    let queue = DispatchQueue(label: "cloner.export", qos: .userInitiated)
-                    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                        queue.async {
-                            let bridge = BlockingBodyWriter(writer)
-                            do {
-                                _ = try store.read { context in
-                                    try GraphExporter(plan: plan).run(in: context) { bytes in try bridge.write(bytes) }
-                                }
-                                continuation.resume()
-                            } catch {
-                                if !(error is HTTPBodyWriter.ConnectionClosed) {
-                                    logger.warning("export cut short", metadata: ["request_id": "\(request.id)", "error": "\(error)"])
-                                }
-                                continuation.resume(throwing: error)
-                            }
-                        }
-                    }
-                })
+            responder.respond(.streaming(headers: headers) { writer in try await reader.send(to: writer) })
         }
     }
 
