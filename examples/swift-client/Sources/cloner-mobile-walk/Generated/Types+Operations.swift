@@ -19093,7 +19093,8 @@ internal enum Operations {
     /// `http_requests_total{route,method,status}`, `http_request_duration_seconds{route,method}` (histogram),
     /// `cloner_clones_total{result}`, `cloner_objects_cloned_total`, `cloner_clone_duration_seconds` (histogram),
     /// `cloner_jobs_in_flight`, `cloner_import_line_bytes` (what imports in flight hold for unfinished lines,
-    /// against `maxBufferedImportBytes`).
+    /// against `maxBufferedImportBytes`), `cloner_export_spool_bytes` (what exports in flight keep in their
+    /// spools, against `maxExportSpoolBytes`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.

@@ -272,7 +272,8 @@ internal protocol APIProtocol: Sendable {
     /// `http_requests_total{route,method,status}`, `http_request_duration_seconds{route,method}` (histogram),
     /// `cloner_clones_total{result}`, `cloner_objects_cloned_total`, `cloner_clone_duration_seconds` (histogram),
     /// `cloner_jobs_in_flight`, `cloner_import_line_bytes` (what imports in flight hold for unfinished lines,
-    /// against `maxBufferedImportBytes`).
+    /// against `maxBufferedImportBytes`), `cloner_export_spool_bytes` (what exports in flight keep in their
+    /// spools, against `maxExportSpoolBytes`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.
@@ -965,7 +966,8 @@ extension APIProtocol {
     /// `http_requests_total{route,method,status}`, `http_request_duration_seconds{route,method}` (histogram),
     /// `cloner_clones_total{result}`, `cloner_objects_cloned_total`, `cloner_clone_duration_seconds` (histogram),
     /// `cloner_jobs_in_flight`, `cloner_import_line_bytes` (what imports in flight hold for unfinished lines,
-    /// against `maxBufferedImportBytes`).
+    /// against `maxBufferedImportBytes`), `cloner_export_spool_bytes` (what exports in flight keep in their
+    /// spools, against `maxExportSpoolBytes`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.
