@@ -14,8 +14,14 @@ body may create under the default maxObjectsPerRequest), `pipeline` (1,000 pipel
 1 MB page on one connection that reads nothing for 10 s, then everything), `shared-value` (ten
 notes that share one 100 MB binary value, uploaded and cloned before the baseline, read as one
 page of a list), `export-value` (five clients export a note with a 100 MB binary value, read
-nothing for 10 s, then everything) and `import-lines` (sixteen imports on as many connections,
-each sending 64 MiB of one line that never ends, then waiting).
+nothing for 10 s, then everything), `import-lines` (sixteen imports on as many connections,
+each sending 64 MiB of one line that never ends, then waiting), `array-bodies` (eight PATCHes at
+once, each an 8 MiB body whose json attribute is an array of four million numbers) and `imports`
+(three imports at once of one document of a note with 999,999 items, about 180 MB, written to a
+temporary file first).
+
+Every scenario also reads `GET /notes?limit=5` from another connection every 0.2 s while it runs
+and prints the slowest answer: a normal client's wait while one client does its worst.
 """
 import argparse
 import json
@@ -24,6 +30,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 
@@ -89,13 +96,28 @@ def measure(name, args, send, body_bytes=None, setup=None):
         time.sleep(0.5)
         base = rss_kib(process.pid, "VmRSS")
         started = time.monotonic()
-        outcome = send(port)
+        waits, done = [], threading.Event()
+
+        def probe():
+            while not done.is_set():
+                began = time.monotonic()
+                request(port, "GET", "/notes?limit=5")
+                waits.append(time.monotonic() - began)
+                done.wait(0.2)
+        prober = threading.Thread(target=probe, daemon=True)
+        prober.start()
+        try:
+            outcome = send(port)
+        finally:
+            done.set()
+            prober.join()
         seconds = time.monotonic() - started
         peak = rss_kib(process.pid, "VmHWM")
         grown = (peak - base) / 1024
         ratio = f", {grown * 1024 * 1024 / body_bytes:.1f}x the body" if body_bytes else ""
         alive = "alive" if process.poll() is None else f"EXITED {process.returncode}"
-        print(f"{name:10} {outcome:>28}  peak +{grown:8.1f} MiB{ratio}  {seconds:6.1f} s  ({alive})", flush=True)
+        slowest = f"reads ≤ {max(waits) * 1000:.0f} ms" if waits else "no read"
+        print(f"{name:10} {outcome:>28}  peak +{grown:8.1f} MiB{ratio}  {seconds:6.1f} s  {slowest}  ({alive})", flush=True)
     finally:
         process.kill()
         process.wait()
@@ -106,7 +128,8 @@ def main():
     parser.add_argument("--binary", default=".build/release/cloner")
     parser.add_argument("--database", help="a PostgreSQL URI (an empty database); SQLite in a temporary folder otherwise")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the service")
-    parser.add_argument("--scenarios", default="wide,labels,at-limit,pipeline,shared-value,export-value,import-lines")
+    parser.add_argument(
+        "--scenarios", default="wide,labels,at-limit,pipeline,shared-value,export-value,import-lines,array-bodies,imports")
     parser.add_argument("--wide", type=int, default=2_790_000)
     args = parser.parse_args()
     scenarios = args.scenarios.split(",")
@@ -209,6 +232,72 @@ def main():
                 connection.close()
             return f"16 x 64 MiB lines: {refused} refused"
         measure("lines", args, lines)
+    if "array-bodies" in scenarios:
+        noted = []
+
+        def create(port):
+            status, answer = request(port, "POST", "/notes", note('"name":"arrays"'))
+            assert status == 201, status
+            noted.append(int(json.loads(answer.split(b"\r\n\r\n", 1)[1])["_id"]))
+
+        body = b'{"settings":[' + b",".join([b"0"] * (4 * 1024 * 1024 - 8)) + b"]}"
+
+        def patches(port):
+            statuses = []
+            threads = [threading.Thread(target=lambda: statuses.append(request(port, "PATCH", f"/notes/{noted[0]}", body)[0])) for _ in range(8)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            return f"8 x 4M numbers: {sorted(set(statuses))}"
+        measure("arrays", args, patches, len(body) * 8, setup=create)
+    if "imports" in scenarios:
+        document = tempfile.NamedTemporaryFile(prefix="cloner-import-", suffix=".ndjson", delete=False)
+
+        def exported(port):
+            # The exporter's own lines for one note and one item, the item's repeated with new refs.
+            status, answer = request(port, "POST", "/notes", note('"name":"n","items":[{"name":"i"}]'))
+            assert status == 201, status
+            noted = int(json.loads(answer.split(b"\r\n\r\n", 1)[1])["_id"])
+            status, answer = request(port, "GET", f"/notes/{noted}/export")
+            body = answer.split(b"\r\n\r\n", 1)[1]
+            chunks, rest = [], body
+            while rest:  # chunked transfer coding
+                size, rest = rest.split(b"\r\n", 1)
+                chunks.append(rest[: int(size, 16)])
+                rest = rest[int(size, 16) + 2:]
+            lines = b"".join(chunks).decode().splitlines()
+            item = json.loads(next(line for line in lines if '"entity":"Item"' in line))
+            root = json.loads(next(line for line in lines if '"entity":"Note"' in line and '"object"' in line))
+            count = 999_999
+            root["relationships"]["items"] = list(range(1, count + 1))
+            with open(document.name, "w") as out:
+                out.write(lines[0] + "\n" + json.dumps(root, separators=(",", ":")) + "\n")
+                for ref in range(1, count + 1):
+                    item["ref"], item["attributes"]["name"] = ref, f"item {ref}"
+                    out.write(json.dumps(item, separators=(",", ":")) + "\n")
+                out.write(json.dumps({"kind": "end", "objects": count + 1, "references": 0}) + "\n")
+
+        def imports(port):
+            statuses = []
+
+            def one():
+                with socket.create_connection(("127.0.0.1", port), timeout=1800) as connection, open(document.name, "rb") as data:
+                    size = os.fstat(data.fileno()).st_size
+                    head = "POST /notes/import HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/x-ndjson\r\nContent-Length: %d\r\n\r\n" % size
+                    connection.sendall(head.encode())
+                    connection.sendfile(data)
+                    statuses.append(connection.recv(64).split(b" ", 2)[1].decode())
+            threads = [threading.Thread(target=one) for _ in range(3)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            return f"3 x 1M objects: {sorted(statuses)}"
+        try:
+            measure("imports", args, imports, setup=exported)
+        finally:
+            os.unlink(document.name)
 
 
 if __name__ == "__main__":
