@@ -76,12 +76,13 @@ import Testing
     }
 
     private static func answer(
-        _ number: Int, closes: Bool = false, stream: Bool = false, serverClosing: Bool = false,
+        _ number: Int, closes: Bool = false, stream: Bool = false, serverClosing: Bool = false, streamLength: Int? = nil,
         _ machine: inout ConnectionStateMachine
     ) -> String {
         name(
             machine.responseReady(
-                number: number, status: .ok, handlerCloses: closes, hasStream: stream, serverClosing: serverClosing))
+                number: number, status: .ok, handlerCloses: closes, hasStream: stream, serverClosing: serverClosing,
+                streamLength: streamLength))
     }
 
     // MARK: Pipelining and deferred answers
@@ -198,6 +199,30 @@ import Testing
         #expect(Self.answer(1, stream: true, &http11) == "stream 1 chunked keep-alive")
         #expect(Self.name(http11.streamEnded(number: 1)) == "end 1 keep-alive")
         #expect(http11.activity == .reading)
+    }
+
+    @Test func aStreamOfKnownLengthGoesUnframedAndClosesWhenItEndsShortOrRunsOver() {
+        // Its Content-Length frames it for HTTP/1.0 too: the connection can stay open.
+        var http10 = Self.machine()
+        Self.receive(Self.head(version: .http1_0, keepAlive: true), into: &http10)
+        #expect(Self.answer(1, stream: true, streamLength: 10, &http10) == "stream 1 raw keep-alive")
+        #expect(Self.name(http10.streamChunk(number: 1, bytes: 10)) == "chunk raw")
+        #expect(Self.name(http10.streamEnded(number: 1)) == "end 1 keep-alive")
+        #expect(http10.activity == .reading)
+
+        var short = Self.machine()
+        Self.receive(Self.head(), into: &short)
+        #expect(Self.answer(1, stream: true, streamLength: 10, &short) == "stream 1 raw keep-alive")
+        #expect(Self.name(short.streamChunk(number: 1, bytes: 4)) == "chunk raw")
+        #expect(Self.name(short.streamEnded(number: 1)) == "abort 1", "6 bytes short of its Content-Length")
+
+        var over = Self.machine()
+        Self.receive(Self.head(), into: &over)
+        _ = Self.answer(1, stream: true, streamLength: 10, &over)
+        #expect(Self.name(over.streamChunk(number: 1, bytes: 6)) == "chunk raw")
+        #expect(Self.name(over.streamChunk(number: 1, bytes: 5)) == "rejectChunk", "one byte past its Content-Length")
+        #expect(Self.name(over.streamChunk(number: 1, bytes: 4)) == "chunk raw")
+        #expect(Self.name(over.streamEnded(number: 1)) == "end 1 keep-alive")
     }
 
     @Test func aHeadRequestForAStreamGetsAPlainResponse() {
@@ -376,8 +401,8 @@ import Testing
         #expect(Self.name(machine.streamFailed(number: 7)) == "nothing")
         machine.streamQueued(bytes: 100)
         #expect(Self.name(machine.outputDrained(now: 0)) == "nothing")  // no producer waits
-        #expect(Self.name(machine.streamChunk(number: 1)) == "chunk chunked")
-        #expect(Self.name(machine.streamChunk(number: 7)) == "rejectChunk")
+        #expect(Self.name(machine.streamChunk(number: 1, bytes: 10)) == "chunk chunked")
+        #expect(Self.name(machine.streamChunk(number: 7, bytes: 10)) == "rejectChunk")
         guard case .abortStream(let stream) = machine.streamFailed(number: 1) else {
             Issue.record("a failing producer aborts its stream")
             return

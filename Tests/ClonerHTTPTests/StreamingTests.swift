@@ -43,6 +43,20 @@ final class StreamProgress: Sendable {
                 throw TestFailure()
             }
         }
+        router.get("/sized") { _ in
+            .streaming(headers: ["Content-Type": "text/plain"], length: 1_000_000) { writer in
+                for index in 0..<100 { try await writer.write(piece(index)) }
+            }
+        }
+        // Fewer bytes than announced, by returning early or by throwing; more than announced.
+        router.get("/sized-short") { _ in .streaming(length: 100) { writer in try await writer.write("partial") } }
+        router.get("/sized-broken") { _ in
+            .streaming(length: 100) { writer in
+                try await writer.write("partial")
+                throw TestFailure()
+            }
+        }
+        router.get("/sized-over") { _ in .streaming(length: 5) { writer in try await writer.write("partial") } }
         router.get("/hello") { _ in .text("hello") }
         return router
     }
@@ -140,6 +154,40 @@ final class StreamProgress: Sendable {
         let (status, _) = try await Blocking.run { try run("/usr/bin/curl", ["-s", "-m", "60", url]) }
         // curl reports a transfer closed with outstanding chunked data (18) rather than success.
         #expect(status != 0)
+    }
+
+    @Test func aStreamOfKnownLengthCarriesContentLengthAndKeepsTheConnection() throws {
+        let server = try TestServer(router: Self.router())
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send("GET /sized HTTP/1.1\r\nHost: x\r\n\r\n")
+        let response = try #require(client.readResponse())
+        #expect(response.status == 200)
+        #expect(response.header("Content-Length") == "1000000")
+        #expect(response.header("Transfer-Encoding") == nil)
+        #expect(response.body == (0..<100).flatMap { Self.piece($0) })
+        client.send("HEAD /sized HTTP/1.1\r\nHost: x\r\n\r\n")
+        let head = try #require(client.readResponse(isHead: true))
+        #expect(head.header("Content-Length") == "1000000" && head.header("Transfer-Encoding") == nil)
+        client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.text == "hello")
+    }
+
+    /// A body of known length has no end marker of its own: one short of its Content-Length must
+    /// end with the connection, or the client would wait for the rest or take it as whole.
+    @Test(arguments: ["/sized-short", "/sized-broken", "/sized-over"])
+    func aStreamThatBreaksItsContentLengthCutsTheConnection(_ path: String) throws {
+        let server = try TestServer(router: Self.router())
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+        let received = String(decoding: try client.receiveToEnd(), as: UTF8.self)
+        let parts = received.components(separatedBy: "\r\n\r\n")
+        #expect(parts.count == 2, "\(received)")
+        #expect(parts[0].contains(path == "/sized-over" ? "Content-Length: 5" : "Content-Length: 100"), "\(received)")
+        #expect(!parts[0].lowercased().contains("connection: close"), "the head promised a reusable connection")
+        // What was written within the length went out; nothing past it did.
+        #expect(parts.last == (path == "/sized-over" ? "" : "partial"), "\(received)")
     }
 
     @Test func headOfAStreamedResponseHasNoBody() throws {

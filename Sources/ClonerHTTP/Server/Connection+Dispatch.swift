@@ -114,7 +114,7 @@ extension Connection {
         let bodyUnread = machine.isReceivingStreamedBody
         let action = machine.responseReady(
             number: number, status: response.status, handlerCloses: response.headers.containsToken("close", in: "connection"),
-            hasStream: response.stream != nil, serverClosing: core.isClosing)
+            hasStream: response.stream != nil, serverClosing: core.isClosing, streamLength: response.streamLength)
         if bodyUnread, !machine.isReceivingStreamedBody {
             failInboundBody(HTTPRequestBody.AnsweredEarly())
         }
@@ -129,7 +129,7 @@ extension Connection {
             var head: [UInt8] = []
             head.reserveCapacity(256)
             ResponseHeadWriter.write(
-                status: response.status, headers: response.headers, contentLength: nil, chunked: chunked,
+                status: response.status, headers: response.headers, contentLength: response.streamLength, chunked: chunked,
                 date: owner.date(), requestID: request.id, connection: reply.keepAlive ? .none : .close, into: &head)
             machine.streamQueued(bytes: head.count)
             enqueue(head)

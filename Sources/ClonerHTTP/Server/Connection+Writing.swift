@@ -9,7 +9,7 @@ extension Connection {
     func streamEvent(_ number: Int, _ event: HTTPBodyWriter.Event) {
         switch event {
         case .chunk(let bytes, let continuation):
-            guard case .writeChunk(let chunked) = machine.streamChunk(number: number) else {
+            guard case .writeChunk(let chunked) = machine.streamChunk(number: number, bytes: bytes.count) else {
                 continuation.resume(throwing: HTTPBodyWriter.ConnectionClosed())
                 return
             }
@@ -48,6 +48,11 @@ extension Connection {
             updateInterest()
         case .end:
             let action = machine.streamEnded(number: number)
+            if case .abortStream(let stream) = action {
+                // It ended short of its Content-Length.
+                abort(stream)
+                return
+            }
             guard case .endStream(let stream) = action else {
                 perform(action)
                 return
@@ -63,13 +68,17 @@ extension Connection {
                 perform(action)
                 return
             }
-            // The head already promised a complete body; cutting the connection is the only way
-            // left to tell the client it did not get one.
-            logAccess(
-                method: stream.request.method, request: stream.request, status: stream.status,
-                startedAt: stream.startedAt, bytes: stream.bytesSent)
-            close()
+            abort(stream)
         }
+    }
+
+    /// The head already promised a complete body; cutting the connection is the only way left to
+    /// tell the client it did not get one.
+    private func abort(_ stream: ConnectionStateMachine.Streaming) {
+        logAccess(
+            method: stream.request.method, request: stream.request, status: stream.status,
+            startedAt: stream.startedAt, bytes: stream.bytesSent)
+        close()
     }
 
     /// What ends every chunk of a chunked body.
@@ -137,12 +146,14 @@ extension Connection {
             !keepAlive ? .close : (version == .http1_0 ? .keepAlive : .none)
         var head: [UInt8] = []
         head.reserveCapacity(256 + (tls != nil && sendsBody ? response.body.count : 0))
-        // Only HEAD answers to streamed responses get here: announce the framing a GET would get.
+        // Only HEAD answers to streamed responses get here: announce the framing a GET would get
+        // (RFC 9110 §9.3.2), its length when known.
         let streamed = response.stream != nil
         ResponseHeadWriter.write(
             status: status, headers: response.headers,
-            contentLength: status.forbidsBody || streamed ? nil : response.body.count,
-            chunked: streamed && !status.forbidsBody, date: owner.date(), requestID: requestID, connection: connectionField, into: &head)
+            contentLength: status.forbidsBody ? nil : streamed ? response.streamLength : response.body.count,
+            chunked: streamed && response.streamLength == nil && !status.forbidsBody, date: owner.date(), requestID: requestID,
+            connection: connectionField, into: &head)
         var bytes = head.count
         if sendsBody && !response.body.isEmpty {
             bytes += response.body.count

@@ -88,7 +88,10 @@ struct ConnectionStateMachine {
     struct Streaming {
         var number: Int
         /// HTTP/1.1 gets chunked coding; HTTP/1.0 has none, so its body ends with the connection.
+        /// A body of known length is neither: its head carries `Content-Length`.
         var chunked: Bool
+        /// Body bytes the head's `Content-Length` still promises; nil when the body has no length.
+        var remaining: Int?
         var keepAlive: Bool
         var request: HTTPRequest
         var status: HTTPStatus
@@ -492,9 +495,10 @@ struct ConnectionStateMachine {
     // MARK: Responses
 
     /// The handler of request `number` answered. `handlerCloses`: the response says
-    /// `Connection: close`; `serverClosing`: the server is past its drain grace.
+    /// `Connection: close`; `serverClosing`: the server is past its drain grace; `streamLength`:
+    /// a streamed body's length, when its head announces one.
     mutating func responseReady(
-        number: Int, status: HTTPStatus, handlerCloses: Bool, hasStream: Bool, serverClosing: Bool
+        number: Int, status: HTTPStatus, handlerCloses: Bool, hasStream: Bool, serverClosing: Bool, streamLength: Int? = nil
     ) -> Action {
         let awaiting: Awaiting
         var bodyUnread = false
@@ -523,13 +527,14 @@ struct ConnectionStateMachine {
             && (!bodyUnread || (discardable && !hasStream))
             && requestCount < limits.maxRequestsPerConnection && awaiting.peer == .open
         if hasStream && awaiting.head.method != .head {
-            // HTTP/1.0 has no chunked coding: the body ends where the connection does.
-            let chunked = awaiting.head.version == .http1_1
-            keepAlive = keepAlive && chunked
+            // A known length frames the body for either version; without one, HTTP/1.0 has no
+            // chunked coding: the body ends where the connection does.
+            let chunked = streamLength == nil && awaiting.head.version == .http1_1
+            keepAlive = keepAlive && (chunked || streamLength != nil)
             state = .streaming(
                 Streaming(
-                    number: number, chunked: chunked, keepAlive: keepAlive, request: awaiting.request, status: status,
-                    startedAt: awaiting.startedAt, bytesSent: 0, parked: nil))
+                    number: number, chunked: chunked, remaining: streamLength, keepAlive: keepAlive, request: awaiting.request,
+                    status: status, startedAt: awaiting.startedAt, bytesSent: 0, parked: nil))
             return .startStream(
                 Reply(number: number, request: awaiting.request, startedAt: awaiting.startedAt, keepAlive: keepAlive),
                 chunked: chunked)
@@ -544,10 +549,16 @@ struct ConnectionStateMachine {
                 number: number, request: awaiting.request, startedAt: awaiting.startedAt, keepAlive: keepAlive))
     }
 
-    /// The producer of stream `number` offers a chunk.
-    func streamChunk(number: Int) -> Action {
-        guard case .streaming(let streaming) = state, streaming.number == number else { return .rejectChunk }
+    /// The producer of stream `number` offers a chunk of `bytes`. One past the length its head
+    /// announced is refused: its `write` throws, and the stream ends short, which closes.
+    mutating func streamChunk(number: Int, bytes: Int) -> Action {
+        guard case .streaming(var streaming) = state, streaming.number == number else { return .rejectChunk }
         precondition(streaming.parked == nil, "a stream producer wrote again before its previous write returned")
+        if let remaining = streaming.remaining {
+            guard bytes <= remaining else { return .rejectChunk }
+            streaming.remaining = remaining - bytes
+            state = .streaming(streaming)
+        }
         return .writeChunk(chunked: streaming.chunked)
     }
 
@@ -567,6 +578,8 @@ struct ConnectionStateMachine {
 
     mutating func streamEnded(number: Int) -> Action {
         guard case .streaming(let streaming) = state, streaming.number == number else { return .nothing }
+        // Fewer bytes than the head's Content-Length: only closing tells the client (RFC 9112 §6.3).
+        if let remaining = streaming.remaining, remaining > 0 { return .abortStream(streaming) }
         state = streaming.keepAlive ? .idle(.open) : .closingAfterWrite(.open)
         return .endStream(streaming)
     }
