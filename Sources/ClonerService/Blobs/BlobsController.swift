@@ -5,7 +5,7 @@ import Foundation
 
 /// Binary values as resources (docs/architecture.md#shared-blobs): `GET`/`HEAD
 /// /{collection}/{id}/{attribute}` serves a binary attribute's bytes with the blob's key as its
-/// strong `ETag`, single byte ranges and `If-None-Match`.
+/// strong `ETag`, single byte ranges, `If-Range` and `If-None-Match`.
 final class BlobsController: Sendable {
     let model: DataModel
     let store: IncrementalStore
@@ -63,7 +63,7 @@ final class BlobsController: Sendable {
         var status = HTTPStatus.ok
         var range = 0..<reference.size
         // RFC 9110 §14.2: Range is defined for GET only (a HEAD answers as the GET would).
-        if request.method == .get || request.method == .head {
+        if request.method == .get || request.method == .head, Self.ifRangeHolds(request.headers.percentDecodedValue("If-Range"), tag: tag) {
             switch ByteRange(header: request.headers["Range"], size: reference.size) {
             case .whole: break
             case .part(let part):
@@ -120,6 +120,17 @@ final class BlobsController: Sendable {
                 next = end
             }
         }
+    }
+
+    /// Whether a `Range` may be honoured under `If-Range` (RFC 9110 §13.1.5): without the field,
+    /// yes; with it, only when it names the current value by a strong entity tag, compared
+    /// strongly — otherwise the client's partial copy is of another value, and stitching part of
+    /// this one to it would make a corrupt file, so the whole value goes instead. The value's only
+    /// validator is its `ETag` (there is no `Last-Modified`), so a date never matches, nor does a
+    /// weak tag (§8.8.3.2: weak tags never compare strongly).
+    static func ifRangeHolds(_ value: String?, tag: String) -> Bool {
+        guard let value else { return true }
+        return value.trimmingCharacters(in: .whitespaces) == tag
     }
 
     /// The blob went (its last reference was replaced) during a streamed answer: the body is cut.

@@ -89,6 +89,39 @@ struct BlobResourceServiceTests {
     }
 
     @Test(
+        "If-Range: the current strong tag gets the range; a stale tag, a weak tag or a date gets the whole value",
+        arguments: StoreBackendKind.available)
+    func ifRange(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend) { service in
+            let client = service.client
+            // A buffered value and a streamed one (past one chunk).
+            for count in [100, 3 << 20 + 5] {
+                let old = Self.bytes(count, seed: 1 << 10), value = Self.bytes(count, seed: 2 << 10)
+                let created = try await client.create("notes", F.note(#""data":"\#(Data(value).base64EncodedString())""#))
+                let path = "/notes/\(try #require(F.int(created["_id"])))/data"
+                let tag = "\"\(try Self.sha256Hex(value))\"", staleTag = "\"\(try Self.sha256Hex(old))\""
+                let resumed = try await client.get(path, headers: [("Range", "bytes=10-19"), ("If-Range", tag)])
+                #expect(resumed.status == 206, "\(count): \(resumed.text.prefix(200))")
+                #expect(resumed.body == Array(value[10..<20]), "\(count)")
+                // The client's partial copy is of another value: part of this one would corrupt it.
+                for validator in [staleTag, "W/\(tag)", "Wed, 21 Oct 2015 07:28:00 GMT", "\"\""] {
+                    let whole = try await client.get(path, headers: [("Range", "bytes=10-19"), ("If-Range", validator)])
+                    #expect(whole.status == 200, "\(count) If-Range \(validator)")
+                    #expect(whole.body == value, "\(count) If-Range \(validator)")
+                    #expect(whole.header("Content-Range") == nil, "\(count) If-Range \(validator)")
+                    let head = try await client.request("HEAD", path, headers: [("Range", "bytes=10-19"), ("If-Range", validator)])
+                    #expect(head.status == 200, "\(count) HEAD If-Range \(validator)")
+                }
+                // A stale validator also lifts a range past the end: the whole value, not a 416.
+                let past = try await client.get(path, headers: [("Range", "bytes=\(count)-"), ("If-Range", staleTag)])
+                #expect(past.status == 200 && past.body == value, "\(count)")
+                // If-Range without Range changes nothing (§13.1.5).
+                #expect(try await client.get(path, headers: [("If-Range", staleTag)]).body == value)
+            }
+        }
+    }
+
+    @Test(
         "PUT streams a value in, with Content-Length or chunked, hashed as it arrives; If-Match and the size limit hold",
         arguments: StoreBackendKind.available)
     func upload(_ backend: StoreBackendKind) async throws {
