@@ -81,10 +81,8 @@ final class BlobsController: Sendable {
             }
         }
         if request.method == .head {
-            // The framing a GET would get: a buffered body up to one chunk, chunked beyond.
-            return range.count <= Int64(StoreSchema.blobChunkSize)
-                ? HTTPResponse(status: status, headers: headers, body: [UInt8](repeating: 0, count: Int(range.count)))
-                : HTTPResponse.streaming(status: status, headers: headers) { _ in }
+            // RFC 9110 §9.3.2, §8.6: the head a GET would get, with the length of its body.
+            return HTTPResponse.streaming(status: status, headers: headers, length: Int(range.count)) { _ in }
         }
         if range.count <= Int64(StoreSchema.blobChunkSize) {
             var body: [UInt8] = []
@@ -96,11 +94,13 @@ final class BlobsController: Sendable {
             return HTTPResponse(status: status, headers: headers, body: body)
         }
         // Larger: one chunk at a time, each in a short read of its own — a blob never changes,
-        // so the parts fit together without one long transaction.
+        // so the parts fit together without one long transaction, and no store connection waits
+        // on the client. The length is known, so the client learns it; should the blob go
+        // mid-way, the body ends short and the server closes the connection.
         let store = self.store, workers = readWorkers
         let chunk = Int64(StoreSchema.blobChunkSize)
         let wanted = range
-        return HTTPResponse.streaming(status: status, headers: headers) { writer in
+        return HTTPResponse.streaming(status: status, headers: headers, length: Int(range.count)) { writer in
             var next = wanted.lowerBound
             while next < wanted.upperBound {
                 let offset = next

@@ -390,11 +390,12 @@ private struct EntityOperations {
         ]
     }
 
-    /// A binary attribute as a resource of its own: GET (ranges, 304) and a streamed PUT.
+    /// A binary attribute as a resource of its own: GET (ranges, If-Range, 304) and a streamed PUT.
     private func binaryValueItem(_ attribute: String) -> JSONValue {
         let operation = name + attribute.prefix(1).uppercased() + attribute.dropFirst()
         let bytes: JSONValue = ["application/octet-stream": ["schema": ["type": "string", "format": "binary"]]]
         let tagged: JSONValue = ["ETag": Self.header("BlobETag"), "X-Request-ID": Self.header("RequestID")]
+        let length = Self.header("BlobContentLength")
         let contentRange: JSONValue = [
             "description": "`bytes first-last/size`.", "required": true,
             "schema": ["type": "string", "pattern": "^bytes [0-9]+-[0-9]+/[0-9]+$"],
@@ -407,13 +408,20 @@ private struct EntityOperations {
                 "parameters": [
                     ["name": "Range", "in": "header", "schema": ["type": "string"]],
                     ["name": "If-None-Match", "in": "header", "schema": ["type": "string"]],
+                    ["name": "If-Range", "in": "header", "schema": ["type": "string"]],
                 ],
                 "responses": .object(
                     Self.errors.merging([
-                        "200": ["description": "The bytes.", "headers": tagged, "content": bytes],
+                        "200": [
+                            "description": "The bytes.", "content": bytes,
+                            "headers": ["ETag": Self.header("BlobETag"), "Content-Length": length, "X-Request-ID": Self.header("RequestID")],
+                        ],
                         "206": [
                             "description": "The range asked for.", "content": bytes,
-                            "headers": ["ETag": Self.header("BlobETag"), "Content-Range": contentRange, "X-Request-ID": Self.header("RequestID")],
+                            "headers": [
+                                "ETag": Self.header("BlobETag"), "Content-Range": contentRange, "Content-Length": length,
+                                "X-Request-ID": Self.header("RequestID"),
+                            ],
                         ],
                         "304": ["description": "Not modified.", "headers": tagged],
                         "416": Self.response("RangeNotSatisfiable"),

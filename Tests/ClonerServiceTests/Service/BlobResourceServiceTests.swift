@@ -110,13 +110,42 @@ struct BlobResourceServiceTests {
                     #expect(whole.body == value, "\(count) If-Range \(validator)")
                     #expect(whole.header("Content-Range") == nil, "\(count) If-Range \(validator)")
                     let head = try await client.request("HEAD", path, headers: [("Range", "bytes=10-19"), ("If-Range", validator)])
-                    #expect(head.status == 200, "\(count) HEAD If-Range \(validator)")
+                    #expect(head.status == 200 && head.header("Content-Length") == "\(count)", "\(count) HEAD If-Range \(validator)")
                 }
                 // A stale validator also lifts a range past the end: the whole value, not a 416.
                 let past = try await client.get(path, headers: [("Range", "bytes=\(count)-"), ("If-Range", staleTag)])
                 #expect(past.status == 200 && past.body == value, "\(count)")
                 // If-Range without Range changes nothing (§13.1.5).
                 #expect(try await client.get(path, headers: [("If-Range", staleTag)]).body == value)
+            }
+        }
+    }
+
+    @Test(
+        "HEAD and GET give Content-Length for every size, a streamed value and a range of it too, on one kept connection",
+        arguments: StoreBackendKind.available)
+    func contentLength(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend) { service in
+            let connection = try RawClient(port: service.port, timeout: 30)
+            defer { connection.close() }
+            for count in [0, 100, 1 << 20, 1 << 20 + 1, 3 << 20 + 5] {
+                let value = Self.bytes(count, seed: count)
+                let created = try await service.client.create("notes", F.note(#""data":"\#(Data(value).base64EncodedString())""#))
+                let path = "/notes/\(try #require(F.int(created["_id"])))/data"
+                connection.send("HEAD \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+                let head = try #require(connection.readResponse(isHead: true), "\(count)")
+                #expect(head.status == 200 && head.header("Content-Length") == "\(count)", "\(count): \(head.headers)")
+                #expect(head.header("Transfer-Encoding") == nil, "\(count)")
+                connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+                let whole = try #require(connection.readResponse(), "\(count)")
+                #expect(whole.status == 200 && whole.header("Content-Length") == "\(count)", "\(count): \(whole.headers)")
+                #expect(whole.header("Transfer-Encoding") == nil, "\(count)")
+                #expect(whole.body == value, "\(count)")
+                guard count > 1 else { continue }
+                connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\nRange: bytes=1-\r\n\r\n")
+                let part = try #require(connection.readResponse(), "\(count)")
+                #expect(part.status == 206 && part.header("Content-Length") == "\(count - 1)", "\(count): \(part.headers)")
+                #expect(part.body == Array(value[1...]), "\(count)")
             }
         }
     }
