@@ -16,9 +16,7 @@ extension BlobsController {
         let attribute = try binaryAttribute(request, of: entity)
         let expected = try RecordsController.expectedVersion(request)
         let store = self.store
-        // A missing record is refused before the body is read.
-        let exists = try await Self.run(on: readWorkers) { try store.read { try $0.version(entity: entity.name, id: id) } } != nil
-        guard exists else { throw Problem.notFound("\(entity.name) \(id) does not exist") }
+        try await checkPreconditions(entity: entity.name, id: id, expected: expected)
 
         var key = Data(count: 32)
         for index in key.indices { key[index] = UInt8.random(in: 0...255) }
@@ -71,6 +69,22 @@ extension BlobsController {
             try? await Self.run(on: writeWorkers) { try store.write { try $0.discardUpload(key: pending) } }
             if let problem = Problem.from(error, during: .write) { throw problem }
             throw error
+        }
+    }
+
+    /// A missing record (404) or a stale `If-Match` (412) is answered before the body is read:
+    /// the version is known from the record alone, and RFC 9110 §13.2.1 evaluates preconditions
+    /// before the method's semantics. The body is never asked for, so a client that waits for
+    /// `100 Continue` (§10.1.1) gets the final answer instead and sends nothing; one that sent
+    /// the body anyway has it read away or the connection closed, as for every early answer. The
+    /// check is repeated in the final transaction, for a write that lands while the body arrives.
+    private func checkPreconditions(entity: String, id: Int64, expected: Int64?) async throws {
+        let store = self.store
+        let version = try await Self.run(on: readWorkers) { try store.read { try $0.version(entity: entity, id: id) } }
+        guard let version else { throw Problem.notFound("\(entity) \(id) does not exist") }
+        if let expected, expected != version {
+            // Worded as the final transaction's refusal (StoreError.versionConflict).
+            throw Problem.preconditionFailed("\(entity) \(id) is at version \(version), not \(expected) (If-Match)")
         }
     }
 
