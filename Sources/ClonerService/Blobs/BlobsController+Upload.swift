@@ -23,31 +23,7 @@ extension BlobsController {
         let pending = key
         try await Self.run(on: writeWorkers) { try store.write { try $0.beginUpload(key: pending) } }
         do {
-            let digest = BlobDigest()
-            var buffer: [UInt8] = []
-            buffer.reserveCapacity(StoreSchema.blobChunkSize)
-            var size: Int64 = 0
-            var number: Int64 = 0
-            func flush() async throws {
-                let chunk = Data(buffer), index = number
-                try await Self.run(on: writeWorkers) { try store.write { try $0.appendUpload(key: pending, number: index, bytes: chunk) } }
-                number += 1
-                buffer.removeAll(keepingCapacity: true)
-            }
-            for try await piece in body {
-                digest.update(piece)
-                size += Int64(piece.count)
-                var rest = piece[...]
-                while !rest.isEmpty {
-                    let take = min(rest.count, StoreSchema.blobChunkSize - buffer.count)
-                    buffer.append(contentsOf: rest.prefix(take))
-                    rest = rest.dropFirst(take)
-                    if buffer.count == StoreSchema.blobChunkSize { try await flush() }
-                }
-            }
-            // Every blob has chunk 0: an empty value is one empty chunk.
-            if !buffer.isEmpty || number == 0 { try await flush() }
-            let hash = digest.finish(), total = size
+            let (hash, total) = try await storeChunks(of: body, pending: pending, writeWorkers: writeWorkers)
             let version = try await Self.run(on: writeWorkers) {
                 try store.write { context -> Int64 in
                     try context.finishUpload(key: pending, hash: hash, size: total)
@@ -70,6 +46,29 @@ extension BlobsController {
             if let problem = Problem.from(error, during: .write) { throw problem }
             throw error
         }
+    }
+
+    /// Hashes the body and writes it to pending blob `pending` a chunk at a time; its hash and size.
+    private func storeChunks(of body: HTTPRequestBody, pending: Data, writeWorkers: StoreWorkers) async throws -> (Data, Int64) {
+        let store = self.store
+        let digest = BlobDigest()
+        var buffer = UploadChunkBuffer()
+        var size: Int64 = 0
+        var number: Int64 = 0
+        func flush(_ count: Int) async throws {
+            let chunk = buffer.take(count), index = number
+            try await Self.run(on: writeWorkers) { try store.write { try $0.appendUpload(key: pending, number: index, bytes: chunk) } }
+            number += 1
+        }
+        for try await piece in body {
+            digest.update(piece)
+            size += Int64(piece.count)
+            buffer.append(piece)
+            while buffer.count >= StoreSchema.blobChunkSize { try await flush(StoreSchema.blobChunkSize) }
+        }
+        // Every blob has chunk 0: an empty value is one empty chunk.
+        if buffer.count > 0 || number == 0 { try await flush(buffer.count) }
+        return (digest.finish(), size)
     }
 
     /// A missing record (404) or a stale `If-Match` (412) is answered before the body is read:
