@@ -99,7 +99,8 @@ public final class ClonerApplication: Sendable {
             admission: CloneAdmission(engine: engine, deadline: store.writerWait, maximumInFlight: configuration.maxQueuedClones),
             jobs: jobs, writeWorkers: writeWorkers, leases: leases)
         self.jobsController = JobsController(store: store, jobs: jobs)
-        self.blobsController = BlobsController(model: model, store: store, readWorkers: readWorkers)
+        self.blobsController = BlobsController(
+            model: model, store: store, readWorkers: readWorkers, bufferedUploadBytes: configuration.maxBufferedUploadBytes, metrics: metrics)
         self.abandonedUploads = AbandonedUploadSweeper(store: store)
         self.travelController = GraphTravelController(
             model: model, store: store, logger: logger,

@@ -68,6 +68,12 @@ public final class HTTPRequestBody: AsyncSequence, Sendable {
     /// The request's `Content-Length`, when the client sent one (nil for a chunked body).
     public let expectedLength: Int?
     let window: Int
+    /// The largest chunk the body hands over.
+    public static let maximumPiece = Connection.requestBodyChunk
+    /// The most unconsumed bytes the body queues for its handler: the window and the piece that
+    /// passed it (the connection then stops reading). With what the handler keeps of its own,
+    /// what one streamed request may cost the process.
+    public var maximumQueuedBytes: Int { window + Self.maximumPiece }
     /// `LockedValue`, not the standard library's `Mutex`: on Linux the latter waits in the
     /// uninstrumented Synchronization library, so the thread sanitizer would report every access
     /// under a contended lock as a race.

@@ -17,6 +17,8 @@ extension BlobsController {
         let expected = try RecordsController.expectedVersion(request)
         let store = self.store
         try await checkPreconditions(entity: entity.name, id: id, expected: expected)
+        let share = try admit(body)
+        defer { _ = uploadBudget.resize(from: share, to: 0) }
 
         var key = Data(count: 32)
         for index in key.indices { key[index] = UInt8.random(in: 0...255) }
@@ -69,6 +71,25 @@ extension BlobsController {
         // Every blob has chunk 0: an empty value is one empty chunk.
         if buffer.count > 0 || number == 0 { try await flush(buffer.count) }
         return (digest.finish(), size)
+    }
+
+    /// Takes the upload's share of `maxBufferedUploadBytes` before its body is read, or refuses it
+    /// with a 503 (RFC 9110 §15.6.4, with `Retry-After`): the service is out of room for now, and
+    /// a client told so before it sends wastes no upload. The share is what the upload may hold at
+    /// worst — its unwritten chunk and the body the connection queues for it while a chunk is
+    /// written — so nothing is refused mid-body; a `Content-Length` below that bounds it lower.
+    private func admit(_ body: HTTPRequestBody) throws -> Int {
+        let length = body.expectedLength ?? .max
+        // The unwritten chunk holds at most one piece past its end, and one more while copied.
+        let share = min(length, StoreSchema.blobChunkSize + 2 * HTTPRequestBody.maximumPiece) + min(length, body.maximumQueuedBytes)
+        guard uploadBudget.resize(from: 0, to: share) else {
+            throw Problem(
+                code: .serviceUnavailable,
+                detail:
+                    "uploads in flight hold \(uploadBudget.inUse) bytes and this one may need \(share) (maxBufferedUploadBytes: \(uploadBudget.limit)); retry shortly"
+            )
+        }
+        return share
     }
 
     /// A missing record (404) or a stale `If-Match` (412) is answered before the body is read:

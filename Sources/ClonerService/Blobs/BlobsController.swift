@@ -12,11 +12,15 @@ final class BlobsController: Sendable {
     /// Where the chunk reads of a streamed answer run, off the event loops and the Swift
     /// concurrency pool (a read blocks its thread for the database).
     let readWorkers: StoreWorkers
+    /// What all uploads in flight may hold in memory (`maxBufferedUploadBytes`): each upload
+    /// holds up to a chunk and its body's queue, and a client may open hundreds of connections.
+    let uploadBudget: ByteBudget
 
-    init(model: DataModel, store: IncrementalStore, readWorkers: StoreWorkers) {
+    init(model: DataModel, store: IncrementalStore, readWorkers: StoreWorkers, bufferedUploadBytes: Int, metrics: ServiceMetrics) {
         self.model = model
         self.store = store
         self.readWorkers = readWorkers
+        self.uploadBudget = ByteBudget(limit: bufferedUploadBytes) { metrics.setUploadBufferBytes($0) }
     }
 
     /// The binary attribute the `{attribute}` segment names; 404 naming it otherwise.

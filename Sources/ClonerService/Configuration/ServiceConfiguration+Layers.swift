@@ -104,6 +104,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "maxExportSpoolBytes", environmentVariable: "CLONER_MAX_EXPORT_SPOOL_BYTES") { config, raw, source throws(ConfigurationError) in
             config.maxExportSpoolBytes = try parseInteger(raw, source: source, range: 1...Int.max, expected: "a positive number of bytes")
         },
+        Setting(fileKey: "maxBufferedUploadBytes", environmentVariable: "CLONER_MAX_BUFFERED_UPLOAD_BYTES") { config, raw, source throws(ConfigurationError) in
+            config.maxBufferedUploadBytes = try parseInteger(raw, source: source, range: 1...Int.max, expected: "a positive number of bytes")
+        },
         Setting(fileKey: "maxCopies", environmentVariable: "CLONER_MAX_COPIES") { config, raw, source throws(ConfigurationError) in
             config.maxCopies = try parseInteger(raw, source: source, range: 1...1_000_000, expected: "a positive integer")
         },

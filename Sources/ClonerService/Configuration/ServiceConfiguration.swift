@@ -76,6 +76,11 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// disk that clients which ask and never read can take. With less than one piece of room left
     /// an export answers 503; a producer that runs out of room mid-way is cut short. 2 GiB.
     public var maxExportSpoolBytes = 2 << 30
+    /// The memory all binary value uploads in flight may hold (`ByteBudget`): each takes, before
+    /// its body is read, what it may hold at worst — its unwritten chunk and the body its
+    /// connection queues, 1.4 MiB, or twice a smaller `Content-Length` — and past the budget an
+    /// upload answers 503. 256 MiB: 178 large uploads at once.
+    public var maxBufferedUploadBytes = 256 << 20
     /// The most copies one clone request may ask for (`copies`, docs/architecture.md#many-copies); more is a 422.
     public var maxCopies = CloneRequest.defaultMaximumCopies
     /// The bytes of a clone's root `set` values, counted once per copy (each copy stores its

@@ -437,6 +437,7 @@ private struct EntityOperations {
                         "200": ["description": "Stored.", "headers": tagged, "content": Self.json(Self.schema("BinaryValueStored"))],
                         "400": Self.response("BadRequest"), "403": Self.response("Forbidden"),
                         "412": Self.response("PreconditionFailed"), "413": Self.response("PayloadTooLarge"),
+                        "503": Self.response("UploadBudgetExhausted"),
                     ]) { $1 }),
             ],
         ]

@@ -34,6 +34,7 @@ public final class ServiceMetrics: Sendable {
     private let importLineBytes: Meter
     private let importsWaiting: Meter
     private let exportSpoolBytes: Meter
+    private let uploadBufferBytes: Meter
     private let requestMetrics: RequestMetricCache
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -67,6 +68,8 @@ public final class ServiceMetrics: Sendable {
         importsWaiting.set(0)
         exportSpoolBytes = Meter(label: "cloner_export_spool_bytes", factory: factory)
         exportSpoolBytes.set(0)
+        uploadBufferBytes = Meter(label: "cloner_upload_buffer_bytes", factory: factory)
+        uploadBufferBytes.set(0)
         requestMetrics = RequestMetricCache(factory: factory)
     }
 
@@ -103,6 +106,9 @@ public final class ServiceMetrics: Sendable {
     /// What exports in flight keep in their spools for clients that have not taken it yet,
     /// against `maxExportSpoolBytes`: how close the service is to refusing exports for room.
     public func setExportSpoolBytes(_ bytes: Int) { exportSpoolBytes.set(bytes) }
+    /// The shares of memory uploads in flight hold now, against `maxBufferedUploadBytes`: how
+    /// close the service is to refusing uploads for room.
+    public func setUploadBufferBytes(_ bytes: Int) { uploadBufferBytes.set(bytes) }
 
     /// The body of `GET /metrics`.
     public func render() -> [UInt8] {

@@ -4,8 +4,9 @@ import Foundation
 import Testing
 
 /// What a `PUT /{collection}/{id}/{attribute}` is answered before its body is read
-/// (docs/architecture.md#shared-blobs): a stale `If-Match` is a 412 without `100 Continue`, and
-/// nothing of the body is taken or stored. Raw sockets, so every interim answer is seen.
+/// (docs/architecture.md#shared-blobs): a stale `If-Match` is a 412, and an upload past
+/// `maxBufferedUploadBytes` a 503, each without `100 Continue`, nothing of the body taken or
+/// stored. Raw sockets, so every interim answer is seen.
 @Suite("Service: binary value uploads answered before their body")
 struct BlobUploadAdmissionServiceTests {
     typealias F = EndToEndFixture
@@ -55,6 +56,56 @@ struct BlobUploadAdmissionServiceTests {
             let stored = try #require(try await Blocking.run { current.readResponse() })
             #expect(stored.status == 200, "\(stored.text)")
             #expect(try await service.client.get(path).text == "hello")
+        }
+    }
+
+    /// One large upload's share: its unwritten chunk (1 MiB and two 64 KiB pieces) and the
+    /// 256 KiB window its connection queues, with one piece past it.
+    static let largeShare = (1 << 20) + 2 * (64 << 10) + (256 << 10) + (64 << 10)
+
+    @Test(
+        "past maxBufferedUploadBytes an upload is a 503 with Retry-After before its body; a small one fits beside; shares come back",
+        arguments: StoreBackendKind.available)
+    func budget(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, environment: ["CLONER_MAX_BUFFERED_UPLOAD_BYTES": "\(2 << 20)"]) { service in
+            let client = service.client
+            let created = try await client.create("notes", F.note(#""data":"AAEC""#))
+            let path = "/notes/\(try #require(F.int(created["_id"])))/data"
+            let value = BlobResourceServiceTests.bytes(3 << 20 + 7)
+
+            // A large upload in flight, stalled part-way: it holds its share.
+            let stalled = try RawClient(port: service.port, timeout: 30)
+            defer { stalled.close() }
+            stalled.send(Array(Self.putHead(path, length: value.count).utf8) + value[0..<(100 << 10)])
+            #expect(try await client.metric("cloner_upload_buffer_bytes", settlingAt: Double(Self.largeShare)) == Double(Self.largeShare))
+
+            // Another large one does not fit beside it: refused before its body, by length or chunked.
+            for framing in ["Content-Length: \(value.count)\r\n", "Transfer-Encoding: chunked\r\n"] {
+                let refused = try RawClient(port: service.port)
+                defer { refused.close() }
+                refused.send("PUT \(path) HTTP/1.1\r\nHost: x\r\n\(framing)Expect: 100-continue\r\n\r\n")
+                let answer = try #require(try await Blocking.run { refused.readResponse(informational: true) })
+                #expect(answer.status == 503, "\(framing): \(answer.status) \(answer.text)")
+                #expect(answer.header("Retry-After") == "1", "\(framing)")
+                #expect(answer.text.contains("maxBufferedUploadBytes") && answer.text.contains("service_unavailable"), "\(answer.text)")
+            }
+            // A small one counts its length, not a chunk: it fits.
+            let small = try RawClient(port: service.port)
+            defer { small.close() }
+            small.send(Self.putHead(path, length: 5) + "small")
+            let stored = try #require(try await Blocking.run { small.readResponse() })
+            #expect(stored.status == 200, "\(stored.text)")
+
+            // The stalled upload goes on and completes; every share comes back.
+            stalled.send([UInt8](value[(100 << 10)...]))
+            let finished = try #require(try await Blocking.run { stalled.readResponse() })
+            #expect(finished.status == 200, "\(finished.text)")
+            #expect(try await client.get(path).body == value)
+            #expect(try await client.metric("cloner_upload_buffer_bytes", settlingAt: 0) == 0)
+            let again = try RawClient(port: service.port, timeout: 30)
+            defer { again.close() }
+            again.send(Array(Self.putHead(path, length: value.count).utf8) + value)
+            #expect(try await Blocking.run { again.readResponse() }?.status == 200)
         }
     }
 }
