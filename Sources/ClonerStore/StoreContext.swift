@@ -72,8 +72,9 @@ public protocol StoreContext: ServiceTablesContext {
     /// at a time. False when no such blob exists (any more).
     func readBlob(hash: Data, range: Range<Int64>, _ body: (Data) throws -> Void) throws -> Bool
     /// What is wrong with the store's blobs: references without a blob, blobs without a
-    /// reference, blobs whose bytes do not match their key. At most `limit` problems; empty when
-    /// all is well.
+    /// reference, blobs whose bytes do not match their key; then the uploads not finished
+    /// (`BlobProblem.pendingUpload`, no inconsistency), which no other check counts. At most
+    /// `limit` in all; empty when all is well and no upload is pending.
     func checkBlobs(limit: Int) throws -> [BlobProblem]
 
     /// A streamed upload (docs/architecture.md#shared-blobs) writes its chunks, as they arrive,

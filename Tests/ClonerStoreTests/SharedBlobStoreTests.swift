@@ -98,6 +98,35 @@ import Testing
         #expect(problems.count == 3, "\(problems)")
     }
 
+    /// An upload cut short leaves a pending blob and the whole chunks it wrote, as the service
+    /// writes them: it is named as a pending upload, not as a corrupt or unreferenced blob.
+    @Test(arguments: StoreBackendKind.available) func checkBlobsNamesAPendingUploadAsSuch(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
+        try store.save(ChangeSet(inserts: [Self.noteWith("a", data: Data("kept".utf8))]))
+        let key = Data((0..<32).map { UInt8(100 + $0) })
+        let chunk = Data(repeating: 9, count: StoreSchema.blobChunkSize)
+        try store.write { try $0.beginUpload(key: key) }
+        for number in 0..<2 { try store.write { try $0.appendUpload(key: key, number: Int64(number), bytes: chunk) } }
+        let found = try store.read { try $0.checkBlobs(limit: 10) }
+        #expect(found == [.pendingUpload(key: key.lowercaseHex, chunks: 2, bytes: 2 * Int64(StoreSchema.blobChunkSize))], "\(found)")
+        #expect(found.allSatisfy { !$0.isInconsistency })
+        #expect(found.first?.description.contains("pending upload") == true)
+        // One just begun, no chunk yet; and a real problem beside them comes first.
+        let fresh = Data(repeating: 1, count: 32)
+        try store.write { try $0.beginUpload(key: fresh) }
+        try store.save(ChangeSet(inserts: [Self.noteWith("b", data: Data("other".utf8))]))
+        try store.write { _ = try $0.rawTexts("UPDATE \"Note\" SET \"data\" = NULL WHERE \"name\" = 'b'") }
+        let mixed = try store.read { try $0.checkBlobs(limit: 10) }
+        #expect(
+            mixed == [
+                .unreferencedBlob(hash: BlobDigest.sha256(Data("other".utf8)).lowercaseHex, size: 5),
+                .pendingUpload(key: fresh.lowercaseHex, chunks: 0, bytes: 0),
+                .pendingUpload(key: key.lowercaseHex, chunks: 2, bytes: 2 * Int64(StoreSchema.blobChunkSize)),
+            ], "\(mixed)")
+        #expect(try store.read { try $0.checkBlobs(limit: 1) }.count == 1, "the limit holds")
+    }
+
     @Test(arguments: StoreBackendKind.available) func streamsRangesChunkByChunk(_ kind: StoreBackendKind) throws {
         let place = try StorePlace(kind)
         let store = try StoreFixtures.openStore(place)

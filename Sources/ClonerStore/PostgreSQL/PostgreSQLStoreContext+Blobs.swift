@@ -175,9 +175,10 @@ extension PostgreSQLStoreContext {
         }
         let unreferenced = schema.binaryColumns.map { "NOT EXISTS (SELECT 1 FROM \(quoted($0.entity)) r WHERE r.\(quoted($0.column)) = b.\"hash\")" }
         let pinned = PostgreSQLValue.array(element: .bytea, schema.defaultBlobHashes.map { .bytea($0) })
+        // A pending upload (size -1) is referenced by nothing yet: reported as what it is, below.
         try run(
-            "SELECT b.\"hash\", b.\"size\" FROM \(blobs) b WHERE b.\"hash\" <> ALL($1)" + unreferenced.map { " AND " + $0 }.joined()
-                + " LIMIT \(limit)", [pinned]
+            "SELECT b.\"hash\", b.\"size\" FROM \(blobs) b WHERE b.\"size\" >= 0 AND b.\"hash\" <> ALL($1)"
+                + unreferenced.map { " AND " + $0 }.joined() + " LIMIT \(limit)", [pinned]
         ).forEachRow {
             problems.append(.unreferencedBlob(hash: $0.data(0).lowercaseHex, size: $0.int64(1)))
         }
@@ -187,7 +188,7 @@ extension PostgreSQLStoreContext {
         try run(
             """
             SELECT b."hash", b."size", (SELECT count(*) FROM \(quoted(StoreSchema.blobChunkTable)) c WHERE c."hash" = b."hash")
-            FROM \(blobs) b ORDER BY b."hash"
+            FROM \(blobs) b WHERE b."size" >= 0 ORDER BY b."hash"
             """
         ).forEachRow { all.append(($0.data(0), $0.int64(1), $0.int64(2))) }
         for blob in all where problems.count < limit {
@@ -212,6 +213,14 @@ extension PostgreSQLStoreContext {
                 problems.append(.corruptBlob(hash: blob.hash.lowercaseHex, reason: "holds \(length) bytes, its row says \(blob.size)"))
             }
         }
+        guard problems.count < limit else { return problems }
+        try run(
+            """
+            SELECT b."hash", count(c."n"), coalesce(sum(octet_length(c."bytes")), 0)::int8
+            FROM \(blobs) b LEFT JOIN \(quoted(StoreSchema.blobChunkTable)) c ON c."hash" = b."hash"
+            WHERE b."size" = -1 GROUP BY b."hash" ORDER BY b."hash" LIMIT \(limit - problems.count)
+            """
+        ).forEachRow { problems.append(.pendingUpload(key: $0.data(0).lowercaseHex, chunks: $0.int64(1), bytes: $0.int64(2))) }
         return problems
     }
 }

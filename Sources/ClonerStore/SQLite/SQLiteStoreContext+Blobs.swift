@@ -116,8 +116,10 @@ extension SQLiteStoreContext {
         var unreferenced = schema.binaryColumns.map { "NOT EXISTS (SELECT 1 FROM \(quoted($0.entity)) r WHERE r.\(quoted($0.column)) = b.\"hash\")" }
         let pinned = schema.defaultBlobHashes
         if !pinned.isEmpty { unreferenced.append("b.\"hash\" NOT IN (\(pinned.map { "X'\($0.lowercaseHex)'" }.joined(separator: ", ")))") }
+        // A pending upload (size -1) is referenced by nothing yet: reported as what it is, below.
+        unreferenced.append("b.\"size\" >= 0")
         try connection.forEachRow(
-            "SELECT b.\"hash\", b.\"size\" FROM \(blobs) b WHERE \(unreferenced.isEmpty ? "1" : unreferenced.joined(separator: " AND ")) LIMIT \(limit)"
+            "SELECT b.\"hash\", b.\"size\" FROM \(blobs) b WHERE \(unreferenced.joined(separator: " AND ")) LIMIT \(limit)"
         ) {
             problems.append(.unreferencedBlob(hash: $0.data(0).lowercaseHex, size: $0.int64(1)))
         }
@@ -136,7 +138,7 @@ extension SQLiteStoreContext {
         try connection.forEachRow(
             """
             SELECT b."hash", b."size", c."n", c."bytes" FROM \(blobs) b LEFT JOIN \(quoted(StoreSchema.blobChunkTable)) c ON c."hash" = b."hash"
-            ORDER BY b."hash", c."n"
+            WHERE b."size" >= 0 ORDER BY b."hash", c."n"
             """
         ) { row in
             let hash = row.data(0)
@@ -157,6 +159,14 @@ extension SQLiteStoreContext {
             length += Int64(bytes.count)
         }
         finish()
+        guard problems.count < limit else { return problems }
+        try connection.forEachRow(
+            """
+            SELECT b."hash", count(c."n"), coalesce(sum(length(c."bytes")), 0)
+            FROM \(blobs) b LEFT JOIN \(quoted(StoreSchema.blobChunkTable)) c ON c."hash" = b."hash"
+            WHERE b."size" = -1 GROUP BY b."hash" ORDER BY b."hash" LIMIT \(limit - problems.count)
+            """
+        ) { problems.append(.pendingUpload(key: $0.data(0).lowercaseHex, chunks: $0.int64(1), bytes: $0.int64(2))) }
         return problems
     }
 }

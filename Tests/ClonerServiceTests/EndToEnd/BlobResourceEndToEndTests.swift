@@ -3,8 +3,9 @@ import ClonerTestSupport
 import Foundation
 import Testing
 
-/// `cloner check-store` on a store whose process was killed mid-clone (docs/architecture.md#shared-blobs);
-/// the routes themselves are tested in process (`BlobResourceServiceTests`).
+/// `cloner check-store` on a store whose process was killed mid-clone or mid-upload
+/// (docs/architecture.md#shared-blobs); the routes themselves are tested in process
+/// (`BlobResourceServiceTests`).
 @Suite("End to end: blobs after kill -9")
 struct BlobResourceEndToEndTests {
     typealias F = EndToEndFixture
@@ -44,5 +45,33 @@ struct BlobResourceEndToEndTests {
         #expect(dirty.status == 1)
         #expect(dirty.stdout.contains(stray), "\(dirty.stdout)")
         #expect(dirty.stdout.contains("referenced by no record"))
+    }
+
+    @Test("check-store names an upload cut by kill -9 as a pending upload, not a corrupt blob", arguments: StoreBackendKind.available)
+    func checkStoreAfterKillMidUpload(_ backend: StoreBackendKind) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let service = try await ServiceProcess.start(directory: directory.url, backend: backend)
+        let created = try await service.client.create("notes", F.note(#""name":"video""#))
+        let id = try #require(F.int(created["_id"]))
+        // Two and a half chunks of a five-chunk upload, then the process dies.
+        let upload = try RawClient(port: service.port, timeout: 30)
+        defer { upload.close() }
+        upload.send("PUT /notes/\(id)/data HTTP/1.1\r\nHost: x\r\nContent-Length: \(5 << 20)\r\n\r\n")
+        upload.send(Self.bytes(5 << 19))
+        let written = "SELECT count(*) FROM \"_cloner_blob_chunks\" c JOIN \"_cloner_blobs\" b ON b.\"hash\" = c.\"hash\" WHERE b.\"size\" = -1"
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await service.sql(written) != "2" && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try await service.sql(written) == "2", "the upload wrote its two whole chunks")
+        service.signal(SIGKILL)
+        _ = await service.waitForExit(timeout: .seconds(10))
+
+        let arguments = ["check-store", "--database", service.databaseLocation, "--model", ServiceProcess.sampleModelPath]
+        let checked = try await ServiceProcess.run(arguments, in: directory.url)
+        #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
+        #expect(checked.stdout.contains("pending upload") && checked.stdout.contains("2 chunks (\(2 << 20) bytes)"), "\(checked.stdout)")
+        #expect(checked.stdout.contains("housekeeping"), "\(checked.stdout)")
+        #expect(!checked.stdout.contains("hash to") && !checked.stdout.contains("referenced by no record"), "\(checked.stdout)")
+        #expect(checked.stdout.contains("blobs consistent (1 pending upload above)"), "\(checked.stdout)")
     }
 }
