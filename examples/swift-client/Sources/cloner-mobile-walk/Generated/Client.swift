@@ -2222,6 +2222,11 @@ internal struct Client: APIProtocol {
                     name: "If-None-Match",
                     value: input.headers.ifNoneMatch
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-Range",
+                    value: input.headers.ifRange
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -2232,6 +2237,11 @@ internal struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.GetNoteData.Output.Ok.Headers = .init(
+                        contentLength: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Length",
+                            as: Components.Headers.BlobContentLength.self
+                        ),
                         eTag: try converter.getRequiredHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -2269,6 +2279,11 @@ internal struct Client: APIProtocol {
                     ))
                 case 206:
                     let headers: Operations.GetNoteData.Output.PartialContent.Headers = .init(
+                        contentLength: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Length",
+                            as: Components.Headers.BlobContentLength.self
+                        ),
                         contentRange: try converter.getRequiredHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Content-Range",
@@ -2744,6 +2759,43 @@ internal struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .contentTooLarge(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 503:
+                    let headers: Components.Responses.UploadBudgetExhausted.Headers = .init(
+                        retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        ),
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.RequestID.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UploadBudgetExhausted.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ProblemAnswer.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
                         headers: headers,
                         body: body
                     ))
@@ -13136,6 +13188,11 @@ internal struct Client: APIProtocol {
                     name: "If-None-Match",
                     value: input.headers.ifNoneMatch
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-Range",
+                    value: input.headers.ifRange
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -13146,6 +13203,11 @@ internal struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let headers: Operations.GetAttachmentImage.Output.Ok.Headers = .init(
+                        contentLength: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Length",
+                            as: Components.Headers.BlobContentLength.self
+                        ),
                         eTag: try converter.getRequiredHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -13183,6 +13245,11 @@ internal struct Client: APIProtocol {
                     ))
                 case 206:
                     let headers: Operations.GetAttachmentImage.Output.PartialContent.Headers = .init(
+                        contentLength: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Length",
+                            as: Components.Headers.BlobContentLength.self
+                        ),
                         contentRange: try converter.getRequiredHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Content-Range",
@@ -13658,6 +13725,43 @@ internal struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .contentTooLarge(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 503:
+                    let headers: Components.Responses.UploadBudgetExhausted.Headers = .init(
+                        retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        ),
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.RequestID.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UploadBudgetExhausted.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ProblemAnswer.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
                         headers: headers,
                         body: body
                     ))
@@ -16518,8 +16622,8 @@ internal struct Client: APIProtocol {
     /// `http_requests_total{route,method,status}`, `http_request_duration_seconds{route,method}` (histogram),
     /// `cloner_clones_total{result}`, `cloner_objects_cloned_total`, `cloner_clone_duration_seconds` (histogram),
     /// `cloner_jobs_in_flight`, `cloner_import_line_bytes` (what imports in flight hold for unfinished lines,
-    /// against `maxBufferedImportBytes`), `cloner_export_spool_bytes` (what exports in flight keep in their
-    /// spools, against `maxExportSpoolBytes`).
+    /// against `maxBufferedImportBytes`), `cloner_upload_buffer_bytes` (the memory shares binary value uploads
+    /// in flight hold, against `maxBufferedUploadBytes`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.

@@ -32,5 +32,9 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/headers/BlobETag`.
         internal typealias BlobETag = Swift.String
+        /// The bytes of the answer (the value's or the range's), for every size, on GET and HEAD.
+        ///
+        /// - Remark: Generated from `#/components/headers/BlobContentLength`.
+        internal typealias BlobContentLength = Swift.Int
     }
 }

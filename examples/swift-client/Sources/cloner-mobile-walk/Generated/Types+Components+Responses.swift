@@ -369,6 +369,64 @@ extension Components {
                 self.body = body
             }
         }
+        internal struct UploadBudgetExhausted: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/UploadBudgetExhausted/headers`.
+            internal struct Headers: Sendable, Hashable {
+                /// Seconds to wait before retrying (RFC 9110 §10.2.3): on 409 `in_progress` and on 503.
+                ///
+                /// - Remark: Generated from `#/components/responses/UploadBudgetExhausted/headers/Retry-After`.
+                internal var retryAfter: Components.Headers.RetryAfter?
+                /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                ///
+                /// - Remark: Generated from `#/components/responses/UploadBudgetExhausted/headers/X-Request-ID`.
+                internal var xRequestID: Components.Headers.RequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - retryAfter: Seconds to wait before retrying (RFC 9110 §10.2.3): on 409 `in_progress` and on 503.
+                ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                internal init(
+                    retryAfter: Components.Headers.RetryAfter? = nil,
+                    xRequestID: Components.Headers.RequestID
+                ) {
+                    self.retryAfter = retryAfter
+                    self.xRequestID = xRequestID
+                }
+            }
+            /// Received HTTP response headers
+            internal var headers: Components.Responses.UploadBudgetExhausted.Headers
+            /// - Remark: Generated from `#/components/responses/UploadBudgetExhausted/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/UploadBudgetExhausted/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.ProblemAnswer)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                internal var applicationProblemJson: Components.Schemas.ProblemAnswer {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.UploadBudgetExhausted.Body
+            /// Creates a new `UploadBudgetExhausted`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            internal init(
+                headers: Components.Responses.UploadBudgetExhausted.Headers,
+                body: Components.Responses.UploadBudgetExhausted.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         internal struct UnsupportedMediaType: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/UnsupportedMediaType/headers`.
             internal struct Headers: Sendable, Hashable {

@@ -2423,6 +2423,8 @@ internal enum Operations {
                 internal var range: Swift.String?
                 /// - Remark: Generated from `#/paths/notes/{id}/data/GET/header/If-None-Match`.
                 internal var ifNoneMatch: Swift.String?
+                /// - Remark: Generated from `#/paths/notes/{id}/data/GET/header/If-Range`.
+                internal var ifRange: Swift.String?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetNoteData.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
@@ -2430,16 +2432,19 @@ internal enum Operations {
                 ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
                 ///   - range:
                 ///   - ifNoneMatch:
+                ///   - ifRange:
                 ///   - accept:
                 internal init(
                     xRequestID: Components.Parameters.RequestID? = nil,
                     range: Swift.String? = nil,
                     ifNoneMatch: Swift.String? = nil,
+                    ifRange: Swift.String? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetNoteData.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.xRequestID = xRequestID
                     self.range = range
                     self.ifNoneMatch = ifNoneMatch
+                    self.ifRange = ifRange
                     self.accept = accept
                 }
             }
@@ -2461,6 +2466,10 @@ internal enum Operations {
             internal struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/200/headers`.
                 internal struct Headers: Sendable, Hashable {
+                    /// The bytes of the answer (the value's or the range's), for every size, on GET and HEAD.
+                    ///
+                    /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/200/headers/Content-Length`.
+                    internal var contentLength: Components.Headers.BlobContentLength
                     /// The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
                     ///
                     /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/200/headers/ETag`.
@@ -2472,12 +2481,15 @@ internal enum Operations {
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
+                    ///   - contentLength: The bytes of the answer (the value's or the range's), for every size, on GET and HEAD.
                     ///   - eTag: The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
                     ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
                     internal init(
+                        contentLength: Components.Headers.BlobContentLength,
                         eTag: Components.Headers.BlobETag,
                         xRequestID: Components.Headers.RequestID
                     ) {
+                        self.contentLength = contentLength
                         self.eTag = eTag
                         self.xRequestID = xRequestID
                     }
@@ -2542,6 +2554,10 @@ internal enum Operations {
             internal struct PartialContent: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/206/headers`.
                 internal struct Headers: Sendable, Hashable {
+                    /// The bytes of the answer (the value's or the range's), for every size, on GET and HEAD.
+                    ///
+                    /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/206/headers/Content-Length`.
+                    internal var contentLength: Components.Headers.BlobContentLength
                     /// `bytes first-last/size`.
                     ///
                     /// - Remark: Generated from `#/paths/notes/{id}/data/GET/responses/206/headers/Content-Range`.
@@ -2557,14 +2573,17 @@ internal enum Operations {
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
+                    ///   - contentLength: The bytes of the answer (the value's or the range's), for every size, on GET and HEAD.
                     ///   - contentRange: `bytes first-last/size`.
                     ///   - eTag: The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
                     ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
                     internal init(
+                        contentLength: Components.Headers.BlobContentLength,
                         contentRange: Swift.String,
                         eTag: Components.Headers.BlobETag,
                         xRequestID: Components.Headers.RequestID
                     ) {
+                        self.contentLength = contentLength
                         self.contentRange = contentRange
                         self.eTag = eTag
                         self.xRequestID = xRequestID
@@ -3102,6 +3121,33 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The binary value uploads in flight already hold what `maxBufferedUploadBytes` allows (256 MiB by
+            /// default; each counts its unwritten 1 MiB chunk and its connection's queue, about 1.4 MiB, or twice a
+            /// smaller `Content-Length`). Answered before the body is read (no `100 Continue`); retry after
+            /// `Retry-After`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/data/put(putNoteData)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.UploadBudgetExhausted)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.UploadBudgetExhausted {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
@@ -14880,6 +14926,8 @@ internal enum Operations {
                 internal var range: Swift.String?
                 /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/header/If-None-Match`.
                 internal var ifNoneMatch: Swift.String?
+                /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/header/If-Range`.
+                internal var ifRange: Swift.String?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAttachmentImage.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
@@ -14887,16 +14935,19 @@ internal enum Operations {
                 ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
                 ///   - range:
                 ///   - ifNoneMatch:
+                ///   - ifRange:
                 ///   - accept:
                 internal init(
                     xRequestID: Components.Parameters.RequestID? = nil,
                     range: Swift.String? = nil,
                     ifNoneMatch: Swift.String? = nil,
+                    ifRange: Swift.String? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAttachmentImage.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.xRequestID = xRequestID
                     self.range = range
                     self.ifNoneMatch = ifNoneMatch
+                    self.ifRange = ifRange
                     self.accept = accept
                 }
             }
@@ -14918,6 +14969,10 @@ internal enum Operations {
             internal struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/200/headers`.
                 internal struct Headers: Sendable, Hashable {
+                    /// The bytes of the answer (the value's or the range's), for every size, on GET and HEAD.
+                    ///
+                    /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/200/headers/Content-Length`.
+                    internal var contentLength: Components.Headers.BlobContentLength
                     /// The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
                     ///
                     /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/200/headers/ETag`.
@@ -14929,12 +14984,15 @@ internal enum Operations {
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
+                    ///   - contentLength: The bytes of the answer (the value's or the range's), for every size, on GET and HEAD.
                     ///   - eTag: The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
                     ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
                     internal init(
+                        contentLength: Components.Headers.BlobContentLength,
                         eTag: Components.Headers.BlobETag,
                         xRequestID: Components.Headers.RequestID
                     ) {
+                        self.contentLength = contentLength
                         self.eTag = eTag
                         self.xRequestID = xRequestID
                     }
@@ -14999,6 +15057,10 @@ internal enum Operations {
             internal struct PartialContent: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/206/headers`.
                 internal struct Headers: Sendable, Hashable {
+                    /// The bytes of the answer (the value's or the range's), for every size, on GET and HEAD.
+                    ///
+                    /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/206/headers/Content-Length`.
+                    internal var contentLength: Components.Headers.BlobContentLength
                     /// `bytes first-last/size`.
                     ///
                     /// - Remark: Generated from `#/paths/attachments/{id}/image/GET/responses/206/headers/Content-Range`.
@@ -15014,14 +15076,17 @@ internal enum Operations {
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
+                    ///   - contentLength: The bytes of the answer (the value's or the range's), for every size, on GET and HEAD.
                     ///   - contentRange: `bytes first-last/size`.
                     ///   - eTag: The SHA-256 of a binary value's bytes, in hex, as a strong entity tag.
                     ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
                     internal init(
+                        contentLength: Components.Headers.BlobContentLength,
                         contentRange: Swift.String,
                         eTag: Components.Headers.BlobETag,
                         xRequestID: Components.Headers.RequestID
                     ) {
+                        self.contentLength = contentLength
                         self.contentRange = contentRange
                         self.eTag = eTag
                         self.xRequestID = xRequestID
@@ -15559,6 +15624,33 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The binary value uploads in flight already hold what `maxBufferedUploadBytes` allows (256 MiB by
+            /// default; each counts its unwritten 1 MiB chunk and its connection's queue, about 1.4 MiB, or twice a
+            /// smaller `Content-Length`). Answered before the body is read (no `100 Continue`); retry after
+            /// `Retry-After`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/image/put(putAttachmentImage)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.UploadBudgetExhausted)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.UploadBudgetExhausted {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
@@ -19093,8 +19185,8 @@ internal enum Operations {
     /// `http_requests_total{route,method,status}`, `http_request_duration_seconds{route,method}` (histogram),
     /// `cloner_clones_total{result}`, `cloner_objects_cloned_total`, `cloner_clone_duration_seconds` (histogram),
     /// `cloner_jobs_in_flight`, `cloner_import_line_bytes` (what imports in flight hold for unfinished lines,
-    /// against `maxBufferedImportBytes`), `cloner_export_spool_bytes` (what exports in flight keep in their
-    /// spools, against `maxExportSpoolBytes`).
+    /// against `maxBufferedImportBytes`), `cloner_upload_buffer_bytes` (the memory shares binary value uploads
+    /// in flight hold, against `maxBufferedUploadBytes`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.
