@@ -62,7 +62,7 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// most what a create's body carries, but a page of a thousand such records would be
     /// gigabytes held for one request. 8 MiB, like the binary budget.
     public var maxPageTextBytes = 8 << 20
-    /// The bytes all imports in flight may hold for their unfinished lines (`ImportLineBudget`): a
+    /// The bytes all imports in flight may hold for their unfinished lines (a `ByteBudget`): a
     /// line is one object, up to 256 MiB with its binary values, and is held until it ends. Past
     /// it an import answers 503. 512 MiB: two of the longest lines at once.
     public var maxBufferedImportBytes = 512 << 20

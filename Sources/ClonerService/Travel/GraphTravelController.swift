@@ -21,8 +21,11 @@ final class GraphTravelController: Sendable {
     let clones: ClonesController
     /// Where an asynchronous import shows while it runs, beside the clone jobs.
     let jobs: JobRegistry
-    /// What all imports in flight may hold for their unfinished lines.
-    let lineBudget: ImportLineBudget
+    /// What all imports in flight may hold for their unfinished lines (`maxBufferedImportBytes`):
+    /// a line — one object, its binary values as base64 — may be up to
+    /// 256 MiB, so one client sending long lines slowly on many connections could otherwise make
+    /// the service hold gigabytes.
+    let lineBudget: ByteBudget
     /// `http.maxBodyBytes`: an import's text and json values are no larger than a create's.
     let maximumValueBytes: Int
     /// `maxConcurrentImports`: the imports that read, check and write at once; the rest wait.
@@ -41,7 +44,7 @@ final class GraphTravelController: Sendable {
         self.writeWorkers = writeWorkers
         self.clones = clones
         self.jobs = jobs
-        self.lineBudget = ImportLineBudget(limit: bufferedImportBytes, metrics: metrics)
+        self.lineBudget = ByteBudget(limit: bufferedImportBytes) { metrics.setImportLineBytes($0) }
         self.maximumValueBytes = maximumValueBytes
         self.importSlots = ImportSlots(count: concurrentImports, metrics: metrics)
     }
