@@ -11,8 +11,8 @@ public struct ClonePlan: Sendable {
     public let copy: GraphCopyPlan
 
     /// What the plan takes from the model alone, the same for every request: made once per
-    /// engine (`CloneEngine`) rather than per request, where walking every entity's attributes
-    /// and naming each rule cost a small clone about 25 µs of the service's CPU.
+    /// engine (`CloneEngine`) rather than per request: walking every entity's attributes and
+    /// naming each rule is a cost a small clone should not pay every time.
     public struct ModelRules: Sendable {
         let owned: Set<String>
         let rules: [String: AttributeCopyRule]
@@ -150,9 +150,8 @@ public struct ClonePlan: Sendable {
     }
 
     /// The root's `set` values as the copies store them: each copy its own, so a request body of
-    /// a few megabytes times `copies` would otherwise be gigabytes held and written — a clone of
-    /// one 7 MB `set` value and 1,000 copies took 7 GB of the service's memory and wrote more
-    /// than 4 GB before it could answer. The `_id`s of a to-many list it sets count 8 bytes each
+    /// a few megabytes times `copies` would otherwise be gigabytes held and written before the
+    /// clone could answer. The `_id`s of a to-many list it sets count 8 bytes each
     /// per copy, for the links every copy writes. Refused (422) before any work when over
     /// `maximumSetBytes`, naming `copies` when the per-copy values weigh most, else `set`.
     private static func checkSetBytes(_ request: CloneRequest) throws(CloneError) {

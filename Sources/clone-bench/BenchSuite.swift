@@ -13,8 +13,8 @@ struct BenchSuite {
     var directory: URL
     var keep = false
 
-    /// The goal: Cloner rows/s at least 0.85 × the hand-written SQL's (it was half once; the
-    /// line the suite prints says whether today's goal is met).
+    /// The goal: Cloner rows/s at least 0.85 × the hand-written SQL's (the line the suite
+    /// prints says whether today's goal is met).
     static let targetRatio = 0.85
     static let largeRSSLimitKiB = 100 * 1_024
 

@@ -41,8 +41,8 @@ struct GraphCopyScope {
     /// SQLite checks a deferred foreign key as each row is written. A row whose referenced row is
     /// not there yet is counted as a violation until that row comes, and while any is counted,
     /// every row written to a referenced table looks up the rows that reference it. Written in
-    /// model order, the 10,000-item note's item data came before the memos they point at: the
-    /// memos' insert took 11.4 ms against 5.3 ms for the hand-written copy's (docs/benchmarks.md).
+    /// model order, the sample model's item data came before the memos they point at, and every
+    /// memo written looked up its item data.
     static func referencesFirst(_ entities: [EntityDescription], schema: StoreSchema) -> [EntityDescription] {
         var pending = entities
         var ordered: [EntityDescription] = []

@@ -1,7 +1,7 @@
 /// A set of `_id`s for the walk and the export, which ask "seen this one?" once or more per
 /// object and per link: open addressing over one flat array with a multiplicative hash, where
-/// `Set<Int64>` runs every id through a seeded SipHash (in a profile of `cloner export`, the
-/// walk's sets and their hashing were about 8 % of the samples). Ids handed out in order, as a
+/// `Set<Int64>` runs every id through a seeded SipHash (which showed in profiles of `cloner
+/// export`). Ids handed out in order, as a
 /// store's are, spread evenly under the multiplier. `contains` is inlinable: the
 /// export asks from another module, once per link it writes.
 public struct GraphIDSet: Sendable {

@@ -167,7 +167,7 @@ extension ChangeSetWriter {
     ) throws -> [String: Int] {
         // What each updated object holds now (one read per entity), so an update that sets what
         // is already there writes nothing and leaves the version alone. A large binary value is
-        // compared by its key, never read: a PATCH of a name beside a 100 MB value read it whole.
+        // compared by its key, never read: a PATCH of a name must not cost the size of a value beside it.
         var current: [String: [Int64: (object: StoredObject, unread: [String: BlobReference])]] = [:]
         for (name, updates) in Dictionary(grouping: changes.updates, by: \.entity) {
             let records = try currentRecords(entity: name, ids: updates.map(\.id))

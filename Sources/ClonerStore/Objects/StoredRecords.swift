@@ -7,8 +7,8 @@ import Foundation
 ///
 /// `StoredObject` keeps a dictionary per record keyed by property name, which suits code that
 /// looks properties up; a read route writes every property in model order, and building, hashing
-/// and tearing down two dictionaries per row cost more than reading the rows (in a profile,
-/// string hashing, retain/release and malloc were half the time of `GET /items`).
+/// and tearing down two dictionaries per row cost more than reading the rows (string hashing,
+/// retain/release and malloc).
 public struct StoredRecords: Sendable {
     public let entity: EntityDescription
     public private(set) var ids: [Int64] = []

@@ -73,7 +73,8 @@ extension PostgreSQLConnection {
     /// transaction rolled back, as a failure inside the body would be; a failure after it only
     /// runs the statement's `ifFailed`. The transaction's answer does not wait for the statements
     /// after the COMMIT: their results are read before the session's next command
-    /// (`settleAfterCommit`) — a large clone's `TRUNCATE` of its map was 2 ms of its answer.
+    /// (`settleAfterCommit`), so a large clone's `TRUNCATE` of its map, file work on the server,
+    /// is not part of its answer's time.
     private func commitAfterDeferredStatements() throws {
         let statements = statementsBeforeCommit + [PipelinedStatement("COMMIT", [], isPrepared: false)]
         let after = statementsAfterCommit

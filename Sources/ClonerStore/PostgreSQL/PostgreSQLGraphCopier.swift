@@ -25,8 +25,8 @@ import Foundation
 /// write first runs on the connection, outside any transaction: no DDL per clone. Each clone
 /// empties them with `DELETE` in its first statement rather than letting PostgreSQL empty them
 /// at commit (`ON COMMIT DELETE ROWS`): that commit-time truncation invalidates every cached plan
-/// reading them, and replanning cost a 5-object clone about 1.8 ms of its server time, more than
-/// executing it. A `DELETE` leaves dead rows, which nothing vacuums in a temporary table and every
+/// reading them, and replanning a small clone's statements costs the server more than executing
+/// them. A `DELETE` leaves dead rows, which nothing vacuums in a temporary table and every
 /// later scan of it reads, so a large clone, and a small one once the session's clones have left
 /// `truncateRows` rows since the last one, ends with a `TRUNCATE`.
 /// Statements naming the tables run prepared for a small clone and unprepared for a large one
@@ -62,13 +62,12 @@ struct PostgreSQLGraphCopier {
     /// Rows the clones on one session may leave dead in a work table (walk, map, linked rows or
     /// walk tokens) before one ends with its `TRUNCATE`: only a truncation (or a vacuum, not
     /// allowed in a transaction) gives them back. Both ways cost: every scan of a work table reads
-    /// its dead rows, and a truncation invalidates the session's cached plans (about 1.8 ms of
-    /// planning a 5-object clone's statements again). At every 1,000th clone, the interval this
-    /// once was, the dead rows made a 5-object clone's statements take 1.3–1.8 times as long as at
-    /// about every 100th (docs/benchmarks.md); this many rows is about that for such a clone, and
-    /// a truncation every few clones for one of some hundreds of objects. Counted per table: each
-    /// table truncated costs about a millisecond of file work even when empty, so a large clone
-    /// truncates its map and walk, and leaves its fifty linked rows to the next clone's `DELETE`.
+    /// its dead rows, and a truncation invalidates the session's cached plans (a small clone's
+    /// statements are planned again). Counted in rows rather than clones, so the dead rows every
+    /// scan reads stay bounded whatever the clones' size: a 5-object clone truncates after many
+    /// clones, one of some hundreds of objects every few. Counted per table: each table truncated
+    /// costs file work even when empty, so a large clone truncates its map and walk, and leaves
+    /// its few linked rows to the next clone's `DELETE`.
     static let truncateRows = 1_000
 
     /// Set once the walk has counted the objects (`preparedObjectLimit`).
@@ -109,13 +108,12 @@ struct PostgreSQLGraphCopier {
         // Generic plans, until the walk shows a large clone (`PostgreSQLGraphCopySQL
         // .plannerDefaults`): prepared statements are then planned once per session, where
         // PostgreSQL would otherwise keep choosing custom plans for some of them at every run (the
-        // walk and the map's fill: 0.6 ms of planning a 5-object clone).
+        // walk and the map's fill), planning them again each time.
         // And joins by nested loops, also until then: a small clone's statements meet at most a
         // thousand objects, which index lookups find at a cost bounded by the clone, where a hash
         // join reads the whole of a store table. PostgreSQL chose hash joins over whole tables for
         // the plans a session keeps (the work tables' rows unknown to it), so that a clone cost
-        // more as the store grew: 0.25 ms of a 5-object clone's insert of its note with 1,200
-        // notes in the table.
+        // more as the store grew (a 5-object clone's insert of its note read every note).
         // It leaves the walk and linked tables as they are when they hold the walk and links the
         // clone reuses (`copy`), and then reads the token beside them, to tell they are what this
         // connection's last commit left (`PostgreSQLConnection.walkTableHolds`).
@@ -630,7 +628,7 @@ struct PostgreSQLGraphCopier {
     ///
     /// The map's index by parent serves only the push of a self-following attribute down a chain
     /// of clones (`PostgreSQLGraphCopySQL.makeFollowStep`), so it is made only for a model with
-    /// such an attribute: kept up by every map fill, it cost the 10,000-item note's 15 ms.
+    /// such an attribute: every map fill would keep it up, for every row, with no reader.
     static func workTablesDDL(for schema: StoreSchema) -> String {
         let chains = schema.model.entities.contains { entity in entity.attributes.contains { $0.cloneRule.followParent == $0.name } }
         return """
@@ -646,8 +644,8 @@ struct PostgreSQLGraphCopier {
 
     /// The `_id` sequence of every entity, by entity number, asked of the server once per
     /// connection. The map fill names them as constants, which PostgreSQL resolves when it plans
-    /// the statement; asking `pg_get_serial_sequence` in the statement itself cost a 5-object
-    /// clone 35–38 µs of the server's time at every run. A table keeps its sequence when it is
+    /// the statement; asking `pg_get_serial_sequence` in the statement itself made the server
+    /// resolve every entity's sequence again at every clone. A table keeps its sequence when it is
     /// renamed, so the name is asked, never derived from the table's.
     private mutating func identitySequences() throws -> [String] {
         if let known = connection.identitySequences { return known }

@@ -7,16 +7,14 @@ extension PostgreSQLGraphCopySQL {
     typealias WalkParts = (ctes: String, firstArrivals: String, rowCount: String, answers: String)
 
     /// A large clone's walk as one join per way down the model (`walkPaths`), each way a CTE
-    /// `p<n>` (`id, ver, pid`) read by the ways that continue it: for the 10,000-item note,
-    /// 20 ms against the recursion's 115 ms, which meets every object with every edge of the
-    /// model and hashes each row it makes (docs/benchmarks.md). Nil where the recursion must
+    /// `p<n>` (`id, ver, pid`) read by the ways that continue it, where the recursion meets every
+    /// object with every edge of the model and hashes each row it makes. Nil where the recursion must
     /// walk (`walkPaths`, or copies that walk apart).
     ///
     /// An object is on a way at most once — every edge of a way has a to-one inverse, stored in
     /// one column or under a unique index — and the ways come in breadth-first order, so an
     /// object's first arrival is its row on the first way that has it: a way's rows less those of
-    /// the ways before it at the same entity, where sorting all rows by object cost the
-    /// 10,000-item note's walk 12 ms more. A way goes on by an edge only from objects that no earlier way
+    /// the ways before it at the same entity, with no sort of all rows by object. A way goes on by an edge only from objects that no earlier way
     /// left by the same edge, so no two ways hold one arrival (object, edge, parent), and the
     /// rows are the recursion's, whose `UNION` made one row of such arrivals. `limit` stops every
     /// way there: a walk past the object limit reads at most that many rows of each.
@@ -47,9 +45,8 @@ extension PostgreSQLGraphCopySQL {
                     : "(SELECT * FROM p\(parent) x WHERE " + covering.map(Self.notOnWay).joined(separator: " AND ") + ")"
                 // Each parent's objects by index, a lateral subquery PostgreSQL may not merge
                 // into a join (`OFFSET 0`): a hash join, which it prefers, reads the whole table
-                // to find the clone's rows, and took the 10,000-item note's walk from 180 to 260 ms
-                // once the store held 14 such notes (docs/benchmarks.md). The destination's own
-                // row carries its version.
+                // to find the clone's rows, so the walk would cost more as the store grows. The
+                // destination's own row carries its version.
                 let lookup: String
                 if isStoredOnSource(join, of: paths[parent]) {
                     lookup =

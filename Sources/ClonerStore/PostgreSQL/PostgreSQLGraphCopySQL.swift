@@ -300,7 +300,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// Counts the root's objects one edge away along the ways (`walkPathList`), up to
     /// `firstWalkRows`: that many, and the first walk would stop at its limit with nothing
     /// learned but that the clone is large, after a thousand rows written, thrown away and
-    /// truncated (the 1,000-item note's clone: 82 → 80 ms). Nil where the walk goes by the
+    /// truncated. Nil where the walk goes by the
     /// recursion, or where the first walk's limit is the object limit's, which it must count
     /// exactly.
     private var largeRootProbe: String? {
@@ -340,9 +340,8 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// A large clone's walk, written straight into the map by the statement that walks: the map's
     /// fill reads the walk's rows where the recursion leaves them, so they are never written to
     /// the walk table and read back, and a large clone reads no walk table at all — its lock reads
-    /// the versions the map keeps, one row per object (`sourceLock(walked:fromMap:)`). For the
-    /// 10,000-item note that was a fifth less server time for walk and map together when run
-    /// alone (about a tenth within whole clones), and half for the lock (docs/benchmarks.md).
+    /// the versions the map keeps, one row per object (`sourceLock(walked:fromMap:)`), rather than
+    /// the walk's rows, of which an object reached twice has two.
     /// Where the model allows, the walk is one join per way down it (`walkByPaths`) rather than
     /// the recursion. It answers as `walk` does; the map is written only when the walk ended
     /// within its stop (`limited`, after `walkRowLimit` rows) and found no more objects than the
@@ -420,10 +419,10 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// (`afterFirstWalk`). The walk's recursion keeps a table of the rows it has seen, which
     /// PostgreSQL allocates whole and zeroed when the statement starts, sized by the planner's
     /// guess of the rows up to twice `work_mem`. A recursive walk is guessed at ten times what its
-    /// recursive step is guessed to add, so under the server's default 4 MB a walk that stops at
-    /// 1,001 rows began by allocating 12 MB: in EXPLAIN ANALYZE of a 1,000-item note's first walk
-    /// the plan's nodes took 0.6 ms and the statement 6.7 ms; at 256 kB, 0.9 ms. The walk holds at
-    /// most `firstWalkRows` rows, and the table grows past its room if it must.
+    /// recursive step is guessed to add, so under the server's default `work_mem` a walk that
+    /// stops at 1,001 rows began by zeroing a table many times its size, which took longer than
+    /// the walk itself. The walk holds at most `firstWalkRows` rows, and the table grows past its
+    /// room if it must.
     static let firstWalkMemory = "SET LOCAL work_mem = '256kB'"
     static let afterFirstWalk = "SET LOCAL work_mem TO DEFAULT"
 
@@ -432,16 +431,15 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// walk into the map on, so that its statements are planned for the rows it has — with room
     /// for its sorts and hashes kept in memory rather than spilled to disk. Not for its first
     /// walk: the walk's recursion sizes its table of rows seen by its estimate, up to this room,
-    /// and allocates it whole (a 10,000-item note's walk was 10 % faster without it). Kept to
-    /// nested loops, a large clone's statements took a quarter longer in a store of one such
-    /// note (each joining 10,000 rows by index where a hash join reads the table once).
+    /// and allocates it whole, which makes a large walk slower. Kept to nested loops, a large
+    /// clone's statements would join its many rows one index lookup each where a hash join reads
+    /// the table once.
     /// The map's `ANALYZE` samples 3,000 rows rather than 30,000: what its plans need is how many
     /// rows each entity has and that `old` is unique. The sample tells both (its list of common
-    /// values holds ten entities; a clone of more shares the rest's rows out evenly) in 3 ms
-    /// where the full one took 19 ms for the 10,000-item note's 40,001 rows.
+    /// values holds ten entities; a clone of more shares the rest's rows out evenly) at a fraction
+    /// of a full sample's cost.
     /// `SET LOCAL … TO DEFAULT` gives a setting the session's value back as `RESET` would, where
-    /// reading it from `pg_settings` built the view's every row, three times: 1.1 ms of server
-    /// time against about 0.05 ms a statement.
+    /// reading it from `pg_settings` built the view's every row, three times, for one value each.
     static let plannerDefaults =
         ["plan_cache_mode", "enable_hashjoin", "enable_mergejoin"].map { "SET LOCAL \($0) TO DEFAULT" }
         + ["SELECT set_config('work_mem', '64MB', true), set_config('default_statistics_target', '10', true)"]
@@ -490,9 +488,8 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
 
     /// The check without the lock, in one pass over the walked objects: each looks up its row
     /// in its entity's table (a branch per entity, only its own run). The lock's form (a CTE per
-    /// entity, each counted twice) costs a 5-object clone's check 1.4–2 times the server time,
-    /// most of it starting its larger plan (docs/benchmarks.md, "Smaller plans for a small clone's
-    /// check"); the lock keeps that form because it must take the rows in one order, entity by
+    /// entity, each counted twice) has a larger plan, and starting a plan is much of a small
+    /// clone's server time; the lock keeps that form because it must take the rows in one order, entity by
     /// entity, and PostgreSQL takes no row lock through a `UNION`. An object has one version in
     /// the walk (one statement, one snapshot), so its rows there are one row here.
     private func sourceCheckSQL(_ entities: [EntityDescription]) -> String {
@@ -541,8 +538,8 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// checked by their deferred foreign keys at the commit, after that step: so a clone holds no
     /// lock on them beside other clones. A `FOR KEY SHARE` lock here, as this once took, held by
     /// every clone in flight while each in turn stepped the version, made PostgreSQL keep a
-    /// multixact of them on every version of the row, which every later reader looked up: 15 % of
-    /// the machine's CPU with three replicas cloning one template. An object deleted between this
+    /// multixact of them on every version of the row, which every later reader looked up — a cost
+    /// that grew with the clones in flight (three replicas on one template were slower than one). An object deleted between this
     /// count and the commit fails that foreign-key check, and the clone runs again
     /// (`PostgreSQLConnection.linkedRowsUnlocked`). Answers each entity's linked count beside the
     /// rows found.

@@ -5,8 +5,8 @@ extension SQLiteConnection {
     /// in the order SQLite evaluates it, counting from the last `resetRowNumbers()`.
     ///
     /// The clone's map fill numbers each entity's new ids with it. `row_number() OVER (…)` does the
-    /// same inside SQLite, but through its window machinery, which buffers the rows: a fill of
-    /// 10,000 objects took 6.1 ms with it and 2.5 ms with this function (docs/benchmarks.md). It
+    /// same inside SQLite, but through its window machinery, which buffers every row before it
+    /// numbers the first; this function numbers them as they stream. It
     /// is not deterministic, so SQLite calls it once per row it evaluates, and `DIRECTONLY`: a
     /// schema's views and triggers may not call it.
     static let rowNumberFunction = "_cloner_row_number"

@@ -17,8 +17,8 @@ extension SQLiteGraphCopySQL {
     }
 
     /// The walk as one statement per way, where the model allows it; nil where the level walk
-    /// must run. For the 10,000-item note the clone took 0.160 s against 0.196 s when the ways
-    /// wrote every arrival to the walk table after the root's level (docs/benchmarks.md).
+    /// must run. Each object is kept once, from the first way that reaches it, so no walk table of
+    /// every arrival is written, grouped by object and deleted again.
     ///
     /// A level of the breadth-first walk tries every edge of the model for every object of the
     /// level, looks up each arrival's earlier arrivals and sorts the level, and its table keeps
@@ -48,8 +48,8 @@ extension SQLiteGraphCopySQL {
             let destination = "t.\(quoted(join.destinationColumn))"
             // Reading the table it writes, SQLite first buffers every row the SELECT gives. Where
             // an earlier way reaches the same entity, the objects it has already kept are left
-            // out before that, not ignored after: for the 10,000-item note's item data reached
-            // again from their memos, 3.3 ms against 5 ms. A way first at its entity keeps nearly
+            // out before that, not ignored after, so the buffer holds only objects still new (item
+            // data reached again from their memos are already kept). A way first at its entity keeps nearly
             // every row, and the look-up would only add to it.
             let seen =
                 paths[..<index].contains { $0.entityTag == path.entityTag }

@@ -66,8 +66,8 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
 
     static let walkTable = "temp.\"_clone_walk\""
     /// Each entity's map rows in a table of their own, keyed (cp, old): a look-up compares two
-    /// integers, not three of which the first (the entity) always ties — for the 1,000-item note
-    /// 1.8 ms less for walk, map and inserts (docs/benchmarks.md).
+    /// integers, not three of which the first (the entity) always ties, which sends SQLite from
+    /// its one-integer compare to its general record compare on every look-up.
     static func mapTable(of tag: Int) -> String { "temp.\"_clone_map_\(tag)\"" }
     static let mapNamesEntities = false
     static let linkedTable = "temp.\"_clone_linked\""
@@ -107,8 +107,8 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
     /// For a step of two inserts (`EntityStep.inserts`), the entities its ordered references may
     /// link outside the copy. The second insert writes only rows that join an original's list,
     /// each an object the linked table holds with a version step (its list changes): with no such
-    /// object of these entities linked, it would write nothing and is not run — a note's items
-    /// and memos, 1.7 ms each at 10,000. Absent where it always runs (the root's `set` names the
+    /// object of these entities linked, it would write nothing and is not run (it would still read
+    /// every row of the step to find none). Absent where it always runs (the root's `set` names the
     /// list its copies join).
     private(set) var appendsOnlyTo: [Int: Set<Int>] = [:]
     /// Entities in the order they are mapped and inserted.
@@ -336,8 +336,8 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
     }
 
     /// A linked object found again keeps the larger bump. The update's own WHERE leaves the row
-    /// unwritten when the bump stays: a note's 20,000 tag links name 50 tags, and rewriting the
-    /// row at each took the 10,000-item note's linked insert from 3.7 ms to 5.7 ms.
+    /// unwritten when the bump stays: many links name few shared objects (a note's thousands of
+    /// tag links name its few tags), and rewriting the row at each link is a write for nothing.
     static let linkedUpsert = "ON CONFLICT (ent, id) DO UPDATE SET bump = excluded.bump WHERE excluded.bump > bump"
 
     // MARK: 6. followParent

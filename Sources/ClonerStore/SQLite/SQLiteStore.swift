@@ -59,9 +59,9 @@ final class SQLiteStore: StoreBackend {
             try connection.execute("PRAGMA synchronous = NORMAL")
         }
         // Temporary tables (clone maps, delete sets) spill to disk rather than grow the heap. Not
-        // MEMORY, though it saves a small clone a third of its CPU (a temp file opened per
+        // MEMORY, though that would make a small clone cheaper (no temp file opened per
         // materialized subquery): an INSERT … SELECT that reads its own table materializes its
-        // rows first, so a clone's blobs — 400 MB for 100k attachments — would sit in the heap.
+        // rows first, so a large clone's rows, however many, would sit in the heap.
         try connection.execute("PRAGMA temp_store = FILE")
         if !readOnly { try SQLiteGraphCopier.prepareWorkTables(on: connection, entities: entities) }
         return connection
