@@ -28,7 +28,9 @@ import HTTPTypes
 /// Limits (defaults; the configurable ones in `config/cloner.json`): a body of 8 MiB (`http.maxBodyBytes`,
 /// 413); at most 100,000 JSON objects in a create or PATCH body below its own, objects inside `json`
 /// values included (`maxObjectsPerRequest`, 413 `payload_too_large` naming the widest member, before
-/// the body is parsed); at most 1,000,000 objects per clone, all copies together (`maxObjectsPerClone`,
+/// the body is parsed); at most 1,000,000 JSON values of any kind in a create, PATCH or clone body
+/// (`maxValuesPerRequest`, 413 naming the member holding the most); at most 1,000,000 JSON values of any kind in a create, PATCH or clone body
+/// (`maxValuesPerRequest`, 413 naming the member holding the most); at most 1,000,000 objects per clone, all copies together (`maxObjectsPerClone`,
 /// 422 `too_many_objects`; the walk stops one object past it, so the count named is a lower bound);
 /// a value of a unique text, binary or json attribute holds at most 2000 bytes, shared by the
 /// variable-length members of a `uniqueTogether` group (422 naming the field); `order` names each key
@@ -16622,8 +16624,11 @@ internal struct Client: APIProtocol {
     /// `http_requests_total{route,method,status}`, `http_request_duration_seconds{route,method}` (histogram),
     /// `cloner_clones_total{result}`, `cloner_objects_cloned_total`, `cloner_clone_duration_seconds` (histogram),
     /// `cloner_jobs_in_flight`, `cloner_import_line_bytes` (what imports in flight hold for unfinished lines,
-    /// against `maxBufferedImportBytes`), `cloner_upload_buffer_bytes` (the memory shares binary value uploads
-    /// in flight hold, against `maxBufferedUploadBytes`).
+    /// against `maxBufferedImportBytes`), `cloner_imports_waiting` (imports waiting for their turn, past
+    /// `maxConcurrentImports`),
+    /// `cloner_export_spool_bytes` (what exports in flight keep in their spools, against `maxExportSpoolBytes`),
+    /// `cloner_upload_buffer_bytes` (the memory shares binary value uploads in flight hold, against
+    /// `maxBufferedUploadBytes`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.

@@ -651,7 +651,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//notes/post(createNote)/responses/413`.
@@ -1376,7 +1378,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/patch(updateNote)/responses/413`.
@@ -2265,7 +2269,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/clone/post(cloneNote)/responses/413`.
@@ -3102,7 +3108,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/data/put(putNoteData)/responses/413`.
@@ -3806,7 +3814,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//items/post(createItem)/responses/413`.
@@ -4531,7 +4541,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//items/{id}/patch(updateItem)/responses/413`.
@@ -5420,7 +5432,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//items/{id}/clone/post(cloneItem)/responses/413`.
@@ -6150,7 +6164,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//itemdata/post(createItemData)/responses/413`.
@@ -6875,7 +6891,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//itemdata/{id}/patch(updateItemData)/responses/413`.
@@ -7764,7 +7782,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//itemdata/{id}/clone/post(cloneItemData)/responses/413`.
@@ -8487,7 +8507,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//memos/post(createMemo)/responses/413`.
@@ -9212,7 +9234,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//memos/{id}/patch(updateMemo)/responses/413`.
@@ -10101,7 +10125,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//memos/{id}/clone/post(cloneMemo)/responses/413`.
@@ -10817,7 +10843,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//tags/post(createTag)/responses/413`.
@@ -11542,7 +11570,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//tags/{id}/patch(updateTag)/responses/413`.
@@ -12431,7 +12461,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//tags/{id}/clone/post(cloneTag)/responses/413`.
@@ -13154,7 +13186,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//attachments/post(createAttachment)/responses/413`.
@@ -13879,7 +13913,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/patch(updateAttachment)/responses/413`.
@@ -14768,7 +14804,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/clone/post(cloneAttachment)/responses/413`.
@@ -15605,7 +15643,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/image/put(putAttachmentImage)/responses/413`.
@@ -16295,7 +16335,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//descriptions/post(createNoteDescription)/responses/413`.
@@ -17020,7 +17062,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//descriptions/{id}/patch(updateNoteDescription)/responses/413`.
@@ -17909,7 +17953,9 @@ internal enum Operations {
             }
             /// The body exceeds the configured limit (8 MiB by default), judged by Content-Length before it is
             /// read; or a create or PATCH body holds more JSON objects than `maxObjectsPerRequest` (100,000 by
-            /// default), counted before it is parsed, with `field` naming the widest top-level member.
+            /// default), counted before it is parsed, with `field` naming the widest top-level member; or a
+            /// create, PATCH or clone body holds more JSON values of any kind than `maxValuesPerRequest`
+            /// (1,000,000 by default), with `field` naming the top-level member holding the most.
             ///
             ///
             /// - Remark: Generated from `#/paths//descriptions/{id}/clone/post(cloneNoteDescription)/responses/413`.
@@ -19185,8 +19231,11 @@ internal enum Operations {
     /// `http_requests_total{route,method,status}`, `http_request_duration_seconds{route,method}` (histogram),
     /// `cloner_clones_total{result}`, `cloner_objects_cloned_total`, `cloner_clone_duration_seconds` (histogram),
     /// `cloner_jobs_in_flight`, `cloner_import_line_bytes` (what imports in flight hold for unfinished lines,
-    /// against `maxBufferedImportBytes`), `cloner_upload_buffer_bytes` (the memory shares binary value uploads
-    /// in flight hold, against `maxBufferedUploadBytes`).
+    /// against `maxBufferedImportBytes`), `cloner_imports_waiting` (imports waiting for their turn, past
+    /// `maxConcurrentImports`),
+    /// `cloner_export_spool_bytes` (what exports in flight keep in their spools, against `maxExportSpoolBytes`),
+    /// `cloner_upload_buffer_bytes` (the memory shares binary value uploads in flight hold, against
+    /// `maxBufferedUploadBytes`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.

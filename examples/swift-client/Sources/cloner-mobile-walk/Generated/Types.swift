@@ -272,8 +272,11 @@ internal protocol APIProtocol: Sendable {
     /// `http_requests_total{route,method,status}`, `http_request_duration_seconds{route,method}` (histogram),
     /// `cloner_clones_total{result}`, `cloner_objects_cloned_total`, `cloner_clone_duration_seconds` (histogram),
     /// `cloner_jobs_in_flight`, `cloner_import_line_bytes` (what imports in flight hold for unfinished lines,
-    /// against `maxBufferedImportBytes`), `cloner_upload_buffer_bytes` (the memory shares binary value uploads
-    /// in flight hold, against `maxBufferedUploadBytes`).
+    /// against `maxBufferedImportBytes`), `cloner_imports_waiting` (imports waiting for their turn, past
+    /// `maxConcurrentImports`),
+    /// `cloner_export_spool_bytes` (what exports in flight keep in their spools, against `maxExportSpoolBytes`),
+    /// `cloner_upload_buffer_bytes` (the memory shares binary value uploads in flight hold, against
+    /// `maxBufferedUploadBytes`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.
@@ -966,8 +969,11 @@ extension APIProtocol {
     /// `http_requests_total{route,method,status}`, `http_request_duration_seconds{route,method}` (histogram),
     /// `cloner_clones_total{result}`, `cloner_objects_cloned_total`, `cloner_clone_duration_seconds` (histogram),
     /// `cloner_jobs_in_flight`, `cloner_import_line_bytes` (what imports in flight hold for unfinished lines,
-    /// against `maxBufferedImportBytes`), `cloner_upload_buffer_bytes` (the memory shares binary value uploads
-    /// in flight hold, against `maxBufferedUploadBytes`).
+    /// against `maxBufferedImportBytes`), `cloner_imports_waiting` (imports waiting for their turn, past
+    /// `maxConcurrentImports`),
+    /// `cloner_export_spool_bytes` (what exports in flight keep in their spools, against `maxExportSpoolBytes`),
+    /// `cloner_upload_buffer_bytes` (the memory shares binary value uploads in flight hold, against
+    /// `maxBufferedUploadBytes`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.
