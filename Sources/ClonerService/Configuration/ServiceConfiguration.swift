@@ -70,7 +70,7 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// Each holds a few words per object of its document and spools its checked lines (up to the
     /// 1 GiB import body), so this bounds their memory and spool space together.
     public var maxConcurrentImports = 2
-    /// The bytes all exports in flight may keep in their spools (`ExportSpoolBudget`): an export
+    /// The bytes all exports in flight may keep in their spools (a `ByteBudget`): an export
     /// is read at store speed into a temporary file (`TMPDIR`) and sent from there as its client
     /// takes it, so that no transaction or pooled connection waits on a client; this bounds the
     /// disk that clients which ask and never read can take. With less than one piece of room left

@@ -113,7 +113,7 @@ extension ExportSpool {
             state.punched = run.upperBound
             guard !state.spaceReleased else { return }
             state.reserved -= run.count
-            budget.release(run.count)
+            _ = budget.resize(from: run.count, to: 0)
         }
     }
 

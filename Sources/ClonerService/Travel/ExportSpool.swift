@@ -11,7 +11,7 @@ import Glibc
 /// when the read does, whatever the client does; the reader waits for the producer only when it
 /// has caught up (it follows the file's tail).
 ///
-/// Space: every byte written counts against the shared `ExportSpoolBudget` until the client took
+/// Space: every byte written counts against the shared budget (`ExportSpools`) until the client took
 /// it — the reader gives back whole MiBs behind it as it goes (punching them out of the file) and
 /// the rest when it leaves. A producer that finds no room is cut short; its reader then fails the
 /// response, so the client sees a body without its end.
@@ -71,12 +71,12 @@ final class ExportSpool: Sendable {
     }
 
     let descriptor: Int32
-    let budget: ExportSpoolBudget
+    let budget: ByteBudget
     let state = LockedValue(State())
 
     /// Opens an unnamed file in `directory` (`O_TMPFILE`; where the file system lacks it, a
     /// named one removed at once), so nothing is left behind even if the process dies.
-    init(directory: String, budget: ExportSpoolBudget) throws {
+    init(directory: String, budget: ByteBudget) throws {
         self.budget = budget
         descriptor = try Self.openUnnamed(in: directory)
     }
@@ -122,7 +122,8 @@ final class ExportSpool: Sendable {
         guard !bytes.isEmpty else { return }
         let offset: Int = try state.withLock { state throws in
             if state.readerGone || state.spaceReleased { throw ReaderGone() }
-            guard budget.reserve(bytes.count) else {
+            // A share of its own for each piece: `resize` from nothing takes it, to nothing gives it back.
+            guard budget.resize(from: 0, to: bytes.count) else {
                 throw OutOfRoom(spooled: state.written, inUse: budget.inUse, limit: budget.limit)
             }
             state.reserved += bytes.count
@@ -167,7 +168,7 @@ final class ExportSpool: Sendable {
         }
         guard let held else { return }
         _ = ftruncate(descriptor, 0)
-        budget.release(held)
+        _ = budget.resize(from: held, to: 0)
     }
 
     /// One side is done with the file; the last one closes it (through `deinit`, once nothing
