@@ -2,16 +2,17 @@ import ClonerHTTP
 import Foundation
 
 extension ClonerApplication {
-    /// Every route (docs/architecture.md#routes), each dispatched to its controller. Cheap answers (probes,
+    /// Every route (docs/architecture.md#routes), each dispatched to its controller; all but the open
+    /// probes pass the authorization step first (`authorized`). Cheap answers (probes,
     /// metrics, model, API description) run on the event loop; anything touching SQLite runs on the
     /// store workers; clones on their own queues. `makeRouter()` registers exactly these, and the
     /// OpenAPI conformance test checks each is described in `openapi.yaml`.
     public static let routes: [ServiceRoute] = [
-        ServiceRoute(.get, "/healthz") { _ in .immediate { _ in OperationsController.healthyResponse } },
-        ServiceRoute(.get, "/readyz") { app in .immediate { _ in app.operationsController.readiness(isDraining: app.isDraining) } },
-        ServiceRoute(.get, "/metrics") { app in app.onLoop { _ in app.operationsController.metricsResponse() } },
-        ServiceRoute(.get, "/model") { app in app.onLoop { request in app.operationsController.modelResponse(request) } },
-        ServiceRoute(.get, "/openapi.yaml") { app in app.onLoop { request in app.operationsController.openAPIResponse(request) } },
+        ServiceRoute(.get, "/healthz", open: true) { _ in .immediate { _ in OperationsController.healthyResponse } },
+        ServiceRoute(.get, "/readyz", open: true) { app in .immediate { _ in app.operationsController.readiness(isDraining: app.isDraining) } },
+        ServiceRoute(.get, "/metrics") { app in .immediate { _ in app.operationsController.metricsResponse() } },
+        ServiceRoute(.get, "/model") { app in .immediate { request in app.operationsController.modelResponse(request) } },
+        ServiceRoute(.get, "/openapi.yaml") { app in .immediate { request in app.operationsController.openAPIResponse(request) } },
         ServiceRoute(.get, "/jobs/{id}") { app in app.onStore(.read) { request in try app.jobsController.jobResponse(request) } },
         ServiceRoute(.get, "/{collection}") { app in app.onStore(.read) { request in try app.recordsController.list(request) } },
         ServiceRoute(.post, "/{collection}") { app in app.onStore(.write) { request in try app.recordsController.create(request) } },
@@ -21,13 +22,11 @@ extension ClonerApplication {
         ServiceRoute(.get, "/{collection}/{id}/{attribute}") { app in app.onStore(.read) { request in try app.blobsController.download(request) } },
         ServiceRoute(.put, "/{collection}/{id}/{attribute}") { app in
             .streamed(maxBodyBytes: app.configuration.maxUploadBytes) { request, body in
-                try app.authorize(request)
-                return try await app.blobsController.upload(request, body, writeWorkers: app.writeWorkers)
+                try await app.blobsController.upload(request, body, writeWorkers: app.writeWorkers)
             }
         },
         ServiceRoute(.get, "/{collection}/{id}/export") { app in
             .deferred { request, responder in
-                try app.authorize(request)
                 try app.travelController.export(request, spools: app.exportSpools, responder: responder) { error in
                     responder.respond(app.problemResponse(for: error, request: request, during: .read))
                 }
@@ -37,7 +36,6 @@ extension ClonerApplication {
             // Streamed: a document may be far larger than a JSON body, and is checked as it arrives.
             .streamed(maxBodyBytes: GraphTravelController.maximumImportBytes) { request, body in
                 do {
-                    try app.authorize(request)
                     return try await app.travelController.importGraph(request, body: body)
                 } catch let error as HTTPRequestBody.FramingError {
                     throw error
@@ -50,7 +48,6 @@ extension ClonerApplication {
         },
         ServiceRoute(.post, "/{collection}/{id}/clone") { app in
             .deferred { request, responder in
-                try app.authorize(request)
                 try app.clonesController.startClone(request, responder: responder)
             }
         },
@@ -59,7 +56,8 @@ extension ClonerApplication {
     func makeRouter() -> Router {
         var router = Router()
         for route in ClonerApplication.routes {
-            router.add(route.method, route.pattern, route.handler(self))
+            let handler = route.handler(self)
+            router.add(route.method, route.pattern, route.isOpen ? handler : authorized(handler))
         }
         return router
     }
@@ -115,19 +113,37 @@ extension ClonerApplication {
         }
     }
 
-    /// A cheap authenticated handler on the event loop.
-    private func onLoop(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> HTTPHandler {
-        .immediate { [self] request in
-            try authorize(request)
-            return try body(request)
+    /// `handler` behind the authorization step: one place where every route that is not open
+    /// checks its key (and the fields read once), before any of its work, whatever its shape.
+    private func authorized(_ handler: HTTPHandler) -> HTTPHandler {
+        switch handler {
+        case .immediate(let body):
+            return .immediate { [self] request in
+                try authorize(request)
+                return try body(request)
+            }
+        case .deferred(let body):
+            return .deferred { [self] request, responder in
+                try authorize(request)
+                try body(request, responder)
+            }
+        case .async(let body):
+            return .async { [self] request in
+                try authorize(request)
+                return try await body(request)
+            }
+        case .streamed(let maxBodyBytes, let body):
+            return .streamed(maxBodyBytes: maxBodyBytes) { [self] request, requestBody in
+                try authorize(request)
+                return try await body(request, requestBody)
+            }
         }
     }
 
-    /// An authenticated handler run on a store worker; errors become problems, unexpected ones a
-    /// logged 500 that names only the request id.
+    /// A handler run on a store worker; errors become problems, unexpected ones a logged 500 that
+    /// names only the request id.
     private func onStore(_ operation: Problem.Operation, _ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> HTTPHandler {
         .deferred { [self] request, responder in
-            try authorize(request)
             (operation == .read ? readWorkers : writeWorkers).submit { [self] in
                 do {
                     responder.respond(try body(request))
