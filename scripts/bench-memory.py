@@ -18,7 +18,8 @@ nothing for 10 s, then everything), `import-lines` (sixteen imports on as many c
 each sending 64 MiB of one line that never ends, then waiting), `array-bodies` (eight PATCHes at
 once, each an 8 MiB body whose json attribute is an array of four million numbers) and `imports`
 (three imports at once of one document of a note with 999,999 items, about 180 MB, written to a
-temporary file first).
+temporary file first) and `uploads` (250 connections from one address, each a PUT of a binary
+value announcing 100 MiB that sends 1,040,000 bytes, just under a chunk, then stalls for 5 s).
 
 Every scenario also reads `GET /notes?limit=5` from another connection every 0.2 s while it runs
 and prints the slowest answer: a normal client's wait while one client does its worst.
@@ -129,7 +130,7 @@ def main():
     parser.add_argument("--database", help="a PostgreSQL URI (an empty database); SQLite in a temporary folder otherwise")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the service")
     parser.add_argument(
-        "--scenarios", default="wide,labels,at-limit,pipeline,shared-value,export-value,import-lines,array-bodies,imports")
+        "--scenarios", default="wide,labels,at-limit,pipeline,shared-value,export-value,import-lines,array-bodies,imports,uploads")
     parser.add_argument("--wide", type=int, default=2_790_000)
     args = parser.parse_args()
     scenarios = args.scenarios.split(",")
@@ -298,6 +299,38 @@ def main():
             measure("imports", args, imports, setup=exported)
         finally:
             os.unlink(document.name)
+    if "uploads" in scenarios:
+        noted = []
+
+        def create(port):
+            status, answer = request(port, "POST", "/notes", note('"name":"uploads"'))
+            assert status == 201, status
+            noted.append(int(json.loads(answer.split(b"\r\n\r\n", 1)[1])["_id"]))
+
+        def uploads(port):
+            payload = bytes((i * 7) & 255 for i in range(1_040_000))
+            connections = []
+            for _ in range(250):
+                connection = socket.create_connection(("127.0.0.1", port), timeout=600)
+                connection.sendall(
+                    f"PUT /notes/{noted[0]}/data HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: {100 << 20}\r\n\r\n".encode())
+                connection.setblocking(False)
+                try:
+                    connection.sendall(payload)
+                except BlockingIOError:
+                    pass  # the server stopped reading: its share is full, or it answered 503
+                connections.append(connection)
+            time.sleep(5)
+            refused = 0
+            for connection in connections:
+                try:
+                    if connection.recv(64).startswith(b"HTTP/1.1 503"):
+                        refused += 1
+                except OSError:
+                    pass
+                connection.close()
+            return f"250 stalled uploads: {refused} refused"
+        measure("uploads", args, uploads, setup=create)
 
 
 if __name__ == "__main__":
