@@ -85,13 +85,17 @@ import Testing
     }
 
     @Test func gracefulDrainFinishesInFlightRequests() throws {
-        let server = try TestServer()
+        // Raised once the slow request has been read whole and is routed: it is in flight.
+        let slowStarted = Atomic<Bool>(false)
+        var hooks = HTTPServer.Hooks()
+        hooks.onRequestStart = { request in if request.path == "/slow" { slowStarted.store(true, ordering: .releasing) } }
+        let server = try TestServer(hooks: hooks)
         let busy = try RawClient(port: server.port)
         let idle = try RawClient(port: server.port)
         idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(idle.readResponse()?.status == 200)
         busy.send("GET /slow?n=drain HTTP/1.1\r\nHost: x\r\n\r\n")
-        usleep(50_000)
+        try eventuallyBlocking("the /slow request reaching the server", timeout: .seconds(30)) { slowStarted.load(ordering: .acquiring) }
         let done = Atomic<Bool>(false)
         let thread = Thread {
             server.stop(drainTimeout: .seconds(5))
@@ -117,10 +121,13 @@ import Testing
             deferred: { _, responder in
                 DispatchQueue.global().asyncAfter(deadline: .now() + 20) { responder.respond(.text("late")) }
             })
-        let server = try TestServer(router: router)
+        let neverStarted = Atomic<Bool>(false)
+        var hooks = HTTPServer.Hooks()
+        hooks.onRequestStart = { request in if request.path == "/never" { neverStarted.store(true, ordering: .releasing) } }
+        let server = try TestServer(router: router, hooks: hooks)
         let client = try RawClient(port: server.port)
         client.send("GET /never HTTP/1.1\r\nHost: x\r\n\r\n")
-        usleep(50_000)
+        try eventuallyBlocking("the /never request reaching the server", timeout: .seconds(30)) { neverStarted.load(ordering: .acquiring) }
         let start = ContinuousClock.now
         server.stop(drainTimeout: .milliseconds(300))
         #expect(ContinuousClock.now - start < .seconds(5))
