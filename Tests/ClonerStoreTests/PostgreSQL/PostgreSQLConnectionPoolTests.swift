@@ -9,12 +9,12 @@ struct PostgreSQLConnectionPoolTests {
         let database = try PostgreSQLFixtures.database()
         let admin = try PostgreSQLFixtures.connect(database)
         let pool = PostgreSQLConnectionPool(configuration: .init(uri: database.uri, maximumConnections: 2))
-        let firstPID = try pool.withConnection { connection throws in
+        let (firstPID, firstSocket) = try pool.withConnection { connection throws in
             #expect(try connection.cachedQuery("SELECT $1::int8", [.int8(7)])[0].int64(0) == 7)
-            return connection.backendPID
+            return (connection.backendPID, PostgreSQLFixtures.socket(of: connection))
         }
         #expect(try admin.query("SELECT pg_terminate_backend($1::int4)", [.int8(Int64(firstPID))])[0].bool(0))
-        try PostgreSQLFixtures.waitUntilGone(backend: firstPID, admin: admin)
+        try PostgreSQLFixtures.waitUntilGone(backend: firstPID, socket: firstSocket, admin: admin)
 
         let (secondPID, value) = try pool.withConnection { connection in
             // The prepared statement died with the session: it is prepared again.
@@ -37,7 +37,7 @@ struct PostgreSQLConnectionPoolTests {
             try connection.transaction {
                 try connection.query("INSERT INTO t VALUES (1)")
                 _ = try admin.query("SELECT pg_terminate_backend($1::int4)", [.int8(Int64(pid))])
-                try PostgreSQLFixtures.waitUntilGone(backend: pid, admin: admin)
+                try PostgreSQLFixtures.waitUntilGone(backend: pid, socket: PostgreSQLFixtures.socket(of: connection), admin: admin)
                 try connection.query("INSERT INTO t VALUES (2)")
             }
         } throws: { error in

@@ -1,3 +1,4 @@
+import CLibPQ
 @testable import ClonerStore
 import ClonerTestSupport
 import Foundation
@@ -18,19 +19,22 @@ enum PostgreSQLFixtures {
         try connect(database())
     }
 
-    /// Polls until the server no longer lists backend `pid` (after `pg_terminate_backend`).
-    static func waitUntilGone(backend pid: Int32, admin: PostgreSQLConnection) throws {
+    /// The socket of `connection`'s session (it stays the connection's; only watched, never read).
+    static func socket(of connection: PostgreSQLConnection) -> Int32 {
+        PQsocket(connection.handle)
+    }
+
+    /// Polls until the server no longer lists backend `pid` (after `pg_terminate_backend`) and
+    /// has closed its end of `socket`, the session's socket at the client (`socket(of:)`): the
+    /// entry goes a moment before the process closes its socket.
+    static func waitUntilGone(backend pid: Int32, socket: Int32, admin: PostgreSQLConnection) throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             let alive = try admin.query("SELECT count(*) FROM pg_stat_activity WHERE pid = $1::int4", [.int8(Int64(pid))])[0].int64(0)
-            if alive == 0 {
-                // The entry goes a moment before the process closes its socket.
-                Thread.sleep(forTimeInterval: 0.1)
-                return
-            }
+            if alive == 0 && SocketState.isClosedByPeer(socket) { return }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        Issue.record("backend \(pid) still alive 10 s after pg_terminate_backend")
+        Issue.record("backend \(pid) still alive, or its socket still open, 10 s after pg_terminate_backend")
     }
 }
 
