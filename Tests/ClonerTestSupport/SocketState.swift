@@ -13,7 +13,7 @@ package enum SocketState {
     /// established.
     package static func bytesUnreadByPeer(_ descriptor: Int32) -> Int? {
         guard let local = address(of: descriptor, peer: false), let remote = address(of: descriptor, peer: true),
-            let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+            let table = procFile("/proc/net/tcp")
         else { return nil }
         var unsent: Int?
         var unread: Int?
@@ -38,6 +38,23 @@ package enum SocketState {
         var entry = pollfd(fd: descriptor, events: readHangUp, revents: 0)
         guard poll(&entry, 1, 0) == 1 else { return false }
         return entry.revents & (readHangUp | Int16(POLLHUP)) != 0
+    }
+
+    /// A file of /proc, read to its end: it reports a size of zero, which `String(contentsOfFile:)`
+    /// takes at its word.
+    private static func procFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
     }
 
     /// A socket's own (`peer: false`) or its peer's IPv4 address as `/proc/net/tcp` writes it:
