@@ -17,7 +17,9 @@ struct DrainGraceEndToEndTests {
 
             let signalled = ContinuousClock.now
             service.signal(SIGTERM)
-            try await Task.sleep(for: .milliseconds(300))
+            // The drain has begun once the process logs it (just before /readyz turns 503).
+            let draining = await service.stdout.jsonLine(within: .seconds(30)) { $0["message"] as? String == "draining" }
+            try #require(draining != nil, "no \"draining\" log line within 30 s of SIGTERM")
 
             kept.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             let onKept = try await kept.response()

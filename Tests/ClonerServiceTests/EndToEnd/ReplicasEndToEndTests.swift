@@ -38,7 +38,9 @@ struct ReplicasEndToEndTests {
 
         let signalled = ContinuousClock.now
         a.signal(SIGTERM)
-        try await Task.sleep(for: .milliseconds(300))
+        // A's drain has begun once it logs it (just before its /readyz turns 503).
+        let draining = await a.stdout.jsonLine(within: .seconds(30)) { $0["message"] as? String == "draining" }
+        try #require(draining != nil, "A logged no \"draining\" line within 30 s of SIGTERM")
         #expect(try await a.client.get("/readyz").status == 503, "A tells the load balancer it is leaving")
         #expect(ContinuousClock.now - signalled < .seconds(40), "A was asked within its grace")
         #expect(try await b.client.get("/readyz").status == 200)
