@@ -28,7 +28,9 @@ struct BlobResourceEndToEndTests {
         let id = try #require(F.int(created["_id"]))
         // Clones in flight when the process dies: each commits whole or not at all.
         let clones = Task { for _ in 0..<50 { _ = try? await client.post("/notes/\(id)/clone", #"{"copies":20}"#) } }
-        try await Task.sleep(for: .milliseconds(700))
+        try await eventually("a clone in flight (cloner_jobs_in_flight)", timeout: .seconds(60)) {
+            try await client.metric("cloner_jobs_in_flight") >= 1
+        }
         service.signal(SIGKILL)
         _ = await service.waitForExit(timeout: .seconds(10))
         clones.cancel()

@@ -64,9 +64,11 @@ struct LifecycleEndToEndTests {
             let upload = try RawClient(port: service.port, timeout: 60)
             upload.send("POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n")
             upload.send(Array(body[..<10]))
-            // Give the event loops time to read those bytes: a connection with nothing read yet
+            // Wait for the event loops to read those bytes: a connection with nothing read yet
             // counts as idle and is closed at the start of the drain.
-            try await Task.sleep(for: .milliseconds(500))
+            try await eventually("the server reading the half-sent head and body", timeout: .seconds(60)) {
+                readiness.serverHasReadEverything && upload.serverHasReadEverything
+            }
 
             service.signal(SIGTERM)
             #expect(await Self.waitUntilRefused(port: service.port, timeout: .seconds(30)), "the listener stays open after SIGTERM")
@@ -111,7 +113,8 @@ struct LifecycleEndToEndTests {
         try await ServiceProcess.withService(arguments: ["--drain-timeout", "1"]) { service in
             let stuck = try RawClient(port: service.port, timeout: 60)
             stuck.send("POST /notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
-            try await Task.sleep(for: .milliseconds(200))
+            // In flight, not idle, when the signal comes: the server has read what was sent.
+            try await eventually("the server reading the stuck request", timeout: .seconds(60)) { stuck.serverHasReadEverything }
             let started = ContinuousClock.now
             service.signal(SIGTERM)
             let status = await service.waitForExit(timeout: .seconds(60))
