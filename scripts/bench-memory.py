@@ -85,6 +85,13 @@ def note(members):
     return ('{"id":"%s","createDate":"2026-01-02T03:04:05.678Z",%s}' % (os.urandom(16).hex()[:8] + "-0000-4000-8000-" + os.urandom(6).hex(), members)).encode()
 
 
+def created_note(port, members):
+    """POSTs a note with `members`; its `_id`."""
+    status, answer = request(port, "POST", "/notes", note(members))
+    assert status == 201, status
+    return int(json.loads(answer.split(b"\r\n\r\n", 1)[1])["_id"])
+
+
 def measure(name, args, send, body_bytes=None, setup=None):
     process, port = start(args.binary, args.database, dict(e.split("=", 1) for e in args.env))
     try:
@@ -165,9 +172,7 @@ def main():
         measure("pipeline", args, pipeline)
     if "shared-value" in scenarios:
         def share(port):
-            status, answer = request(port, "POST", "/notes", note('"name":"shared"'))
-            assert status == 201, status
-            noted = int(json.loads(answer.split(b"\r\n\r\n", 1)[1])["_id"])
+            noted = created_note(port, '"name":"shared"')
             status, _ = request(port, "PUT", f"/notes/{noted}/data", os.urandom(1 << 20) * 100)
             assert status == 200, status
             status, _ = request(port, "POST", f"/notes/{noted}/clone", b'{"copies":9}')
@@ -182,9 +187,7 @@ def main():
         noted = []
 
         def upload(port):
-            status, answer = request(port, "POST", "/notes", note('"name":"exported"'))
-            assert status == 201, status
-            noted.append(int(json.loads(answer.split(b"\r\n\r\n", 1)[1])["_id"]))
+            noted.append(created_note(port, '"name":"exported"'))
             status, _ = request(port, "PUT", f"/notes/{noted[0]}/data", os.urandom(1 << 20) * 100)
             assert status == 200, status
 
@@ -237,9 +240,7 @@ def main():
         noted = []
 
         def create(port):
-            status, answer = request(port, "POST", "/notes", note('"name":"arrays"'))
-            assert status == 201, status
-            noted.append(int(json.loads(answer.split(b"\r\n\r\n", 1)[1])["_id"]))
+            noted.append(created_note(port, '"name":"arrays"'))
 
         body = b'{"settings":[' + b",".join([b"0"] * (4 * 1024 * 1024 - 8)) + b"]}"
 
@@ -257,9 +258,7 @@ def main():
 
         def exported(port):
             # The exporter's own lines for one note and one item, the item's repeated with new refs.
-            status, answer = request(port, "POST", "/notes", note('"name":"n","items":[{"name":"i"}]'))
-            assert status == 201, status
-            noted = int(json.loads(answer.split(b"\r\n\r\n", 1)[1])["_id"])
+            noted = created_note(port, '"name":"n","items":[{"name":"i"}]')
             status, answer = request(port, "GET", f"/notes/{noted}/export")
             body = answer.split(b"\r\n\r\n", 1)[1]
             chunks, rest = [], body
@@ -303,9 +302,7 @@ def main():
         noted = []
 
         def create(port):
-            status, answer = request(port, "POST", "/notes", note('"name":"uploads"'))
-            assert status == 201, status
-            noted.append(int(json.loads(answer.split(b"\r\n\r\n", 1)[1])["_id"]))
+            noted.append(created_note(port, '"name":"uploads"'))
 
         def uploads(port):
             payload = bytes((i * 7) & 255 for i in range(1_040_000))
