@@ -11,6 +11,7 @@ struct SQLiteGraphCopier {
     private var connection: SQLiteConnection { context.connection }
     private var schema: StoreSchema { context.schema }
 
+    /// The copy's steps: checks, the work tables, the walk, the map fills, the links, the writes.
     func run(now: Date, progress: GraphCopyProgress) throws -> GraphCopyResult {
         precondition(plan.copies >= 1, "a copy of \(plan.copies) copies")
         precondition(
@@ -29,16 +30,7 @@ struct SQLiteGraphCopier {
         // A to-one the plan sets on a root: checked to exist (one query per relationship, however
         // many copies name it), and counted as linked.
         let setReferences = try checkedSetReferences(root: root, rootValues: rootValues)
-        let rootLinks = plan.rootLinks.sorted(by: { $0.key < $1.key }).map { (relationship: root.relationship(named: $0.key)!, ids: $0.value) }
-        for (relationship, ids) in rootLinks where !ids.isEmpty {
-            let found =
-                try connection.scalar(
-                    "SELECT count(*) FROM \(quoted(relationship.destination)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
-                    [SQLiteStoreContext.idArray(ids)])?.int64 ?? 0
-            if found != ids.count {
-                throw StoreError.missingRootLink(relationship: relationship.name, copy: nil, message: "lists an _id that is not a \(relationship.destination)")
-            }
-        }
+        let rootLinks = try checkedRootLinks(root: root)
 
         if !connection.graphCopyTablesReady { try SQLiteGraphCopier.createWorkTables(on: connection, entities: schema.model.entities.count) }
         // Emptied before the transaction ends, so the next copy finds them empty (a rollback
@@ -56,29 +48,94 @@ struct SQLiteGraphCopier {
             }
         }
 
+        let parameters = namedParameters(sql: sql, now: now)
+
+        if plan.copies > 1 {
+            written.append(SQLiteGraphCopySQL.copiesTable)
+            try fillCopies()
+        }
+        try fillRootValues(rootValues)
+        let ways = try waysToWalk(sql)
+        // A walk by ways writes the first-arrival table, one by levels the walk table.
+        written += ways.map { Set([sql.rootTag] + $0.stepEntities).sorted().map(SQLiteGraphCopySQL.firstArrivalTable(of:)) } ?? [SQLiteGraphCopySQL.walkTable]
+        let counts = try walk(sql: sql, ways: ways, parameters: parameters)
+        let total = counts.values.reduce(0, +)
+        guard total <= plan.maximumObjects else { throw StoreError.tooLarge(objects: total, limit: plan.maximumObjects) }
+        progress.setPlanned(total)
+
+        let steps = sql.entitySteps.filter { (counts[$0.tag] ?? 0) > 0 }
+        // The map tables of the entities with objects, the only ones filled: a 5-object note
+        // reaches seven entities, and a DELETE of each empty table after every clone is work
+        // for nothing.
+        written += steps.map { SQLiteGraphCopySQL.mapTable(of: $0.tag) }
+        try fillMaps(steps, byWays: ways != nil, parameters: parameters)
+        if !plan.dryRun {
+            for case let staging? in steps.map(\.staging) {
+                try connection.cachedStatement(staging.create).execute()
+                staged.append(staging)
+                try connection.cachedStatement(staging.fill).execute()
+            }
+        }
+
+        let linked = try link(sql: sql, setReferences: setReferences, rootLinks: rootLinks, parameters: parameters)
+        var cloneIDs: [Int64] = []
+        try connection.forEachRow(
+            "SELECT new FROM \(SQLiteGraphCopySQL.mapTable(of: sql.rootTag)) WHERE old = ? ORDER BY cp", [.integer(plan.rootID)]
+        ) { cloneIDs.append($0.int64(0)) }
+
+        if !plan.dryRun {
+            try writeCopies(
+                sql: sql, steps: steps, counts: counts, linked: linked, rootLinks: rootLinks, root: root, parameters: parameters, progress: progress)
+        }
+        let ids = plan.returnIDs ? try copiedIDs(steps) : nil
+        let name = { (tag: Int) in schema.model.entities[tag].name }
+        return GraphCopyResult(
+            cloneIDs: cloneIDs,
+            created: Dictionary(uniqueKeysWithValues: counts.map { (name($0.key), $0.value) }),
+            linked: Dictionary(uniqueKeysWithValues: linked.counts.map { (name($0.key), $0.value) }),
+            ids: ids)
+    }
+
+    /// The named parameters every statement of the copy may use.
+    private func namedParameters(sql: SQLiteGraphCopySQL, now: Date) -> [String: SQLiteValue] {
         var parameters: [String: SQLiteValue] = [:]
         parameters[":rootTag"] = .integer(Int64(sql.rootTag))
         parameters[":root"] = .integer(plan.rootID)
         parameters[":now"] = AttributeValue.date(now).sqlValue
+        return parameters
+    }
 
-        // The copies table numbers the copies for the map fill of more than one (a single copy's
-        // fill numbers its objects alone).
-        if plan.copies > 1 {
-            written.append(SQLiteGraphCopySQL.copiesTable)
-            try connection.cachedStatement(
-                """
-                INSERT INTO \(SQLiteGraphCopySQL.copiesTable) (cp) WITH RECURSIVE c(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM c WHERE n + 1 < ?1) SELECT n FROM c
-                """
-            ).execute([.integer(Int64(plan.copies))])
+    /// A to-many the plan sets on the roots, by relationship, each checked to exist (one query
+    /// per relationship, however many copies name it).
+    private func checkedRootLinks(root: EntityDescription) throws -> [(relationship: RelationshipDescription, ids: [Int64])] {
+        let rootLinks = plan.rootLinks.sorted(by: { $0.key < $1.key }).map { (relationship: root.relationship(named: $0.key)!, ids: $0.value) }
+        for (relationship, ids) in rootLinks where !ids.isEmpty {
+            let found =
+                try connection.scalar(
+                    "SELECT count(*) FROM \(quoted(relationship.destination)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
+                    [SQLiteStoreContext.idArray(ids)])?.int64 ?? 0
+            if found != ids.count {
+                throw StoreError.missingRootLink(relationship: relationship.name, copy: nil, message: "lists an _id that is not a \(relationship.destination)")
+            }
         }
-        try fillRootValues(rootValues)
-        // The objects one walk may find (the walk is shared by the copies, each making its objects).
+        return rootLinks
+    }
+
+    /// The copies table numbers the copies for the map fill of more than one (a single copy's
+    /// fill numbers its objects alone).
+    private func fillCopies() throws {
+        try connection.cachedStatement(
+            """
+            INSERT INTO \(SQLiteGraphCopySQL.copiesTable) (cp) WITH RECURSIVE c(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM c WHERE n + 1 < ?1) SELECT n FROM c
+            """
+        ).execute([.integer(Int64(plan.copies))])
+    }
+
+    /// The walk, by ways or by levels, shared by the copies (each making its objects): the
+    /// objects per entity, all copies together.
+    private func walk(sql: SQLiteGraphCopySQL, ways: SQLiteGraphCopySQL.WalkWays?, parameters: [String: SQLiteValue]) throws -> [Int: Int] {
+        // The objects one walk may find.
         let perWalk = plan.maximumObjects / plan.copies
-        let ways = try waysToWalk(sql)
-        let byWays = ways != nil
-        // A walk by ways writes the first-arrival table, one by levels the walk table.
-        written += ways.map { Set([sql.rootTag] + $0.stepEntities).sorted().map(SQLiteGraphCopySQL.firstArrivalTable(of:)) } ?? [SQLiteGraphCopySQL.walkTable]
-        // Objects per entity, all copies together.
         var counts: [Int: Int] = [:]
         if let ways {
             guard let objects = try walk(ways: ways, parameters: parameters, objectLimit: perWalk, rootTag: sql.rootTag) else {
@@ -95,28 +152,30 @@ struct SQLiteGraphCopier {
                 counts[Int($0.int64(0))] = Int($0.int64(1)) * plan.copies
             }
         }
-        let total = counts.values.reduce(0, +)
-        guard total <= plan.maximumObjects else { throw StoreError.tooLarge(objects: total, limit: plan.maximumObjects) }
-        progress.setPlanned(total)
+        return counts
+    }
 
-        let steps = sql.entitySteps.filter { (counts[$0.tag] ?? 0) > 0 }
-        // The map tables of the entities with objects, the only ones filled: a 5-object note
-        // reaches seven entities, and a DELETE of each empty table after every clone is work
-        // for nothing.
-        written += steps.map { SQLiteGraphCopySQL.mapTable(of: $0.tag) }
+    /// The map tables of the entities with objects, then their parents' new ids.
+    private func fillMaps(_ steps: [SQLiteGraphCopySQL.EntityStep], byWays: Bool, parameters: [String: SQLiteValue]) throws {
         for step in steps {
             connection.resetRowNumbers()
             try connection.cachedStatement(byWays ? step.mapFillAfterWays : step.mapFill).execute(named: parameters)
         }
         for case let update? in steps.map(\.parentUpdate) { try connection.cachedStatement(update).execute() }
-        if !plan.dryRun {
-            for case let staging? in steps.map(\.staging) {
-                try connection.cachedStatement(staging.create).execute()
-                staged.append(staging)
-                try connection.cachedStatement(staging.fill).execute()
-            }
-        }
+    }
 
+    /// The linked objects (shared destinations the copies point at) per entity, and the entities
+    /// with a linked object whose version steps (`SQLiteGraphCopySQL.appendsOnlyTo`).
+    private struct Linked {
+        var counts: [Int: Int] = [:]
+        var bumped: Set<Int> = []
+    }
+
+    /// Fills the linked table: the plan's linked queries, then what the roots' values name.
+    private func link(
+        sql: SQLiteGraphCopySQL, setReferences: [(relationship: RelationshipDescription, ids: [Int64])],
+        rootLinks: [(relationship: RelationshipDescription, ids: [Int64])], parameters: [String: SQLiteValue]
+    ) throws -> Linked {
         for query in sql.linkedQueries { try connection.cachedStatement(query).execute(named: parameters) }
         // Rule 8: what the root's values name is linked as given — the original, even when the walk
         // also copies it another way — so it counts in `linked` like any other shared destination.
@@ -138,47 +197,40 @@ struct SQLiteGraphCopier {
                 \(SQLiteGraphCopySQL.linkedUpsert)
                 """, [.integer(Int64(tag)), SQLiteStoreContext.idArray(ids), .integer(relationship.hasInverse ? 1 : 0)])
         }
-        var linkedCounts: [Int: Int] = [:]
-        // Entities with a linked object whose version steps (`SQLiteGraphCopySQL.appendsOnlyTo`).
-        var bumped: Set<Int> = []
+        var linked = Linked()
         try connection.forEachRow("SELECT ent, count(*), max(bump) FROM \(SQLiteGraphCopySQL.linkedTable) GROUP BY ent") {
-            linkedCounts[Int($0.int64(0))] = Int($0.int64(1))
-            if $0.int64(2) != 0 { bumped.insert(Int($0.int64(0))) }
+            linked.counts[Int($0.int64(0))] = Int($0.int64(1))
+            if $0.int64(2) != 0 { linked.bumped.insert(Int($0.int64(0))) }
         }
+        return linked
+    }
 
-        var cloneIDs: [Int64] = []
-        try connection.forEachRow(
-            "SELECT new FROM \(SQLiteGraphCopySQL.mapTable(of: sql.rootTag)) WHERE old = ? ORDER BY cp", [.integer(plan.rootID)]
-        ) { cloneIDs.append($0.int64(0)) }
+    /// Writes the copies and the roots' to-many links; a unique violation of many copies (or of
+    /// per-copy values) is said with the copy that repeats a value.
+    private func writeCopies(
+        sql: SQLiteGraphCopySQL, steps: [SQLiteGraphCopySQL.EntityStep], counts: [Int: Int], linked: Linked,
+        rootLinks: [(relationship: RelationshipDescription, ids: [Int64])], root: EntityDescription, parameters: [String: SQLiteValue],
+        progress: GraphCopyProgress
+    ) throws {
+        do {
+            try write(sql: sql, steps: steps, counts: counts, linkedCounts: linked.counts, bumped: linked.bumped, parameters: parameters, progress: progress)
+            try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
+        } catch {
+            let translated = SQLiteStoreContext.translate(error, schema: schema)
+            guard plan.copies > 1 || !plan.perCopyRootValues.isEmpty, let storeError = translated as? StoreError else { throw translated }
+            throw try locatedInCopy(storeError, sql: sql)
+        }
+    }
 
-        if !plan.dryRun {
-            do {
-                try write(sql: sql, steps: steps, counts: counts, linkedCounts: linkedCounts, bumped: bumped, parameters: parameters, progress: progress)
-                try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
-            } catch {
-                let translated = SQLiteStoreContext.translate(error, schema: schema)
-                guard plan.copies > 1 || !plan.perCopyRootValues.isEmpty, let storeError = translated as? StoreError else { throw translated }
-                throw try locatedInCopy(storeError, sql: sql)
+    /// The new `_id`s per copy, entity and original `_id`.
+    private func copiedIDs(_ steps: [SQLiteGraphCopySQL.EntityStep]) throws -> [[String: [Int64: Int64]]] {
+        var byCopy = [[String: [Int64: Int64]]](repeating: [:], count: plan.copies)
+        for step in steps {
+            try connection.forEachRow("SELECT cp, old, new FROM \(SQLiteGraphCopySQL.mapTable(of: step.tag))") { row in
+                byCopy[Int(row.int64(0))][step.name, default: [:]][row.int64(1)] = row.int64(2)
             }
         }
-
-        var ids: [[String: [Int64: Int64]]]?
-        if plan.returnIDs {
-            var byCopy = [[String: [Int64: Int64]]](repeating: [:], count: plan.copies)
-            for step in steps {
-                try connection.forEachRow("SELECT cp, old, new FROM \(SQLiteGraphCopySQL.mapTable(of: step.tag))") { row in
-                    byCopy[Int(row.int64(0))][step.name, default: [:]][row.int64(1)] = row.int64(2)
-                }
-            }
-            ids = byCopy
-        }
-
-        let name = { (tag: Int) in schema.model.entities[tag].name }
-        return GraphCopyResult(
-            cloneIDs: cloneIDs,
-            created: Dictionary(uniqueKeysWithValues: counts.map { (name($0.key), $0.value) }),
-            linked: Dictionary(uniqueKeysWithValues: linkedCounts.map { (name($0.key), $0.value) }),
-            ids: ids)
+        return byCopy
     }
 
     /// Walks the graph level by level (`SQLiteGraphCopySQL.walkLevel`) until a level finds
