@@ -1,4 +1,5 @@
 import ClonerServiceTestSupport
+import ClonerStore
 import ClonerTestSupport
 import Foundation
 import Testing
@@ -152,17 +153,20 @@ struct LifecycleEndToEndTests {
     /// Mid-clone: on PostgreSQL a session is inside the copier's transaction — running one of its
     /// statements on the scratch tables, or between two of them (idle in transaction, the last
     /// one shown), which widens the window a poll can see to the whole copy; on SQLite the job
-    /// reads `running` (the writer holds the file meanwhile).
-    static func cloneIsCopying(_ service: some RunningService, job: String) async throws -> Bool {
+    /// reads `running` (the writer holds the file meanwhile). On PostgreSQL the test's own session
+    /// (`watcher`) asks, so that a poll takes a round trip rather than a psql process: on a loaded
+    /// machine a process per poll let a whole copy pass between two polls.
+    static func cloneIsCopying(_ service: some RunningService, job: String, watcher: PostgreSQLConnection?) async throws -> Bool {
         switch service.backend {
         case .sqlite:
             return try await service.client.get(job).json()["status"] as? String == "running"
         case .postgreSQL:
-            return try await service.sql(
+            guard let watcher else { throw ClientError("no session to watch the clone from") }
+            return try watcher.query(
                 """
                 SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() \
-                AND state IN ('active', 'idle in transaction') AND query LIKE '%\\_clone\\_%';
-                """) != "0"
+                AND state IN ('active', 'idle in transaction') AND query LIKE '%\\_clone\\_%'
+                """)[0].int64(0) != 0
         }
     }
 
@@ -189,6 +193,7 @@ struct LifecycleEndToEndTests {
             let client = service.client
             noteID = try await service.seedLargeNote(items: items, name: "crash")
             fingerprint = try await Self.sourceFingerprint(service, note: noteID)
+            let watcher = backend == .postgreSQL ? try PostgreSQLConnection(uri: database) : nil
             let accepted = try await client.post("/notes/\(noteID)/clone", nil, headers: [("Prefer", "respond-async")])
             #expect(accepted.status == 202)
             jobLocation = try #require(accepted.header("Location"))
@@ -196,7 +201,7 @@ struct LifecycleEndToEndTests {
             // The job as last polled, so a clone never seen copying says how it ended instead.
             var lastJob: [String: Any] = [:]
             while ContinuousClock.now < deadline {
-                if try await Self.cloneIsCopying(service, job: jobLocation) { sawCopying = true; break }
+                if try await Self.cloneIsCopying(service, job: jobLocation, watcher: watcher) { sawCopying = true; break }
                 lastJob = try await client.get(jobLocation).json()
                 let status = lastJob["status"] as? String
                 if status != "queued" && status != "running" { break }
@@ -212,21 +217,21 @@ struct LifecycleEndToEndTests {
             }
             service.signal(SIGKILL)
             #expect(await service.waitForExit(timeout: .seconds(30)) != nil)
-            if backend == .postgreSQL {
+            if let watcher {
                 // PostgreSQL runs to its end what the killed server had sent: a COMMIT it had
                 // received still commits, after the client is gone. What the database holds is
-                // final once the killed server's sessions have ended.
+                // final once the killed server's sessions have ended (the watcher's own aside).
                 let ended = ContinuousClock.now + .seconds(60)
                 let sessions = """
                     SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() \
-                    AND backend_type = 'client backend' AND pid <> pg_backend_pid();
+                    AND backend_type = 'client backend' AND pid <> pg_backend_pid()
                     """
-                var left = try await service.sql(sessions)
-                while left != "0" && ContinuousClock.now < ended {
+                var left = try watcher.query(sessions)[0].int64(0)
+                while left != 0 && ContinuousClock.now < ended {
                     try await Task.sleep(for: .milliseconds(50))
-                    left = try await service.sql(sessions)
+                    left = try watcher.query(sessions)[0].int64(0)
                 }
-                #expect(left == "0", "sessions of the killed server still open")
+                #expect(left == 0, "sessions of the killed server still open")
             }
         }
 
