@@ -84,12 +84,17 @@ extension PostgreSQLStore {
     }
 
     /// Tables, views and the like in the schema the store's tables are created in.
+    /// The tables and views of the current schema, less those an extension owns: a formation's
+    /// `pg_autoctl create postgres` and many managed services install `pg_stat_statements` in
+    /// every database, and its views belong to the extension (`pg_depend`, deptype `e`), not to
+    /// another application whose data Cloner must not write beside.
     private static func tableNames(_ connection: PostgreSQLConnection) throws -> Set<String> {
         var names: Set<String> = []
         try connection.query(
             """
             SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+            AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')
             """
         ).forEachRow { names.insert($0.string(0)) }
         return names

@@ -42,6 +42,30 @@ import Testing
         #expect(tables == 1, "nothing was created beside the foreign table")
     }
 
+    /// What an extension installs in the database (here `pg_stat_statements`, which a
+    /// pg_auto_failover node and many managed services put in every database) is not another
+    /// application's: the store is created beside it. A real table beside it is still refused.
+    @Test func objectsAnExtensionOwnsAreNotAnotherApplicationsTables() throws {
+        let database = try PostgreSQLTestCluster.shared.createDatabase()
+        let connection = try PostgreSQLConnection(uri: database.uri)
+        try connection.execute("CREATE EXTENSION pg_stat_statements")
+        let views = try connection.query("SELECT count(*) FROM pg_views WHERE schemaname = 'public' AND viewname LIKE 'pg_stat_statements%'")[0].int64(0)
+        #expect(views >= 1, "the extension installed no view to be mistaken for a table")
+        let store = try IncrementalStore(location: StoreLocation(database.uri), model: StoreFixtures.notesModel())
+        #expect(try store.write { try $0.save(ChangeSet(inserts: [StoreFixtures.note("beside an extension")])) }.insertedIDs.count == 1)
+
+        let other = try PostgreSQLTestCluster.shared.createDatabase()
+        let otherConnection = try PostgreSQLConnection(uri: other.uri)
+        try otherConnection.execute("CREATE EXTENSION pg_stat_statements")
+        try otherConnection.execute("CREATE TABLE invoices (id int8)")
+        #expect {
+            _ = try IncrementalStore(location: StoreLocation(other.uri), model: StoreFixtures.notesModel())
+        } throws: { error in
+            guard case StoreError.incompatibleStore(_, let reason) = error else { return false }
+            return reason.contains("invoices") && !reason.contains("pg_stat_statements")
+        }
+    }
+
     /// A replica starting beside live ones must not lock their tables: a live replica's open
     /// transaction on the job and idempotency tables (a clone holding its reservation, a lease
     /// scan) does not hold up a second store opening the same, current database. Preparation
