@@ -155,19 +155,17 @@ struct LifecycleEndToEndTests {
     /// one shown), which widens the window a poll can see to the whole copy; on SQLite the job
     /// reads `running` (the writer holds the file meanwhile). On PostgreSQL the test's own session
     /// (`watcher`) asks, so that a poll takes a round trip rather than a psql process: on a loaded
-    /// machine a process per poll let a whole copy pass between two polls.
-    static func cloneIsCopying(_ service: some RunningService, job: String, watcher: PostgreSQLConnection?) async throws -> Bool {
-        switch service.backend {
-        case .sqlite:
-            return try await service.client.get(job).json()["status"] as? String == "running"
-        case .postgreSQL:
-            guard let watcher else { throw ClientError("no session to watch the clone from") }
-            return try watcher.query(
-                """
-                SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() \
-                AND state IN ('active', 'idle in transaction') AND query LIKE '%\\_clone\\_%'
-                """)[0].int64(0) != 0
+    /// machine a process per poll let a whole copy pass between two polls. Blocking: the caller
+    /// polls on a thread of its own, never waiting for a turn of the cooperative pool between polls.
+    static func cloneIsCopying(_ client: ServiceClient, job: String, watcher: PostgreSQLConnection?) throws -> Bool {
+        guard let watcher else {
+            return try client.requestNow("GET", job).json()["status"] as? String == "running"
         }
+        return try watcher.query(
+            """
+            SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() \
+            AND state IN ('active', 'idle in transaction') AND query LIKE '%\\_clone\\_%'
+            """)[0].int64(0) != 0
     }
 
     @Test(
@@ -193,19 +191,25 @@ struct LifecycleEndToEndTests {
             let client = service.client
             noteID = try await service.seedLargeNote(items: items, name: "crash")
             fingerprint = try await Self.sourceFingerprint(service, note: noteID)
-            let watcher = backend == .postgreSQL ? try PostgreSQLConnection(uri: database) : nil
             let accepted = try await client.post("/notes/\(noteID)/clone", nil, headers: [("Prefer", "respond-async")])
             #expect(accepted.status == 202)
             jobLocation = try #require(accepted.header("Location"))
-            let deadline = ContinuousClock.now + .seconds(60)
+            let job = jobLocation, watched = backend == .postgreSQL ? database : nil
             // The job as last polled, so a clone never seen copying says how it ended instead.
-            var lastJob: [String: Any] = [:]
-            while ContinuousClock.now < deadline {
-                if try await Self.cloneIsCopying(service, job: jobLocation, watcher: watcher) { sawCopying = true; break }
-                lastJob = try await client.get(jobLocation).json()
-                let status = lastJob["status"] as? String
-                if status != "queued" && status != "running" { break }
-                try await Task.sleep(for: .milliseconds(5))
+            let lastJob: String
+            (sawCopying, lastJob) = try await Blocking.run {
+                let watcher = try watched.map { try PostgreSQLConnection(uri: $0) }
+                let deadline = ContinuousClock.now + .seconds(60)
+                var last = ""
+                while ContinuousClock.now < deadline {
+                    if try Self.cloneIsCopying(client, job: job, watcher: watcher) { return (true, last) }
+                    let polled = try client.requestNow("GET", job)
+                    last = polled.text
+                    let status = try polled.json()["status"] as? String
+                    if status != "queued" && status != "running" { break }
+                    usleep(2_000)
+                }
+                return (false, last)
             }
             #expect(sawCopying, "the clone was never seen copying; the job last read: \(lastJob)")
             let running = try await client.get(jobLocation).json()
@@ -217,10 +221,11 @@ struct LifecycleEndToEndTests {
             }
             service.signal(SIGKILL)
             #expect(await service.waitForExit(timeout: .seconds(30)) != nil)
-            if let watcher {
+            if backend == .postgreSQL {
                 // PostgreSQL runs to its end what the killed server had sent: a COMMIT it had
                 // received still commits, after the client is gone. What the database holds is
                 // final once the killed server's sessions have ended (the watcher's own aside).
+                let watcher = try PostgreSQLConnection(uri: database)
                 let ended = ContinuousClock.now + .seconds(60)
                 let sessions = """
                     SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() \
