@@ -92,6 +92,20 @@ def created_note(port, members):
     return int(json.loads(answer.split(b"\r\n\r\n", 1)[1])["_id"])
 
 
+def refusals(connections):
+    """Closes `connections` (non-blocking), counting those the service answered 503."""
+    refused = 0
+    for connection in connections:
+        connection.setblocking(False)
+        try:
+            if connection.recv(64).startswith(b"HTTP/1.1 503"):
+                refused += 1
+        except OSError:
+            pass
+        connection.close()
+    return refused
+
+
 def measure(name, args, send, body_bytes=None, setup=None):
     process, port = start(args.binary, args.database, dict(e.split("=", 1) for e in args.env))
     try:
@@ -226,14 +240,7 @@ def main():
                     refused += 1  # answered and closed before the 64 MiB were sent
                 connections.append(connection)
             time.sleep(5)
-            for connection in connections:
-                connection.setblocking(False)
-                try:
-                    if connection.recv(64).startswith(b"HTTP/1.1 503"):
-                        refused += 1
-                except OSError:
-                    pass
-                connection.close()
+            refused += refusals(connections)
             return f"16 x 64 MiB lines: {refused} refused"
         measure("lines", args, lines)
     if "array-bodies" in scenarios:
@@ -318,15 +325,7 @@ def main():
                     pass  # the server stopped reading: its share is full, or it answered 503
                 connections.append(connection)
             time.sleep(5)
-            refused = 0
-            for connection in connections:
-                try:
-                    if connection.recv(64).startswith(b"HTTP/1.1 503"):
-                        refused += 1
-                except OSError:
-                    pass
-                connection.close()
-            return f"250 stalled uploads: {refused} refused"
+            return f"250 stalled uploads: {refusals(connections)} refused"
         measure("uploads", args, uploads, setup=create)
 
 
