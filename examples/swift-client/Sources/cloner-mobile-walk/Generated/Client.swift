@@ -29,8 +29,8 @@ import HTTPTypes
 /// 413); at most 100,000 JSON objects in a create or PATCH body below its own, objects inside `json`
 /// values included (`maxObjectsPerRequest`, 413 `payload_too_large` naming the widest member, before
 /// the body is parsed); at most 1,000,000 JSON values of any kind in a create, PATCH or clone body
-/// (`maxValuesPerRequest`, 413 naming the member holding the most); at most 1,000,000 JSON values of any kind in a create, PATCH or clone body
-/// (`maxValuesPerRequest`, 413 naming the member holding the most); at most 1,000,000 objects per clone, all copies together (`maxObjectsPerClone`,
+/// (`maxValuesPerRequest`, 413 naming the member holding the most); at most 1,000,000 objects per
+/// clone, all copies together (`maxObjectsPerClone`,
 /// 422 `too_many_objects`; the walk stops one object past it, so the count named is a lower bound);
 /// a value of a unique text, binary or json attribute holds at most 2000 bytes, shared by the
 /// variable-length members of a `uniqueTogether` group (422 naming the field); `order` names each key
