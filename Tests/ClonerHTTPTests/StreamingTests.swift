@@ -95,13 +95,18 @@ final class StreamProgress: Sendable {
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
         let release = DispatchSemaphore(value: 0)
+        let blocked = LockedValue(0)
         let blockers = 2 * ProcessInfo.processInfo.activeProcessorCount
-        for _ in 0..<blockers { Task.detached { Self.block(on: release) } }
+        for _ in 0..<blockers { Task.detached { Self.block(on: release, counting: blocked) } }
         let (status, output) = try await Blocking.run {
-            // Give the blockers a moment to occupy the pool, ask, then let them go (from here:
-            // this test's own continuation needs the pool back).
-            usleep(100_000)
+            // Once the pool's threads (one per core) are all blocked, ask, then let them go
+            // (from here: this test's own continuation needs the pool back). Suites running beside
+            // this one may hold pool threads themselves, which blocks the pool all the same: the
+            // wait is bounded and asks anyway when it runs out.
             defer { for _ in 0..<blockers { release.signal() } }
+            try? eventuallyBlocking("the cooperative pool blocked", timeout: .seconds(5)) {
+                blocked.withLock { $0 } >= ProcessInfo.processInfo.activeProcessorCount
+            }
             return try run(
                 "/usr/bin/curl",
                 [
@@ -113,7 +118,8 @@ final class StreamProgress: Sendable {
         #expect(output.hasSuffix("async"))
     }
 
-    private static func block(on semaphore: DispatchSemaphore) {
+    private static func block(on semaphore: DispatchSemaphore, counting blocked: LockedValue<Int>) {
+        blocked.withLock { $0 += 1 }
         semaphore.wait()
     }
 
@@ -134,9 +140,17 @@ final class StreamProgress: Sendable {
         var receive: Int32 = 4096
         setsockopt(client!.fd, SOL_SOCKET, SO_RCVBUF, &receive, socklen_t(MemoryLayout<Int32>.size))
         client?.send("GET /endless HTTP/1.1\r\nHost: x\r\n\r\n")
-        // Without reading, the producer must stall: the 100 MB body cannot all be queued.
-        try await Task.sleep(for: .seconds(1))
-        let stalledAt = progress.state.withLock { $0.written }
+        // Without reading, the producer must stall: the 100 MB body cannot all be queued. It has
+        // stalled once its count stands still for half a second (bounded).
+        var stalledAt = -1
+        var still = 0
+        for _ in 0..<200 where still < 10 {
+            try await Task.sleep(for: .milliseconds(50))
+            let now = progress.state.withLock { $0.written }
+            still = now == stalledAt && now > 0 ? still + 1 : 0
+            stalledAt = now
+        }
+        #expect(still >= 10, "the producer never stood still")
         #expect(stalledAt < 20_000_000)
         client = nil
         var failed = false

@@ -58,7 +58,8 @@ struct CloneAdmissionServiceTests {
             let blocker = try SQLiteConnection(path: path)
             try blocker.execute("BEGIN IMMEDIATE")
             let first = Pending(client, "POST", "/notes/\(noteID)/clone", body: "{}")
-            usleep(400_000)
+            // The first clone has its place once its job is counted; it then waits on the lock.
+            try eventuallyBlocking("the first clone's job started") { try client.metricNow("cloner_jobs_in_flight") >= 1 }
             let outcome: T
             do {
                 outcome = try during(client, noteID)
@@ -83,7 +84,8 @@ struct CloneAdmissionServiceTests {
                 let async = Pending(client, "POST", "/notes/\(noteID)/clone", body: "{}", headers: [("Prefer", "respond-async")])
                 let bad = try client.requestNow("POST", "/notes/\(noteID)/clone", body: #"{"exclude":["nope"]}"#)
                 guard bad.status == 422 else { throw ClientError("a bad clone answered \(bad.status): \(bad.text)") }
-                usleep(300_000)
+                // The two synchronous clones are queued behind the first before the lock goes.
+                try eventuallyBlocking("three clones in flight") { try client.metricNow("cloner_jobs_in_flight") >= 3 }
                 return [second, third, async]
             }
             let answers = try await Blocking.run { try others.map { try $0.value() } }
