@@ -27,6 +27,10 @@ extension PostgreSQLValue {
         case .integer(let value): self = .int8(value)
         case .text(let value): self = .text(value)
         case .ids(let ids): self = .int8Array(ids)
+        case .bytes(let bytes): self = .bytea(bytes)
+        case .timestamp(let date): self = .timestamptz(millisecondsSince1970: SQLArgument.milliseconds(date))
+        case .texts(let texts): self = .textArray(texts)
+        case .blobKeys(let keys): self = .array(element: .bytea, keys.map(PostgreSQLValue.bytea))
         }
     }
 }

@@ -18,6 +18,14 @@ protocol SQLConnection: AnyObject {
     static func value(_ argument: SQLArgument) -> Value
     /// Runs a query and hands each row to `body`; the row is valid only inside the call.
     func forEachRow(_ sql: String, arguments: [SQLArgument], _ body: (Row) throws -> Void) throws
+
+    // MARK: blobs and service tables
+
+    /// Runs `body`, a write that may meet a row another writer stored meanwhile under the same
+    /// unique key: false when it did, the transaction still usable and `body`'s changes undone
+    /// (a statement-level rollback on SQLite, a savepoint on PostgreSQL, where an error would
+    /// otherwise abort the whole transaction).
+    func skippingUniqueViolation(_ body: () throws -> Void) throws -> Bool
 }
 
 extension SQLConnection {

@@ -30,4 +30,16 @@ protocol SQLDialect {
     /// edge reaches from a row found (`c`), `UNION` dropping repeats so that cycles end. Each
     /// edge reads `SELECT entity, id FROM table AS t WHERE condition`, its condition naming `c`.
     static func closure(edges: [SQLClosureEdge]) -> String
+
+    // MARK: blobs and service tables
+
+    /// The clause after a `SELECT` that holds the rows it reads with `lock`; empty where one
+    /// writer runs at a time, so no one else changes them before the transaction ends.
+    static func rowLock(_ lock: SQLRowLock) -> String
+    /// `IN` the blob keys bound as parameter `n` (`SQLArgument.blobKeys`), as a condition's
+    /// right-hand side.
+    static func amongBlobKeys(_ n: Int) -> String
+    /// The bytes of `expression` from the 1-based place bound as parameter `start`, as many as
+    /// parameter `length`: a part of a chunk read without reading the whole.
+    static func bytesSlice(_ expression: String, start: Int, length: Int) -> String
 }

@@ -30,6 +30,11 @@ extension SQLiteValue {
         case .integer(let value): self = .integer(value)
         case .text(let value): self = .text(value)
         case .ids(let ids): self = SQLiteStoreContext.idArray(ids)
+        case .bytes(let bytes): self = .blob(bytes)
+        case .timestamp(let date): self = .integer(SQLArgument.milliseconds(date))
+        case .texts(let texts): self = .text(SQLArgument.jsonArray(texts))
+        // Keys of one length, end to end: `SQLiteDialect.amongBlobKeys` cuts them apart.
+        case .blobKeys(let keys): self = .blob(keys.reduce(into: Data()) { $0.append($1) })
         }
     }
 }
