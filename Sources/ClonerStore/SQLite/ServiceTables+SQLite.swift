@@ -1,10 +1,5 @@
-/// Tables the service keeps beside the model's: idempotency answers and clone jobs. They live in
-/// the same file so that recording an answer commits in the same transaction as the clone it
-/// describes — a retry can never see a clone without its answer, or an answer without its clone.
-enum ServiceTables {
-    static let idempotency = "_cloner_idempotency"
-    static let jobs = "_cloner_jobs"
-
+/// The service tables in SQLite types: times are integer milliseconds.
+extension ServiceTables {
     static let createStatements = [
         """
         CREATE TABLE IF NOT EXISTS "\(idempotency)" (

@@ -1,0 +1,10 @@
+/// Tables the service keeps beside the model's: idempotency answers and clone jobs. They live in
+/// the store's database so that recording an answer commits in the same transaction as the clone
+/// it describes — a retry can never see a clone without its answer, or an answer without its clone.
+enum ServiceTables {
+    static let idempotency = "_cloner_idempotency"
+    static let jobs = "_cloner_jobs"
+    /// The names as the SQL written once over both backends spells them.
+    static let quotedIdempotency = quoted(idempotency)
+    static let quotedJobs = quoted(jobs)
+}
