@@ -47,7 +47,7 @@ extension SQLiteStore {
                         rows.append(($0.int64(0), $0.data(1)))
                     }
                     for row in rows {
-                        let hash = try SQLiteStoreContext.storeBlob(row.bytes, on: connection)
+                        let hash = try connection.storeBlob(row.bytes)
                         try connection.execute(
                             "UPDATE \(table) SET \(quoted(column)) = ?, \(quoted(aside)) = NULL WHERE \"_id\" = ?", [.blob(hash), .integer(row.id)])
                     }
