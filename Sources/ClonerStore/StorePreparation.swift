@@ -11,16 +11,3 @@ public enum StorePreparation: Sendable, Hashable {
     /// `changes` says what each step did, in order.
     case migrated(fromFingerprint: String, toFingerprint: String, changes: [String])
 }
-
-extension SchemaMigrator.Step {
-    /// The step as a line of the start-up log.
-    var logDescription: String {
-        switch self {
-        case .sql(let sql): return sql
-        case let .requireNoNulls(entity, column): return "\(entity).\(column) made required (no row lacks it)"
-        case let .createUniqueIndex(entity, attribute): return "unique index on \(entity).\(attribute)"
-        case let .createUniqueTogetherIndex(entity, attributes):
-            return "unique index on \(entity) (\(attributes.joined(separator: ", ")))"
-        }
-    }
-}

@@ -57,7 +57,7 @@ import Testing
 
     /// Migration steps from the notes model to one that adds attributes of every kind, an entity
     /// and relationships (a reference column and a join table) to the existing ones.
-    static func migrationSteps(postgreSQL: Bool) throws -> [SchemaMigrator.Step] {
+    static func migrationSteps(postgreSQL: Bool) throws -> [SchemaMigrationStep] {
         let old = StoreFixtures.notesModel()
         let added = everyShapeModel().entity(named: "Shape")!.attributes.map { attribute in
             var added = attribute
@@ -77,7 +77,8 @@ import Testing
             ])
         new = DataModel(entities: entities)
         let snapshot = SchemaSnapshot(model: old)
-        return postgreSQL ? try PostgreSQLSchemaMigrator(old: snapshot, new: new).plan() : try SchemaMigrator(old: snapshot, new: new).plan()
+        return postgreSQL
+            ? try SchemaMigrator<PostgreSQLDialect>(old: snapshot, new: new).plan() : try SchemaMigrator<SQLiteDialect>(old: snapshot, new: new).plan()
     }
 
     static func text(postgreSQL: Bool) throws -> String {
@@ -85,7 +86,7 @@ import Testing
         for (name, model) in try models() {
             let schema = StoreSchema(model: model)
             out += "-- model \(name)\n"
-            let statements = postgreSQL ? PostgreSQLSchema(schema: schema).createStatements() : schema.createStatements()
+            let statements = postgreSQL ? PostgreSQLDialect.createStatements(for: schema) : SQLiteDialect.createStatements(for: schema)
             for statement in statements { out += statement + ";\n" }
         }
         out += "-- migration notes -> notes with more\n"
@@ -108,7 +109,7 @@ import Testing
         out += "-- bookkeeping\n"
         let bookkeeping =
             postgreSQL
-            ? [PostgreSQLSchema.metadataCreateStatement] + PostgreSQLSchema.serviceCreateStatements
+            ? [PostgreSQLDialect.metadataTableStatement] + PostgreSQLSchema.serviceCreateStatements
             : ServiceTables.createStatements
         for statement in bookkeeping { out += statement + ";\n" }
         return out

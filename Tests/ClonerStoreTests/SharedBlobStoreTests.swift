@@ -177,7 +177,7 @@ import Testing
         case .sqlite(let path):
             let connection = try SQLiteConnection(path: path)
             try connection.execute("CREATE TABLE \"_cloner_meta\" (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            for statement in schema.createStatements() where !isBlobPart(statement) {
+            for statement in SQLiteDialect.createStatements(for: schema) where !isBlobPart(statement) {
                 try connection.execute(statement.replacingOccurrences(of: " REFERENCES \"_cloner_blobs\"(\"hash\")", with: ""))
             }
             for (key, value) in metadata { try connection.execute("INSERT INTO \"_cloner_meta\" VALUES (?, ?)", [.text(key), .text(value)]) }
@@ -188,8 +188,8 @@ import Testing
             }
         case .postgreSQL(let uri):
             let connection = try PostgreSQLConnection(uri: uri)
-            try connection.execute(PostgreSQLSchema.metadataCreateStatement)
-            for statement in PostgreSQLSchema(schema: schema).createStatements() where !isBlobPart(statement) {
+            try connection.execute(PostgreSQLDialect.metadataTableStatement)
+            for statement in PostgreSQLDialect.createStatements(for: schema) where !isBlobPart(statement) {
                 try connection.execute(statement)
             }
             for (key, value) in metadata { _ = try connection.query("INSERT INTO \"_cloner_meta\" VALUES ($1, $2)", [.text(key), .text(value)]) }

@@ -1,9 +1,10 @@
 import ClonerModel
 
 /// How a `StoreSchema` (the backend-neutral model → storage mapping: which relationship is a
-/// column where, join tables, position columns) is laid out in PostgreSQL: the tables and indexes
-/// are the DDL written once (`SQLSchemaDialect`, in `PostgreSQLDialect`'s types), and the
-/// reference constraints added after them are this type's.
+/// column where, join tables, position columns) is laid out in PostgreSQL: the tables, indexes and
+/// reference constraints are the DDL written once (`SQLDialect+Schema.swift`, in
+/// `PostgreSQLDialect`'s spellings); this type holds what PostgreSQL adds to it, the identifier
+/// limit and the unique indexes' names.
 ///
 /// The layout is the SQLite store's, table for table and column for column, so the two answer
 /// alike: `_id int8` from the table's identity sequence (never reused, as SQLite's AUTOINCREMENT),
@@ -78,32 +79,11 @@ struct PostgreSQLSchema: Sendable {
         return prefix + "_" + String(hash, radix: 16)
     }
 
-    /// Reference columns are checked at COMMIT (deferred), as on SQLite: a graph is inserted
-    /// entity after entity, and cycles (a card's `next` pointing at another new card) cannot be
-    /// ordered otherwise.
-    static func constraintStatement(_ foreignKey: ForeignKeyDescription) -> String {
-        "ALTER TABLE \(quoted(foreignKey.entity)) ADD CONSTRAINT \(quoted(identifier("\(foreignKey.entity)_\(foreignKey.column)_ref")))"
-            + " FOREIGN KEY (\(quoted(foreignKey.column))) REFERENCES \(quoted(foreignKey.referencedEntity))(\"_id\") DEFERRABLE INITIALLY DEFERRED"
-    }
-
-    /// The reference constraints of one entity's table.
-    func constraintStatements(for entity: EntityDescription) -> [String] {
-        (schema.foreignKeys[entity.name] ?? []).map(Self.constraintStatement)
-            + entity.attributes.filter { $0.type == .binary }.flatMap { Self.blobReferenceStatements(entity: entity.name, column: $0.name) }
-    }
-
     // MARK: - blobs (docs/architecture.md#shared-blobs)
 
-    /// A binary column's constraint and index (`PostgreSQLDialect` declares no reference with its
-    /// column). The constraint is checked at once, not at COMMIT: the check takes a KEY SHARE lock
-    /// on the blob row as the reference is written, which is what keeps a concurrent sweep from
-    /// deleting that blob (see `sweepBlobs`).
+    /// A binary column's constraint and index, for the blob migration.
     static func blobReferenceStatements(entity: String, column: String) -> [String] {
-        [
-            "ALTER TABLE \(quoted(entity)) ADD CONSTRAINT \(quoted(identifier("\(entity)_\(column)_blobref")))"
-                + " FOREIGN KEY (\(quoted(column))) REFERENCES \(quoted(StoreSchema.blobTable)) (\"hash\")",
-            PostgreSQLDialect.blobIndexStatement(entity: entity, column: column),
-        ]
+        PostgreSQLDialect.blobColumnStatements(entity: entity, column: column)
     }
 
     /// The blob rows and their chunks. Chunks are stored uncompressed (STORAGE EXTERNAL): the
@@ -118,22 +98,10 @@ struct PostgreSQLSchema: Sendable {
         "ALTER TABLE \(quoted(StoreSchema.blobChunkTable)) ALTER COLUMN \"bytes\" SET STORAGE EXTERNAL",
     ]
 
-    /// The whole schema, for a new store: tables first, then join tables, then the reference
-    /// constraints between them (a table may name one created after it).
-    func createStatements() -> [String] {
-        Self.blobCreateStatements + model.entities.flatMap { PostgreSQLDialect.createStatements(for: $0, in: schema) }
-            + schema.joinTables.flatMap(PostgreSQLDialect.createStatements(for:))
-            + model.entities.flatMap(constraintStatements(for:))
-    }
-
     // MARK: - bookkeeping tables
 
-    static let metadataTable = StoreSchema.metadataTable
     static let idempotencyTable = "_cloner_idempotency"
     static let jobsTable = "_cloner_jobs"
-
-    static let metadataCreateStatement =
-        "CREATE TABLE \(quoted(metadataTable)) (key text COLLATE \"C\" PRIMARY KEY, value text NOT NULL)"
 
     /// The service's tables (SQLite's `ServiceTables`, in PostgreSQL types): idempotency answers
     /// and clone jobs, in the same database so an answer commits with the clone it describes.

@@ -1,3 +1,5 @@
+import ClonerModel
+
 /// What the store SQL written once (`SQLStoreContext`) leaves to each backend: how parameters are
 /// written, how a list of ids bound as one parameter is matched and read as rows with their
 /// places, and how an insert skips rows that are there already. The rest of the text (tables,
@@ -42,4 +44,41 @@ protocol SQLDialect {
     /// The bytes of `expression` from the 1-based place bound as parameter `start`, as many as
     /// parameter `length`: a part of a chunk read without reading the whole.
     static func bytesSlice(_ expression: String, start: Int, length: Int) -> String
+
+    // MARK: schema
+
+    /// The DDL written once (`SQLDialect+Schema.swift`: entity tables, reference and position
+    /// columns, indexes, join tables, the migration's steps) leaves to each backend its types and
+    /// literals, how a table numbers its rows, whether references are declared with their columns,
+    /// and how a name the store makes up is kept within the backend's identifier limit. Each
+    /// backend's text is the one its stores were created with, to the byte; `SchemaDDLTextTests`
+    /// holds it.
+    ///
+    /// Requiredness is the save path's job, not NOT NULL's, on both: a model that makes an
+    /// attribute optional must migrate in place (SQLite cannot relax a NOT NULL without rebuilding
+    /// the table).
+
+    /// The type of ids, versions, references and positions.
+    static var integerType: String { get }
+    static func columnType(_ type: AttributeType) -> String
+    /// `value` as a constant for a DEFAULT clause (and a migration's UPDATE), as the backend reads
+    /// it back for rows that existed before the column was added.
+    static func literal(_ value: AttributeValue) -> String
+    /// The `_id` column: numbered by the table, a number never reused.
+    static var idColumn: String { get }
+    /// Whether reference columns (to rows and to blobs) declare their REFERENCES clause, and a
+    /// binary column's index is made with its table. Otherwise both are added as constraints once
+    /// every table exists (`referenceStatements`): a table may name one created after it.
+    static var declaresReferences: Bool { get }
+    /// A name the store makes up for an index or a constraint, as the backend keeps it.
+    static func identifier(_ name: String) -> String
+    /// What comes between an index's table and its column list.
+    static var indexColumnsLead: String { get }
+    /// What follows a join table's column list.
+    static var joinTableOptions: String { get }
+    /// The blob rows and their chunks (docs/architecture.md#shared-blobs), made before any table
+    /// that references them.
+    static var blobTableStatements: [String] { get }
+    /// The store's own key-value table (`StoreMetadata`).
+    static var metadataTableStatement: String { get }
 }

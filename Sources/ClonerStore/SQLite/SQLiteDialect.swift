@@ -3,7 +3,7 @@ import ClonerModel
 /// SQLite's side of the shared store SQL: `?n` parameters (untyped, so an integer needs no cast),
 /// id lists bound as one JSON array text and read with `json_each` (`key` is the 0-based place),
 /// and `INSERT OR IGNORE`.
-enum SQLiteDialect: SQLSchemaDialect {
+enum SQLiteDialect: SQLDialect {
     static func parameter(_ n: Int) -> String { "?\(n)" }
     static func integer(_ n: Int) -> String { "?\(n)" }
     static func among(_ n: Int) -> String { "IN (SELECT value FROM json_each(?\(n)))" }
@@ -29,18 +29,4 @@ extension SQLiteDialect {
         let body = (["SELECT ?1, ?2"] + steps).joined(separator: "\nUNION\n")
         return "WITH RECURSIVE closure(ent, id) AS (\(body)) SELECT ent, id FROM closure"
     }
-}
-
-extension SQLiteDialect {
-    static let integerType = "INTEGER"
-    static func columnType(_ type: AttributeType) -> String { type.sqlType }
-    static func literal(_ value: AttributeValue) -> String { value.sqlLiteral }
-    /// AUTOINCREMENT: an id is never reused, even after the row with the highest is deleted.
-    static let idColumn = "\"_id\" INTEGER PRIMARY KEY AUTOINCREMENT"
-    /// A column added by ALTER TABLE may carry its reference; a constraint cannot be added later.
-    static let declaresReferences = true
-    static func indexName(_ name: String) -> String { name }
-    static let indexColumnsLead = ""
-    /// A join table is its primary key: a WITHOUT ROWID table stores each pair once.
-    static let joinTableOptions = " WITHOUT ROWID"
 }

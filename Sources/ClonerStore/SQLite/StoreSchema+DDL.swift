@@ -11,10 +11,4 @@ extension StoreSchema {
         \"n\" INTEGER NOT NULL, \"bytes\" BLOB NOT NULL, UNIQUE (\"hash\", \"n\"))
         """,
     ]
-
-    /// The whole schema, for a new store, in SQLite's DDL (`SQLiteDialect`).
-    func createStatements() -> [String] {
-        StoreSchema.blobCreateStatements + model.entities.flatMap { SQLiteDialect.createStatements(for: $0, in: self) }
-            + joinTables.flatMap(SQLiteDialect.createStatements(for:))
-    }
 }

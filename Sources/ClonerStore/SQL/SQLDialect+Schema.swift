@@ -1,35 +1,9 @@
 import ClonerModel
 
-/// What the DDL written once (entity tables, reference and position columns, indexes, join
-/// tables) leaves to each backend: its types and literals, how a table numbers its rows, whether
-/// references are declared with their columns, and how a name the store makes up is kept within
-/// the backend's identifier limit. Each backend's text is the one its stores were created with,
-/// to the byte; `SchemaDDLTextTests` holds it.
-///
-/// Requiredness is the save path's job, not NOT NULL's, on both: a model that makes an attribute
-/// optional must migrate in place (SQLite cannot relax a NOT NULL without rebuilding the table).
-protocol SQLSchemaDialect: SQLDialect {
-    /// The type of ids, versions, references and positions.
-    static var integerType: String { get }
-    static func columnType(_ type: AttributeType) -> String
-    /// `value` as a constant for a DEFAULT clause, as the backend reads it back for rows that
-    /// existed before the column was added.
-    static func literal(_ value: AttributeValue) -> String
-    /// The `_id` column: numbered by the table, a number never reused.
-    static var idColumn: String { get }
-    /// Whether reference columns (to rows and to blobs) declare their REFERENCES clause, and a
-    /// binary column's index is made with its table. Otherwise both are added once every table
-    /// exists, by the backend's own constraint statements.
-    static var declaresReferences: Bool { get }
-    /// A name the store makes up for an index, as the backend keeps it.
-    static func indexName(_ name: String) -> String
-    /// What comes between an index's table and its column list.
-    static var indexColumnsLead: String { get }
-    /// What follows a join table's column list.
-    static var joinTableOptions: String { get }
-}
-
-extension SQLSchemaDialect {
+/// The DDL written once over the dialect's schema spellings (`SQLDialect`, MARK schema): the
+/// tables, columns and indexes a model needs, as `StoreSchema` lays it out, for a new store and
+/// for the steps of a migration (`SchemaMigrator`).
+extension SQLDialect {
     /// A binary column holds its blob's key, checked at once (not at COMMIT), and has no DEFAULT:
     /// the save path writes a default's key itself (and SQLite's ADD COLUMN allows a REFERENCES
     /// column only with a NULL default).
@@ -53,7 +27,7 @@ extension SQLSchemaDialect {
         return columns
     }
 
-    /// `name` is the index's name as kept (`indexName`).
+    /// `name` is the index's name as kept (`identifier`).
     static func indexStatement(named name: String, unique: Bool = false, on table: String, columns: [String]) -> String {
         let list = columns.map(quoted).joined(separator: ", ")
         return "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoted(name)) ON \(quoted(table))\(indexColumnsLead)(\(list))"
@@ -63,16 +37,16 @@ extension SQLSchemaDialect {
     /// through it from the referenced side.
     static func indexStatements(_ foreignKey: ForeignKeyDescription) -> [String] {
         let columns = [foreignKey.column] + (foreignKey.isUnique ? [] : foreignKey.positionColumn.map { [$0] } ?? [])
-        let name = indexName("\(foreignKey.entity)_\(foreignKey.column)_fk")
+        let name = identifier("\(foreignKey.entity)_\(foreignKey.column)_fk")
         return [indexStatement(named: name, unique: foreignKey.isUnique, on: foreignKey.entity, columns: columns)]
     }
 
-    static func uniqueIndexName(entity: String, attribute: String) -> String { indexName("\(entity)_\(attribute)_unique") }
+    static func uniqueIndexName(entity: String, attribute: String) -> String { identifier("\(entity)_\(attribute)_unique") }
 
     /// Parentheses and commas cannot occur in model names, so this name never collides with a
     /// single attribute's `uniqueIndexName`.
     static func uniqueTogetherIndexName(entity: String, attributes: [String]) -> String {
-        indexName("\(entity)(\(attributes.joined(separator: ",")))_unique")
+        identifier("\(entity)(\(attributes.joined(separator: ",")))_unique")
     }
 
     static func uniqueIndexStatement(entity: String, attribute: String) -> String {
@@ -84,7 +58,7 @@ extension SQLSchemaDialect {
     }
 
     static func blobIndexStatement(entity: String, column: String) -> String {
-        indexStatement(named: indexName(StoreSchema.blobIndexName(entity: entity, column: column)), on: entity, columns: [column])
+        indexStatement(named: identifier(StoreSchema.blobIndexName(entity: entity, column: column)), on: entity, columns: [column])
     }
 
     /// CREATE TABLE and its indexes for one entity.
@@ -116,7 +90,41 @@ extension SQLSchemaDialect {
         columns.append("PRIMARY KEY (\"src\", \"dst\")")
         return [
             "CREATE TABLE \(quoted(joinTable.name)) (\n  \(columns.joined(separator: ",\n  "))\n)\(joinTableOptions)",
-            indexStatement(named: indexName(joinTable.name + "_dst"), on: joinTable.name, columns: ["dst", "src"]),
+            indexStatement(named: identifier(joinTable.name + "_dst"), on: joinTable.name, columns: ["dst", "src"]),
         ]
+    }
+
+    /// The whole schema, for a new store: the blob tables, then every entity's table, then the
+    /// join tables, then the references declared apart (a table may name one created after it).
+    static func createStatements(for schema: StoreSchema) -> [String] {
+        blobTableStatements + schema.model.entities.flatMap { createStatements(for: $0, in: schema) }
+            + schema.joinTables.flatMap(createStatements(for:))
+            + schema.model.entities.flatMap { referenceStatements(for: $0, in: schema) }
+    }
+
+    /// The references of one entity's table a backend that does not declare them with their
+    /// columns adds once every table exists; none where they are declared.
+    static func referenceStatements(for entity: EntityDescription, in schema: StoreSchema) -> [String] {
+        guard !declaresReferences else { return [] }
+        return (schema.foreignKeys[entity.name] ?? []).map(referenceStatement)
+            + entity.attributes.filter { $0.type == .binary }.flatMap { blobColumnStatements(entity: entity.name, column: $0.name) }
+    }
+
+    /// A reference column's constraint, added after its table. Checked at COMMIT (deferred), as
+    /// a declared reference is.
+    static func referenceStatement(_ foreignKey: ForeignKeyDescription) -> String {
+        "ALTER TABLE \(quoted(foreignKey.entity)) ADD CONSTRAINT \(quoted(identifier("\(foreignKey.entity)_\(foreignKey.column)_ref")))"
+            + " FOREIGN KEY (\(quoted(foreignKey.column))) REFERENCES \(quoted(foreignKey.referencedEntity))(\"_id\") DEFERRABLE INITIALLY DEFERRED"
+    }
+
+    /// What a binary column needs beside its table: its index and, where references are not
+    /// declared with their columns, its constraint. The constraint is checked at once, not at
+    /// COMMIT: on PostgreSQL the check takes a KEY SHARE lock on the blob row as the reference is
+    /// written, which is what keeps a concurrent sweep from deleting that blob.
+    static func blobColumnStatements(entity: String, column: String) -> [String] {
+        let constraint =
+            "ALTER TABLE \(quoted(entity)) ADD CONSTRAINT \(quoted(identifier("\(entity)_\(column)_blobref")))"
+            + " FOREIGN KEY (\(quoted(column))) REFERENCES \(quoted(StoreSchema.blobTable)) (\"hash\")"
+        return (declaresReferences ? [] : [constraint]) + [blobIndexStatement(entity: entity, column: column)]
     }
 }

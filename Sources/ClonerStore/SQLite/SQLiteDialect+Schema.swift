@@ -1,0 +1,19 @@
+import ClonerModel
+
+/// SQLite's DDL: references declared with their columns (a constraint cannot be added to a table
+/// later), the blob and join tables WITHOUT ROWID where a row is its key.
+extension SQLiteDialect {
+    static let integerType = "INTEGER"
+    static func columnType(_ type: AttributeType) -> String { type.sqlType }
+    static func literal(_ value: AttributeValue) -> String { value.sqlLiteral }
+    /// AUTOINCREMENT: an id is never reused, even after the row with the highest is deleted.
+    static let idColumn = "\"_id\" INTEGER PRIMARY KEY AUTOINCREMENT"
+    /// A column added by ALTER TABLE may carry its reference; a constraint cannot be added later.
+    static let declaresReferences = true
+    static func identifier(_ name: String) -> String { name }
+    static let indexColumnsLead = ""
+    /// A join table is its primary key: a WITHOUT ROWID table stores each pair once.
+    static let joinTableOptions = " WITHOUT ROWID"
+    static var blobTableStatements: [String] { StoreSchema.blobCreateStatements }
+    static let metadataTableStatement = "CREATE TABLE \(quoted(StoreSchema.metadataTable)) (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+}

@@ -1,0 +1,23 @@
+/// One step of a migration (`SchemaMigrator`), as a store runs it and logs it.
+enum SchemaMigrationStep: Equatable {
+    case sql(String)
+    /// Making an attribute required is safe only if no row lacks it.
+    case requireNoNulls(entity: String, column: String)
+    /// Adding a unique index fails if duplicates exist; say so instead of a raw database error.
+    case createUniqueIndex(entity: String, attribute: String)
+    /// The same for a `uniqueTogether` group.
+    case createUniqueTogetherIndex(entity: String, attributes: [String])
+}
+
+extension SchemaMigrationStep {
+    /// The step as a line of the start-up log.
+    var logDescription: String {
+        switch self {
+        case .sql(let sql): return sql
+        case let .requireNoNulls(entity, column): return "\(entity).\(column) made required (no row lacks it)"
+        case let .createUniqueIndex(entity, attribute): return "unique index on \(entity).\(attribute)"
+        case let .createUniqueTogetherIndex(entity, attributes):
+            return "unique index on \(entity) (\(attributes.joined(separator: ", ")))"
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ClonerModel
+
+/// What opening a store asks of its backend: the primitives under the one opening sequence
+/// (`StoreOpening+Preparation.swift` — read the metadata, refuse another application's database,
+/// create or migrate the schema, write the metadata). A backend that leaves one out does not
+/// compile.
+///
+/// The two databases decide differently in one place, how the preparation is kept to one process
+/// at a time: PostgreSQL runs all of it in one transaction under an advisory lock, since its DDL
+/// is transactional and a replica that waited must find the finished result; SQLite has one
+/// writer per file, so each step that must be whole is one transaction holding the file's write
+/// lock (a blob migration commits batch by batch, which one transaction could not).
+protocol StoreOpening {
+    associatedtype Connection: SQLConnection
+
+    /// How the refusal of another application's database names it: "file", "database".
+    static var databaseKind: String { get }
+    /// Runs the whole preparation on `connection`, one process at a time.
+    static func exclusively<T>(on connection: Connection, _ body: () throws -> T) throws -> T
+    /// Runs `body` as one whole: committed together or not at all.
+    static func atomically<T>(on connection: Connection, _ body: () throws -> T) throws -> T
+    /// The tables (and views) in the database that are not the database's own: empty for a new
+    /// store, the metadata table among them for a Cloner store.
+    static func applicationTableNames(on connection: Connection) throws -> Set<String>
+    /// Runs one DDL statement, outside the statement caches (it runs once).
+    static func execute(_ statement: String, on connection: Connection) throws
+    /// Whether `error` is the database refusing a unique index because rows share values.
+    static func isDuplicateFailure(_ error: any Error) -> Bool
+    /// Stores the blobs of the model's binary defaults, before a migration writes their keys.
+    static func storeDefaultBlobs(_ schema: StoreSchema, on connection: Connection) throws
+    /// Moves the binary values of a store written before shared blobs into the blob tables
+    /// (docs/architecture.md#shared-blobs), reporting progress through `log`.
+    static func migrateToBlobs(connection: Connection, model: DataModel, log: (String) -> Void) throws
+    /// Creates the service's tables, or brings those of an older version up to date.
+    static func prepareServiceTables(on connection: Connection) throws
+}
