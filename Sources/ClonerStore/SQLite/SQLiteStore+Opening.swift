@@ -7,8 +7,7 @@ extension SQLiteStore {
     /// mode, then creates the schema in a new file, or checks the file is a Cloner store and
     /// migrates it (`prepareStore`). Returns the store's UUID and what was done.
     static func prepare(
-        connection: SQLiteConnection, path: String, model: DataModel, schema: StoreSchema,
-        log: (String) -> Void
+        connection: SQLiteConnection, path: String, schema: StoreSchema, log: (String) -> Void
     ) throws -> (uuid: String, preparation: StorePreparation) {
         do {
             // The first real read is where SQLite notices a file that is not a database.

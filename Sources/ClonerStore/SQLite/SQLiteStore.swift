@@ -38,7 +38,7 @@ final class SQLiteStore: StoreBackend {
                     ?? "not a SQLite database or unreadable (\(error.description))")
         }
         do {
-            (self.storeUUID, self.preparation) = try SQLiteStore.prepare(connection: connection, path: path, model: schema.model, schema: schema, log: log)
+            (self.storeUUID, self.preparation) = try SQLiteStore.prepare(connection: connection, path: path, schema: schema, log: log)
         } catch let error as SQLiteError {
             throw StoreError.database(error.failure)
         }
