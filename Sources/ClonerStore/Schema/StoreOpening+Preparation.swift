@@ -6,8 +6,6 @@ import Foundation
 /// and migrated when its recorded schema is not the model's; anything else is refused, so Cloner
 /// never writes into another application's database.
 extension StoreOpening {
-    typealias Dialect = Connection.Dialect
-
     /// Brings the database on `connection` to `schema`. `place` names it in errors (a path, or a
     /// URI without its password). Returns the store's UUID and what was done.
     static func prepareStore(
@@ -36,8 +34,8 @@ extension StoreOpening {
     private static func create(on connection: Connection, schema: StoreSchema) throws -> String {
         let uuid = UUID().uuidString.lowercased()
         try atomically(on: connection) {
-            try execute(Dialect.metadataTableStatement, on: connection)
-            for statement in Dialect.createStatements(for: schema) { try execute(statement, on: connection) }
+            try execute(Connection.Dialect.metadataTableStatement, on: connection)
+            for statement in Connection.Dialect.createStatements(for: schema) { try execute(statement, on: connection) }
             try writeMetadata(StoreMetadata.created(uuid: uuid, snapshot: SchemaSnapshot(model: schema.model)), on: connection)
         }
         try storeDefaultBlobs(schema, connection)
@@ -76,7 +74,7 @@ extension StoreOpening {
     private static func migrate(
         on connection: Connection, from old: SchemaSnapshot, to new: SchemaSnapshot, model: DataModel
     ) throws -> [SchemaMigrationStep] {
-        let steps = try SchemaMigrator<Dialect>(old: old, new: model).plan()
+        let steps = try SchemaMigrator<Connection.Dialect>(old: old, new: model).plan()
         try atomically(on: connection) {
             for step in steps { try run(step, on: connection) }
             try writeMetadata(StoreMetadata.migrated(to: new), on: connection)
@@ -97,12 +95,12 @@ extension StoreOpening {
             }
         case let .createUniqueIndex(entity, attribute):
             try createUniqueIndex(
-                Dialect.uniqueIndexStatement(entity: entity, attribute: attribute), on: connection,
+                Connection.Dialect.uniqueIndexStatement(entity: entity, attribute: attribute), on: connection,
                 refusal: "\(entity).\(attribute): made unique, but existing rows share values")
         case let .createUniqueTogetherIndex(entity, attributes):
             let names = attributes.map { "\(entity).\($0)" }.joined(separator: ", ")
             try createUniqueIndex(
-                Dialect.uniqueTogetherIndexStatement(entity: entity, attributes: attributes), on: connection,
+                Connection.Dialect.uniqueTogetherIndexStatement(entity: entity, attributes: attributes), on: connection,
                 refusal: "\(names): made unique together, but existing rows share values")
         }
     }
@@ -130,7 +128,7 @@ extension StoreOpening {
 
     private static func writeMetadata(_ values: [String: String], on connection: Connection) throws {
         let statement = """
-            INSERT INTO \(quoted(StoreSchema.metadataTable)) (key, value) VALUES (\(Dialect.parameter(1)), \(Dialect.parameter(2))) \
+            INSERT INTO \(quoted(StoreSchema.metadataTable)) (key, value) VALUES (\(Connection.Dialect.parameter(1)), \(Connection.Dialect.parameter(2))) \
             ON CONFLICT (key) DO UPDATE SET value = excluded.value
             """
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {

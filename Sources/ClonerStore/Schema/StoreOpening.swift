@@ -9,7 +9,7 @@ import ClonerModel
 /// at a time: PostgreSQL runs all of it in one transaction under an advisory lock, since its DDL
 /// is transactional and a replica that waited must find the finished result; SQLite has one
 /// writer per file, so each step that must be whole is one transaction holding the file's write
-/// lock (a blob migration commits batch by batch, which one transaction could not).
+/// lock, and a blob migration there commits batch by batch rather than as one transaction.
 protocol StoreOpening {
     associatedtype Connection: SQLConnection
 
