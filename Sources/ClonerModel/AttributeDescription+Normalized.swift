@@ -1,8 +1,9 @@
 /// The attribute in the model-file format with every default spelled out; absent values are
-/// written as `null`, which the loader reads back as absent.
+/// written as `null`, which the loader reads back as absent. `bits` and `renamingID` are written
+/// only when they say something, so a model that has neither keeps its fingerprint.
 extension AttributeDescription {
     var normalizedJSON: JSONValue {
-        .object([
+        var fields: [String: JSONValue] = [
             "name": .string(name),
             "type": .string(type.rawValue),
             "optional": .bool(isOptional),
@@ -10,6 +11,9 @@ extension AttributeDescription {
             "unique": .bool(isUnique),
             "originalName": originalName.map(JSONValue.string) ?? .null,
             "userInfo": .object(userInfo),
-        ])
+        ]
+        if integerWidth != .bits64 { fields["bits"] = .integer(Int64(integerWidth.rawValue)) }
+        if let renamingID { fields["renamingID"] = .string(renamingID) }
+        return .object(fields)
     }
 }

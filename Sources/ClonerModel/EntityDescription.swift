@@ -8,24 +8,47 @@ public struct EntityDescription: Sendable, Hashable {
     /// Groups of attributes whose values together must be unique (Core Data's uniqueness
     /// constraints, SwiftData's `#Unique`), each guarded by one unique index (docs/architecture.md#the-model-file).
     public var uniqueTogether: [[String]]
+    /// Core Data's Renaming ID (the name the entity or property had in the model version a store
+    /// was made with), as saved; nil when it is absent or the current name. Read, not yet acted on:
+    /// only an attribute's rename reaches the store's migrator, as `originalName`. Core Data allows
+    /// it to equal another current property's name (properties swapping names), so it is not
+    /// refused for that.
+    public var renamingID: String?
 
     private var attributeIndex: [String: Int] = [:]
     private var relationshipIndex: [String: Int] = [:]
 
     public init(
         name: String, collection: String? = nil, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
-        uniqueTogether: [[String]] = []
+        uniqueTogether: [[String]] = [], renamingID: String? = nil
     ) {
         self.name = name
         self.collection = collection ?? EntityDescription.defaultCollection(for: name)
         self.attributes = attributes
         self.relationships = relationships
         self.uniqueTogether = uniqueTogether
+        self.renamingID = renamingID
         reindex()
     }
 
-    /// The entity name lower-cased with an `s`, as docs/architecture.md#the-model-file says.
-    public static func defaultCollection(for name: String) -> String { name.lowercased() + "s" }
+    /// The entity name lower-cased in the English plural (docs/architecture.md#the-model-file): a
+    /// consonant and `y` become `ies` (`Category` → `categories`); `ss`, `us`, `x`, `z`, `ch` and `sh`
+    /// take `es` (`Status` → `statuses`, `Box` → `boxes`); any other final `s` is read as a plural
+    /// already and kept (`Settings` → `settings`); everything else takes `s`. Only these regular
+    /// endings: an irregular plural (`Person`) takes `s`, and a model names its own `collection`.
+    public static func defaultCollection(for name: String) -> String {
+        let lowered = name.lowercased()
+        let letters = Array(lowered.utf8)
+        guard let last = letters.last else { return "s" }
+        let previous = letters.count > 1 ? letters[letters.count - 2] : nil
+        let vowels = Set("aeiou".utf8)
+        if last == UInt8(ascii: "y"), let previous, !vowels.contains(previous), previous != UInt8(ascii: "y") {
+            return String(lowered.dropLast()) + "ies"
+        }
+        if ["ss", "us", "x", "z", "ch", "sh"].contains(where: { lowered.hasSuffix($0) }) { return lowered + "es" }
+        if last == UInt8(ascii: "s") { return lowered }
+        return lowered + "s"
+    }
 
     public func attribute(named name: String) -> AttributeDescription? {
         attributeIndex[name].map { attributes[$0] }

@@ -7,18 +7,20 @@ struct ModelDraft {
         var path: String
         var name: String?
         var type: AttributeType?
+        var integerWidth = IntegerWidth.bits64
         var isOptional = false
         var defaultValue: AttributeValue?
         var isUnique = false
         var originalName: String?
+        var renamingID: String?
         var userInfo: [String: JSONValue] = [:]
         var cloneRule = AttributeCloneRule()
 
         func description() -> AttributeDescription? {
             guard let name, let type else { return nil }
             return AttributeDescription(
-                name: name, type: type, isOptional: isOptional, defaultValue: defaultValue, isUnique: isUnique,
-                originalName: originalName, userInfo: userInfo, cloneRule: cloneRule)
+                name: name, type: type, integerWidth: integerWidth, isOptional: isOptional, defaultValue: defaultValue,
+                isUnique: isUnique, originalName: originalName, renamingID: renamingID, userInfo: userInfo, cloneRule: cloneRule)
         }
     }
 
@@ -31,6 +33,7 @@ struct ModelDraft {
         var inverseName: String?
         var deleteRule: DeleteRule = .nullify
         var isOptional = true
+        var renamingID: String?
         var userInfo: [String: JSONValue] = [:]
         var cloneRule = RelationshipCloneRule()
 
@@ -38,7 +41,7 @@ struct ModelDraft {
             guard let name, let destination else { return nil }
             return RelationshipDescription(
                 name: name, destination: destination, isToMany: isToMany, isOrdered: isOrdered,
-                inverseName: inverseName, deleteRule: deleteRule, isOptional: isOptional, userInfo: userInfo,
+                inverseName: inverseName, deleteRule: deleteRule, isOptional: isOptional, renamingID: renamingID, userInfo: userInfo,
                 cloneRule: cloneRule)
         }
     }
@@ -52,6 +55,7 @@ struct ModelDraft {
         var relationships: [Relationship] = []
         /// Attribute names per `uniqueTogether` group; only well-formed groups are kept.
         var uniqueTogether: [[String]] = []
+        var renamingID: String?
 
         var effectiveCollection: String? { collection ?? name.map(EntityDescription.defaultCollection(for:)) }
 
@@ -65,7 +69,7 @@ struct ModelDraft {
             guard attributes.count == self.attributes.count, relationships.count == self.relationships.count else { return nil }
             return EntityDescription(
                 name: name, collection: effectiveCollection, attributes: attributes, relationships: relationships,
-                uniqueTogether: uniqueTogether)
+                uniqueTogether: uniqueTogether, renamingID: renamingID)
         }
     }
 

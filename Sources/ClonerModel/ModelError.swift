@@ -13,6 +13,8 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         let header = path.map { "invalid model \($0):" } ?? "invalid model:"
-        return ([header] + problems.map { "  - \($0)" }).joined(separator: "\n")
+        // One line per problem, whatever a message quotes, so the list reads (and greps) line by line.
+        let lines = problems.map { "  - " + $0.description.split(whereSeparator: \.isNewline).joined(separator: " ") }
+        return ([header] + lines).joined(separator: "\n")
     }
 }

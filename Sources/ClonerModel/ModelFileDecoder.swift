@@ -4,9 +4,9 @@
 /// `ModelValidator`'s. Every problem is recorded and decoding goes on, so one run reports them all.
 struct ModelFileDecoder {
     static let modelFields = ["entities"]
-    static let entityFields = ["name", "collection", "attributes", "relationships", "uniqueTogether"]
-    static let attributeFields = ["name", "type", "optional", "default", "unique", "originalName", "userInfo"]
-    static let relationshipFields = ["name", "destination", "toMany", "ordered", "inverse", "deleteRule", "optional", "userInfo"]
+    static let entityFields = ["name", "collection", "attributes", "relationships", "uniqueTogether", "renamingID"]
+    static let attributeFields = ["name", "type", "bits", "optional", "default", "unique", "originalName", "renamingID", "userInfo"]
+    static let relationshipFields = ["name", "destination", "toMany", "ordered", "inverse", "deleteRule", "optional", "renamingID", "userInfo"]
 
     let keys: CloneRuleKeys
     private(set) var problems: [ModelProblem] = []
@@ -57,6 +57,7 @@ struct ModelFileDecoder {
         location.entity = entity.name
         checkFields(fields, known: Self.entityFields, at: location)
         entity.collection = string(fields, "collection", at: location)
+        entity.renamingID = string(fields, "renamingID", at: location, nullable: true)
         for (index, element) in array(fields, "attributes", at: location).enumerated() {
             if let attribute = decodeAttribute(element, at: location.field("attributes").element(index)) {
                 entity.attributes.append(attribute)
@@ -114,13 +115,19 @@ struct ModelFileDecoder {
                 )
             }
         }
+        attribute.integerWidth = integerWidth(fields, type: attribute.type, at: location)
         attribute.isOptional = bool(fields, "optional", default: false, at: location)
         attribute.isUnique = bool(fields, "unique", default: false, at: location)
         attribute.originalName = string(fields, "originalName", at: location, nullable: true)
+        attribute.renamingID = string(fields, "renamingID", at: location, nullable: true)
         // `null` means "no default": a required attribute with a null default would still need a value.
         if let defaultJSON = fields["default"], defaultJSON != .null, let type = attribute.type {
             if let value = AttributeValue(json: defaultJSON, type: type) {
-                attribute.defaultValue = value
+                if case .integer(let number) = value, let problem = attribute.integerWidth.problem(with: number) {
+                    report(at: location.field("default"), "default \(problem)")
+                } else {
+                    attribute.defaultValue = value
+                }
             } else {
                 report(
                     at: location.field("default"),
@@ -145,6 +152,7 @@ struct ModelFileDecoder {
         relationship.isOrdered = bool(fields, "ordered", default: false, at: location)
         relationship.inverseName = string(fields, "inverse", at: location, nullable: true)
         relationship.isOptional = bool(fields, "optional", default: true, at: location)
+        relationship.renamingID = string(fields, "renamingID", at: location, nullable: true)
         if let ruleName = string(fields, "deleteRule", at: location) {
             if let rule = DeleteRule(rawValue: ruleName) {
                 relationship.deleteRule = rule
@@ -167,6 +175,20 @@ struct ModelFileDecoder {
                 "\(keys.exclude) leaves clones without this relationship, but it is required (optional: false); make it optional or drop the rule")
         }
         return relationship
+    }
+
+    /// `"bits": 16`, `32` or `64` (the default) on an integer attribute: Core Data's Integer 16/32/64.
+    private mutating func integerWidth(_ fields: [String: JSONValue], type: AttributeType?, at location: Location) -> IntegerWidth {
+        guard let value = fields["bits"], value != .null else { return .bits64 }
+        let widths = IntegerWidth.allCases.map { String($0.rawValue) }.joined(separator: ", ")
+        guard case .integer(let bits) = value, let width = IntegerWidth(rawValue: Int(bits)) else {
+            report(at: location.field("bits"), "bits must be one of \(widths), found \(value.briefDescription)")
+            return .bits64
+        }
+        if let type, type != .integer {
+            report(at: location.field("bits"), "bits applies to integer attributes only; this one is \(type.rawValue)")
+        }
+        return width
     }
 
     // MARK: Clone rules (docs/architecture.md#clone-semantics)

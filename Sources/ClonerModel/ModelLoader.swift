@@ -9,7 +9,7 @@ public enum ModelLoader {
     public static func load(contentsOf url: URL, keys: CloneRuleKeys = .moCloner) throws(ModelError) -> DataModel {
         if CoreDataModelReader.isCoreDataModel(url) {
             let reading = try CoreDataModelReader.read(contentsOf: url)
-            return try load(root: reading.document, path: url.path, keys: keys, refusals: reading.refusals)
+            return try load(root: reading.document, path: url.path, keys: keys, refusals: reading.refusals, sourceMap: reading.sourceMap)
         }
         let data: Data
         do {
@@ -35,18 +35,23 @@ public enum ModelLoader {
     /// (every refusal and mistake is thrown, as `load` would). Loading the result gives the same model.
     public static func importCoreDataModel(contentsOf url: URL, keys: CloneRuleKeys = .moCloner) throws(ModelError) -> JSONValue {
         let reading = try CoreDataModelReader.read(contentsOf: url)
-        _ = try load(root: reading.document, path: url.path, keys: keys, refusals: reading.refusals)
+        _ = try load(root: reading.document, path: url.path, keys: keys, refusals: reading.refusals, sourceMap: reading.sourceMap)
         return reading.document
     }
 
     /// Decodes and validates a model in the file's JSON form. `refusals` are problems found before
-    /// (what a Core Data model has that Cloner cannot represent), reported with the rest.
-    private static func load(root: JSONValue, path: String?, keys: CloneRuleKeys, refusals: [ModelProblem]) throws(ModelError) -> DataModel {
+    /// (what a Core Data model has that Cloner cannot represent), reported with the rest; a Core
+    /// Data model's `sourceMap` words the others by the XML's lines instead of JSON paths.
+    private static func load(
+        root: JSONValue, path: String?, keys: CloneRuleKeys, refusals: [ModelProblem], sourceMap: CoreDataSourceMap? = nil
+    ) throws(ModelError) -> DataModel {
         var decoder = ModelFileDecoder(keys: keys)
         let draft = decoder.decode(root)
         var validator = ModelValidator(draft: draft, keys: keys)
         validator.validate()
-        let problems = refusals + decoder.problems + validator.problems
+        var found = decoder.problems + validator.problems
+        if let sourceMap { found = found.map(sourceMap.locate) }
+        let problems = refusals + found
         guard problems.isEmpty else { throw ModelError(path: path, problems: inFileOrder(problems, draft: draft)) }
         return validator.model()
     }

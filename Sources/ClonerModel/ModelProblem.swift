@@ -5,6 +5,8 @@ public struct ModelProblem: Sendable, Hashable, CustomStringConvertible {
     /// The attribute or relationship, if any.
     public var property: String?
     public var message: String
+    /// The JSON path the message ends with, when it was located by one (see `ModelProblem+Location`).
+    var jsonPath: String?
 
     public init(entity: String? = nil, property: String? = nil, message: String) {
         self.entity = entity

@@ -1,7 +1,7 @@
 /// The relationship in the model-file format with every default spelled out; no inverse is `null`.
 extension RelationshipDescription {
     var normalizedJSON: JSONValue {
-        .object([
+        var fields: [String: JSONValue] = [
             "name": .string(name),
             "destination": .string(destination),
             "toMany": .bool(isToMany),
@@ -10,6 +10,9 @@ extension RelationshipDescription {
             "deleteRule": .string(deleteRule.rawValue),
             "optional": .bool(isOptional),
             "userInfo": .object(userInfo),
-        ])
+        ]
+        // Written only when set, so a model without it keeps its fingerprint.
+        if let renamingID { fields["renamingID"] = .string(renamingID) }
+        return .object(fields)
     }
 }

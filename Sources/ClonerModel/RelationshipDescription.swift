@@ -10,6 +10,8 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var inverseName: String?
     public var deleteRule: DeleteRule
     public var isOptional: Bool
+    /// Core Data's Renaming ID as the model saved it; see `EntityDescription.renamingID`.
+    public var renamingID: String?
     public var userInfo: [String: JSONValue]
     public var cloneRule: RelationshipCloneRule
 
@@ -26,6 +28,7 @@ public struct RelationshipDescription: Sendable, Hashable {
         inverseName: String? = nil,
         deleteRule: DeleteRule = .nullify,
         isOptional: Bool = true,
+        renamingID: String? = nil,
         userInfo: [String: JSONValue] = [:],
         cloneRule: RelationshipCloneRule = .default
     ) {
@@ -36,6 +39,7 @@ public struct RelationshipDescription: Sendable, Hashable {
         self.inverseName = inverseName
         self.deleteRule = deleteRule
         self.isOptional = isOptional
+        self.renamingID = renamingID
         self.userInfo = userInfo
         self.cloneRule = cloneRule
     }

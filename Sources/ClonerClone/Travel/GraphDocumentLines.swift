@@ -191,11 +191,14 @@ struct GraphDocumentLines {
             guard let attribute = entity.attributes[name] else {
                 throw bad(line, "attributes.\(name)", "\(entity.target.name).\(name) is not among the header's attributes")
             }
+            let value: AttributeValue
             do {
-                values[attribute.name] = try AttributeValue.decode(json: json, type: attribute.type)
+                value = try AttributeValue.decode(json: json, type: attribute.type)
             } catch {
                 throw bad(line, "attributes.\(name)", "expected \(error.expected)\(error.reason.map { ": \($0)" } ?? "")")
             }
+            if let problem = attribute.valueProblem(value) { throw bad(line, "attributes.\(name)", problem) }
+            values[attribute.name] = value
         }
         return values
     }
@@ -266,11 +269,14 @@ struct GraphDocumentLines {
             var mapped: [String: AttributeValue] = [:]
             for (keyName, json) in fields {
                 guard let attribute = entity.attributes[keyName] else { throw bad(line, "key.\(keyName)", "not among the header's attributes of \(name)") }
+                let value: AttributeValue
                 do {
-                    mapped[attribute.name] = try AttributeValue.decode(json: json, type: attribute.type)
+                    value = try AttributeValue.decode(json: json, type: attribute.type)
                 } catch {
                     throw bad(line, "key.\(keyName)", "expected \(error.expected)")
                 }
+                if let problem = attribute.valueProblem(value) { throw bad(line, "key.\(keyName)", problem) }
+                mapped[attribute.name] = value
             }
             key = mapped.isEmpty ? nil : mapped
         default: throw bad(line, "key", "expected an object or null")

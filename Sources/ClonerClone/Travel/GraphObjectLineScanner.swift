@@ -131,7 +131,10 @@ struct GraphObjectLineScanner {
             skipWhitespace()
             guard take(UInt8(ascii: ":")) else { return nil }
             skipWhitespace()
-            guard let value = attributeValue(attribute.type), values.updateValue(value, forKey: attribute.name) == nil else { return nil }
+            // A value the attribute cannot hold goes to the general reading, which names the problem.
+            guard let value = attributeValue(attribute.type), attribute.valueProblem(value) == nil,
+                values.updateValue(value, forKey: attribute.name) == nil
+            else { return nil }
             skipWhitespace()
         } while take(UInt8(ascii: ","))
         guard take(UInt8(ascii: "}")) else { return nil }

@@ -5,9 +5,15 @@ import Foundation
 ///
 /// Core Data writes optionality only when it is YES (absent means required), a to-one relationship
 /// as `maxCount="1"` without `toMany`, and every user-info value as a string; the model file's
-/// decoder reads strings for the clone-rule keys, so user info passes through as written.
+/// decoder reads strings for the clone-rule keys, so user info passes through as written. Each
+/// element's line is kept in `sourceMap`, so later problems are reported in the XML's terms.
 struct CoreDataModelMapper {
     private(set) var refusals: [ModelProblem] = []
+    private(set) var sourceMap: CoreDataSourceMap
+
+    init(contentsPath: String) {
+        sourceMap = CoreDataSourceMap(contentsPath: contentsPath)
+    }
 
     /// Core Data's attribute types that Cloner stores as one of its own (docs/architecture.md#core-data-models).
     static let attributeTypes: [String: String] = [
@@ -15,6 +21,12 @@ struct CoreDataModelMapper {
         "Double": "double", "Float": "double", "String": "string", "Boolean": "boolean",
         "Date": "date", "UUID": "uuid", "Binary": "binary", "URI": "string",
     ]
+
+    /// The width of each Core Data integer type: the store keeps 64 bits, the model the app's range.
+    static let integerWidths: [String: Int64] = ["Integer 16": 16, "Integer 32": 32]
+
+    /// The entity user-info key naming the entity's collection, as the model file's `collection`.
+    static let collectionUserInfoKey = "collection"
 
     static let deleteRules: [String: String] = ["Nullify": "nullify", "Cascade": "cascade", "Deny": "deny", "No Action": "noAction"]
 
@@ -26,52 +38,70 @@ struct CoreDataModelMapper {
         let entities = model.children(named: "entity")
         let parents = Set(entities.compactMap { $0.attributes["parentEntity"] })
         var mapped: [JSONValue] = []
-        for entity in entities {
-            mapped.append(map(entity: entity, isParent: parents.contains(entity.attributes["name"] ?? "")))
+        // Configurations, fetch request templates and Xcode's diagram layout (`<elements>`) are
+        // siblings of the entities that describe no stored data: they are not read.
+        for (index, entity) in entities.enumerated() {
+            let path = "entities[\(index)]"
+            sourceMap.lines[path] = entity.line
+            mapped.append(map(entity: entity, path: path, isParent: parents.contains(entity.attributes["name"] ?? "")))
         }
         return ["entities": .array(mapped)]
     }
 
-    private mutating func refuse(_ entity: String?, _ property: String? = nil, _ message: String) {
-        refusals.append(ModelProblem(entity: entity, property: property, message: message))
+    /// A refusal located at the element's line, as every problem of a Core Data model is.
+    private mutating func refuse(_ node: XMLNode, _ entity: String?, _ property: String? = nil, _ message: String) {
+        refusals.append(ModelProblem(entity: entity, property: property, message: "\(message) (at \(sourceMap.location(line: node.line)))"))
     }
 
-    private mutating func map(entity node: XMLNode, isParent: Bool) -> JSONValue {
+    private mutating func map(entity node: XMLNode, path: String, isParent: Bool) -> JSONValue {
         let name = node.attributes["name"]
         var entity: [String: JSONValue] = [:]
         if let name {
             entity["name"] = .string(name)
-            entity["collection"] = .string(name.lowercased() + "s")
         } else {
-            refuse(nil, nil, "an <entity> without a name (line \(node.line))")
+            refuse(node, nil, nil, "an <entity> without a name")
         }
+        // Without a `collection` entry the model file's default names it (EntityDescription.defaultCollection).
+        if case .string(let collection)? = userInfo(of: node)?.objectValue?[Self.collectionUserInfoKey] {
+            entity["collection"] = .string(collection)
+        }
+        if let renaming = node.attributes["elementID"], renaming != name { entity["renamingID"] = .string(renaming) }
         if let parent = node.attributes["parentEntity"] {
             refuse(
-                name, nil, "entity inheritance (parent entity \(parent)) cannot be represented; flatten the entity into its own attributes and relationships")
+                node, name, nil,
+                "entity inheritance (parent entity \(parent)) cannot be represented; flatten the entity into its own attributes and relationships")
         } else if isParent {
-            refuse(name, nil, "entity inheritance (other entities name this one as their parent) cannot be represented")
+            refuse(node, name, nil, "entity inheritance (other entities name this one as their parent) cannot be represented")
         }
+        let propertyNames = Set(node.children.compactMap { $0.name == "attribute" || $0.name == "relationship" ? $0.attributes["name"] : nil })
         var attributes: [JSONValue] = []
         var relationships: [JSONValue] = []
         var groups: [JSONValue] = []
         for child in node.children {
             switch child.name {
             case "attribute":
-                if let attribute = map(attribute: child, entity: name) { attributes.append(attribute) }
+                if let attribute = map(attribute: child, entity: name, propertyNames: propertyNames) {
+                    sourceMap.lines["\(path).attributes[\(attributes.count)]"] = child.line
+                    attributes.append(attribute)
+                }
             case "relationship":
-                if let relationship = map(relationship: child, entity: name) { relationships.append(relationship) }
+                if let relationship = map(relationship: child, entity: name) {
+                    sourceMap.lines["\(path).relationships[\(relationships.count)]"] = child.line
+                    relationships.append(relationship)
+                }
             case "fetchedProperty":
-                refuse(name, child.attributes["name"], "fetched properties cannot be represented (a stored query, not stored data)")
+                refuse(child, name, child.attributes["name"], "fetched properties cannot be represented (a stored query, not stored data)")
             case "uniquenessConstraints":
                 for constraint in child.children(named: "uniquenessConstraint") {
                     groups.append(.array(constraint.children(named: "constraint").compactMap { $0.attributes["value"].map(JSONValue.string) }))
                 }
             case "userInfo", "fetchIndex", "compoundIndexes":
-                // Entity user info carries no clone rule; fetch indexes are a query-speed hint the
-                // store decides for itself (it indexes every foreign key and unique attribute).
+                // Entity user info carries no clone rule (only `collection`, read above); fetch indexes
+                // are a query-speed hint the store decides for itself (it indexes every foreign key and
+                // unique attribute).
                 break
             default:
-                refuse(name, nil, "unknown element <\(child.name)> (line \(child.line))")
+                refuse(child, name, nil, "unknown element <\(child.name)>")
             }
         }
         // A constraint on one attribute is that attribute's `unique`; longer ones are groups.
@@ -94,7 +124,9 @@ struct CoreDataModelMapper {
             }
             let known = Set(attributes.compactMap { $0.objectValue?["name"]?.stringValue })
             for missing in unique.subtracting(known).sorted() {
-                refuse(name, missing, "a uniqueness constraint names \(missing), which is not a stored attribute of the entity")
+                refuse(
+                    node.child(named: "uniquenessConstraints") ?? node, name, missing,
+                    "a uniqueness constraint names \(missing), which is not a stored attribute of the entity")
             }
         }
         entity["attributes"] = .array(attributes)
@@ -103,35 +135,41 @@ struct CoreDataModelMapper {
         return .object(entity)
     }
 
-    private mutating func map(attribute node: XMLNode, entity: String?) -> JSONValue? {
+    /// `propertyNames`: every property of the entity, which a Renaming ID must not name to be a rename.
+    private mutating func map(attribute node: XMLNode, entity: String?, propertyNames: Set<String>) -> JSONValue? {
         let name = node.attributes["name"]
         // Transient attributes live in memory only: nothing to store or clone.
         if node.attributes["transient"] == "YES" { return nil }
         if node.attributes["derived"] == "YES" || node.attributes["derivationExpression"] != nil {
-            refuse(entity, name, "derived attributes (computed by an expression) cannot be represented")
+            refuse(node, entity, name, "derived attributes (computed by an expression) cannot be represented")
             return nil
         }
         let coreDataType = node.attributes["attributeType"] ?? "Undefined"
         guard let type = Self.attributeTypes[coreDataType] else {
             refuse(
-                entity, name,
+                node, entity, name,
                 "attribute type \(coreDataType) cannot be represented; the types Cloner stores are \(Self.attributeTypes.keys.sorted().joined(separator: ", "))"
             )
             return nil
         }
         var attribute: [String: JSONValue] = ["type": .string(type), "optional": .bool(node.attributes["optional"] == "YES")]
         if let name { attribute["name"] = .string(name) }
+        if let bits = Self.integerWidths[coreDataType] { attribute["bits"] = .integer(bits) }
         if let defaultValue = defaultValue(of: node, type: type, entity: entity, name: name) { attribute["default"] = defaultValue }
         if let userInfo = userInfo(of: node) { attribute["userInfo"] = userInfo }
         if let renaming = node.attributes["elementID"], renaming != name {
-            // Xcode's "Renaming ID" is the property's previous name: a rename, as `originalName`.
-            attribute["originalName"] = .string(renaming)
+            // Xcode's "Renaming ID" is the property's previous name. It is a column rename
+            // (`originalName`) only when no current property has that name: Core Data allows
+            // properties to swap names, a rename the store's migrator cannot tell from a conflict.
+            attribute["renamingID"] = .string(renaming)
+            if !propertyNames.contains(renaming) { attribute["originalName"] = .string(renaming) }
         }
         return .object(attribute)
     }
 
-    /// `defaultValueString` in the attribute's JSON form; a date's default is
-    /// `defaultDateTimeInterval`. A value that does not parse is left to the decoder, which names it.
+    /// `defaultValueString` in the attribute's JSON form, read as momc reads it; a date's default is
+    /// `defaultDateTimeInterval`. A value that does not parse is left to the decoder, which names it
+    /// (and which refuses an integer outside the attribute's width).
     private mutating func defaultValue(of node: XMLNode, type: String, entity: String?, name: String?) -> JSONValue? {
         if type == "date", let interval = node.attributes["defaultDateTimeInterval"] {
             guard let seconds = Double(interval) else { return .string(interval) }
@@ -140,18 +178,32 @@ struct CoreDataModelMapper {
         }
         guard let text = node.attributes["defaultValueString"] else { return nil }
         switch type {
-        case "integer": return Int64(text).map(JSONValue.integer) ?? .string(text)
+        case "integer":
+            if let value = Int64(text) { return .integer(value) }
+            if let flag = Self.flag(text) { return .integer(flag ? 1 : 0) }
+            // Xcode leaves "0.0" when an attribute's type changes from Double; momc keeps the
+            // integer part (toward zero), and so does Cloner: "2.5" is 2.
+            if let number = Double(text), let whole = Int64(exactly: number.rounded(.towardZero)) { return .integer(whole) }
+            return .string(text)
         case "double": return Double(text).map(JSONValue.double) ?? .string(text)
         case "boolean":
-            switch text {
-            case "YES", "true": return true
-            case "NO", "false": return false
-            default: return .string(text)
-            }
+            if let flag = Self.flag(text) { return .bool(flag) }
+            // A number, as momc reads one: zero ("0", "0.0") is false, anything else true.
+            if let number = Double(text), !number.isNaN { return .bool(number != 0) }
+            return .string(text)
         case "binary":
-            refuse(entity, name, "a default value for binary data cannot be represented")
+            refuse(node, entity, name, "a default value for binary data cannot be represented")
             return nil
         default: return .string(text)
+        }
+    }
+
+    /// YES/NO as Xcode writes a flag, and true/false.
+    private static func flag(_ text: String) -> Bool? {
+        switch text {
+        case "YES", "true": return true
+        case "NO", "false": return false
+        default: return nil
         }
     }
 
@@ -170,9 +222,10 @@ struct CoreDataModelMapper {
         if let mapped = Self.deleteRules[rule] {
             relationship["deleteRule"] = .string(mapped)
         } else {
-            refuse(entity, name, "deletion rule \(rule) is not one of Nullify, Cascade, Deny, No Action")
+            refuse(node, entity, name, "deletion rule \(rule) is not one of Nullify, Cascade, Deny, No Action")
         }
         if let userInfo = userInfo(of: node) { relationship["userInfo"] = userInfo }
+        if let renaming = node.attributes["elementID"], renaming != name { relationship["renamingID"] = .string(renaming) }
         return .object(relationship)
     }
 

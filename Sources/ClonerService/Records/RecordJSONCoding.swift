@@ -23,13 +23,15 @@ public enum RecordJSONCoding {
         }
     }
 
-    /// `decodeValue` for an attribute of `entity`, refusing a value too long for the unique index
-    /// that guards it (`EntityDescription.uniqueValueByteLimit`), on every store alike.
+    /// `decodeValue` for an attribute of `entity`, refusing a value the attribute cannot hold (an
+    /// integer outside its width) or too long for the unique index that guards it
+    /// (`EntityDescription.uniqueValueByteLimit`), on every store alike.
     public static func decodeValue(
         _ json: JSONValue, attribute: AttributeDescription, of entity: EntityDescription,
         field: String
     ) throws(FieldError) -> AttributeValue {
         let value = try decodeValue(json, type: attribute.type, field: field)
+        if let problem = attribute.valueProblem(value) { throw FieldError(field: field, message: problem) }
         if let limit = entity.uniqueValueByteLimit(attribute) {
             let bytes: Int
             switch value {
