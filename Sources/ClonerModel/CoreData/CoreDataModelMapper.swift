@@ -49,8 +49,10 @@ struct CoreDataModelMapper {
     }
 
     /// A refusal located at the element's line, as every problem of a Core Data model is.
-    private mutating func refuse(_ node: XMLNode, _ entity: String?, _ property: String? = nil, _ message: String) {
-        refusals.append(ModelProblem(entity: entity, property: property, message: "\(message) (at \(sourceMap.location(line: node.line)))"))
+    /// `field`: the inspector's label of what is refused, when it is one field of the element.
+    private mutating func refuse(_ node: XMLNode, _ entity: String?, _ property: String? = nil, field: String? = nil, _ message: String) {
+        let location = sourceMap.location(line: node.line) + (field.map { ", \($0)" } ?? "")
+        refusals.append(ModelProblem(entity: entity, property: property, message: "\(message) (at \(location))"))
     }
 
     private mutating func map(entity node: XMLNode, path: String, isParent: Bool) -> JSONValue {
@@ -168,8 +170,9 @@ struct CoreDataModelMapper {
     }
 
     /// `defaultValueString` in the attribute's JSON form, read as momc reads it; a date's default is
-    /// `defaultDateTimeInterval`. A value that does not parse is left to the decoder, which names it
-    /// (and which refuses an integer outside the attribute's width).
+    /// `defaultDateTimeInterval`. A number or flag that does not parse is refused here, in Xcode's
+    /// terms; other values are left to the decoder, which names them (and refuses an integer outside
+    /// the attribute's width).
     private mutating func defaultValue(of node: XMLNode, type: String, entity: String?, name: String?) -> JSONValue? {
         if type == "date", let interval = node.attributes["defaultDateTimeInterval"] {
             guard let seconds = Double(interval) else { return .string(interval) }
@@ -184,13 +187,18 @@ struct CoreDataModelMapper {
             // Xcode leaves "0.0" when an attribute's type changes from Double; momc keeps the
             // integer part (toward zero), and so does Cloner: "2.5" is 2.
             if let number = Double(text), let whole = Int64(exactly: number.rounded(.towardZero)) { return .integer(whole) }
-            return .string(text)
-        case "double": return Double(text).map(JSONValue.double) ?? .string(text)
+            refuse(node, entity, name, field: "Default Value", "default value \"\(text)\" is not a whole number (nor YES or NO)")
+            return nil
+        case "double":
+            if let number = Double(text) { return .double(number) }
+            refuse(node, entity, name, field: "Default Value", "default value \"\(text)\" is not a number")
+            return nil
         case "boolean":
             if let flag = Self.flag(text) { return .bool(flag) }
             // A number, as momc reads one: zero ("0", "0.0") is false, anything else true.
             if let number = Double(text), !number.isNaN { return .bool(number != 0) }
-            return .string(text)
+            refuse(node, entity, name, field: "Default Value", "default value \"\(text)\" is not YES, NO or a number")
+            return nil
         case "binary":
             refuse(node, entity, name, "a default value for binary data cannot be represented")
             return nil
