@@ -57,8 +57,9 @@ public enum ModelLoader {
     }
 
     /// Groups the problems by entity in the order the file declares them, so the list reads top to
-    /// bottom like the file; problems of the whole model come first. Within an entity, shape problems
-    /// come before cross-entity ones, each in discovery order.
+    /// bottom like the file; problems of the whole model come first. Within an entity, a Core Data
+    /// model's problems follow their lines in `contents`; otherwise shape problems come before
+    /// cross-entity ones, each in discovery order.
     private static func inFileOrder(_ problems: [ModelProblem], draft: ModelDraft) -> [ModelProblem] {
         var rank: [String: Int] = [:]
         for (index, entity) in draft.entities.enumerated() {
@@ -67,7 +68,7 @@ public enum ModelLoader {
         return problems.enumerated()
             .sorted { lhs, rhs in
                 let left = lhs.element.entity.flatMap { rank[$0] } ?? 0, right = rhs.element.entity.flatMap { rank[$0] } ?? 0
-                return (left, lhs.offset) < (right, rhs.offset)
+                return (left, lhs.element.line ?? 0, lhs.offset) < (right, rhs.element.line ?? 0, rhs.offset)
             }
             .map(\.element)
     }

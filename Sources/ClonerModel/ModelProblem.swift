@@ -7,6 +7,8 @@ public struct ModelProblem: Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// The JSON path the message ends with, when it was located by one (see `ModelProblem+Location`).
     var jsonPath: String?
+    /// The line of a Core Data model's `contents` the problem is at, to list problems in file order.
+    var line: Int?
 
     public init(entity: String? = nil, property: String? = nil, message: String) {
         self.entity = entity

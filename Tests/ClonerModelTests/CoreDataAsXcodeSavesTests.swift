@@ -114,6 +114,22 @@ import Testing
         #expect(text.split(separator: "\n").count == problems.count + 1, "one line per problem, after the header")
     }
 
+    @Test func problemsOfAnEntityAreListedInLineOrder() throws {
+        let xml = CoreDataModelTests.contents(
+            #"""
+            <entity name="Counter" syncable="YES">
+                <attribute name="small" attributeType="Integer 16" defaultValueString="40000" usesScalarValueType="YES"/>
+                <attribute name="shape" optional="YES" attributeType="Transformable"/>
+                <attribute name="flag" attributeType="Boolean" defaultValueString="maybe" usesScalarValueType="YES"/>
+            </entity>
+            """#)
+        let (url, cleanUp) = try CoreDataModelTests.modelFolder(xml)
+        defer { cleanUp() }
+        let (problems, text) = Self.failure(url)
+        #expect(problems.map(\.property) == ["small", "shape", "flag"], "\(text)")
+        #expect(text.contains("default value \"maybe\" is not YES, NO or a number"), "\(text)")
+    }
+
     @Test func aMessageQuotingLineBreaksStaysOnOneLine() {
         let error = ModelError(path: "m.json", problems: [ModelProblem(entity: "Note", message: "first\nsecond"), ModelProblem(message: "third")])
         #expect(error.description == "invalid model m.json:\n  - Note: first second\n  - third")

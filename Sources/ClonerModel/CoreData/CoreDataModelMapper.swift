@@ -52,7 +52,9 @@ struct CoreDataModelMapper {
     /// `field`: the inspector's label of what is refused, when it is one field of the element.
     private mutating func refuse(_ node: XMLNode, _ entity: String?, _ property: String? = nil, field: String? = nil, _ message: String) {
         let location = sourceMap.location(line: node.line) + (field.map { ", \($0)" } ?? "")
-        refusals.append(ModelProblem(entity: entity, property: property, message: "\(message) (at \(location))"))
+        var problem = ModelProblem(entity: entity, property: property, message: "\(message) (at \(location))")
+        problem.line = node.line
+        refusals.append(problem)
     }
 
     private mutating func map(entity node: XMLNode, path: String, isParent: Bool) -> JSONValue {

@@ -18,9 +18,8 @@ struct CoreDataSourceMap: Sendable {
     /// `contents:12`, the file and line an editor opens.
     func location(line: Int) -> String { "\(contentsPath):\(line)" }
 
-    /// `contents:12, Default Value` for `entities[0].attributes[2].default`; the file alone for a
-    /// path of the whole model.
-    func location(ofJSONPath path: String) -> String {
+    /// The element a JSON path is in (`entities[0].attributes[2]`), and the path's rest (`default`).
+    private static func split(_ path: String) -> (element: String, rest: ArraySlice<String>) {
         let components = path.split(separator: ".").map(String.init)
         var element = "", rest = components[...]
         if let first = rest.first, first.hasPrefix("entities[") {
@@ -31,6 +30,15 @@ struct CoreDataSourceMap: Sendable {
                 rest = rest.dropFirst()
             }
         }
+        return (element, rest)
+    }
+
+    func line(ofJSONPath path: String) -> Int? { lines[Self.split(path).element] }
+
+    /// `contents:12, Default Value` for `entities[0].attributes[2].default`; the file alone for a
+    /// path of the whole model.
+    func location(ofJSONPath path: String) -> String {
+        let (element, rest) = Self.split(path)
         guard let line = lines[element] else { return contentsPath }
         guard let field = rest.first.map({ String($0.prefix { $0 != "[" }) }) else { return location(line: line) }
         if field == "userInfo", rest.count > 1 { return "\(location(line: line)), User Info key \(rest[rest.startIndex + 1])" }
@@ -47,6 +55,8 @@ struct CoreDataSourceMap: Sendable {
         for (elementPath, line) in lines where message.contains(elementPath) {
             message = message.replacingOccurrences(of: "at \(elementPath))", with: "at line \(line))")
         }
-        return ModelProblem(entity: problem.entity, property: problem.property, message: "\(message) (at \(location(ofJSONPath: path)))")
+        var located = ModelProblem(entity: problem.entity, property: problem.property, message: "\(message) (at \(location(ofJSONPath: path)))")
+        located.line = line(ofJSONPath: path)
+        return located
     }
 }
