@@ -119,7 +119,7 @@ import Testing
             #"""
             <entity name="Counter" syncable="YES">
                 <attribute name="small" attributeType="Integer 16" defaultValueString="40000" usesScalarValueType="YES"/>
-                <attribute name="shape" optional="YES" attributeType="Transformable"/>
+                <attribute name="shape" optional="YES" attributeType="Decimal"/>
                 <attribute name="flag" attributeType="Boolean" defaultValueString="maybe" usesScalarValueType="YES"/>
             </entity>
             """#)
@@ -133,6 +133,17 @@ import Testing
     @Test func aMessageQuotingLineBreaksStaysOnOneLine() {
         let error = ModelError(path: "m.json", problems: [ModelProblem(entity: "Note", message: "first\nsecond"), ModelProblem(message: "third")])
         #expect(error.description == "invalid model m.json:\n  - Note: first second\n  - third")
+    }
+
+    // MARK: Transformable
+
+    @Test func transformableAttributesAreTheirArchivedBytes() throws {
+        let model = try ModelLoader.load(contentsOf: Self.fixtures.appendingPathComponent("Transformable.xcdatamodel"))
+        let entity = try #require(model.entity(named: "Preference"))
+        #expect(entity.attribute(named: "value")?.type == .binary, "a transformer's archive is a binary value")
+        #expect(entity.attribute(named: "colours")?.type == .binary)
+        #expect(entity.attribute(named: "colours")?.isOptional == false)
+        #expect(entity.attribute(named: "cache") == nil, "a transient Transformable is not stored")
     }
 
     // MARK: Collections

@@ -20,6 +20,9 @@ struct CoreDataModelMapper {
         "Integer 16": "integer", "Integer 32": "integer", "Integer 64": "integer",
         "Double": "double", "Float": "double", "String": "string", "Boolean": "boolean",
         "Date": "date", "UUID": "uuid", "Binary": "binary", "URI": "string",
+        // The value transformer runs in the app; what reaches the store is the archive's bytes,
+        // which Cloner keeps and copies as they are.
+        "Transformable": "binary",
     ]
 
     /// The width of each Core Data integer type: the store keeps 64 bits, the model the app's range.
