@@ -2,7 +2,8 @@
 // Cloner: an HTTP/1.1 microservice that deep-copies records of an object graph.
 //
 // One target per layer, so the compiler enforces the layering (docs/architecture.md#layers):
-// ClonerModel <- ClonerStore <- ClonerClone <- ClonerService -> ClonerHTTP; `cloner` wires them.
+// ClonerModel <- ClonerStore <- ClonerClone <- ClonerTravel <- ClonerService -> ClonerHTTP; `cloner`
+// wires them.
 // ClonerHTTP depends on no Cloner target but ClonerConcurrency (a lock): it knows nothing of SQLite
 // or the model.
 import PackageDescription
@@ -51,11 +52,13 @@ let package = Package(
         .target(name: "ClonerModel", swiftSettings: strict),
         .target(name: "ClonerStore", dependencies: ["ClonerModel", "CSQLite", "CLibPQ", "COpenSSL"], swiftSettings: strict),
         .target(name: "ClonerClone", dependencies: ["ClonerModel", "ClonerStore", "ClonerConcurrency"], swiftSettings: strict),
+        // Graphs and whole stores that travel: export, import, the move from one store to another.
+        .target(name: "ClonerTravel", dependencies: ["ClonerModel", "ClonerStore", "ClonerClone"], swiftSettings: strict),
         .target(name: "ClonerHTTP", dependencies: ["CEpoll", "COpenSSL", "ClonerConcurrency"], swiftSettings: strict),
         .target(
             name: "ClonerService",
             dependencies: [
-                "ClonerModel", "ClonerStore", "ClonerClone", "ClonerHTTP", "ClonerConcurrency", "COpenSSL",
+                "ClonerModel", "ClonerStore", "ClonerClone", "ClonerTravel", "ClonerHTTP", "ClonerConcurrency", "COpenSSL",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -66,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "cloner",
             dependencies: [
-                "ClonerService", "ClonerClone", "ClonerStore", "ClonerModel",
+                "ClonerService", "ClonerClone", "ClonerTravel", "ClonerStore", "ClonerModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -102,7 +105,21 @@ let package = Package(
 
         .testTarget(name: "ClonerModelTests", dependencies: ["ClonerModel", "ClonerTestSupport"], swiftSettings: strict),
         .testTarget(name: "ClonerStoreTests", dependencies: ["ClonerStore", "ClonerModel", "ClonerTestSupport", "ClonerConcurrency"], swiftSettings: strict),
-        .testTarget(name: "ClonerCloneTests", dependencies: ["ClonerClone", "ClonerStore", "ClonerModel", "ClonerTestSupport"], swiftSettings: strict),
+        // Shared by the clone and travel tests: a store on the sample model, on either backend.
+        .target(
+            name: "ClonerCloneTestSupport",
+            dependencies: ["ClonerClone", "ClonerStore", "ClonerModel", "ClonerTestSupport"],
+            path: "Tests/ClonerCloneTestSupport",
+            swiftSettings: strict
+        ),
+
+        .testTarget(
+            name: "ClonerCloneTests", dependencies: ["ClonerClone", "ClonerStore", "ClonerModel", "ClonerTestSupport", "ClonerCloneTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ClonerTravelTests",
+            dependencies: ["ClonerTravel", "ClonerClone", "ClonerStore", "ClonerModel", "ClonerTestSupport", "ClonerCloneTestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "ClonerHTTPTests", dependencies: ["ClonerHTTP", "ClonerConcurrency", "ClonerTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ClonerServiceTests",

@@ -25,5 +25,20 @@ public struct CloneResult: Sendable, Hashable, Codable {
     public var copyIDs: [[String: [Int64: Int64]]]?
     public var dryRun: Bool
 
+    /// Public for an import, which answers as a clone does (`GraphImportResult`).
+    public init(
+        source: ObjectRef, clone: ObjectRef, clones: [ObjectRef]?, created: [String: Int], linked: [String: Int], ids: [String: [Int64: Int64]]?,
+        copyIDs: [[String: [Int64: Int64]]]?, dryRun: Bool
+    ) {
+        self.source = source
+        self.clone = clone
+        self.clones = clones
+        self.created = created
+        self.linked = linked
+        self.ids = ids
+        self.copyIDs = copyIDs
+        self.dryRun = dryRun
+    }
+
     public var totalCreated: Int { created.values.reduce(0, +) }
 }

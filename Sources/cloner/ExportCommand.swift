@@ -3,6 +3,7 @@ import ClonerClone
 import ClonerModel
 import ClonerService
 import ClonerStore
+import ClonerTravel
 import Foundation
 
 /// `cloner export COLLECTION ID`: the document `GET /{collection}/{id}/export` answers, written

@@ -3,6 +3,7 @@ import ClonerClone
 import ClonerModel
 import ClonerService
 import ClonerStore
+import ClonerTravel
 import Foundation
 
 /// `cloner import COLLECTION`: what `POST /{collection}/import` does, straight on a store: the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ClonerClone
 import ClonerStore
+import ClonerTravel
 import Foundation
 
 /// `cloner export --all` and `cloner import --all`: a whole store moved through a streamed

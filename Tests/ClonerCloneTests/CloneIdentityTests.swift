@@ -1,4 +1,5 @@
 import ClonerClone
+import ClonerCloneTestSupport
 import ClonerModel
 import ClonerStore
 import ClonerTestSupport
@@ -7,34 +8,8 @@ import Testing
 
 /// Where Cloner goes past MOCloner: identity, cycles, depth, remapping.
 @Suite struct CloneIdentityTests {
-    static let boardModel = """
-        { "entities": [
-          { "name": "Board", "attributes": [ { "name": "title", "type": "string" } ],
-            "relationships": [
-              { "name": "columns", "destination": "Column", "toMany": true, "ordered": true, "inverse": "board", "deleteRule": "cascade" },
-              { "name": "labels", "destination": "Label", "toMany": true, "inverse": "board", "deleteRule": "cascade" } ] },
-          { "name": "Column", "attributes": [ { "name": "title", "type": "string" } ],
-            "relationships": [
-              { "name": "board", "destination": "Board", "inverse": "columns" },
-              { "name": "cards", "destination": "Card", "toMany": true, "ordered": true, "inverse": "column", "deleteRule": "cascade" } ] },
-          { "name": "Card", "attributes": [ { "name": "title", "type": "string" } ],
-            "relationships": [
-              { "name": "column", "destination": "Column", "inverse": "cards" },
-              { "name": "labels", "destination": "Label", "toMany": true, "inverse": "cards" },
-              { "name": "next", "destination": "Card" } ] },
-          { "name": "Label", "attributes": [ { "name": "name", "type": "string" } ],
-            "relationships": [
-              { "name": "board", "destination": "Board", "inverse": "labels" },
-              { "name": "cards", "destination": "Card", "toMany": true, "inverse": "labels" } ] },
-          { "name": "Folder",
-            "attributes": [
-              { "name": "name", "type": "string", "optional": true },
-              { "name": "rootID", "type": "uuid", "optional": true, "userInfo": { "followParent": "rootID" } } ],
-            "relationships": [
-              { "name": "children", "destination": "Folder", "toMany": true, "inverse": "parent", "deleteRule": "cascade" },
-              { "name": "parent", "destination": "Folder", "inverse": "children" } ] }
-        ] }
-        """
+    /// Boards, columns, cards and labels, and a self-referential folder tree.
+    static let boardModel = CloneFixture.boardModel
 
     @Test(arguments: StoreBackendKind.available) func objectReachedTwiceIsClonedOnce(_ backend: StoreBackendKind) throws {
         // In the sample model every memo is reached through Note.memos and through

@@ -1,4 +1,5 @@
 import ClonerClone
+import ClonerCloneTestSupport
 import ClonerModel
 import ClonerStore
 import ClonerTestSupport

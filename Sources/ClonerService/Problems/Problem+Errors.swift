@@ -1,5 +1,6 @@
 import ClonerClone
 import ClonerStore
+import ClonerTravel
 
 /// What the store's and the clone engine's errors mean to a client.
 extension Problem {

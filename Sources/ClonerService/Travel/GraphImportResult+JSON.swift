@@ -1,4 +1,5 @@
 import ClonerClone
+import ClonerTravel
 
 extension GraphImportResult {
     /// The clone answer (docs/architecture.md#the-clone-answer); a dry run adds `conflicts`, every

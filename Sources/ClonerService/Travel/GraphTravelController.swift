@@ -2,6 +2,7 @@ import ClonerClone
 import ClonerHTTP
 import ClonerModel
 import ClonerStore
+import ClonerTravel
 import Dispatch
 import Foundation
 import Logging

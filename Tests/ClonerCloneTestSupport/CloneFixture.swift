@@ -8,20 +8,20 @@ import Testing
 /// A store on the sample model of `config/model.json` (or another model text), on either backend
 /// (a temporary SQLite file, or a fresh database in the PostgreSQL test cluster), with helpers to
 /// build graphs and read them back.
-final class CloneFixture {
-    let directory: TemporaryDirectory
-    let backend: StoreBackendKind
-    let database: PostgreSQLTestDatabase?
-    let store: IncrementalStore
-    let engine: CloneEngine
+package final class CloneFixture {
+    package let directory: TemporaryDirectory
+    package let backend: StoreBackendKind
+    package let database: PostgreSQLTestDatabase?
+    package let store: IncrementalStore
+    package let engine: CloneEngine
 
-    static let sampleModelURL = URL(fileURLWithPath: #filePath)
+    package static let sampleModelURL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("config/model.json")
 
-    static func sampleModel() throws -> DataModel { try ModelLoader.load(contentsOf: sampleModelURL) }
+    package static func sampleModel() throws -> DataModel { try ModelLoader.load(contentsOf: sampleModelURL) }
 
-    init(_ backend: StoreBackendKind = .sqlite, model: DataModel? = nil) throws {
+    package init(_ backend: StoreBackendKind = .sqlite, model: DataModel? = nil) throws {
         self.backend = backend
         directory = try TemporaryDirectory()
         let model = try model ?? CloneFixture.sampleModel()
@@ -37,48 +37,48 @@ final class CloneFixture {
         engine = CloneEngine(store: store)
     }
 
-    convenience init(_ backend: StoreBackendKind = .sqlite, modelJSON: String) throws {
+    package convenience init(_ backend: StoreBackendKind = .sqlite, modelJSON: String) throws {
         try self.init(backend, model: ModelLoader.load(data: Data(modelJSON.utf8)))
     }
 
-    convenience init(modelJSON: String, _ backend: StoreBackendKind) throws {
+    package convenience init(modelJSON: String, _ backend: StoreBackendKind) throws {
         try self.init(backend, model: ModelLoader.load(data: Data(modelJSON.utf8)))
     }
 
     /// One count on the PostgreSQL database, on a connection of its own (committed rows only).
-    func postgreSQLCount(_ table: String) throws -> Int64 {
+    package func postgreSQLCount(_ table: String) throws -> Int64 {
         let connection = try PostgreSQLConnection(uri: database!.uri)
         return try connection.query("SELECT count(*) FROM \"\(table)\"")[0].int64(0)
     }
 
     @discardableResult
-    func insert(_ inserts: [ChangeSet.Insert]) throws -> [Int64] {
+    package func insert(_ inserts: [ChangeSet.Insert]) throws -> [Int64] {
         try store.write { try $0.save(ChangeSet(inserts: inserts)).insertedIDs }
     }
 
-    func object(_ entity: String, _ id: Int64) throws -> StoredObject {
+    package func object(_ entity: String, _ id: Int64) throws -> StoredObject {
         guard let object = try store.read({ try $0.fetchObject(entity: entity, id: id) }) else {
             throw CloneError.rootNotFound(entity: entity, id: id)
         }
         return object
     }
 
-    func ids(_ entity: String) throws -> [Int64] {
+    package func ids(_ entity: String) throws -> [Int64] {
         try store.read { try $0.fetchIDs(FetchRequest(entity: entity)) }
     }
 
-    func toMany(_ entity: String, _ id: Int64, _ relationship: String) throws -> [Int64] {
+    package func toMany(_ entity: String, _ id: Int64, _ relationship: String) throws -> [Int64] {
         guard case .toMany(let ids)? = try object(entity, id).relationships[relationship] else { return [] }
         return ids
     }
 
-    func toOne(_ entity: String, _ id: Int64, _ relationship: String) throws -> Int64? {
+    package func toOne(_ entity: String, _ id: Int64, _ relationship: String) throws -> Int64? {
         guard case .toOne(let id)? = try object(entity, id).relationships[relationship] else { return nil }
         return id
     }
 
     /// Row counts of every table, to prove a failed clone left nothing behind.
-    func rowCounts() throws -> [String: Int64] {
+    package func rowCounts() throws -> [String: Int64] {
         if backend == .postgreSQL {
             var counts: [String: Int64] = [:]
             for entity in store.model.entities { counts[entity.name] = try postgreSQLCount(entity.name) }
@@ -99,7 +99,7 @@ final class CloneFixture {
 
     /// Runs `text` on the store as it is, outside the store's own writes: to make states only a
     /// damaged or moved store has.
-    func sql(_ text: String) throws {
+    package func sql(_ text: String) throws {
         if backend == .sqlite {
             try store.write { try $0.sqliteConnection.execute(text) }
         } else {
@@ -108,21 +108,21 @@ final class CloneFixture {
     }
 
     /// `bytes` as a literal of this backend's SQL.
-    func bytesLiteral(_ bytes: Data) -> String {
+    package func bytesLiteral(_ bytes: Data) -> String {
         backend == .sqlite ? "X'\(bytes.lowercaseHex)'" : "'\\x\(bytes.lowercaseHex)'::bytea"
     }
 
     /// A note with `items` items, each with one item data and its memo (with `tags` of the given
     /// tag ids), the memos also listed in the note's ordered `memos`, and a description.
-    struct SampleNote {
-        var note: Int64
-        var items: [Int64]
-        var itemDatas: [Int64]
-        var memos: [Int64]
-        var description: Int64
+    package struct SampleNote {
+        package var note: Int64
+        package var items: [Int64]
+        package var itemDatas: [Int64]
+        package var memos: [Int64]
+        package var description: Int64
     }
 
-    func makeSampleNote(name: String = "Groceries", items count: Int = 3, tags: [Int64] = []) throws -> SampleNote {
+    package func makeSampleNote(name: String = "Groceries", items count: Int = 3, tags: [Int64] = []) throws -> SampleNote {
         var inserts: [ChangeSet.Insert] = [
             ChangeSet.Insert(
                 entity: "Note",
@@ -166,7 +166,7 @@ final class CloneFixture {
             memos: memoRefs.map { ids[$0] }, description: ids[1])
     }
 
-    func makeTags(_ names: [String]) throws -> [Int64] {
+    package func makeTags(_ names: [String]) throws -> [Int64] {
         try insert(names.map { ChangeSet.Insert(entity: "Tag", attributes: ["name": .string($0)]) })
     }
 }

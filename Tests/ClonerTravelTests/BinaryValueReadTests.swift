@@ -1,7 +1,9 @@
 import ClonerClone
+import ClonerCloneTestSupport
 import ClonerModel
 @testable import ClonerStore
 import ClonerTestSupport
+import ClonerTravel
 import Foundation
 import Testing
 

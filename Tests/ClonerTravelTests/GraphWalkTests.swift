@@ -1,8 +1,10 @@
 import ClonerClone
+import ClonerCloneTestSupport
 import ClonerModel
 import ClonerStore
 import Foundation
 import ClonerTestSupport
+import ClonerTravel
 import Testing
 
 /// The export's walk (`StoreContext.walkGraph`, written over the backend-neutral context) finds
@@ -39,7 +41,7 @@ import Testing
     }
 
     @Test(arguments: StoreBackendKind.available) func boardsCardsAndATree(_ backend: StoreBackendKind) throws {
-        let fixture = try CloneFixture(modelJSON: CloneIdentityTests.boardModel, backend)
+        let fixture = try CloneFixture(modelJSON: CloneFixture.boardModel, backend)
         let ids = try fixture.insert([
             ChangeSet.Insert(entity: "Board", attributes: ["title": .string("b")]),
             ChangeSet.Insert(entity: "Column", attributes: ["title": .string("c1")], relationships: ["board": .toOne(.inserted(0))]),

@@ -1,3 +1,4 @@
+import ClonerClone
 import ClonerModel
 import ClonerStore
 

@@ -1,3 +1,5 @@
+import ClonerClone
+
 /// What an import made (or, for a dry run, would make): the clone answer's counts and ids, and
 /// for a dry run every conflict that would refuse the real import.
 public struct GraphImportResult: Sendable, Hashable {

@@ -1,6 +1,8 @@
 import ClonerClone
+import ClonerCloneTestSupport
 import ClonerModel
 import ClonerStore
+import ClonerTravel
 import Foundation
 import Testing
 
