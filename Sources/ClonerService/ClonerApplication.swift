@@ -92,12 +92,15 @@ public final class ClonerApplication: Sendable {
             model: model, store: store, maximumObjects: configuration.maxObjectsPerRequest,
             maximumValues: configuration.maxValuesPerRequest, inlineBinaryBytes: configuration.maxInlineBinaryBytes,
             pageTextBytes: configuration.maxPageTextBytes)
+        // One runner for every asynchronous operation, and one key space for every idempotent one.
+        let runner = JobRunner(
+            store: store, idempotency: Idempotency(store: store, metrics: metrics, logger: logger, leases: leases), jobs: jobs, logger: logger)
         self.clonesController = ClonesController(
-            model: model, store: store, engine: engine, metrics: metrics, logger: logger,
+            model: model, engine: engine, metrics: metrics, logger: logger,
             maximumObjects: configuration.maxObjectsPerClone, maximumCopies: configuration.maxCopies,
             maximumSetBytes: configuration.maxCloneSetBytes, maximumValues: configuration.maxValuesPerRequest,
             admission: CloneAdmission(engine: engine, deadline: store.writerWait, maximumInFlight: configuration.maxQueuedClones),
-            jobs: jobs, writeWorkers: writeWorkers, leases: leases)
+            runner: runner, writeWorkers: writeWorkers)
         self.jobsController = JobsController(store: store, jobs: jobs)
         self.blobsController = BlobsController(
             model: model, store: store, readWorkers: readWorkers, bufferedUploadBytes: configuration.maxBufferedUploadBytes, metrics: metrics)
@@ -105,7 +108,7 @@ public final class ClonerApplication: Sendable {
         self.travelController = GraphTravelController(
             model: model, store: store, logger: logger,
             maximumObjects: configuration.maxObjectsPerClone, readWorkers: readWorkers,
-            writeWorkers: writeWorkers, clones: clonesController, jobs: jobs, bufferedImportBytes: configuration.maxBufferedImportBytes,
+            writeWorkers: writeWorkers, runner: runner, bufferedImportBytes: configuration.maxBufferedImportBytes,
             maximumValueBytes: configuration.http.maxBodyLength, concurrentImports: configuration.maxConcurrentImports, metrics: metrics)
         self.operationsController = OperationsController(
             model: model, store: store, metrics: metrics,

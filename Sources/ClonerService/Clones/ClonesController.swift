@@ -8,38 +8,37 @@ import Logging
 /// `POST /{collection}/{id}/clone` (docs/architecture.md#http-contract): reads the options, plans
 /// the clone, holds a clone admission for it, and hands it to the runner the request asks for —
 /// answered when it commits (`SynchronousCloneRunner`), or at once with a job that
-/// `GET /jobs/{id}` reports on (`Prefer: respond-async`, `AsynchronousCloneRunner`). An
-/// `Idempotency-Key` is claimed first (`CloneIdempotency`).
+/// `GET /jobs/{id}` reports on (`Prefer: respond-async`, `JobRunner` with a `CloneJobWork`). An
+/// `Idempotency-Key` is claimed first (`IdempotentOperation`).
 final class ClonesController: Sendable {
     let model: DataModel
     let engine: CloneEngine
     let options: CloneOptionsParser
     /// Whether a clone may wait for its turn, or the service is truly overloaded (503).
     let admission: CloneAdmission
-    let idempotency: CloneIdempotency
+    let idempotency: Idempotency
     let synchronous: SynchronousCloneRunner
-    let asynchronous: AsynchronousCloneRunner
+    /// Runs `Prefer: respond-async` clones as jobs.
+    let runner: JobRunner
+    let metrics: ServiceMetrics
     /// Where key claims and job rows are written: off the event loop.
     let writeWorkers: StoreWorkers
     let logger: Logger
 
     init(
-        model: DataModel, store: IncrementalStore, engine: CloneEngine, metrics: ServiceMetrics, logger: Logger,
-        maximumObjects: Int, maximumCopies: Int, maximumSetBytes: Int, maximumValues: Int, admission: CloneAdmission, jobs: JobRegistry,
-        writeWorkers: StoreWorkers,
-        leases: JobLeaseKeeper
+        model: DataModel, engine: CloneEngine, metrics: ServiceMetrics, logger: Logger,
+        maximumObjects: Int, maximumCopies: Int, maximumSetBytes: Int, maximumValues: Int, admission: CloneAdmission, runner: JobRunner,
+        writeWorkers: StoreWorkers
     ) {
         self.model = model
         self.engine = engine
         self.options = CloneOptionsParser(
             maximumObjects: maximumObjects, maximumCopies: maximumCopies, maximumSetBytes: maximumSetBytes, maximumValues: maximumValues)
         self.admission = admission
-        let idempotency = CloneIdempotency(store: store, metrics: metrics, logger: logger, leases: leases)
-        self.idempotency = idempotency
-        self.synchronous = SynchronousCloneRunner(engine: engine, metrics: metrics, logger: logger, admission: admission, idempotency: idempotency)
-        self.asynchronous = AsynchronousCloneRunner(
-            store: store, engine: engine, metrics: metrics, logger: logger, admission: admission,
-            jobs: jobs, idempotency: idempotency)
+        self.idempotency = runner.idempotency
+        self.synchronous = SynchronousCloneRunner(engine: engine, metrics: metrics, logger: logger, admission: admission)
+        self.runner = runner
+        self.metrics = metrics
         self.writeWorkers = writeWorkers
         self.logger = logger
     }
@@ -58,27 +57,31 @@ final class ClonesController: Sendable {
         } catch {
             throw Problem.from(error) ?? Problem.internalError()
         }
-        let key = request.headers["Idempotency-Key"]
-        if let key { try CloneIdempotency.validate(key) }
-        // Stored and compared only with a key: a SHA-256 of the body is not made for nothing.
-        let fingerprint = key.map { _ in CloneIdempotency.fingerprint(request) } ?? ""
+        // The key checked, and the body's digest made only when a key came.
+        let operation = try IdempotentOperation(idempotency, request: request)
         // Admitted before anything is queued, given back when the job has finished (or when no
         // job was started after all).
         try admission.admit(bytes: request.body.count)
         let async = request.headers.containsPercentDecodedToken("respond-async", in: "Prefer") && !clone.dryRun
         if async {
+            let work = CloneJobWork(plan: plan, engine: engine, metrics: metrics, admission: admission, body: request.body)
             writeWorkers.submit { [self] in
+                let response: HTTPResponse
                 do {
-                    responder.respond(try asynchronous.enqueue(plan, request: request, key: key, fingerprint: fingerprint))
+                    let outcome = try runner.enqueue(work, operation: operation)
+                    if case .answered = outcome { admission.release(bytes: request.body.count) }
+                    response = outcome.response
                 } catch {
-                    responder.respond(problemResponse(for: error, request: request))
+                    admission.release(bytes: request.body.count)
+                    response = problemResponse(for: error, request: request)
                 }
+                responder.respond(response)
             }
-        } else if let key {
+        } else if operation.key != nil {
             writeWorkers.submit { [self] in
                 let answer: HTTPResponse?
                 do {
-                    answer = try idempotency.claimAlone(key, fingerprint: fingerprint, request: request)
+                    answer = try operation.claim()
                 } catch {
                     answer = problemResponse(for: error, request: request)
                 }
@@ -86,11 +89,11 @@ final class ClonesController: Sendable {
                     admission.release(bytes: request.body.count)
                     responder.respond(answer)
                 } else {
-                    synchronous.run(plan, entity: entity, request: request, key: key, fingerprint: fingerprint, responder: responder)
+                    synchronous.run(plan, entity: entity, operation: operation, responder: responder)
                 }
             }
         } else {
-            synchronous.run(plan, entity: entity, request: request, key: nil, fingerprint: fingerprint, responder: responder)
+            synchronous.run(plan, entity: entity, operation: operation, responder: responder)
         }
     }
 

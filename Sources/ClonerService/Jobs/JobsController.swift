@@ -16,7 +16,7 @@ final class JobsController: Sendable {
 
     func jobResponse(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = request.parameter("id") ?? ""
-        // Job ids are the lower-case UUIDs `ClonesController` makes: anything else (a NUL, bytes
+        // Job ids are the lower-case UUIDs `JobRunner` makes: anything else (a NUL, bytes
         // that were not UTF-8, a kilobyte of text) names no job and never reaches the store.
         guard JobsController.canBeJobID(id) else { throw Problem.notFound("no job \(id)") }
         if let job = jobs.job(id), job.finishedAt == nil {

@@ -18,10 +18,9 @@ final class GraphTravelController: Sendable {
     let maximumObjects: Int
     let readWorkers: StoreWorkers
     let writeWorkers: StoreWorkers
-    /// The clones' `Idempotency-Key` reservations, which an import shares (one key space).
-    let clones: ClonesController
-    /// Where an asynchronous import shows while it runs, beside the clone jobs.
-    let jobs: JobRegistry
+    /// `Idempotency-Key` reservations (one key space with the clones') and `Prefer: respond-async`
+    /// jobs, run as the clones' are.
+    let runner: JobRunner
     /// What all imports in flight may hold for their unfinished lines (`maxBufferedImportBytes`):
     /// a line — one object, its binary values as base64 — may be up to
     /// 256 MiB, so one client sending long lines slowly on many connections could otherwise make
@@ -34,7 +33,7 @@ final class GraphTravelController: Sendable {
 
     init(
         model: DataModel, store: IncrementalStore, logger: Logger, maximumObjects: Int, readWorkers: StoreWorkers, writeWorkers: StoreWorkers,
-        clones: ClonesController, jobs: JobRegistry, bufferedImportBytes: Int, maximumValueBytes: Int, concurrentImports: Int,
+        runner: JobRunner, bufferedImportBytes: Int, maximumValueBytes: Int, concurrentImports: Int,
         metrics: ServiceMetrics
     ) {
         self.model = model
@@ -43,8 +42,7 @@ final class GraphTravelController: Sendable {
         self.maximumObjects = maximumObjects
         self.readWorkers = readWorkers
         self.writeWorkers = writeWorkers
-        self.clones = clones
-        self.jobs = jobs
+        self.runner = runner
         self.lineBudget = ByteBudget(limit: bufferedImportBytes) { metrics.setImportLineBytes($0) }
         self.maximumValueBytes = maximumValueBytes
         self.importSlots = ImportSlots(count: concurrentImports, metrics: metrics)
@@ -147,7 +145,7 @@ final class GraphTravelController: Sendable {
             createMissing: try GraphTravelController.flag(request, "createMissing"), exclude: GraphTravelController.exclusions(request),
             maximumObjects: maximumObjects, maximumValueBytes: maximumValueBytes)
         let key = request.headers["Idempotency-Key"]
-        if let key { try CloneIdempotency.validate(key) }
+        if let key { try Idempotency.validate(key) }
         var importer = try GraphImporter(schema: store.schema, root: entity, options: options)
         // Its turn first: the body is read only by an import that may run, so the waiting ones
         // hold a paused connection, not a growing spool. Given back below (or by the job), and
@@ -176,123 +174,31 @@ final class GraphTravelController: Sendable {
             held = holding
         }
         try importer.finish()
-        let fingerprint = digest.finish()
-        if let key,
-            let answer = try await onWriteWorker({ [clones] in
-                try clones.idempotency.claimAlone(key, fingerprint: fingerprint, request: request)
-            })
-        {
-            return answer
-        }
+        let operation = IdempotentOperation(runner.idempotency, request: request, key: key, fingerprint: digest.finish())
         let document = importer
         let store = self.store
-        let owner = clones.idempotency.leases.replicaID
         let collection = entity.collection
         if request.headers.containsPercentDecodedToken("respond-async", in: "Prefer") && !options.dryRun {
-            return try await enqueueImport(document, collection: collection, key: key, fingerprint: fingerprint, slot: slot)
+            // The key is claimed with the job row, as for a clone.
+            let work = GraphImportJobWork(document: document, collection: collection, store: store, writeWorkers: writeWorkers, slot: slot)
+            return try await onWriteWorker { [runner] in try runner.enqueue(work, operation: operation).response }
         }
+        if let answer = try await onWriteWorker({ try operation.claim() }) { return answer }
         defer { slot.release() }
         do {
             return try await onWriteWorker {
                 try store.write { context in
-                    if let key, try !context.holdIdempotencyReservation(key, owner: owner) {
-                        throw CloneIdempotency.ReservationLost(what: "Idempotency-Key")
-                    }
+                    try operation.hold(in: context)
                     let outcome = try document.run(in: context, now: Date())
                     let response = GraphTravelController.response(outcome, collection: collection)
-                    if let key {
-                        // Committed with the import, so a retry after a crash either finds both or neither.
-                        try context.saveIdempotencyRecord(
-                            IdempotencyRecord(
-                                key: key, fingerprint: fingerprint, status: response.status.code,
-                                location: response.headers["Location"], body: Data(response.body)))
-                    }
+                    try operation.keep(response, in: context)
                     return response
                 }
             }
         } catch {
-            if let key { clones.idempotency.release(key) }
+            operation.release()
             throw error
         }
-    }
-
-    /// `Prefer: respond-async`: the job row (and the key's answer) is committed before the 202, as
-    /// for a clone, so `GET /jobs/{id}` finds it on every replica; the import then runs on a write
-    /// worker and records its answer (or its problem) in the job row, in its own transaction.
-    /// Until then it is in the job registry, which answers its live progress and makes the
-    /// shutdown drain wait for it.
-    private func enqueueImport(
-        _ document: GraphImporter, collection: String, key: String?, fingerprint: String, slot: ImportSlot
-    ) async throws -> HTTPResponse {
-        let store = self.store
-        let leases = clones.idempotency.leases
-        let owner = leases.replicaID
-        let jobID = UUID.random().uuidString.lowercased()
-        let location = "/jobs/\(jobID)"
-        let queued = JobsController.jobJSON(id: jobID, status: .queued, planned: 0, written: 0, result: nil, error: nil)
-        var described = JSONWriter(capacity: 64)
-        described.beginObject()
-        described.key("import"); described.string("/\(collection)/import")
-        described.endObject()
-        let requestJSON = Data(described.bytes)
-        do {
-            try await onWriteWorker {
-                try store.write { context in
-                    if let key, try !context.holdIdempotencyReservation(key, owner: owner) {
-                        throw CloneIdempotency.ReservationLost(what: "Idempotency-Key")
-                    }
-                    try context.saveJob(JobRecord(id: jobID, status: .queued, request: requestJSON, owner: owner, leaseExpiresAt: leases.expiry()))
-                    if let key {
-                        try context.saveIdempotencyRecord(
-                            IdempotencyRecord(key: key, fingerprint: fingerprint, status: 202, location: location, body: Data(queued)))
-                    }
-                }
-            }
-        } catch {
-            if let key { clones.idempotency.release(key) }
-            throw error
-        }
-        let logger = self.logger
-        let jobs = self.jobs
-        let job = GraphImportJob(id: jobID, planned: document.plannedObjects)
-        jobs.add(job)
-        writeWorkers.submit {
-            defer {
-                jobs.remove(jobID)
-                slot.release()
-            }
-            do {
-                _ = try store.write { try $0.markJobRunning(id: jobID, owner: owner) }
-                job.markRunning()
-                try store.write { context in
-                    // A job another replica already failed (this one looked dead) must not run after all.
-                    guard try context.holdJob(id: jobID, owner: owner) else { throw CloneIdempotency.ReservationLost(what: "job \(jobID)") }
-                    let outcome = try document.run(in: context, now: Date(), progress: job.progress)
-                    try context.saveJob(
-                        JobRecord(
-                            id: jobID, status: .succeeded, request: requestJSON, result: Data(outcome.jsonBytes()),
-                            finishedAt: Date(), owner: owner))
-                }
-                job.finish(.succeeded)
-            } catch {
-                job.finish(.failed)
-                let problem = Problem.from(error) ?? Problem.internalError()
-                if Problem.from(error) == nil {
-                    logger.error("import job failed", metadata: ["job": "\(jobID)", "error": "\(error)"])
-                }
-                do {
-                    try store.write { context in
-                        try context.saveJob(
-                            JobRecord(
-                                id: jobID, status: .failed, request: requestJSON, error: Data(problem.jsonBytes()),
-                                finishedAt: Date(), owner: owner))
-                    }
-                } catch {
-                    logger.error("recording a failed import job failed", metadata: ["job": "\(jobID)", "error": "\(error)"])
-                }
-            }
-        }
-        return HTTPResponse.json(queued, status: .accepted, headers: ["Location": location])
     }
 
     /// Runs `work` on a write worker (store calls block) and returns what it returns.

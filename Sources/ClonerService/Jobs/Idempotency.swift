@@ -3,20 +3,21 @@ import ClonerStore
 import Foundation
 import Logging
 
-/// `Idempotency-Key` on clones across replicas (docs/architecture.md#replicas): the key is
-/// claimed in the database before the clone starts — so two retries arriving at two replicas at
-/// the same moment make one clone, and the other answers the replay or 409 `in_progress` (as
-/// Stripe answers). The clone's own transaction turns the claim into the final answer (they
-/// commit together); a synchronous clone that fails gives the key back.
+/// `Idempotency-Key` across replicas (docs/architecture.md#replicas), for every operation that
+/// takes one — a clone and an import share one key space. The key is claimed in the database
+/// before the operation starts — so two retries arriving at two replicas at the same moment run
+/// the operation once, and the other answers the replay or 409 `in_progress` (as Stripe answers). The
+/// operation's own transaction turns the claim into the final answer (they commit together); a
+/// synchronous operation that fails gives the key back.
 ///
 /// This type decides what a claim means for the request and builds those answers; the runners
-/// decide in which transaction the claim is made.
-final class CloneIdempotency: Sendable {
+/// decide in which transaction the claim is made (`IdempotentOperation`, `JobRunner`).
+final class Idempotency: Sendable {
     /// The longest key accepted, in bytes.
     static let maximumKeyLength = 255
 
-    /// The clone's claim was taken over (its lease ran out before the clone began): the clone
-    /// must not run, another request holds the key now.
+    /// The operation's claim was taken over (its lease ran out before the operation began): it
+    /// must not run, another request holds the key now (or another replica failed its job).
     struct ReservationLost: Error {
         let what: String
     }
@@ -48,8 +49,8 @@ final class CloneIdempotency: Sendable {
         return APIKeyAuthenticator.sha256(bytes).lowercaseHex
     }
 
-    /// On one writer (SQLite) a claim would wait behind the very clone that holds the key, so a
-    /// retry reads first and answers at once while that clone runs. Nil when the key is free to
+    /// On one writer (SQLite) a claim would wait behind the very operation that holds the key, so
+    /// a retry reads first and answers at once while that operation runs. Nil when the key is free to
     /// claim (or the store takes concurrent writes, where the claim itself answers at once).
     func peek(_ key: String, fingerprint: String, request: HTTPRequest, now: Date) throws -> HTTPResponse? {
         guard !store.allowsConcurrentWrites, let claim = try store.read({ try $0.peekIdempotencyKey(key, now: now) }) else { return nil }
@@ -65,8 +66,8 @@ final class CloneIdempotency: Sendable {
         return answer(for: claim, fingerprint: fingerprint, request: request)
     }
 
-    /// `peek`, then `claim` in a short transaction of its own — for a synchronous clone, whose
-    /// claim must be visible to other requests while the clone runs.
+    /// `peek`, then `claim` in a short transaction of its own — for a synchronous operation, whose
+    /// claim must be visible to other requests while it runs.
     func claimAlone(_ key: String, fingerprint: String, request: HTTPRequest) throws -> HTTPResponse? {
         let now = Date()
         if let answer = try peek(key, fingerprint: fingerprint, request: request, now: now) { return answer }
@@ -89,6 +90,21 @@ final class CloneIdempotency: Sendable {
         }
     }
 
+    /// In the operation's own transaction, before its work: the claim is still this replica's,
+    /// or the operation must not run.
+    func hold(_ key: String, in context: any StoreContext) throws {
+        guard try context.holdIdempotencyReservation(key, owner: leases.replicaID) else { throw ReservationLost(what: "Idempotency-Key") }
+    }
+
+    /// In the operation's own transaction, after its work: `answer` is what a retry with `key`
+    /// replays, committed with the work so a retry after a crash finds both or neither.
+    func keep(_ answer: HTTPResponse, for key: String, fingerprint: String, in context: any StoreContext) throws {
+        try context.saveIdempotencyRecord(
+            IdempotencyRecord(
+                key: key, fingerprint: fingerprint, status: answer.status.code, location: answer.headers["Location"], body: Data(answer.body)))
+    }
+
+    /// A replay counts in the metrics as a replayed clone, whichever operation answered first.
     private func replayResponse(_ record: IdempotencyRecord, fingerprint: String, request: HTTPRequest) -> HTTPResponse {
         guard record.fingerprint == fingerprint else { return Self.reusedKeyResponse(request) }
         metrics.recordClone(result: .replayed, objects: 0, duration: .zero)
@@ -103,7 +119,7 @@ final class CloneIdempotency: Sendable {
     }
 
     /// Gives the key back after the request holding it failed: nothing was written, so a retry
-    /// must clone. Logged, not thrown: the answer is already decided, and a claim left behind is
+    /// must run it. Logged, not thrown: the answer is already decided, and a claim left behind is
     /// released once its lease runs out.
     func release(_ key: String) {
         do {

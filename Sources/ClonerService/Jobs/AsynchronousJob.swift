@@ -1,0 +1,69 @@
+import ClonerStore
+import Foundation
+import Logging
+
+/// One asynchronous job's persisted row through its life, as `JobRunner` hands it to the work:
+/// the steps every job takes whatever it does, so a clone and an import record them alike.
+///
+/// Transactions, and why each is needed: the queued row (the runner's, before the 202);
+/// `running`, committed at once so every replica sees it while the work's own transaction shows
+/// nothing; the work with its `succeeded` row, committed together; only when the work failed, the
+/// `failed` row.
+struct AsynchronousJob: Sendable {
+    /// The job's id, a lower-case UUID: `GET /jobs/{id}`.
+    let id: String
+    /// The operation as log lines name it (`JobWork.name`).
+    let name: String
+    /// The row's `request`.
+    let requestJSON: Data
+    /// This replica's id, the owner written on the row.
+    let owner: String
+    let store: IncrementalStore
+    let jobs: JobRegistry
+    let logger: Logger
+
+    /// Before the work's transaction opens: the row reads `running`. Not fatal when it fails: the
+    /// row still reads `queued`, and the work goes on.
+    func recordRunning() {
+        do {
+            _ = try store.write { try $0.markJobRunning(id: id, owner: owner) }
+        } catch {
+            logger.warning("recording a \(name) job as running failed", metadata: ["job": "\(id)", "error": "\(error)"])
+        }
+    }
+
+    /// First in the work's transaction: holds the row (PostgreSQL: locked) while the work runs; a
+    /// job another replica already failed (this one looked dead) must not run after all.
+    func hold(in context: any StoreContext) throws {
+        if try !context.holdJob(id: id, owner: owner) { throw Idempotency.ReservationLost(what: "job \(id)") }
+    }
+
+    /// Last in the work's transaction: the `succeeded` row with the work's answer, committed with it.
+    func recordSuccess(_ result: [UInt8], in context: any StoreContext) throws {
+        try context.saveJob(JobRecord(id: id, status: .succeeded, request: requestJSON, result: Data(result), finishedAt: Date(), owner: owner))
+    }
+
+    /// Once the work's transaction has ended: the `failed` row when it did not commit, then the
+    /// job leaves the registry (its row answers from now on).
+    func finish(failure: (any Error)?) {
+        if let failure { recordFailure(failure) }
+        jobs.remove(id)
+    }
+
+    /// The `failed` row with the problem a client reads at `GET /jobs/{id}`; an error that is not a
+    /// client's problem is logged with its detail (the row says only "internal error").
+    private func recordFailure(_ failure: any Error) {
+        let problem = Problem.from(failure) ?? Problem.internalError()
+        if Problem.from(failure) == nil {
+            logger.error("\(name) job failed", metadata: ["job": "\(id)", "error": "\(failure)"])
+        }
+        do {
+            try store.write { context in
+                try context.saveJob(
+                    JobRecord(id: id, status: .failed, request: requestJSON, error: Data(problem.jsonBytes()), finishedAt: Date(), owner: owner))
+            }
+        } catch {
+            logger.error("recording a failed \(name) job failed", metadata: ["job": "\(id)", "error": "\(error)"])
+        }
+    }
+}
