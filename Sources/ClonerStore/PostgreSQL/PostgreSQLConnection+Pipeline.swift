@@ -15,6 +15,10 @@ extension PostgreSQLConnection {
         }
     }
 
+    /// A statement sent after a COMMIT, and what to do if it fails: the transaction is committed
+    /// by then, so its failure is not the transaction's.
+    package typealias AfterCommitStatement = (statement: PipelinedStatement, ifFailed: () -> Void)
+
     /// Sends `statements` in one go through libpq's pipeline mode and reads their results after
     /// one sync point: one round trip where running them one by one takes one each, so a short
     /// transaction of many statements no longer waits for a wake-up of each process per statement
@@ -37,26 +41,54 @@ extension PostgreSQLConnection {
     /// `settleAfterCommit` and the call returns without waiting for them; otherwise they are read
     /// here too. Either way a failed one runs its `ifFailed`.
     package func pipeline(
-        _ statements: [PipelinedStatement], unread: [(statement: PipelinedStatement, ifFailed: () -> Void)] = []
+        _ statements: [PipelinedStatement], unread: [AfterCommitStatement] = []
     ) throws(PostgreSQLError) -> [Result<PostgreSQLResult, PostgreSQLError>] {
         guard let first = statements.first else { return [] }
         try prepareForCommand(first.sql)
         commandsSent += statements.count - 1
         guard PQenterPipelineMode(handle) == 1 else { throw connectionFailure(sql: first.sql) }
-        /// What was sent, in order: a PREPARE of a statement (its index) before its execution, or
-        /// an execution.
-        enum Sent {
-            case prepare(Int, PreparedStatementKey)
-            case execute(Int)
+        let (sent, failure) = send(statements)
+        // Whatever was sent is synced and read, so the session leaves pipeline mode clean.
+        guard PQpipelineSync(handle) == 1 else { throw connectionFailure(sql: first.sql) }
+        var sentUnread: [AfterCommitStatement] = []
+        if failure == nil {
+            sentUnread = try send(unread: unread)
+        } else {
+            for item in unread { item.ifFailed() }
         }
-        var sent: [Sent] = []
-        var failure: PostgreSQLError?
-        for (index, statement) in statements.enumerated() where failure == nil {
-            let parameters: PostgreSQLParameters
-            do { parameters = try PostgreSQLParameters(statement.values) } catch {
-                failure = error
-                break
+        let (outcomes, firstError) = try readOutcomes(of: sent, statements: statements)
+        try leavePipeline(afterSending: sentUnread, failed: firstError != nil, sql: first.sql)
+        if let failure { throw failure }
+        return outcomes.enumerated().map { index, outcome in
+            outcome
+                ?? .failure(
+                    firstError
+                        ?? PostgreSQLError(
+                            kind: .server, code: nil, message: "not sent",
+                            sql: statements[index].sql, connection: redactedURI))
+        }
+    }
+
+    /// What a pipeline sent, in order: a PREPARE of a statement (its index) before its execution,
+    /// or an execution.
+    private enum Sent {
+        case prepare(Int, PreparedStatementKey)
+        case execute(Int)
+
+        var index: Int {
+            switch self {
+            case .prepare(let index, _), .execute(let index): index
             }
+        }
+    }
+
+    /// Sends `statements` (each prepared first where it is to be and is not yet), stopping at the
+    /// first that cannot be sent: what was sent, and that failure.
+    private func send(_ statements: [PipelinedStatement]) -> (sent: [Sent], failure: PostgreSQLError?) {
+        var sent: [Sent] = []
+        for (index, statement) in statements.enumerated() {
+            let parameters: PostgreSQLParameters
+            do { parameters = try PostgreSQLParameters(statement.values) } catch { return (sent, error) }
             var ok: Int32
             if statement.isPrepared {
                 let key = PreparedStatementKey(sql: statement.sql, types: parameters.types)
@@ -69,7 +101,7 @@ extension PostgreSQLConnection {
                     ok = key.types.withUnsafeBufferPointer { types in
                         PQsendPrepare(handle, name, statement.sql, Int32(types.count), types.baseAddress)
                     }
-                    guard ok == 1 else { failure = connectionFailure(sql: statement.sql); break }
+                    guard ok == 1 else { return (sent, connectionFailure(sql: statement.sql)) }
                     preparedStatements[key] = name
                     sent.append(.prepare(index, key))
                 }
@@ -81,40 +113,43 @@ extension PostgreSQLConnection {
                     PQsendQueryParams(handle, statement.sql, Int32(parameters.count), types, values, lengths, formats, 1)
                 }
             }
-            guard ok == 1 else { failure = connectionFailure(sql: statement.sql); break }
+            guard ok == 1 else { return (sent, connectionFailure(sql: statement.sql)) }
             sent.append(.execute(index))
         }
-        // Whatever was sent is synced and read, so the session leaves pipeline mode clean.
-        guard PQpipelineSync(handle) == 1 else { throw connectionFailure(sql: first.sql) }
-        var sentUnread: [(statement: PipelinedStatement, ifFailed: () -> Void)] = []
-        if failure == nil {
-            for item in unread {
-                let parameters: PostgreSQLParameters
-                do { parameters = try PostgreSQLParameters(item.statement.values) } catch {
-                    item.ifFailed()
-                    continue
-                }
-                let ok = parameters.withUnsafeArguments { types, values, lengths, formats in
-                    PQsendQueryParams(handle, item.statement.sql, Int32(parameters.count), types, values, lengths, formats, 1)
-                }
-                guard ok == 1, PQpipelineSync(handle) == 1 else {
-                    for item in sentUnread + [item] { item.ifFailed() }
-                    throw connectionFailure(sql: item.statement.sql)
-                }
-                sentUnread.append(item)
-            }
-            commandsSent += sentUnread.count
-        } else {
-            for item in unread { item.ifFailed() }
-        }
+        return (sent, nil)
+    }
 
+    /// Sends the statements after the sync point, unprepared, each with a sync point of its own.
+    private func send(unread: [AfterCommitStatement]) throws(PostgreSQLError) -> [AfterCommitStatement] {
+        var sentUnread: [AfterCommitStatement] = []
+        for item in unread {
+            let parameters: PostgreSQLParameters
+            do { parameters = try PostgreSQLParameters(item.statement.values) } catch {
+                item.ifFailed()
+                continue
+            }
+            let ok = parameters.withUnsafeArguments { types, values, lengths, formats in
+                PQsendQueryParams(handle, item.statement.sql, Int32(parameters.count), types, values, lengths, formats, 1)
+            }
+            guard ok == 1, PQpipelineSync(handle) == 1 else {
+                for item in sentUnread + [item] { item.ifFailed() }
+                throw connectionFailure(sql: item.statement.sql)
+            }
+            sentUnread.append(item)
+        }
+        commandsSent += sentUnread.count
+        return sentUnread
+    }
+
+    /// Reads one result per item sent, then the sync point's: each statement's outcome (nil for
+    /// one never sent) and the first error met.
+    private func readOutcomes(
+        of sent: [Sent], statements: [PipelinedStatement]
+    ) throws(PostgreSQLError) -> (outcomes: [Result<PostgreSQLResult, PostgreSQLError>?], firstError: PostgreSQLError?) {
         var outcomes: [Result<PostgreSQLResult, PostgreSQLError>?] = Array(repeating: nil, count: statements.count)
         var firstError: PostgreSQLError?
         for item in sent {
-            let index: Int
-            switch item {
-            case .prepare(let i, _), .execute(let i): index = i
-            }
+            let index = item.index
             let sql = statements[index].sql
             guard let result = PQgetResult(handle) else { throw connectionFailure(sql: sql) }
             // Each statement's results end with a NULL.
@@ -143,33 +178,30 @@ extension PostgreSQLConnection {
                 if outcomes[index] == nil { outcomes[index] = outcome }
             }
         }
-        // The sync point's own result, then normal mode again.
+        // The sync point's own result.
         while let result = PQgetResult(handle) {
             let status = PQresultStatus(result)
             PQclear(result)
             if status == PGRES_PIPELINE_SYNC { break }
         }
+        return (outcomes, firstError)
+    }
+
+    /// Normal mode again, unless statements sent after the COMMIT are left to
+    /// `settleAfterCommit`: their results are read here only past a failure (the caller rolls
+    /// back after the rest is read).
+    private func leavePipeline(afterSending sentUnread: [AfterCommitStatement], failed: Bool, sql: String) throws(PostgreSQLError) {
         var leftUnread = false
         if !sentUnread.isEmpty {
             unsettledAfterCommit = sentUnread
-            // Past a failure the caller rolls back, after the rest is read.
-            if firstError == nil { leftUnread = true } else { settleAfterCommit() }
+            if failed { settleAfterCommit() } else { leftUnread = true }
         }
         if leftUnread {
             // The statements before the unread ones ended their transaction (a COMMIT).
             wasIdleAfterLastCommand = true
         } else {
             wasIdleAfterLastCommand = PQtransactionStatus(handle) == PQTRANS_IDLE
-            guard PQexitPipelineMode(handle) == 1 else { throw connectionFailure(sql: first.sql) }
-        }
-        if let failure { throw failure }
-        return outcomes.enumerated().map { index, outcome in
-            outcome
-                ?? .failure(
-                    firstError
-                        ?? PostgreSQLError(
-                            kind: .server, code: nil, message: "not sent",
-                            sql: statements[index].sql, connection: redactedURI))
+            guard PQexitPipelineMode(handle) == 1 else { throw connectionFailure(sql: sql) }
         }
     }
 

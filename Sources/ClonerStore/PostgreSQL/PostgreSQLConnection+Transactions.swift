@@ -18,21 +18,20 @@ extension PostgreSQLConnection {
     /// A statement that failed inside `body` aborts the transaction on the server even if `body`
     /// caught the error; PostgreSQL would then answer COMMIT with a silent ROLLBACK, so this
     /// throws instead of reporting success. Retrying on `isRetryableTransactionFailure` is the
-    /// caller's decision: only it knows whether `body` may run again.
+    /// caller's decision: only it knows whether `body` may run again. A `participant` adds
+    /// statements to the COMMIT's round trip and hears how the transaction ended.
     @discardableResult
     package func transaction<T>(
         _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false,
-        _ body: () throws -> T
+        participant: (any PostgreSQLCommitParticipant)? = nil, _ body: () throws -> T
     ) throws -> T {
         precondition(!isInTransactionBlock && !isInTransaction, "nested transaction on \(redactedURI)")
         try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : ""))
         isInTransactionBlock = true
+        var committed = false
         defer {
             isInTransactionBlock = false
-            statementsBeforeCommit.removeAll()
-            statementsAfterCommit.removeAll()
-            linkedRowsUnlocked = false
-            walkTableAtCommit = nil
+            participant?.transactionEnded(committed: committed)
         }
         let result: T
         do {
@@ -48,39 +47,35 @@ extension PostgreSQLConnection {
                 message: "a statement failed inside the transaction (its error was caught), so it was rolled back",
                 sql: "COMMIT", connection: redactedURI)
         }
-        do {
-            if statementsBeforeCommit.isEmpty && statementsAfterCommit.isEmpty {
+        let before = participant?.statementsBeforeCommit ?? []
+        let after = participant?.statementsAfterCommit ?? []
+        do throws(PostgreSQLError) {
+            if before.isEmpty && after.isEmpty {
                 try execute("COMMIT")
             } else {
-                try commitAfterDeferredStatements()
+                try commit(after: before, then: after)
             }
-            if let written = walkTableAtCommit { walkTableHolds = written }
-        } catch let error as PostgreSQLError where linkedRowsUnlocked && error.isForeignKeyViolation {
-            throw PostgreSQLError(
-                kind: .server, code: .serializationFailure,
-                message: "an object the transaction links was deleted before it committed (\(error.message)); it runs again",
-                detail: error.detail, constraint: error.constraint, table: error.table, sql: error.sql, connection: error.connection)
+            committed = true
+        } catch {
+            throw participant?.commitFailure(error) ?? error
         }
         return result
     }
 
-    /// Sends `statementsBeforeCommit`, the COMMIT and `statementsAfterCommit` in one pipeline. A
-    /// statement before the COMMIT that takes a row lock other transactions queue for (a clone's
-    /// version step of a shared object) then holds it for its own run and the commit's WAL flush
-    /// only — not also for a round trip to this process and the wait for its thread, which on a
-    /// busy machine is the longer part; one after it holds no lock of the transaction's.
+    /// Sends `before`, the COMMIT and `then` in one pipeline. A statement before the COMMIT that
+    /// takes a row lock other transactions queue for (a clone's version step of a shared object)
+    /// then holds it for its own run and the commit's WAL flush only — not also for a round trip
+    /// to this process and the wait for its thread, which on a busy machine is the longer part;
+    /// one after it holds no lock of the transaction's.
     /// The first failure up to the COMMIT is thrown (the COMMIT after it is skipped) and the
     /// transaction rolled back, as a failure inside the body would be; a failure after it only
     /// runs the statement's `ifFailed`. The transaction's answer does not wait for the statements
     /// after the COMMIT: their results are read before the session's next command
     /// (`settleAfterCommit`), so a large clone's `TRUNCATE` of its map, file work on the server,
     /// is not part of its answer's time.
-    private func commitAfterDeferredStatements() throws {
-        let statements = statementsBeforeCommit + [PipelinedStatement("COMMIT", [], isPrepared: false)]
-        let after = statementsAfterCommit
-        statementsBeforeCommit.removeAll()
-        statementsAfterCommit.removeAll()
-        do {
+    private func commit(after before: [PipelinedStatement], then after: [AfterCommitStatement]) throws(PostgreSQLError) {
+        let statements = before + [PipelinedStatement("COMMIT", [], isPrepared: false)]
+        do throws(PostgreSQLError) {
             for outcome in try pipeline(statements, unread: after) { _ = try outcome.get() }
         } catch {
             rollbackAfterFailure()

@@ -26,52 +26,20 @@ package final class PostgreSQLConnection {
     /// Whether the session was idle (outside a transaction block) after the last command: only
     /// then may a lost session be re-opened transparently.
     var wasIdleAfterLastCommand = true
-    /// Whether this session has the graph copier's temporary work tables (made once per session by
-    /// the store's first write on it); cleared when the session is re-opened, which drops them.
-    package var hasCloneWorkTables = false
-    /// Rows the clones on this session have left in each of its work tables (by name) since it
-    /// was last truncated (the graph copier's `truncateRows`).
-    package var workRowsSinceTruncate: [String: Int] = [:]
-    /// The clone SQL built for each plan shape on this session (`GraphCopyShape`): building it
-    /// walks the whole model and writes a few dozen statements, over a quarter of the service's CPU
-    /// for a small clone; the prepared statements are then found by their text.
-    var graphCopySQL: [GraphCopyShape: PostgreSQLGraphCopySQL] = [:]
-    /// Each entity's `_id` sequence by entity number, as `pg_get_serial_sequence` names it: looked
-    /// up once, for the clone's map fill (`PostgreSQLGraphCopier.identitySequences`).
-    var identitySequences: [String]?
-    /// The walks of small clones' sources on this session, for its next clone of the same source
-    /// (`PostgreSQLSourceWalks`). Kept across a re-opened session: they hold data, not server
-    /// state, and every use is checked against the source's versions.
-    var sourceWalks = PostgreSQLSourceWalks()
-    /// The remembered walk (and its links) the clone work tables hold as of the last commit, if
-    /// they hold one (`PostgreSQLGraphCopier`), with the token written beside them: the next clone
-    /// of that source leaves the rows where they are once the token in the session says they are
-    /// still the rows this connection wrote (through a transaction-pooling proxy the next
-    /// transaction may run on another server session). Set from `walkTableAtCommit` when a
-    /// transaction that wrote the tables commits; a rollback leaves them, and so this, as they were.
-    var walkTableHolds: PostgreSQLSourceWalks.Held?
-    /// What the open transaction left in the walk table (nil: no remembered walk), once it wrote it.
-    var walkTableAtCommit: PostgreSQLSourceWalks.Held??
-    /// Statements the open transaction sends together with its COMMIT
-    /// (`commitAfterDeferredStatements`); emptied when the transaction ends either way.
-    package var statementsBeforeCommit: [PipelinedStatement] = []
-    /// Statements sent in the same round trip right after the open transaction's COMMIT, each in
-    /// a transaction of its own, with what to do if it fails: the transaction is committed by
-    /// then, so a failure there is not the transaction's, and its answer does not wait for them
-    /// (`unsettledAfterCommit`). Emptied when the transaction ends.
-    package var statementsAfterCommit: [(statement: PipelinedStatement, ifFailed: () -> Void)] = []
+    /// Which server session this is: stepped each time the session is re-opened, so that what
+    /// a caller keeps about the server session (its temporary tables, the rows in them) can tell
+    /// it is gone.
+    package private(set) var serverSession = 0
     /// Statements sent after the last COMMIT whose results have not been read: the caller had its
-    /// transaction's answer without waiting for them (`commitAfterDeferredStatements`). Read,
-    /// with `ifFailed` run for each that failed, before the session's next command or its check
-    /// before it is lent (`settleAfterCommit`).
-    var unsettledAfterCommit: [(statement: PipelinedStatement, ifFailed: () -> Void)] = []
-    /// Set by a write that references rows it did not lock (a clone's links to shared objects):
-    /// their deferred foreign keys are checked at the commit, and a violation there means one of
-    /// them was deleted by a transaction that committed first — a conflict like a serialization
-    /// failure, and reported as one, so that the write runs again and sees the deletion.
-    /// Cleared when the transaction ends either way.
-    package var linkedRowsUnlocked = false
-    /// Set while `transaction(_:readOnly:_:)` runs its body.
+    /// transaction's answer without waiting for them (`PostgreSQLCommitParticipant`). Read, with
+    /// `ifFailed` run for each that failed, before the session's next command or its check before
+    /// it is lent (`settleAfterCommit`).
+    var unsettledAfterCommit: [AfterCommitStatement] = []
+    /// What the clones on this connection keep between transactions. The connection only holds
+    /// it: the clone's session lives as long as the connection it borrows, and nothing here reads
+    /// it.
+    let cloneSession = PostgreSQLCloneSession()
+    /// Set while `transaction(_:readOnly:participant:_:)` runs its body.
     var isInTransactionBlock = false
     /// Commands sent to the server since the session opened (each `execute`, `query` and
     /// `cachedQuery` once), read by `countingCommands` for tests that prove a bulk operation's
@@ -157,9 +125,7 @@ package final class PostgreSQLConnection {
         // Whatever they did went with the session.
         unsettledAfterCommit.removeAll()
         preparedStatements.removeAll()
-        hasCloneWorkTables = false
-        walkTableHolds = nil
-        workRowsSinceTruncate = [:]
+        serverSession += 1
         PQreset(handle)
         wasIdleAfterLastCommand = true
         guard PQstatus(handle) == CONNECTION_OK else {

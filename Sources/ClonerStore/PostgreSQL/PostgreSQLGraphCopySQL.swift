@@ -541,7 +541,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// multixact of them on every version of the row, which every later reader looked up — a cost
     /// that grew with the clones in flight (three replicas on one template were slower than one). An object deleted between this
     /// count and the commit fails that foreign-key check, and the clone runs again
-    /// (`PostgreSQLConnection.linkedRowsUnlocked`). Answers each entity's linked count beside the
+    /// (`PostgreSQLCloneSession.commitFailure`). Answers each entity's linked count beside the
     /// rows found.
     static func linkedLockSQL(tags: [Int], exclusiveTags: Set<Int>, schema: StoreSchema) -> String {
         let linked = linkedTable

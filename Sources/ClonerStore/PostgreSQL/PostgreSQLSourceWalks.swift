@@ -15,7 +15,7 @@
 /// owned relationship) and, since the walk's counts are known before anything is sent, one round
 /// trip: the root's check, the walk's rows and the copy go out in one pipeline.
 ///
-/// Per session, like the prepared statements and `graphCopySQL`: a connection is used by one clone
+/// Per session, like the prepared statements and `PostgreSQLCloneSession.graphCopySQL`: a connection is used by one clone
 /// at a time, so this needs no lock. Bounded: walks of at most `rowLimit` rows (the small clones
 /// that run prepared), at most `rowBudget` rows of walks and links together, the oldest
 /// forgotten first.
@@ -50,7 +50,7 @@ struct PostgreSQLSourceWalks {
     /// too, and sends neither the statement that finds them nor the one that counts them. That
     /// one also made sure they still exist; the copies' deferred foreign keys do that at the
     /// commit, and a linked object deleted since runs the clone again
-    /// (`PostgreSQLConnection.linkedRowsUnlocked`). Not kept for a clone that locks linked objects
+    /// (`PostgreSQLCloneSession.commitFailure`). Not kept for a clone that locks linked objects
     /// whose ordered lists its copies join, nor for one that sets relationships of the root.
     struct Links {
         let columns: [PostgreSQLValue]

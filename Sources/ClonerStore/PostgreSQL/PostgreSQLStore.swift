@@ -117,11 +117,12 @@ final class PostgreSQLStore: StoreBackend {
             attempt += 1
             do {
                 return try pool.withConnection { connection in
-                    if !connection.hasCloneWorkTables {
-                        try connection.execute(PostgreSQLGraphCopier.workTablesDDL(for: layout.schema))
-                        connection.hasCloneWorkTables = true
-                    }
-                    return try connection.transaction(.readCommitted) {
+                    // The clone's session makes its work tables outside the transaction, hears
+                    // which run this is, and adds its statements to the COMMIT.
+                    let clones = connection.cloneSession
+                    try clones.prepare(connection, schema: layout.schema)
+                    clones.began(attempt: attempt)
+                    return try connection.transaction(.readCommitted, participant: clones) {
                         try body(PostgreSQLStoreContext(connection: connection, layout: layout, attempt: attempt))
                     }
                 }

@@ -66,35 +66,36 @@ struct PostgreSQLPipelineTests {
         try connection.execute("CREATE TABLE t (id int8 PRIMARY KEY, version int8 NOT NULL)")
         try connection.execute("INSERT INTO t VALUES (1, 1)")
         let step = "UPDATE t SET version = version + 1 WHERE id = $1"
-        try connection.transaction {
+        let commit = PostgreSQLCommitStatements()
+        try connection.transaction(participant: commit) {
             try connection.query("INSERT INTO t VALUES (2, 1)")
-            connection.statementsBeforeCommit.append(.init(step, [.int8(1)], isPrepared: true))
+            commit.statementsBeforeCommit.append(.init(step, [.int8(1)], isPrepared: true))
             #expect(try connection.query("SELECT version FROM t WHERE id = 1")[0].int64(0) == 1, "not run before the commit")
         }
-        #expect(!connection.isInTransaction && connection.statementsBeforeCommit.isEmpty)
+        #expect(!connection.isInTransaction && commit.statementsBeforeCommit.isEmpty)
         #expect(try rows(connection) == [[1, 2], [2, 1]])
 
         // A deferred statement that fails: nothing of the transaction stays, and the session is
         // usable with an empty list.
         #expect(throws: PostgreSQLError.self) {
-            try connection.transaction {
+            try connection.transaction(participant: commit) {
                 try connection.query("INSERT INTO t VALUES (3, 1)")
-                connection.statementsBeforeCommit.append(.init(step, [.int8(1)], isPrepared: true))
-                connection.statementsBeforeCommit.append(.init("INSERT INTO t VALUES (2, 1)", [], isPrepared: false))
+                commit.statementsBeforeCommit.append(.init(step, [.int8(1)], isPrepared: true))
+                commit.statementsBeforeCommit.append(.init("INSERT INTO t VALUES (2, 1)", [], isPrepared: false))
             }
         }
-        #expect(!connection.isInTransaction && connection.statementsBeforeCommit.isEmpty)
+        #expect(!connection.isInTransaction && commit.statementsBeforeCommit.isEmpty)
         #expect(try rows(connection) == [[1, 2], [2, 1]])
 
         // A body that throws leaves none behind for the next transaction.
         struct Stop: Error {}
         #expect(throws: Stop.self) {
-            try connection.transaction {
-                connection.statementsBeforeCommit.append(.init(step, [.int8(1)], isPrepared: true))
+            try connection.transaction(participant: commit) {
+                commit.statementsBeforeCommit.append(.init(step, [.int8(1)], isPrepared: true))
                 throw Stop()
             }
         }
-        try connection.transaction {}
+        try connection.transaction(participant: commit) {}
         #expect(try connection.query("SELECT version FROM t WHERE id = 1")[0].int64(0) == 2)
     }
 
@@ -109,11 +110,12 @@ struct PostgreSQLPipelineTests {
             var names: [String] = []
         }
         let failures = Failures()
-        try connection.transaction {
+        let commit = PostgreSQLCommitStatements()
+        try connection.transaction(participant: commit) {
             try connection.query("INSERT INTO t VALUES (1, 1)")
-            connection.statementsAfterCommit.append(
+            commit.statementsAfterCommit.append(
                 (.init("UPDATE t SET version = 2 WHERE id = 1", [], isPrepared: false), { failures.names.append("update") }))
-            connection.statementsAfterCommit.append((.init("SELECT 1 / 0", [], isPrepared: false), { failures.names.append("division") }))
+            commit.statementsAfterCommit.append((.init("SELECT 1 / 0", [], isPrepared: false), { failures.names.append("division") }))
         }
         #expect(failures.names.isEmpty, "nothing after the COMMIT read yet")
         #expect(!connection.isInTransaction)
@@ -121,8 +123,8 @@ struct PostgreSQLPipelineTests {
         #expect(failures.names == ["division"])
 
         // The session's check before it is lent reads them too.
-        try connection.transaction {
-            connection.statementsAfterCommit.append((.init("SELECT 1 / 0", [], isPrepared: false), { failures.names.append("checked") }))
+        try connection.transaction(participant: commit) {
+            commit.statementsAfterCommit.append((.init("SELECT 1 / 0", [], isPrepared: false), { failures.names.append("checked") }))
         }
         #expect(connection.isHealthy)
         #expect(failures.names == ["division", "checked"])
@@ -130,10 +132,10 @@ struct PostgreSQLPipelineTests {
         // A failure before the COMMIT: the transaction rolls back, and what came after it is read
         // (and failed, in the aborted transaction) before the error reaches the caller.
         #expect(throws: PostgreSQLError.self) {
-            try connection.transaction {
+            try connection.transaction(participant: commit) {
                 try connection.query("INSERT INTO t VALUES (2, 1)")
-                connection.statementsBeforeCommit.append(.init("INSERT INTO t VALUES (1, 1)", [], isPrepared: false))
-                connection.statementsAfterCommit.append(
+                commit.statementsBeforeCommit.append(.init("INSERT INTO t VALUES (1, 1)", [], isPrepared: false))
+                commit.statementsAfterCommit.append(
                     (.init("UPDATE t SET version = 3 WHERE id = 1", [], isPrepared: false), { failures.names.append("late") }))
             }
         }

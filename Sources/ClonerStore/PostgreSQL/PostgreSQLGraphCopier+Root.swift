@@ -1,0 +1,196 @@
+import ClonerModel
+import Foundation
+
+/// The steps before the walk: the root's check, its values per copy, and the objects a `set`
+/// on the root names, each checked to exist.
+extension PostgreSQLGraphCopier {
+    /// The root's check, which also sets planner settings for the rest of this transaction (no
+    /// extra round trip): no JIT — the copy's statements are estimated far above the JIT
+    /// threshold (a recursive walk is guessed at millions of rows) and compiling them costs
+    /// more than it saves on index lookups and inserts. (A large clone's room for sorts and
+    /// hashes comes after its walk, `PostgreSQLGraphCopySQL.plannerDefaults`.)
+    /// Its CTEs empty the work tables of the session's previous clone (see the type's comment).
+    /// Generic plans, until the walk shows a large clone (`PostgreSQLGraphCopySQL
+    /// .plannerDefaults`): prepared statements are then planned once per session, where
+    /// PostgreSQL would otherwise keep choosing custom plans for some of them at every run (the
+    /// walk and the map's fill), planning them again each time.
+    /// And joins by nested loops, also until then: a small clone's statements meet at most a
+    /// thousand objects, which index lookups find at a cost bounded by the clone, where a hash
+    /// join reads the whole of a store table. PostgreSQL chose hash joins over whole tables for
+    /// the plans a session keeps (the work tables' rows unknown to it), so that a clone cost
+    /// more as the store grew (a 5-object clone's insert of its note read every note).
+    /// It leaves the walk and linked tables as they are when they hold the walk and links the
+    /// clone reuses (`copy`), and then reads the token beside them, to tell they are what this
+    /// connection's last commit left (`PostgreSQLCloneSession.walkTableHolds`).
+    static func rootCheck(root: EntityDescription, keepingWalk: Bool) -> String {
+        let emptied =
+            keepingWalk
+            ? "WITH "
+            : "WITH \"_empty_walk\" AS (DELETE FROM \(PostgreSQLGraphCopySQL.walkTable)), "
+                + "\"_empty_linked\" AS (DELETE FROM \(PostgreSQLGraphCopySQL.linkedTable)), "
+                + "\"_empty_token\" AS (DELETE FROM \(PostgreSQLSourceWalks.tokenTable)), "
+        let token = keepingWalk ? ", (SELECT max(token) FROM \(PostgreSQLSourceWalks.tokenTable))" : ""
+        return emptied + """
+            "_empty_map" AS (DELETE FROM \(PostgreSQLGraphCopySQL.mapTable)) \
+            SELECT set_config('jit', 'off', true), \
+            set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_hashjoin', 'off', true), \
+            set_config('enable_mergejoin', 'off', true)\(token) FROM \(quoted(root.name)) WHERE "_id" = $1
+            """
+    }
+
+    /// The root's check to send with the walk, given the kept walk's token: it then leaves the
+    /// walk where it is (`copy`).
+    func rootCheckBatch(root: EntityDescription) -> (Int64?) -> PostgreSQLStatementBatch {
+        let (connection, session, rootID) = (connection, session, plan.rootID)
+        let missingRoot = StoreError.notFound(entity: root.name, id: rootID)
+        return { token in
+            var batch = PostgreSQLStatementBatch()
+            let sql = Self.rootCheck(root: root, keepingWalk: token != nil)
+            batch.add(sql, [.int8(rootID)]) { result in
+                guard result.rowCount > 0 else { throw missingRoot }
+                // Rows another connection wrote on this server session, or none: the clone
+                // runs again and writes them.
+                if let token, result[0].optionalInt64(4) != token {
+                    session.forgetWalkTable()
+                    throw Self.sourceChanged("the work tables held another walk", sql: sql, connection: connection.redactedURI)
+                }
+            }
+            return batch
+        }
+    }
+
+    /// The root's values as statement parameters, and what the walk and the map need of them.
+    struct RootValues {
+        /// The root's `_id`, the time and the copies, then a values array and a flags array per
+        /// property set on the root.
+        var parameters: [PostgreSQLValue]
+        var settings: [String: PostgreSQLGraphCopySQL.Setting] = [:]
+        /// The to-ones the copies' roots are set to, each with the ids named.
+        var setReferences: [(relationship: RelationshipDescription, ids: [Int64])] = []
+        /// Whether the copies walk apart: a relationship of the root set on some copies only.
+        var perCopyWalk = false
+    }
+
+    /// The root's values per copy: the request's own, with each copy's merged over them.
+    mutating func rootValues(root: EntityDescription, now: Date) throws -> RootValues {
+        let perCopy: [[String: AttributeValue]] = (0..<plan.copies).map { index in
+            plan.perCopyRootValues.isEmpty ? plan.rootValues : plan.rootValues.merging(plan.perCopyRootValues[index]) { _, own in own }
+        }
+        var values = RootValues(parameters: [
+            .int8(plan.rootID),
+            try PostgreSQLStoreContext.parameter(.date(now), entity: root.name, attribute: "now"),
+            .int8(Int64(plan.copies)),
+        ])
+        for name in Set(perCopy.flatMap(\.keys)).sorted() {
+            let flags = perCopy.map { $0[name] != nil }
+            var column: [PostgreSQLValue] = []
+            let element: PostgreSQLValue.ArrayElement
+            if let attribute = root.attribute(named: name) {
+                element = PostgreSQLStoreContext.arrayElement(attribute.type)
+                for copy in perCopy {
+                    // A binary `set` value is stored as a blob and the copies take its key.
+                    column.append(try context.storedValue(copy[name] ?? .null, entity: root.name, attribute: name))
+                }
+            } else {
+                guard let relationship = root.relationship(named: name) else { preconditionFailure("\(root.name) has no property \(name)") }
+                element = .int8
+                var ids: [Int64] = []
+                for copy in perCopy {
+                    if case .integer(let id)? = copy[name] {
+                        column.append(.int8(id))
+                        ids.append(id)
+                    } else {
+                        column.append(.null)
+                    }
+                }
+                if !ids.isEmpty { values.setReferences.append((relationship, ids)) }
+                if flags.contains(false) { values.perCopyWalk = true }
+            }
+            let count = values.parameters.count
+            values.settings[name] = .init(values: count + 1, flags: count + 2, inEveryCopy: !flags.contains(false))
+            values.parameters.append(.array(element: element, column))
+            values.parameters.append(.array(element: .bool, flags.map { .bool($0) }))
+        }
+        return values
+    }
+
+    /// A to-one the plan sets on the root: checked to exist, and counted as linked.
+    mutating func checkSetReferences(_ setReferences: [(relationship: RelationshipDescription, ids: [Int64])]) throws {
+        for reference in setReferences {
+            let destination = reference.relationship.destination
+            let wanted = Set(reference.ids)
+            var found: Set<Int64> = []
+            try run("SELECT \"_id\" FROM \(quoted(destination)) WHERE \"_id\" = ANY($1)", [PostgreSQLStoreContext.idArray(wanted.sorted())])
+                .forEachRow { found.insert($0.int64(0)) }
+            if let missing = reference.ids.first(where: { !found.contains($0) }) {
+                let name = reference.relationship.name
+                let copy = plan.perCopyRootValues.firstIndex { $0[name] == .integer(missing) }
+                throw StoreError.missingRootLink(relationship: name, copy: copy, message: "no \(destination) with _id \(missing)")
+            }
+        }
+    }
+
+    /// A to-many the plan sets on the roots, by relationship, each checked to exist.
+    mutating func checkedRootLinks(root: EntityDescription) throws -> [(relationship: RelationshipDescription, ids: [Int64])] {
+        let rootLinks = plan.rootLinks.sorted(by: { $0.key < $1.key }).map { (relationship: root.relationship(named: $0.key)!, ids: $0.value) }
+        for (relationship, ids) in rootLinks where !ids.isEmpty {
+            let found = try run(
+                "SELECT count(*) FROM \(quoted(relationship.destination)) WHERE \"_id\" = ANY($1)",
+                [PostgreSQLStoreContext.idArray(ids)])[0].int64(0)
+            if found != ids.count {
+                throw StoreError.missingRootLink(relationship: relationship.name, copy: nil, message: "lists an _id that is not a \(relationship.destination)")
+            }
+        }
+        return rootLinks
+    }
+
+    /// The session's scratch tables. Run where a write first meets a connection, outside a
+    /// transaction (a rolled-back transaction would take tables it created with it); `IF NOT
+    /// EXISTS` makes a second run harmless. Their rows outlive the transaction that wrote them
+    /// until the next clone empties them (see the type's comment).
+    ///
+    /// The map's index by parent serves only the push of a self-following attribute down a chain
+    /// of clones (`PostgreSQLGraphCopySQL.makeFollowStep`), so it is made only for a model with
+    /// such an attribute: every map fill would keep it up, for every row, with no reader.
+    static func workTablesDDL(for schema: StoreSchema) -> String {
+        let chains = schema.model.entities.contains { entity in entity.attributes.contains { $0.cloneRule.followParent == $0.name } }
+        return """
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 NOT NULL, cp int4 NOT NULL, ent int4 NOT NULL, \
+            id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8, ver int8);
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (cp int4 NOT NULL, ent int4 NOT NULL, old int8 NOT NULL, new int8 NOT NULL, \
+            pent int4, pold int8, pnew int8, ver int8, PRIMARY KEY (ent, old, cp));
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent int4 NOT NULL, id int8 NOT NULL, bump int4 NOT NULL, \
+            PRIMARY KEY (ent, id));
+            CREATE TEMP TABLE IF NOT EXISTS "_clone_walk_token" (token int8 NOT NULL);
+            """ + (chains ? "\nCREATE INDEX IF NOT EXISTS \"_clone_map_parent\" ON pg_temp.\"_clone_map\" (ent, pnew);" : "")
+    }
+
+    /// The `_id` sequence of every entity, by entity number, asked of the server once per
+    /// connection. The map fill names them as constants, which PostgreSQL resolves when it plans
+    /// the statement; asking `pg_get_serial_sequence` in the statement itself made the server
+    /// resolve every entity's sequence again at every clone. A table keeps its sequence when it is
+    /// renamed, so the name is asked, never derived from the table's.
+    mutating func identitySequences() throws -> [String] {
+        if let known = session.identitySequences { return known }
+        let tables = schema.model.entities.map { PostgreSQLValue.text(quoted($0.name)) }
+        var sequences = [String?](repeating: nil, count: tables.count)
+        try run(
+            "SELECT n::int8, pg_get_serial_sequence(t, '_id') FROM unnest($1::text[]) WITH ORDINALITY AS u(t, n)",
+            [.array(element: .text, tables)]
+        ).forEachRow { sequences[Int($0.int64(0)) - 1] = $0.optionalString(1) }
+        if let missing = sequences.firstIndex(of: nil) {
+            throw StoreError.incompatibleStore(
+                path: connection.redactedURI, reason: "the table \(schema.model.entities[missing].name) has no _id sequence")
+        }
+        let known = sequences.compactMap { $0 }
+        session.identitySequences = known
+        return known
+    }
+
+    /// The scratch tables on a session that lost them (`PostgreSQLCloneSession.lacksWorkTables`).
+    mutating func ensureWorkTables() throws {
+        guard session.lacksWorkTables(on: connection) else { return }
+        statementCount += 1
+        try connection.execute(Self.workTablesDDL(for: schema))
+    }
+}
