@@ -26,55 +26,6 @@ extension PostgreSQLGraphCopier {
         let sourceGuard: PostgreSQLCloneSession.SourceGuard
     }
 
-    mutating func copy(
-        sql: PostgreSQLGraphCopySQL, root: EntityDescription,
-        rootLinks: [(relationship: RelationshipDescription, ids: [Int64])],
-        setReferences: [(relationship: RelationshipDescription, ids: [Int64])],
-        parameters: [PostgreSQLValue], rootCheck: ((Int64?) -> PostgreSQLStatementBatch)?, progress: GraphCopyProgress
-    ) throws -> GraphCopyResult {
-        var reuse = reuse(sql: sql, checksRootWithWalk: rootCheck != nil)
-        let answer = WalkAnswer()
-        var batch = PostgreSQLStatementBatch()
-        if let remembered = reuse.remembered {
-            prepared = true
-            batch = refill(from: remembered, reuse: &reuse, rootCheck: rootCheck, answer: answer)
-        } else {
-            try walk(sql: sql, parameters: parameters, rootCheck: rootCheck, answer: answer)
-        }
-        let walked = answer.walked
-        // What the walk statement answered, kept to remember the walk once the copy has run.
-        let answered = reuse.remembered == nil && !walked.intoMap ? walked : nil
-        guard walked.total <= plan.maximumObjects else { throw StoreError.tooLarge(objects: walked.total, limit: plan.maximumObjects) }
-        prepared = !walked.intoMap && walked.total <= Self.preparedObjectLimit
-        progress.setPlanned(walked.total)
-        let locatesCopy = plan.copies > 1 || !plan.perCopyRootValues.isEmpty
-        let delivery = Delivery(
-            locatesCopy: locatesCopy, pipelined: !locatesCopy && rootLinks.isEmpty,
-            sourceGuard: session.sourceGuard(smallClone: prepared))
-        addSourceGuardAndMap(sql: sql, walked: walked, guard: delivery.sourceGuard, parameters: parameters, into: &batch)
-
-        let linkedSQL = sql.linkedStatements(walked: Set(walked.counts.keys), mayAppend: walked.mayAppend)
-        // Links found again only where not remembered, or where the copies join an ordered list
-        // of a linked object, which must be locked before its end is read.
-        let reusesLinks = reuse.links != nil && linkedSQL.orderedTags.isEmpty
-        let answers = Answers()
-        addLinks(
-            linkedSQL, reused: reusesLinks ? reuse.links : nil, setReferences: setReferences, rootLinks: rootLinks, parameters: parameters,
-            answers: answers, into: &batch)
-        addRootIDs(sql: sql, keepsWalkTable: reuse.keepsWalkTable, answers: answers, into: &batch)
-        if let answered, reuse.key != nil, prepared, walked.rows <= PostgreSQLSourceWalks.rowLimit {
-            addLearning(answered, linksToo: rootCheck != nil && linkedSQL.orderedTags.isEmpty, reuse: &reuse, answers: answers, into: &batch)
-        }
-        let writes = Writes(sql: sql, root: root, rootLinks: rootLinks, walked: walked, parameters: parameters, progress: progress)
-        do {
-            try write(writes, delivery: delivery, batch: batch)
-        } catch {
-            leave(CommitWork(walkTableAtCommit: .some(nil)), reuse: reuse, learned: nil, copied: false)
-            throw try failure(error, delivery: delivery, sql: sql, parameters: parameters)
-        }
-        return try finish(sql: sql, walked: walked, reuse: reuse, reusesLinks: reusesLinks, answers: answers)
-    }
-
     typealias CommitWork = PostgreSQLCloneSession.CommitWork
 
     /// The guard of the source, then the map's fill (`PostgreSQLCloneSession.SourceGuard`).

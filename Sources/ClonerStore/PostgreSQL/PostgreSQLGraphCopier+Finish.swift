@@ -6,7 +6,7 @@ extension PostgreSQLGraphCopier {
     struct Writes {
         let sql: PostgreSQLGraphCopySQL
         let root: EntityDescription
-        let rootLinks: [(relationship: RelationshipDescription, ids: [Int64])]
+        let rootLinks: [GraphCopyReference]
         let walked: Walked
         let parameters: [PostgreSQLValue]
         let progress: GraphCopyProgress
@@ -82,8 +82,10 @@ extension PostgreSQLGraphCopier {
         session.copied(work)
     }
 
-    /// After the writes: the ids to return, the work left to the COMMIT, the result.
-    mutating func finish(sql: PostgreSQLGraphCopySQL, walked: Walked, reuse: Reuse, reusesLinks: Bool, answers: Answers) throws -> GraphCopyResult {
+    /// After the writes: the ids to return, and the work left to the COMMIT.
+    mutating func finish(
+        sql: PostgreSQLGraphCopySQL, walked: Walked, reuse: Reuse, reusesLinks: Bool, answers: Answers
+    ) throws -> [[String: [Int64: Int64]]]? {
         var work = CommitWork()
         if !plan.dryRun {
             work.beforeCommit = versionStepsAtCommit(sql: sql, linked: answers.linkedCounts)
@@ -109,14 +111,7 @@ extension PostgreSQLGraphCopier {
         if !truncated, holdsRemembered, let key = reuse.key, let token = reuse.token { atCommit = .init(key: key, token: token) }
         work.walkTableAtCommit = .some(atCommit)
         leave(work, reuse: reuse, learned: answers.learned, copied: true)
-
-        let entities = schema.model.entities
-        let name = { (tag: Int) in entities[tag].name }
-        return GraphCopyResult(
-            cloneIDs: answers.cloneIDs,
-            created: Dictionary(uniqueKeysWithValues: walked.counts.map { (name($0.key), $0.value) }),
-            linked: Dictionary(uniqueKeysWithValues: answers.linkedCounts.map { (name($0.key), $0.value) }),
-            ids: ids)
+        return ids
     }
 
     /// The work tables due for a `TRUNCATE` after the rows this clone leaves in them (a kept

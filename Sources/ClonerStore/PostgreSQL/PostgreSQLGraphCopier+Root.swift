@@ -65,17 +65,13 @@ extension PostgreSQLGraphCopier {
         /// property set on the root.
         var parameters: [PostgreSQLValue]
         var settings: [String: PostgreSQLGraphCopySQL.Setting] = [:]
-        /// The to-ones the copies' roots are set to, each with the ids named.
-        var setReferences: [(relationship: RelationshipDescription, ids: [Int64])] = []
         /// Whether the copies walk apart: a relationship of the root set on some copies only.
         var perCopyWalk = false
     }
 
-    /// The root's values per copy: the request's own, with each copy's merged over them.
-    mutating func rootValues(root: EntityDescription, now: Date) throws -> RootValues {
-        let perCopy: [[String: AttributeValue]] = (0..<plan.copies).map { index in
-            plan.perCopyRootValues.isEmpty ? plan.rootValues : plan.rootValues.merging(plan.perCopyRootValues[index]) { _, own in own }
-        }
+    /// The root's values per copy (`perCopy`) as parameters: an array of each property's values
+    /// and one of flags saying which copies set it.
+    mutating func storedRootValues(root: EntityDescription, perCopy: [[String: AttributeValue]], now: Date) throws -> RootValues {
         var values = RootValues(parameters: [
             .int8(plan.rootID),
             try PostgreSQLStoreContext.parameter(.date(now), entity: root.name, attribute: "now"),
@@ -92,18 +88,11 @@ extension PostgreSQLGraphCopier {
                     column.append(try context.storedValue(copy[name] ?? .null, entity: root.name, attribute: name))
                 }
             } else {
-                guard let relationship = root.relationship(named: name) else { preconditionFailure("\(root.name) has no property \(name)") }
+                guard root.relationship(named: name) != nil else { preconditionFailure("\(root.name) has no property \(name)") }
                 element = .int8
-                var ids: [Int64] = []
                 for copy in perCopy {
-                    if case .integer(let id)? = copy[name] {
-                        column.append(.int8(id))
-                        ids.append(id)
-                    } else {
-                        column.append(.null)
-                    }
+                    if case .integer(let id)? = copy[name] { column.append(.int8(id)) } else { column.append(.null) }
                 }
-                if !ids.isEmpty { values.setReferences.append((relationship, ids)) }
                 if flags.contains(false) { values.perCopyWalk = true }
             }
             let count = values.parameters.count
@@ -112,36 +101,6 @@ extension PostgreSQLGraphCopier {
             values.parameters.append(.array(element: .bool, flags.map { .bool($0) }))
         }
         return values
-    }
-
-    /// A to-one the plan sets on the root: checked to exist, and counted as linked.
-    mutating func checkSetReferences(_ setReferences: [(relationship: RelationshipDescription, ids: [Int64])]) throws {
-        for reference in setReferences {
-            let destination = reference.relationship.destination
-            let wanted = Set(reference.ids)
-            var found: Set<Int64> = []
-            try run("SELECT \"_id\" FROM \(quoted(destination)) WHERE \"_id\" = ANY($1)", [PostgreSQLStoreContext.idArray(wanted.sorted())])
-                .forEachRow { found.insert($0.int64(0)) }
-            if let missing = reference.ids.first(where: { !found.contains($0) }) {
-                let name = reference.relationship.name
-                let copy = plan.perCopyRootValues.firstIndex { $0[name] == .integer(missing) }
-                throw StoreError.missingRootLink(relationship: name, copy: copy, message: "no \(destination) with _id \(missing)")
-            }
-        }
-    }
-
-    /// A to-many the plan sets on the roots, by relationship, each checked to exist.
-    mutating func checkedRootLinks(root: EntityDescription) throws -> [(relationship: RelationshipDescription, ids: [Int64])] {
-        let rootLinks = plan.rootLinks.sorted(by: { $0.key < $1.key }).map { (relationship: root.relationship(named: $0.key)!, ids: $0.value) }
-        for (relationship, ids) in rootLinks where !ids.isEmpty {
-            let found = try run(
-                "SELECT count(*) FROM \(quoted(relationship.destination)) WHERE \"_id\" = ANY($1)",
-                [PostgreSQLStoreContext.idArray(ids)])[0].int64(0)
-            if found != ids.count {
-                throw StoreError.missingRootLink(relationship: relationship.name, copy: nil, message: "lists an _id that is not a \(relationship.destination)")
-            }
-        }
-        return rootLinks
     }
 
     /// The session's scratch tables. Run where a write first meets a connection, outside a

@@ -59,7 +59,7 @@ extension PostgreSQLGraphCopier {
         var token: Int64?
     }
 
-    func reuse(sql: PostgreSQLGraphCopySQL, checksRootWithWalk: Bool) -> Reuse {
+    func makeReuse(sql: PostgreSQLGraphCopySQL, checksRootWithWalk: Bool) -> Reuse {
         let key = sql.perCopyWalk ? nil : PostgreSQLSourceWalks.Key(walk: sql.walk, rootID: plan.rootID)
         let remembered = session.mayUseRememberedWalks ? key.flatMap { session.sourceWalks[$0] } : nil
         let links = checksRootWithWalk ? remembered?.links : nil

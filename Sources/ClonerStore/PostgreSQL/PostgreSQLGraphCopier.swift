@@ -91,46 +91,27 @@ struct PostgreSQLGraphCopier {
         return try context.run(sql, values)
     }
 
-    /// The copy's steps: the root's check, the root's values per copy, the checks of what the root
-    /// is set to link, then the walk, the map and the writes (`copy`).
-    mutating func run(now: Date, progress: GraphCopyProgress) throws -> GraphCopyResult {
-        precondition(plan.copies >= 1, "a clone makes at least one copy")
-        precondition(
-            plan.perCopyRootValues.isEmpty || plan.perCopyRootValues.count == plan.copies,
-            "\(plan.perCopyRootValues.count) per-copy values for \(plan.copies) copies")
-        // A run after a retried transaction starts the counters again.
-        progress.setPlanned(0)
-        progress.addWritten(-progress.written)
-        guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
-        // A `set` on the root is checked below with statements of its own (a value stored, the
-        // objects it names looked up), after the root's check as ever. Without one, the check
-        // waits for the walk and both go out in one round trip (`copy`).
-        var pendingRootCheck: ((Int64?) -> PostgreSQLStatementBatch)?
-        if plan.perCopyRootValues.isEmpty && plan.rootValues.isEmpty && plan.rootLinks.isEmpty {
-            pendingRootCheck = rootCheckBatch(root: root)
-        } else {
-            guard try run(Self.rootCheck(root: root, keepingWalk: false), [.int8(plan.rootID)]).rowCount > 0 else {
-                throw StoreError.notFound(entity: root.name, id: plan.rootID)
-            }
-        }
-        let rootValues = try self.rootValues(root: root, now: now)
-        try checkSetReferences(rootValues.setReferences)
-        let rootLinks = try checkedRootLinks(root: root)
-
-        let sequences = try identitySequences()
-        let (plan, schema) = (plan, schema)
-        let sql = session.graphCopySQL.cached(for: plan) {
-            PostgreSQLGraphCopySQL(
-                plan: plan, schema: schema, settings: rootValues.settings, perCopyWalk: rootValues.perCopyWalk, sequences: sequences)
-        }
-        try ensureWorkTables()
-
-        do {
-            return try copy(
-                sql: sql, root: root, rootLinks: rootLinks, setReferences: rootValues.setReferences,
-                parameters: rootValues.parameters, rootCheck: pendingRootCheck, progress: progress)
-        } catch let error as PostgreSQLError where error.isUniqueViolation {
-            throw PostgreSQLStore.translate(error, layout: context.layout)
-        }
+    /// The root's check, still to run when it goes out with the walk (`checkRoot`).
+    var pendingRootCheck: ((Int64?) -> PostgreSQLStatementBatch)?
+    /// The root's values as parameters, once stored (`prepare`).
+    var rootValues = RootValues(parameters: [])
+    /// The copy's statements, once built (`prepare`).
+    var copySQL: PostgreSQLGraphCopySQL?
+    var sql: PostgreSQLGraphCopySQL {
+        guard let copySQL else { preconditionFailure("the copy's statements are built when it is prepared") }
+        return copySQL
     }
+    /// The walk remembered or run, and what of it is kept (`walk`).
+    var reuse = Reuse(key: nil, remembered: nil, links: nil, keepsWalkTable: false, token: nil)
+    var walked = Walked()
+    /// What the walk statement answered, kept to remember the walk once the copy has run.
+    var answered: Walked?
+    /// The statements collected since the last round trip, for the write's.
+    var batch = PostgreSQLStatementBatch()
+    var delivery = Delivery(locatesCopy: false, pipelined: true, sourceGuard: .lockFirst)
+    var reusesLinks = false
+    /// What the statements after the walk read.
+    let answers = Answers()
+    /// Whether the writes were sent: a copy that fails from then on tells its session.
+    var wrote = false
 }

@@ -1,9 +1,14 @@
 import Foundation
 
 extension PostgreSQLStoreContext {
-    /// The clone's bulk copy (docs/architecture.md#clone-semantics, #many-copies, #postgresql), by `PostgreSQLGraphCopier`.
+    /// The clone's bulk copy (docs/architecture.md#clone-semantics, #many-copies, #postgresql): the
+    /// shared steps (`GraphCopier`) on PostgreSQL's side of them (`PostgreSQLGraphCopier`).
     func copyGraph(_ plan: GraphCopyPlan, now: Date, progress: GraphCopyProgress) throws -> GraphCopyResult {
-        var copier = PostgreSQLGraphCopier(context: self, plan: plan)
-        return try copier.run(now: now, progress: progress)
+        var copier = GraphCopier(backend: PostgreSQLGraphCopier(context: self, plan: plan), plan: plan, schema: schema)
+        do {
+            return try copier.run(now: now, progress: progress)
+        } catch let error as PostgreSQLError where error.isUniqueViolation {
+            throw PostgreSQLStore.translate(error, layout: layout)
+        }
     }
 }

@@ -1,139 +1,81 @@
 import ClonerModel
 import Foundation
 
-/// Runs a `GraphCopyPlan` as set-based SQL (`SQLiteGraphCopySQL`) inside the caller's write
-/// transaction, so a failure anywhere — a unique conflict, a full disk, a killed process — leaves
-/// nothing behind. The statements per copy grow with the model, never with the objects.
-struct SQLiteGraphCopier {
+/// SQLite's side of a graph copy (`GraphCopyBackend`), run by `GraphCopier` inside the caller's
+/// write transaction as set-based SQL (`SQLiteGraphCopySQL`): statements run one by one on the
+/// connection's statement cache; the walk goes by levels, or by ways once the root's objects along
+/// them are many; the source needs no guard under SQLite's one writer; the work tables are emptied
+/// as the copy ends (a rollback restores them as they were: empty).
+struct SQLiteGraphCopier: GraphCopyBackend {
     let context: SQLiteStoreContext
     let plan: GraphCopyPlan
+    let sql: SQLiteGraphCopySQL
 
     private var connection: SQLiteConnection { context.connection }
     private var schema: StoreSchema { context.schema }
 
-    /// The copy's steps: checks, the work tables, the walk, the map fills, the links, the writes.
-    func run(now: Date, progress: GraphCopyProgress) throws -> GraphCopyResult {
-        precondition(plan.copies >= 1, "a copy of \(plan.copies) copies")
-        precondition(
-            plan.perCopyRootValues.isEmpty || plan.perCopyRootValues.count == plan.copies,
-            "\(plan.perCopyRootValues.count) per-copy root values for \(plan.copies) copies")
-        guard let root = schema.model.entity(named: plan.rootEntity) else { preconditionFailure("unknown entity \(plan.rootEntity)") }
-        let sql = connection.graphCopySQL.cached(for: plan) { SQLiteGraphCopySQL(plan: plan, schema: schema) }
+    /// The named parameters every statement of the copy may use.
+    private var parameters: [String: SQLiteValue] = [:]
+    /// The work tables this copy writes, emptied as it ends.
+    private var written: [String] = []
+    /// The staging tables this copy filled, emptied as it ends.
+    private var staged: [SQLiteGraphCopySQL.Staging] = []
+    /// Whether it walked by ways (`SQLiteGraphCopySQL.walkWays`).
+    private var walkedByWays = false
+    /// The entity steps with objects, once the walk has counted them.
+    private var steps: [SQLiteGraphCopySQL.EntityStep] = []
+    private var linked = Linked()
 
+    init(context: SQLiteStoreContext, plan: GraphCopyPlan) {
+        self.context = context
+        self.plan = plan
+        let schema = context.schema
+        sql = context.connection.graphCopySQL.cached(for: plan) { SQLiteGraphCopySQL(plan: plan, schema: schema) }
+    }
+
+    mutating func checkRoot(_ root: EntityDescription, withWalk: Bool) throws {
         guard try connection.scalar("SELECT 1 FROM \(quoted(root.name)) WHERE \"_id\" = ?", [.integer(plan.rootID)]) != nil else {
             throw StoreError.notFound(entity: root.name, id: plan.rootID)
         }
-        // Each copy's root values: the per-copy `set` merged over the request's own.
-        let rootValues: [[String: AttributeValue]] = (0..<plan.copies).map { copy in
-            plan.perCopyRootValues.isEmpty ? plan.rootValues : plan.rootValues.merging(plan.perCopyRootValues[copy]) { $1 }
-        }
-        // A to-one the plan sets on a root: checked to exist (one query per relationship, however
-        // many copies name it), and counted as linked.
-        let setReferences = try checkedSetReferences(root: root, rootValues: rootValues)
-        let rootLinks = try checkedRootLinks(root: root)
+    }
 
+    mutating func firstMissing(_ ids: [Int64], of entity: String) throws -> Int64? {
+        try connection.scalar(
+            """
+            SELECT value FROM json_each(?1) WHERE value NOT IN (SELECT "_id" FROM \(quoted(entity))) LIMIT 1
+            """, [SQLiteStoreContext.idArray(ids)])?.int64
+    }
+
+    mutating func existing(_ ids: [Int64], of entity: String) throws -> Int {
+        let found = try connection.scalar(
+            "SELECT count(*) FROM \(quoted(entity)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))", [SQLiteStoreContext.idArray(ids)])
+        return Int(found?.int64 ?? 0)
+    }
+
+    /// The work tables (made where the connection was not prepared), the copies and the roots'
+    /// values written to theirs.
+    mutating func prepare(root: EntityDescription, rootValues: [[String: AttributeValue]], now: Date) throws {
         if !connection.graphCopyTablesReady { try SQLiteGraphCopier.createWorkTables(on: connection, entities: schema.model.entities.count) }
-        // Emptied before the transaction ends, so the next copy finds them empty (a rollback
-        // restores them as they were: empty). Only the tables this copy writes.
-        var written = [SQLiteGraphCopySQL.linkedTable]
+        // Emptied before the transaction ends, so the next copy finds them empty. Only the tables
+        // this copy writes.
+        written = [SQLiteGraphCopySQL.linkedTable]
         if !plan.rootValues.isEmpty || !plan.perCopyRootValues.isEmpty { written.append(SQLiteGraphCopySQL.rootValuesTable) }
         if sql.follows.contains(where: { !$0.propagation.isEmpty }) { written += [SQLiteGraphCopySQL.chainTable, SQLiteGraphCopySQL.treeTable] }
-        var staged: [SQLiteGraphCopySQL.Staging] = []
-        defer {
-            do {
-                for table in written { try connection.cachedStatement("DELETE FROM \(table)").execute() }
-                for staging in staged { try connection.cachedStatement(staging.clear).execute() }
-            } catch {
-                connection.graphCopyTablesReady = false
-            }
-        }
-
-        let parameters = namedParameters(sql: sql, now: now)
-
+        parameters = [":rootTag": .integer(Int64(sql.rootTag)), ":root": .integer(plan.rootID), ":now": AttributeValue.date(now).sqlValue]
         if plan.copies > 1 {
             written.append(SQLiteGraphCopySQL.copiesTable)
             try fillCopies()
         }
         try fillRootValues(rootValues)
-        let ways = try waysToWalk(sql)
-        // A walk by ways writes the first-arrival table, one by levels the walk table.
-        written += ways.map { Set([sql.rootTag] + $0.stepEntities).sorted().map(SQLiteGraphCopySQL.firstArrivalTable(of:)) } ?? [SQLiteGraphCopySQL.walkTable]
-        let counts = try walk(sql: sql, ways: ways, parameters: parameters)
-        let total = counts.values.reduce(0, +)
-        guard total <= plan.maximumObjects else { throw StoreError.tooLarge(objects: total, limit: plan.maximumObjects) }
-        progress.setPlanned(total)
-
-        let steps = sql.entitySteps.filter { (counts[$0.tag] ?? 0) > 0 }
-        // The map tables of the entities with objects, the only ones filled: a 5-object note
-        // reaches seven entities, and a DELETE of each empty table after every clone is work
-        // for nothing.
-        written += steps.map { SQLiteGraphCopySQL.mapTable(of: $0.tag) }
-        try fillMaps(steps, byWays: ways != nil, parameters: parameters)
-        if !plan.dryRun {
-            for case let staging? in steps.map(\.staging) {
-                try connection.cachedStatement(staging.create).execute()
-                staged.append(staging)
-                try connection.cachedStatement(staging.fill).execute()
-            }
-        }
-
-        let linked = try link(sql: sql, setReferences: setReferences, rootLinks: rootLinks, parameters: parameters)
-        var cloneIDs: [Int64] = []
-        try connection.forEachRow(
-            "SELECT new FROM \(SQLiteGraphCopySQL.mapTable(of: sql.rootTag)) WHERE old = ? ORDER BY cp", [.integer(plan.rootID)]
-        ) { cloneIDs.append($0.int64(0)) }
-
-        if !plan.dryRun {
-            try writeCopies(
-                sql: sql, steps: steps, counts: counts, linked: linked, rootLinks: rootLinks, root: root, parameters: parameters, progress: progress)
-        }
-        let ids = plan.returnIDs ? try copiedIDs(steps) : nil
-        let name = { (tag: Int) in schema.model.entities[tag].name }
-        return GraphCopyResult(
-            cloneIDs: cloneIDs,
-            created: Dictionary(uniqueKeysWithValues: counts.map { (name($0.key), $0.value) }),
-            linked: Dictionary(uniqueKeysWithValues: linked.counts.map { (name($0.key), $0.value) }),
-            ids: ids)
-    }
-
-    /// The named parameters every statement of the copy may use.
-    private func namedParameters(sql: SQLiteGraphCopySQL, now: Date) -> [String: SQLiteValue] {
-        var parameters: [String: SQLiteValue] = [:]
-        parameters[":rootTag"] = .integer(Int64(sql.rootTag))
-        parameters[":root"] = .integer(plan.rootID)
-        parameters[":now"] = AttributeValue.date(now).sqlValue
-        return parameters
-    }
-
-    /// A to-many the plan sets on the roots, by relationship, each checked to exist (one query
-    /// per relationship, however many copies name it).
-    private func checkedRootLinks(root: EntityDescription) throws -> [(relationship: RelationshipDescription, ids: [Int64])] {
-        let rootLinks = plan.rootLinks.sorted(by: { $0.key < $1.key }).map { (relationship: root.relationship(named: $0.key)!, ids: $0.value) }
-        for (relationship, ids) in rootLinks where !ids.isEmpty {
-            let found =
-                try connection.scalar(
-                    "SELECT count(*) FROM \(quoted(relationship.destination)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))",
-                    [SQLiteStoreContext.idArray(ids)])?.int64 ?? 0
-            if found != ids.count {
-                throw StoreError.missingRootLink(relationship: relationship.name, copy: nil, message: "lists an _id that is not a \(relationship.destination)")
-            }
-        }
-        return rootLinks
-    }
-
-    /// The copies table numbers the copies for the map fill of more than one (a single copy's
-    /// fill numbers its objects alone).
-    private func fillCopies() throws {
-        try connection.cachedStatement(
-            """
-            INSERT INTO \(SQLiteGraphCopySQL.copiesTable) (cp) WITH RECURSIVE c(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM c WHERE n + 1 < ?1) SELECT n FROM c
-            """
-        ).execute([.integer(Int64(plan.copies))])
     }
 
     /// The walk, by ways or by levels, shared by the copies (each making its objects): the
     /// objects per entity, all copies together.
-    private func walk(sql: SQLiteGraphCopySQL, ways: SQLiteGraphCopySQL.WalkWays?, parameters: [String: SQLiteValue]) throws -> [Int: Int] {
+    mutating func walk() throws -> [Int: Int] {
+        let ways = try waysToWalk(sql)
+        walkedByWays = ways != nil
+        // A walk by ways writes the first-arrival table, one by levels the walk table.
+        written += ways.map { Set([sql.rootTag] + $0.stepEntities).sorted().map(SQLiteGraphCopySQL.firstArrivalTable(of:)) } ?? [SQLiteGraphCopySQL.walkTable]
         // The objects one walk may find.
         let perWalk = plan.maximumObjects / plan.copies
         var counts: [Int: Int] = [:]
@@ -155,13 +97,66 @@ struct SQLiteGraphCopier {
         return counts
     }
 
-    /// The map tables of the entities with objects, then their parents' new ids.
-    private func fillMaps(_ steps: [SQLiteGraphCopySQL.EntityStep], byWays: Bool, parameters: [String: SQLiteValue]) throws {
+    /// The map tables of the entities with objects, the only ones filled (a 5-object note
+    /// reaches seven entities, and a DELETE of each empty table after every clone is work for
+    /// nothing), then their parents' new ids, then the staging tables of the rows to copy.
+    mutating func fillMap(counts: [Int: Int]) throws {
+        steps = sql.entitySteps.filter { (counts[$0.tag] ?? 0) > 0 }
+        written += steps.map { SQLiteGraphCopySQL.mapTable(of: $0.tag) }
         for step in steps {
             connection.resetRowNumbers()
-            try connection.cachedStatement(byWays ? step.mapFillAfterWays : step.mapFill).execute(named: parameters)
+            try connection.cachedStatement(walkedByWays ? step.mapFillAfterWays : step.mapFill).execute(named: parameters)
         }
         for case let update? in steps.map(\.parentUpdate) { try connection.cachedStatement(update).execute() }
+        guard !plan.dryRun else { return }
+        for case let staging? in steps.map(\.staging) {
+            try connection.cachedStatement(staging.create).execute()
+            staged.append(staging)
+            try connection.cachedStatement(staging.fill).execute()
+        }
+    }
+
+    /// Writes the copies and the roots' to-many links; a unique violation of many copies (or of
+    /// per-copy values) is said with the copy that repeats a value.
+    mutating func write(root: EntityDescription, rootLinks: [GraphCopyReference], counts: [Int: Int], progress: GraphCopyProgress) throws {
+        guard !plan.dryRun else { return }
+        do {
+            try write(counts: counts, progress: progress)
+            try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
+        } catch {
+            let translated = SQLiteStoreContext.translate(error, schema: schema)
+            guard plan.copies > 1 || !plan.perCopyRootValues.isEmpty, let storeError = translated as? StoreError else { throw translated }
+            throw try locatedInCopy(storeError)
+        }
+    }
+
+    mutating func finish(counts: [Int: Int]) throws -> (cloneIDs: [Int64], linked: [Int: Int], ids: [[String: [Int64: Int64]]]?) {
+        var cloneIDs: [Int64] = []
+        try connection.forEachRow(
+            "SELECT new FROM \(SQLiteGraphCopySQL.mapTable(of: sql.rootTag)) WHERE old = ? ORDER BY cp", [.integer(plan.rootID)]
+        ) { cloneIDs.append($0.int64(0)) }
+        return (cloneIDs, linked.counts, plan.returnIDs ? try copiedIDs(steps) : nil)
+    }
+
+    /// Empties the tables this copy wrote, so the next copy finds them empty; tables that could not
+    /// be emptied are made and emptied again by the next copy.
+    mutating func end(copied: Bool) {
+        do {
+            for table in written { try connection.cachedStatement("DELETE FROM \(table)").execute() }
+            for staging in staged { try connection.cachedStatement(staging.clear).execute() }
+        } catch {
+            connection.graphCopyTablesReady = false
+        }
+    }
+
+    /// The copies table numbers the copies for the map fill of more than one (a single copy's
+    /// fill numbers its objects alone).
+    private func fillCopies() throws {
+        try connection.cachedStatement(
+            """
+            INSERT INTO \(SQLiteGraphCopySQL.copiesTable) (cp) WITH RECURSIVE c(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM c WHERE n + 1 < ?1) SELECT n FROM c
+            """
+        ).execute([.integer(Int64(plan.copies))])
     }
 
     /// The linked objects (shared destinations the copies point at) per entity, and the entities
@@ -172,10 +167,7 @@ struct SQLiteGraphCopier {
     }
 
     /// Fills the linked table: the plan's linked queries, then what the roots' values name.
-    private func link(
-        sql: SQLiteGraphCopySQL, setReferences: [(relationship: RelationshipDescription, ids: [Int64])],
-        rootLinks: [(relationship: RelationshipDescription, ids: [Int64])], parameters: [String: SQLiteValue]
-    ) throws -> Linked {
+    mutating func link(setReferences: [GraphCopyReference], rootLinks: [GraphCopyReference]) throws {
         for query in sql.linkedQueries { try connection.cachedStatement(query).execute(named: parameters) }
         // Rule 8: what the root's values name is linked as given — the original, even when the walk
         // also copies it another way — so it counts in `linked` like any other shared destination.
@@ -197,28 +189,10 @@ struct SQLiteGraphCopier {
                 \(SQLiteGraphCopySQL.linkedUpsert)
                 """, [.integer(Int64(tag)), SQLiteStoreContext.idArray(ids), .integer(relationship.hasInverse ? 1 : 0)])
         }
-        var linked = Linked()
+        linked = Linked()
         try connection.forEachRow("SELECT ent, count(*), max(bump) FROM \(SQLiteGraphCopySQL.linkedTable) GROUP BY ent") {
             linked.counts[Int($0.int64(0))] = Int($0.int64(1))
             if $0.int64(2) != 0 { linked.bumped.insert(Int($0.int64(0))) }
-        }
-        return linked
-    }
-
-    /// Writes the copies and the roots' to-many links; a unique violation of many copies (or of
-    /// per-copy values) is said with the copy that repeats a value.
-    private func writeCopies(
-        sql: SQLiteGraphCopySQL, steps: [SQLiteGraphCopySQL.EntityStep], counts: [Int: Int], linked: Linked,
-        rootLinks: [(relationship: RelationshipDescription, ids: [Int64])], root: EntityDescription, parameters: [String: SQLiteValue],
-        progress: GraphCopyProgress
-    ) throws {
-        do {
-            try write(sql: sql, steps: steps, counts: counts, linkedCounts: linked.counts, bumped: linked.bumped, parameters: parameters, progress: progress)
-            try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
-        } catch {
-            let translated = SQLiteStoreContext.translate(error, schema: schema)
-            guard plan.copies > 1 || !plan.perCopyRootValues.isEmpty, let storeError = translated as? StoreError else { throw translated }
-            throw try locatedInCopy(storeError, sql: sql)
         }
     }
 
@@ -298,36 +272,6 @@ struct SQLiteGraphCopier {
         return objects.filter { $0.value > 0 }
     }
 
-    /// The to-one links the roots' values name, per relationship with its distinct ids, each
-    /// checked to exist; a missing one is named by the request field that gave it (`set.template`,
-    /// or `copies[3].set.template` for a per-copy value).
-    private func checkedSetReferences(root: EntityDescription, rootValues: [[String: AttributeValue]])
-        throws -> [(relationship: RelationshipDescription, ids: [Int64])]
-    {
-        var references: [(relationship: RelationshipDescription, ids: [Int64])] = []
-        let names = Set(rootValues.flatMap(\.keys)).sorted()
-        for name in names {
-            guard let relationship = root.relationship(named: name) else { continue }
-            var ids: [Int64] = []
-            var seen: Set<Int64> = []
-            for values in rootValues {
-                if case .integer(let id)? = values[name], seen.insert(id).inserted { ids.append(id) }
-            }
-            guard !ids.isEmpty else { continue }
-            let destination = relationship.destination
-            if let missing = try connection.scalar(
-                """
-                SELECT value FROM json_each(?1) WHERE value NOT IN (SELECT "_id" FROM \(quoted(destination))) LIMIT 1
-                """, [SQLiteStoreContext.idArray(ids)])?.int64
-            {
-                let copy = plan.perCopyRootValues.firstIndex { $0[name] == .integer(missing) }
-                throw StoreError.missingRootLink(relationship: name, copy: copy, message: "no \(destination) with _id \(missing)")
-            }
-            references.append((relationship, ids))
-        }
-        return references
-    }
-
     /// The root values table: one row per copy per property its root is set to, written by as
     /// few multi-row INSERTs as SQLite's parameter limit allows (one for any usual request).
     private func fillRootValues(_ rootValues: [[String: AttributeValue]]) throws {
@@ -357,7 +301,7 @@ struct SQLiteGraphCopier {
     /// A unique violation of a bulk copy of many copies, said with the first copy that repeats a
     /// value (still inside the transaction the caller rolls back: the failed statement has been
     /// undone, the rows of earlier statements are there to compare with).
-    private func locatedInCopy(_ error: StoreError, sql: SQLiteGraphCopySQL) throws -> StoreError {
+    private func locatedInCopy(_ error: StoreError) throws -> StoreError {
         let query: String?
         switch error {
         case let .uniqueViolation(entity, attribute): query = sql.clashingCopyQuery(entity: entity, attributes: [attribute])
@@ -368,10 +312,8 @@ struct SQLiteGraphCopier {
         return .inCopy(index: Int(copy), error: error)
     }
 
-    private func write(
-        sql: SQLiteGraphCopySQL, steps: [SQLiteGraphCopySQL.EntityStep], counts: [Int: Int], linkedCounts: [Int: Int],
-        bumped: Set<Int>, parameters: [String: SQLiteValue], progress: GraphCopyProgress
-    ) throws(SQLiteError) {
+    private func write(counts: [Int: Int], progress: GraphCopyProgress) throws(SQLiteError) {
+        let bumped = linked.bumped
         for step in steps {
             // The second insert only writes copies that join an original's list: none of those lists is linked.
             let appends = sql.appendsOnlyTo[step.tag].map { !$0.isDisjoint(with: bumped) } ?? true
@@ -389,7 +331,7 @@ struct SQLiteGraphCopier {
                 try connection.cachedStatement(statement).execute(named: parameters)
             }
         }
-        for tag in linkedCounts.keys.sorted() {
+        for tag in linked.counts.keys.sorted() {
             let entity = schema.model.entities[tag].name
             try connection.execute(
                 """

@@ -2,6 +2,7 @@ import Foundation
 
 extension SQLiteStoreContext {
     func copyGraph(_ plan: GraphCopyPlan, now: Date, progress: GraphCopyProgress) throws -> GraphCopyResult {
-        try SQLiteGraphCopier(context: self, plan: plan).run(now: now, progress: progress)
+        var copier = GraphCopier(backend: SQLiteGraphCopier(context: self, plan: plan), plan: plan, schema: schema)
+        return try copier.run(now: now, progress: progress)
     }
 }

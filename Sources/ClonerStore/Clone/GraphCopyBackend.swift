@@ -1,0 +1,53 @@
+import ClonerModel
+import Foundation
+
+/// A database's side of a graph copy: the steps `GraphCopier` takes in its one order, each
+/// answered in the backend's SQL and by its own strategy — how it walks (SQLite by levels or by
+/// ways, PostgreSQL by one recursive statement, again into the map past a limit, or from a walk
+/// its session remembers), how it guards the source (nothing to do under SQLite's one writer; a
+/// check after the last read or a lock on PostgreSQL), whether statements run one by one or are
+/// collected and sent in one pipeline (a PostgreSQL step may only add to the pipeline the write
+/// step sends), and what a copy leaves in its work tables (SQLite empties them as it ends,
+/// PostgreSQL truncates them after a COMMIT once enough rows are left).
+///
+/// A backend value lives for one run of the copy: the store may run a transaction again, and a
+/// run keeps nothing of the one before.
+protocol GraphCopyBackend {
+    /// The root exists: thrown `StoreError.notFound` if not. `withWalk`: the plan sets nothing on
+    /// the root, and the backend may check it together with the walk (`walk` then reports it).
+    mutating func checkRoot(_ root: EntityDescription, withWalk: Bool) throws
+
+    /// The first of `ids` that is not an object of `entity` (a to-one the root is set to).
+    mutating func firstMissing(_ ids: [Int64], of entity: String) throws -> Int64?
+
+    /// How many objects of `entity` are among `ids` (a to-many the root is set to).
+    mutating func existing(_ ids: [Int64], of entity: String) throws -> Int
+
+    /// Stores the root's values per copy (`rootValues`, one per copy), builds the copy's
+    /// statements and readies the work tables.
+    mutating func prepare(root: EntityDescription, rootValues: [[String: AttributeValue]], now: Date) throws
+
+    /// The walk: objects per entity, all copies together. May throw `StoreError.tooLarge` itself
+    /// where it stops early.
+    mutating func walk() throws -> [Int: Int]
+
+    /// The map of old to new ids of every walked object (`counts` per entity, all copies).
+    mutating func fillMap(counts: [Int: Int]) throws
+
+    /// The linked objects: those the copies point at and those `set` names on the root.
+    mutating func link(setReferences: [GraphCopyReference], rootLinks: [GraphCopyReference]) throws
+
+    /// The copies' rows, join rows, followed attributes and the roots' set lists; a unique
+    /// violation of one of many copies said with the copy (`StoreError.inCopy`).
+    mutating func write(root: EntityDescription, rootLinks: [GraphCopyReference], counts: [Int: Int], progress: GraphCopyProgress) throws
+
+    /// After the writes: the roots' clones per copy, the linked objects per entity, and the new
+    /// ids when the plan asks for them.
+    mutating func finish(counts: [Int: Int]) throws -> (cloneIDs: [Int64], linked: [Int: Int], ids: [[String: [Int64: Int64]]]?)
+
+    /// The copy ended (`copied`: it finished): what the work tables and the session keep of it.
+    mutating func end(copied: Bool)
+}
+
+/// A relationship of the root a `set` names objects of, with their ids.
+typealias GraphCopyReference = (relationship: RelationshipDescription, ids: [Int64])
