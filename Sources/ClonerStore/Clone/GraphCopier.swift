@@ -8,8 +8,8 @@ import Foundation
 ///
 /// 1. the root exists; 2. each copy's root values, the per-copy `set` merged over the request's;
 /// 3. the objects a `set` names exist; 4. the walk; 5. the size limit; 6. the map; 7. the linked
-/// objects; 8. the writes (rows, join rows, followed attributes, the roots' lists); 9. the
-/// clones' ids and the result.
+/// objects; 8. the writes (rows, join rows, followed attributes, the roots' lists), a unique
+/// violation of many copies located in its copy; 9. the clones' ids and the result.
 struct GraphCopier<Backend: GraphCopyBackend> {
     var backend: Backend
     let plan: GraphCopyPlan
@@ -41,7 +41,11 @@ struct GraphCopier<Backend: GraphCopyBackend> {
         progress.setPlanned(total)
         try backend.fillMap(counts: counts)
         try backend.link(setReferences: setReferences, rootLinks: rootLinks)
-        try backend.write(root: root, rootLinks: rootLinks, counts: counts, progress: progress)
+        do {
+            try backend.write(root: root, rootLinks: rootLinks, counts: counts, progress: progress)
+        } catch let error as StoreError where !plan.dryRun && (plan.copies > 1 || !plan.perCopyRootValues.isEmpty) {
+            throw try locatedInCopy(error)
+        }
         let finished = try backend.finish(counts: counts)
         copied = true
 
@@ -52,6 +56,19 @@ struct GraphCopier<Backend: GraphCopyBackend> {
             created: Dictionary(uniqueKeysWithValues: counts.map { (name($0.key), $0.value) }),
             linked: Dictionary(uniqueKeysWithValues: finished.linked.map { (name($0.key), $0.value) }),
             ids: finished.ids)
+    }
+
+    /// A unique violation of a copy of many copies (or of per-copy values), said with the first
+    /// copy (0-based) that repeats a value.
+    private mutating func locatedInCopy(_ error: StoreError) throws -> StoreError {
+        let clash: (entity: String, attributes: [String])
+        switch error {
+        case let .uniqueViolation(entity, attribute): clash = (entity, [attribute])
+        case let .uniqueTogetherViolation(entity, attributes): clash = (entity, attributes)
+        default: return error
+        }
+        guard let copy = try backend.firstClashingCopy(entity: clash.entity, attributes: clash.attributes) else { return error }
+        return .inCopy(index: copy, error: error)
     }
 
     /// The to-ones the roots' values name, per relationship with its distinct ids, each checked

@@ -38,8 +38,12 @@ protocol GraphCopyBackend {
     mutating func link(setReferences: [GraphCopyReference], rootLinks: [GraphCopyReference]) throws
 
     /// The copies' rows, join rows, followed attributes and the roots' set lists; a unique
-    /// violation of one of many copies said with the copy (`StoreError.inCopy`).
+    /// violation thrown as `StoreError` (`GraphCopier` names the copy).
     mutating func write(root: EntityDescription, rootLinks: [GraphCopyReference], counts: [Int: Int], progress: GraphCopyProgress) throws
+
+    /// After a unique violation of the writes of many copies: the first copy (0-based) whose rows
+    /// repeat a value of `attributes` of `entity`, nil when it cannot be told.
+    mutating func firstClashingCopy(entity: String, attributes: [String]) throws -> Int?
 
     /// After the writes: the roots' clones per copy, the linked objects per entity, and the new
     /// ids when the plan asks for them.

@@ -50,8 +50,9 @@ extension PostgreSQLGraphCopier {
             parameters: writes.parameters, progress: writes.progress, into: &batch)
     }
 
-    /// What a failed write is reported as.
-    mutating func failure(_ error: any Error, delivery: Delivery, sql: PostgreSQLGraphCopySQL, parameters: [PostgreSQLValue]) throws -> any Error {
+    /// What a failed write is reported as: a unique violation in model terms (`GraphCopier` then
+    /// names the copy), a change of the source as a failure the store runs again.
+    func failure(_ error: any Error, delivery: Delivery) -> any Error {
         switch error {
         case let error as PostgreSQLError where error.isRetryableTransactionFailure:
             // Left as it is for the store's write, which runs the whole transaction again.
@@ -65,9 +66,7 @@ extension PostgreSQLGraphCopier {
             return Self.sourceChanged(
                 "a write failed before the source was checked: \(error.message)", sql: error.sql ?? "", connection: connection.redactedURI)
         default:
-            let translated = (error as? PostgreSQLError).map { PostgreSQLStore.translate($0, layout: context.layout) } ?? error
-            guard delivery.locatesCopy, !plan.dryRun, let storeError = translated as? StoreError else { return translated }
-            return try locatedInCopy(storeError, sql: sql, parameters: parameters)
+            return (error as? PostgreSQLError).map { PostgreSQLStore.translate($0, layout: context.layout) } ?? error
         }
     }
 

@@ -38,23 +38,17 @@ extension PostgreSQLGraphCopier {
         return statements
     }
 
-    /// A unique violation of a copy of many copies, said with the first copy (0-based) that
-    /// repeats a value, as the SQLite copier says it (`StoreError.inCopy`). The failed writes are
-    /// rolled back to the savepoint first — an aborted transaction answers no query — while the
-    /// map, filled before it, is still there to compare the copies' values with.
-    mutating func locatedInCopy(_ error: StoreError, sql: PostgreSQLGraphCopySQL, parameters: [PostgreSQLValue]) throws -> StoreError {
-        let clash: String?
-        switch error {
-        case let .uniqueViolation(entity, attribute): clash = sql.clashingCopyQuery(entity: entity, attributes: [attribute])
-        case let .uniqueTogetherViolation(entity, attributes): clash = sql.clashingCopyQuery(entity: entity, attributes: attributes)
-        default: clash = nil
-        }
-        guard let clash else { return error }
+    /// The first copy (0-based) whose rows repeat a value of `attributes` of `entity`. The failed
+    /// writes are rolled back to the savepoint first — an aborted transaction answers no query —
+    /// while the map, filled before it, is still there to compare the copies' values with.
+    mutating func firstClashingCopy(entity: String, attributes: [String]) throws -> Int? {
+        let copied = sql.entitySteps.contains { $0.name == entity }
+        guard let clash = sql.clashingCopyQuery(entity: entity, attributes: attributes, copied: copied, rowsKept: false) else { return nil }
         statementCount += 1
         try connection.execute("ROLLBACK TO SAVEPOINT \"_clone_write\"")
-        let result = try query(clash, parameters)
-        guard result.rowCount > 0, let copy = result[0].optionalInt64(0) else { return error }
-        return .inCopy(index: Int(copy) - 1, error: error)
+        let result = try query(clash, rootValues.parameters)
+        guard result.rowCount > 0, let copy = result[0].optionalInt64(0) else { return nil }
+        return Int(copy) - 1
     }
 
     /// A retryable failure: the source changed between the walk and its lock or check.

@@ -91,7 +91,7 @@ extension PostgreSQLGraphCopier: GraphCopyBackend {
         do {
             try write(writes, delivery: delivery, batch: batch)
         } catch {
-            throw try failure(error, delivery: delivery, sql: writes.sql, parameters: writes.parameters)
+            throw failure(error, delivery: delivery)
         }
     }
 

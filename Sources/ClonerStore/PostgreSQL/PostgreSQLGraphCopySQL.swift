@@ -652,18 +652,6 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         return EntityStep(name: entity.name, tag: tag(entity.name), inserts: inserts, keepsPlaceArrivals: arrivals)
     }
 
-    /// The first copy (`cp`, 1-based) whose values of `attributes` of `entity` repeat an earlier
-    /// copy's or a stored row's — the same values the inserts would write (run after rolling them
-    /// back), nulls never clashing; nil when `entity` is not copied or an attribute is unknown.
-    func clashingCopyQuery(entity name: String, attributes: [String]) -> String? {
-        guard let entity = model.entity(named: name), entitySteps.contains(where: { $0.name == name }) else { return nil }
-        let described = attributes.compactMap { entity.attribute(named: $0) }
-        guard described.count == attributes.count, !described.isEmpty else { return nil }
-        return GraphCopyClashQuery.sql(
-            values: described.map { attributeExpression(entity, $0, readsParents: false) }, columns: described.map { quoted($0.name) },
-            table: quoted(name), map: map, entityRows: "m.ent = \(tag(name))", copyColumn: "cp", excludingOwnRows: false)
-    }
-
     // MARK: 3. Linked shared objects
 
     /// Every source of shared objects in one statement (one round trip however many foreign keys

@@ -116,17 +116,15 @@ struct SQLiteGraphCopier: GraphCopyBackend {
         }
     }
 
-    /// Writes the copies and the roots' to-many links; a unique violation of many copies (or of
-    /// per-copy values) is said with the copy that repeats a value.
+    /// Writes the copies and the roots' to-many links; a unique violation in model terms
+    /// (`GraphCopier` then names the copy that repeats a value).
     mutating func write(root: EntityDescription, rootLinks: [GraphCopyReference], counts: [Int: Int], progress: GraphCopyProgress) throws {
         guard !plan.dryRun else { return }
         do {
             try write(counts: counts, progress: progress)
             try writeRootLinks(rootLinks, root: root, rootTag: sql.rootTag)
         } catch {
-            let translated = SQLiteStoreContext.translate(error, schema: schema)
-            guard plan.copies > 1 || !plan.perCopyRootValues.isEmpty, let storeError = translated as? StoreError else { throw translated }
-            throw try locatedInCopy(storeError)
+            throw SQLiteStoreContext.translate(error, schema: schema)
         }
     }
 
@@ -298,18 +296,13 @@ struct SQLiteGraphCopier: GraphCopyBackend {
         }
     }
 
-    /// A unique violation of a bulk copy of many copies, said with the first copy that repeats a
-    /// value (still inside the transaction the caller rolls back: the failed statement has been
-    /// undone, the rows of earlier statements are there to compare with).
-    private func locatedInCopy(_ error: StoreError) throws -> StoreError {
-        let query: String?
-        switch error {
-        case let .uniqueViolation(entity, attribute): query = sql.clashingCopyQuery(entity: entity, attributes: [attribute])
-        case let .uniqueTogetherViolation(entity, attributes): query = sql.clashingCopyQuery(entity: entity, attributes: attributes)
-        default: query = nil
-        }
-        guard let query, let copy = try connection.makeStatement(query).scalar()?.int64 else { return error }
-        return .inCopy(index: Int(copy), error: error)
+    /// The first copy whose rows repeat a value of `attributes` of `entity`, asked still inside
+    /// the transaction the caller rolls back: the failed statement has been undone, the rows of
+    /// earlier statements are there to compare with.
+    mutating func firstClashingCopy(entity: String, attributes: [String]) throws -> Int? {
+        let copied = sql.entitySteps.contains { $0.name == entity }
+        guard let query = sql.clashingCopyQuery(entity: entity, attributes: attributes, copied: copied, rowsKept: true) else { return nil }
+        return try connection.makeStatement(query).scalar()?.int64.map { Int($0) }
     }
 
     private func write(counts: [Int: Int], progress: GraphCopyProgress) throws(SQLiteError) {

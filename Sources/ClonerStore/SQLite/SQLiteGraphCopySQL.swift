@@ -314,18 +314,6 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
             clear: "DELETE FROM \(staging)")
     }
 
-    /// After a unique violation on `entity`'s `attributes`: the first copy whose rows repeat a
-    /// value, of the entity's existing rows (those this copy did not write) or of an earlier
-    /// row — lower copies first — of the same copy. Nil when the entity is not copied.
-    func clashingCopyQuery(entity name: String, attributes: [String]) -> String? {
-        guard let entity = model.entity(named: name), entitySteps.contains(where: { $0.name == name }) else { return nil }
-        let described = attributes.compactMap { entity.attribute(named: $0) }
-        guard described.count == attributes.count, !described.isEmpty else { return nil }
-        return GraphCopyClashQuery.sql(
-            values: described.map { attributeExpression(entity, $0) }, columns: described.map { quoted($0.name) },
-            table: quoted(name), map: Self.mapTable(of: tag(name)), entityRows: nil, copyColumn: "cp", excludingOwnRows: true)
-    }
-
     // MARK: 3. Linked shared objects
 
     /// One INSERT for every kind of link: a statement each would cost more than most of them
