@@ -1,8 +1,8 @@
 import ClonerModel
 import Foundation
 
-/// Runs a `GraphCopyPlan` on PostgreSQL as set-based SQL (`PostgreSQLGraphCopySQL`) inside the
-/// caller's READ COMMITTED write transaction: nothing left behind on any failure, and statements
+/// PostgreSQL's side of a graph copy (`GraphCopyBackend`), run by `GraphCopier` as set-based SQL
+/// (`PostgreSQLGraphCopySQL`) inside the caller's READ COMMITTED write transaction: nothing left behind on any failure, and statements
 /// per clone that grow with the model, never with the objects or the copies. Blobs are copied by
 /// INSERT … SELECT inside the server and never reach Swift.
 ///
@@ -33,7 +33,7 @@ import Foundation
 /// (`preparedObjectLimit`): their best plans depend on how many rows the clone has.
 ///
 /// The store may run the whole transaction again after a serialization failure or deadlock, so
-/// this keeps nothing between runs: the progress counters start from zero.
+/// a value of this lives for one run; what outlives it is its connection's `PostgreSQLCloneSession`'s.
 struct PostgreSQLGraphCopier {
     let context: PostgreSQLStoreContext
     let plan: GraphCopyPlan

@@ -123,7 +123,7 @@ final class PostgreSQLStore: StoreBackend {
                     try clones.prepare(connection, schema: layout.schema)
                     clones.began(attempt: attempt)
                     return try connection.transaction(.readCommitted, participant: clones) {
-                        try body(PostgreSQLStoreContext(connection: connection, layout: layout, attempt: attempt))
+                        try body(PostgreSQLStoreContext(connection: connection, layout: layout))
                     }
                 }
             } catch let error as PostgreSQLError where error.isRetryableTransactionFailure {

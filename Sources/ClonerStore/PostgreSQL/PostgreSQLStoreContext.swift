@@ -11,15 +11,10 @@ import Foundation
 struct PostgreSQLStoreContext: SQLStoreContext {
     let connection: PostgreSQLConnection
     let layout: PostgreSQLSchema
-    /// Which run of the write's body this is, from 1 (`PostgreSQLStore.write` runs it again after
-    /// a serialization failure or deadlock). A small clone checks its source at the end of its
-    /// first run and locks it from the start of any later one (`PostgreSQLGraphCopier`).
-    let attempt: Int
 
-    init(connection: PostgreSQLConnection, layout: PostgreSQLSchema, attempt: Int = 1) {
+    init(connection: PostgreSQLConnection, layout: PostgreSQLSchema) {
         self.connection = connection
         self.layout = layout
-        self.attempt = attempt
     }
 
     var schema: StoreSchema { layout.schema }
