@@ -103,27 +103,6 @@ extension PostgreSQLGraphCopier {
         return values
     }
 
-    /// The session's scratch tables. Run where a write first meets a connection, outside a
-    /// transaction (a rolled-back transaction would take tables it created with it); `IF NOT
-    /// EXISTS` makes a second run harmless. Their rows outlive the transaction that wrote them
-    /// until the next clone empties them (see the type's comment).
-    ///
-    /// The map's index by parent serves only the push of a self-following attribute down a chain
-    /// of clones (`PostgreSQLGraphCopySQL.makeFollowStep`), so it is made only for a model with
-    /// such an attribute: every map fill would keep it up, for every row, with no reader.
-    static func workTablesDDL(for schema: StoreSchema) -> String {
-        let chains = schema.model.entities.contains { entity in entity.attributes.contains { $0.cloneRule.followParent == $0.name } }
-        return """
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 NOT NULL, cp int4 NOT NULL, ent int4 NOT NULL, \
-            id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8, ver int8);
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (cp int4 NOT NULL, ent int4 NOT NULL, old int8 NOT NULL, new int8 NOT NULL, \
-            pent int4, pold int8, pnew int8, ver int8, PRIMARY KEY (ent, old, cp));
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_linked" (ent int4 NOT NULL, id int8 NOT NULL, bump int4 NOT NULL, \
-            PRIMARY KEY (ent, id));
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_walk_token" (token int8 NOT NULL);
-            """ + (chains ? "\nCREATE INDEX IF NOT EXISTS \"_clone_map_parent\" ON pg_temp.\"_clone_map\" (ent, pnew);" : "")
-    }
-
     /// The `_id` sequence of every entity, by entity number, asked of the server once per
     /// connection. The map fill names them as constants, which PostgreSQL resolves when it plans
     /// the statement; asking `pg_get_serial_sequence` in the statement itself made the server
@@ -150,6 +129,6 @@ extension PostgreSQLGraphCopier {
     mutating func ensureWorkTables() throws {
         guard session.lacksWorkTables(on: connection) else { return }
         statementCount += 1
-        try connection.execute(Self.workTablesDDL(for: schema))
+        try connection.execute(PostgreSQLCloneSession.workTablesDDL(for: schema))
     }
 }

@@ -21,7 +21,7 @@ import Foundation
 /// same shared objects wait for each other instead of failing as they would under REPEATABLE
 /// READ, and otherwise hold no lock on them side by side (`PostgreSQLGraphCopySQL.linkedLockSQL`).
 ///
-/// Scratch space is three temporary tables per session (`workTablesDDL`), created once when a
+/// Scratch space is three temporary tables per session (`PostgreSQLCloneSession.workTablesDDL`), created once when a
 /// write first runs on the connection, outside any transaction: no DDL per clone. Each clone
 /// empties them with `DELETE` in its first statement rather than letting PostgreSQL empty them
 /// at commit (`ON COMMIT DELETE ROWS`): that commit-time truncation invalidates every cached plan
