@@ -36,13 +36,18 @@ struct ModelDraft {
         var renamingID: String?
         var userInfo: [String: JSONValue] = [:]
         var cloneRule = RelationshipCloneRule()
+        var minCount: Int?
+        var maxCount: Int?
 
         func description() -> RelationshipDescription? {
             guard let name, let destination else { return nil }
-            return RelationshipDescription(
+            var relationship = RelationshipDescription(
                 name: name, destination: destination, isToMany: isToMany, isOrdered: isOrdered,
                 inverseName: inverseName, deleteRule: deleteRule, isOptional: isOptional, renamingID: renamingID, userInfo: userInfo,
                 cloneRule: cloneRule)
+            relationship.minCount = minCount
+            relationship.maxCount = maxCount
+            return relationship
         }
     }
 

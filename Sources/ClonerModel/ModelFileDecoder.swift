@@ -6,7 +6,9 @@ struct ModelFileDecoder {
     static let modelFields = ["entities"]
     static let entityFields = ["name", "collection", "attributes", "relationships", "uniqueTogether", "renamingID"]
     static let attributeFields = ["name", "type", "bits", "optional", "default", "unique", "originalName", "renamingID", "userInfo"]
-    static let relationshipFields = ["name", "destination", "toMany", "ordered", "inverse", "deleteRule", "optional", "renamingID", "userInfo"]
+    static let relationshipFields = [
+        "name", "destination", "toMany", "ordered", "inverse", "deleteRule", "optional", "renamingID", "userInfo", "minCount", "maxCount",
+    ]
 
     let keys: CloneRuleKeys
     private(set) var problems: [ModelProblem] = []
@@ -166,6 +168,7 @@ struct ModelFileDecoder {
         if relationship.isOrdered && !relationship.isToMany {
             report(at: location.field("ordered"), "ordered applies to to-many relationships only; this one is to-one")
         }
+        decodeCounts(fields, into: &relationship, at: location)
         relationship.userInfo = userInfo(fields, at: location)
         relationship.cloneRule = relationshipCloneRule(relationship.userInfo, at: location.field("userInfo"))
         // docs/architecture.md#the-model-file: a required relationship can't carry a rule that would leave a clone without it.
@@ -305,6 +308,30 @@ struct ModelFileDecoder {
             report(at: location.field(name), "expected a string, found \(value.briefDescription)")
             return nil
         }
+    }
+
+    /// `minCount`/`maxCount`, Core Data's bounds on a to-many: non-negative integers, the least
+    /// no more than the most.
+    private mutating func decodeCounts(_ fields: [String: JSONValue], into relationship: inout ModelDraft.Relationship, at location: Location) {
+        var counts: [String: Int] = [:]
+        for name in ["minCount", "maxCount"] {
+            guard let value = fields[name] else { continue }
+            guard case .integer(let number) = value, number >= 0, number <= Int64(Int32.max) else {
+                report(at: location.field(name), "expected a count (an integer from 0), found \(value.briefDescription)")
+                continue
+            }
+            guard relationship.isToMany else {
+                report(at: location.field(name), "\(name) applies to to-many relationships only; this one is to-one")
+                continue
+            }
+            counts[name] = Int(number)
+        }
+        if let least = counts["minCount"], let most = counts["maxCount"], least > most {
+            report(at: location.field("minCount"), "minCount \(least) is more than maxCount \(most)")
+            return
+        }
+        relationship.minCount = counts["minCount"]
+        relationship.maxCount = counts["maxCount"]
     }
 
     private mutating func bool(_ fields: [String: JSONValue], _ name: String, default defaultValue: Bool, at location: Location) -> Bool {

@@ -11,8 +11,10 @@ extension RelationshipDescription {
             "optional": .bool(isOptional),
             "userInfo": .object(userInfo),
         ]
-        // Written only when set, so a model without it keeps its fingerprint.
+        // Each written only when set, so a model without them keeps its fingerprint.
         if let renamingID { fields["renamingID"] = .string(renamingID) }
+        if let minCount { fields["minCount"] = .integer(Int64(minCount)) }
+        if let maxCount { fields["maxCount"] = .integer(Int64(maxCount)) }
         return .object(fields)
     }
 }

@@ -60,6 +60,14 @@ public struct RelationshipDescription: Sendable, Hashable {
 
     /// "Entity.relationship", the form used in messages and qualified exclusions.
     public var qualifiedName: String { "\(source).\(name)" }
+
+    // MARK: Counts
+
+    /// Core Data's `minCount` of a to-many, nil when the model sets none. A non-optional to-many
+    /// may be empty unless this says otherwise; an optional one may be empty whatever it says.
+    public var minCount: Int? = nil
+    /// Core Data's `maxCount` of a to-many, nil when the model sets none.
+    public var maxCount: Int? = nil
 }
 
 extension RelationshipDescription {

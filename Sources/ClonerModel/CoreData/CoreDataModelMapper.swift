@@ -229,6 +229,7 @@ struct CoreDataModelMapper {
         let toMany = node.attributes["toMany"] == "YES"
         relationship["toMany"] = .bool(toMany)
         if toMany { relationship["ordered"] = .bool(node.attributes["ordered"] == "YES") }
+        if toMany { relationship.merge(Self.counts(node)) { $1 } }
         relationship["optional"] = .bool(node.attributes["optional"] == "YES")
         if let inverse = node.attributes["inverseName"] { relationship["inverse"] = .string(inverse) }
         let rule = node.attributes["deletionRule"] ?? "Nullify"
