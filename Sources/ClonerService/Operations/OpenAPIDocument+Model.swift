@@ -84,6 +84,29 @@ private struct EntityOperations {
             ("\(name)Record", recordSchema()), ("\(name)Create", inputSchema(create: true)),
             ("\(name)Update", inputSchema(create: false)), ("\(name)CloneRequest", cloneRequestSchema()),
         ]
+            + entity.relationships.filter { Self.isNestedApart($0) }.map {
+                (Self.nestedCreateName(entity: name, under: $0.name), inputSchema(create: true, under: $0.name))
+            }
+    }
+
+    /// Whether objects of this relationship's entity nested through its inverse get a create schema
+    /// of their own: the relationship is required on create, yet a nested object must leave it out
+    /// (the enclosing object sets it), so the plain `…Create` would require what the service refuses.
+    private static func isNestedApart(_ relationship: RelationshipDescription) -> Bool {
+        relationship.hasInverse && RecordInput.isRequiredOnCreate(relationship)
+    }
+
+    /// `AttachmentCreateUnderMemo`: an `Attachment` created nested in the object its `memo` links to.
+    private static func nestedCreateName(entity: String, under link: String) -> String {
+        "\(entity)CreateUnder" + link.prefix(1).uppercased() + link.dropFirst()
+    }
+
+    /// The create schema of a nested object of `relationship`'s destination.
+    private func nestedCreate(_ relationship: RelationshipDescription) -> JSONValue {
+        if let inverse = model.inverse(of: relationship), Self.isNestedApart(inverse) {
+            return Self.schema(Self.nestedCreateName(entity: relationship.destination, under: inverse.name))
+        }
+        return Self.schema("\(relationship.destination)Create")
     }
 
     func pathItems() -> [(String, JSONValue)] {
@@ -195,7 +218,10 @@ private struct EntityOperations {
 
     /// A create or PATCH body: the entity's properties and nothing else. A relationship takes
     /// `_id`s to link or nested objects to create; a PATCH may echo `_id`/`_version` of the record.
-    private func inputSchema(create: Bool) -> JSONValue {
+    /// `required` is what the service requires: the attributes with no default that are not
+    /// optional, the required to-ones, and the required to-manys with a `minCount`. An object
+    /// nested `under` a relationship leaves that one out: the enclosing object sets it.
+    private func inputSchema(create: Bool, under parentLink: String? = nil) -> JSONValue {
         var properties: [String: JSONValue] = ["_entity": Self.entityName(name)]
         if !create {
             properties["_id"] = Self.objectID
@@ -211,15 +237,31 @@ private struct EntityOperations {
             }
             if create && !attribute.acceptsBlank { required.append(.string(attribute.name)) }
         }
-        for relationship in entity.relationships {
-            let nested = Self.schema("\(relationship.destination)Create")
+        for relationship in entity.relationships where relationship.name != parentLink {
+            let nested = nestedCreate(relationship)
             properties[relationship.name] =
                 relationship.isToMany
-                ? ["type": "array", "items": ["oneOf": [Self.objectID, nested]]]
-                : ["oneOf": [Self.objectIDOrNull, nested]]
+                ? Self.toManyInput(relationship, items: ["oneOf": [Self.objectID, nested]])
+                : ["oneOf": [relationship.isOptional ? Self.objectIDOrNull : Self.objectID, nested]]
+            if create && RecordInput.isRequiredOnCreate(relationship) { required.append(.string(relationship.name)) }
         }
         var schema: [String: JSONValue] = ["type": "object", "additionalProperties": false, "properties": .object(properties)]
         if !required.isEmpty { schema["required"] = .array(required) }
+        return .object(schema)
+    }
+
+    /// A to-many's array in a body, bounded as the service bounds it: `maxCount` always, `minCount`
+    /// when the relationship is required (an optional one may also be empty, said in words).
+    private static func toManyInput(_ relationship: RelationshipDescription, items: JSONValue) -> JSONValue {
+        var schema: [String: JSONValue] = ["type": "array", "items": items]
+        if let most = relationship.maxCount { schema["maxItems"] = .integer(Int64(most)) }
+        if let least = relationship.minCount, least > 0 {
+            if relationship.isOptional {
+                schema["description"] = .string("Empty, or at least \(least) (minCount); else 422 naming the field.")
+            } else {
+                schema["minItems"] = .integer(Int64(least))
+            }
+        }
         return .object(schema)
     }
 

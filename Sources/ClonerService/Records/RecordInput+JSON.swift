@@ -112,9 +112,8 @@ extension RecordInput {
                     errors.append(FieldError(field: input.fieldPath(attribute.name), message: "required \(attribute.type.rawValue) attribute is missing"))
                 }
             }
-            for relationship in entity.relationships
-            where !relationship.isOptional && relationship.name != parentLink && members[relationship.name] == nil {
-                errors.append(FieldError(field: input.fieldPath(relationship.name), message: "required relationship to \(relationship.destination) is missing"))
+            for relationship in entity.relationships where relationship.name != parentLink && members[relationship.name] == nil {
+                if let problem = missingProblem(relationship) { errors.append(FieldError(field: input.fieldPath(relationship.name), message: problem)) }
             }
         }
         return input
@@ -129,6 +128,10 @@ extension RecordInput {
                 errors.append(
                     FieldError(
                         field: field, message: "expected an array of \(relationship.destination) _ids or objects, got \(RecordJSONCoding.describe(value))"))
+                return nil
+            }
+            if let problem = countProblem(relationship, count: elements.count) {
+                errors.append(FieldError(field: field, message: problem))
                 return nil
             }
             var references: [Reference] = []
