@@ -347,15 +347,19 @@ private struct EntityOperations {
                 "schema": ["type": "string"],
             ],
         ]
+        // A property named like a control (`order`, `limit`) is filtered only by its explicit
+        // `where.` form, so no parameter is listed twice; every other one by its plain name.
         for attribute in entity.attributes {
             parameters.append([
-                "name": .string(attribute.name), "in": "query", "description": "Equality filter, in the attribute's text form.",
+                "name": .string(ListQuery.filterParameter(attribute.name)), "in": "query",
+                "description": "Equality filter, in the attribute's text form.",
                 "schema": ["type": "string"],
             ])
         }
         for relationship in filterableToOnes {
             parameters.append([
-                "name": .string(relationship), "in": "query", "description": "Equality filter: an `_id` or `null`.",
+                "name": .string(ListQuery.filterParameter(relationship)), "in": "query",
+                "description": "Equality filter: an `_id` or `null`.",
                 "schema": ["type": "string", "pattern": "^([1-9][0-9]{0,18}|null)$"],
             ])
         }

@@ -180,14 +180,15 @@ public enum RecordJSONCoding {
     }
 
     /// Per relationship of `entity`, the start of the list route that selects every object of a
-    /// to-many (`/items?note=`, the `_id` to follow), or nil: a to-one, or a to-many whose inverse
+    /// to-many (`/items?note=`, the `_id` to follow; `/orderitems?where.order=` when the inverse
+    /// is named like a list control), or nil: a to-one, or a to-many whose inverse
     /// is not a to-one (no filter selects its objects).
     static func listRoutes(_ entity: EntityDescription, model: DataModel) -> [String?] {
         entity.relationships.map { relationship in
             guard relationship.isToMany, let inverse = model.inverse(of: relationship), !inverse.isToMany,
                 let destination = model.entity(named: relationship.destination)
             else { return nil }
-            return "/\(destination.collection)?\(RecordsController.percentEncoded(inverse.name))="
+            return "/\(destination.collection)?\(RecordsController.percentEncoded(ListQuery.filterParameter(inverse.name)))="
         }
     }
 

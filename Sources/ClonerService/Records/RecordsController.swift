@@ -49,7 +49,10 @@ final class RecordsController: Sendable {
         var seen: Set<String> = []
         var cursorText: String?
         for item in request.queryItems {
-            guard seen.insert(item.name).inserted else {
+            // A filter is one whichever form names it: `name` and `where.name` together are a repeat.
+            let isControl = ListQuery.controls.contains(item.name)
+            let property = isControl ? item.name : ListQuery.filteredProperty(item.name)
+            guard seen.insert(isControl ? item.name : ListQuery.filterPrefix + property).inserted else {
                 errors.append(FieldError(field: item.name, message: "given more than once"))
                 continue
             }
@@ -88,7 +91,7 @@ final class RecordsController: Sendable {
                 }
             default:
                 do {
-                    fetch.predicates.append(try filter(entity, name: item.name, text: item.value))
+                    fetch.predicates.append(try filter(entity, name: property, text: item.value, parameter: item.name))
                 } catch {
                     errors.append(error)
                 }
@@ -150,21 +153,28 @@ final class RecordsController: Sendable {
         return false
     }
 
-    private func filter(_ entity: EntityDescription, name: String, text: String) throws(FieldError) -> FetchRequest.Equality {
+    /// The equality `parameter` (`name` or `where.name`) asks for on the property `name`; a fault
+    /// is a 422 naming the parameter as the client wrote it.
+    private func filter(_ entity: EntityDescription, name: String, text: String, parameter: String) throws(FieldError) -> FetchRequest.Equality {
         if let attribute = entity.attribute(named: name) {
             if text == "null" && attribute.isOptional && attribute.type != .string { return .init(name, .null) }
-            return .init(name, try RecordJSONCoding.decodeQueryValue(text, type: attribute.type, field: name))
+            return .init(name, try RecordJSONCoding.decodeQueryValue(text, type: attribute.type, field: parameter))
         }
         if isStoredToOne(entity, name) {
             if text == "null" { return .init(name, .null) }
-            guard let id = Int64(text), id > 0 else { throw FieldError(field: name, message: "expected an _id (a positive integer) or null, got \(text)") }
+            guard let id = Int64(text), id > 0 else {
+                throw FieldError(field: parameter, message: "expected an _id (a positive integer) or null, got \(text)")
+            }
             return .init(name, .integer(id))
         }
         if entity.relationship(named: name) != nil {
-            throw FieldError(field: name, message: "only attributes and to-one relationships stored on \(entity.name) can filter")
+            throw FieldError(field: parameter, message: "only attributes and to-one relationships stored on \(entity.name) can filter")
         }
         throw FieldError(
-            field: name, message: "\(entity.name) has no attribute named \(name); the query parameters are limit, after, order and attribute names")
+            field: parameter,
+            message:
+                "\(entity.name) has no attribute named \(name); the query parameters are limit, after, cursor, order, attribute names, and where.NAME for any attribute"
+        )
     }
 
     /// The same query with the cursor moved to `cursor` (any `after` or earlier cursor dropped).
