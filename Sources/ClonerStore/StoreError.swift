@@ -39,7 +39,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .incompatibleStore(path, reason): return "cannot use store \(path): \(reason)"
-        case let .migrationRefused(reasons): return "model change refused: " + reasons.joined(separator: "; ")
+        // One reason a line, as `cloner check-model` lists a model's problems.
+        case let .migrationRefused(reasons): return (["model change refused:"] + reasons.map { "  - \($0)" }).joined(separator: "\n")
         case let .notFound(entity, id): return "\(entity) \(id) not found"
         case let .versionConflict(entity, id, expected, actual): return "\(entity) \(id) is at version \(actual), not \(expected)"
         case let .uniqueViolation(entity, attribute): return "\(entity).\(attribute) must be unique: the value is already used"

@@ -78,7 +78,7 @@ import Testing
         new = DataModel(entities: entities)
         let snapshot = SchemaSnapshot(model: old)
         return postgreSQL
-            ? try SchemaMigrator<PostgreSQLDialect>(old: snapshot, new: new).plan() : try SchemaMigrator<SQLiteDialect>(old: snapshot, new: new).plan()
+            ? SchemaMigrator<PostgreSQLDialect>(old: snapshot, new: new).plan().steps : SchemaMigrator<SQLiteDialect>(old: snapshot, new: new).plan().steps
     }
 
     static func text(postgreSQL: Bool) throws -> String {

@@ -17,6 +17,8 @@ extension PostgreSQLDialect {
     static let joinTableOptions = ""
     static var blobTableStatements: [String] { PostgreSQLSchema.blobCreateStatements }
     static let metadataTableStatement = "CREATE TABLE \(quoted(StoreSchema.metadataTable)) (key text COLLATE \"C\" PRIMARY KEY, value text NOT NULL)"
+    /// One statement for all: a constraint between two removed tables goes with them, in any order.
+    static func dropTableStatements(_ tables: [String]) -> [String] { ["DROP TABLE " + tables.map(quoted).joined(separator: ", ")] }
 
     static func columnType(_ type: AttributeType) -> String {
         switch type {

@@ -37,8 +37,11 @@ extension SQLDialect {
     /// through it from the referenced side.
     static func indexStatements(_ foreignKey: ForeignKeyDescription) -> [String] {
         let columns = [foreignKey.column] + (foreignKey.isUnique ? [] : foreignKey.positionColumn.map { [$0] } ?? [])
-        let name = identifier("\(foreignKey.entity)_\(foreignKey.column)_fk")
-        return [indexStatement(named: name, unique: foreignKey.isUnique, on: foreignKey.entity, columns: columns)]
+        return [indexStatement(named: foreignKeyIndexName(foreignKey), unique: foreignKey.isUnique, on: foreignKey.entity, columns: columns)]
+    }
+
+    static func foreignKeyIndexName(_ foreignKey: ForeignKeyDescription) -> String {
+        identifier("\(foreignKey.entity)_\(foreignKey.column)_fk")
     }
 
     static func uniqueIndexName(entity: String, attribute: String) -> String { identifier("\(entity)_\(attribute)_unique") }

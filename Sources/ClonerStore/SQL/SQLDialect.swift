@@ -81,4 +81,12 @@ protocol SQLDialect {
     static var blobTableStatements: [String] { get }
     /// The store's own key-value table (`StoreMetadata`).
     static var metadataTableStatement: String { get }
+
+    // MARK: migrations
+
+    /// Drops the tables a migration removes (`SchemaMigrator`), join tables first. The removed
+    /// tables may refer to one another, even in a cycle: SQLite keeps a reference to a missing
+    /// table in its schema, so it drops them one by one; PostgreSQL does not let a constraint
+    /// outlive the table it names, so it drops them all in one statement.
+    static func dropTableStatements(_ tables: [String]) -> [String]
 }

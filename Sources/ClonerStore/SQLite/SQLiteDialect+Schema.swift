@@ -16,4 +16,6 @@ extension SQLiteDialect {
     static let joinTableOptions = " WITHOUT ROWID"
     static var blobTableStatements: [String] { StoreSchema.blobCreateStatements }
     static let metadataTableStatement = "CREATE TABLE \(quoted(StoreSchema.metadataTable)) (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+    /// One DROP TABLE names one table; a reference left naming a dropped one is allowed.
+    static func dropTableStatements(_ tables: [String]) -> [String] { tables.map { "DROP TABLE \(quoted($0))" } }
 }

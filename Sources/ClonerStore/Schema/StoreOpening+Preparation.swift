@@ -56,10 +56,10 @@ extension StoreOpening {
         try storeDefaultBlobs(schema, connection)
         let snapshot = SchemaSnapshot(model: schema.model)
         guard fingerprint != snapshot.fingerprint || old != snapshot else { return (uuid, .unchanged) }
-        let steps = try migrate(on: connection, from: old, to: snapshot, model: schema.model)
+        let plan = try migrate(on: connection, from: old, to: snapshot, model: schema.model)
         return (
             uuid,
-            .migrated(fromFingerprint: fingerprint ?? old.fingerprint, toFingerprint: snapshot.fingerprint, changes: steps.map(\.logDescription))
+            .migrated(fromFingerprint: fingerprint ?? old.fingerprint, toFingerprint: snapshot.fingerprint, changes: plan.changes)
         )
     }
 
@@ -71,15 +71,24 @@ extension StoreOpening {
     // MARK: - migration
 
     /// Plans the steps from `old` to `model` and runs them with the new metadata, as one whole.
+    /// What the steps drop is counted first, in the same transaction, so nothing is written
+    /// between the count and the drop; every refusal is named at once, and a refused migration
+    /// changes nothing.
     private static func migrate(
         on connection: Connection, from old: SchemaSnapshot, to new: SchemaSnapshot, model: DataModel
-    ) throws -> [SchemaMigrationStep] {
-        let steps = try SchemaMigrator<Connection.Dialect>(old: old, new: model).plan()
+    ) throws -> SchemaMigrationPlan {
+        let plan = SchemaMigrator<Connection.Dialect>(old: old, new: model).plan()
         try atomically(on: connection) {
-            for step in steps { try run(step, on: connection) }
+            var refusals = plan.refusals
+            for removal in plan.removals {
+                let count = try connection.int64(removal.countStatement, arguments: []) ?? 0
+                if count > 0 { refusals.append(removal.refusal(count: count)) }
+            }
+            guard refusals.isEmpty else { throw StoreError.migrationRefused(reasons: refusals) }
+            for step in plan.steps { try run(step, on: connection) }
             try writeMetadata(StoreMetadata.migrated(to: new), on: connection)
         }
-        return steps
+        return plan
     }
 
     private static func run(_ step: SchemaMigrationStep, on connection: Connection) throws {

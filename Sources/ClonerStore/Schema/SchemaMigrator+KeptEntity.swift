@@ -1,0 +1,180 @@
+import ClonerModel
+
+extension SchemaMigrator {
+    /// The change to one entity both models have: its attributes, its unique groups and its
+    /// relationships, kept, added, renamed or removed.
+    struct KeptEntity {
+        let entity: EntityDescription
+        let old: EntityDescription
+        let oldSchema: StoreSchema
+        let newSchema: StoreSchema
+
+        func plan(into plan: inout SchemaMigrationPlan, references: inout [Step]) {
+            let name = entity.name
+            // A group whose attributes were renamed is dropped before the rename and created
+            // again after it, so the index name always follows the current attribute names.
+            let oldGroups = Set(old.uniqueTogether), newGroups = Set(entity.uniqueTogether)
+            for group in old.uniqueTogether where !newGroups.contains(group) {
+                plan.steps.append(.sql(dropIndex(Dialect.uniqueTogetherIndexName(entity: name, attributes: group))))
+            }
+            // Removed columns go before any is added or renamed: a new one may take a removed name.
+            removeReferenceColumns(into: &plan)
+            removeAttributes(into: &plan)
+            plan.steps += attributeSteps(refusals: &plan.refusals)
+            for group in entity.uniqueTogether where !oldGroups.contains(group) {
+                plan.steps.append(.createUniqueTogetherIndex(entity: name, attributes: group))
+            }
+            plan.refusals += relationshipRefusals()
+
+            let oldColumns = Set((oldSchema.foreignKeys[name] ?? []).map(\.column))
+            for foreignKey in newSchema.foreignKeys[name] ?? [] where !oldColumns.contains(foreignKey.column) {
+                plan.steps += Dialect.columnDefinitions(foreignKey).map { .sql(addColumn($0)) }
+                plan.steps += Dialect.indexStatements(foreignKey).map(Step.sql)
+                if !Dialect.declaresReferences { references.append(.sql(Dialect.referenceStatement(foreignKey))) }
+            }
+        }
+
+        // MARK: - removals
+
+        /// The reference columns of removed relationships, with their index first: SQLite cannot
+        /// drop an indexed column (PostgreSQL drops the index and the constraint with it).
+        private func removeReferenceColumns(into plan: inout SchemaMigrationPlan) {
+            let newColumns = Set((newSchema.foreignKeys[entity.name] ?? []).map(\.column))
+            for foreignKey in oldSchema.foreignKeys[entity.name] ?? [] where !newColumns.contains(foreignKey.column) {
+                // A kept relationship stored elsewhere now is refused as changed.
+                guard let relationship = foreignKey.relationship, entity.relationship(named: relationship) == nil else { continue }
+                plan.removals.append(.referenceColumn(entity: entity.name, relationship: relationship, column: foreignKey.column))
+                plan.steps.append(.sql(dropIndex(Dialect.foreignKeyIndexName(foreignKey))))
+                let columns = [foreignKey.column] + (foreignKey.positionColumn.map { [$0] } ?? [])
+                plan.steps += columns.map { .sql(dropColumn($0)) }
+            }
+        }
+
+        /// The columns of removed attributes, each after its unique or blob index.
+        private func removeAttributes(into plan: inout SchemaMigrationPlan) {
+            let kept = Set(entity.attributes.compactMap { previous(of: $0)?.name })
+            for attribute in old.attributes where !kept.contains(attribute.name) {
+                plan.removals.append(.attribute(entity: entity.name, attribute: attribute.name))
+                if attribute.isUnique {
+                    plan.steps.append(.sql(dropIndex(Dialect.uniqueIndexName(entity: entity.name, attribute: attribute.name))))
+                }
+                if attribute.type == .binary {
+                    let index = Dialect.identifier(StoreSchema.blobIndexName(entity: entity.name, column: attribute.name))
+                    plan.steps.append(.sql(dropIndex(index)))
+                }
+                plan.steps.append(.sql(dropColumn(attribute.name)))
+            }
+        }
+
+        // MARK: - relationships
+
+        /// A relationship may be added or removed, never changed: its links could not be carried
+        /// over. A removed one's storage is dropped if empty (`SchemaRemoval`), unless its kept
+        /// inverse holds the links.
+        private func relationshipRefusals() -> [String] {
+            var refusals: [String] = []
+            for oldRelationship in old.relationships {
+                guard let relationship = entity.relationship(named: oldRelationship.name) else {
+                    if let refusal = keptInverseRefusal(removed: oldRelationship) { refusals.append(refusal) }
+                    continue
+                }
+                if relationship.destination != oldRelationship.destination
+                    || oldSchema.storage(of: oldRelationship) != newSchema.storage(of: relationship)
+                {
+                    refusals.append(
+                        "\(entity.name).\(relationship.name): destination, cardinality, order or inverse changed; existing links cannot be converted safely")
+                }
+            }
+            return refusals
+        }
+
+        /// The links of a removed relationship whose kept inverse holds them in its own column
+        /// stay there; but that column cannot lose this side's order or its one-to-one index
+        /// with the links in it.
+        private func keptInverseRefusal(removed relationship: RelationshipDescription) -> String? {
+            guard case .foreignKeyOnDestination(let column, _) = oldSchema.storage(of: relationship),
+                let inverse = relationship.inverseName,
+                newSchema.model.entity(named: relationship.destination)?.relationship(named: inverse) != nil
+            else { return nil }
+            let before = oldSchema.foreignKeys[relationship.destination]?.first { $0.column == column }
+            let after = newSchema.foreignKeys[relationship.destination]?.first { $0.column == column }
+            // Without its column the inverse is refused as changed.
+            guard let after, before?.isUnique != after.isUnique || before?.positionColumn != after.positionColumn else { return nil }
+            return
+                "\(entity.name).\(relationship.name): relationship was removed, but its inverse \(relationship.destination).\(inverse) keeps the links in a column laid out for both sides (order or one-to-one); existing links cannot be converted safely"
+        }
+
+        // MARK: - attributes
+
+        private func previous(of attribute: AttributeDescription) -> AttributeDescription? {
+            old.attribute(named: attribute.name) ?? attribute.originalName.flatMap { old.attribute(named: $0) }
+        }
+
+        private func attributeSteps(refusals: inout [String]) -> [Step] {
+            var steps: [Step] = []
+            for attribute in entity.attributes {
+                guard let previous = previous(of: attribute) else {
+                    if attribute.acceptsBlank {
+                        steps += addedAttributeSteps(attribute)
+                    } else {
+                        refusals.append("\(entity.name).\(attribute.name): a new required attribute needs a default for the rows that already exist")
+                    }
+                    continue
+                }
+                if previous.type != attribute.type {
+                    refusals.append(
+                        "\(entity.name).\(attribute.name): type changed from \(previous.type.rawValue) to \(attribute.type.rawValue); stored values cannot be converted safely"
+                    )
+                    continue
+                }
+                steps += keptAttributeSteps(previous: previous, attribute: attribute)
+            }
+            return steps
+        }
+
+        /// A new attribute the existing rows can do without (optional, or defaulted).
+        private func addedAttributeSteps(_ attribute: AttributeDescription) -> [Step] {
+            let entity = entity.name
+            var steps: [Step] = [.sql(addColumn(Dialect.columnDefinition(attribute)))]
+            if attribute.type == .binary {
+                steps += Dialect.blobColumnStatements(entity: entity, column: attribute.name).map(Step.sql)
+                // Existing rows take the default's key; its blob is stored before the steps run.
+                if case .binary(let bytes)? = attribute.defaultValue {
+                    let key = Dialect.literal(.binary(BlobDigest.sha256(bytes)))
+                    steps.append(.sql("UPDATE \(quoted(entity)) SET \(quoted(attribute.name)) = \(key)"))
+                }
+            }
+            if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity, attribute: attribute.name)) }
+            return steps
+        }
+
+        /// An attribute the new model keeps: a rename (its unique index dropped under the old name
+        /// and made again), a unique flag that changed, a column that becomes required.
+        private func keptAttributeSteps(previous: AttributeDescription, attribute: AttributeDescription) -> [Step] {
+            let entity = entity.name
+            var steps: [Step] = []
+            if previous.name != attribute.name {
+                if previous.isUnique { steps.append(.sql(dropIndex(Dialect.uniqueIndexName(entity: entity, attribute: previous.name)))) }
+                steps.append(.sql("ALTER TABLE \(quoted(entity)) RENAME COLUMN \(quoted(previous.name)) TO \(quoted(attribute.name))"))
+                if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity, attribute: attribute.name)) }
+            } else if previous.isUnique != attribute.isUnique {
+                steps.append(
+                    attribute.isUnique
+                        ? .createUniqueIndex(entity: entity, attribute: attribute.name)
+                        : .sql(dropIndex(Dialect.uniqueIndexName(entity: entity, attribute: attribute.name))))
+            }
+            if previous.isOptional && !attribute.isOptional {
+                steps.append(.requireNoNulls(entity: entity, column: attribute.name))
+            }
+            return steps
+        }
+
+        // MARK: - spellings
+
+        private func addColumn(_ definition: String) -> String { "ALTER TABLE \(quoted(entity.name)) ADD COLUMN \(definition)" }
+
+        private func dropColumn(_ column: String) -> String { "ALTER TABLE \(quoted(entity.name)) DROP COLUMN \(quoted(column))" }
+
+        private func dropIndex(_ name: String) -> String { "DROP INDEX IF EXISTS \(quoted(name))" }
+    }
+}
