@@ -10,6 +10,8 @@ import Testing
 extension MigrationTests {
     enum Removal: String, CaseIterable, CustomTestStringConvertible {
         case emptyEntity, entityWithRelationships, indexedAttribute, binaryAttribute, nullAttribute, toOneColumn, toManyJoinTable
+        /// Folder.notes, ordered: Note.folder keeps the links, its position column goes.
+        case orderedInverse
 
         var testDescription: String { rawValue }
 
@@ -33,6 +35,7 @@ extension MigrationTests {
             case .binaryAttribute: return ["data"]
             case .nullAttribute: return ["blank"]
             case .toOneColumn: return ["author"]
+            case .orderedInverse: return ["_pos_folder"]
             default: return []
             }
         }
@@ -51,6 +54,7 @@ extension MigrationTests {
             case .nullAttribute: return ["Note.blank removed (no row held a value)"]
             case .toOneColumn: return ["Note.author removed (no row held a link)"]
             case .toManyJoinTable: return ["Note.links removed (its join table held no links)"]
+            case .orderedInverse: return ["Folder.notes removed (no row held its order; its inverse keeps the links)"]
             }
         }
 
@@ -90,6 +94,11 @@ extension MigrationTests {
                 )
             case .toManyJoinTable:
                 return ([note([:], ["links": .toMany([.existing(1)])])], ["Note.links: relationship was removed, but its join table holds 1 link"])
+            case .orderedInverse:
+                return (
+                    [ChangeSet.Insert(entity: "Folder"), note([:], ["folder": .toOne(.inserted(0))])],
+                    ["Folder.notes: relationship was removed, but 1 row holds its order (its inverse keeps the links)"]
+                )
             }
         }
     }
@@ -111,7 +120,7 @@ extension MigrationTests {
             }
         }
         let noteRelationships = [
-            RelationshipDescription(name: "folder", destination: "Folder", inverseName: "notes"),
+            RelationshipDescription(name: "folder", destination: "Folder", inverseName: removal == .orderedInverse ? nil : "notes"),
             RelationshipDescription(name: "author", destination: "Person"),
             RelationshipDescription(name: "links", destination: "Note", isToMany: true),
         ].filter { relationship in
@@ -125,7 +134,7 @@ extension MigrationTests {
                 relationships: [
                     RelationshipDescription(name: "notes", destination: "Note", isToMany: true, isOrdered: true, inverseName: "folder"),
                     RelationshipDescription(name: "tags", destination: "Tag", isToMany: true, inverseName: "folders"),
-                ]),
+                ].filter { removal != .orderedInverse || $0.name != "notes" }),
             EntityDescription(
                 name: "Tag", attributes: [AttributeDescription(name: "label", type: .string, isOptional: true)],
                 relationships: removesFolder ? [] : [RelationshipDescription(name: "folders", destination: "Folder", isToMany: true, inverseName: "tags")]),
@@ -198,5 +207,36 @@ extension MigrationTests {
         #expect(try Self.tables(after, kind) == tables)
         #expect(try Self.noteColumns(after, kind) == columns)
         #expect(try after.object("Note", 1)?.attributes["title"] == .string("kept"))
+    }
+
+    /// Note.summary holds a one-to-one's links; without Summary.note it keeps them, no longer unique.
+    @Test(arguments: StoreBackendKind.available) func removingTheOtherSideOfAOneToOneKeepsTheLinks(_ kind: StoreBackendKind) throws {
+        func model(inverse: Bool) -> DataModel {
+            DataModel(entities: [
+                EntityDescription(
+                    name: "Note", attributes: [AttributeDescription(name: "title", type: .string, isOptional: true)],
+                    relationships: [RelationshipDescription(name: "summary", destination: "Summary", inverseName: inverse ? "note" : nil)]),
+                EntityDescription(
+                    name: "Summary", attributes: [AttributeDescription(name: "text", type: .string, isOptional: true)],
+                    relationships: inverse ? [RelationshipDescription(name: "note", destination: "Note", inverseName: "summary")] : []),
+            ])
+        }
+        let place = try StorePlace(kind)
+        try place.open(model: model(inverse: true)).save(
+            ChangeSet(inserts: [
+                ChangeSet.Insert(entity: "Summary", attributes: ["text": .string("short")]),
+                ChangeSet.Insert(entity: "Note", relationships: ["summary": .toOne(.inserted(0))]),
+            ]))
+        let store = try place.open(model: model(inverse: false))
+        guard case .migrated = store.preparation else {
+            Issue.record("not migrated: \(store.preparation)")
+            return
+        }
+        #expect(try store.object("Note", 1)?.relationships["summary"] == .toOne(1))
+        // No longer one-to-one: a second note may name the same summary.
+        let id = try store.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Note", relationships: ["summary": .toOne(.existing(1))])]))
+            .insertedIDs[0]
+        #expect(try store.object("Note", id)?.relationships["summary"] == .toOne(1))
+        #expect(try place.open(model: model(inverse: false)).preparation == .unchanged)
     }
 }

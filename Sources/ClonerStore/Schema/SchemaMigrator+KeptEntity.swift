@@ -19,6 +19,7 @@ extension SchemaMigrator {
             }
             // Removed columns go before any is added or renamed: a new one may take a removed name.
             removeReferenceColumns(into: &plan)
+            reshapeKeptReferenceColumns(into: &plan)
             removeAttributes(into: &plan)
             plan.steps += attributeSteps(refusals: &plan.refusals)
             for group in entity.uniqueTogether where !oldGroups.contains(group) {
@@ -50,6 +51,26 @@ extension SchemaMigrator {
             }
         }
 
+        /// A kept reference column whose other side was removed keeps its links, but not what
+        /// only that side needed: its order (a position column, dropped once it holds none) and
+        /// its one-to-one uniqueness (the index made again without).
+        private func reshapeKeptReferenceColumns(into plan: inout SchemaMigrationPlan) {
+            let newForeignKeys = Dictionary(uniqueKeysWithValues: (newSchema.foreignKeys[entity.name] ?? []).map { ($0.column, $0) })
+            for before in oldSchema.foreignKeys[entity.name] ?? [] {
+                guard let after = newForeignKeys[before.column], let inverse = before.inverseRelationship,
+                    newSchema.model.entity(named: before.referencedEntity)?.relationship(named: inverse) == nil,
+                    before.isUnique != after.isUnique || before.positionColumn != after.positionColumn
+                else { continue }
+                plan.steps.append(.sql(dropIndex(Dialect.foreignKeyIndexName(before))))
+                if let position = before.positionColumn, after.positionColumn == nil {
+                    plan.removals.append(
+                        .order(entity: before.referencedEntity, relationship: inverse, table: entity.name, column: position))
+                    plan.steps.append(.sql(dropColumn(position)))
+                }
+                plan.steps += Dialect.indexStatements(after).map(Step.sql)
+            }
+        }
+
         /// The columns of removed attributes, each after its unique or blob index.
         private func removeAttributes(into plan: inout SchemaMigrationPlan) {
             let kept = Set(entity.attributes.compactMap { previous(of: $0)?.name })
@@ -69,15 +90,12 @@ extension SchemaMigrator {
         // MARK: - relationships
 
         /// A relationship may be added or removed, never changed: its links could not be carried
-        /// over. A removed one's storage is dropped if empty (`SchemaRemoval`), unless its kept
-        /// inverse holds the links.
+        /// over. A removed one's storage is dropped once found empty (`SchemaRemoval`), or kept
+        /// for its inverse when that stays.
         private func relationshipRefusals() -> [String] {
             var refusals: [String] = []
             for oldRelationship in old.relationships {
-                guard let relationship = entity.relationship(named: oldRelationship.name) else {
-                    if let refusal = keptInverseRefusal(removed: oldRelationship) { refusals.append(refusal) }
-                    continue
-                }
+                guard let relationship = entity.relationship(named: oldRelationship.name) else { continue }
                 if relationship.destination != oldRelationship.destination
                     || oldSchema.storage(of: oldRelationship) != newSchema.storage(of: relationship)
                 {
@@ -86,22 +104,6 @@ extension SchemaMigrator {
                 }
             }
             return refusals
-        }
-
-        /// The links of a removed relationship whose kept inverse holds them in its own column
-        /// stay there; but that column cannot lose this side's order or its one-to-one index
-        /// with the links in it.
-        private func keptInverseRefusal(removed relationship: RelationshipDescription) -> String? {
-            guard case .foreignKeyOnDestination(let column, _) = oldSchema.storage(of: relationship),
-                let inverse = relationship.inverseName,
-                newSchema.model.entity(named: relationship.destination)?.relationship(named: inverse) != nil
-            else { return nil }
-            let before = oldSchema.foreignKeys[relationship.destination]?.first { $0.column == column }
-            let after = newSchema.foreignKeys[relationship.destination]?.first { $0.column == column }
-            // Without its column the inverse is refused as changed.
-            guard let after, before?.isUnique != after.isUnique || before?.positionColumn != after.positionColumn else { return nil }
-            return
-                "\(entity.name).\(relationship.name): relationship was removed, but its inverse \(relationship.destination).\(inverse) keeps the links in a column laid out for both sides (order or one-to-one); existing links cannot be converted safely"
         }
 
         // MARK: - attributes

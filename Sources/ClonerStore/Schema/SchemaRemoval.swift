@@ -11,6 +11,9 @@ enum SchemaRemoval: Equatable {
     case referenceColumn(entity: String, relationship: String, column: String)
     /// A removed relationship stored in a join table (named by the side that owns the table).
     case joinTable(entity: String, relationship: String, table: String)
+    /// A removed ordered to-many whose inverse stays: the links stay in the inverse's column on
+    /// `table`, the order in position `column` goes.
+    case order(entity: String, relationship: String, table: String, column: String)
 }
 
 extension SchemaRemoval {
@@ -19,7 +22,7 @@ extension SchemaRemoval {
     var countStatement: String {
         switch self {
         case .entity(let entity): return "SELECT count(*) FROM \(quoted(entity))"
-        case let .attribute(entity, column), let .referenceColumn(entity, _, column):
+        case let .attribute(entity, column), let .referenceColumn(entity, _, column), let .order(_, _, entity, column):
             return "SELECT count(*) FROM \(quoted(entity)) WHERE \(quoted(column)) IS NOT NULL"
         case let .joinTable(_, _, table): return "SELECT count(*) FROM \(quoted(table))"
         }
@@ -35,6 +38,8 @@ extension SchemaRemoval {
             return "\(entity).\(relationship): relationship was removed, but \(Self.rowsHold(count)) a link"
         case let .joinTable(entity, relationship, _):
             return "\(entity).\(relationship): relationship was removed, but its join table holds \(count) link\(count == 1 ? "" : "s")"
+        case let .order(entity, relationship, _, _):
+            return "\(entity).\(relationship): relationship was removed, but \(Self.rowsHold(count)) its order (its inverse keeps the links)"
         }
     }
 
@@ -45,6 +50,7 @@ extension SchemaRemoval {
         case let .attribute(entity, attribute): return "\(entity).\(attribute) removed (no row held a value)"
         case let .referenceColumn(entity, relationship, _): return "\(entity).\(relationship) removed (no row held a link)"
         case let .joinTable(entity, relationship, _): return "\(entity).\(relationship) removed (its join table held no links)"
+        case let .order(entity, relationship, _, _): return "\(entity).\(relationship) removed (no row held its order; its inverse keeps the links)"
         }
     }
 
