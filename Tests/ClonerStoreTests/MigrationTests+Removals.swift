@@ -239,4 +239,50 @@ extension MigrationTests {
         #expect(try store.object("Note", id)?.relationships["summary"] == .toOne(1))
         #expect(try place.open(model: model(inverse: false)).preparation == .unchanged)
     }
+
+    /// Two removed entities that refer to each other (a cycle of reference columns) go together.
+    @Test(arguments: StoreBackendKind.available) func removesEntitiesThatReferToEachOther(_ kind: StoreBackendKind) throws {
+        let kept = EntityDescription(name: "Note", attributes: [AttributeDescription(name: "title", type: .string, isOptional: true)])
+        let cycle = DataModel(entities: [
+            kept,
+            EntityDescription(
+                name: "Shelf", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)],
+                relationships: [RelationshipDescription(name: "favourite", destination: "Book")]),
+            EntityDescription(
+                name: "Book", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)],
+                relationships: [RelationshipDescription(name: "shelf", destination: "Shelf")]),
+        ])
+        let place = try StorePlace(kind)
+        try place.open(model: cycle).save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Note", attributes: ["title": .string("kept")])]))
+        let store = try place.open(model: DataModel(entities: [kept]))
+        #expect(try Self.tables(store, kind).isDisjoint(with: ["Shelf", "Book"]))
+        #expect(try store.object("Note", 1)?.attributes["title"] == .string("kept"))
+    }
+
+    /// The order the steps take on each backend: an index before its column (SQLite cannot drop
+    /// an indexed column), removed tables last, in one statement on PostgreSQL.
+    @Test func removalStepsInTheirOrder() {
+        let old = SchemaSnapshot(model: Self.removalModel())
+        func sql(_ steps: [SchemaMigrationStep]) -> [String] {
+            steps.compactMap { if case .sql(let sql) = $0 { return sql } else { return nil } }
+        }
+        let folderGone = Removal.entityWithRelationships.model
+        #expect(
+            sql(SchemaMigrator<SQLiteDialect>(old: old, new: folderGone).plan().steps) == [
+                #"DROP INDEX IF EXISTS "Note_folder_fk""#, #"ALTER TABLE "Note" DROP COLUMN "folder""#,
+                #"ALTER TABLE "Note" DROP COLUMN "_pos_folder""#, #"DROP TABLE "_rel_Folder_tags""#, #"DROP TABLE "Folder""#,
+            ])
+        #expect(
+            sql(SchemaMigrator<PostgreSQLDialect>(old: old, new: folderGone).plan().steps) == [
+                #"DROP INDEX IF EXISTS "Note_folder_fk""#, #"ALTER TABLE "Note" DROP COLUMN "folder""#,
+                #"ALTER TABLE "Note" DROP COLUMN "_pos_folder""#, #"DROP TABLE "_rel_Folder_tags", "Folder""#,
+            ])
+        #expect(
+            sql(SchemaMigrator<SQLiteDialect>(old: old, new: Removal.binaryAttribute.model).plan().steps) == [
+                #"DROP INDEX IF EXISTS "Note_data_blob""#, #"ALTER TABLE "Note" DROP COLUMN "data""#,
+            ])
+        let plan = SchemaMigrator<SQLiteDialect>(old: old, new: Removal.indexedAttribute.model).plan()
+        #expect(plan.removals == [.attribute(entity: "Note", attribute: "legacy")] && plan.refusals.isEmpty)
+        #expect(sql(plan.steps) == [#"DROP INDEX IF EXISTS "Note_legacy_unique""#, #"ALTER TABLE "Note" DROP COLUMN "legacy""#])
+    }
 }
