@@ -142,4 +142,29 @@ import Testing
         let again = try place.open(model: renamedModel)
         #expect(try again.object("Note", 2)?.attributes["position"] == .integer(7))
     }
+
+    /// A to-one given an ordered to-many inverse: its column gains the inverse's positions, the
+    /// links already there numbered in `_id` order, so new links append after them.
+    @Test(arguments: StoreBackendKind.available) func anOrderedInverseAddedToAToOneNumbersItsLinks(_ kind: StoreBackendKind) throws {
+        func model(inverse: Bool) -> DataModel {
+            DataModel(entities: [
+                EntityDescription(
+                    name: "Note", attributes: [AttributeDescription(name: "title", type: .string, isOptional: true)],
+                    relationships: [RelationshipDescription(name: "folder", destination: "Folder", inverseName: inverse ? "notes" : nil)]),
+                EntityDescription(
+                    name: "Folder", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)],
+                    relationships: inverse
+                        ? [RelationshipDescription(name: "notes", destination: "Note", isToMany: true, isOrdered: true, inverseName: "folder")] : []),
+            ])
+        }
+        let place = try StorePlace(kind)
+        let inFolder = ChangeSet.Insert(entity: "Note", relationships: ["folder": .toOne(.existing(1))])
+        let before = try place.open(model: model(inverse: false))
+        try before.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Folder")]))
+        try before.save(ChangeSet(inserts: [inFolder, ChangeSet.Insert(entity: "Note"), inFolder]))
+        let store = try place.open(model: model(inverse: true))
+        let id = try store.save(ChangeSet(inserts: [inFolder])).insertedIDs[0]
+        #expect(try store.object("Folder", 1)?.relationships["notes"] == .toMany([1, 3, id]))
+        #expect(try place.open(model: model(inverse: true)).preparation == .unchanged)
+    }
 }

@@ -51,21 +51,29 @@ extension SchemaMigrator {
             }
         }
 
-        /// A kept reference column whose other side was removed keeps its links, but not what
-        /// only that side needed: its order (a position column, dropped once it holds none) and
-        /// its one-to-one uniqueness (the index made again without).
+        /// A kept reference column whose other side was removed or added keeps its links, but
+        /// not its layout: a removed ordered to-many's position column is dropped once it holds
+        /// no order, and a removed one-to-one side takes the uniqueness off the index; a new
+        /// ordered to-many gets a position column, its existing links numbered in `_id` order.
+        /// A to-one made one-to-one by a new inverse keeps its index as it was.
         private func reshapeKeptReferenceColumns(into plan: inout SchemaMigrationPlan) {
             let newForeignKeys = Dictionary(uniqueKeysWithValues: (newSchema.foreignKeys[entity.name] ?? []).map { ($0.column, $0) })
             for before in oldSchema.foreignKeys[entity.name] ?? [] {
-                guard let after = newForeignKeys[before.column], let inverse = before.inverseRelationship,
-                    newSchema.model.entity(named: before.referencedEntity)?.relationship(named: inverse) == nil,
+                guard let after = newForeignKeys[before.column], !after.isUnique,
                     before.isUnique != after.isUnique || before.positionColumn != after.positionColumn
                 else { continue }
+                let removedInverse = before.inverseRelationship.flatMap { inverse in
+                    newSchema.model.entity(named: before.referencedEntity)?.relationship(named: inverse) == nil ? inverse : nil
+                }
+                // An inverse kept but changed is refused on its own side.
+                guard removedInverse != nil || before.positionColumn == nil else { continue }
                 plan.steps.append(.sql(dropIndex(Dialect.foreignKeyIndexName(before))))
-                if let position = before.positionColumn, after.positionColumn == nil {
-                    plan.removals.append(
-                        .order(entity: before.referencedEntity, relationship: inverse, table: entity.name, column: position))
+                if let position = before.positionColumn, let inverse = removedInverse {
+                    plan.removals.append(.order(entity: before.referencedEntity, relationship: inverse, table: entity.name, column: position))
                     plan.steps.append(.sql(dropColumn(position)))
+                } else if let position = after.positionColumn {
+                    plan.steps += Dialect.columnDefinitions(after).dropFirst().map { .sql(addColumn($0)) }
+                    plan.steps.append(.sql(numberLinks(of: after.column, into: position)))
                 }
                 plan.steps += Dialect.indexStatements(after).map(Step.sql)
             }
@@ -178,5 +186,14 @@ extension SchemaMigrator {
         private func dropColumn(_ column: String) -> String { "ALTER TABLE \(quoted(entity.name)) DROP COLUMN \(quoted(column))" }
 
         private func dropIndex(_ name: String) -> String { "DROP INDEX IF EXISTS \(quoted(name))" }
+
+        /// Positions for the links a new ordered to-many finds, as if each had been appended in
+        /// turn: 0, 1, 2… per destination, in `_id` order.
+        private func numberLinks(of column: String, into position: String) -> String {
+            let table = quoted(entity.name), column = quoted(column)
+            return
+                "UPDATE \(table) SET \(quoted(position)) = numbered.position FROM (SELECT \"_id\", row_number() OVER (PARTITION BY \(column) ORDER BY \"_id\") - 1 AS position"
+                + " FROM \(table) WHERE \(column) IS NOT NULL) AS numbered WHERE \(table).\"_id\" = numbered.\"_id\""
+        }
     }
 }
