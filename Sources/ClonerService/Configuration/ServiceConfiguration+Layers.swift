@@ -181,6 +181,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "http.idleTimeoutSeconds", environmentVariable: "CLONER_HTTP_IDLE_TIMEOUT") { config, raw, source throws(ConfigurationError) in
             config.http.idleTimeout = try parseSeconds(raw, source: source)
         },
+        Setting(fileKey: "http.writeTimeoutSeconds", environmentVariable: "CLONER_HTTP_WRITE_TIMEOUT") { config, raw, source throws(ConfigurationError) in
+            config.http.writeTimeout = try parseSeconds(raw, source: source)
+        },
         Setting(fileKey: "http.maxRequestsPerConnection", environmentVariable: "CLONER_HTTP_MAX_REQUESTS_PER_CONNECTION") {
             config, raw, source throws(ConfigurationError) in
             config.http.maxRequestsPerConnection = try parseInteger(raw, source: source, range: 1...Int(Int32.max), expected: "a positive integer")

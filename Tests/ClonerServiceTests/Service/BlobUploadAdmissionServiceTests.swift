@@ -67,7 +67,12 @@ struct BlobUploadAdmissionServiceTests {
         "past maxBufferedUploadBytes an upload is a 503 with Retry-After before its body; a small one fits beside; shares come back",
         arguments: StoreBackendKind.available)
     func budget(_ backend: StoreBackendKind) async throws {
-        try await TestService.withService(backend: backend, environment: ["CLONER_MAX_BUFFERED_UPLOAD_BYTES": "\(2 << 20)"]) { service in
+        // The stalled upload waits for the steps between its two halves, which a loaded machine may
+        // stretch past the default body timeouts: they are not what this test is about.
+        let environment = [
+            "CLONER_MAX_BUFFERED_UPLOAD_BYTES": "\(2 << 20)", "CLONER_HTTP_BODY_READ_TIMEOUT": "600", "CLONER_HTTP_BODY_MAX_TIMEOUT": "600",
+        ]
+        try await TestService.withService(backend: backend, environment: environment) { service in
             let client = service.client
             let created = try await client.create("notes", F.note(#""data":"AAEC""#))
             let path = "/notes/\(try #require(F.int(created["_id"])))/data"

@@ -14,6 +14,10 @@ struct StalledExportServiceTests {
     /// after a few kilobytes, long before a document of megabytes is through.
     static let stalledReceiveBuffer: Int32 = 4096
 
+    /// The stalled clients read nothing for as long as a test's steps take, which a loaded machine
+    /// may stretch past the default write timeout: the timeout is not what these tests are about.
+    static let patientWrites = ["CLONER_HTTP_WRITE_TIMEOUT": "600"]
+
     static func exportRequest(_ noteID: Int) -> String {
         "GET /notes/\(noteID)/export HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
     }
@@ -78,7 +82,7 @@ struct StalledExportServiceTests {
         "more stalled exports than pooled connections: reads, clones and /readyz are answered promptly, and every document arrives whole",
         arguments: StoreBackendKind.available)
     func storeStaysServed(backend: StoreBackendKind) async throws {
-        try await TestService.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend, environment: Self.patientWrites) { service in
             let client = service.client
             // About 3.5 MB of document: far more than a stalled client's socket buffers take.
             let large = try await service.seedLargeNote(items: 10_000, name: "large")
@@ -110,7 +114,7 @@ struct StalledExportServiceTests {
 
     @Test("a stalled export holds no transaction or pooled connection: its document waits in the spool", arguments: StoreBackendKind.available)
     func stalledExportHoldsNoTransaction(backend: StoreBackendKind) async throws {
-        try await TestService.withService(backend: backend) { service in
+        try await TestService.withService(backend: backend, environment: Self.patientWrites) { service in
             let large = try await service.seedLargeNote(items: 10_000, name: "large")
             // A write after the seed, so that a read transaction would hold frames of the WAL.
             _ = try await service.client.create("notes", F.note(#""name":"after""#))
@@ -153,7 +157,7 @@ struct StalledExportServiceTests {
         try #require(reference.count > 5_000_000 && reference.count < 8 << 20, "\(reference.count) bytes")
         let limit = reference.count + 100_000
         let service = try await TestService.start(
-            directory: directory.url, backend: backend, environment: ["CLONER_MAX_EXPORT_SPOOL_BYTES": "\(limit)"],
+            directory: directory.url, backend: backend, environment: Self.patientWrites.merging(["CLONER_MAX_EXPORT_SPOOL_BYTES": "\(limit)"]) { $1 },
             sharedDatabase: backend == .postgreSQL ? first.databaseLocation : nil)
         do {
             let holder = try Self.stalledExport(service, note)
@@ -180,7 +184,7 @@ struct StalledExportServiceTests {
         "an export whose spool runs out of room is cut short: the body lacks its end, the log says why, the room comes back",
         arguments: StoreBackendKind.available)
     func exportOutOfRoomIsCutShort(backend: StoreBackendKind) async throws {
-        try await TestService.withService(backend: backend, environment: ["CLONER_MAX_EXPORT_SPOOL_BYTES": "1048576"]) { service in
+        try await TestService.withService(backend: backend, environment: Self.patientWrites.merging(["CLONER_MAX_EXPORT_SPOOL_BYTES": "1048576"]) { $1 }) { service in
             // About 1.33 MB of base64: more than the whole budget.
             let note = try await Self.noteWithData(service, bytes: 1_000_000, name: "too large")
             let client = try Self.stalledExport(service, note)
