@@ -104,6 +104,12 @@ public protocol StoreContext: ServiceTablesContext {
     /// `.tooLarge` beyond `plan.maximumObjects`, unique violations as `.uniqueViolation` /
     /// `.uniqueTogetherViolation`.
     func copyGraph(_ plan: GraphCopyPlan, now: Date, progress: GraphCopyProgress) throws -> GraphCopyResult
+
+    // MARK: rows, transfer and import
+
+    /// This context as the store's row-level work runs on it (a whole-store move, a graph
+    /// import's rows and natural keys): a requirement, so a backend that lacks it does not compile.
+    var rowAccess: StoreRowAccess { get }
 }
 
 extension StoreContext {

@@ -2,8 +2,7 @@ import ClonerModel
 import Foundation
 
 /// Writes the new objects of an imported graph straight into their tables, a batch of rows per
-/// statement (SQLite: one prepared INSERT stepped per row; PostgreSQL: one multi-row INSERT per
-/// batch), without building a change set of the whole document: the graph document is read a
+/// statement (`SQLStoreContext.insertRows`), without building a change set of the whole document: the graph document is read a
 /// line at a time, and what the writer holds is bounded by a batch, not by the document.
 ///
 /// Ids are handed out by `newID` when an object is first named (a list may name its children
@@ -18,7 +17,7 @@ import Foundation
 /// A link may only name a row this writer has not flushed yet, or a row already flushed (then it
 /// is one UPDATE for that row: a rare shape, not what a document's owners-first order produces).
 public final class GraphRowWriter {
-    private let backend: any GraphRowBackend
+    private let backend: any SQLStoreContext
     private let schema: StoreSchema
     private let progress: GraphCopyProgress?
 
@@ -131,7 +130,7 @@ public final class GraphRowWriter {
         var isJoinTable: Bool
     }
 
-    init(backend: any GraphRowBackend, progress: GraphCopyProgress?) {
+    init(backend: any SQLStoreContext, progress: GraphCopyProgress?) {
         self.backend = backend
         self.schema = backend.schema
         self.progress = progress
@@ -312,7 +311,7 @@ public final class GraphRowWriter {
         }
         for name in joinRows.keys.sorted() { try flushJoins(name) }
         for (key, ids) in appends.sorted(by: { "\($0.key)" < "\($1.key)" }) {
-            try backend.execute(GraphRowWriter.appendSQL(key), ids: ids.sorted())
+            try backend.perform({ GraphRowWriter.appendSQL(key, inIDs: $0) }, ids: ids.sorted())
         }
         for (name, ids) in touched.sorted(by: { $0.key < $1.key }) where !ids.isEmpty {
             try backend.bumpVersions(entity: name, ids: ids.sorted())
@@ -327,8 +326,8 @@ public final class GraphRowWriter {
 
     /// Numbers the new rows of one list column without a place, after the list's last place, in
     /// the order of their ids (the order the import made them); the same statement on both
-    /// backends, `IDS` standing for the backend's "one of these ids".
-    private static func appendSQL(_ key: AppendKey) -> String {
+    /// backends, `inIDs` the dialect's "`IN` these ids".
+    private static func appendSQL(_ key: AppendKey, inIDs: String) -> String {
         let table = quoted(key.table), owner = quoted(key.owner), position = quoted(key.position), newSide = quoted(key.newSide)
         let match = key.isJoinTable ? "\(table).\"src\" = n.\"src\" AND \(table).\"dst\" = n.\"dst\"" : "\(table).\"_id\" = n.\"_id\""
         let keys = key.isJoinTable ? "y.\"src\", y.\"dst\"" : "y.\"_id\""
@@ -336,7 +335,7 @@ public final class GraphRowWriter {
             UPDATE \(table) SET \(position) = n.place FROM (SELECT \(keys), \
             (SELECT coalesce(max(x.\(position)), -1) FROM \(table) AS x WHERE x.\(owner) = y.\(owner) AND x.\(position) IS NOT NULL) \
             + row_number() OVER (PARTITION BY y.\(owner) ORDER BY y.\(newSide)) AS place \
-            FROM \(table) AS y WHERE y.\(newSide) IN IDS AND y.\(position) IS NULL AND y.\(owner) IS NOT NULL) AS n WHERE \(match)
+            FROM \(table) AS y WHERE y.\(newSide) \(inIDs) AND y.\(position) IS NULL AND y.\(owner) IS NOT NULL) AS n WHERE \(match)
             """
     }
 }
@@ -344,7 +343,6 @@ public final class GraphRowWriter {
 extension StoreContext {
     /// A writer of an imported graph's rows into this context's transaction (see `GraphRowWriter`).
     public func graphRowWriter(progress: GraphCopyProgress? = nil) -> GraphRowWriter {
-        guard let backend = self as? any GraphRowBackend else { preconditionFailure("\(type(of: self)) cannot write graph rows") }
-        return GraphRowWriter(backend: backend, progress: progress)
+        GraphRowWriter(backend: rowAccess.context, progress: progress)
     }
 }

@@ -6,7 +6,7 @@ extension StoreContext {
     /// many objects a graph document names by their natural key. Values are compared as stored
     /// (`=`), so a null never matches.
     public func idsByNaturalKey(entity: EntityDescription, key: [AttributeDescription], values: [[AttributeValue]]) throws -> [Int64?] {
-        guard let backend = self as? any GraphRowBackend else { preconditionFailure("\(type(of: self)) cannot look up natural keys") }
+        let backend = rowAccess.context
         var ids = [Int64?](repeating: nil, count: values.count)
         let batch = 500
         var start = 0

@@ -89,4 +89,29 @@ protocol SQLDialect {
     /// table in its schema, so it drops them one by one; PostgreSQL does not let a constraint
     /// outlive the table it names, so it drops them all in one statement.
     static func dropTableStatements(_ tables: [String]) -> [String]
+
+    // MARK: rows, transfer and import
+
+    /// `column` as an ORDER BY key ascending with NULL first, as SQLite sorts it, so an ordered
+    /// list whose places are missing reads the same on both backends.
+    static func ascendingNullsFirst(_ column: String) -> String
+    /// A multi-row INSERT of `rowCount` rows into `table` (`columns` quoted, their values of
+    /// `types`, an `_id`, reference or place as `.integer`), skipping with `skippingDuplicates`
+    /// a row whose key is there already. Its parameters are the batch's values as
+    /// `SQLStoreContext.insertArguments` lays them out.
+    static func insertRows(
+        into table: String, columns: [String], types: [AttributeType], rowCount: Int, skippingDuplicates: Bool
+    ) -> String
+    /// The most rows one such INSERT takes for `columns` columns (SQLite's parameter limit;
+    /// PostgreSQL binds one array per column whatever the rows).
+    static func rowsPerInsert(columns: Int) -> Int
+    /// The bytes of values one INSERT carries at most (one row more when a row alone is larger),
+    /// so a batch of large values never builds one oversized statement.
+    static var bytesPerInsert: Int { get }
+    /// Rows bound as parameters, as a `FROM` item named `alias` with `columns` of `types`:
+    /// `rowCount` rows whose parameters are laid out as `insertRows`' are.
+    static func parameterRows(_ alias: String, columns: [String], types: [AttributeType], rowCount: Int) -> String
+    /// The lock a row found to be linked takes until the transaction ends (after `ORDER BY`),
+    /// on `alias`; empty where one writer at a time already excludes the others.
+    static func lockForLink(_ alias: String) -> String
 }

@@ -1,10 +1,64 @@
 import ClonerModel
 import Foundation
 
-/// The save steps after the inserts that are the same on every backend (`ChangeSetWriter` runs
-/// them in order); the inserts themselves stay each backend's own (one prepared INSERT per row
-/// on SQLite, multi-row `unnest` batches on PostgreSQL).
+/// A save, the same on every backend: its inserts set-wise, then the steps after them
+/// (`ChangeSetWriter.applyAfterInserts`), so the same change set gets the same answer on each.
 extension SQLStoreContext {
+    /// Applies a change set: inserts, updates (with optimistic version checks), relationship edits
+    /// with their inverses, and deletes with the model's delete rules, once the objects it names
+    /// are held (`lockRows(of:)`). Run it inside `IncrementalStore.write`, whose transaction makes
+    /// it all-or-nothing. The new rows' `_id`s are reserved first (`newIDs`, per entity), which
+    /// lets a nested graph's parent links be written with the rows (`InsertLinkPlan`); then each
+    /// entity's rows are a few multi-row INSERTs (`insertRows`).
+    func save(_ changes: ChangeSet) throws -> SaveResult {
+        var touched = TouchedObjects()
+        try lockRows(of: changes)
+        for insert in changes.inserts {
+            try checkKnown(entity(insert.entity), attributes: insert.attributes.keys, relationships: insert.relationships.keys)
+        }
+        let plan = InsertLinkPlan(changes, model: model, schema: schema)
+        // Every value checked before any id is taken.
+        var attributeRows: [[AttributeValue]] = []
+        attributeRows.reserveCapacity(changes.inserts.count)
+        for insert in changes.inserts {
+            let entity = entity(insert.entity)
+            attributeRows.append(try entity.attributes.map { try insertValue($0, given: insert.attributes, entity: entity) })
+        }
+        var indicesByEntity: [String: [Int]] = [:]
+        for (index, insert) in changes.inserts.enumerated() { indicesByEntity[insert.entity, default: []].append(index) }
+        let groups = indicesByEntity.sorted { $0.key < $1.key }
+        var insertedIDs = [Int64](repeating: 0, count: changes.inserts.count)
+        for (name, indices) in groups {
+            for (index, id) in zip(indices, try newIDs(entity: name, after: nil, count: indices.count)) { insertedIDs[index] = id }
+        }
+        for (name, indices) in groups {
+            try insertNewRows(entity(name), indices: indices, attributeRows: attributeRows, ids: insertedIDs, plan: plan)
+        }
+        let deletedCounts = try applyAfterInserts(changes, insertedIDs: insertedIDs, handledAtInsert: plan.handled, touched: &touched)
+        return SaveResult(insertedIDs: insertedIDs, deletedCounts: deletedCounts)
+    }
+
+    /// The rows of one entity's inserts (`indices` into the change set's): `_id`, the attribute
+    /// columns in model order, then each link column (and its position) the insert plan writes.
+    private func insertNewRows(
+        _ entity: EntityDescription, indices: [Int], attributeRows: [[AttributeValue]], ids: [Int64], plan: InsertLinkPlan
+    ) throws {
+        let links = plan.columns[entity.name] ?? []
+        var columns: [(name: String, type: AttributeType?)] = [("_id", nil)] + entity.attributes.map { ($0.name, $0.type) }
+        for link in links {
+            columns.append((link.column, nil))
+            if let position = link.positionColumn { columns.append((position, nil)) }
+        }
+        var rows: [[AttributeValue]] = []
+        rows.reserveCapacity(indices.count)
+        for index in indices {
+            var row = [AttributeValue.integer(ids[index])] + attributeRows[index]
+            for value in plan.linkValues(of: index, columns: links, parentID: { ids[$0] }) { row.append(value.map(AttributeValue.integer) ?? .null) }
+            rows.append(row)
+        }
+        try insertRows(table: entity.name, columns: columns, rows: rows, entity: entity.name, ignoringDuplicates: false)
+    }
+
     /// Moves the versions of `ids` of `entity` up by one, in one statement.
     func bumpVersions(entity: String, ids: [Int64]) throws {
         try connection.perform(

@@ -12,6 +12,39 @@ protocol SQLStoreContext: StoreContext, ChangeSetWriter {
     /// `value` of `attribute` as its column stores it: a binary value by its blob's key (the
     /// blob stored first); a value the backend cannot hold refused naming the attribute.
     func storedValue(_ value: AttributeValue, entity: String, attribute: String) throws -> Connection.Value
+
+    // MARK: rows, transfer and import
+    // The hooks of the row writes and reads written once (`SQLStoreContext+Rows`, `+Save`): where
+    // the two databases decide differently, not only spell differently.
+
+    /// `count` new `_id`s of `entity`, ascending, after `last` (the highest this transaction took
+    /// before, nil for its first): ids no other writer is given. (A sequence on PostgreSQL,
+    /// whose writers run side by side; the table's highest on SQLite, whose writer is alone.)
+    func newIDs(entity: String, after last: Int64?, count: Int) throws -> [Int64]
+    /// The highest `_id` the entity's table ever issued: its sequence's position or its largest
+    /// row, whichever is higher (rows deleted at the end leave the sequence ahead).
+    func highestIssuedID(entity: String) throws -> Int64
+    /// Moves the entity's sequence so the next `_id` it issues is above `id`.
+    func issueIDs(above id: Int64, entity: String) throws
+    /// Holds the objects a change set names (updates, deletes, link targets) until the
+    /// transaction ends, before `save` reads them; nothing where one writer at a time excludes
+    /// the others.
+    func lockRows(of changes: ChangeSet) throws
+    /// `value` bound as it is (a binary value as its bytes, not stored as a blob); a value the
+    /// backend cannot hold refused naming `entity` (or a row) and `attribute`.
+    static func boundValue(_ value: AttributeValue, entity: String, attribute: String) throws -> Connection.Value
+    /// Rows of values as their columns store them (`storedValue`), a column whose type is nil
+    /// (an `_id`, a reference, a place) as an integer or NULL: where the backend can, the batch's
+    /// binary values are stored as blobs together, not one statement each.
+    func storedRows(_ rows: [[AttributeValue]], columns: [(name: String, type: AttributeType?)], entity: String) throws -> [[Connection.Value]]
+    /// The parameters of one `Dialect.insertRows` statement for `rows` (each one value per
+    /// column, of `types`): the values one by one, or one array per column.
+    static func insertArguments(_ rows: ArraySlice<[Connection.Value]>, types: [AttributeType]) -> [Connection.Value]
+    /// About the bytes `value` takes in a statement, for `Dialect.bytesPerInsert`.
+    static func approximateBytes(_ value: Connection.Value) -> Int
+    /// Runs a query with the backend's own values and hands each row to `body` (valid only inside
+    /// the call).
+    func forEachRow(_ sql: String, values: [Connection.Value], _ body: (Connection.Row) throws -> Void) throws
 }
 
 extension SQLStoreContext {

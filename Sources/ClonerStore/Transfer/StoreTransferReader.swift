@@ -8,7 +8,7 @@ import Foundation
 /// Not `Sendable`: it reads through a context that belongs to the calling thread.
 public struct StoreTransferReader {
     public let schema: StoreSchema
-    private let connection: any TransferConnection
+    private let connection: any SQLStoreContext
     /// Rows per page of a table: one query per page, never one per row.
     public var pageSize = 1_000
     /// Bytes of chunks one query reads at most (one chunk more when a blob is larger).
@@ -16,20 +16,20 @@ public struct StoreTransferReader {
 
     public init(context: any StoreContext) {
         schema = context.schema
-        connection = context.transferConnection
+        connection = context.rowAccess.context
     }
 
     public var tables: [TransferTable] { schema.transferTables }
 
     /// Hands every row of `table` to `body`, in key order, as values in `table.columns` order.
     public func forEachRow(of table: TransferTable, _ body: ([AttributeValue]) throws -> Void) throws {
-        let sql = connection.transferSQL.page(table)
+        let statement = TransferStatement.page(table)
         let types = table.columns.map(\.type)
         var after: [AttributeValue] = Array(repeating: .integer(Int64.min), count: table.keyColumnCount)
         while true {
             var count = 0
             var last: [AttributeValue] = []
-            try connection.transferRows(sql, after + [.integer(Int64(pageSize))], types: types) { row in
+            try connection.transferRows(statement, after + [.integer(Int64(pageSize))], types: types) { row in
                 count += 1
                 last = row
                 try body(row)
@@ -43,12 +43,11 @@ public struct StoreTransferReader {
     /// order to `chunk`. Chunks are read in runs: several small blobs' chunks in one query, a
     /// large blob's a run of chunks at a time.
     public func forEachBlob(_ blob: (TransferBlob) throws -> Void, chunk: (TransferChunk) throws -> Void) throws {
-        let sql = connection.transferSQL
         var after = Data()
         let chunkSize = Int64(StoreSchema.blobChunkSize)
         while true {
             var page: [TransferBlob] = []
-            try connection.transferRows(sql.blobPage(), [.binary(after), .integer(Int64(pageSize))], types: [.binary, .integer]) { row in
+            try connection.transferRows(.blobPage, [.binary(after), .integer(Int64(pageSize))], types: [.binary, .integer]) { row in
                 guard case .binary(let hash) = row[0], case .integer(let size) = row[1] else { return }
                 page.append(TransferBlob(hash: hash, size: size))
             }
@@ -108,7 +107,7 @@ public struct StoreTransferReader {
         while true {
             var count = 0
             try connection.transferRows(
-                connection.transferSQL.blobPage(), [.binary(after), .integer(Int64(pageSize))], types: [.binary, .integer]
+                .blobPage, [.binary(after), .integer(Int64(pageSize))], types: [.binary, .integer]
             ) { row in
                 guard case .binary(let hash) = row[0], case .integer(let size) = row[1] else { return }
                 count += 1
@@ -121,9 +120,9 @@ public struct StoreTransferReader {
 
     private func readChunks(from first: Data, to last: Data, numbers: Range<Int64>, _ body: (TransferChunk) throws -> Void) throws {
         try connection.transferRows(
-            connection.transferSQL.chunkRun(),
+            .chunkRun,
             [.binary(first), .binary(last), .integer(numbers.lowerBound), .integer(numbers.upperBound)],
-            types: TransferSQL.chunkColumns.map(\.type)
+            types: TransferColumn.chunkColumns.map(\.type)
         ) { row in
             guard case .binary(let hash) = row[0], case .integer(let number) = row[1], case .binary(let bytes) = row[2] else { return }
             try body(TransferChunk(hash: hash, number: number, bytes: bytes))

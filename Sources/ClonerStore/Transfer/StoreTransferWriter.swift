@@ -8,11 +8,11 @@ import Foundation
 /// Not `Sendable`: it writes through a context that belongs to the calling thread.
 public struct StoreTransferWriter {
     public let schema: StoreSchema
-    private let connection: any TransferConnection
+    private let connection: any SQLStoreContext
 
     public init(context: any StoreContext) {
         schema = context.schema
-        connection = context.transferConnection
+        connection = context.rowAccess.context
     }
 
     /// Throws `StoreTransferError.notEmpty` naming the first table that holds a row. The blob
@@ -21,12 +21,12 @@ public struct StoreTransferWriter {
     public func requireEmpty() throws -> Set<Data> {
         for table in schema.transferTables {
             var found = false
-            try connection.transferRows(connection.transferSQL.anyRow(table.name), [], types: [.integer]) { _ in found = true }
+            try connection.transferRows(.anyRow(table: table.name), [], types: [.integer]) { _ in found = true }
             if found { throw StoreTransferError.notEmpty(table: table.name) }
         }
         let defaults = Set(schema.defaultBlobValues.map(BlobDigest.sha256))
         var stored: Set<Data> = []
-        try connection.transferRows(connection.transferSQL.firstBlobs(), [.integer(Int64(defaults.count + 1))], types: [.binary]) { row in
+        try connection.transferRows(.firstBlobs, [.integer(Int64(defaults.count + 1))], types: [.binary]) { row in
             if case .binary(let hash) = row[0] { stored.insert(hash) }
         }
         guard stored.isSubset(of: defaults) else { throw StoreTransferError.notEmpty(table: StoreSchema.blobTable) }
@@ -44,12 +44,12 @@ public struct StoreTransferWriter {
     public func insert(blobs: [TransferBlob], chunks: [TransferChunk]) throws {
         if !blobs.isEmpty {
             try connection.transferInsert(
-                table: StoreSchema.blobTable, columns: TransferSQL.blobColumns,
+                table: StoreSchema.blobTable, columns: TransferColumn.blobColumns,
                 rows: blobs.map { [.binary($0.hash), .integer($0.size)] })
         }
         if !chunks.isEmpty {
             try connection.transferInsert(
-                table: StoreSchema.blobChunkTable, columns: TransferSQL.chunkColumns,
+                table: StoreSchema.blobChunkTable, columns: TransferColumn.chunkColumns,
                 rows: chunks.map { [.binary($0.hash), .integer($0.number), .binary($0.bytes)] })
         }
     }

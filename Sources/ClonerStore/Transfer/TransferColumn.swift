@@ -13,3 +13,12 @@ public struct TransferColumn: Sendable, Hashable {
         self.type = type
     }
 }
+
+extension TransferColumn {
+    /// The blob table's columns as a move carries them.
+    static let blobColumns = [TransferColumn(name: "hash", type: .binary), TransferColumn(name: "size", type: .integer)]
+    /// The chunk table's.
+    static let chunkColumns = [
+        TransferColumn(name: "hash", type: .binary), TransferColumn(name: "n", type: .integer), TransferColumn(name: "bytes", type: .binary),
+    ]
+}

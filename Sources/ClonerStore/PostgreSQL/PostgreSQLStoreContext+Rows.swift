@@ -1,0 +1,84 @@
+import ClonerModel
+import Foundation
+
+/// PostgreSQL's hooks of the row writes and reads written once (`SQLStoreContext+Rows`, `+Save`,
+/// `+Transfer`): writers side by side, so new ids come from each table's identity sequence; a
+/// batch's values bound as one typed array per column.
+extension PostgreSQLStoreContext {
+    /// From the identity sequence, in one statement: never handed out twice, even to concurrent
+    /// writers; ascending as SQLite's would be.
+    func newIDs(entity: String, after last: Int64?, count: Int) throws -> [Int64] {
+        var ids: [Int64] = []
+        ids.reserveCapacity(count)
+        try run(
+            "SELECT nextval(pg_get_serial_sequence($1, '_id')) FROM generate_series(1, $2)",
+            [.text(quoted(entity)), .int8(Int64(count))]
+        ).forEachRow { ids.append($0.int64(0)) }
+        return ids.sorted()
+    }
+
+    func highestIssuedID(entity: String) throws -> Int64 {
+        let sql = """
+            SELECT greatest(coalesce(pg_sequence_last_value(pg_get_serial_sequence($1, '_id')::regclass), 0), \
+            coalesce((SELECT max("_id") FROM \(quoted(entity))), 0))
+            """
+        return try scalarInt64(sql, [.text(quoted(entity))]) ?? 0
+    }
+
+    /// `setval` is not undone by a rollback: a move that fails after it leaves the sequence
+    /// ahead, which only skips ids.
+    func issueIDs(above id: Int64, entity: String) throws {
+        guard id > 0 else { return }
+        try run("SELECT setval(pg_get_serial_sequence($1, '_id'), $2)", [.text(quoted(entity)), .int8(id)])
+    }
+
+    /// Compared as stored: text by its bytes (Swift's `==` would take "é" and "e\u{301}" as equal).
+    func storesSame(_ value: AttributeValue, _ current: AttributeValue) -> Bool {
+        switch (value, current) {
+        case (.string(let a), .string(let b)), (.json(let a), .json(let b)): return a.utf8.elementsEqual(b.utf8)
+        default: return value == current
+        }
+    }
+
+    static func boundValue(_ value: AttributeValue, entity: String, attribute: String) throws -> PostgreSQLValue {
+        try parameter(value, entity: entity, attribute: attribute)
+    }
+
+    /// The batch's blobs stored together first (`storeBlobs`), their keys taken in order.
+    func storedRows(_ rows: [[AttributeValue]], columns: [(name: String, type: AttributeType?)], entity: String) throws -> [[PostgreSQLValue]] {
+        var binaries: [Data] = []
+        for row in rows {
+            for (index, value) in row.enumerated() where columns[index].type != nil {
+                if case .binary(let bytes) = value { binaries.append(bytes) }
+            }
+        }
+        var blobKeys = try storeBlobs(binaries).makeIterator()
+        return try rows.map { row in
+            try row.enumerated().map { index, value in
+                if columns[index].type == nil {
+                    if case .integer(let integer) = value { return .int8(integer) }
+                    return .null
+                }
+                if case .binary = value { return .bytea(blobKeys.next()!) }
+                return try Self.parameter(value, entity: entity, attribute: columns[index].name)
+            }
+        }
+    }
+
+    /// One array per column, for `unnest`.
+    static func insertArguments(_ rows: ArraySlice<[PostgreSQLValue]>, types: [AttributeType]) -> [PostgreSQLValue] {
+        types.indices.map { column in .array(element: arrayElement(types[column]), rows.map { $0[column] }) }
+    }
+
+    static func approximateBytes(_ value: PostgreSQLValue) -> Int {
+        switch value {
+        case .text(let v), .json(let v): return v.utf8.count + 4
+        case .bytea(let v): return v.count + 4
+        default: return 12
+        }
+    }
+
+    func forEachRow(_ sql: String, values: [PostgreSQLValue], _ body: (PostgreSQLRow) throws -> Void) throws {
+        try run(sql, values).forEachRow(body)
+    }
+}

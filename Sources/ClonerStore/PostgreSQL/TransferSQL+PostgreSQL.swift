@@ -1,3 +1,0 @@
-extension TransferSQL.Dialect {
-    static let postgreSQL = TransferSQL.Dialect(parameterPrefix: "$")
-}

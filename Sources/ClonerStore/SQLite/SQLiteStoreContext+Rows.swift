@@ -1,0 +1,74 @@
+import ClonerModel
+import Foundation
+
+/// SQLite's hooks of the row writes and reads written once (`SQLStoreContext+Rows`, `+Save`,
+/// `+Transfer`): one writer at a time, so new ids continue the table's highest and nothing is
+/// locked; values bound one parameter each.
+extension SQLiteStoreContext {
+    /// This transaction holds the only writer: the ids after the table's highest (or its
+    /// sequence's, when rows at the end were deleted) are no one else's.
+    func newIDs(entity: String, after last: Int64?, count: Int) throws -> [Int64] {
+        let start = try last.map { $0 + 1 } ?? highestIssuedID(entity: entity) + 1
+        return Array(start..<start + Int64(count))
+    }
+
+    func highestIssuedID(entity: String) throws -> Int64 {
+        let sql = """
+            SELECT max(coalesce((SELECT "seq" FROM sqlite_sequence WHERE "name" = ?1), 0), \
+            coalesce((SELECT max("_id") FROM \(quoted(entity))), 0))
+            """
+        return try connection.scalar(sql, [.text(entity)])?.int64 ?? 0
+    }
+
+    /// SQLite moves an AUTOINCREMENT table's sequence past every `_id` inserted explicitly; this
+    /// also carries ids the source issued to rows deleted since.
+    func issueIDs(above id: Int64, entity: String) throws {
+        guard id > 0 else { return }
+        try connection.execute("UPDATE sqlite_sequence SET \"seq\" = ?2 WHERE \"name\" = ?1 AND \"seq\" < ?2", [.text(entity), .integer(id)])
+        try connection.execute(
+            "INSERT INTO sqlite_sequence (\"name\", \"seq\") SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE \"name\" = ?1)",
+            [.text(entity), .integer(id)])
+    }
+
+    /// One writer at a time: no other transaction can change what a save reads.
+    func lockRows(of changes: ChangeSet) throws {}
+
+    /// Compared as stored: text by its bytes (Swift's `==` would take "é" and "e\u{301}" as equal).
+    func storesSame(_ value: AttributeValue, _ current: AttributeValue) -> Bool {
+        switch (value.sqlValue, current.sqlValue) {
+        case (.null, .null): return true
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.text(let a), .text(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.blob(let a), .blob(let b)): return a == b
+        default: return false
+        }
+    }
+
+    /// SQLite holds every value it is given: the names are for the backends that refuse some.
+    static func boundValue(_ value: AttributeValue, entity: String, attribute: String) throws -> SQLiteValue { value.sqlValue }
+
+    func storedRows(_ rows: [[AttributeValue]], columns: [(name: String, type: AttributeType?)], entity: String) throws -> [[SQLiteValue]] {
+        try rows.map { row in try row.map { try storedValue($0) } }
+    }
+
+    /// Row after row, one parameter per value, as the `VALUES` tuples name them.
+    static func insertArguments(_ rows: ArraySlice<[SQLiteValue]>, types: [AttributeType]) -> [SQLiteValue] {
+        var values: [SQLiteValue] = []
+        values.reserveCapacity(rows.count * types.count)
+        for row in rows { values.append(contentsOf: row) }
+        return values
+    }
+
+    static func approximateBytes(_ value: SQLiteValue) -> Int {
+        switch value {
+        case .text(let v): return v.utf8.count
+        case .blob(let v): return v.count
+        default: return 8
+        }
+    }
+
+    func forEachRow(_ sql: String, values: [SQLiteValue], _ body: (SQLiteRow) throws -> Void) throws {
+        try connection.forEachRow(sql, values, body)
+    }
+}
