@@ -5,6 +5,8 @@ import ClonerModel
 /// number of rows is one statement with one cached plan.
 extension PostgreSQLDialect {
     static func ascendingNullsFirst(_ column: String) -> String { "\(column) ASC NULLS FIRST" }
+    static func descendingNullsLast(_ column: String) -> String { "\(column) DESC NULLS LAST" }
+    static func isNotDistinct(_ left: String, _ right: String) -> String { "\(left) IS NOT DISTINCT FROM \(right)" }
 
     static func insertRows(
         into table: String, columns: [String], types: [AttributeType], rowCount: Int, skippingDuplicates: Bool

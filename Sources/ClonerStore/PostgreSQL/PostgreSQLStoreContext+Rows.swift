@@ -81,4 +81,60 @@ extension PostgreSQLStoreContext {
     func forEachRow(_ sql: String, values: [PostgreSQLValue], _ body: (PostgreSQLRow) throws -> Void) throws {
         try run(sql, values).forEachRow(body)
     }
+
+    /// Through the connection's prepared statements, which are kept by SQL text.
+    func forEachPageRow(shape: FetchPageShape, sql: () throws -> String, values: [PostgreSQLValue], _ body: (PostgreSQLRow) throws -> Void) throws {
+        try run(try sql(), values).forEachRow(body)
+    }
+
+    /// PostgreSQL text cannot hold U+0000: a filter on such a string matches nothing.
+    static func filterValue(_ value: AttributeValue, entity: String, attribute: String) throws -> PostgreSQLValue? {
+        if case .string(let text) = value, text.utf8.contains(0) { return nil }
+        if case .json(let text) = value, text.utf8.contains(0) { return nil }
+        return try parameter(value, entity: entity, attribute: attribute)
+    }
+
+    /// A sort-key value as a position carries it (the SQLite store's storage classes).
+    static func positionValue(_ row: PostgreSQLRow, _ column: Int, _ kind: FetchKeyColumn.Kind) -> FetchRequest.Position.Value {
+        if row.isNull(column) { return .null }
+        switch kind {
+        case .id: return .integer(row.int64(column))
+        case .attribute(let type):
+            switch type {
+            case .integer: return .integer(row.int64(column))
+            case .boolean: return .integer(row.bool(column) ? 1 : 0)
+            case .date: return .integer(row.timestampMilliseconds(column))
+            case .double: return .double(row.double(column))
+            case .string, .json: return .text(row.string(column))
+            case .uuid: return .text(row.uuid(column).uuidString.lowercased())
+            case .binary: return .blob(row.data(column))
+            }
+        }
+    }
+
+    /// A position's value as a parameter of the sort column's type.
+    static func cursorValue(_ value: FetchRequest.Position.Value, column: FetchKeyColumn, entity: String) throws -> PostgreSQLValue {
+        func refuse() -> StoreError {
+            StoreError.invalidValue(entity: entity, property: column.name, reason: "the cursor's value does not fit this sort key")
+        }
+        switch (column.kind, value) {
+        case (_, .null): return .null
+        case (.id, .integer(let v)): return .int8(v)
+        case (.attribute(.integer), .integer(let v)): return .int8(v)
+        case (.attribute(.boolean), .integer(let v)): return .bool(v != 0)
+        case (.attribute(.date), .integer(let v)):
+            guard timestampRange.contains(v) else { throw refuse() }
+            return .timestamptz(millisecondsSince1970: v)
+        case (.attribute(.double), .double(let v)): return .float8(v)
+        case (.attribute(.double), .integer(let v)): return .float8(Double(v))
+        case (.attribute(.string), .text(let v)), (.attribute(.json), .text(let v)):
+            guard !v.utf8.contains(0) else { throw refuse() }
+            return .text(v)
+        case (.attribute(.uuid), .text(let v)):
+            guard let uuid = UUID(uuidString: v) else { throw refuse() }
+            return .uuid(uuid)
+        case (.attribute(.binary), .blob(let v)): return .bytea(v)
+        default: throw refuse()
+        }
+    }
 }

@@ -95,6 +95,10 @@ protocol SQLDialect {
     /// `column` as an ORDER BY key ascending with NULL first, as SQLite sorts it, so an ordered
     /// list whose places are missing reads the same on both backends.
     static func ascendingNullsFirst(_ column: String) -> String
+    /// `column` as an ORDER BY key descending with NULL last, as SQLite sorts it.
+    static func descendingNullsLast(_ column: String) -> String
+    /// Whether `left` equals `right`, NULL equal to NULL.
+    static func isNotDistinct(_ left: String, _ right: String) -> String
     /// A multi-row INSERT of `rowCount` rows into `table` (`columns` quoted, their values of
     /// `types`, an `_id`, reference or place as `.integer`), skipping with `skippingDuplicates`
     /// a row whose key is there already. Its parameters are the batch's values as

@@ -93,6 +93,24 @@ extension SQLStoreContext {
         return ids.map { byID[$0] ?? 0 }
     }
 
+    /// Destination `_id`s of one relationship for many sources at once, in order when ordered (a
+    /// NULL position first, as SQLite sorts it), else by `_id`: one query.
+    func destinationIDs(of relationship: RelationshipDescription, for sources: [Int64]) throws -> [Int64: [Int64]] {
+        guard !sources.isEmpty else { return [:] }
+        let join = schema.join(for: relationship)
+        let source = quoted(join.sourceColumn)
+        let destination = quoted(join.destinationColumn)
+        let order = [source] + (join.positionColumn.map { [Dialect.ascendingNullsFirst(quoted($0))] } ?? []) + [destination]
+        let sql =
+            "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source) \(Dialect.among(1)) "
+            + "AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
+        var result: [Int64: [Int64]] = [:]
+        try connection.forEachRow(sql, arguments: [.ids(sources)]) { row in
+            result[row.int64(0), default: []].append(row.int64(1))
+        }
+        return result
+    }
+
     /// Current version of an object, or nil if it does not exist.
     func version(entity: String, id: Int64) throws -> Int64? {
         try connection.int64("SELECT \"_version\" FROM \(quoted(entity)) WHERE \"_id\" = \(Dialect.parameter(1))", arguments: [.integer(id)])

@@ -45,6 +45,18 @@ protocol SQLStoreContext: StoreContext, ChangeSetWriter {
     /// Runs a query with the backend's own values and hands each row to `body` (valid only inside
     /// the call).
     func forEachRow(_ sql: String, values: [Connection.Value], _ body: (Connection.Row) throws -> Void) throws
+    /// Runs a page query of `shape` (`SQLStoreContext+Pages`), its text `sql()`, built only when
+    /// the backend has no statement of that shape yet.
+    func forEachPageRow(shape: FetchPageShape, sql: () throws -> String, values: [Connection.Value], _ body: (Connection.Row) throws -> Void) throws
+    /// A filter's value bound as its column stores it (a binary value as its blob's key, given
+    /// so); nil when nothing the backend stores can equal it.
+    static func filterValue(_ value: AttributeValue, entity: String, attribute: String) throws -> Connection.Value?
+    /// A cursor's value bound for `column`. A cursor is the client's to send back, so a value of
+    /// the wrong kind is refused naming the key, not a crash.
+    static func cursorValue(_ value: FetchRequest.Position.Value, column: FetchKeyColumn, entity: String) throws -> Connection.Value
+    /// Column `column` of `row`, a key of `kind`, as a position carries it (the SQLite store's
+    /// storage classes).
+    static func positionValue(_ row: Connection.Row, _ column: Int, _ kind: FetchKeyColumn.Kind) -> FetchRequest.Position.Value
 }
 
 extension SQLStoreContext {

@@ -11,10 +11,10 @@ package final class SQLiteConnection {
     private var statementCache: [String: SQLiteStatement] = [:]
     /// Statements whose SQL text is built once elsewhere (`SQLiteReadSQL`), by slot number.
     private var slotStatements: [SQLiteStatement?] = []
-    /// Page queries by shape (`SQLitePageShape`); emptied when it grows past
+    /// Page queries by shape (`FetchPageShape`); emptied when it grows past
     /// `maximumShapedStatements` (filters on arbitrary attribute sets could otherwise grow it
     /// without bound).
-    private var shapedStatements: [SQLitePageShape: SQLiteStatement] = [:]
+    private var shapedStatements: [FetchPageShape: SQLiteStatement] = [:]
     private static let maximumShapedStatements = 256
     /// `BEGIN …`/`COMMIT` prepared once: `sqlite3_exec` would parse them again per transaction.
     private var beginStatements: [TransactionKind: SQLiteStatement] = [:]
@@ -117,7 +117,7 @@ package final class SQLiteConnection {
     }
 
     /// The statement of a page query's shape, `sql()` prepared the first time the shape is seen.
-    func statement(for shape: SQLitePageShape, sql: () throws -> String) throws -> SQLiteStatement {
+    func statement(for shape: FetchPageShape, sql: () throws -> String) throws -> SQLiteStatement {
         if let statement = shapedStatements[shape] { return statement }
         let statement = try SQLiteStatement(connection: self, sql: try sql())
         if shapedStatements.count >= SQLiteConnection.maximumShapedStatements { shapedStatements.removeAll() }

@@ -10,7 +10,10 @@ extension SQLiteDialect {
     static let rowLimit = 500
 
     /// SQLite sorts NULL first ascending.
-    static func ascendingNullsFirst(_ column: String) -> String { column }
+    static func ascendingNullsFirst(_ column: String) -> String { "\(column) ASC" }
+    /// SQLite sorts NULL last descending.
+    static func descendingNullsLast(_ column: String) -> String { "\(column) DESC" }
+    static func isNotDistinct(_ left: String, _ right: String) -> String { "\(left) IS \(right)" }
 
     static func insertRows(
         into table: String, columns: [String], types: [AttributeType], rowCount: Int, skippingDuplicates: Bool

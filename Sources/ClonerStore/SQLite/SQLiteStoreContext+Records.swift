@@ -42,15 +42,15 @@ extension SQLiteStoreContext {
     public func fetchRecordPage(_ request: FetchRequest, pageSize: Int, inlineBinaryBytes: Int, textBytes: Int) throws -> RecordPage {
         precondition(pageSize > 0, "a page of \(pageSize) records")
         let reads = readSQL.reads(request.entity)
-        let query = try pageQuery(request, limit: pageSize + 1, withRecords: true)
+        let keys = try pageKeys(request)
         var records = StoredRecords(entity: reads.entity, capacity: min(pageSize, 64))
         var lastPosition: FetchRequest.Position?
         var hasMore = false
-        let sortColumns = Int32(query.sortColumns)
+        let sortColumns = Int32(keys.count)
         let textColumns =
             textBytes < .max ? reads.entity.attributes.indices.filter { reads.entity.attributes[$0].type.isText }.map { sortColumns + 2 + Int32($0) } : []
         var pageText = 0
-        try query.statement.forEachRow(query.values) { row in
+        try forEachPageRow(request, keys: keys, limit: pageSize + 1, withRecords: true) { row in
             guard !hasMore else { return }
             guard records.count < pageSize else {
                 // The row after the page: it only says that a next page exists.

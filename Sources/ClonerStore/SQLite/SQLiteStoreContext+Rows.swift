@@ -72,3 +72,23 @@ extension SQLiteStoreContext {
         try connection.forEachRow(sql, values, body)
     }
 }
+
+extension SQLiteStoreContext {
+    /// Kept by shape on the connection (`SQLiteConnection.statement(for:sql:)`): the text is built
+    /// the first time a shape is seen, not per request.
+    func forEachPageRow(shape: FetchPageShape, sql: () throws -> String, values: [SQLiteValue], _ body: (SQLiteRow) throws -> Void) throws {
+        try connection.statement(for: shape, sql: sql).forEachRow(values, body)
+    }
+
+    /// SQLite can hold any value: something stored may equal every filter.
+    static func filterValue(_ value: AttributeValue, entity: String, attribute: String) throws -> SQLiteValue? { value.sqlValue }
+
+    /// Bound as SQLite stores it, whatever the column: SQLite compares across storage classes.
+    static func cursorValue(_ value: FetchRequest.Position.Value, column: FetchKeyColumn, entity: String) throws -> SQLiteValue {
+        SQLiteValue(value)
+    }
+
+    static func positionValue(_ row: SQLiteRow, _ column: Int, _ kind: FetchKeyColumn.Kind) -> FetchRequest.Position.Value {
+        row[Int32(column)].positionValue
+    }
+}

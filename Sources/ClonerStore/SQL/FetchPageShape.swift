@@ -3,8 +3,9 @@ import ClonerModel
 /// Everything a page query's SQL text depends on — which properties are filtered and whether on
 /// NULL, the order, which cursor values are NULL, whether there is a limit — and nothing it binds.
 /// Requests of one shape share one statement, prepared once per connection
-/// (`SQLiteConnection.statement(for:sql:)`): `GET /items?note=1` and `?note=2` build no SQL.
-struct SQLitePageShape: Hashable {
+/// where the backend keeps statements by shape (`SQLiteConnection.statement(for:sql:)`):
+/// `GET /items?note=1` and `?note=2` build no SQL.
+struct FetchPageShape: Hashable {
     struct Predicate: Hashable {
         var property: String
         /// `IS NULL` rather than `= ?`.

@@ -1,0 +1,157 @@
+import ClonerModel
+import Foundation
+
+/// The page queries of a list, the same on every backend: the filters, the keyset condition after
+/// a cursor, the order (NULL first ascending and last descending, as SQLite sorts it) and the
+/// limit. The SQL text depends only on the request's shape (`FetchPageShape`), so a backend that
+/// keeps statements by shape builds it once; the values are worked out per call.
+extension SQLStoreContext {
+    /// The objects matching a request, in its order, each with its position in that order (its
+    /// sort-key values and `_id`) for a cursor that continues after it: one query.
+    ///
+    /// Positions carry the values in the SQLite store's storage classes (integers for integers,
+    /// booleans, dates in milliseconds and references; text for strings, JSON and lower-case
+    /// UUIDs; doubles; blobs), so a list cursor means the same on both backends.
+    func fetchPositions(_ request: FetchRequest) throws -> [(id: Int64, position: FetchRequest.Position)] {
+        let keys = try pageKeys(request)
+        var rows: [(id: Int64, position: FetchRequest.Position)] = []
+        try forEachPageRow(request, keys: keys, limit: request.limit, withRecords: false) { row in
+            let position = FetchRequest.Position(values: keys.indices.map { Self.positionValue(row, $0, keys[$0].kind) })
+            rows.append((id: row.int64(keys.count - 1), position: position))
+        }
+        return rows
+    }
+
+    /// The sort keys of `request` with `_id` last: the columns a page query selects first.
+    func pageKeys(_ request: FetchRequest) throws -> [FetchKeyColumn] {
+        let entity = entity(request.entity)
+        return try request.sort.map { try keyColumn(entity, $0.key) } + [FetchKeyColumn(name: "_id", kind: .id)]
+    }
+
+    /// Runs the page query of `request` and hands each row to `body`: its sort columns (`keys`),
+    /// then with `withRecords` the record's columns (`SQLRecordColumns`). Throws
+    /// `StoreError.notFound` for an `after` that names a missing record under an order other than
+    /// `_id`. No row when a filter's value is one nothing stored can equal.
+    func forEachPageRow(
+        _ request: FetchRequest, keys: [FetchKeyColumn], limit: Int?, withRecords: Bool, _ body: (Connection.Row) throws -> Void
+    ) throws {
+        let entity = entity(request.entity)
+        var values: [Connection.Value] = []
+        values.reserveCapacity(request.predicates.count + keys.count + 1)
+        for predicate in request.predicates where !predicate.value.isNull {
+            _ = try keyColumn(entity, predicate.property)
+            guard let value = try Self.filterValue(predicate.value.blobKeyed, entity: entity.name, attribute: predicate.property) else { return }
+            values.append(value)
+        }
+        let cursor = try pageCursor(request, entity: entity, keys: keys)
+        for (index, value) in (cursor ?? []).enumerated() where value != .null {
+            values.append(try Self.cursorValue(value, column: keys[index], entity: entity.name))
+        }
+        if let limit { values.append(Connection.value(.integer(Int64(limit)))) }
+        let shape = FetchPageShape(
+            entity: entity.name,
+            predicates: request.predicates.map { .init(property: $0.property, isNull: $0.value.isNull) },
+            sort: request.sort, cursorNulls: cursor?.map { $0 == .null }, limited: limit != nil, withRecords: withRecords)
+        try forEachPageRow(shape: shape, sql: { try pageSQL(shape, entity, keys: keys) }, values: values, body)
+    }
+
+    /// The position a page starts after: the request's own, or the sort-key values of the object
+    /// `after` names; nil for the first page.
+    private func pageCursor(_ request: FetchRequest, entity: EntityDescription, keys: [FetchKeyColumn]) throws -> [FetchRequest.Position.Value]? {
+        if let position = request.position {
+            precondition(position.values.count == keys.count, "a position of \(position.values.count) values for \(keys.count) sort keys")
+            return position.values
+        }
+        guard let after = request.after else { return nil }
+        // Ordered by `_id` alone, the `_id` is the whole position: no row needed.
+        if keys.count == 1 { return [.integer(after)] }
+        let select =
+            "SELECT " + keys.map { quoted($0.name) }.joined(separator: ", ") + " FROM \(quoted(entity.name)) WHERE \"_id\" = \(Dialect.parameter(1))"
+        var cursor: [FetchRequest.Position.Value]?
+        try connection.forEachRow(select, arguments: [.integer(after)]) { row in
+            cursor = keys.indices.map { Self.positionValue(row, $0, keys[$0].kind) }
+        }
+        guard let cursor else { throw StoreError.notFound(entity: entity.name, id: after) }
+        return cursor
+    }
+
+    /// The SQL text of a page query's shape. Parameters: the non-NULL filters' values, then the
+    /// cursor's non-NULL values in sort-key order (each named wherever the condition needs it),
+    /// then the limit.
+    private func pageSQL(_ shape: FetchPageShape, _ entity: EntityDescription, keys: [FetchKeyColumn]) throws -> String {
+        var conditions: [String] = []
+        var parameter = 0
+        for predicate in shape.predicates {
+            let column = quoted(try keyColumn(entity, predicate.property).name)
+            if predicate.isNull {
+                conditions.append("\(column) IS NULL")
+            } else {
+                parameter += 1
+                conditions.append("\(column) = \(Dialect.parameter(parameter))")
+            }
+        }
+        if let cursorNulls = shape.cursorNulls {
+            var places: [String] = []
+            for isNull in cursorNulls {
+                if isNull {
+                    places.append("NULL")
+                } else {
+                    parameter += 1
+                    places.append(Dialect.parameter(parameter))
+                }
+            }
+            // Keyset pagination: rows strictly after the cursor's place in the order, so no row is
+            // skipped or repeated when rows change between pages. Nested, `after(k) OR (equal(k)
+            // AND (…))`, so the condition grows linearly with the keys, not with their square.
+            var condition = ""
+            for index in keys.indices.reversed() {
+                let column = quoted(keys[index].name)
+                let ascending = index < shape.sort.count ? shape.sort[index].ascending : true
+                let after =
+                    switch (ascending, cursorNulls[index]) {
+                    case (true, true): "\(column) IS NOT NULL"
+                    case (true, false): "\(column) > \(places[index])"
+                    case (false, true): "1 = 0"
+                    case (false, false): "(\(column) < \(places[index]) OR \(column) IS NULL)"
+                    }
+                condition =
+                    condition.isEmpty
+                    ? "(\(after))" : "(\(after) OR (\(Dialect.isNotDistinct(column, places[index])) AND \(condition)))"
+            }
+            conditions.append(condition)
+        }
+        var sql = "SELECT " + keys.map { quoted($0.name) }.joined(separator: ", ")
+        if shape.withRecords {
+            var own: [String] = []
+            for relationship in entity.relationships {
+                if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) { own.append(column) }
+            }
+            sql += ", " + SQLRecordColumns.selectList(entity: entity, ownColumns: own).joined(separator: ", ")
+        }
+        sql += " FROM \(quoted(entity.name))"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        let order = keys.indices.map { index in
+            let column = quoted(keys[index].name)
+            let ascending = index < shape.sort.count ? shape.sort[index].ascending : true
+            return ascending ? Dialect.ascendingNullsFirst(column) : Dialect.descendingNullsLast(column)
+        }
+        sql += " ORDER BY " + order.joined(separator: ", ")
+        if shape.limited { sql += " LIMIT \(Dialect.parameter(parameter + 1))" }
+        return sql
+    }
+
+    /// The column `property` filters or sorts on: `_id`, `_version`, an attribute, or a to-one
+    /// reference stored on the row.
+    func keyColumn(_ entity: EntityDescription, _ property: String) throws -> FetchKeyColumn {
+        if property == "_id" || property == "_version" { return FetchKeyColumn(name: property, kind: .id) }
+        if let attribute = entity.attribute(named: property) { return FetchKeyColumn(name: property, kind: .attribute(attribute.type)) }
+        if let relationship = entity.relationship(named: property), case .foreignKeyOnSource(let column) = schema.storage(of: relationship) {
+            return FetchKeyColumn(name: column, kind: .id)
+        }
+        if entity.relationship(named: property) != nil {
+            throw StoreError.invalidValue(
+                entity: entity.name, property: property, reason: "only attributes and to-one relationships stored on this entity can filter or sort")
+        }
+        throw StoreError.unknownProperty(entity: entity.name, property: property)
+    }
+}
