@@ -44,6 +44,7 @@ extension SQLStoreContext {
             if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) { own.append((index, column)) }
         }
         let blobColumns = SQLRecordColumns.blobColumns(entity: entity, ownColumns: own.count)
+        let ownToOnes = own.enumerated().map { (relationship: $1.relationship, column: 2 + entity.attributes.count + $0) }
         let sql =
             "SELECT " + SQLRecordColumns.selectList(entity: entity, ownColumns: own.map(\.column)).joined(separator: ", ")
             + " FROM \(quoted(name)) WHERE \"_id\" \(Dialect.among(1))"
@@ -52,20 +53,7 @@ extension SQLStoreContext {
         indexByID.reserveCapacity(ids.count)
         try connection.forEachRow(sql, arguments: [.ids(ids)]) { row in
             indexByID[row.int64(0)] = found.count
-            found.append(id: row.int64(0), version: row.int64(1))
-            for (offset, attribute) in entity.attributes.enumerated() { found.appendAttribute(row.attributeValue(offset + 2, attribute.type)) }
-            var next = 0
-            for (index, relationship) in entity.relationships.enumerated() {
-                if next < own.count, own[next].relationship == index {
-                    found.appendRelationship(.toOne(row.optionalInt64(2 + entity.attributes.count + next)))
-                    next += 1
-                } else {
-                    found.appendRelationship(relationship.isToMany ? .toMany([]) : .toOne(nil))
-                }
-            }
-            for (attribute, key, size) in blobColumns where !row.isNull(key) {
-                found.noteBinary(BlobReference(hash: row.data(key), size: row.int64(size)), attribute: attribute)
-            }
+            found.appendRecord(row, from: 0, ownToOnes: ownToOnes, blobColumns: blobColumns)
         }
         for (index, relationship) in entity.relationships.enumerated() where !own.contains(where: { $0.relationship == index }) {
             let destinations = try destinationIDs(of: relationship, for: found.ids)

@@ -43,5 +43,5 @@ extension SQLiteRow: SQLRow {
     func isNull(_ column: Int) -> Bool { isNull(Int32(column)) }
     func int64(_ column: Int) -> Int64 { int64(Int32(column)) }
     func data(_ column: Int) -> Data { data(Int32(column)) }
-    func attributeValue(_ column: Int, _ type: AttributeType) -> AttributeValue { AttributeValue(sql: self[Int32(column)], type: type) }
+    func attributeValue(_ column: Int, _ type: AttributeType) -> AttributeValue { attributeValue(Int32(column), type: type) }
 }

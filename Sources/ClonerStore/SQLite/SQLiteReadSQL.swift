@@ -26,10 +26,10 @@ final class SQLiteReadSQL: Sendable {
         /// columns…, binary sizes….
         let columns: String
         /// Per binary attribute, the columns of its key and its size, counted from `"_id"`.
-        let blobColumns: [(attribute: Int, key: Int32, size: Int32)]
+        let blobColumns: [(attribute: Int, key: Int, size: Int)]
         let table: String
         /// A to-one stored on the row: relationship index and its column's index in `columns`.
-        let ownToOnes: [(relationship: Int, column: Int32)]
+        let ownToOnes: [(relationship: Int, column: Int)]
         let related: [Related]
         let byID: Query
         let byIDs: Query
@@ -59,12 +59,12 @@ final class SQLiteReadSQL: Sendable {
         }
         var entities: [String: EntityReads] = [:]
         for entity in schema.model.entities {
-            var ownToOnes: [(relationship: Int, column: Int32)] = []
+            var ownToOnes: [(relationship: Int, column: Int)] = []
             var ownColumns: [String] = []
             var related: [Related] = []
             for (index, relationship) in entity.relationships.enumerated() {
                 if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) {
-                    ownToOnes.append((relationship: index, column: Int32(2 + entity.attributes.count + ownColumns.count)))
+                    ownToOnes.append((relationship: index, column: 2 + entity.attributes.count + ownColumns.count))
                     ownColumns.append(column)
                     continue
                 }
@@ -76,9 +76,7 @@ final class SQLiteReadSQL: Sendable {
                         forMany: query(Self.destinations(join, sources: "IN (\(SQLiteStoreContext.idsFromArray))"))))
             }
             let columns = SQLRecordColumns.selectList(entity: entity, ownColumns: ownColumns).joined(separator: ", ")
-            let blobColumns = SQLRecordColumns.blobColumns(entity: entity, ownColumns: ownColumns.count).map {
-                (attribute: $0.attribute, key: Int32($0.key), size: Int32($0.size))
-            }
+            let blobColumns = SQLRecordColumns.blobColumns(entity: entity, ownColumns: ownColumns.count)
             let table = quoted(entity.name)
             let among = "IN (\(SQLiteStoreContext.idsFromArray))"
             let binaryAttributes = entity.attributes.filter { $0.type == .binary }

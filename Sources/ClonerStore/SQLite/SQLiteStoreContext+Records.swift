@@ -77,27 +77,10 @@ extension SQLiteStoreContext {
         return RecordPage(records: records, lastPosition: hasMore ? lastPosition : nil, hasMore: hasMore)
     }
 
-    /// Appends the record in `row`, whose record columns (`reads.columns`) start at `base`.
+    /// Appends the record in `row`, whose record columns (`reads.columns`) start at `base`; the
+    /// relationships stored elsewhere are filled in by `addRelated`.
     private func append(_ row: SQLiteRow, from base: Int32, _ reads: SQLiteReadSQL.EntityReads, to records: inout StoredRecords) {
-        records.append(id: row.int64(base), version: row.int64(base + 1))
-        for (offset, attribute) in reads.entity.attributes.enumerated() {
-            records.appendAttribute(row.attributeValue(base + 2 + Int32(offset), type: attribute.type))
-        }
-        var own = 0
-        for (index, relationship) in reads.entity.relationships.enumerated() {
-            if own < reads.ownToOnes.count, reads.ownToOnes[own].relationship == index {
-                records.appendRelationship(.toOne(row.optionalInt64(base + reads.ownToOnes[own].column)))
-                own += 1
-            } else {
-                // Filled in by `addRelated`.
-                records.appendRelationship(relationship.isToMany ? .toMany([]) : .toOne(nil))
-            }
-        }
-        // A binary value the row did not read whole (larger than `SQLRecordColumns.rowBinaryBytes`,
-        // or in shorter chunks).
-        for (attribute, key, size) in reads.blobColumns where !row.isNull(base + key) {
-            records.noteBinary(BlobReference(hash: row.data(base + key), size: row.int64(base + size)), attribute: attribute)
-        }
+        records.appendRecord(row, from: Int(base), ownToOnes: reads.ownToOnes, blobColumns: reads.blobColumns)
     }
 
     /// Fills in the relationships stored outside the records' rows: one statement per relationship
