@@ -1,8 +1,8 @@
 import ClonerModel
 import Foundation
 
-/// Object reads the same on every backend; the page queries (`fetchPositions`) and the read
-/// routes' records stay each backend's own, tuned to how it plans and caches statements.
+/// Object reads the same on every backend (the page queries are `SQLStoreContext+Pages`): the
+/// statements are `SQLRecordReads`', kept where the backend keeps them (`recordReads`).
 extension SQLStoreContext {
     /// The `_id`s matching a request, in its order: one query, however many objects.
     func fetchIDs(_ request: FetchRequest) throws -> [Int64] {
@@ -34,38 +34,67 @@ extension SQLStoreContext {
         try readRecords(entity: name, ids: ids)
     }
 
-    /// `fetchRecords` but for the binary values the rows did not read (`StoredRecords.unreadBinaries`).
+    /// `fetchRecords` but for the binary values the rows did not read (`StoredRecords.unreadBinaries`):
+    /// the rows by position (no dictionary per row), one query for them (`= ?` for one `_id`)
+    /// plus one per relationship stored elsewhere (`addRelated`).
     func readRecords(entity name: String, ids: [Int64]) throws -> StoredRecords {
-        let entity = entity(name)
-        var records = StoredRecords(entity: entity, capacity: ids.count)
+        let reads = recordReads(name)
+        var records = StoredRecords(entity: reads.entity, capacity: ids.count)
         guard !ids.isEmpty else { return records }
-        var own: [(relationship: Int, column: String)] = []
-        for (index, relationship) in entity.relationships.enumerated() {
-            if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) { own.append((index, column)) }
-        }
-        let blobColumns = SQLRecordColumns.blobColumns(entity: entity, ownColumns: own.count)
-        let ownToOnes = own.enumerated().map { (relationship: $1.relationship, column: 2 + entity.attributes.count + $0) }
-        let sql =
-            "SELECT " + SQLRecordColumns.selectList(entity: entity, ownColumns: own.map(\.column)).joined(separator: ", ")
-            + " FROM \(quoted(name)) WHERE \"_id\" \(Dialect.among(1))"
-        var found = StoredRecords(entity: entity, capacity: ids.count)
-        var indexByID: [Int64: Int] = [:]
-        indexByID.reserveCapacity(ids.count)
-        try connection.forEachRow(sql, arguments: [.ids(ids)]) { row in
-            indexByID[row.int64(0)] = found.count
-            found.appendRecord(row, from: 0, ownToOnes: ownToOnes, blobColumns: blobColumns)
-        }
-        for (index, relationship) in entity.relationships.enumerated() where !own.contains(where: { $0.relationship == index }) {
-            let destinations = try destinationIDs(of: relationship, for: found.ids)
-            for (record, id) in found.ids.enumerated() {
-                let list = destinations[id] ?? []
-                found.setRelationship(relationship.isToMany ? .toMany(list) : .toOne(list.first), record: record, relationship: index)
+        if ids.count == 1 {
+            try forEachRow(reads.byID, arguments: [.integer(ids[0])]) { row in
+                records.appendRecord(row, from: 0, ownToOnes: reads.ownToOnes, blobColumns: reads.blobColumns)
             }
+            try addRelated(reads, to: &records)
+            return records
         }
+        var byID: [Int64: Int] = [:]
+        byID.reserveCapacity(ids.count)
+        var unordered = StoredRecords(entity: reads.entity, capacity: ids.count)
+        try forEachRow(reads.byIDs, arguments: [.ids(ids)]) { row in
+            byID[row.int64(0)] = unordered.count
+            unordered.appendRecord(row, from: 0, ownToOnes: reads.ownToOnes, blobColumns: reads.blobColumns)
+        }
+        try addRelated(reads, to: &unordered)
+        // Back into the order of `ids`, missing ones left out (a repeated id repeated, as
+        // `fetchObjects` does).
         for id in ids {
-            if let index = indexByID[id] { records.appendRecord(index, of: found) }
+            guard let index = byID[id] else { continue }
+            records.appendRecord(index, of: unordered)
         }
         return records
+    }
+
+    /// Fills in the relationships stored outside the records' rows: one statement per relationship
+    /// for all of `records`.
+    func addRelated(_ reads: SQLRecordReads, to records: inout StoredRecords) throws {
+        guard records.count > 0, !reads.related.isEmpty else { return }
+        var indexByID: [Int64: Int] = [:]
+        if records.count > 1 {
+            indexByID.reserveCapacity(records.count)
+            for (index, id) in records.ids.enumerated() { indexByID[id] = index }
+        }
+        let one = records.count == 1
+        for related in reads.related {
+            // Rows come grouped by source: each group's list is set once.
+            var source: Int64?
+            var list: [Int64] = []
+            func flush() {
+                guard let source, let index = one ? 0 : indexByID[source] else { return }
+                records.setRelationship(related.isToMany ? .toMany(list) : .toOne(list.first), record: index, relationship: related.relationship)
+            }
+            let arguments: [SQLArgument] = one ? [.integer(records.ids[0])] : [.ids(records.ids)]
+            try forEachRow(one ? related.forOne : related.forMany, arguments: arguments) { row in
+                let id = row.int64(0)
+                if id != source {
+                    flush()
+                    source = id
+                    list = []
+                }
+                list.append(row.int64(1))
+            }
+            flush()
+        }
     }
 
     func textBytes(entity name: String, ids: [Int64]) throws -> [Int] {
@@ -85,13 +114,7 @@ extension SQLStoreContext {
     /// NULL position first, as SQLite sorts it), else by `_id`: one query.
     func destinationIDs(of relationship: RelationshipDescription, for sources: [Int64]) throws -> [Int64: [Int64]] {
         guard !sources.isEmpty else { return [:] }
-        let join = schema.join(for: relationship)
-        let source = quoted(join.sourceColumn)
-        let destination = quoted(join.destinationColumn)
-        let order = [source] + (join.positionColumn.map { [Dialect.ascendingNullsFirst(quoted($0))] } ?? []) + [destination]
-        let sql =
-            "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source) \(Dialect.among(1)) "
-            + "AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
+        let sql = SQLRecordReads.destinationsSQL(schema.join(for: relationship), sources: Dialect.among(1), dialect: Dialect.self)
         var result: [Int64: [Int64]] = [:]
         try connection.forEachRow(sql, arguments: [.ids(sources)]) { row in
             result[row.int64(0), default: []].append(row.int64(1))

@@ -121,13 +121,7 @@ extension SQLStoreContext {
             conditions.append(condition)
         }
         var sql = "SELECT " + keys.map { quoted($0.name) }.joined(separator: ", ")
-        if shape.withRecords {
-            var own: [String] = []
-            for relationship in entity.relationships {
-                if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) { own.append(column) }
-            }
-            sql += ", " + SQLRecordColumns.selectList(entity: entity, ownColumns: own).joined(separator: ", ")
-        }
+        if shape.withRecords { sql += ", " + recordReads(entity.name).columns }
         sql += " FROM \(quoted(entity.name))"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         let order = keys.indices.map { index in

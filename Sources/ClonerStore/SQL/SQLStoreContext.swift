@@ -2,10 +2,11 @@ import ClonerModel
 import Foundation
 
 /// A store context whose operations are SQL on one connection: the statements both backends run
-/// alike (relationship edits, deletes) are written once in extensions of this protocol, over the
-/// connection's `SQLConnection` calls and its `SQLDialect`, so a rule changes in one place. What
-/// truly differs (value types, blobs, inserts, the graph copy's machinery) stays in each
-/// backend's own context.
+/// alike (relationship edits, deletes, saves, fetches and pages, row batches, a whole-store move)
+/// are written once in extensions of this protocol, over the connection's `SQLConnection` calls
+/// and its `SQLDialect`, so a rule changes in one place. What truly differs (value types, blobs,
+/// new ids, row locks, the graph copy's machinery) stays in each backend's own context, as the
+/// requirements below.
 protocol SQLStoreContext: StoreContext, ChangeSetWriter {
     associatedtype Connection: SQLConnection
     var connection: Connection { get }
@@ -57,6 +58,11 @@ protocol SQLStoreContext: StoreContext, ChangeSetWriter {
     /// Column `column` of `row`, a key of `kind`, as a position carries it (the SQLite store's
     /// storage classes).
     static func positionValue(_ row: Connection.Row, _ column: Int, _ kind: FetchKeyColumn.Kind) -> FetchRequest.Position.Value
+    /// The statements reading records of `entity`: kept from one built per schema where the
+    /// backend prepares them by slot, else built now.
+    func recordReads(_ entity: String) -> SQLRecordReads
+    /// Runs one of them (by its slot where the backend keeps one).
+    func forEachRow(_ query: SQLRecordReads.Query, arguments: [SQLArgument], _ body: (Connection.Row) throws -> Void) throws
 }
 
 extension SQLStoreContext {

@@ -1,38 +1,15 @@
 import ClonerModel
 
-/// The SQL text of the read routes' statements (a record by `_id`, records by `_id`s, a
-/// relationship's destinations), built and quoted once per schema rather than on every request,
-/// each with a slot number under which a connection keeps its prepared statement
+/// The SQL text of the read routes' statements (records by `_id`, `SQLRecordReads`) and of the
+/// export's reads, built and quoted once per schema rather than on every request, each with a
+/// slot number under which a connection keeps its prepared statement
 /// (`SQLiteConnection.preparedStatement(slot:sql:)`: an array index, no hashing of SQL text).
 final class SQLiteReadSQL: Sendable {
-    /// A relationship whose destinations live in another table (or a join table).
-    struct Related: Sendable {
-        /// Index in `entity.relationships`.
-        let relationship: Int
-        let isToMany: Bool
-        /// `(source, destination)` rows for one source (`= ?`) and for a JSON array of sources.
-        let forOne: Query
-        let forMany: Query
-    }
-
-    struct Query: Sendable {
-        let sql: String
-        let slot: Int
-    }
+    typealias Query = SQLRecordReads.Query
 
     struct EntityReads: Sendable {
-        let entity: EntityDescription
-        /// The columns of a record (`SQLRecordColumns`): `"_id", "_version"`, attributes…, reference
-        /// columns…, binary sizes….
-        let columns: String
-        /// Per binary attribute, the columns of its key and its size, counted from `"_id"`.
-        let blobColumns: [(attribute: Int, key: Int, size: Int)]
-        let table: String
-        /// A to-one stored on the row: relationship index and its column's index in `columns`.
-        let ownToOnes: [(relationship: Int, column: Int)]
-        let related: [Related]
-        let byID: Query
-        let byIDs: Query
+        /// The record reads, as every backend runs them.
+        let records: SQLRecordReads
         /// For an export (`readGraphRecords`): `"_id"`, the attributes' own columns (a binary
         /// one's blob key, not its bytes), the reference columns, then each binary value's size,
         /// for a JSON array of `_id`s.
@@ -45,6 +22,8 @@ final class SQLiteReadSQL: Sendable {
         /// Per relationship (in model order): `(source, destination)` rows for a JSON array of
         /// sources, as `destinationIDs` reads them.
         let destinations: [Query]
+
+        var entity: EntityDescription { records.entity }
     }
 
     let entities: [String: EntityReads]
@@ -59,30 +38,12 @@ final class SQLiteReadSQL: Sendable {
         }
         var entities: [String: EntityReads] = [:]
         for entity in schema.model.entities {
-            var ownToOnes: [(relationship: Int, column: Int)] = []
-            var ownColumns: [String] = []
-            var related: [Related] = []
-            for (index, relationship) in entity.relationships.enumerated() {
-                if case .foreignKeyOnSource(let column) = schema.storage(of: relationship) {
-                    ownToOnes.append((relationship: index, column: 2 + entity.attributes.count + ownColumns.count))
-                    ownColumns.append(column)
-                    continue
-                }
-                let join = schema.join(for: relationship)
-                related.append(
-                    Related(
-                        relationship: index, isToMany: relationship.isToMany,
-                        forOne: query(Self.destinations(join, sources: "= ?")),
-                        forMany: query(Self.destinations(join, sources: "IN (\(SQLiteStoreContext.idsFromArray))"))))
-            }
-            let columns = SQLRecordColumns.selectList(entity: entity, ownColumns: ownColumns).joined(separator: ", ")
-            let blobColumns = SQLRecordColumns.blobColumns(entity: entity, ownColumns: ownColumns.count)
+            let records = SQLRecordReads(entity: entity, schema: schema, dialect: SQLiteDialect.self, slots: &slot)
             let table = quoted(entity.name)
-            let among = "IN (\(SQLiteStoreContext.idsFromArray))"
-            let binaryAttributes = entity.attributes.filter { $0.type == .binary }
+            let among = SQLiteDialect.among(1)
             let graphColumns =
-                (["\"_id\""] + entity.attributes.map { quoted($0.name) } + ownColumns.map(quoted)
-                + binaryAttributes.map {
+                (["\"_id\""] + entity.attributes.map { quoted($0.name) } + records.ownColumns.map(quoted)
+                + entity.attributes.filter { $0.type == .binary }.map {
                     "(SELECT \(SQLRecordColumns.blob).\"size\" FROM \(quoted(StoreSchema.blobTable)) \(SQLRecordColumns.blob) "
                         + "WHERE \(SQLRecordColumns.blob).\"hash\" = \(table).\(quoted($0.name)))"
                 }).joined(separator: ", ")
@@ -96,31 +57,19 @@ final class SQLiteReadSQL: Sendable {
             }
             var destinations: [Query] = []
             for (index, relationship) in entity.relationships.enumerated() {
-                if let known = related.first(where: { $0.relationship == index }) {
+                if let known = records.related.first(where: { $0.relationship == index }) {
                     destinations.append(known.forMany)
                 } else {
-                    destinations.append(query(Self.destinations(schema.join(for: relationship), sources: among)))
+                    let sql = SQLRecordReads.destinationsSQL(schema.join(for: relationship), sources: among, dialect: SQLiteDialect.self)
+                    destinations.append(query(sql))
                 }
             }
             entities[entity.name] = EntityReads(
-                entity: entity, columns: columns, blobColumns: blobColumns, table: table, ownToOnes: ownToOnes, related: related,
-                byID: query("SELECT \(columns) FROM \(table) WHERE \"_id\" = ?"),
-                byIDs: query("SELECT \(columns) FROM \(table) WHERE \"_id\" \(among)"),
-                graphRows: query("SELECT \(graphColumns) FROM \(table) WHERE \"_id\" \(among)"),
+                records: records, graphRows: query("SELECT \(graphColumns) FROM \(table) WHERE \"_id\" \(among)"),
                 graphChunks: graphChunks, destinations: destinations)
         }
         self.entities = entities
         self.slotCount = slot
-    }
-
-    /// (source, destination) pairs of `join` for the sources `sources` selects (`= ?`, `IN (…)`),
-    /// in each source's order: by position when ordered, else by destination `_id`.
-    static func destinations(_ join: RelationshipJoin, sources: String) -> String {
-        let source = quoted(join.sourceColumn)
-        let destination = quoted(join.destinationColumn)
-        let order = [source] + (join.positionColumn.map { [quoted($0)] } ?? []) + [destination]
-        return "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source) \(sources) "
-            + "AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
     }
 
     func reads(_ entity: String) -> EntityReads {

@@ -15,8 +15,8 @@ extension SQLiteStoreContext {
         guard !ids.isEmpty else { return }
         let idArray = SQLiteStoreContext.idArray(ids)
         let attributes = entity.attributes
-        // Reference columns come after the attributes, in the order of `reads.ownToOnes`.
-        let ownToOnes = reads.ownToOnes.enumerated().map { (relationship: $0.element.relationship, column: Int32(1 + attributes.count + $0.offset)) }
+        // Reference columns come after the attributes, in the order of `reads.records.ownToOnes`.
+        let ownToOnes = reads.records.ownToOnes.enumerated().map { (relationship: $0.element.relationship, column: Int32(1 + attributes.count + $0.offset)) }
         // Then each binary value's size, in attribute order; per attribute, the `_id`s whose
         // values the chunk query reads (the others are empty or streamed).
         var sizeColumn = [Int32](repeating: -1, count: attributes.count)
@@ -62,7 +62,7 @@ extension SQLiteStoreContext {
                     sqlite3_column_blob(handle, 1), count: Int(sqlite3_column_bytes(handle, 1)), of: position, attribute: chunks.attribute)
             }
         }
-        for related in reads.related {
+        for related in reads.records.related {
             let statement = try connection.preparedStatement(slot: related.forMany.slot, sql: related.forMany.sql)
             try statement.forEachRow([idArray]) { row in
                 batch.appendRelationship(row.int64(1), source: row.int64(0), relationship: related.relationship)
