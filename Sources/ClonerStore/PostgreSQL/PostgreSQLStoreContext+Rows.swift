@@ -1,3 +1,4 @@
+import CLibPQ
 import ClonerModel
 import Foundation
 
@@ -146,5 +147,10 @@ extension PostgreSQLStoreContext {
 
     func forEachRow(_ query: SQLRecordReads.Query, arguments: [SQLArgument], _ body: (PostgreSQLRow) throws -> Void) throws {
         try connection.forEachRow(query.sql, arguments: arguments, body)
+    }
+
+    /// In libpq's buffer (binary text is its UTF-8 bytes), before the text is copied.
+    static func textByteCount(_ row: PostgreSQLRow, _ column: Int) -> Int {
+        Int(PQgetlength(row.result.handle, row.index, Int32(column)))
     }
 }

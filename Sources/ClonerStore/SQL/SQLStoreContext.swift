@@ -63,6 +63,9 @@ protocol SQLStoreContext: StoreContext, ChangeSetWriter {
     func recordReads(_ entity: String) -> SQLRecordReads
     /// Runs one of them (by its slot where the backend keeps one).
     func forEachRow(_ query: SQLRecordReads.Query, arguments: [SQLArgument], _ body: (Connection.Row) throws -> Void) throws
+    /// The bytes of the text in column `column` of `row`, measured where the row holds it,
+    /// without copying it (0 for NULL).
+    static func textByteCount(_ row: Connection.Row, _ column: Int) -> Int
 }
 
 extension SQLStoreContext {

@@ -101,4 +101,7 @@ extension SQLiteStoreContext {
     func forEachRow(_ query: SQLRecordReads.Query, arguments: [SQLArgument], _ body: (SQLiteRow) throws -> Void) throws {
         try connection.preparedStatement(slot: query.slot, sql: query.sql).forEachRow(arguments.map(SQLiteValue.init), body)
     }
+
+    /// In SQLite's buffer, before the text is copied.
+    static func textByteCount(_ row: SQLiteRow, _ column: Int) -> Int { row.byteCount(Int32(column)) }
 }
