@@ -53,7 +53,7 @@ struct StalledExportServiceTests {
     /// Waits (bounded) until no session of the service is inside a transaction: on PostgreSQL no
     /// session of its database has one open; on SQLite a checkpoint may truncate the WAL, which
     /// any open read transaction would keep. False if one stayed open.
-    static func transactionsEnd(_ service: TestService, within limit: Duration = .seconds(20)) async throws -> Bool {
+    static func transactionsEnd(_ service: TestService, within limit: Duration = .seconds(60)) async throws -> Bool {
         let deadline = ContinuousClock.now + limit
         while true {
             switch service.backend {
