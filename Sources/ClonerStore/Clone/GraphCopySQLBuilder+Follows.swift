@@ -18,10 +18,34 @@ struct GraphCopyFollow {
     }
 }
 
+/// The statements of one follow step: the update from each parent's clone, then (for an
+/// attribute following itself) the push down each chain (`GraphCopySQLBuilder.followPropagation`).
+struct GraphCopyFollowStep {
+    let entity: String
+    let attribute: String
+    let statements: [String]
+}
+
 extension GraphCopySQLBuilder {
+    /// The follow steps, in the order `followSteps(_:)` gives them.
+    var followSteps: [GraphCopyFollowStep] { followSteps(makeFollowStep) }
+
+    /// The update of a followed attribute, driven by its entity's map rows, each row found by its
+    /// `_id`, then the backend's push down the chains where it follows itself.
+    private func makeFollowStep(_ follow: GraphCopyFollow) -> GraphCopyFollowStep {
+        let entityTag = tag(follow.entity.name)
+        let column = quoted(follow.attribute.name)
+        let update =
+            "UPDATE \(quoted(follow.entity.name)) AS t SET \(column) = \(follow.parentValue("t.\(column)")) FROM \(mapRows(entityTag, "m")) "
+            + "WHERE \(allOf(mapOf(entityTag, "m") + ["m.pnew IS NOT NULL", "t.\"_id\" = m.new"]))"
+        return GraphCopyFollowStep(
+            entity: follow.entity.name, attribute: follow.attribute.name,
+            statements: [update] + (follow.followsItself ? followPropagation(follow) : []))
+    }
+
     /// The follow steps, in the order they must run — parents' values first, a depth-first
-    /// topological order over the follow dependencies — each built by the backend's `make`.
-    /// Attributes the INSERT fills (`inlineFollows`) have none.
+    /// topological order over the follow dependencies — each built by `make`. Attributes the
+    /// INSERT fills (`inlineFollows`) have none.
     func followSteps<Step>(_ make: (GraphCopyFollow) -> Step) -> [Step] {
         typealias Key = GraphCopyFollow.Key
         var steps: [Key: (step: Step, dependsOn: [Key])] = [:]

@@ -28,6 +28,14 @@ extension GraphCopySQLBuilder {
     /// and is left out rather than made once per row.
     private func mayBeMapped(_ entity: String) -> Bool { reachable.contains(entity) }
 
+    /// Every source of shared objects in one statement (one round trip, one plan, however many
+    /// foreign keys and join tables point outside the copy), an object found again keeping its
+    /// strongest bump; nil for none.
+    static func linkedInsert(_ selects: [String]) -> String? {
+        guard !selects.isEmpty else { return nil }
+        return Dialect.insertKeepingGreatest("bump", key: ["ent", "id"], into: linkedTable, select: selects.joined(separator: " UNION ALL "))
+    }
+
     /// Every source of shared objects the copies link: the reference columns and the join tables
     /// that point outside the copy.
     func linkedSelects(entities: [EntityDescription]) -> [GraphCopyLinkedSelect] {
@@ -102,7 +110,7 @@ extension GraphCopySQLBuilder {
         let table = quoted(joinTable.name)
         let sourceTag = tag(joinTable.sourceEntity)
         let destinationTag = tag(joinTable.destinationEntity)
-        let (yes, no) = (Self.trueLiteral, Self.falseLiteral)
+        let (yes, no) = (Dialect.trueLiteral, Dialect.falseLiteral)
         var statements: [String] = []
 
         // Pairs whose source is cloned. A pair exists when either side's relationship is kept for
@@ -110,7 +118,7 @@ extension GraphCopySQLBuilder {
         if reachable.contains(joinTable.sourceEntity) {
             // The destination's clone, where the map may hold it.
             let mapped = mayBeMapped(joinTable.destinationEntity)
-            let (destinationNew, destinationPold) = mapped ? ("md.new", "md.pold") : (Self.nullReference, Self.nullReference)
+            let (destinationNew, destinationPold) = mapped ? ("md.new", "md.pold") : (Dialect.nullReference, Dialect.nullReference)
             var columns = ["\"src\"", "\"dst\""]
             var values = ["ms.new", plan.isOwned(source) ? destinationNew : "coalesce(\(destinationNew), j.\"dst\")"]
             if let position = joinTable.sourcePositionColumn {

@@ -71,7 +71,7 @@ extension GraphCopySQLBuilder {
             let placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map(Self.literal) ?? original)
             // A parent whose entity lacks the followed attribute counts as no parent (docs/architecture.md#clone-semantics).
             let followable = model.entities.filter { $0.attribute(named: followed) != nil }.map { String(tag($0.name)) }
-            let noParent = followable.isEmpty ? Self.trueLiteral : "m.pold IS NULL OR m.pent NOT IN (\(followable.joined(separator: ", ")))"
+            let noParent = followable.isEmpty ? Dialect.trueLiteral : "m.pold IS NULL OR m.pent NOT IN (\(followable.joined(separator: ", ")))"
             var cases = ["WHEN \(noParent) THEN \(withoutParent)"]
             if readsParents, inlineFollows.contains("\(entity.name).\(attribute.name)") {
                 // The parents' rows are written already, their value final: read it now rather
@@ -96,7 +96,7 @@ extension GraphCopySQLBuilder {
         let original = "o.\(quoted(column))"
         // An excluded side still links to a clone whose own (inverse) side is not excluded: in
         // Core Data that clone would set the inverse, which sets this side too.
-        var excludedValue = Self.nullReference
+        var excludedValue = Dialect.nullReference
         if let inverse = model.inverse(of: relationship), !plan.isExcludedEverywhere(inverse.source, inverse.name) {
             excludedValue = mapped
         }
@@ -180,7 +180,7 @@ extension GraphCopySQLBuilder {
                 guard !parents.isEmpty else { continue }
                 let ready = parents.allSatisfy { parent in
                     guard let parentOrder = order[parent], parentOrder < order[entity.name]! else { return false }
-                    if Self.inlineFollowNeedsSameType, model.entity(named: parent)!.attribute(named: followed)!.type != attribute.type { return false }
+                    if Dialect.caseBranchesShareOneType, model.entity(named: parent)!.attribute(named: followed)!.type != attribute.type { return false }
                     guard case .followParent(let grandparentAttribute, _) = plan.rule(for: parent, followed) else { return true }
                     return plan.isExcludedEverywhere(parent, followed) || inline.contains("\(parent).\(followed)")
                         || followParents(of: parent, followed: grandparentAttribute).isEmpty

@@ -57,4 +57,15 @@ extension GraphCopySQLBuilder {
             return !isFollowed(inverse)
         }.map(\.via)
     }
+
+    /// Counts the root's objects one edge away along `paths` (the root's `_id` parameter 1), up
+    /// to `limit`: whether a walk is large enough to go by ways. Nil where no way leaves the root.
+    func rootWaysProbe(_ paths: [GraphWalkPath], limit: Int) -> String? {
+        let selects = paths.filter { $0.parent == 0 }.compactMap(\.edge).map { edge in
+            "SELECT 1 FROM \(quoted(edge.join.table)) t WHERE t.\(quoted(edge.join.sourceColumn)) = \(Dialect.parameter(1)) "
+                + "AND \(edge.join.nonNullCondition(alias: "t"))"
+        }
+        guard !selects.isEmpty else { return nil }
+        return "SELECT count(*) FROM (\(selects.joined(separator: " UNION ALL ")) LIMIT \(limit)) n"
+    }
 }

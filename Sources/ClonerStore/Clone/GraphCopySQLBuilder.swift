@@ -6,12 +6,13 @@ import ClonerModel
 /// shared objects the copies link, the join tables' rows and the order of the `followParent`
 /// updates. Adding a clone rule means changing these extensions.
 ///
-/// Each backend's builder (`SQLiteGraphCopySQL`, `PostgreSQLGraphCopySQL`) conforms and answers
-/// only what its SQL spells differently: literals and casts, how a copy's root reads the values
-/// its `set` gives it, where the source rows are read from and the order rows are inserted in.
-/// The edges the walk may take and the rules that stop it are written once too
-/// (`walkEdges`, `walkConditions`); each keeps its own walk statements, map fill and machinery
-/// (SQLite's staging tables, PostgreSQL's locks and pipelining).
+/// Each backend's builder (`SQLiteGraphCopySQL`, `PostgreSQLGraphCopySQL`) conforms, its
+/// spellings in its `Dialect`, and answers only what it decides differently: how a copy's root
+/// reads the values its `set` gives it, where the source rows are read from, the order rows are
+/// inserted in, how a self-following value is pushed down a chain. The edges the walk may take,
+/// the rules that stop it and the probe of a large root are written once too (`walkEdges`,
+/// `walkConditions`, `rootWaysProbe`); each keeps its own walk statements and map fill (SQLite's
+/// levels and staging tables, PostgreSQL's recursion, locks and pipelining).
 ///
 /// Row aliases used throughout: `m` is the object's map row (`cp`, the copy number, `old`, `new`,
 /// `pent`, `pold`, `pnew`), `o` the original row. The root is the only object without a parent,
@@ -29,23 +30,12 @@ protocol GraphCopySQLBuilder {
     /// `followParent` attributes (qualified names) the INSERT writes itself (`inlinableFollows`).
     var inlineFollows: Set<String> { get }
 
-    // MARK: What the backend spells its own way
+    // MARK: What the backend decides its own way
 
-    static var trueLiteral: String { get }
-    static var falseLiteral: String { get }
-    /// A NULL reference, typed where the backend needs it.
-    static var nullReference: String { get }
-    /// A new random UUID per row, evaluated in the database.
-    static var newUUID: String { get }
-    /// The clone's time, as a parameter.
+    /// The backend's spellings (`SQLDialect`'s graph copy section).
+    associatedtype Dialect: SQLDialect
+    /// The clone's time, as the backend passes it: a parameter.
     static var cloneTime: String { get }
-    /// `value` (a model default) as an SQL literal, a binary value by its blob's key.
-    static func literal(_ value: AttributeValue) -> String
-    /// Whether a parent's value read into a copied row (an inline follow) must have the row's
-    /// own attribute type (a typed CASE cannot mix them).
-    static var inlineFollowNeedsSameType: Bool { get }
-    /// `expression` as a value of `type`, where the backend types it.
-    func typed(_ expression: String, _ type: AttributeType) -> String
     /// True for the map row `alias` of a copy's root whose copy `set`s `property` of `entity`;
     /// nil when no copy sets it.
     func setAtRoot(_ entity: String, _ property: String, alias: String) -> String?
@@ -64,6 +54,9 @@ protocol GraphCopySQLBuilder {
     /// The copy whose linked objects stand for every copy's (all copies walk the same graph);
     /// nil when each copy is read for its own.
     var linkedCopy: Int? { get }
+    /// For an attribute that follows itself (a tree carrying its root's id): the statements that
+    /// push each chain top's value down every level of the clone, after the follow's update.
+    func followPropagation(_ follow: GraphCopyFollow) -> [String]
 }
 
 extension GraphCopySQLBuilder {
@@ -87,7 +80,16 @@ extension GraphCopySQLBuilder {
     }
 
     /// `conditions` as one, `true` for none.
-    func allOf(_ conditions: [String]) -> String { conditions.isEmpty ? Self.trueLiteral : conditions.joined(separator: " AND ") }
+    func allOf(_ conditions: [String]) -> String { conditions.isEmpty ? Dialect.trueLiteral : conditions.joined(separator: " AND ") }
+
+    /// `value` (a model default) as a literal, a binary value by its blob's key.
+    static func literal(_ value: AttributeValue) -> String { Dialect.literal(value.blobKeyed) }
+
+    /// The linked objects' table, the map's and the walk's (what each holds is the backend's).
+    static var linkedTable: String { Dialect.workTable("_clone_linked") }
+    static var walkTable: String { Dialect.workTable("_clone_walk") }
+
+    func typed(_ expression: String, _ type: AttributeType) -> String { Dialect.typed(expression, type) }
 
     func tag(_ entity: String) -> Int { schema.entityTag(entity) }
 
@@ -121,7 +123,7 @@ extension GraphCopySQLBuilder {
         switch rule {
         case .copy: return original
         case .blank: return blank(attribute)
-        case .newUUID: return Self.newUUID
+        case .newUUID: return Dialect.newUUID
         case .cloneTime: return Self.cloneTime
         case .followParent(_, let otherwise): return ruleExpression(otherwise, attribute, original: original)
         }

@@ -139,7 +139,7 @@ extension PostgreSQLCloneSession {
     /// until the next clone empties them (`PostgreSQLGraphCopier`).
     ///
     /// The map's index by parent serves only the push of a self-following attribute down a chain
-    /// of clones (`PostgreSQLGraphCopySQL.makeFollowStep`), so it is made only for a model with
+    /// of clones (`PostgreSQLGraphCopySQL.followPropagation`), so it is made only for a model with
     /// such an attribute: every map fill would keep it up, for every row, with no reader.
     static func workTablesDDL(for schema: StoreSchema) -> String {
         let chains = schema.model.entities.contains { entity in entity.attributes.contains { $0.cloneRule.followParent == $0.name } }

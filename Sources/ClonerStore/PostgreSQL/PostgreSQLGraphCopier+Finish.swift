@@ -66,7 +66,7 @@ extension PostgreSQLGraphCopier {
             return Self.sourceChanged(
                 "a write failed before the source was checked: \(error.message)", sql: error.sql ?? "", connection: connection.redactedURI)
         default:
-            return (error as? PostgreSQLError).map { PostgreSQLStore.translate($0, layout: context.layout) } ?? error
+            return (error as? PostgreSQLError).map { $0.storeError(layout: context.layout) } ?? error
         }
     }
 

@@ -35,6 +35,8 @@ import ClonerModel
 ///
 /// Row aliases as `GraphCopySQLBuilder` describes them; copies are numbered from 1 (`cp`).
 struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
+    typealias Dialect = PostgreSQLDialect
+
     struct EntityStep {
         let name: String
         let tag: Int
@@ -49,13 +51,6 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         let keepsPlaceArrivals: [Int]?
     }
 
-    struct FollowStep {
-        let entity: String
-        let attribute: String
-        /// The update, then (for an attribute following itself) the push down each chain.
-        let statements: [String]
-    }
-
     /// How one property the root's `set` names is passed: parameter numbers of its per-copy values
     /// and flags, and whether every copy sets it.
     struct Setting {
@@ -64,13 +59,11 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         let inEveryCopy: Bool
     }
 
-    static let walkTable = "pg_temp.\"_clone_walk\""
-    static let mapTable = "pg_temp.\"_clone_map\""
+    static let mapTable = Dialect.workTable("_clone_map")
     /// One map for every entity, told apart by `ent`: one table to create, analyze and truncate.
     static func mapTable(of tag: Int) -> String { mapTable }
     static let mapNamesEntities = true
     private var map: String { Self.mapTable }
-    static let linkedTable = "pg_temp.\"_clone_linked\""
 
     let schema: StoreSchema
     /// The first plan of its shape (`GraphCopyShape`): read while the statements are built, and
@@ -150,12 +143,12 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         init(_ selects: [GraphCopyLinkedSelect], schema: StoreSchema) {
             let tags = Set(selects.map(\.tag)), ordered = Set(selects.filter(\.ordered).map(\.tag))
             self.init(
-                queries: PostgreSQLGraphCopySQL.linkedInsert(selects.map(\.sql)),
+                queries: PostgreSQLGraphCopySQL.linkedInsert(selects.map(\.sql)).map { [$0] } ?? [],
                 lock: PostgreSQLGraphCopySQL.linkedLockSQL(tags: Array(tags), exclusiveTags: ordered, schema: schema),
                 linkableTags: tags, orderedTags: ordered)
         }
     }
-    private(set) var follows: [FollowStep] = []
+    private(set) var follows: [GraphCopyFollowStep] = []
     /// `followParent` attributes the INSERT writes itself, reading the parent's clone.
     private(set) var inlineFollows: Set<String> = []
 
@@ -181,7 +174,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         self.linkedSelects = linkedSelects
         self.everyLinked = LinkedStatements(linkedSelects, schema: schema)
         self.joinInserts = schema.joinTables.flatMap(joinTableInserts)
-        self.follows = followSteps(makeFollowStep)
+        self.follows = followSteps
         self.versionSteps = Dictionary(
             uniqueKeysWithValues: everyLinked.linkableTags.map { ($0, PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[$0].name)) })
         self.mapFill = mapFillSQL(dryRun: false)
@@ -190,19 +183,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
 
     // MARK: PostgreSQL's spelling of the shared SQL
 
-    static let trueLiteral = "true"
-    static let falseLiteral = "false"
-    static let nullReference = "NULL::int8"
-    static let newUUID = "gen_random_uuid()"
     static let cloneTime = "$2::timestamptz"
-    /// A CASE's branches must share one type: a parent's value of another type is not read inline.
-    static let inlineFollowNeedsSameType = true
-    static func literal(_ value: AttributeValue) -> String { value.isNull ? "NULL" : PostgreSQLDialect.literal(value.blobKeyed) }
-
-    /// Typed, so a CASE whose every branch is NULL is still the column's type.
-    func typed(_ expression: String, _ type: AttributeType) -> String {
-        "CAST(\(expression) AS \(PostgreSQLDialect.castType(type)))"
-    }
 
     var insertOrder: String { "ORDER BY m.new" }
 
@@ -305,12 +286,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// exactly.
     private var largeRootProbe: String? {
         guard let paths = walkPathList, walkRowLimit > PostgreSQLGraphCopySQL.firstWalkRows else { return nil }
-        let edges = paths.filter { $0.parent == 0 }.compactMap(\.edge)
-        guard !edges.isEmpty else { return nil }
-        let selects = edges.map { edge in
-            "SELECT 1 FROM \(quoted(edge.join.table)) t WHERE t.\(quoted(edge.join.sourceColumn)) = $1 AND \(edge.join.nonNullCondition(alias: "t"))"
-        }
-        return "SELECT count(*) FROM (\(selects.joined(separator: " UNION ALL ")) LIMIT \(PostgreSQLGraphCopySQL.firstWalkRows)) n"
+        return rootWaysProbe(paths, limit: PostgreSQLGraphCopySQL.firstWalkRows)
     }
 
     private func walkRows(limit: Int?) -> String {
@@ -652,45 +628,22 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         return EntityStep(name: entity.name, tag: tag(entity.name), inserts: inserts, keepsPlaceArrivals: arrivals)
     }
 
-    // MARK: 3. Linked shared objects
-
-    /// Every source of shared objects in one statement (one round trip however many foreign keys
-    /// and join tables point outside the clone). Rows are grouped by object first, keeping the
-    /// strongest bump: PostgreSQL refuses an ON CONFLICT DO UPDATE that would touch one row twice
-    /// in a statement.
-    private static func linkedInsert(_ selects: [String]) -> [String] {
-        guard !selects.isEmpty else { return [] }
-        return [
-            "INSERT INTO \(PostgreSQLGraphCopySQL.linkedTable) AS l (ent, id, bump) SELECT ent, id, max(bump) FROM ("
-                + selects.joined(separator: " UNION ALL ") + ") s(ent, id, bump) GROUP BY ent, id "
-                + "ON CONFLICT (ent, id) DO UPDATE SET bump = GREATEST(l.bump, EXCLUDED.bump)"
-        ]
-    }
-
     // MARK: 6. followParent
 
-    private func makeFollowStep(_ follow: GraphCopyFollow) -> FollowStep {
+    /// One recursive query pushes each chain top's value down every level of the clone, through
+    /// the map's index by parent.
+    func followPropagation(_ follow: GraphCopyFollow) -> [String] {
         let entityTag = tag(follow.entity.name)
         let table = quoted(follow.entity.name)
         let column = quoted(follow.attribute.name)
-        var statements = [
+        return [
             """
-            UPDATE \(table) t SET \(column) = \(follow.parentValue("t.\(column)")) \
-            FROM \(map) m WHERE m.ent = \(entityTag) AND m.pnew IS NOT NULL AND t."_id" = m.new
+            WITH RECURSIVE chain(new, value, top) AS (\
+            SELECT m.new, e.\(column), true FROM \(map) m JOIN \(table) e ON e."_id" = m.new \
+            WHERE m.ent = \(entityTag) AND (m.pnew IS NULL OR m.pent <> \(entityTag)) \
+            UNION ALL SELECT c.new, chain.value, false FROM chain JOIN \(map) c ON c.ent = \(entityTag) AND c.pent = \(entityTag) AND c.pnew = chain.new\
+            ) UPDATE \(table) t SET \(column) = chain.value FROM chain WHERE NOT chain.top AND t."_id" = chain.new
             """
         ]
-        if follow.followsItself {
-            // A self-following attribute (a tree carrying its root's id): one recursive
-            // query pushes each chain top's value down every level of the clone.
-            statements.append(
-                """
-                WITH RECURSIVE chain(new, value, top) AS (\
-                SELECT m.new, e.\(column), true FROM \(map) m JOIN \(table) e ON e."_id" = m.new \
-                WHERE m.ent = \(entityTag) AND (m.pnew IS NULL OR m.pent <> \(entityTag)) \
-                UNION ALL SELECT c.new, chain.value, false FROM chain JOIN \(map) c ON c.ent = \(entityTag) AND c.pent = \(entityTag) AND c.pnew = chain.new\
-                ) UPDATE \(table) t SET \(column) = chain.value FROM chain WHERE NOT chain.top AND t."_id" = chain.new
-                """)
-        }
-        return FollowStep(entity: follow.entity.name, attribute: follow.attribute.name, statements: statements)
     }
 }

@@ -74,7 +74,7 @@ final class PostgreSQLStore: StoreBackend {
             throw StoreError.incompatibleStore(path: pool.redactedURI, reason: "cannot connect: \(error.message)")
         } catch let error as PostgreSQLError {
             pool.close()
-            throw PostgreSQLStore.translate(error, layout: layout)
+            throw error.storeError(layout: layout)
         } catch {
             pool.close()
             throw error
@@ -100,7 +100,7 @@ final class PostgreSQLStore: StoreBackend {
                 }
             } catch let error as PostgreSQLError {
                 if error.isConnectionLost && attempt < 2 { continue }
-                throw translate(error)
+                throw error.storeError(layout: layout)
             }
         }
     }
@@ -132,7 +132,7 @@ final class PostgreSQLStore: StoreBackend {
                 let base = 0.002 * Double(1 << min(attempt, 6))
                 Thread.sleep(forTimeInterval: Double.random(in: base / 2...base))
             } catch let error as PostgreSQLError {
-                throw translate(error)
+                throw error.storeError(layout: layout)
             }
         }
     }
@@ -148,29 +148,5 @@ final class PostgreSQLStore: StoreBackend {
         (try? pool.withConnection { connection in
             try connection.query("SELECT NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off'")[0].bool(0)
         }) ?? false
-    }
-
-    private func translate(_ error: PostgreSQLError) -> StoreError {
-        PostgreSQLStore.translate(error, layout: layout)
-    }
-
-    /// A PostgreSQL error in model terms where it has a meaning there: a unique index's
-    /// constraint name (SQLSTATE 23505) names its entity and attributes; an exhausted pool, a
-    /// serialization failure or a deadlock is `busy`. Anything else becomes
-    /// `StoreError.database` with its SQLSTATE, message and SQL (never a password), so callers
-    /// see `StoreError` only, whichever backend runs.
-    static func translate(_ error: PostgreSQLError, layout: PostgreSQLSchema) -> StoreError {
-        if error.isUniqueViolation, let name = error.constraint, let index = layout.uniqueIndexes[name] {
-            return index.isGroup
-                ? StoreError.uniqueTogetherViolation(entity: index.entity, attributes: index.attributes)
-                : StoreError.uniqueViolation(entity: index.entity, attribute: index.attributes[0])
-        }
-        if error.kind == .poolExhausted {
-            return StoreError.busy(waited: .zero)
-        }
-        if error.isRetryableTransactionFailure {
-            return StoreError.busy(waited: .zero)
-        }
-        return StoreError.database(error.failure)
     }
 }

@@ -8,7 +8,7 @@ extension PostgreSQLStoreContext {
         do {
             return try copier.run(now: now, progress: progress)
         } catch let error as PostgreSQLError where error.isUniqueViolation {
-            throw PostgreSQLStore.translate(error, layout: layout)
+            throw error.storeError(layout: layout)
         }
     }
 }

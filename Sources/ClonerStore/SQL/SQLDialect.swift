@@ -118,4 +118,28 @@ protocol SQLDialect {
     /// The lock a row found to be linked takes until the transaction ends (after `ORDER BY`),
     /// on `alias`; empty where one writer at a time already excludes the others.
     static func lockForLink(_ alias: String) -> String
+
+    // MARK: graph copy
+
+    /// The copy's SQL written once (`GraphCopySQLBuilder`) leaves to each backend these spellings;
+    /// its walk, map and execution are the backends' strategies, not spellings.
+
+    /// The boolean constants, as a condition and as a value.
+    static var trueLiteral: String { get }
+    static var falseLiteral: String { get }
+    /// A NULL id, typed where the backend cannot tell a bare NULL's type from around it.
+    static var nullReference: String { get }
+    /// A new random (version 4) UUID, evaluated per row inside the database.
+    static var newUUID: String { get }
+    /// Whether the branches of a CASE must share one type (a copied row cannot read a parent's
+    /// value of another type into one).
+    static var caseBranchesShareOneType: Bool { get }
+    /// `expression` as a value of `type`, where the backend types its values: a CASE whose every
+    /// branch is NULL still has the column's type.
+    static func typed(_ expression: String, _ type: AttributeType) -> String
+    /// A work table of a connection's own (`name` unquoted), seen by no other connection.
+    static func workTable(_ name: String) -> String
+    /// `INSERT INTO table (key…, column)` the rows of `select` (the same columns, a key perhaps
+    /// repeated), a key already there keeping the greater `column` of its rows.
+    static func insertKeepingGreatest(_ column: String, key: [String], into table: String, select: String) -> String
 }

@@ -19,12 +19,8 @@ package final class SQLiteConnection {
     /// `BEGIN …`/`COMMIT` prepared once: `sqlite3_exec` would parse them again per transaction.
     private var beginStatements: [TransactionKind: SQLiteStatement] = [:]
     private var commitStatement: SQLiteStatement?
-    /// The clone SQL built for each plan shape on this connection (`GraphCopyShape`);
-    /// its statements live in `statementCache`.
-    var graphCopySQL: [GraphCopyShape: SQLiteGraphCopySQL] = [:]
-    /// Whether the clone work tables exist and are empty: set where a writer connection opens,
-    /// outside any transaction (a rollback cannot drop them), cleared if emptying them failed.
-    var graphCopyTablesReady = false
+    /// What the connection's clones keep between transactions.
+    let cloneSession = SQLiteCloneSession()
     /// The counter of `_cloner_row_number()` (`registerRowNumberFunction`).
     let rowNumbers = SQLiteRowNumbers()
 

@@ -30,7 +30,7 @@ struct SQLiteGraphCopier: GraphCopyBackend {
         self.context = context
         self.plan = plan
         let schema = context.schema
-        sql = context.connection.graphCopySQL.cached(for: plan) { SQLiteGraphCopySQL(plan: plan, schema: schema) }
+        sql = context.connection.cloneSession.graphCopySQL.cached(for: plan) { SQLiteGraphCopySQL(plan: plan, schema: schema) }
     }
 
     mutating func checkRoot(_ root: EntityDescription, withWalk: Bool) throws {
@@ -55,12 +55,12 @@ struct SQLiteGraphCopier: GraphCopyBackend {
     /// The work tables (made where the connection was not prepared), the copies and the roots'
     /// values written to theirs.
     mutating func prepare(root: EntityDescription, rootValues: [[String: AttributeValue]], now: Date) throws {
-        if !connection.graphCopyTablesReady { try SQLiteGraphCopier.createWorkTables(on: connection, entities: schema.model.entities.count) }
+        try connection.cloneSession.readyWorkTables(on: connection, entities: schema.model.entities.count)
         // Emptied before the transaction ends, so the next copy finds them empty. Only the tables
         // this copy writes.
         written = [SQLiteGraphCopySQL.linkedTable]
         if !plan.rootValues.isEmpty || !plan.perCopyRootValues.isEmpty { written.append(SQLiteGraphCopySQL.rootValuesTable) }
-        if sql.follows.contains(where: { !$0.propagation.isEmpty }) { written += [SQLiteGraphCopySQL.chainTable, SQLiteGraphCopySQL.treeTable] }
+        if sql.follows.contains(where: { $0.statements.count > 1 }) { written += [SQLiteGraphCopySQL.chainTable, SQLiteGraphCopySQL.treeTable] }
         parameters = [":rootTag": .integer(Int64(sql.rootTag)), ":root": .integer(plan.rootID), ":now": AttributeValue.date(now).sqlValue]
         if plan.copies > 1 {
             written.append(SQLiteGraphCopySQL.copiesTable)
@@ -143,7 +143,7 @@ struct SQLiteGraphCopier: GraphCopyBackend {
             for table in written { try connection.cachedStatement("DELETE FROM \(table)").execute() }
             for staging in staged { try connection.cachedStatement(staging.clear).execute() }
         } catch {
-            connection.graphCopyTablesReady = false
+            connection.cloneSession.workTablesReady = false
         }
     }
 
@@ -169,23 +169,13 @@ struct SQLiteGraphCopier: GraphCopyBackend {
         for query in sql.linkedQueries { try connection.cachedStatement(query).execute(named: parameters) }
         // Rule 8: what the root's values name is linked as given — the original, even when the walk
         // also copies it another way — so it counts in `linked` like any other shared destination.
-        for reference in setReferences {
-            let tag = schema.entityTag(reference.relationship.destination)
-            try connection.execute(
-                """
-                INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) SELECT ?1, value, ?3 FROM json_each(?2) WHERE true \
-                \(SQLiteGraphCopySQL.linkedUpsert)
-                """, [.integer(Int64(tag)), SQLiteStoreContext.idArray(reference.ids), .integer(reference.relationship.hasInverse ? 1 : 0)])
-        }
         // A to-many the plan sets on the roots: its objects are linked too, and gain a version step
         // when their own list (the inverse) changes — once, however many copies link them.
-        for (relationship, ids) in rootLinks {
+        let named = SQLiteGraphCopySQL.linkedInsert(["SELECT ?1 AS ent, value AS id, ?3 AS bump FROM json_each(?2)"])!
+        for (relationship, ids) in setReferences + rootLinks {
             let tag = schema.entityTag(relationship.destination)
-            try connection.execute(
-                """
-                INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) SELECT ?1, value, ?3 FROM json_each(?2) WHERE true \
-                \(SQLiteGraphCopySQL.linkedUpsert)
-                """, [.integer(Int64(tag)), SQLiteStoreContext.idArray(ids), .integer(relationship.hasInverse ? 1 : 0)])
+            try connection.cachedStatement(named).execute(
+                [.integer(Int64(tag)), SQLiteStoreContext.idArray(ids), .integer(relationship.hasInverse ? 1 : 0)])
         }
         linked = Linked()
         try connection.forEachRow("SELECT ent, count(*), max(bump) FROM \(SQLiteGraphCopySQL.linkedTable) GROUP BY ent") {
@@ -318,11 +308,8 @@ struct SQLiteGraphCopier: GraphCopyBackend {
         for insert in sql.joinInserts {
             try connection.cachedStatement(insert).execute(named: parameters)
         }
-        for follow in sql.follows {
-            try connection.cachedStatement(follow.update).execute(named: parameters)
-            for statement in follow.propagation {
-                try connection.cachedStatement(statement).execute(named: parameters)
-            }
+        for statement in sql.follows.flatMap(\.statements) {
+            try connection.cachedStatement(statement).execute(named: parameters)
         }
         for tag in linked.counts.keys.sorted() {
             let entity = schema.model.entities[tag].name
@@ -332,63 +319,5 @@ struct SQLiteGraphCopier: GraphCopyBackend {
                 WHERE "_id" IN (SELECT id FROM \(SQLiteGraphCopySQL.linkedTable) WHERE ent = ? AND bump = 1)
                 """, [.integer(Int64(tag))])
         }
-    }
-
-    /// The work tables, created once per connection and emptied (never dropped) after each copy:
-    /// creating or dropping a table changes the schema, which would re-prepare every cached
-    /// statement of the connection. Each statement is prepared once and cached; a `CREATE … IF
-    /// NOT EXISTS` whose table exists runs as a no-op, and one rolled back with the transaction
-    /// that created it is re-prepared by SQLite and creates the table again.
-    private static let temporaryTables = [
-        // The maps live in the temp database; a page cache of up to 16 MiB for it (SQLite's
-        // default is 2 MiB) keeps a map of ~150,000 rows — 100 copies of a mid-sized note — from
-        // spilling to the temp file and being read back to be cleared. Memory stays bounded.
-        "PRAGMA temp.cache_size = -16384",
-        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_walk\" (seq INTEGER PRIMARY KEY, ent INTEGER NOT NULL, id INTEGER NOT NULL, via INTEGER NOT NULL, pent INTEGER, pid INTEGER)",
-        // Covers the map fill's read (first arrival per object) and a level's look for an earlier
-        // arrival at the same object: no lookup into the walk's rows.
-        "CREATE INDEX IF NOT EXISTS temp.\"_clone_walk_first\" ON \"_clone_walk\" (ent, id, seq, via, pent, pid)",
-        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_copies\" (cp INTEGER PRIMARY KEY)",
-        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_set\" (cp INTEGER NOT NULL, name TEXT NOT NULL, value, PRIMARY KEY (cp, name)) WITHOUT ROWID",
-        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_chain\" (new INTEGER PRIMARY KEY, value)",
-        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_tree\" (pnew INTEGER NOT NULL, new INTEGER NOT NULL, PRIMARY KEY (pnew, new)) WITHOUT ROWID",
-        "CREATE TEMP TABLE IF NOT EXISTS \"_clone_linked\" (ent INTEGER NOT NULL, id INTEGER NOT NULL, bump INTEGER NOT NULL, PRIMARY KEY (ent, id)) WITHOUT ROWID",
-    ]
-
-    /// The work tables of entity `tag`, a pair per entity of the model. Its map rows
-    /// (`SQLiteGraphCopySQL.mapTable(of:)`), keyed (cp, old): new ids grow along the key, so the
-    /// map is filled by appending and an INSERT that reads it in key order writes rows in new-id
-    /// order without a sort. Its first arrivals (`SQLiteGraphCopySQL.firstArrivalTable(of:)`),
-    /// keyed by id: a way keeps only objects no earlier way has, and the map fill reads them in
-    /// id order.
-    private static func entityTables(_ tag: Int) -> [String] {
-        [
-            """
-            CREATE TEMP TABLE IF NOT EXISTS "_clone_map_\(tag)" (cp INTEGER NOT NULL, old INTEGER NOT NULL, new INTEGER NOT NULL, \
-            pent INTEGER, pold INTEGER, pnew INTEGER, PRIMARY KEY (cp, old)) WITHOUT ROWID
-            """,
-            "CREATE TEMP TABLE IF NOT EXISTS \"_clone_first_\(tag)\" (id INTEGER PRIMARY KEY, way INTEGER NOT NULL, pent INTEGER, pid INTEGER)",
-        ]
-    }
-
-    /// Creates the work tables where a writer connection opens, outside any transaction, so a
-    /// copy runs none of these statements: two per entity of the model (a connection serves one
-    /// store, so one model), and those every copy shares.
-    static func prepareWorkTables(on connection: SQLiteConnection, entities: Int) throws {
-        precondition(!connection.isInTransaction, "work tables created inside a transaction vanish with its rollback")
-        try createWorkTables(on: connection, entities: entities)
-        connection.graphCopyTablesReady = true
-    }
-
-    /// Creates the work tables if missing and empties them; inside a copy's transaction when the
-    /// connection was not prepared (or emptying failed), where they last as long as it.
-    private static func createWorkTables(on connection: SQLiteConnection, entities: Int) throws {
-        for statement in temporaryTables + (0..<entities).flatMap(entityTables) { try connection.execute(statement) }
-        let every = [
-            SQLiteGraphCopySQL.linkedTable, SQLiteGraphCopySQL.walkTable, SQLiteGraphCopySQL.copiesTable, SQLiteGraphCopySQL.rootValuesTable,
-            SQLiteGraphCopySQL.chainTable, SQLiteGraphCopySQL.treeTable,
-        ]
-        let perEntity = (0..<entities).flatMap { [SQLiteGraphCopySQL.mapTable(of: $0), SQLiteGraphCopySQL.firstArrivalTable(of: $0)] }
-        for table in every + perEntity { try connection.execute("DELETE FROM \(table)") }
     }
 }

@@ -63,11 +63,9 @@ extension SQLiteGraphCopySQL {
                 WHERE p.way = \(parent) AND \(join.nonNullCondition(alias: "t"))\(seen)
                 """
         }
-        let fromRoot = paths.filter { $0.parent == 0 }.compactMap(\.edge).map { edge in
-            "SELECT 1 FROM \(quoted(edge.join.table)) t WHERE t.\(quoted(edge.join.sourceColumn)) = ?1 AND \(edge.join.nonNullCondition(alias: "t"))"
-        }
+        guard let probe = rootWaysProbe(paths, limit: SQLiteGraphCopier.walkWaysFromObjects) else { return nil }
         return WalkWays(
-            probe: "SELECT count(*) FROM (\(fromRoot.joined(separator: " UNION ALL ")) LIMIT \(SQLiteGraphCopier.walkWaysFromObjects))",
+            probe: probe,
             start: "INSERT INTO \(first(rootTag)) (id, way, pent, pid) VALUES (:root, 0, NULL, NULL)",
             steps: steps, stepEntities: paths.dropFirst().map(\.entityTag))
     }

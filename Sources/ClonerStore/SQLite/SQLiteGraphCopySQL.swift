@@ -26,6 +26,8 @@ import ClonerModel
 /// the same statements for 1 copy or 1,000. The root's `set` values, per copy, sit in the root
 /// values table keyed by (cp, name).
 struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
+    typealias Dialect = SQLiteDialect
+
     struct EntityStep {
         let name: String
         let tag: Int
@@ -55,38 +57,20 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         let clear: String
     }
 
-    struct FollowStep {
-        let entity: String
-        let attribute: String
-        let update: String
-        /// For an attribute that follows itself (a tree carrying its root's id): statements that
-        /// push the value from each chain's top down all levels, run after `update`.
-        let propagation: [String]
-    }
-
-    static let walkTable = "temp.\"_clone_walk\""
     /// Each entity's map rows in a table of their own, keyed (cp, old): a look-up compares two
     /// integers, not three of which the first (the entity) always ties, which sends SQLite from
     /// its one-integer compare to its general record compare on every look-up.
-    static func mapTable(of tag: Int) -> String { "temp.\"_clone_map_\(tag)\"" }
+    static func mapTable(of tag: Int) -> String { Dialect.workTable("_clone_map_\(tag)") }
     static let mapNamesEntities = false
-    static let linkedTable = "temp.\"_clone_linked\""
-    static let chainTable = "temp.\"_clone_chain\""
-    static let copiesTable = "temp.\"_clone_copies\""
-    static let rootValuesTable = "temp.\"_clone_set\""
-    static let treeTable = "temp.\"_clone_tree\""
+    static let chainTable = Dialect.workTable("_clone_chain")
+    static let copiesTable = Dialect.workTable("_clone_copies")
+    static let rootValuesTable = Dialect.workTable("_clone_set")
+    static let treeTable = Dialect.workTable("_clone_tree")
     /// A walk by ways: each object of entity `tag` once, with the way that reached it first
     /// (`walkWays`), keyed by its id (the rowid).
-    static func firstArrivalTable(of tag: Int) -> String { "temp.\"_clone_first_\(tag)\"" }
+    static func firstArrivalTable(of tag: Int) -> String { Dialect.workTable("_clone_first_\(tag)") }
 
-    static func stagingTable(_ entity: String) -> String { "temp.\"_clone_src_\(entity.replacingOccurrences(of: "\"", with: "\"\""))\"" }
-
-    /// SQL for a random (version 4) UUID in canonical lower-case text, evaluated per row inside
-    /// SQLite so rebuilt ids cost no round trip to Swift.
-    static let uuidExpression = """
-        (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' \
-        || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))))
-        """
+    static func stagingTable(_ entity: String) -> String { Dialect.workTable("_clone_src_\(entity)") }
 
     let schema: StoreSchema
     let plan: GraphCopyPlan
@@ -100,7 +84,7 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
     private(set) var entitySteps: [EntityStep] = []
     private(set) var linkedQueries: [String] = []
     private(set) var joinInserts: [String] = []
-    private(set) var follows: [FollowStep] = []
+    private(set) var follows: [GraphCopyFollowStep] = []
     /// `followParent` attributes written by the INSERT itself: every possible parent's entity is
     /// inserted earlier with its followed value final by then (qualified names).
     private(set) var inlineFollows: Set<String> = []
@@ -128,7 +112,7 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         self.walkWays = walkWaySteps()
         self.entitySteps = entities.map(entityStep)
         let linkedSelects = linkedSelects(entities: entities)
-        self.linkedQueries = linkedSelects.isEmpty ? [] : [SQLiteGraphCopySQL.linkedInsert(linkedSelects.map(\.sql))]
+        self.linkedQueries = Self.linkedInsert(linkedSelects.map(\.sql)).map { [$0] } ?? []
         for step in entitySteps where step.inserts.count == 2 {
             let entity = model.entity(named: step.name)!
             let ordered = (schema.foreignKeys[entity.name] ?? []).filter { $0.positionColumn != nil }.compactMap(\.relationship)
@@ -136,19 +120,12 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
             appendsOnlyTo[step.tag] = Set(linkedSelects.filter { $0.source == step.tag && $0.reference && $0.ordered }.map(\.tag))
         }
         self.joinInserts = schema.joinTables.flatMap(joinTableInserts)
-        self.follows = followSteps(makeFollowStep)
+        self.follows = followSteps
     }
 
     // MARK: SQLite's spelling of the shared SQL
 
-    static let trueLiteral = "1"
-    static let falseLiteral = "0"
-    static let nullReference = "NULL"
-    static var newUUID: String { uuidExpression }
     static let cloneTime = ":now"
-    static let inlineFollowNeedsSameType = false
-    static func literal(_ value: AttributeValue) -> String { value.blobKeyed.sqlLiteral }
-    func typed(_ expression: String, _ type: AttributeType) -> String { expression }
 
     /// The map's key order, which is new-id order (rows appended to the table's b-tree): no sort,
     /// and no blob pushed through a sorter.
@@ -314,55 +291,33 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
             clear: "DELETE FROM \(staging)")
     }
 
-    // MARK: 3. Linked shared objects
-
-    /// One INSERT for every kind of link: a statement each would cost more than most of them
-    /// find. `WHERE true` tells SQLite's parser the upsert clause is not a join's ON.
-    private static func linkedInsert(_ selects: [String]) -> String {
-        "INSERT INTO \(SQLiteGraphCopySQL.linkedTable) (ent, id, bump) SELECT ent, id, bump FROM (\(selects.joined(separator: " UNION ALL "))) WHERE true "
-            + linkedUpsert
-    }
-
-    /// A linked object found again keeps the larger bump. The update's own WHERE leaves the row
-    /// unwritten when the bump stays: many links name few shared objects (a note's thousands of
-    /// tag links name its few tags), and rewriting the row at each link is a write for nothing.
-    static let linkedUpsert = "ON CONFLICT (ent, id) DO UPDATE SET bump = excluded.bump WHERE excluded.bump > bump"
-
     // MARK: 6. followParent
 
-    private func makeFollowStep(_ follow: GraphCopyFollow) -> FollowStep {
+    /// A self-following attribute (a tree carrying its root's id) needs the value pushed down
+    /// every level: one recursive query over the clone's parent links does it. The parent → child
+    /// links of this entity's clones are keyed by parent, so each level of the recursion is a key
+    /// lookup (the map itself is keyed by old id).
+    func followPropagation(_ follow: GraphCopyFollow) -> [String] {
         let entityTag = tag(follow.entity.name)
         let table = quoted(follow.entity.name)
         let column = quoted(follow.attribute.name)
         let map = Self.mapTable(of: entityTag)
-        // Driven by the entity's map rows, each row found by its `_id`.
-        let update =
-            "UPDATE \(table) SET \(column) = \(follow.parentValue("\(table).\(column)")) FROM \(map) m "
-            + "WHERE m.pnew IS NOT NULL AND \(table).\"_id\" = m.new"
-        var propagation: [String] = []
-        if follow.followsItself {
-            // A self-following attribute (a tree carrying its root's id) needs the value pushed
-            // down every level: one recursive query over the clone's parent links does it. The
-            // parent → child links of this entity's clones are keyed by parent, so each level of
-            // the recursion is a key lookup (the map itself is keyed by old id).
-            let tree = SQLiteGraphCopySQL.treeTable
-            propagation = [
-                "DELETE FROM \(SQLiteGraphCopySQL.chainTable)",
-                "DELETE FROM \(tree)",
-                "INSERT INTO \(tree) (pnew, new) SELECT pnew, new FROM \(map) WHERE pent = \(entityTag) AND pnew IS NOT NULL",
-                """
-                INSERT INTO \(SQLiteGraphCopySQL.chainTable) (new, value) WITH RECURSIVE chain(new, value) AS (\
-                SELECT m.new, e.\(column) FROM \(map) m JOIN \(table) e ON e."_id" = m.new \
-                WHERE m.pnew IS NULL OR m.pent <> \(entityTag) \
-                UNION ALL SELECT c.new, chain.value FROM chain JOIN \(tree) c ON c.pnew = chain.new\
-                ) SELECT new, value FROM chain
-                """,
-                """
-                UPDATE \(table) SET \(column) = c.value FROM \(SQLiteGraphCopySQL.chainTable) c \
-                WHERE \(table)."_id" = c.new AND c.new IN (SELECT new FROM \(tree))
-                """,
-            ]
-        }
-        return FollowStep(entity: follow.entity.name, attribute: follow.attribute.name, update: update, propagation: propagation)
+        let tree = SQLiteGraphCopySQL.treeTable
+        return [
+            "DELETE FROM \(SQLiteGraphCopySQL.chainTable)",
+            "DELETE FROM \(tree)",
+            "INSERT INTO \(tree) (pnew, new) SELECT pnew, new FROM \(map) WHERE pent = \(entityTag) AND pnew IS NOT NULL",
+            """
+            INSERT INTO \(SQLiteGraphCopySQL.chainTable) (new, value) WITH RECURSIVE chain(new, value) AS (\
+            SELECT m.new, e.\(column) FROM \(map) m JOIN \(table) e ON e."_id" = m.new \
+            WHERE m.pnew IS NULL OR m.pent <> \(entityTag) \
+            UNION ALL SELECT c.new, chain.value FROM chain JOIN \(tree) c ON c.pnew = chain.new\
+            ) SELECT new, value FROM chain
+            """,
+            """
+            UPDATE \(table) SET \(column) = c.value FROM \(SQLiteGraphCopySQL.chainTable) c \
+            WHERE \(table)."_id" = c.new AND c.new IN (SELECT new FROM \(tree))
+            """,
+        ]
     }
 }

@@ -63,7 +63,7 @@ final class SQLiteStore: StoreBackend {
         // materialized subquery): an INSERT … SELECT that reads its own table materializes its
         // rows first, so a large clone's rows, however many, would sit in the heap.
         try connection.execute("PRAGMA temp_store = FILE")
-        if !readOnly { try SQLiteGraphCopier.prepareWorkTables(on: connection, entities: entities) }
+        if !readOnly { try connection.cloneSession.prepareWorkTables(on: connection, entities: entities) }
         return connection
     }
 
