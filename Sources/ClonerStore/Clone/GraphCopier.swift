@@ -85,7 +85,8 @@ struct GraphCopier<Backend: GraphCopyBackend> {
             }
             guard !ids.isEmpty else { continue }
             let destination = relationship.destination
-            if let missing = try backend.firstMissing(ids, of: destination) {
+            let existing = try backend.existing(ids, of: destination)
+            if let missing = ids.first(where: { !existing.contains($0) }) {
                 let copy = plan.perCopyRootValues.firstIndex { $0[name] == .integer(missing) }
                 throw StoreError.missingRootLink(relationship: name, copy: copy, message: "no \(destination) with _id \(missing)")
             }
@@ -101,7 +102,7 @@ struct GraphCopier<Backend: GraphCopyBackend> {
         }
         for link in rootLinks where !link.ids.isEmpty {
             let destination = link.relationship.destination
-            if try backend.existing(link.ids, of: destination) != link.ids.count {
+            if try backend.existing(link.ids, of: destination).count != link.ids.count {
                 throw StoreError.missingRootLink(relationship: link.relationship.name, copy: nil, message: "lists an _id that is not a \(destination)")
             }
         }

@@ -17,11 +17,9 @@ protocol GraphCopyBackend {
     /// the root, and the backend may check it together with the walk (`walk` then reports it).
     mutating func checkRoot(_ root: EntityDescription, withWalk: Bool) throws
 
-    /// The first of `ids` that is not an object of `entity` (a to-one the root is set to).
-    mutating func firstMissing(_ ids: [Int64], of entity: String) throws -> Int64?
-
-    /// How many objects of `entity` are among `ids` (a to-many the root is set to).
-    mutating func existing(_ ids: [Int64], of entity: String) throws -> Int
+    /// The objects of `entity` among `ids`: those a `set` on the root names (a to-one's or a
+    /// to-many's), in one query per relationship.
+    mutating func existing(_ ids: [Int64], of entity: String) throws -> Set<Int64>
 
     /// Stores the root's values per copy (`rootValues`, one per copy), builds the copy's
     /// statements and readies the work tables.

@@ -17,15 +17,11 @@ extension PostgreSQLGraphCopier: GraphCopyBackend {
         }
     }
 
-    mutating func firstMissing(_ ids: [Int64], of entity: String) throws -> Int64? {
+    mutating func existing(_ ids: [Int64], of entity: String) throws -> Set<Int64> {
         var found: Set<Int64> = []
         try run("SELECT \"_id\" FROM \(quoted(entity)) WHERE \"_id\" = ANY($1)", [PostgreSQLStoreContext.idArray(Set(ids).sorted())])
             .forEachRow { found.insert($0.int64(0)) }
-        return ids.first { !found.contains($0) }
-    }
-
-    mutating func existing(_ ids: [Int64], of entity: String) throws -> Int {
-        Int(try run("SELECT count(*) FROM \(quoted(entity)) WHERE \"_id\" = ANY($1)", [PostgreSQLStoreContext.idArray(ids)])[0].int64(0))
+        return found
     }
 
     /// The root's values stored as parameters, the statements built for the plan's shape (once

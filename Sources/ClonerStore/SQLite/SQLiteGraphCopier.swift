@@ -39,17 +39,12 @@ struct SQLiteGraphCopier: GraphCopyBackend {
         }
     }
 
-    mutating func firstMissing(_ ids: [Int64], of entity: String) throws -> Int64? {
-        try connection.scalar(
-            """
-            SELECT value FROM json_each(?1) WHERE value NOT IN (SELECT "_id" FROM \(quoted(entity))) LIMIT 1
-            """, [SQLiteStoreContext.idArray(ids)])?.int64
-    }
-
-    mutating func existing(_ ids: [Int64], of entity: String) throws -> Int {
-        let found = try connection.scalar(
-            "SELECT count(*) FROM \(quoted(entity)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))", [SQLiteStoreContext.idArray(ids)])
-        return Int(found?.int64 ?? 0)
+    mutating func existing(_ ids: [Int64], of entity: String) throws -> Set<Int64> {
+        var found: Set<Int64> = []
+        try connection.forEachRow(
+            "SELECT \"_id\" FROM \(quoted(entity)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))", [SQLiteStoreContext.idArray(ids)]
+        ) { found.insert($0.int64(0)) }
+        return found
     }
 
     /// The work tables (made where the connection was not prepared), the copies and the roots'
