@@ -36,6 +36,14 @@ extension GraphCopySQLBuilder {
         return Dialect.insertKeepingGreatest("bump", key: ["ent", "id"], into: linkedTable, select: selects.joined(separator: " UNION ALL "))
     }
 
+    /// The version step of every linked object of `entity` whose version steps (`bump` 1, its
+    /// inverse changing): parameter 1 is the entity's tag. Once per object, however many copies
+    /// link it.
+    static func versionStep(of entity: String) -> String {
+        "UPDATE \(quoted(entity)) SET \"_version\" = \"_version\" + 1 "
+            + "WHERE \"_id\" IN (SELECT id FROM \(linkedTable) WHERE ent = \(Dialect.parameter(1)) AND bump = 1)"
+    }
+
     /// Every source of shared objects the copies link: the reference columns and the join tables
     /// that point outside the copy.
     func linkedSelects(entities: [EntityDescription]) -> [GraphCopyLinkedSelect] {

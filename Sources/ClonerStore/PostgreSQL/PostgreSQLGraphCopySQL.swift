@@ -552,11 +552,8 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     /// statement reads the rows as this transaction locked them.
     static func versionStep(entity: String) -> [String] {
         let table = quoted(entity)
-        let stepping = "SELECT id FROM \(linkedTable) WHERE ent = $1::int4 AND bump = 1"
-        return [
-            "SELECT 1 FROM \(table) t WHERE t.\"_id\" IN (\(stepping)) ORDER BY t.\"_id\" FOR NO KEY UPDATE OF t",
-            "UPDATE \(table) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" IN (\(stepping))",
-        ]
+        let stepping = "SELECT id FROM \(linkedTable) WHERE ent = $1 AND bump = 1"
+        return ["SELECT 1 FROM \(table) t WHERE t.\"_id\" IN (\(stepping)) ORDER BY t.\"_id\" FOR NO KEY UPDATE OF t", versionStep(of: entity)]
     }
 
     // MARK: 2. Map

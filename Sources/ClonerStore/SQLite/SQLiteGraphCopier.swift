@@ -308,11 +308,7 @@ struct SQLiteGraphCopier: GraphCopyBackend {
         }
         for tag in linked.counts.keys.sorted() {
             let entity = schema.model.entities[tag].name
-            try connection.execute(
-                """
-                UPDATE \(quoted(entity)) SET "_version" = "_version" + 1 \
-                WHERE "_id" IN (SELECT id FROM \(SQLiteGraphCopySQL.linkedTable) WHERE ent = ? AND bump = 1)
-                """, [.integer(Int64(tag))])
+            try connection.cachedStatement(SQLiteGraphCopySQL.versionStep(of: entity)).execute([.integer(Int64(tag))])
         }
     }
 }
