@@ -53,7 +53,10 @@ struct BlobResourceEndToEndTests {
     func checkStoreAfterKillMidUpload(_ backend: StoreBackendKind) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let service = try await ServiceProcess.start(directory: directory.url, backend: backend)
+        // The upload waits part-way while the test polls; a loaded machine must not stretch that past
+        // the body timeouts, which would end the upload before the kill this test is about.
+        let patient = ["CLONER_HTTP_BODY_READ_TIMEOUT": "600", "CLONER_HTTP_BODY_MAX_TIMEOUT": "600"]
+        let service = try await ServiceProcess.start(directory: directory.url, backend: backend, environment: patient)
         let created = try await service.client.create("notes", F.note(#""name":"video""#))
         let id = try #require(F.int(created["_id"]))
         // Two and a half chunks of a five-chunk upload, then the process dies.
