@@ -113,6 +113,7 @@ struct PostgreSQLSchema: Sendable {
     ]
     static let serviceIndexes = [
         "\(idempotencyTable)_created", "\(jobsTable)_created", "\(jobsTable)_lease", "\(idempotencyTable)_lease",
+        "\(jobsTable)_status_created",
     ]
 
     static let serviceCreateStatements = [
@@ -153,5 +154,7 @@ struct PostgreSQLSchema: Sendable {
         "ALTER TABLE \"\(jobsTable)\" ADD COLUMN IF NOT EXISTS lease_expires_at timestamptz",
         "CREATE INDEX IF NOT EXISTS \"\(jobsTable)_lease\" ON \"\(jobsTable)\" (lease_expires_at) WHERE status IN ('queued', 'running')",
         "CREATE INDEX IF NOT EXISTS \"\(idempotencyTable)_lease\" ON \"\(idempotencyTable)\" (lease_expires_at) WHERE state = 'in_progress'",
+        // `GET /jobs?status=`: one page is one range of this index, newest first.
+        "CREATE INDEX IF NOT EXISTS \"\(jobsTable)_status_created\" ON \"\(jobsTable)\" (status, created_at, id)",
     ]
 }

@@ -26,6 +26,11 @@ protocol SQLConnection: AnyObject {
     /// (a statement-level rollback on SQLite, a savepoint on PostgreSQL, where an error would
     /// otherwise abort the whole transaction).
     func skippingUniqueViolation(_ body: () throws -> Void) throws -> Bool
+
+    // MARK: jobs a user can see, watch and stop
+
+    /// What stops this connection's running statement from another thread (`DELETE /jobs/{id}`).
+    func statementInterrupter() -> any StatementInterrupter
 }
 
 extension SQLConnection {

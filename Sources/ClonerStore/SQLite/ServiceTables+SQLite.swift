@@ -29,6 +29,8 @@ extension ServiceTables {
         )
         """,
         "CREATE INDEX IF NOT EXISTS \"\(jobs)_created\" ON \"\(jobs)\" (created_at)",
+        // `GET /jobs?status=`: one page is one range of this index, newest first.
+        "CREATE INDEX IF NOT EXISTS \"\(jobs)_status_created\" ON \"\(jobs)\" (status, created_at, id)",
     ]
 
     /// Columns added after the first release (replica leases, docs/architecture.md#replicas), per table, as

@@ -44,4 +44,17 @@ public protocol ServiceTablesContext {
     func job(id: String) throws -> JobRecord?
     /// Forgets finished jobs older than `date`; returns how many.
     @discardableResult func purgeJobs(finishedBefore date: Date) throws -> Int
+
+    // MARK: jobs a user can see, watch and stop
+
+    /// Up to `limit` jobs, newest first (by `created_at`, then `id`), with `status` when given,
+    /// after `position` when given (the last job of the previous page): one query per page.
+    func jobs(status: JobStatus?, after position: JobListPosition?, limit: Int) throws -> [JobRecord]
+    /// Marks queued or running job `id` cancelled (it rolled back, or never ran) and forgets the
+    /// `Idempotency-Key` answer pointing at it, so a retry with that key runs again. False when
+    /// the row was no longer queued or running.
+    @discardableResult func cancelJob(id: String, error: Data?, now: Date) throws -> Bool
+    /// What stops the statement this transaction's connection runs, from another thread, while
+    /// the transaction is open: `sqlite3_interrupt`, libpq's `PQcancel`.
+    func statementInterrupter() -> any StatementInterrupter
 }

@@ -255,3 +255,4 @@ ALTER TABLE "_cloner_jobs" ADD COLUMN IF NOT EXISTS owner text;
 ALTER TABLE "_cloner_jobs" ADD COLUMN IF NOT EXISTS lease_expires_at timestamptz;
 CREATE INDEX IF NOT EXISTS "_cloner_jobs_lease" ON "_cloner_jobs" (lease_expires_at) WHERE status IN ('queued', 'running');
 CREATE INDEX IF NOT EXISTS "_cloner_idempotency_lease" ON "_cloner_idempotency" (lease_expires_at) WHERE state = 'in_progress';
+CREATE INDEX IF NOT EXISTS "_cloner_jobs_status_created" ON "_cloner_jobs" (status, created_at, id);

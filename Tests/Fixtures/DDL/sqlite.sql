@@ -227,3 +227,4 @@ CREATE TABLE IF NOT EXISTS "_cloner_jobs" (
   lease_expires_at INTEGER
 );
 CREATE INDEX IF NOT EXISTS "_cloner_jobs_created" ON "_cloner_jobs" (created_at);
+CREATE INDEX IF NOT EXISTS "_cloner_jobs_status_created" ON "_cloner_jobs" (status, created_at, id);

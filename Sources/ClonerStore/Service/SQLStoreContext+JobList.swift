@@ -1,0 +1,54 @@
+import Foundation
+
+/// The jobs a user lists and stops (`GET /jobs`, `DELETE /jobs/{id}`), written once for every backend.
+extension SQLStoreContext {
+    private var idempotency: String { ServiceTables.quotedIdempotency }
+    private var jobs: String { ServiceTables.quotedJobs }
+    private func p(_ n: Int) -> String { Dialect.parameter(n) }
+
+    func jobs(status: JobStatus?, after position: JobListPosition?, limit: Int) throws -> [JobRecord] {
+        var conditions: [String] = []
+        var arguments: [SQLArgument] = []
+        if let status {
+            arguments.append(.text(status.rawValue))
+            conditions.append("status = \(p(arguments.count))")
+        }
+        if let position {
+            arguments.append(.timestamp(Date(timeIntervalSince1970: Double(position.createdAtMilliseconds) / 1000)))
+            arguments.append(.text(position.id))
+            conditions.append("(created_at, id) < (\(p(arguments.count - 1)), \(p(arguments.count)))")
+        }
+        arguments.append(.integer(Int64(limit)))
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        var found: [JobRecord] = []
+        try connection.forEachRow(
+            """
+            SELECT id, status, request, result, error, created_at, finished_at, owner, lease_expires_at FROM \(jobs)\(filter)
+            ORDER BY created_at DESC, id DESC LIMIT \(p(arguments.count))
+            """, arguments: arguments
+        ) { row in
+            found.append(
+                JobRecord(
+                    id: row.text(0), status: JobStatus(rawValue: row.text(1)) ?? .failed, request: row.data(2), result: row.optionalData(3),
+                    error: row.optionalData(4), createdAt: row.date(5), finishedAt: row.optionalDate(6), owner: row.optionalText(7),
+                    leaseExpiresAt: row.optionalDate(8)))
+        }
+        return found
+    }
+
+    @discardableResult
+    func cancelJob(id: String, error: Data?, now: Date) throws -> Bool {
+        let cancelled = try connection.perform(
+            """
+            UPDATE \(jobs) SET status = 'cancelled', error = \(p(2)), finished_at = \(p(3)), lease_expires_at = NULL
+            WHERE id = \(p(1)) AND status IN ('queued', 'running')
+            """, arguments: [.text(id), error.map(SQLArgument.bytes) ?? .null, .timestamp(now)])
+        // The 202 a retry would replay points at a job that wrote nothing: the key runs again.
+        try connection.perform("DELETE FROM \(idempotency) WHERE location = \(p(1))", arguments: [.text("/jobs/\(id)")])
+        return cancelled == 1
+    }
+
+    func statementInterrupter() -> any StatementInterrupter {
+        connection.statementInterrupter()
+    }
+}
