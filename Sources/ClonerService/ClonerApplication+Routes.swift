@@ -13,7 +13,11 @@ extension ClonerApplication {
         ServiceRoute(.get, "/metrics") { app in .immediate { _ in app.operationsController.metricsResponse() } },
         ServiceRoute(.get, "/model") { app in .immediate { request in app.operationsController.modelResponse(request) } },
         ServiceRoute(.get, "/openapi.yaml") { app in .immediate { request in app.operationsController.openAPIResponse(request) } },
+        ServiceRoute(.get, "/jobs") { app in app.onStore(.read) { request in try app.jobsController.list(request) } },
         ServiceRoute(.get, "/jobs/{id}") { app in app.onStore(.read) { request in try app.jobsController.jobResponse(request) } },
+        // Read workers: a cancel reads the row; the job itself writes its `cancelled` row.
+        ServiceRoute(.delete, "/jobs/{id}") { app in app.onStore(.read) { request in try app.jobsController.cancel(request) } },
+        ServiceRoute(.get, "/jobs/{id}/events") { app in app.onStore(.read) { request in try app.jobsController.events(request) } },
         ServiceRoute(.get, "/{collection}") { app in app.onStore(.read) { request in try app.recordsController.list(request) } },
         ServiceRoute(.post, "/{collection}") { app in app.onStore(.write) { request in try app.recordsController.create(request) } },
         ServiceRoute(.get, "/{collection}/{id}") { app in app.onStore(.read) { request in try app.recordsController.read(request) } },

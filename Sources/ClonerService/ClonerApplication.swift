@@ -101,7 +101,7 @@ public final class ClonerApplication: Sendable {
             maximumSetBytes: configuration.maxCloneSetBytes, maximumValues: configuration.maxValuesPerRequest,
             admission: CloneAdmission(engine: engine, deadline: store.writerWait, maximumInFlight: configuration.maxQueuedClones),
             runner: runner, writeWorkers: writeWorkers)
-        self.jobsController = JobsController(store: store, jobs: jobs)
+        self.jobsController = JobsController(store: store, jobs: jobs, readWorkers: readWorkers, replicaID: leases.replicaID)
         self.blobsController = BlobsController(
             model: model, store: store, readWorkers: readWorkers, bufferedUploadBytes: configuration.maxBufferedUploadBytes, metrics: metrics)
         self.abandonedUploads = AbandonedUploadSweeper(store: store)
@@ -201,13 +201,15 @@ public final class ClonerApplication: Sendable {
         logger.info("stopped")
     }
 
-    /// Forgets idempotency answers and finished jobs past their retention, and removes uploads
-    /// that made no progress since the last pass (`AbandonedUploadSweeper`).
+    /// Forgets idempotency answers and finished jobs past their retentions (`idempotencyRetention`,
+    /// `jobRetention`), and removes uploads that made no progress since the last pass
+    /// (`AbandonedUploadSweeper`).
     func purgeExpiredRecords() {
         let cutoff = Date(timeIntervalSinceNow: -Double(configuration.idempotencyRetention.components.seconds))
+        let jobCutoff = Date(timeIntervalSinceNow: -Double(configuration.jobRetention.components.seconds))
         do {
             let (answers, oldJobs) = try store.write { context in
-                (try context.purgeIdempotencyRecords(olderThan: cutoff), try context.purgeJobs(finishedBefore: cutoff))
+                (try context.purgeIdempotencyRecords(olderThan: cutoff), try context.purgeJobs(finishedBefore: jobCutoff))
             }
             if answers + oldJobs > 0 {
                 logger.info("purged expired records", metadata: ["idempotency": "\(answers)", "jobs": "\(oldJobs)"])

@@ -130,6 +130,9 @@ extension ServiceConfiguration {
         Setting(fileKey: "idempotencyRetentionSeconds", environmentVariable: "CLONER_IDEMPOTENCY_RETENTION") { config, raw, source throws(ConfigurationError) in
             config.idempotencyRetention = try parseSeconds(raw, source: source)
         },
+        Setting(fileKey: "jobRetentionSeconds", environmentVariable: "CLONER_JOB_RETENTION") { config, raw, source throws(ConfigurationError) in
+            config.jobRetention = try parseSeconds(raw, source: source)
+        },
         Setting(fileKey: "jobLeaseSeconds", environmentVariable: "CLONER_JOB_LEASE_SECONDS") { config, raw, source throws(ConfigurationError) in
             config.jobLease = try parseLease(raw, source: source)
         },

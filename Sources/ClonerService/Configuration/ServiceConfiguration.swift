@@ -102,6 +102,9 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var writerWait: Duration = .seconds(30)
     /// How long an `Idempotency-Key`'s first answer is kept for replay.
     public var idempotencyRetention: Duration = .seconds(24 * 3600)
+    /// How long a finished job (succeeded, failed or cancelled) still answers `GET /jobs/{id}`
+    /// and lists in `GET /jobs`, counted from when it finished; then housekeeping forgets it.
+    public var jobRetention: Duration = .seconds(24 * 3600)
     /// How long a replica's hold on its async jobs and `Idempotency-Key` reservations lasts
     /// unless renewed (it renews every third of it): a replica that died leaves them, and any
     /// other replica marks them failed / released within this plus a third of it (docs/architecture.md#replicas).

@@ -21,10 +21,13 @@ struct AsynchronousJob: Sendable {
     let store: IncrementalStore
     let jobs: JobRegistry
     let logger: Logger
+    /// `DELETE /jobs/{id}` reaching this job while it is queued or runs.
+    let cancellation: JobCancellation
 
     /// Before the work's transaction opens: the row reads `running`. Not fatal when it fails: the
     /// row still reads `queued`, and the work goes on.
     func recordRunning() {
+        guard !cancellation.isCancelled else { return }
         do {
             _ = try store.write { try $0.markJobRunning(id: id, owner: owner) }
         } catch {
@@ -35,19 +38,37 @@ struct AsynchronousJob: Sendable {
     /// First in the work's transaction: holds the row (PostgreSQL: locked) while the work runs; a
     /// job another replica already failed (this one looked dead) must not run after all.
     func hold(in context: any StoreContext) throws {
+        try cancellation.begin(in: context)
         if try !context.holdJob(id: id, owner: owner) { throw Idempotency.ReservationLost(what: "job \(id)") }
     }
 
     /// Last in the work's transaction: the `succeeded` row with the work's answer, committed with it.
     func recordSuccess(_ result: [UInt8], in context: any StoreContext) throws {
+        try cancellation.beginCommit()
         try context.saveJob(JobRecord(id: id, status: .succeeded, request: requestJSON, result: Data(result), finishedAt: Date(), owner: owner))
     }
 
-    /// Once the work's transaction has ended: the `failed` row when it did not commit, then the
-    /// job leaves the registry (its row answers from now on).
+    /// Once the work's transaction has ended: the `failed` row when it did not commit (or the
+    /// `cancelled` one when a cancel stopped it), then the job leaves the registry (its row
+    /// answers from now on).
     func finish(failure: (any Error)?) {
-        if let failure { recordFailure(failure) }
+        if let failure {
+            if cancellation.isCancelled { recordCancelled() } else { recordFailure(failure) }
+        }
         jobs.remove(id)
+    }
+
+    /// Whether the job ended cancelled rather than failed: asked once its transaction has ended.
+    var wasCancelled: Bool { cancellation.isCancelled }
+
+    /// The `cancelled` row, and the key's answer forgotten so a retry runs again.
+    private func recordCancelled() {
+        do {
+            _ = try store.write { context in try context.cancelJob(id: id, error: nil, now: Date()) }
+            logger.info("\(name) job cancelled", metadata: ["job": "\(id)"])
+        } catch {
+            logger.error("recording a cancelled \(name) job failed", metadata: ["job": "\(id)", "error": "\(error)"])
+        }
     }
 
     /// The `failed` row with the problem a client reads at `GET /jobs/{id}`; an error that is not a

@@ -10,6 +10,8 @@ import Foundation
 final class JobRegistry: @unchecked Sendable {
     private let condition = NSCondition()
     private var running: [String: any RunningJob] = [:]
+    /// Registered before the job starts, so a cancel finds it even before the job is in `running`.
+    private var cancellations: [String: JobCancellation] = [:]
 
     func add(_ job: any RunningJob) {
         condition.withLock { running[job.id] = job }
@@ -18,12 +20,22 @@ final class JobRegistry: @unchecked Sendable {
     func remove(_ id: String) {
         condition.withLock {
             running[id] = nil
+            cancellations[id] = nil
             if running.isEmpty { condition.broadcast() }
         }
     }
 
     func job(_ id: String) -> (any RunningJob)? {
         condition.withLock { running[id] }
+    }
+
+    func register(_ cancellation: JobCancellation, for id: String) {
+        condition.withLock { cancellations[id] = cancellation }
+    }
+
+    /// The cancellation of job `id` while it has not finished in this process.
+    func cancellation(_ id: String) -> JobCancellation? {
+        condition.withLock { cancellations[id] }
     }
 
     var count: Int { condition.withLock { running.count } }

@@ -63,8 +63,12 @@ final class JobRunner: Sendable {
             return nil
         }
         if let answer { return .answered(answer) }
+        let cancellation = JobCancellation()
+        jobs.register(cancellation, for: id)
         let job = work.start(
-            AsynchronousJob(id: id, name: work.name, requestJSON: work.requestJSON, owner: owner, store: store, jobs: jobs, logger: logger))
+            AsynchronousJob(
+                id: id, name: work.name, requestJSON: work.requestJSON, owner: owner, store: store, jobs: jobs, logger: logger,
+                cancellation: cancellation))
         jobs.add(job)
         // A job that finished before it was added left the registry before it was in it.
         if job.finishedAt != nil { jobs.remove(id) }

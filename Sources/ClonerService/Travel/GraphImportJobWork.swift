@@ -45,7 +45,7 @@ struct GraphImportJobWork: JobWork {
                 running.finish(.succeeded)
                 job.finish(failure: nil)
             } catch {
-                running.finish(.failed)
+                running.finish(job.wasCancelled ? .cancelled : .failed)
                 job.finish(failure: error)
             }
         }

@@ -1,0 +1,167 @@
+import ClonerServiceTestSupport
+import ClonerTestSupport
+import Foundation
+import Testing
+
+/// Jobs a user can see, watch and stop: `GET /jobs`, `DELETE /jobs/{id}`, `GET /jobs/{id}/events`.
+@Suite("Service: listing, cancelling and watching jobs")
+struct JobControlServiceTests {
+    typealias F = EndToEndFixture
+
+    /// Polls a job (bounded) until it reads `status`, failing at once on any other final status.
+    static func waitForStatus(_ client: ServiceClient, _ location: String, _ status: String, timeout: Duration = .seconds(120)) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let job = try await client.get(location).json()
+            let now = job["status"] as? String ?? ""
+            if now == status { return job }
+            guard ["queued", "running"].contains(now) else { throw ClientError("job \(location) ended \(now), not \(status): \(job)") }
+            guard ContinuousClock.now < deadline else { throw ClientError("job \(location) still \(now) after \(timeout)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Polls job `location` until its live progress shows its copy under way (planned counted).
+    static func waitUntilCopying(_ client: ServiceClient, _ location: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while true {
+            let job = try await client.get(location).json()
+            let planned = F.int((job["progress"] as? [String: Any])?["planned"]) ?? 0
+            if job["status"] as? String == "running" && planned > 0 { return }
+            guard ["queued", "running"].contains(job["status"] as? String ?? "") else { throw ClientError("job \(location) ended: \(job)") }
+            guard ContinuousClock.now < deadline else { throw ClientError("job \(location) never started copying") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    @Test("GET /jobs lists newest first in pages, filters by status, refuses bad parameters naming them", arguments: StoreBackendKind.available)
+    func listing(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend) { service in
+            let client = service.client
+            let note = try await client.create("notes", F.richNote(name: "listed", tag: "t"))
+            let noteID = try #require(F.int(note["_id"]))
+            var ids: [String] = []
+            for _ in 0..<3 {
+                let accepted = try await client.post("/notes/\(noteID)/clone", "{}", headers: [("Prefer", "respond-async")])
+                let location = try #require(accepted.header("Location"))
+                _ = try await Self.waitForStatus(client, location, "succeeded")
+                ids.append(String(location.dropFirst("/jobs/".count)))
+            }
+            let first = try await client.get("/jobs?limit=2")
+            #expect(first.status == 200, "\(first.text)")
+            let firstPage = try first.json()
+            let firstIDs = (firstPage["data"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(firstIDs.count == 2)
+            let next = try #require(firstPage["next"] as? String)
+            let secondPage = try await client.get(next).json()
+            let secondIDs = (secondPage["data"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(secondPage["next"] is NSNull)
+            #expect(Set(firstIDs + secondIDs) == Set(ids) && firstIDs.count + secondIDs.count == 3)
+
+            let succeeded = try await client.get("/jobs?status=succeeded").json()
+            #expect((succeeded["data"] as? [[String: Any]])?.count == 3)
+            #expect((succeeded["data"] as? [[String: Any]])?.allSatisfy { $0["status"] as? String == "succeeded" } == true)
+            #expect((try await client.get("/jobs?status=cancelled").json()["data"] as? [Any])?.isEmpty == true)
+            for (query, field) in [("status=done", "status"), ("limit=0", "limit"), ("cursor=nonsense", "cursor"), ("colour=red", "colour")] {
+                let refused = try await client.get("/jobs?\(query)")
+                #expect(refused.status == 422, "\(query): \(refused.text)")
+                #expect(F.errorFields(try refused.json()) == [field])
+            }
+
+            // A finished job cannot be cancelled; an unknown one is not found.
+            let finished = try await client.delete("/jobs/\(ids[0])")
+            #expect(finished.status == 409, "\(finished.text)")
+            #expect(finished.header("Content-Type") == "application/problem+json")
+            #expect(try await client.delete("/jobs/\(UUID().uuidString.lowercased())").status == 404)
+
+            // A finished job's stream is its last event at once.
+            let events = try await client.get("/jobs/\(ids[0])/events")
+            #expect(events.status == 200)
+            #expect(events.header("Content-Type") == "text/event-stream")
+            #expect(events.text.hasPrefix("event: succeeded\ndata: {"), "\(events.text)")
+            #expect(!events.text.contains("event: progress"))
+        }
+    }
+
+    @Test(
+        "DELETE stops a running clone (rolled back) and a queued one (never runs); their keys run again", arguments: StoreBackendKind.available)
+    func cancelling(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, environment: ["CLONER_MAX_CONCURRENT_CLONES": "1"]) { service in
+            let client = service.client
+            // Large enough (400,001 objects) that the copy outlasts the requests below on a loaded machine.
+            let items = 200_000
+            let largeID = try await service.seedLargeNote(items: items, name: "large")
+            let small = try await client.create("notes", F.richNote(name: "small", tag: "t"))
+            let smallID = try #require(F.int(small["_id"]))
+            let entities = ["Note", "Item", "ItemData", "Memo", "NoteDescription"]
+            let rows = try await service.counts(entities)
+
+            let runningKey = [("Prefer", "respond-async"), ("Idempotency-Key", "run-\(UUID().uuidString)")]
+            let queuedKey = [("Prefer", "respond-async"), ("Idempotency-Key", "queue-\(UUID().uuidString)")]
+            let running = try #require(try await client.post("/notes/\(largeID)/clone", "{}", headers: runningKey).header("Location"))
+            try await Self.waitUntilCopying(client, running)
+            var queued: String?
+            if backend != .sqlite {
+                // One clone runs at a time: this one waits behind the large one. (On SQLite its
+                // queued row would wait for the writer the large one holds.)
+                let waiting = try #require(try await client.post("/notes/\(smallID)/clone", "{}", headers: queuedKey).header("Location"))
+                #expect(try await client.get(waiting).json()["status"] as? String == "queued")
+                let stopQueued = try await client.delete(waiting)
+                #expect(stopQueued.status == 202, "\(stopQueued.text)")
+                queued = waiting
+            }
+            let stopRunning = try await client.delete(running)
+            #expect(stopRunning.status == 202, "\(stopRunning.text)")
+            _ = try await Self.waitForStatus(client, running, "cancelled")
+            if backend == .sqlite {
+                // Cancelled right after its 202, before its copy (400,001 objects) can end.
+                let waiting = try #require(try await client.post("/notes/\(largeID)/clone", "{}", headers: queuedKey).header("Location"))
+                let stopQueued = try await client.delete(waiting)
+                #expect(stopQueued.status == 202, "\(stopQueued.text)")
+                queued = waiting
+            }
+            let stopped = try #require(queued)
+            _ = try await Self.waitForStatus(client, stopped, "cancelled")
+            #expect(try await client.delete(running).status == 200, "already cancelled")
+            #expect(try await service.counts(entities) == rows, "nothing of either clone remains, the sources unchanged")
+            let listed = try await client.get("/jobs?status=cancelled").json()
+            #expect((listed["data"] as? [[String: Any]])?.count == 2)
+
+            // The keys were given back: a retry runs again, once.
+            let retried = try await client.post("/notes/\(largeID)/clone", "{}", headers: runningKey)
+            #expect(retried.status == 202, "\(retried.text)")
+            let retriedLocation = try #require(retried.header("Location"))
+            #expect(retriedLocation != running)
+            _ = try await Self.waitForStatus(client, retriedLocation, "succeeded")
+            let replay = try await client.post("/notes/\(largeID)/clone", "{}", headers: runningKey)
+            #expect(replay.header("Location") == retriedLocation && replay.header("Idempotent-Replayed") == "true")
+            #expect(try await service.count("Note") == rows[0] + 1)
+            #expect(try await service.count("Item") == rows[1] + items)
+            let again = try await client.post("/notes/\(smallID)/clone", "{}", headers: queuedKey)
+            #expect(again.status == 202 && again.header("Idempotent-Replayed") == nil, "\(again.text)")
+            #expect(again.header("Location") != stopped)
+            _ = try await Self.waitForStatus(client, try #require(again.header("Location")), "succeeded")
+            #expect(try await client.metric("cloner_jobs_in_flight", settlingAt: 0) == 0)
+        }
+    }
+
+    @Test("the events of a running clone: progress, then succeeded with the job, then the end", arguments: StoreBackendKind.available)
+    func watching(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend) { service in
+            let client = service.client
+            let largeID = try await service.seedLargeNote(items: 20_000, name: "watched")
+            let location = try #require(try await client.post("/notes/\(largeID)/clone", "{}", headers: [("Prefer", "respond-async")]).header("Location"))
+            let events = try await client.get("\(location)/events")
+            #expect(events.status == 200)
+            #expect(events.header("Content-Type") == "text/event-stream")
+            let text = events.text
+            #expect(text.contains("event: progress\ndata: {"), "\(text.prefix(400))")
+            let last = try #require(text.range(of: "event: succeeded\ndata: ", options: .backwards))
+            #expect(text[last.upperBound...].hasSuffix("}\n\n"))
+            let final = try JSONSerialization.jsonObject(with: Data(text[last.upperBound...].utf8)) as? [String: Any]
+            #expect(final?["status"] as? String == "succeeded")
+            #expect(final?["result"] != nil)
+            #expect(try await client.get("\(location)/events").text.hasPrefix("event: succeeded"))
+        }
+    }
+}
