@@ -224,6 +224,8 @@ import OpenAPIRuntime
                     return
                 case .failed:
                     throw Unexpected(description: "job failed: \(String(describing: current.error))")
+                case .cancelled:
+                    throw Unexpected(description: "job \(job.id) was cancelled")
                 case .queued, .running:
                     guard polls < 300 else { throw Unexpected(description: "job \(job.id) still \(current.status) after \(polls) polls") }
                     try await Task.sleep(for: .milliseconds(100))

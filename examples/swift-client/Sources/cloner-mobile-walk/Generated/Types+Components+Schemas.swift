@@ -4095,7 +4095,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/MemoCreate/AttachmentsPayload/case1`.
                 case ObjectID(Components.Schemas.ObjectID)
                 /// - Remark: Generated from `#/components/schemas/MemoCreate/AttachmentsPayload/case2`.
-                case AttachmentCreateUnderMemo(Components.Schemas.AttachmentCreateUnderMemo)
+                case AttachmentCreate(Components.Schemas.AttachmentCreate)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -4105,7 +4105,7 @@ extension Components {
                         errors.append(error)
                     }
                     do {
-                        self = .AttachmentCreateUnderMemo(try .init(from: decoder))
+                        self = .AttachmentCreate(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -4120,7 +4120,7 @@ extension Components {
                     switch self {
                     case let .ObjectID(value):
                         try encoder.encodeToSingleValueContainer(value)
-                    case let .AttachmentCreateUnderMemo(value):
+                    case let .AttachmentCreate(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -4346,7 +4346,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/MemoCreate/AttachmentsPayload/case1`.
                     case ObjectID(Components.Schemas.ObjectID)
                     /// - Remark: Generated from `#/components/schemas/MemoCreate/AttachmentsPayload/case2`.
-                    case AttachmentCreateUnderMemo(Components.Schemas.AttachmentCreateUnderMemo)
+                    case AttachmentCreate(Components.Schemas.AttachmentCreate)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -4356,7 +4356,7 @@ extension Components {
                             errors.append(error)
                         }
                         do {
-                            self = .AttachmentCreateUnderMemo(try .init(from: decoder))
+                            self = .AttachmentCreate(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -4371,7 +4371,7 @@ extension Components {
                         switch self {
                         case let .ObjectID(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .AttachmentCreateUnderMemo(value):
+                        case let .AttachmentCreate(value):
                             try value.encode(to: encoder)
                         }
                     }
@@ -4574,7 +4574,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/AttachmentsPayload/case1`.
                 case ObjectID(Components.Schemas.ObjectID)
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/AttachmentsPayload/case2`.
-                case AttachmentCreateUnderMemo(Components.Schemas.AttachmentCreateUnderMemo)
+                case AttachmentCreate(Components.Schemas.AttachmentCreate)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -4584,7 +4584,7 @@ extension Components {
                         errors.append(error)
                     }
                     do {
-                        self = .AttachmentCreateUnderMemo(try .init(from: decoder))
+                        self = .AttachmentCreate(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -4599,7 +4599,7 @@ extension Components {
                     switch self {
                     case let .ObjectID(value):
                         try encoder.encodeToSingleValueContainer(value)
-                    case let .AttachmentCreateUnderMemo(value):
+                    case let .AttachmentCreate(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -6111,13 +6111,13 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/AttachmentCreate/memo`.
             internal enum MemoPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/AttachmentCreate/memo/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/AttachmentCreate/memo/case2`.
                 case MemoCreate(Components.Schemas.MemoCreate)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
@@ -6136,7 +6136,7 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .MemoCreate(value):
                         try value.encode(to: encoder)
@@ -6144,7 +6144,7 @@ extension Components {
                 }
             }
             /// - Remark: Generated from `#/components/schemas/AttachmentCreate/memo`.
-            internal var memo: Components.Schemas.AttachmentCreate.MemoPayload
+            internal var memo: Components.Schemas.AttachmentCreate.MemoPayload?
             /// - Remark: Generated from `#/components/schemas/AttachmentCreate/mimeType`.
             internal var mimeType: Swift.String?
             /// Creates a new `AttachmentCreate`.
@@ -6157,7 +6157,7 @@ extension Components {
             internal init(
                 _entity: Components.Schemas.AttachmentCreate._EntityPayload? = nil,
                 image: OpenAPIRuntime.Base64EncodedData,
-                memo: Components.Schemas.AttachmentCreate.MemoPayload,
+                memo: Components.Schemas.AttachmentCreate.MemoPayload? = nil,
                 mimeType: Swift.String? = nil
             ) {
                 self._entity = _entity
@@ -6181,7 +6181,7 @@ extension Components {
                     OpenAPIRuntime.Base64EncodedData.self,
                     forKey: .image
                 )
-                self.memo = try container.decode(
+                self.memo = try container.decodeIfPresent(
                     Components.Schemas.AttachmentCreate.MemoPayload.self,
                     forKey: .memo
                 )
@@ -6214,13 +6214,13 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/AttachmentUpdate/memo`.
             internal enum MemoPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/AttachmentUpdate/memo/case1`.
-                case ObjectID(Components.Schemas.ObjectID)
+                case case1(Swift.Int64?)
                 /// - Remark: Generated from `#/components/schemas/AttachmentUpdate/memo/case2`.
                 case MemoCreate(Components.Schemas.MemoCreate)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
@@ -6239,7 +6239,7 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .ObjectID(value):
+                    case let .case1(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .MemoCreate(value):
                         try value.encode(to: encoder)
@@ -6638,59 +6638,6 @@ extension Components {
                     "exclude",
                     "returnIds",
                     "set"
-                ])
-            }
-        }
-        /// - Remark: Generated from `#/components/schemas/AttachmentCreateUnderMemo`.
-        internal struct AttachmentCreateUnderMemo: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/AttachmentCreateUnderMemo/_entity`.
-            internal enum _EntityPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case attachment = "Attachment"
-            }
-            /// - Remark: Generated from `#/components/schemas/AttachmentCreateUnderMemo/_entity`.
-            internal var _entity: Components.Schemas.AttachmentCreateUnderMemo._EntityPayload?
-            /// - Remark: Generated from `#/components/schemas/AttachmentCreateUnderMemo/image`.
-            internal var image: OpenAPIRuntime.Base64EncodedData
-            /// - Remark: Generated from `#/components/schemas/AttachmentCreateUnderMemo/mimeType`.
-            internal var mimeType: Swift.String?
-            /// Creates a new `AttachmentCreateUnderMemo`.
-            ///
-            /// - Parameters:
-            ///   - _entity:
-            ///   - image:
-            ///   - mimeType:
-            internal init(
-                _entity: Components.Schemas.AttachmentCreateUnderMemo._EntityPayload? = nil,
-                image: OpenAPIRuntime.Base64EncodedData,
-                mimeType: Swift.String? = nil
-            ) {
-                self._entity = _entity
-                self.image = image
-                self.mimeType = mimeType
-            }
-            internal enum CodingKeys: String, CodingKey {
-                case _entity
-                case image
-                case mimeType
-            }
-            internal init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self._entity = try container.decodeIfPresent(
-                    Components.Schemas.AttachmentCreateUnderMemo._EntityPayload.self,
-                    forKey: ._entity
-                )
-                self.image = try container.decode(
-                    OpenAPIRuntime.Base64EncodedData.self,
-                    forKey: .image
-                )
-                self.mimeType = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .mimeType
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "_entity",
-                    "image",
-                    "mimeType"
                 ])
             }
         }
@@ -7592,14 +7539,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Job/id`.
             internal var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/Job/status`.
-            internal enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case queued = "queued"
-                case running = "running"
-                case succeeded = "succeeded"
-                case failed = "failed"
-            }
-            /// - Remark: Generated from `#/components/schemas/Job/status`.
-            internal var status: Components.Schemas.Job.StatusPayload
+            internal var status: Components.Schemas.JobStatus
             /// - Remark: Generated from `#/components/schemas/Job/progress`.
             internal struct ProgressPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/Job/progress/planned`.
@@ -7643,7 +7583,7 @@ extension Components {
             ///   - error: The problem, once failed (without `requestId`; `job_interrupted` when the service stopped first).
             internal init(
                 id: Swift.String,
-                status: Components.Schemas.Job.StatusPayload,
+                status: Components.Schemas.JobStatus,
                 progress: Components.Schemas.Job.ProgressPayload,
                 result: Components.Schemas.CloneResult? = nil,
                 error: Components.Schemas.Problem? = nil
@@ -7662,6 +7602,16 @@ extension Components {
                 case error
             }
         }
+        /// `cancelled`: stopped by `DELETE /jobs/{id}` before it committed; nothing of it was written.
+        ///
+        /// - Remark: Generated from `#/components/schemas/JobStatus`.
+        internal enum JobStatus: String, Codable, Hashable, Sendable, CaseIterable {
+            case queued = "queued"
+            case running = "running"
+            case succeeded = "succeeded"
+            case failed = "failed"
+            case cancelled = "cancelled"
+        }
         /// - Remark: Generated from `#/components/schemas/Model`.
         internal struct Model: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload`.
@@ -7670,6 +7620,10 @@ extension Components {
                 internal var name: Swift.String
                 /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/collection`.
                 internal var collection: Swift.String
+                /// A Core Data model's Renaming ID of the entity, when it has one.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/renamingID`.
+                internal var renamingID: Swift.String?
                 /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/AttributesPayload`.
                 internal struct AttributesPayloadPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/AttributesPayload/name`.
@@ -7687,6 +7641,17 @@ extension Components {
                     }
                     /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/AttributesPayload/type`.
                     internal var _type: Components.Schemas.Model.EntitiesPayloadPayload.AttributesPayloadPayload._TypePayload
+                    /// An integer's width when it is not 64 (Core Data's Integer 16 and 32): a value outside it is a 422.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/AttributesPayload/bits`.
+                    internal enum BitsPayload: Int, Codable, Hashable, Sendable, CaseIterable {
+                        case _16 = 16
+                        case _32 = 32
+                    }
+                    /// An integer's width when it is not 64 (Core Data's Integer 16 and 32): a value outside it is a 422.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/AttributesPayload/bits`.
+                    internal var bits: Components.Schemas.Model.EntitiesPayloadPayload.AttributesPayloadPayload.BitsPayload?
                     /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/AttributesPayload/optional`.
                     internal var optional: Swift.Bool
                     /// The default value in the attribute's JSON form
@@ -7697,6 +7662,10 @@ extension Components {
                     internal var unique: Swift.Bool
                     /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/AttributesPayload/originalName`.
                     internal var originalName: Swift.String?
+                    /// A Core Data model's Renaming ID, when it has one.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/AttributesPayload/renamingID`.
+                    internal var renamingID: Swift.String?
                     /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/AttributesPayload/userInfo`.
                     internal var userInfo: OpenAPIRuntime.OpenAPIObjectContainer
                     /// Creates a new `AttributesPayloadPayload`.
@@ -7704,35 +7673,43 @@ extension Components {
                     /// - Parameters:
                     ///   - name:
                     ///   - _type:
+                    ///   - bits: An integer's width when it is not 64 (Core Data's Integer 16 and 32): a value outside it is a 422.
                     ///   - optional:
                     ///   - _default: The default value in the attribute's JSON form
                     ///   - unique:
                     ///   - originalName:
+                    ///   - renamingID: A Core Data model's Renaming ID, when it has one.
                     ///   - userInfo:
                     internal init(
                         name: Swift.String,
                         _type: Components.Schemas.Model.EntitiesPayloadPayload.AttributesPayloadPayload._TypePayload,
+                        bits: Components.Schemas.Model.EntitiesPayloadPayload.AttributesPayloadPayload.BitsPayload? = nil,
                         optional: Swift.Bool,
                         _default: OpenAPIRuntime.OpenAPIValueContainer,
                         unique: Swift.Bool,
                         originalName: Swift.String? = nil,
+                        renamingID: Swift.String? = nil,
                         userInfo: OpenAPIRuntime.OpenAPIObjectContainer
                     ) {
                         self.name = name
                         self._type = _type
+                        self.bits = bits
                         self.optional = optional
                         self._default = _default
                         self.unique = unique
                         self.originalName = originalName
+                        self.renamingID = renamingID
                         self.userInfo = userInfo
                     }
                     internal enum CodingKeys: String, CodingKey {
                         case name
                         case _type = "type"
+                        case bits
                         case optional
                         case _default = "default"
                         case unique
                         case originalName
+                        case renamingID
                         case userInfo
                     }
                 }
@@ -7763,16 +7740,12 @@ extension Components {
                     internal var deleteRule: Components.Schemas.Model.EntitiesPayloadPayload.RelationshipsPayloadPayload.DeleteRulePayload
                     /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/RelationshipsPayload/optional`.
                     internal var optional: Swift.Bool
+                    /// A Core Data model's Renaming ID, when it has one.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/RelationshipsPayload/renamingID`.
+                    internal var renamingID: Swift.String?
                     /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/RelationshipsPayload/userInfo`.
                     internal var userInfo: OpenAPIRuntime.OpenAPIObjectContainer
-                    /// A to-many's least size, when the model sets one.
-                    ///
-                    /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/RelationshipsPayload/minCount`.
-                    internal var minCount: Swift.Int?
-                    /// A to-many's greatest size, when the model sets one.
-                    ///
-                    /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/RelationshipsPayload/maxCount`.
-                    internal var maxCount: Swift.Int?
                     /// Creates a new `RelationshipsPayloadPayload`.
                     ///
                     /// - Parameters:
@@ -7783,9 +7756,8 @@ extension Components {
                     ///   - inverse:
                     ///   - deleteRule:
                     ///   - optional:
+                    ///   - renamingID: A Core Data model's Renaming ID, when it has one.
                     ///   - userInfo:
-                    ///   - minCount: A to-many's least size, when the model sets one.
-                    ///   - maxCount: A to-many's greatest size, when the model sets one.
                     internal init(
                         name: Swift.String,
                         destination: Swift.String,
@@ -7794,9 +7766,8 @@ extension Components {
                         inverse: Swift.String? = nil,
                         deleteRule: Components.Schemas.Model.EntitiesPayloadPayload.RelationshipsPayloadPayload.DeleteRulePayload,
                         optional: Swift.Bool,
-                        userInfo: OpenAPIRuntime.OpenAPIObjectContainer,
-                        minCount: Swift.Int? = nil,
-                        maxCount: Swift.Int? = nil
+                        renamingID: Swift.String? = nil,
+                        userInfo: OpenAPIRuntime.OpenAPIObjectContainer
                     ) {
                         self.name = name
                         self.destination = destination
@@ -7805,9 +7776,8 @@ extension Components {
                         self.inverse = inverse
                         self.deleteRule = deleteRule
                         self.optional = optional
+                        self.renamingID = renamingID
                         self.userInfo = userInfo
-                        self.minCount = minCount
-                        self.maxCount = maxCount
                     }
                     internal enum CodingKeys: String, CodingKey {
                         case name
@@ -7817,9 +7787,8 @@ extension Components {
                         case inverse
                         case deleteRule
                         case optional
+                        case renamingID
                         case userInfo
-                        case minCount
-                        case maxCount
                     }
                 }
                 /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/relationships`.
@@ -7835,18 +7804,21 @@ extension Components {
                 /// - Parameters:
                 ///   - name:
                 ///   - collection:
+                ///   - renamingID: A Core Data model's Renaming ID of the entity, when it has one.
                 ///   - attributes:
                 ///   - relationships:
                 ///   - uniqueTogether: Groups of attributes whose values together must be unique; a clash answers 409 `conflict` naming every attribute of the group.
                 internal init(
                     name: Swift.String,
                     collection: Swift.String,
+                    renamingID: Swift.String? = nil,
                     attributes: Components.Schemas.Model.EntitiesPayloadPayload.AttributesPayload,
                     relationships: Components.Schemas.Model.EntitiesPayloadPayload.RelationshipsPayload,
                     uniqueTogether: [[Swift.String]]
                 ) {
                     self.name = name
                     self.collection = collection
+                    self.renamingID = renamingID
                     self.attributes = attributes
                     self.relationships = relationships
                     self.uniqueTogether = uniqueTogether
@@ -7854,6 +7826,7 @@ extension Components {
                 internal enum CodingKeys: String, CodingKey {
                     case name
                     case collection
+                    case renamingID
                     case attributes
                     case relationships
                     case uniqueTogether

@@ -18312,6 +18312,420 @@ internal enum Operations {
             }
         }
     }
+    /// Cancel a queued or running job.
+    ///
+    /// A queued job never starts; a running one has its running statement interrupted and its
+    /// transaction rolled back: nothing it would have written remains, its status becomes
+    /// `cancelled`, and its `Idempotency-Key` is released (a retry with the key runs again). Once the
+    /// job's transaction is committing the cancel loses (409) and the job succeeds. A job running on
+    /// another replica is not stopped: 409 `job_elsewhere`.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /jobs/{id}`.
+    /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)`.
+    internal enum CancelJob {
+        internal static let id: Swift.String = "cancelJob"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The job id from the 202's `Location` (a lower-case UUID; anything else is a 404).
+                ///
+                /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/path/id`.
+                internal var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The job id from the 202's `Location` (a lower-case UUID; anything else is a 404).
+                internal init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.CancelJob.Input.Path
+            /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CancelJob.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CancelJob.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.CancelJob.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.CancelJob.Input.Path,
+                headers: Operations.CancelJob.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.CancelJob.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Job)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.Job {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.CancelJob.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.CancelJob.Output.Ok.Headers,
+                    body: Operations.CancelJob.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The job was already cancelled.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.CancelJob.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.CancelJob.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct Accepted: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/responses/202/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The job, `/jobs/{id}`.
+                    ///
+                    /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/responses/202/headers/Location`.
+                    internal var location: Swift.String?
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/responses/202/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - location: The job, `/jobs/{id}`.
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(
+                        location: Swift.String? = nil,
+                        xRequestID: Components.Headers.RequestID
+                    ) {
+                        self.location = location
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.CancelJob.Output.Accepted.Headers
+                /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/responses/202/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/responses/202/content/application\/json`.
+                    case json(Components.Schemas.Job)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.Job {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.CancelJob.Output.Accepted.Body
+                /// Creates a new `Accepted`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.CancelJob.Output.Accepted.Headers,
+                    body: Operations.CancelJob.Output.Accepted.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The stop is underway; poll the job (or watch its events) until it reads `cancelled`.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)/responses/202`.
+            ///
+            /// HTTP response code: `202 accepted`.
+            case accepted(Operations.CancelJob.Output.Accepted)
+            /// The associated value of the enum case if `self` is `.accepted`.
+            ///
+            /// - Throws: An error if `self` is not `.accepted`.
+            /// - SeeAlso: `.accepted`.
+            internal var accepted: Operations.CancelJob.Output.Accepted {
+                get throws {
+                    switch self {
+                    case let .accepted(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "accepted",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No or unknown API key.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A read-only key on a write.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unknown collection or `_id`.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct Conflict: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/responses/409/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/responses/409/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.CancelJob.Output.Conflict.Headers
+                /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/responses/409/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/jobs/{id}/DELETE/responses/409/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.ProblemAnswer)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    internal var applicationProblemJson: Components.Schemas.ProblemAnswer {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.CancelJob.Output.Conflict.Body
+                /// Creates a new `Conflict`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.CancelJob.Output.Conflict.Headers,
+                    body: Operations.CancelJob.Output.Conflict.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The job has finished (`conflict`), is already committing (`conflict`), or runs on another replica (`job_elsewhere`).
+            ///
+            /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Operations.CancelJob.Output.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Operations.CancelJob.Output.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            ///
+            /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// The loaded data model, normalised (model-file format, every default filled in).
     ///
     /// - Remark: HTTP `GET /model`.

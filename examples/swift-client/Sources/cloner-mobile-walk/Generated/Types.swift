@@ -240,6 +240,18 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /jobs/{id}`.
     /// - Remark: Generated from `#/paths//jobs/{id}/get(getJob)`.
     func getJob(_ input: Operations.GetJob.Input) async throws -> Operations.GetJob.Output
+    /// Cancel a queued or running job.
+    ///
+    /// A queued job never starts; a running one has its running statement interrupted and its
+    /// transaction rolled back: nothing it would have written remains, its status becomes
+    /// `cancelled`, and its `Idempotency-Key` is released (a retry with the key runs again). Once the
+    /// job's transaction is committing the cancel loses (409) and the job succeeds. A job running on
+    /// another replica is not stopped: 409 `job_elsewhere`.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /jobs/{id}`.
+    /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)`.
+    func cancelJob(_ input: Operations.CancelJob.Input) async throws -> Operations.CancelJob.Output
     /// The loaded data model, normalised (model-file format, every default filled in).
     ///
     /// - Remark: HTTP `GET /model`.
@@ -925,6 +937,26 @@ extension APIProtocol {
         headers: Operations.GetJob.Input.Headers = .init()
     ) async throws -> Operations.GetJob.Output {
         try await getJob(Operations.GetJob.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Cancel a queued or running job.
+    ///
+    /// A queued job never starts; a running one has its running statement interrupted and its
+    /// transaction rolled back: nothing it would have written remains, its status becomes
+    /// `cancelled`, and its `Idempotency-Key` is released (a retry with the key runs again). Once the
+    /// job's transaction is committing the cancel loses (409) and the job succeeds. A job running on
+    /// another replica is not stopped: 409 `job_elsewhere`.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /jobs/{id}`.
+    /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)`.
+    internal func cancelJob(
+        path: Operations.CancelJob.Input.Path,
+        headers: Operations.CancelJob.Input.Headers = .init()
+    ) async throws -> Operations.CancelJob.Output {
+        try await cancelJob(Operations.CancelJob.Input(
             path: path,
             headers: headers
         ))
