@@ -102,6 +102,7 @@ struct PostgreSQLSchema: Sendable {
 
     static let idempotencyTable = "_cloner_idempotency"
     static let jobsTable = "_cloner_jobs"
+    static let jobCancellationsTable = "_cloner_job_cancellations"
 
     /// The service's tables (SQLite's `ServiceTables`, in PostgreSQL types): idempotency answers
     /// and clone jobs, in the same database so an answer commits with the clone it describes.
@@ -113,7 +114,7 @@ struct PostgreSQLSchema: Sendable {
     ]
     static let serviceIndexes = [
         "\(idempotencyTable)_created", "\(jobsTable)_created", "\(jobsTable)_lease", "\(idempotencyTable)_lease",
-        "\(jobsTable)_status_created",
+        "\(jobsTable)_status_created", "\(jobCancellationsTable)_pkey",
     ]
 
     static let serviceCreateStatements = [
@@ -156,5 +157,6 @@ struct PostgreSQLSchema: Sendable {
         "CREATE INDEX IF NOT EXISTS \"\(idempotencyTable)_lease\" ON \"\(idempotencyTable)\" (lease_expires_at) WHERE state = 'in_progress'",
         // `GET /jobs?status=`: one page is one range of this index, newest first.
         "CREATE INDEX IF NOT EXISTS \"\(jobsTable)_status_created\" ON \"\(jobsTable)\" (status, created_at, id)",
+        "CREATE TABLE IF NOT EXISTS \"\(jobCancellationsTable)\" (id text COLLATE \"C\" PRIMARY KEY, requested_at timestamptz NOT NULL)",
     ]
 }

@@ -31,6 +31,7 @@ extension ServiceTables {
         "CREATE INDEX IF NOT EXISTS \"\(jobs)_created\" ON \"\(jobs)\" (created_at)",
         // `GET /jobs?status=`: one page is one range of this index, newest first.
         "CREATE INDEX IF NOT EXISTS \"\(jobs)_status_created\" ON \"\(jobs)\" (status, created_at, id)",
+        "CREATE TABLE IF NOT EXISTS \"\(jobCancellations)\" (id TEXT PRIMARY KEY, requested_at INTEGER NOT NULL)",
     ]
 
     /// Columns added after the first release (replica leases, docs/architecture.md#replicas), per table, as

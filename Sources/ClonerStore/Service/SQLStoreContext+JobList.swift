@@ -4,6 +4,7 @@ import Foundation
 extension SQLStoreContext {
     private var idempotency: String { ServiceTables.quotedIdempotency }
     private var jobs: String { ServiceTables.quotedJobs }
+    private var cancellations: String { ServiceTables.quotedJobCancellations }
     private func p(_ n: Int) -> String { Dialect.parameter(n) }
 
     func jobs(status: JobStatus?, after position: JobListPosition?, limit: Int) throws -> [JobRecord] {
@@ -45,10 +46,36 @@ extension SQLStoreContext {
             """, arguments: [.text(id), error.map(SQLArgument.bytes) ?? .null, .timestamp(now)])
         // The 202 a retry would replay points at a job that wrote nothing: the key runs again.
         try connection.perform("DELETE FROM \(idempotency) WHERE location = \(p(1))", arguments: [.text("/jobs/\(id)")])
+        try connection.perform("DELETE FROM \(cancellations) WHERE id = \(p(1))", arguments: [.text(id)])
         return cancelled == 1
     }
 
     func statementInterrupter() -> any StatementInterrupter {
         connection.statementInterrupter()
+    }
+
+    /// Reads the job's row without locking it: a running job's transaction holds that lock.
+    @discardableResult
+    func requestJobCancellation(id: String, now: Date) throws -> Bool {
+        var unfinished = false
+        try connection.forEachRow("SELECT 1 FROM \(jobs) WHERE id = \(p(1)) AND status IN ('queued', 'running')", arguments: [.text(id)]) { _ in
+            unfinished = true
+        }
+        guard unfinished else { return false }
+        try connection.perform(
+            "INSERT INTO \(cancellations) (id, requested_at) VALUES (\(p(1)), \(p(2))) ON CONFLICT (id) DO NOTHING",
+            arguments: [.text(id), .timestamp(now)])
+        return true
+    }
+
+    func requestedJobCancellations(owner: String) throws -> [String] {
+        var ids: [String] = []
+        try connection.forEachRow(
+            """
+            SELECT request.id FROM \(cancellations) AS request JOIN \(jobs) AS job ON job.id = request.id
+            WHERE job.owner = \(p(1)) AND job.status IN ('queued', 'running')
+            """, arguments: [.text(owner)]
+        ) { ids.append($0.text(0)) }
+        return ids
     }
 }

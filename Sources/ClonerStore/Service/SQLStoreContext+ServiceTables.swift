@@ -71,7 +71,10 @@ extension SQLStoreContext {
 
     @discardableResult
     func purgeJobs(finishedBefore date: Date) throws -> Int {
+        // Requests whose job ended otherwise (it committed first) go with the jobs of their time.
         try connection.perform(
+            "DELETE FROM \(ServiceTables.quotedJobCancellations) WHERE requested_at < \(Dialect.parameter(1))", arguments: [.timestamp(date)])
+        return try connection.perform(
             "DELETE FROM \(jobs) WHERE finished_at IS NOT NULL AND finished_at < \(Dialect.parameter(1))", arguments: [.timestamp(date)])
     }
 }

@@ -4,7 +4,11 @@
 enum ServiceTables {
     static let idempotency = "_cloner_idempotency"
     static let jobs = "_cloner_jobs"
+    /// `DELETE /jobs/{id}` for a job another replica runs: its own row is locked by the job's
+    /// transaction, so the request is a row here, which the owner's lease keeper reads.
+    static let jobCancellations = "_cloner_job_cancellations"
     /// The names as the SQL written once over both backends spells them.
     static let quotedIdempotency = quoted(idempotency)
     static let quotedJobs = quoted(jobs)
+    static let quotedJobCancellations = quoted(jobCancellations)
 }

@@ -57,4 +57,9 @@ public protocol ServiceTablesContext {
     /// What stops the statement this transaction's connection runs, from another thread, while
     /// the transaction is open: `sqlite3_interrupt`, libpq's `PQcancel`.
     func statementInterrupter() -> any StatementInterrupter
+    /// Records a cancel of queued or running job `id` for the replica that runs it (whose
+    /// transaction holds the job's row locked); false when the job is no longer queued or running.
+    @discardableResult func requestJobCancellation(id: String, now: Date) throws -> Bool
+    /// The queued or running jobs of `owner` a cancel was requested for.
+    func requestedJobCancellations(owner: String) throws -> [String]
 }

@@ -256,3 +256,4 @@ ALTER TABLE "_cloner_jobs" ADD COLUMN IF NOT EXISTS lease_expires_at timestamptz
 CREATE INDEX IF NOT EXISTS "_cloner_jobs_lease" ON "_cloner_jobs" (lease_expires_at) WHERE status IN ('queued', 'running');
 CREATE INDEX IF NOT EXISTS "_cloner_idempotency_lease" ON "_cloner_idempotency" (lease_expires_at) WHERE state = 'in_progress';
 CREATE INDEX IF NOT EXISTS "_cloner_jobs_status_created" ON "_cloner_jobs" (status, created_at, id);
+CREATE TABLE IF NOT EXISTS "_cloner_job_cancellations" (id text COLLATE "C" PRIMARY KEY, requested_at timestamptz NOT NULL);

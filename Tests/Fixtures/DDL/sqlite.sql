@@ -228,3 +228,4 @@ CREATE TABLE IF NOT EXISTS "_cloner_jobs" (
 );
 CREATE INDEX IF NOT EXISTS "_cloner_jobs_created" ON "_cloner_jobs" (created_at);
 CREATE INDEX IF NOT EXISTS "_cloner_jobs_status_created" ON "_cloner_jobs" (status, created_at, id);
+CREATE TABLE IF NOT EXISTS "_cloner_job_cancellations" (id TEXT PRIMARY KEY, requested_at INTEGER NOT NULL);
