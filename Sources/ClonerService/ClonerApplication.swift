@@ -75,7 +75,9 @@ public final class ClonerApplication: Sendable {
             maximumRunning: configuration.maxConcurrentClones
                 ?? CloneEngine.defaultMaximumRunning(for: store, poolSize: configuration.databasePoolSize))
         self.engine = engine
-        let leases = JobLeaseKeeper(store: store, lease: configuration.jobLease, logger: logger, queue: housekeepingQueue)
+        let jobs = JobRegistry()
+        self.jobs = jobs
+        let leases = JobLeaseKeeper(store: store, lease: configuration.jobLease, logger: logger, queue: housekeepingQueue, jobs: jobs)
         self.leases = leases
         let authenticator = APIKeyAuthenticator(configuration: configuration)
         self.authenticator = authenticator
@@ -86,8 +88,6 @@ public final class ClonerApplication: Sendable {
             producers: ExportProducers.defaultLimit(readWorkers: readWorkerCount, poolSize: configuration.databasePoolSize), metrics: metrics)
         let writeWorkers = StoreWorkers(label: "write", count: Self.writeWorkerCount)
         self.writeWorkers = writeWorkers
-        let jobs = JobRegistry()
-        self.jobs = jobs
         self.recordsController = RecordsController(
             model: model, store: store, maximumObjects: configuration.maxObjectsPerRequest,
             maximumValues: configuration.maxValuesPerRequest, inlineBinaryBytes: configuration.maxInlineBinaryBytes,

@@ -12,6 +12,8 @@ import Synchronization
 /// failed every job whose lease ran out and releases every reservation whose lease ran out. A job
 /// whose replica died therefore reads `failed` within lease + a third of it, and never stays
 /// `running`. The scan leaves this replica's own rows alone: it is alive, whatever the clock says.
+/// Each time it also reads the cancels other replicas requested for this one's jobs
+/// (`DELETE /jobs/{id}` answered elsewhere) and stops those jobs.
 final class JobLeaseKeeper: Sendable {
     /// A fresh id per process: a restarted process is another replica, and what its previous
     /// life held is failed by the scan like any dead replica's.
@@ -21,9 +23,12 @@ final class JobLeaseKeeper: Sendable {
     private let logger: Logger
     private let queue: DispatchQueue
     private let stopped = Atomic<Bool>(false)
+    /// This process's jobs, stopped when another replica asks.
+    private let jobs: JobRegistry
 
-    init(store: IncrementalStore, lease: Duration, logger: Logger, queue: DispatchQueue) {
+    init(store: IncrementalStore, lease: Duration, logger: Logger, queue: DispatchQueue, jobs: JobRegistry) {
         precondition(lease > .zero, "a lease must last some time")
+        self.jobs = jobs
         self.store = store
         self.lease = lease
         self.logger = logger
@@ -58,6 +63,15 @@ final class JobLeaseKeeper: Sendable {
         }
     }
 
+    /// Stops this replica's jobs another replica was asked to cancel. The request row goes with
+    /// the job's `cancelled` row (`cancelJob`).
+    func cancelRequestedJobs() throws {
+        let requested = try store.read { try $0.requestedJobCancellations(owner: replicaID) }
+        for id in requested where jobs.cancellation(id)?.cancel() == true {
+            logger.info("cancelling a job at another replica's request", metadata: ["job": "\(id)"])
+        }
+    }
+
     /// Extends every lease this replica holds.
     func renew() throws {
         _ = try store.write { context in
@@ -78,6 +92,11 @@ final class JobLeaseKeeper: Sendable {
                 try self.scan()
             } catch {
                 self.logger.error("scanning for expired job leases failed", metadata: ["error": "\(error)"])
+            }
+            do {
+                try self.cancelRequestedJobs()
+            } catch {
+                self.logger.error("reading requested job cancels failed", metadata: ["error": "\(error)"])
             }
             self.start()
         }

@@ -6,11 +6,10 @@ import Foundation
 /// with the job while the stop is underway, 200 once it reads `cancelled`, 409 when it has
 /// finished otherwise or is already committing (a COMMIT in flight is never interrupted).
 ///
-/// A job running on another replica answers 409 `job_elsewhere`: its transaction holds its row
-/// locked until it ends, so this replica can neither mark it nor stop it; the client learns the
-/// job still runs and polls it. (Stopping it there would need a channel between replicas.)
+/// A job running on another replica: its transaction holds its row locked until it ends, so the
+/// cancel is recorded as a request row of its own (202); the owner's lease keeper reads it within
+/// a third of the lease and stops the job as if it were asked itself.
 extension JobsController {
-    static let jobElsewhere = Problem.Code("job_elsewhere")
 
     func cancel(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = try JobsController.jobID(request)
@@ -28,13 +27,15 @@ extension JobsController {
         case .succeeded, .failed:
             throw Problem(code: .conflict, detail: "job \(id) has already \(record.status.rawValue); only a queued or running job can be cancelled")
         case .queued, .running:
-            if jobs.cancellation(id) != nil || record.owner == replicaID {
-                // This process's job, between its cancel and its `cancelled` row.
-                return .json(document(record), status: .accepted, headers: ["Location": "/jobs/\(id)"])
+            if jobs.cancellation(id) == nil && record.owner != replicaID {
+                guard try store.write({ try $0.requestJobCancellation(id: id, now: Date()) }) else {
+                    // It ended meanwhile: its row says how.
+                    return try cancel(request)
+                }
             }
-            throw Problem(
-                code: JobsController.jobElsewhere, status: 409,
-                detail: "job \(id) runs on another replica, which alone can stop it; it was not cancelled")
+            // Underway: this process's job between its cancel and its `cancelled` row, or
+            // another replica's, which stops it at its next look at the requests.
+            return .json(document(record), status: .accepted, headers: ["Location": "/jobs/\(id)"])
         }
     }
 }

@@ -149,7 +149,8 @@ struct JobControlServiceTests {
     func watching(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
-            let largeID = try await service.seedLargeNote(items: 20_000, name: "watched")
+            // Large enough that the clone still runs when the stream starts on a fast machine.
+            let largeID = try await service.seedLargeNote(items: 200_000, name: "watched")
             let location = try #require(try await client.post("/notes/\(largeID)/clone", "{}", headers: [("Prefer", "respond-async")]).header("Location"))
             let events = try await client.get("\(location)/events")
             #expect(events.status == 200)
