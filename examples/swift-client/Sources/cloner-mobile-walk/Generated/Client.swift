@@ -16048,7 +16048,8 @@ internal struct Client: APIProtocol {
     /// transaction rolled back: nothing it would have written remains, its status becomes
     /// `cancelled`, and its `Idempotency-Key` is released (a retry with the key runs again). Once the
     /// job's transaction is committing the cancel loses (409) and the job succeeds. A job running on
-    /// another replica is not stopped: 409 `job_elsewhere`.
+    /// another replica is stopped there, by the replica that runs it, within a third of the job lease
+    /// (202 meanwhile).
     ///
     ///
     /// - Remark: HTTP `DELETE /jobs/{id}`.

@@ -18318,7 +18318,8 @@ internal enum Operations {
     /// transaction rolled back: nothing it would have written remains, its status becomes
     /// `cancelled`, and its `Idempotency-Key` is released (a retry with the key runs again). Once the
     /// job's transaction is committing the cancel loses (409) and the job succeeds. A job running on
-    /// another replica is not stopped: 409 `job_elsewhere`.
+    /// another replica is stopped there, by the replica that runs it, within a third of the job lease
+    /// (202 meanwhile).
     ///
     ///
     /// - Remark: HTTP `DELETE /jobs/{id}`.
@@ -18647,7 +18648,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The job has finished (`conflict`), is already committing (`conflict`), or runs on another replica (`job_elsewhere`).
+            /// The job has finished, or is already committing (`conflict`).
             ///
             /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)/responses/409`.
             ///
