@@ -8,9 +8,9 @@ import Foundation
 ///
 /// A job running on another replica: its transaction holds its row locked until it ends, so the
 /// cancel is recorded as a request row of its own (202); the owner's lease keeper reads it within
-/// a third of the lease and stops the job as if it were asked itself.
+/// a third of the lease and stops the job as if it were asked itself — unless the job reaches its
+/// commit first, when it succeeds as a cancel here would have let it.
 extension JobsController {
-
     func cancel(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = try JobsController.jobID(request)
         if let cancellation = jobs.cancellation(id) {

@@ -21,7 +21,7 @@ struct ReplicaJobCancelEndToEndTests {
         let accepted = try await a.client.post("/notes/\(noteID)/clone", "{}", headers: headers)
         #expect(accepted.status == 202, "\(accepted.text)")
         let location = try #require(accepted.header("Location"))
-        try await JobControlServiceTests.waitUntilCopying(a.client, location)
+        try await JobControlServiceTests.waitUntilRunning(a.client, location)
 
         let stop = try await b.client.delete(location)
         #expect(stop.status == 202, "\(stop.text)")

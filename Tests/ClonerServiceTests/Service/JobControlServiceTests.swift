@@ -21,16 +21,16 @@ struct JobControlServiceTests {
         }
     }
 
-    /// Polls job `location` until its live progress shows its copy under way (planned counted).
-    static func waitUntilCopying(_ client: ServiceClient, _ location: String) async throws {
+    /// Polls job `location` until it runs: in its transaction, or about to open it (a cancel then
+    /// stops it before its work, or interrupts the statement it runs).
+    static func waitUntilRunning(_ client: ServiceClient, _ location: String) async throws {
         let deadline = ContinuousClock.now + .seconds(120)
         while true {
             let job = try await client.get(location).json()
-            let planned = F.int((job["progress"] as? [String: Any])?["planned"]) ?? 0
-            if job["status"] as? String == "running" && planned > 0 { return }
-            guard ["queued", "running"].contains(job["status"] as? String ?? "") else { throw ClientError("job \(location) ended: \(job)") }
-            guard ContinuousClock.now < deadline else { throw ClientError("job \(location) never started copying") }
-            try await Task.sleep(for: .milliseconds(5))
+            if job["status"] as? String == "running" { return }
+            guard job["status"] as? String == "queued" else { throw ClientError("job \(location) ended before it could be cancelled: \(job)") }
+            guard ContinuousClock.now < deadline else { throw ClientError("job \(location) never started") }
+            try await Task.sleep(for: .milliseconds(2))
         }
     }
 
@@ -99,7 +99,7 @@ struct JobControlServiceTests {
             let runningKey = [("Prefer", "respond-async"), ("Idempotency-Key", "run-\(UUID().uuidString)")]
             let queuedKey = [("Prefer", "respond-async"), ("Idempotency-Key", "queue-\(UUID().uuidString)")]
             let running = try #require(try await client.post("/notes/\(largeID)/clone", "{}", headers: runningKey).header("Location"))
-            try await Self.waitUntilCopying(client, running)
+            try await Self.waitUntilRunning(client, running)
             var queued: String?
             if backend != .sqlite {
                 // One clone runs at a time: this one waits behind the large one. (On SQLite its
@@ -141,6 +141,27 @@ struct JobControlServiceTests {
             #expect(again.status == 202 && again.header("Idempotent-Replayed") == nil, "\(again.text)")
             #expect(again.header("Location") != stopped)
             _ = try await Self.waitForStatus(client, try #require(again.header("Location")), "succeeded")
+            #expect(try await client.metric("cloner_jobs_in_flight", settlingAt: 0) == 0)
+        }
+    }
+
+    @Test("DELETE stops a running import: cancelled, nothing of it written", arguments: StoreBackendKind.available)
+    func cancellingAnImport(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend) { service in
+            let client = service.client
+            // Large enough (100,001 objects) that the import still runs when the cancel comes.
+            let noteID = try await service.seedLargeNote(items: 50_000, name: "exported")
+            let document = try await client.get("/notes/\(noteID)/export").text
+            let entities = ["Note", "Item", "ItemData"]
+            let rows = try await service.counts(entities)
+            let accepted = try await client.importGraph("notes", document, headers: [("Prefer", "respond-async")])
+            #expect(accepted.status == 202, "\(accepted.text)")
+            let location = try #require(accepted.header("Location"))
+            let stop = try await client.delete(location)
+            #expect(stop.status == 202, "\(stop.text)")
+            let job = try await Self.waitForStatus(client, location, "cancelled")
+            #expect(job["result"] == nil)
+            #expect(try await service.counts(entities) == rows, "nothing of the import remains")
             #expect(try await client.metric("cloner_jobs_in_flight", settlingAt: 0) == 0)
         }
     }
