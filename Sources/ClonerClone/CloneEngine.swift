@@ -60,11 +60,12 @@ public final class CloneEngine: Sendable {
     /// `inTransactionAfter` with the result (an idempotency answer, a job row): all commit together
     /// or none does. `completion` runs on the job's queue once it has committed or rolled back.
     /// `starting` runs on the job's queue before its transaction opens, for what others must see
-    /// at once (that the job runs) and so must not wait for the clone's commit.
+    /// at once (that the job runs) and so must not wait for the clone's commit; throwing ends the
+    /// job with that error before it opens a transaction (a job cancelled while it waited).
     @discardableResult
     public func start(
         _ plan: ClonePlan, jobID: String = UUID.random().uuidString.lowercased(),
-        starting: @escaping @Sendable () -> Void = {},
+        starting: @escaping @Sendable () throws -> Void = {},
         inTransactionBefore: @escaping @Sendable (any StoreContext) throws -> Void = { _ in },
         inTransactionAfter: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void = { _, _ in },
         completion: @escaping @Sendable (CloneJob) -> Void = { _ in }

@@ -48,9 +48,9 @@ public final class CloneJob: @unchecked Sendable {
     public var ranFor: Duration { lock.withLock { _ranFor } }
 
     /// On the job's queue: `starting`, then one write transaction running `before`, the copy and
-    /// `after`; then `completion` on that same queue.
+    /// `after`; then `completion` on that same queue. A `starting` that throws ends the job there.
     func start(
-        starting: @escaping @Sendable () -> Void = {},
+        starting: @escaping @Sendable () throws -> Void = {},
         before: @escaping @Sendable (any StoreContext) throws -> Void,
         after: @escaping @Sendable (any StoreContext, CloneResult) throws -> Void,
         completion: @escaping @Sendable (CloneJob) -> Void
@@ -61,18 +61,17 @@ public final class CloneJob: @unchecked Sendable {
             // waits for the writer gate, and gives up after as long (503, `busy`).
             let waited = ContinuousClock.now - queuedAt
             if waited > store.writerWait {
-                lock.withLock {
-                    _error = StoreError.busy(waited: waited)
-                    _status = .failed
-                    _finishedAt = Date()
-                }
-                completion(self)
-                done.leave()
+                endUnstarted(StoreError.busy(waited: waited), completion: completion)
                 return
             }
             // What others read (the job's row, through `starting`) says running before this
             // process does: a client that saw `running` here never reads `queued` elsewhere.
-            starting()
+            do {
+                try starting()
+            } catch {
+                endUnstarted(error, completion: completion)
+                return
+            }
             lock.withLock {
                 _status = .running
                 _runningSince = .now
@@ -101,6 +100,17 @@ public final class CloneJob: @unchecked Sendable {
             completion(self)
             done.leave()
         }
+    }
+
+    /// Ends a job that never opened its transaction, with `error`.
+    private func endUnstarted(_ error: any Error, completion: @Sendable (CloneJob) -> Void) {
+        lock.withLock {
+            _error = error
+            _status = .failed
+            _finishedAt = Date()
+        }
+        completion(self)
+        done.leave()
     }
 
     /// Blocks until the job has finished (for callers that already run on a worker queue).

@@ -35,7 +35,7 @@ struct CloneJobWork: JobWork {
         metrics.jobStarted()
         return engine.start(
             plan, jobID: job.id,
-            starting: { job.recordRunning() },
+            starting: { try job.recordRunning() },
             inTransactionBefore: { context in try job.hold(in: context) },
             inTransactionAfter: { context, result in try job.recordSuccess(result.jsonBytes(), in: context) },
             completion: { [self] clone in

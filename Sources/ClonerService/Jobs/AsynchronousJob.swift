@@ -25,9 +25,10 @@ struct AsynchronousJob: Sendable {
     let cancellation: JobCancellation
 
     /// Before the work's transaction opens: the row reads `running`. Not fatal when it fails: the
-    /// row still reads `queued`, and the work goes on.
-    func recordRunning() {
-        guard !cancellation.isCancelled else { return }
+    /// row still reads `queued`, and the work goes on. Throws `JobCancellation.Cancelled` for a job
+    /// cancelled while it waited: it never starts.
+    func recordRunning() throws {
+        if cancellation.isCancelled { throw JobCancellation.Cancelled() }
         do {
             _ = try store.write { try $0.markJobRunning(id: id, owner: owner) }
         } catch {

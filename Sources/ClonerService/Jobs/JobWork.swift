@@ -15,7 +15,8 @@ protocol JobWork: Sendable {
     /// nothing.
     func check(in context: any StoreContext) throws
     /// Starts the work off the caller's thread and returns it, not yet finished, for the job
-    /// registry. The work calls `job.recordRunning()` first; then, in one write transaction,
+    /// registry. The work calls `job.recordRunning()` first (it throws for a job cancelled while
+    /// it waited, which then ends without opening its transaction); then, in one write transaction,
     /// `job.hold(in:)`, its work and `job.recordSuccess(_:in:)`; then, once that transaction has
     /// committed or rolled back, `job.finish(failure:)`.
     func start(_ job: AsynchronousJob) -> any RunningJob

@@ -34,9 +34,9 @@ struct GraphImportJobWork: JobWork {
         let running = GraphImportJob(id: job.id, planned: document.plannedObjects)
         writeWorkers.submit { [self] in
             defer { slot.release() }
-            job.recordRunning()
-            running.markRunning()
             do {
+                try job.recordRunning()
+                running.markRunning()
                 try store.write { context in
                     try job.hold(in: context)
                     let outcome = try document.run(in: context, now: Date(), progress: running.progress)
