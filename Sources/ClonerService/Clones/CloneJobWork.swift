@@ -42,7 +42,7 @@ struct CloneJobWork: JobWork {
                 if let result = clone.result {
                     metrics.recordClone(result: .succeeded, objects: result.totalCreated, duration: ContinuousClock.now - started)
                 } else {
-                    metrics.recordClone(result: .failed, objects: 0, duration: ContinuousClock.now - started)
+                    metrics.recordClone(result: job.wasCancelled ? .cancelled : .failed, objects: 0, duration: ContinuousClock.now - started)
                 }
                 metrics.jobFinished()
                 job.finish(failure: clone.result == nil ? clone.error ?? Problem.internalError() : nil)

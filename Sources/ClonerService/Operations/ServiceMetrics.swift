@@ -22,6 +22,8 @@ public final class ServiceMetrics: Sendable {
         case succeeded, failed
         case dryRun = "dry_run"
         case replayed
+        /// An asynchronous clone stopped by `DELETE /jobs/{id}`: it wrote nothing.
+        case cancelled
     }
 
     public let registry: PrometheusCollectorRegistry

@@ -124,6 +124,7 @@ struct JobControlServiceTests {
             _ = try await Self.waitForStatus(client, stopped, "cancelled")
             #expect(try await client.delete(running).status == 200, "already cancelled")
             #expect(try await client.get("\(running)/events").text.hasPrefix("event: cancelled\ndata: {"))
+            #expect(try await client.metric("cloner_clones_total", labels: [#"result="cancelled""#], settlingAt: 2) == 2)
             #expect(try await service.counts(entities) == rows, "nothing of either clone remains, the sources unchanged")
             let listed = try await client.get("/jobs?status=cancelled").json()
             #expect((listed["data"] as? [[String: Any]])?.count == 2)
