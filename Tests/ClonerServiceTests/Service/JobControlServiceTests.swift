@@ -1,4 +1,5 @@
 import ClonerServiceTestSupport
+import ClonerStore
 import ClonerTestSupport
 import Foundation
 import Testing
@@ -31,6 +32,26 @@ struct JobControlServiceTests {
             guard job["status"] as? String == "queued" else { throw ClientError("job \(location) ended before it could be cancelled: \(job)") }
             guard ContinuousClock.now < deadline else { throw ClientError("job \(location) never started") }
             try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    /// The `Location` of a 202, or an error naming what came instead.
+    static func location(_ response: ClientResponse) throws -> String {
+        guard response.status == 202, let location = response.header("Location") else {
+            throw ClientError("expected a 202 with a Location: \(response.status) \(response.text)")
+        }
+        return location
+    }
+
+    /// `waitUntilRunning` with blocking requests, for a thread of its own.
+    static func waitUntilRunningNow(_ client: ServiceClient, _ location: String) throws {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while true {
+            let job = try client.requestNow("GET", location).json()
+            if job["status"] as? String == "running" { return }
+            guard job["status"] as? String == "queued" else { throw ClientError("job \(location) ended before it could be cancelled: \(job)") }
+            guard ContinuousClock.now < deadline else { throw ClientError("job \(location) never started") }
+            usleep(2_000)
         }
     }
 
@@ -98,26 +119,46 @@ struct JobControlServiceTests {
 
             let runningKey = [("Prefer", "respond-async"), ("Idempotency-Key", "run-\(UUID().uuidString)")]
             let queuedKey = [("Prefer", "respond-async"), ("Idempotency-Key", "queue-\(UUID().uuidString)")]
-            let running = try #require(try await client.post("/notes/\(largeID)/clone", "{}", headers: runningKey).header("Location"))
-            try await Self.waitUntilRunning(client, running)
-            var queued: String?
-            if backend != .sqlite {
-                // One clone runs at a time: this one waits behind the large one. (On SQLite its
-                // queued row would wait for the writer the large one holds.)
-                let waiting = try #require(try await client.post("/notes/\(smallID)/clone", "{}", headers: queuedKey).header("Location"))
-                #expect(try await client.get(waiting).json()["status"] as? String == "queued")
-                let stopQueued = try await client.delete(waiting)
-                #expect(stopQueued.status == 202, "\(stopQueued.text)")
-                queued = waiting
+            // The steps that race the clone run on a thread of their own with blocking requests:
+            // awaiting between them would wait for turns of the cooperative pool, which a loaded
+            // parallel run may hold for longer than the clone takes. On PostgreSQL the clone is
+            // also held inside its transaction, at its first write of a Note, until the cancels
+            // are answered — they then interrupt a statement for certain.
+            let location = service.databaseLocation
+            let (running, queuedEarly, answers) = try await Blocking.run { () throws -> (String, String?, [ClientResponse]) in
+                let blocker = backend == .postgreSQL ? try PostgreSQLConnection(uri: location) : nil
+                try blocker?.execute("BEGIN")
+                try blocker?.execute("LOCK TABLE \"Note\" IN SHARE MODE")
+                defer { try? blocker?.execute("ROLLBACK") }
+                let running = try Self.location(client.requestNow("POST", "/notes/\(largeID)/clone", headers: runningKey, body: "{}"))
+                try Self.waitUntilRunningNow(client, running)
+                var answers: [ClientResponse] = []
+                var queued: String?
+                if backend != .sqlite {
+                    // One clone runs at a time: this one waits behind the large one. (On SQLite its
+                    // queued row would wait for the writer the large one holds.)
+                    let waiting = try Self.location(client.requestNow("POST", "/notes/\(smallID)/clone", headers: queuedKey, body: "{}"))
+                    answers.append(try client.requestNow("GET", waiting))
+                    answers.append(try client.requestNow("DELETE", waiting))
+                    queued = waiting
+                }
+                answers.append(try client.requestNow("DELETE", running))
+                return (running, queued, answers)
             }
-            let stopRunning = try await client.delete(running)
-            #expect(stopRunning.status == 202, "\(stopRunning.text)")
+            if backend != .sqlite {
+                #expect(try answers[0].json()["status"] as? String == "queued")
+                #expect(answers[1].status == 202, "\(answers[1].text)")
+            }
+            #expect(answers.last?.status == 202, "\(answers.last?.text ?? "")")
             _ = try await Self.waitForStatus(client, running, "cancelled")
+            var queued = queuedEarly
             if backend == .sqlite {
                 // Cancelled right after its 202, before its copy (400,001 objects) can end.
-                let waiting = try #require(try await client.post("/notes/\(largeID)/clone", "{}", headers: queuedKey).header("Location"))
-                let stopQueued = try await client.delete(waiting)
-                #expect(stopQueued.status == 202, "\(stopQueued.text)")
+                let (waiting, stop) = try await Blocking.run {
+                    let waiting = try Self.location(client.requestNow("POST", "/notes/\(largeID)/clone", headers: queuedKey, body: "{}"))
+                    return (waiting, try client.requestNow("DELETE", waiting))
+                }
+                #expect(stop.status == 202, "\(stop.text)")
                 queued = waiting
             }
             let stopped = try #require(queued)
