@@ -4095,7 +4095,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/MemoCreate/AttachmentsPayload/case1`.
                 case ObjectID(Components.Schemas.ObjectID)
                 /// - Remark: Generated from `#/components/schemas/MemoCreate/AttachmentsPayload/case2`.
-                case AttachmentCreate(Components.Schemas.AttachmentCreate)
+                case AttachmentCreateUnderMemo(Components.Schemas.AttachmentCreateUnderMemo)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -4105,7 +4105,7 @@ extension Components {
                         errors.append(error)
                     }
                     do {
-                        self = .AttachmentCreate(try .init(from: decoder))
+                        self = .AttachmentCreateUnderMemo(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -4120,7 +4120,7 @@ extension Components {
                     switch self {
                     case let .ObjectID(value):
                         try encoder.encodeToSingleValueContainer(value)
-                    case let .AttachmentCreate(value):
+                    case let .AttachmentCreateUnderMemo(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -4346,7 +4346,7 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/MemoCreate/AttachmentsPayload/case1`.
                     case ObjectID(Components.Schemas.ObjectID)
                     /// - Remark: Generated from `#/components/schemas/MemoCreate/AttachmentsPayload/case2`.
-                    case AttachmentCreate(Components.Schemas.AttachmentCreate)
+                    case AttachmentCreateUnderMemo(Components.Schemas.AttachmentCreateUnderMemo)
                     internal init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
@@ -4356,7 +4356,7 @@ extension Components {
                             errors.append(error)
                         }
                         do {
-                            self = .AttachmentCreate(try .init(from: decoder))
+                            self = .AttachmentCreateUnderMemo(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -4371,7 +4371,7 @@ extension Components {
                         switch self {
                         case let .ObjectID(value):
                             try encoder.encodeToSingleValueContainer(value)
-                        case let .AttachmentCreate(value):
+                        case let .AttachmentCreateUnderMemo(value):
                             try value.encode(to: encoder)
                         }
                     }
@@ -4574,7 +4574,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/AttachmentsPayload/case1`.
                 case ObjectID(Components.Schemas.ObjectID)
                 /// - Remark: Generated from `#/components/schemas/MemoUpdate/AttachmentsPayload/case2`.
-                case AttachmentCreate(Components.Schemas.AttachmentCreate)
+                case AttachmentCreateUnderMemo(Components.Schemas.AttachmentCreateUnderMemo)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -4584,7 +4584,7 @@ extension Components {
                         errors.append(error)
                     }
                     do {
-                        self = .AttachmentCreate(try .init(from: decoder))
+                        self = .AttachmentCreateUnderMemo(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -4599,7 +4599,7 @@ extension Components {
                     switch self {
                     case let .ObjectID(value):
                         try encoder.encodeToSingleValueContainer(value)
-                    case let .AttachmentCreate(value):
+                    case let .AttachmentCreateUnderMemo(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -6111,13 +6111,13 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/AttachmentCreate/memo`.
             internal enum MemoPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/AttachmentCreate/memo/case1`.
-                case case1(Swift.Int64?)
+                case ObjectID(Components.Schemas.ObjectID)
                 /// - Remark: Generated from `#/components/schemas/AttachmentCreate/memo/case2`.
                 case MemoCreate(Components.Schemas.MemoCreate)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .case1(try decoder.decodeFromSingleValueContainer())
+                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
@@ -6136,7 +6136,7 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .case1(value):
+                    case let .ObjectID(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .MemoCreate(value):
                         try value.encode(to: encoder)
@@ -6144,7 +6144,7 @@ extension Components {
                 }
             }
             /// - Remark: Generated from `#/components/schemas/AttachmentCreate/memo`.
-            internal var memo: Components.Schemas.AttachmentCreate.MemoPayload?
+            internal var memo: Components.Schemas.AttachmentCreate.MemoPayload
             /// - Remark: Generated from `#/components/schemas/AttachmentCreate/mimeType`.
             internal var mimeType: Swift.String?
             /// Creates a new `AttachmentCreate`.
@@ -6157,7 +6157,7 @@ extension Components {
             internal init(
                 _entity: Components.Schemas.AttachmentCreate._EntityPayload? = nil,
                 image: OpenAPIRuntime.Base64EncodedData,
-                memo: Components.Schemas.AttachmentCreate.MemoPayload? = nil,
+                memo: Components.Schemas.AttachmentCreate.MemoPayload,
                 mimeType: Swift.String? = nil
             ) {
                 self._entity = _entity
@@ -6181,7 +6181,7 @@ extension Components {
                     OpenAPIRuntime.Base64EncodedData.self,
                     forKey: .image
                 )
-                self.memo = try container.decodeIfPresent(
+                self.memo = try container.decode(
                     Components.Schemas.AttachmentCreate.MemoPayload.self,
                     forKey: .memo
                 )
@@ -6214,13 +6214,13 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/AttachmentUpdate/memo`.
             internal enum MemoPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/AttachmentUpdate/memo/case1`.
-                case case1(Swift.Int64?)
+                case ObjectID(Components.Schemas.ObjectID)
                 /// - Remark: Generated from `#/components/schemas/AttachmentUpdate/memo/case2`.
                 case MemoCreate(Components.Schemas.MemoCreate)
                 internal init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
-                        self = .case1(try decoder.decodeFromSingleValueContainer())
+                        self = .ObjectID(try decoder.decodeFromSingleValueContainer())
                         return
                     } catch {
                         errors.append(error)
@@ -6239,7 +6239,7 @@ extension Components {
                 }
                 internal func encode(to encoder: any Swift.Encoder) throws {
                     switch self {
-                    case let .case1(value):
+                    case let .ObjectID(value):
                         try encoder.encodeToSingleValueContainer(value)
                     case let .MemoCreate(value):
                         try value.encode(to: encoder)
@@ -6638,6 +6638,59 @@ extension Components {
                     "exclude",
                     "returnIds",
                     "set"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AttachmentCreateUnderMemo`.
+        internal struct AttachmentCreateUnderMemo: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AttachmentCreateUnderMemo/_entity`.
+            internal enum _EntityPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case attachment = "Attachment"
+            }
+            /// - Remark: Generated from `#/components/schemas/AttachmentCreateUnderMemo/_entity`.
+            internal var _entity: Components.Schemas.AttachmentCreateUnderMemo._EntityPayload?
+            /// - Remark: Generated from `#/components/schemas/AttachmentCreateUnderMemo/image`.
+            internal var image: OpenAPIRuntime.Base64EncodedData
+            /// - Remark: Generated from `#/components/schemas/AttachmentCreateUnderMemo/mimeType`.
+            internal var mimeType: Swift.String?
+            /// Creates a new `AttachmentCreateUnderMemo`.
+            ///
+            /// - Parameters:
+            ///   - _entity:
+            ///   - image:
+            ///   - mimeType:
+            internal init(
+                _entity: Components.Schemas.AttachmentCreateUnderMemo._EntityPayload? = nil,
+                image: OpenAPIRuntime.Base64EncodedData,
+                mimeType: Swift.String? = nil
+            ) {
+                self._entity = _entity
+                self.image = image
+                self.mimeType = mimeType
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case _entity
+                case image
+                case mimeType
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._entity = try container.decodeIfPresent(
+                    Components.Schemas.AttachmentCreateUnderMemo._EntityPayload.self,
+                    forKey: ._entity
+                )
+                self.image = try container.decode(
+                    OpenAPIRuntime.Base64EncodedData.self,
+                    forKey: .image
+                )
+                self.mimeType = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .mimeType
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "_entity",
+                    "image",
+                    "mimeType"
                 ])
             }
         }
@@ -7746,6 +7799,14 @@ extension Components {
                     internal var renamingID: Swift.String?
                     /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/RelationshipsPayload/userInfo`.
                     internal var userInfo: OpenAPIRuntime.OpenAPIObjectContainer
+                    /// A to-many's least size, when the model sets one.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/RelationshipsPayload/minCount`.
+                    internal var minCount: Swift.Int?
+                    /// A to-many's greatest size, when the model sets one.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/RelationshipsPayload/maxCount`.
+                    internal var maxCount: Swift.Int?
                     /// Creates a new `RelationshipsPayloadPayload`.
                     ///
                     /// - Parameters:
@@ -7758,6 +7819,8 @@ extension Components {
                     ///   - optional:
                     ///   - renamingID: A Core Data model's Renaming ID, when it has one.
                     ///   - userInfo:
+                    ///   - minCount: A to-many's least size, when the model sets one.
+                    ///   - maxCount: A to-many's greatest size, when the model sets one.
                     internal init(
                         name: Swift.String,
                         destination: Swift.String,
@@ -7767,7 +7830,9 @@ extension Components {
                         deleteRule: Components.Schemas.Model.EntitiesPayloadPayload.RelationshipsPayloadPayload.DeleteRulePayload,
                         optional: Swift.Bool,
                         renamingID: Swift.String? = nil,
-                        userInfo: OpenAPIRuntime.OpenAPIObjectContainer
+                        userInfo: OpenAPIRuntime.OpenAPIObjectContainer,
+                        minCount: Swift.Int? = nil,
+                        maxCount: Swift.Int? = nil
                     ) {
                         self.name = name
                         self.destination = destination
@@ -7778,6 +7843,8 @@ extension Components {
                         self.optional = optional
                         self.renamingID = renamingID
                         self.userInfo = userInfo
+                        self.minCount = minCount
+                        self.maxCount = maxCount
                     }
                     internal enum CodingKeys: String, CodingKey {
                         case name
@@ -7789,6 +7856,8 @@ extension Components {
                         case optional
                         case renamingID
                         case userInfo
+                        case minCount
+                        case maxCount
                     }
                 }
                 /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/relationships`.
