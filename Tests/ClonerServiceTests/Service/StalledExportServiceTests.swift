@@ -184,7 +184,8 @@ struct StalledExportServiceTests {
         "an export whose spool runs out of room is cut short: the body lacks its end, the log says why, the room comes back",
         arguments: StoreBackendKind.available)
     func exportOutOfRoomIsCutShort(backend: StoreBackendKind) async throws {
-        try await TestService.withService(backend: backend, environment: Self.patientWrites.merging(["CLONER_MAX_EXPORT_SPOOL_BYTES": "1048576"]) { $1 }) { service in
+        try await TestService.withService(backend: backend, environment: Self.patientWrites.merging(["CLONER_MAX_EXPORT_SPOOL_BYTES": "1048576"]) { $1 }) {
+            service in
             // About 1.33 MB of base64: more than the whole budget.
             let note = try await Self.noteWithData(service, bytes: 1_000_000, name: "too large")
             let client = try Self.stalledExport(service, note)
