@@ -40,8 +40,8 @@ public protocol StoreContext: ServiceTablesContext {
     /// json values would take the page's past `textBytes` (it holds one record at least), so no
     /// page holds more text than that however large the values a store keeps. Throws
     /// `StoreError.notFound` for an `after` that names a missing record under an order other than
-    /// `_id`, as `fetchPositions`. The shared default is `fetchPositions`, `textBytes(entity:ids:)`
-    /// and `fetchRecords`.
+    /// `_id`, as `fetchPositions`. Written once over SQL (`SQLStoreContext+Pages`): the page, its
+    /// text sizes and its records in one query.
     func fetchRecordPage(_ request: FetchRequest, pageSize: Int, inlineBinaryBytes: Int, textBytes: Int) throws -> RecordPage
     /// The bytes of the text and json values of each of objects `ids` of `entity`, in the order of
     /// `ids` (0 for a missing one): one query, without reading the values.
@@ -123,26 +123,5 @@ extension StoreContext {
     /// A page with every binary value read and no bound on its text.
     public func fetchRecordPage(_ request: FetchRequest, pageSize: Int) throws -> RecordPage {
         try fetchRecordPage(request, pageSize: pageSize, inlineBinaryBytes: .max, textBytes: .max)
-    }
-
-    public func fetchRecordPage(_ request: FetchRequest, pageSize: Int, inlineBinaryBytes: Int, textBytes: Int) throws -> RecordPage {
-        precondition(pageSize > 0, "a page of \(pageSize) records")
-        var request = request
-        // One row more than a page: its presence, not the page's size, says whether more follow.
-        request.limit = pageSize + 1
-        let rows = try fetchPositions(request)
-        var page = rows.prefix(pageSize)
-        var hasMore = rows.count > pageSize
-        let entity = schema.model.entity(named: request.entity)
-        if textBytes < .max, page.count > 1, entity?.attributes.contains(where: { $0.type.isText }) == true {
-            let kept = RecordPage.recordsWithin(textBytes, sizes: try self.textBytes(entity: request.entity, ids: page.map(\.id)))
-            if kept < page.count {
-                page = page.prefix(kept)
-                hasMore = true
-            }
-        }
-        return RecordPage(
-            records: try fetchRecords(entity: request.entity, ids: page.map(\.id), inlineBinaryBytes: inlineBinaryBytes),
-            lastPosition: hasMore ? page.last?.position : nil, hasMore: hasMore)
     }
 }
