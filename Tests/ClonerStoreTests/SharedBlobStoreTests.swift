@@ -98,6 +98,32 @@ import Testing
         #expect(problems.count == 3, "\(problems)")
     }
 
+    /// The check reads chunks by key in runs across pages of blobs: a store of more blobs than
+    /// one page, with a blob of several chunks, is clean; a middle chunk removed, and a blob past
+    /// the first page damaged, are each named.
+    @Test(arguments: StoreBackendKind.available) func checkBlobsScansPagesAndChunks(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try StoreFixtures.openStore(place)
+        let large = Data((0..<(3 * StoreSchema.blobChunkSize + 7)).map { UInt8(truncatingIfNeeded: $0 % 249) })
+        var inserts = [Self.noteWith("large", data: large)]
+        inserts += (0..<300).map { Self.noteWith("n\($0)", data: Data("value \($0)".utf8)) }
+        try store.save(ChangeSet(inserts: inserts))
+        #expect(try store.read { try $0.checkBlobs(limit: 10) }.isEmpty)
+
+        let largeKey = BlobDigest.sha256(large)
+        // The last blob by key, beyond the first page of blobs.
+        let lastKey = (0..<300).map { BlobDigest.sha256(Data("value \($0)".utf8)) }.max { $0.lexicographicallyPrecedes($1) }!
+        func literal(_ data: Data) -> String { kind == .sqlite ? "X'\(data.lowercaseHex)'" : "'\\x\(data.lowercaseHex)'::bytea" }
+        try store.write { context in
+            _ = try context.rawTexts("DELETE FROM \"_cloner_blob_chunks\" WHERE \"hash\" = \(literal(largeKey)) AND \"n\" = 1")
+            _ = try context.rawTexts("UPDATE \"_cloner_blob_chunks\" SET \"bytes\" = \(literal(Data("other".utf8))) WHERE \"hash\" = \(literal(lastKey))")
+        }
+        let problems = try store.read { try $0.checkBlobs(limit: 10) }
+        #expect(problems.contains(.corruptBlob(hash: largeKey.lowercaseHex, reason: "chunk 1 is missing")), "\(problems)")
+        #expect(problems.contains { if case .corruptBlob(lastKey.lowercaseHex, _) = $0 { return true } else { return false } }, "\(problems)")
+        #expect(problems.count == 2, "\(problems)")
+    }
+
     /// An upload cut short leaves a pending blob and the whole chunks it wrote, as the service
     /// writes them: it is named as a pending upload, not as a corrupt or unreferenced blob.
     @Test(arguments: StoreBackendKind.available) func checkBlobsNamesAPendingUploadAsSuch(_ kind: StoreBackendKind) throws {

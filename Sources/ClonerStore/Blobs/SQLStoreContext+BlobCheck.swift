@@ -37,41 +37,42 @@ extension SQLStoreContext {
         return problems
     }
 
-    /// Each stored blob hashed from its chunks, read one at a time by key, so no more than one
-    /// chunk is in memory whatever the backend holds of a result. The first chunk missing ends
-    /// a blob's check; a blob with no chunk at all holds no bytes (a store moved from another may
-    /// keep an empty value so).
+    /// Each stored blob hashed from its chunks, read by key in pages of blobs and runs of chunks
+    /// (`chunkRun` chunks, a few MiB, whatever the backend holds of a result): a store of many
+    /// blobs is checked in one pass over the chunk table, never a query per chunk or every blob
+    /// row held at once.
     private func checkBlobChunks(limit: Int, into problems: inout [BlobProblem]) throws {
-        var all: [(hash: Data, size: Int64, chunks: Int64)] = []
-        try connection.forEachRow(
+        let blobPage = 256
+        let chunkRun = 8
+        let (p1, p2, p3) = (Dialect.parameter(1), Dialect.parameter(2), Dialect.parameter(3))
+        let chunks = """
+            SELECT c."hash", c."n", c."bytes" FROM \(BlobTables.chunks) c
+            WHERE (c."hash" > \(p1) OR (c."hash" = \(p1) AND c."n" > \(p2))) AND c."hash" <= \(p3)
+            ORDER BY c."hash", c."n" LIMIT \(chunkRun)
             """
-            SELECT b."hash", b."size", (SELECT count(*) FROM \(BlobTables.chunks) c WHERE c."hash" = b."hash")
-            FROM \(BlobTables.blobs) b WHERE b."size" >= 0 ORDER BY b."hash"
-            """, arguments: []
-        ) { all.append(($0.data(0), $0.int64(1), $0.int64(2))) }
-        let chunk = "SELECT \"bytes\" FROM \(BlobTables.chunks) WHERE \"hash\" = \(Dialect.parameter(1)) AND \"n\" = \(Dialect.parameter(2))"
-        for blob in all where problems.count < limit {
-            let digest = BlobDigest()
-            var length: Int64 = 0
-            var missing: Int64?
-            for number in 0..<(blob.chunks == 0 && blob.size > 0 ? 1 : blob.chunks) {
-                var bytes: Data?
-                try connection.forEachRow(chunk, arguments: [.bytes(blob.hash), .integer(number)]) { bytes = $0.data(0) }
-                guard let bytes else {
-                    missing = number
-                    break
+        var after: Data?
+        while problems.count < limit {
+            var page: [(hash: Data, size: Int64)] = []
+            try connection.forEachRow(
+                """
+                SELECT b."hash", b."size" FROM \(BlobTables.blobs) b WHERE b."size" >= 0\(after == nil ? "" : " AND b.\"hash\" > \(p1)")
+                ORDER BY b."hash" LIMIT \(blobPage)
+                """, arguments: after.map { [.bytes($0)] } ?? []
+            ) { page.append(($0.data(0), $0.int64(1))) }
+            guard let first = page.first, let last = page.last else { return }
+            var scan = BlobChunkScan(blobs: page)
+            var position = (hash: first.hash, number: Int64(-1))
+            var read = chunkRun
+            while read == chunkRun {
+                read = 0
+                try connection.forEachRow(chunks, arguments: [.bytes(position.hash), .integer(position.number), .bytes(last.hash)]) { row in
+                    position = (row.data(0), row.int64(1))
+                    scan.feed(hash: position.hash, number: position.number, bytes: row.data(2))
+                    read += 1
                 }
-                digest.update(bytes)
-                length += Int64(bytes.count)
             }
-            let actual = digest.finish()
-            if let missing {
-                problems.append(.corruptBlob(hash: blob.hash.lowercaseHex, reason: "chunk \(missing) is missing"))
-            } else if actual != blob.hash {
-                problems.append(.corruptBlob(hash: blob.hash.lowercaseHex, reason: "its bytes hash to \(actual.lowercaseHex)"))
-            } else if length != blob.size {
-                problems.append(.corruptBlob(hash: blob.hash.lowercaseHex, reason: "holds \(length) bytes, its row says \(blob.size)"))
-            }
+            problems += scan.finish().prefix(limit - problems.count)
+            after = last.hash
         }
     }
 }
