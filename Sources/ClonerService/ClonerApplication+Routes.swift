@@ -9,7 +9,11 @@ extension ClonerApplication {
     /// OpenAPI conformance test checks each is described in `openapi.yaml`.
     public static let routes: [ServiceRoute] = [
         ServiceRoute(.get, "/healthz", open: true) { _ in .immediate { _ in OperationsController.healthyResponse } },
-        ServiceRoute(.get, "/readyz", open: true) { app in .immediate { _ in app.operationsController.readiness(isDraining: app.isDraining) } },
+        ServiceRoute(.get, "/readyz", open: true) { app in
+            .deferred { _, responder in
+                app.operationsController.probeQueue.async { responder.respond(app.operationsController.readiness(isDraining: app.isDraining)) }
+            }
+        },
         ServiceRoute(.get, "/metrics") { app in .immediate { _ in app.operationsController.metricsResponse() } },
         ServiceRoute(.get, "/model") { app in .immediate { request in app.operationsController.modelResponse(request) } },
         ServiceRoute(.get, "/openapi.yaml") { app in .immediate { request in app.operationsController.openAPIResponse(request) } },

@@ -68,7 +68,15 @@ public final class ClonerApplication: Sendable {
         let store = try IncrementalStore(
             location: configuration.storeLocation, model: model, writerWait: configuration.writerWait,
             maximumConnections: configuration.databasePoolSize,
-            log: { [logger] line in logger.info("store migration", metadata: ["progress": "\(line)"]) })
+            log: { [logger] line in logger.info("store migration", metadata: ["progress": "\(line)"]) },
+            connectionEvents: { [logger] event in
+                switch event {
+                case .lost(let reason):
+                    logger.error("database lost; answering 503 database_unavailable until a primary answers", metadata: ["reason": "\(reason)"])
+                case .restored(let node):
+                    logger.notice("database back", metadata: ["node": "\(node)"])
+                }
+            })
         self.store = store
         let engine = CloneEngine(
             store: store,
@@ -111,7 +119,7 @@ public final class ClonerApplication: Sendable {
             writeWorkers: writeWorkers, runner: runner, bufferedImportBytes: configuration.maxBufferedImportBytes,
             maximumValueBytes: configuration.http.maxBodyLength, concurrentImports: configuration.maxConcurrentImports, metrics: metrics)
         self.operationsController = OperationsController(
-            model: model, store: store, metrics: metrics,
+            model: model, store: store, metrics: metrics, cloneQueue: engine.runQueue,
             requiresKeys: authenticator.isEnabled)
     }
 

@@ -42,10 +42,13 @@ public final class IncrementalStore: Sendable {
     ///     connections as readers need them and ignores it.
     ///   - log: progress of a long migration on open (moving binary values into the blob table),
     ///     a line at a time.
+    ///   - connectionEvents: PostgreSQL: the database lost and back, as it happens (see
+    ///     `StoreConnectionEvent`); SQLite has none.
     public init(
         location: StoreLocation, model: DataModel, writerWait: Duration = .seconds(30),
         maximumConnections: Int = IncrementalStore.defaultMaximumConnections,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        log: @escaping @Sendable (String) -> Void = { _ in },
+        connectionEvents: @escaping @Sendable (StoreConnectionEvent) -> Void = { _ in }
     ) throws {
         precondition(maximumConnections > 0, "a store needs at least one connection")
         self.location = location
@@ -58,7 +61,7 @@ public final class IncrementalStore: Sendable {
         case .postgreSQL(let uri):
             self.backend = try PostgreSQLStore(
                 uri: uri, schema: schema, maximumConnections: maximumConnections,
-                checkoutTimeout: writerWait, log: log)
+                checkoutTimeout: writerWait, log: log, events: connectionEvents)
         }
     }
 
@@ -89,8 +92,17 @@ public final class IncrementalStore: Sendable {
     /// Whether the store can take writes, for readiness probes; never waits for the writer, so a
     /// probe answers while a long clone holds it.
     public func isWritable() -> Bool {
-        backend.isWritable()
+        writability() == .writable
     }
+
+    /// As `isWritable`, with the reason when not: the file's permissions, the node a standby, or
+    /// no database node answering.
+    public func writability() -> StoreWritability {
+        backend.writability()
+    }
+
+    /// The pool's sessions, waiting transactions and reconnections (nil on SQLite), for `/metrics`.
+    public var connectionStatistics: StoreConnectionStatistics? { backend.connectionStatistics }
 
     /// Whether a second write may run beside a first one (false on SQLite: one writer; true on
     /// PostgreSQL).

@@ -14,5 +14,8 @@ protocol StoreBackend: Sendable {
     /// errors leave it as `StoreError`.
     func write<T>(_ body: (any StoreContext) throws -> T) throws -> T
     func closeIdleConnections()
-    func isWritable() -> Bool
+    /// Whether writes can be taken now, and why not; never waits for the writer.
+    func writability() -> StoreWritability
+    /// The pool's sessions and reconnections, where the backend pools them.
+    var connectionStatistics: StoreConnectionStatistics? { get }
 }

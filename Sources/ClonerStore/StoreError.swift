@@ -32,6 +32,11 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case database(DatabaseFailure)
     /// Another write (a long clone, say) held the writer for longer than the store waits.
     case busy(waited: Duration)
+    /// The database could not be reached, or the node reached no longer takes writes (a failover
+    /// under way: the old primary gone or demoted, the new one not yet promoted). `outcomeUnknown`:
+    /// the connection was lost while the transaction committed, so it may have been kept — what it
+    /// wrote must be looked for once a primary answers, never taken as not written.
+    case unavailable(reason: String, outcomeUnknown: Bool)
     /// `error` (a unique violation, say) happened in copy `index` (0-based) of a bulk copy of
     /// many copies (docs/architecture.md#many-copies); nothing of any copy was kept.
     indirect case inCopy(index: Int, error: StoreError)
@@ -58,6 +63,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case let .tooLarge(objects, limit): return "the copy would create at least \(objects) objects, more than the limit of \(limit)"
         case let .database(failure): return failure.description
         case let .busy(waited): return "the database was busy with other writes for \(waited)"
+        case let .unavailable(reason, outcomeUnknown):
+            return "the database is unavailable: \(reason)" + (outcomeUnknown ? " (lost while committing: the outcome is unknown)" : "")
         case let .inCopy(index, error): return "copy \(index): \(error)"
         }
     }

@@ -41,12 +41,35 @@ final class SynchronousCloneRunner: Sendable {
                         result: clone.dryRun ? .dryRun : .succeeded, objects: clone.dryRun ? 0 : result.totalCreated,
                         duration: ContinuousClock.now - started)
                     responder.respond(SynchronousCloneRunner.answer(result, of: clone, in: entity))
+                } else if case StoreError.unavailable(let reason, outcomeUnknown: true)? = job.error {
+                    responder.respond(answerLostCommit(operation, reason: reason, started: started))
                 } else {
                     operation.release()
                     metrics.recordClone(result: .failed, objects: 0, duration: ContinuousClock.now - started)
                     responder.respond(Problem.response(reporting: job.error ?? Problem.internalError(), request: request, during: .write, logger: logger))
                 }
             })
+    }
+
+    /// The database was lost while the clone committed: never answered as failed. With a key, its
+    /// row says what happened once a primary answers — the clone's own answer if it committed;
+    /// without one (or with no primary in time) the 503 says the outcome is unknown.
+    private func answerLostCommit(_ operation: IdempotentOperation, reason: String, started: ContinuousClock.Instant) -> HTTPResponse {
+        let request = operation.request
+        switch operation.settleLostCommit() {
+        case .committed(let answer):
+            metrics.recordClone(result: .succeeded, objects: 0, duration: ContinuousClock.now - started)
+            return answer
+        case .notWritten:
+            metrics.recordClone(result: .failed, objects: 0, duration: ContinuousClock.now - started)
+            return Problem.response(
+                reporting: StoreError.unavailable(reason: reason + "; nothing of this clone was kept", outcomeUnknown: false), request: request,
+                during: .write, logger: logger)
+        case .unknown:
+            metrics.recordClone(result: .failed, objects: 0, duration: ContinuousClock.now - started)
+            return Problem.response(
+                reporting: StoreError.unavailable(reason: reason, outcomeUnknown: true), request: request, during: .write, logger: logger)
+        }
     }
 
     /// 201 with the clone's `Location`, or 200 for a dry run (which made nothing to point at).

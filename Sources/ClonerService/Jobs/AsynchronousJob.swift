@@ -23,6 +23,8 @@ struct AsynchronousJob: Sendable {
     let logger: Logger
     /// `DELETE /jobs/{id}` reaching this job while it is queued or runs.
     let cancellation: JobCancellation
+    /// Records the failure later when the database cannot take it now.
+    let leases: JobLeaseKeeper
 
     /// Before the work's transaction opens: the row reads `running`. Not fatal when it fails: the
     /// row still reads `queued`, and the work goes on. Throws `JobCancellation.Cancelled` for a job
@@ -79,13 +81,16 @@ struct AsynchronousJob: Sendable {
         if Problem.from(failure) == nil {
             logger.error("\(name) job failed", metadata: ["job": "\(id)", "error": "\(failure)"])
         }
+        // Lost with its database, the work was not refused: its key runs again on a retry. A
+        // COMMIT lost so may have kept the work and its `succeeded` row, which stays.
+        let lost: Bool
+        if case StoreError.unavailable = failure { lost = true } else { lost = false }
+        let recorded = Data(problem.jsonBytes())
         do {
-            try store.write { context in
-                try context.saveJob(
-                    JobRecord(id: id, status: .failed, request: requestJSON, error: Data(problem.jsonBytes()), finishedAt: Date(), owner: owner))
-            }
+            _ = try store.write { context in try context.failJob(id: id, error: recorded, now: Date(), releasingKey: lost) }
         } catch {
-            logger.error("recording a failed \(name) job failed", metadata: ["job": "\(id)", "error": "\(error)"])
+            leases.failLater(job: id, error: recorded)
+            logger.error("recording a failed \(name) job failed; retried at the next lease tick", metadata: ["job": "\(id)", "error": "\(error)"])
         }
     }
 }

@@ -125,7 +125,45 @@ final class Idempotency: Sendable {
         do {
             try store.write { try $0.releaseIdempotencyKey(key, owner: leases.replicaID) }
         } catch {
-            logger.error("releasing an Idempotency-Key reservation failed", metadata: ["error": "\(error)"])
+            // Renewed with this replica's other claims, it would stay taken: given back later.
+            leases.releaseLater(key: key)
+            logger.error("releasing an Idempotency-Key reservation failed; retried at the next lease tick", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// The longest a request waits to learn what a COMMIT lost with its database did.
+    static let outcomeWait: Duration = .seconds(15)
+
+    /// After the database was lost during the operation's COMMIT, what it did: the operation's
+    /// transaction keeps its answer with the key, so the key's row tells — once a primary answers.
+    /// Asked again (every half second, up to `outcomeWait`): the kept answer if the transaction
+    /// committed; `.notWritten` once the key was given back (the claim alone was left); `.unknown`
+    /// if no primary answered in time, and the key is given back later.
+    func settleLostCommit(_ key: String, fingerprint: String, request: HTTPRequest) -> LostCommitOutcome {
+        let deadline = ContinuousClock.now + Self.outcomeWait
+        while true {
+            do {
+                // A transaction still committing on a live server holds the claim's row: the
+                // release waits for it, and the look after tells what it did.
+                try store.write { try $0.releaseIdempotencyKey(key, owner: leases.replicaID) }
+                if case .finished(let record)? = try store.read({ try $0.peekIdempotencyKey(key, now: Date()) }) {
+                    return .committed(replayResponse(record, fingerprint: fingerprint, request: request))
+                }
+                return .notWritten
+            } catch {
+                guard ContinuousClock.now < deadline else {
+                    leases.releaseLater(key: key)
+                    return .unknown
+                }
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+        }
+    }
+
+    /// What `settleLostCommit` found.
+    enum LostCommitOutcome {
+        case committed(HTTPResponse)
+        case notWritten
+        case unknown
     }
 }

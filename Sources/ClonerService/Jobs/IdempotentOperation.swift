@@ -51,6 +51,14 @@ struct IdempotentOperation: Sendable {
         if let key { try idempotency.keep(answer, for: key, fingerprint: fingerprint, in: context) }
     }
 
+    /// The database was lost during the operation's COMMIT: what it did, told by its key's row
+    /// (`Idempotency.settleLostCommit`); without a key there is no row to tell, and it stays
+    /// unknown.
+    func settleLostCommit() -> Idempotency.LostCommitOutcome {
+        guard let key else { return .unknown }
+        return idempotency.settleLostCommit(key, fingerprint: fingerprint, request: request)
+    }
+
     /// The operation failed and wrote nothing: a retry must run it again.
     func release() {
         if let key { idempotency.release(key) }

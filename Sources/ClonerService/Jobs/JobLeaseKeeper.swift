@@ -25,6 +25,10 @@ final class JobLeaseKeeper: Sendable {
     private let stopped = Atomic<Bool>(false)
     /// This process's jobs, stopped when another replica asks.
     private let jobs: JobRegistry
+    /// What this replica could not write while its database was lost: keys to give back, jobs
+    /// to record failed (with their error). Written first at each tick, before the renewal, so
+    /// a claim or a job whose work has ended is not kept alive by this replica's own lease.
+    private let unsettled = Mutex<(keys: Set<String>, failedJobs: [String: Data])>(([], [:]))
 
     init(store: IncrementalStore, lease: Duration, logger: Logger, queue: DispatchQueue, jobs: JobRegistry) {
         precondition(lease > .zero, "a lease must last some time")
@@ -72,6 +76,40 @@ final class JobLeaseKeeper: Sendable {
         }
     }
 
+    /// Gives `key` back at the next tick: its operation ended without a database to say so.
+    func releaseLater(key: String) {
+        unsettled.withLock { _ = $0.keys.insert(key) }
+    }
+
+    /// Records job `id` failed with `error` at the next tick, unless its work committed after all.
+    func failLater(job id: String, error: Data) {
+        unsettled.withLock { $0.failedJobs[id] = error }
+    }
+
+    /// Writes what was left unsettled, in one transaction; kept for the next tick if it fails.
+    func settle(now: Date = Date()) throws {
+        let pending = unsettled.withLock { pending in
+            defer { pending = ([], [:]) }
+            return pending
+        }
+        guard !pending.keys.isEmpty || !pending.failedJobs.isEmpty else { return }
+        do {
+            try store.write { context in
+                for key in pending.keys { try context.releaseIdempotencyKey(key, owner: replicaID) }
+                for (id, error) in pending.failedJobs { try context.failJob(id: id, error: error, now: now, releasingKey: true) }
+            }
+            logger.notice(
+                "settled what the database's loss left open",
+                metadata: ["keys": "\(pending.keys.count)", "jobs": "\(pending.failedJobs.count)", "replica": "\(replicaID)"])
+        } catch {
+            unsettled.withLock { unsettled in
+                unsettled.keys.formUnion(pending.keys)
+                unsettled.failedJobs.merge(pending.failedJobs) { kept, _ in kept }
+            }
+            throw error
+        }
+    }
+
     /// Extends every lease this replica holds.
     func renew() throws {
         _ = try store.write { context in
@@ -83,27 +121,34 @@ final class JobLeaseKeeper: Sendable {
     func start() {
         queue.asyncAfter(deadline: .now() + Self.seconds(interval)) { [weak self] in
             guard let self, !self.stopped.load(ordering: .acquiring) else { return }
-            do {
-                try self.renew()
-            } catch {
-                self.logger.error("renewing job leases failed", metadata: ["error": "\(error)", "replica": "\(self.replicaID)"])
+            // Without a database every step fails alike; the store's own "database lost" and
+            // "database back" lines say so once, instead of three lines a tick.
+            guard self.attempt("settling what the database's loss left open", { try self.settle() }) else {
+                self.start()
+                return
             }
-            do {
-                try self.scan()
-            } catch {
-                self.logger.error("scanning for expired job leases failed", metadata: ["error": "\(error)"])
-            }
-            do {
-                try self.cancelRequestedJobs()
-            } catch {
-                self.logger.error("reading requested job cancels failed", metadata: ["error": "\(error)"])
-            }
+            _ = self.attempt("renewing job leases", { try self.renew() })
+            _ = self.attempt("scanning for expired job leases", { try self.scan() })
+            _ = self.attempt("reading requested job cancels", { try self.cancelRequestedJobs() })
             self.start()
         }
     }
 
     func stop() {
         stopped.store(true, ordering: .releasing)
+    }
+
+    /// One housekeeping step; false when the database could not be reached for it (not logged).
+    private func attempt(_ what: String, _ step: () throws -> Void) -> Bool {
+        do {
+            try step()
+            return true
+        } catch StoreError.unavailable {
+            return false
+        } catch {
+            logger.error("\(what) failed", metadata: ["error": "\(error)", "replica": "\(replicaID)"])
+            return true
+        }
     }
 
     static func seconds(_ duration: Duration) -> TimeInterval {

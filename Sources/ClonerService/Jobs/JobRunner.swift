@@ -68,7 +68,7 @@ final class JobRunner: Sendable {
         let job = work.start(
             AsynchronousJob(
                 id: id, name: work.name, requestJSON: work.requestJSON, owner: owner, store: store, jobs: jobs, logger: logger,
-                cancellation: cancellation))
+                cancellation: cancellation, leases: leases))
         jobs.add(job)
         // A job that finished before it was added left the registry before it was in it.
         if job.finishedAt != nil { jobs.remove(id) }

@@ -1,3 +1,4 @@
+import ClonerClone
 import ClonerHTTP
 import ClonerModel
 import ClonerStore
@@ -11,6 +12,8 @@ final class OperationsController: Sendable {
 
     let store: IncrementalStore
     let metrics: ServiceMetrics
+    /// The clone jobs running and waiting, for `/metrics`.
+    let cloneQueue: CloneRunQueue
     /// `GET /model` and the model's ETag, rendered once: the model cannot change while running.
     let modelDocument: [UInt8]
     let modelTag: String
@@ -19,9 +22,10 @@ final class OperationsController: Sendable {
     let openAPIDocument: OpenAPIDocument.ServerURLSlot
 
     /// `requiresKeys`: whether the description declares the bearer-key scheme on every operation.
-    init(model: DataModel, store: IncrementalStore, metrics: ServiceMetrics, requiresKeys: Bool) {
+    init(model: DataModel, store: IncrementalStore, metrics: ServiceMetrics, cloneQueue: CloneRunQueue, requiresKeys: Bool) {
         self.store = store
         self.metrics = metrics
+        self.cloneQueue = cloneQueue
         self.modelDocument = Array(model.normalizedText.utf8)
         self.modelTag = "\"\(model.fingerprint)\""
         let schema = store.schema
@@ -44,20 +48,30 @@ final class OperationsController: Sendable {
                     })))
     }
 
-    /// Ready when not draining and the store's file can be written (docs/architecture.md#signals-and-drain).
+    /// Ready when not draining and the store takes writes (docs/architecture.md#signals-and-drain);
+    /// when not, the reason says why — the file's permissions, a standby reached, or no database
+    /// node answering during a failover.
     func readiness(isDraining: Bool) -> HTTPResponse {
         if isDraining {
             return HTTPResponse.json(Array(#"{"status":"draining"}"#.utf8), status: HTTPStatus(503))
         }
-        guard store.isWritable() else {
-            return HTTPResponse.json(Array(#"{"status":"store not writable"}"#.utf8), status: HTTPStatus(503))
+        if case .notWritable(let reason) = store.writability() {
+            let body = JSONValue.object(["status": .string("store not writable"), "reason": .string(reason)])
+            return HTTPResponse.json(Array(body.canonicalText.utf8), status: HTTPStatus(503))
         }
         return HTTPResponse.json(Array(#"{"status":"ready"}"#.utf8))
     }
 
-    /// Prometheus text exposition of the service's metrics.
+    /// `/readyz` asks the database on PostgreSQL, which may take up to the connect timeout while no
+    /// node answers: it runs here, off the event loop and apart from the request workers, so a
+    /// probe neither stalls other connections nor waits behind a queue of requests.
+    let probeQueue = DispatchQueue(label: "cloner.readiness")
+
+    /// Prometheus text exposition of the service's metrics, with the pool and the clone queue
+    /// read as they are now.
     func metricsResponse() -> HTTPResponse {
-        HTTPResponse(status: .ok, headers: ["Content-Type": ServiceMetrics.contentType], body: metrics.render())
+        metrics.observe(connections: store.connectionStatistics, cloneQueue: cloneQueue.load)
+        return HTTPResponse(status: .ok, headers: ["Content-Type": ServiceMetrics.contentType], body: metrics.render())
     }
 
     /// The normalised model, with the fingerprint as ETag so clients can cache it.

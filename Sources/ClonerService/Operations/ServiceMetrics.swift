@@ -1,5 +1,7 @@
 import CoreMetrics
+import ClonerClone
 import ClonerConcurrency
+import ClonerStore
 import Foundation
 import Metrics
 import Prometheus
@@ -38,6 +40,15 @@ public final class ServiceMetrics: Sendable {
     private let exportSpoolBytes: Meter
     private let uploadBufferBytes: Meter
     private let requestMetrics: RequestMetricCache
+    private let databaseConnections: Meter
+    private let databaseConnectionsInUse: Meter
+    private let databaseWaiting: Meter
+    private let databaseReconnects: Metrics.Counter
+    private let databaseNodeLosses: Metrics.Counter
+    /// The pool's totals last seen, so its counters step by the difference.
+    private let databaseTotalsSeen = LockedValue((reconnects: 0, nodeLosses: 0))
+    private let clonesRunning: Meter
+    private let clonesWaiting: Meter
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -73,6 +84,31 @@ public final class ServiceMetrics: Sendable {
         uploadBufferBytes = Meter(label: "cloner_upload_buffer_bytes", factory: factory)
         uploadBufferBytes.set(0)
         requestMetrics = RequestMetricCache(factory: factory)
+        databaseConnections = Meter(label: "cloner_database_connections", factory: factory)
+        databaseConnectionsInUse = Meter(label: "cloner_database_connections_in_use", factory: factory)
+        databaseWaiting = Meter(label: "cloner_database_transactions_waiting", factory: factory)
+        databaseReconnects = Metrics.Counter(label: "cloner_database_reconnects_total", factory: factory)
+        databaseNodeLosses = Metrics.Counter(label: "cloner_database_node_losses_total", factory: factory)
+        clonesRunning = Meter(label: "cloner_clones_running", factory: factory)
+        clonesWaiting = Meter(label: "cloner_clones_waiting", factory: factory)
+        for meter in [databaseConnections, databaseConnectionsInUse, databaseWaiting, clonesRunning, clonesWaiting] { meter.set(0) }
+    }
+
+    /// What is read rather than counted as it happens: the store's pool (nil on SQLite, which has
+    /// none) and the clone jobs running and waiting for a turn.
+    public func observe(connections: StoreConnectionStatistics?, cloneQueue: CloneRunQueue.Load) {
+        clonesRunning.set(cloneQueue.running)
+        clonesWaiting.set(cloneQueue.waiting)
+        guard let connections else { return }
+        databaseConnections.set(connections.open)
+        databaseConnectionsInUse.set(connections.inUse)
+        databaseWaiting.set(connections.waiting)
+        let steps = databaseTotalsSeen.withLock { seen in
+            defer { seen = (connections.reconnects, connections.nodeLosses) }
+            return (connections.reconnects - seen.reconnects, connections.nodeLosses - seen.nodeLosses)
+        }
+        if steps.0 > 0 { databaseReconnects.increment(by: steps.0) }
+        if steps.1 > 0 { databaseNodeLosses.increment(by: steps.1) }
     }
 
     /// Makes this registry the process-wide swift-metrics backend. Once per process (swift-metrics

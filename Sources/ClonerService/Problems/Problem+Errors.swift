@@ -50,6 +50,13 @@ extension Problem {
             return .validationFailed([FieldError(field: relationship, message: "\(entity).\(relationship): no object with _id \(id)")])
         case .busy:
             return Problem(code: .serviceUnavailable, detail: "the database is busy with other writes (a long clone, perhaps); retry shortly")
+        case let .unavailable(reason, outcomeUnknown):
+            let detail =
+                outcomeUnknown
+                ? "the database was lost while this write committed, so it may or may not have been kept (\(reason)); "
+                    + "retry with the same Idempotency-Key to learn which, or read what it would have written before repeating it"
+                : "the database cannot take writes now (\(reason)): no primary answers, a failover may be under way; retry shortly"
+            return Problem(code: .databaseUnavailable, detail: detail)
         case let .database(failure) where failure.isBusy:
             return Problem(code: .serviceUnavailable, detail: "the database is busy; retry shortly")
         case let .missingRootLink(relationship, copy, message):

@@ -33,6 +33,9 @@ public struct Problem: Error, Sendable, Hashable, Codable, CustomStringConvertib
         public static let inProgress = Code("in_progress")
         public static let tooManyObjects = Code("too_many_objects")
         public static let serviceUnavailable = Code("service_unavailable")
+        /// No database node takes writes: unreachable, or a failover under way. Not overload: the
+        /// same request succeeds once a primary answers.
+        public static let databaseUnavailable = Code("database_unavailable")
         public static let internalError = Code("internal_error")
 
         /// The HTTP status a code is normally answered with.
@@ -51,7 +54,7 @@ public struct Problem: Error, Sendable, Hashable, Codable, CustomStringConvertib
             case .unsupportedMediaType: return 415
             case .validationFailed, .idempotencyKeyReused, .tooManyObjects: return 422
             case .preconditionRequired: return 428
-            case .serviceUnavailable: return 503
+            case .serviceUnavailable, .databaseUnavailable: return 503
             default: return 500
             }
         }

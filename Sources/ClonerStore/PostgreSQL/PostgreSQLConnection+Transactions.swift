@@ -49,6 +49,8 @@ extension PostgreSQLConnection {
         }
         let before = participant?.statementsBeforeCommit ?? []
         let after = participant?.statementsAfterCommit ?? []
+        cancelGate.setCommitting(true)
+        defer { cancelGate.setCommitting(false) }
         do throws(PostgreSQLError) {
             if before.isEmpty && after.isEmpty {
                 try execute("COMMIT")
@@ -57,6 +59,11 @@ extension PostgreSQLConnection {
             }
             committed = true
         } catch {
+            var error = error
+            // The session went while the COMMIT was on its way or waiting for a standby: the
+            // server may have kept the transaction. A standby's refusal (25006) or a server not
+            // yet accepting sessions wrote nothing.
+            if error.isNodeLost, error.code != .readOnlySQLTransaction, error.code != .cannotConnectNow { error.outcomeUnknown = true }
             throw participant?.commitFailure(error) ?? error
         }
         return result

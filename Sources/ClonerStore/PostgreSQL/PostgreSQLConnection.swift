@@ -39,6 +39,8 @@ package final class PostgreSQLConnection {
     /// it: the clone's session lives as long as the connection it borrows, and nothing here reads
     /// it.
     let cloneSession = PostgreSQLCloneSession()
+    /// Shared with the cancel requests taken from this session: none goes out during a COMMIT.
+    let cancelGate = PostgreSQLCancelGate()
     /// Set while `transaction(_:readOnly:participant:_:)` runs its body.
     var isInTransactionBlock = false
     /// Commands sent to the server since the session opened (each `execute`, `query` and
@@ -48,6 +50,12 @@ package final class PostgreSQLConnection {
     /// Times the session sent something and waited for the answer: a pipeline counts once however
     /// many statements it carries (`countingRoundTrips`), where `commandsSent` counts each.
     package internal(set) var roundTrips = 0
+    /// The SQLSTATE of the last error the server sent, kept to tell at check-in a session whose
+    /// node is shutting down or became a standby (`hasLostItsNode`); cleared when re-opened.
+    var lastServerErrorCode: PostgreSQLError.Code?
+    /// Which of the pool's generations opened this session: a node lost ends every session of the
+    /// generations before (`PostgreSQLConnectionPool`).
+    var poolGeneration = 0
 
     struct PreparedStatementKey: Hashable {
         let sql: String
@@ -113,6 +121,27 @@ package final class PostgreSQLConnection {
 
     package var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
 
+    /// Whether the node behind this session can no longer take its writes: the session is lost,
+    /// or the server said it is shutting down, starting, or in recovery. Its sibling sessions in
+    /// the pool reach the same node, so they go with it.
+    var hasLostItsNode: Bool {
+        guard isConnected, let code = lastServerErrorCode else { return !isConnected }
+        return [.adminShutdown, .crashShutdown, .cannotConnectNow, .readOnlySQLTransaction].contains(code)
+    }
+
+    /// Why `hasLostItsNode`, for the log line the pool writes.
+    var lossReason: String {
+        guard isConnected else { return "the session was lost: \(lastErrorMessage())" }
+        return "the server answered SQLSTATE \(lastServerErrorCode?.rawValue ?? "?"): \(lastErrorMessage())"
+    }
+
+    /// The host and port this session reached: with a multi-host URI, which node is the primary.
+    package var node: String {
+        let host = PQhost(handle).map { String(cString: $0) } ?? "?"
+        let port = PQport(handle).map { String(cString: $0) } ?? "?"
+        return host.hasPrefix("/") ? "\(host) (socket), port \(port)" : "\(host):\(port)"
+    }
+
     /// Whether a transaction block is open on the server (including a failed one awaiting ROLLBACK).
     package var isInTransaction: Bool {
         let status = PQtransactionStatus(handle)
@@ -125,6 +154,7 @@ package final class PostgreSQLConnection {
         // Whatever they did went with the session.
         unsettledAfterCommit.removeAll()
         preparedStatements.removeAll()
+        lastServerErrorCode = nil
         serverSession += 1
         PQreset(handle)
         wasIdleAfterLastCommand = true
@@ -242,6 +272,7 @@ package final class PostgreSQLConnection {
         }
         let lost = !isConnected
         let code = field(cloner_pq_diag_sqlstate).map(PostgreSQLError.Code.init(rawValue:))
+        lastServerErrorCode = code
         let message = field(cloner_pq_diag_message_primary) ?? lastErrorMessage()
         return PostgreSQLError(
             kind: lost ? .connection : .server,

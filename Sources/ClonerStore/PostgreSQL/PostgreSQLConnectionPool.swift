@@ -8,7 +8,15 @@ import Foundation
 /// rather than queueing without bound. Connections are opened lazily, and a connection whose
 /// session died while idle (server restart, `pg_terminate_backend`) is re-opened at checkout.
 ///
-/// Thread-safety: `@unchecked Sendable` because all state (`idle`, `openCount`, `isClosed`) is
+/// A failover moves the primary: a session that finds its node lost (the session gone, the server
+/// shutting down, or a standby now) is not the only one — every session opened before it reaches
+/// the same node. The pool then drops them all at once (a new generation), rather than failing
+/// one request per pooled session, and the next checkouts open sessions through the URI, which
+/// finds whichever node is primary. It tells the loss and the first session after it
+/// (`StoreConnectionEvent`).
+///
+/// Thread-safety: `@unchecked Sendable` because all state (`idle`, `openCount`, `isClosed`, the
+/// generation and the counters) is
 /// touched only while holding `condition`, and a connection leaves `idle` before its borrower
 /// uses it and returns only after — so no connection is ever used by two threads at once.
 /// `withConnection` blocks the calling thread while it waits: call it from the store's queues
@@ -40,9 +48,17 @@ package final class PostgreSQLConnectionPool: @unchecked Sendable {
     private var openCount = 0
     private var waiterCount = 0
     private var isClosed = false
+    /// Stepped when a node is lost: sessions of an earlier generation are closed, not lent.
+    private var generation = 0
+    /// Whether a loss was told and no session has opened since.
+    private var restorePending = false
+    private var reconnects = 0
+    private var nodeLosses = 0
+    private let events: @Sendable (StoreConnectionEvent) -> Void
 
-    package init(configuration: Configuration) {
+    package init(configuration: Configuration, events: @escaping @Sendable (StoreConnectionEvent) -> Void = { _ in }) {
         self.configuration = configuration
+        self.events = events
         redactedURI = PostgreSQLURI.redacted(configuration.uri)
     }
 
@@ -55,11 +71,12 @@ package final class PostgreSQLConnectionPool: @unchecked Sendable {
         return try body(connection)
     }
 
-    /// Open sessions, idle ones, and borrowers waiting (for metrics and tests).
-    package var statistics: (open: Int, idle: Int, waiting: Int) {
+    /// Open sessions, those lent, borrowers waiting, and the losses and reconnections since start.
+    package var statistics: StoreConnectionStatistics {
         condition.lock()
         defer { condition.unlock() }
-        return (openCount, idle.count, waiterCount)
+        return StoreConnectionStatistics(
+            open: openCount, inUse: openCount - idle.count, waiting: waiterCount, reconnects: reconnects, nodeLosses: nodeLosses)
     }
 
     /// Closes the idle connections and refuses further checkouts; connections still lent are
@@ -105,11 +122,14 @@ package final class PostgreSQLConnectionPool: @unchecked Sendable {
                 openCount += 1
                 condition.unlock()
                 do {
-                    return try PostgreSQLConnection(
+                    let connection = try PostgreSQLConnection(
                         uri: configuration.uri,
                         connectTimeoutSeconds: configuration.connectTimeoutSeconds)
+                    opened(connection)
+                    return connection
                 } catch {
                     release(slotOf: nil)
+                    noteLoss(of: nil, reason: error.message)
                     throw error
                 }
             }
@@ -134,20 +154,58 @@ package final class PostgreSQLConnectionPool: @unchecked Sendable {
         if connection.isHealthy { return connection }
         do {
             try connection.reopen()
+            opened(connection)
             return connection
         } catch {
             release(slotOf: connection)
+            noteLoss(of: nil, reason: error.message)
             throw error
         }
+    }
+
+    /// A session just opened (or re-opened) joins the current generation; the first after a loss
+    /// says where the store is back.
+    private func opened(_ connection: PostgreSQLConnection) {
+        condition.lock()
+        connection.poolGeneration = generation
+        let restored = restorePending
+        if restored {
+            restorePending = false
+            reconnects += 1
+        }
+        condition.unlock()
+        if restored { events(.restored(node: connection.node)) }
+    }
+
+    /// A node lost, found by `connection` (nil: a session could not be opened): the first report of
+    /// a generation drops the idle sessions and starts the next; later ones add nothing.
+    private func noteLoss(of connection: PostgreSQLConnection?, reason: String) {
+        condition.lock()
+        guard connection.map({ $0.poolGeneration == generation }) ?? !restorePending else {
+            condition.unlock()
+            return
+        }
+        generation += 1
+        nodeLosses += 1
+        restorePending = true
+        let closing = idle
+        idle.removeAll()
+        openCount -= closing.count
+        condition.broadcast()
+        condition.unlock()
+        _ = closing  // PQfinish runs in deinit, outside the lock
+        events(.lost(reason: reason))
     }
 
     private func checkin(_ connection: PostgreSQLConnection) {
         // A connection that comes back inside a transaction (a body that escaped BEGIN without
         // COMMIT) must not hand that transaction to the next borrower.
         if connection.isConnected, connection.isInTransaction { try? connection.execute("ROLLBACK") }
+        if connection.hasLostItsNode { noteLoss(of: connection, reason: connection.lossReason) }
         condition.lock()
-        if isClosed {
+        if isClosed || connection.poolGeneration < generation {
             openCount -= 1
+            condition.signal()
             condition.unlock()
             return
         }

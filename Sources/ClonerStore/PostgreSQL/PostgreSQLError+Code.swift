@@ -30,6 +30,8 @@ extension PostgreSQLError {
         // Class 25 — invalid transaction state
         package static let activeSQLTransaction = Code(rawValue: "25001")
         package static let inFailedSQLTransaction = Code(rawValue: "25P02")
+        /// A write sent to a node in recovery (a standby, or a primary being demoted).
+        package static let readOnlySQLTransaction = Code(rawValue: "25006")
         // Class 26 — invalid SQL statement name (a prepared statement the server no longer has)
         package static let invalidSQLStatementName = Code(rawValue: "26000")
         // Class 3D — invalid catalog name (no such database)

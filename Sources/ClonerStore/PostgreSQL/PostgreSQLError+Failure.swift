@@ -11,17 +11,13 @@ extension PostgreSQLError {
         return DatabaseFailure(backend: "PostgreSQL", code: code?.rawValue ?? "pool", message: text, sql: sql, isBusy: isBusy)
     }
 
-    /// Whether trying again soon may succeed: the server could not be reached or is shutting down
-    /// or starting, it has no connection slot left, a lock wait timed out, the pool was
-    /// exhausted, or the transaction lost a serialization race (the service answers 503 +
-    /// Retry-After for these, not 500).
+    /// Whether trying again soon may succeed: the server has no connection slot left, a lock wait
+    /// timed out, the pool was exhausted, or the transaction lost a serialization race (the
+    /// service answers 503 + Retry-After for these, not 500). A lost node is said apart
+    /// (`isNodeLost`): it is no contention.
     package var isBusy: Bool {
-        if kind == .poolExhausted || kind == .connection || isRetryableTransactionFailure { return true }
+        if kind == .poolExhausted || isRetryableTransactionFailure { return true }
         guard let code else { return false }
-        return code.errorClass == "08"
-            || [
-                .tooManyConnections, .lockNotAvailable, .adminShutdown,
-                .crashShutdown, .cannotConnectNow,
-            ].contains(code)
+        return [.tooManyConnections, .lockNotAvailable].contains(code)
     }
 }

@@ -35,6 +35,9 @@ package struct PostgreSQLError: Error, Sendable, CustomStringConvertible {
     package let sql: String?
     /// The connection's URI with its password replaced by `***`.
     package let connection: String?
+    /// The session was lost while its transaction committed: the server may have kept it, so
+    /// what it wrote is to be looked for, never assumed absent.
+    package var outcomeUnknown = false
 
     package init(
         kind: Kind, code: Code?, message: String, detail: String? = nil, hint: String? = nil,
@@ -62,6 +65,16 @@ package struct PostgreSQLError: Error, Sendable, CustomStringConvertible {
     package var isUniqueViolation: Bool { code == .uniqueViolation }
     package var isForeignKeyViolation: Bool { code == .foreignKeyViolation }
     package var isConnectionLost: Bool { kind == .connection }
+
+    /// Whether the node this session reached can no longer take its writes: the session was lost
+    /// or could not be opened (no primary answers through the URI), the server is shutting down
+    /// or starting (57P01–57P03), or it is a standby now (25006: a demoted primary). Every pooled
+    /// session to that node is as useless, and the next one must find the primary afresh.
+    package var isNodeLost: Bool {
+        if kind == .connection { return true }
+        guard let code else { return false }
+        return code.errorClass == "08" || [.adminShutdown, .crashShutdown, .cannotConnectNow, .readOnlySQLTransaction].contains(code)
+    }
 
     package var description: String {
         var text = "PostgreSQL error"

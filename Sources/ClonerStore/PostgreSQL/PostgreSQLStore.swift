@@ -40,7 +40,7 @@ final class PostgreSQLStore: StoreBackend {
     /// `StoreError.busy`.
     init(
         uri: String, schema: StoreSchema, maximumConnections: Int = 10, checkoutTimeout: Duration = .seconds(5),
-        log: (String) -> Void = { _ in }
+        log: (String) -> Void = { _ in }, events: @escaping @Sendable (StoreConnectionEvent) -> Void = { _ in }
     ) throws {
         let layout = PostgreSQLSchema(schema: schema)
         self.layout = layout
@@ -48,7 +48,8 @@ final class PostgreSQLStore: StoreBackend {
         let maximumAttempts = 5
         let pool = PostgreSQLConnectionPool(
             configuration: .init(
-                uri: uri, maximumConnections: maximumConnections, checkoutTimeout: checkoutTimeout))
+                uri: uri, maximumConnections: maximumConnections, checkoutTimeout: checkoutTimeout),
+            events: events)
         self.pool = pool
         let problems = layout.identifierProblems()
         guard problems.isEmpty else {
@@ -99,7 +100,7 @@ final class PostgreSQLStore: StoreBackend {
                     }
                 }
             } catch let error as PostgreSQLError {
-                if error.isConnectionLost && attempt < 2 { continue }
+                if error.isNodeLost && attempt < 2 { continue }
                 throw error.storeError(layout: layout)
             }
         }
@@ -126,6 +127,12 @@ final class PostgreSQLStore: StoreBackend {
                         try body(PostgreSQLStoreContext(connection: connection, layout: layout))
                     }
                 }
+            } catch let error as PostgreSQLError where error.isNodeLost && !error.outcomeUnknown && attempt == 1 {
+                // Nothing was written, and the pool has dropped the sessions to the lost node: a
+                // primary already promoted (a switchover) takes the write at once.
+                continue
+            } catch StoreError.unavailable(_, outcomeUnknown: false) where attempt == 1 {
+                continue
             } catch let error as PostgreSQLError where error.isRetryableTransactionFailure {
                 let waited = ContinuousClock.now - started
                 guard waited < retryDeadline else { throw StoreError.busy(waited: waited) }
@@ -142,11 +149,22 @@ final class PostgreSQLStore: StoreBackend {
         pool.closeIdle()
     }
 
-    /// Whether the database takes writes now: one round trip on a pooled connection, false on a
-    /// read-only standby or when no connection can be had.
-    func isWritable() -> Bool {
-        (try? pool.withConnection { connection in
-            try connection.query("SELECT NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off'")[0].bool(0)
-        }) ?? false
+    /// Whether the database takes writes now: one round trip on a pooled connection; not on a
+    /// read-only standby, or when no session can be had (the reason says which).
+    func writability() -> StoreWritability {
+        do {
+            return try pool.withConnection { connection in
+                let row = try connection.query("SELECT pg_is_in_recovery(), current_setting('transaction_read_only') = 'on'")[0]
+                if row.bool(0) { return .notWritable(reason: "the database node reached (\(connection.node)) is a standby in recovery") }
+                if row.bool(1) { return .notWritable(reason: "the database session is read-only (default_transaction_read_only)") }
+                return .writable
+            }
+        } catch let error as PostgreSQLError {
+            return .notWritable(reason: "the database cannot be reached: \(error.message)")
+        } catch {
+            return .notWritable(reason: "the database cannot be reached: \(error)")
+        }
     }
+
+    var connectionStatistics: StoreConnectionStatistics? { pool.statistics }
 }

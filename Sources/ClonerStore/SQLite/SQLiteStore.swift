@@ -102,9 +102,14 @@ final class SQLiteStore: StoreBackend {
 
     /// Whether the file and its folder (where SQLite puts the WAL) can be written. Deliberately does
     /// not take the write lock.
-    func isWritable() -> Bool {
-        guard path != ":memory:" else { return true }
+    func writability() -> StoreWritability {
+        guard path != ":memory:" else { return .writable }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return access(path, W_OK) == 0 && access(directory, W_OK) == 0
+        if access(path, W_OK) != 0 { return .notWritable(reason: "the database file \(path) cannot be written by this process") }
+        if access(directory, W_OK) != 0 { return .notWritable(reason: "the folder \(directory) (where SQLite keeps its journal) cannot be written") }
+        return .writable
     }
+
+    /// One file, no pool to watch.
+    var connectionStatistics: StoreConnectionStatistics? { nil }
 }

@@ -50,6 +50,18 @@ extension SQLStoreContext {
         return cancelled == 1
     }
 
+    func failJob(id: String, error: Data, now: Date, releasingKey: Bool) throws -> Bool {
+        let failed = try connection.perform(
+            """
+            UPDATE \(jobs) SET status = 'failed', error = \(p(2)), finished_at = \(p(3)), lease_expires_at = NULL
+            WHERE id = \(p(1)) AND status IN ('queued', 'running')
+            """, arguments: [.text(id), .bytes(error), .timestamp(now)])
+        if failed == 1, releasingKey {
+            try connection.perform("DELETE FROM \(idempotency) WHERE location = \(p(1))", arguments: [.text("/jobs/\(id)")])
+        }
+        return failed == 1
+    }
+
     func statementInterrupter() -> any StatementInterrupter {
         connection.statementInterrupter()
     }

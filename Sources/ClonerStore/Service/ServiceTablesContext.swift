@@ -54,6 +54,10 @@ public protocol ServiceTablesContext {
     /// `Idempotency-Key` answer pointing at it, so a retry with that key runs again. False when
     /// the row was no longer queued or running.
     @discardableResult func cancelJob(id: String, error: Data?, now: Date) throws -> Bool
+    /// Marks queued or running job `id` failed with `error`, keeping when it was made; false when
+    /// it had already finished (its work committed after all). `releasingKey`: the key that
+    /// started it runs again on a retry (the work was lost with its database, not refused).
+    @discardableResult func failJob(id: String, error: Data, now: Date, releasingKey: Bool) throws -> Bool
     /// What stops the statement this transaction's connection runs, from another thread, while
     /// the transaction is open: `sqlite3_interrupt`, libpq's `PQcancel`.
     func statementInterrupter() -> any StatementInterrupter
