@@ -4,6 +4,6 @@ public enum StoreConnectionEvent: Sendable, Equatable {
     /// A session found its node gone, shutting down, or demoted to a standby: every pooled
     /// session to it was dropped, and the next opens look for the primary afresh.
     case lost(reason: String)
-    /// The first session opened after a loss: `node` is the host and port it reached.
+    /// The first write committed after a loss: `node` is the host and port that took it.
     case restored(node: String)
 }

@@ -5,7 +5,7 @@ public struct StoreConnectionStatistics: Sendable, Equatable {
     public var open: Int
     public var inUse: Int
     public var waiting: Int
-    /// Sessions opened again after one was lost, since start.
+    /// Sessions opened while a loss was pending (until a write committed again), since start.
     public var reconnects: Int
     /// Times a lost node made the pool drop its sessions, since start.
     public var nodeLosses: Int

@@ -50,7 +50,7 @@ package final class PostgreSQLConnectionPool: @unchecked Sendable {
     private var isClosed = false
     /// Stepped when a node is lost: sessions of an earlier generation are closed, not lent.
     private var generation = 0
-    /// Whether a loss was told and no session has opened since.
+    /// Whether a loss was told and no write has committed since.
     private var restorePending = false
     private var reconnects = 0
     private var nodeLosses = 0
@@ -163,16 +163,21 @@ package final class PostgreSQLConnectionPool: @unchecked Sendable {
         }
     }
 
-    /// A session just opened (or re-opened) joins the current generation; the first after a loss
-    /// says where the store is back.
+    /// A session just opened (or re-opened) joins the current generation; one opened while a loss
+    /// is pending counts as a reconnection.
     private func opened(_ connection: PostgreSQLConnection) {
         condition.lock()
         connection.poolGeneration = generation
-        let restored = restorePending
-        if restored {
-            restorePending = false
-            reconnects += 1
-        }
+        if restorePending { reconnects += 1 }
+        condition.unlock()
+    }
+
+    /// A write committed on `connection`: the first after a loss says the store is back, and on
+    /// which node. A session merely opened is not enough — a standby takes sessions too.
+    package func noteWriteCommitted(on connection: PostgreSQLConnection) {
+        condition.lock()
+        let restored = restorePending && connection.poolGeneration == generation
+        if restored { restorePending = false }
         condition.unlock()
         if restored { events(.restored(node: connection.node)) }
     }

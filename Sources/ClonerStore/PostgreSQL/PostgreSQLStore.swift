@@ -123,9 +123,11 @@ final class PostgreSQLStore: StoreBackend {
                     let clones = connection.cloneSession
                     try clones.prepare(connection, schema: layout.schema)
                     clones.began(attempt: attempt)
-                    return try connection.transaction(.readCommitted, participant: clones) {
+                    let result = try connection.transaction(.readCommitted, participant: clones) {
                         try body(PostgreSQLStoreContext(connection: connection, layout: layout))
                     }
+                    pool.noteWriteCommitted(on: connection)
+                    return result
                 }
             } catch let error as PostgreSQLError where error.isNodeLost && !error.outcomeUnknown && attempt == 1 {
                 // Nothing was written, and the pool has dropped the sessions to the lost node: a
