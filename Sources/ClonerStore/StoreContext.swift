@@ -27,6 +27,8 @@ public protocol StoreContext: ServiceTablesContext {
     func destinationIDs(of relationship: RelationshipDescription, for sources: [Int64]) throws -> [Int64: [Int64]]
     /// An object's row version, or nil when it does not exist.
     func version(entity: String, id: Int64) throws -> Int64?
+    /// Which of `ids` exist in `entity`: one query, however many ids.
+    func existingIDs(entity: String, ids: [Int64]) throws -> Set<Int64>
     /// Records of one entity by `_id`, in the order of `ids`, missing ones left out, held by
     /// position for an answer that writes them all (the read routes): one query for the rows
     /// (which reads binary values of up to 16 KiB) plus one per relationship stored elsewhere, and

@@ -1,26 +1,48 @@
 import ClonerModel
 
 /// Decoding a request body into a `RecordInput`, collecting every field error instead of stopping
-/// at the first, so one 422 tells the client everything to fix.
+/// at the first, so one 422 tells the client everything to fix, and every link it makes to an
+/// existing object, for the links to missing objects to join them (`RecordBody`).
 extension RecordInput {
     /// Parses and checks a `POST`/`PATCH` body.
     public static func decode(
         _ body: [UInt8], entity: EntityDescription, model: DataModel, mode: Mode
     ) throws(RecordDecodingError) -> RecordInput {
-        let json: JSONValue
-        do {
-            json = try JSONValue(parsing: body)
-        } catch {
-            throw .invalidJSON(error)
-        }
-        return try decode(json, entity: entity, model: model, mode: mode)
+        let read = try readBody(body, entity: entity, model: model, mode: mode)
+        guard read.problems.isEmpty else { throw .invalidFields(read.problems) }
+        return read.input
     }
 
     /// Checks an already parsed body.
     public static func decode(
         _ json: JSONValue, entity: EntityDescription, model: DataModel, mode: Mode
     ) throws(RecordDecodingError) -> RecordInput {
+        let read = try readBody(json, entity: entity, model: model, mode: mode)
+        guard read.problems.isEmpty else { throw .invalidFields(read.problems) }
+        return read.input
+    }
+
+    /// Parses a `POST`/`PATCH` body and reads it against the model, keeping its problems and
+    /// its links instead of throwing them: only text that is not JSON throws.
+    static func readBody(
+        _ body: [UInt8], entity: EntityDescription, model: DataModel, mode: Mode
+    ) throws(RecordDecodingError) -> RecordBody {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: body)
+        } catch {
+            throw .invalidJSON(error)
+        }
+        return try readBody(json, entity: entity, model: model, mode: mode)
+    }
+
+    /// Reads an already parsed body; a body that is no JSON object throws, as nothing in it can
+    /// be read.
+    static func readBody(
+        _ json: JSONValue, entity: EntityDescription, model: DataModel, mode: Mode
+    ) throws(RecordDecodingError) -> RecordBody {
         var errors: [FieldError] = []
+        var links: [RecordLink] = []
         guard case .object(let members) = json else {
             throw .invalidFields([
                 FieldError(
@@ -28,11 +50,9 @@ extension RecordInput {
                     message: "the request body must be a JSON object of \(entity.name)'s attributes and relationships, got \(RecordJSONCoding.describe(json))")
             ])
         }
-        let input = decodeObject(members, entity: entity, model: model, mode: mode, path: "", parentLink: nil, depth: 0, errors: &errors)
-        guard errors.isEmpty else {
-            throw .invalidFields(errors.sorted { $0.field < $1.field })
-        }
-        return input
+        let input = decodeObject(
+            members, entity: entity, model: model, mode: mode, path: "", parentLink: nil, depth: 0, errors: &errors, links: &links)
+        return RecordBody(input: input, problems: errors.sorted { $0.field < $1.field }, links: links)
     }
 
     /// Nested objects deeper than this are refused (the JSON parser's own limit is higher).
@@ -40,7 +60,7 @@ extension RecordInput {
 
     private static func decodeObject(
         _ members: [String: JSONValue], entity: EntityDescription, model: DataModel, mode: Mode,
-        path: String, parentLink: String?, depth: Int, errors: inout [FieldError]
+        path: String, parentLink: String?, depth: Int, errors: inout [FieldError], links: inout [RecordLink]
     ) -> RecordInput {
         var input = RecordInput(entity: entity.name, mode: mode, linkedToParentThrough: parentLink, path: path)
         let isNested = !path.isEmpty
@@ -95,7 +115,7 @@ extension RecordInput {
                     errors.append(FieldError(field: field, message: "links to the enclosing object, which sets it; leave it out"))
                     continue
                 }
-                if let decoded = decodeRelationship(value, relationship, model: model, field: field, depth: depth, errors: &errors) {
+                if let decoded = decodeRelationship(value, relationship, model: model, field: field, depth: depth, errors: &errors, links: &links) {
                     input.relationships[name] = decoded
                 }
             } else {
@@ -121,7 +141,7 @@ extension RecordInput {
 
     private static func decodeRelationship(
         _ value: JSONValue, _ relationship: RelationshipDescription, model: DataModel,
-        field: String, depth: Int, errors: inout [FieldError]
+        field: String, depth: Int, errors: inout [FieldError], links: inout [RecordLink]
     ) -> RelationshipValue? {
         if relationship.isToMany {
             guard case .array(let elements) = value else {
@@ -139,7 +159,8 @@ extension RecordInput {
             var failed = false
             for (position, element) in elements.enumerated() {
                 let elementField = "\(field)[\(position)]"
-                guard let reference = decodeReference(element, relationship, model: model, field: elementField, depth: depth, errors: &errors) else {
+                guard let reference = decodeReference(element, relationship, model: model, field: elementField, depth: depth, errors: &errors, links: &links)
+                else {
                     failed = true
                     continue
                 }
@@ -158,18 +179,20 @@ extension RecordInput {
             }
             return .toOne(nil)
         }
-        guard let reference = decodeReference(value, relationship, model: model, field: field, depth: depth, errors: &errors) else { return nil }
+        guard let reference = decodeReference(value, relationship, model: model, field: field, depth: depth, errors: &errors, links: &links) else { return nil }
         return .toOne(reference)
     }
 
     private static func decodeReference(
         _ value: JSONValue, _ relationship: RelationshipDescription, model: DataModel,
-        field: String, depth: Int, errors: inout [FieldError]
+        field: String, depth: Int, errors: inout [FieldError], links: inout [RecordLink]
     ) -> Reference? {
         switch value {
         case .integer(let id) where id > 0:
+            links.append(RecordLink(relationship: relationship, id: id, field: field))
             return .existing(id)
         case .double(let number) where number >= 1 && number.rounded(.towardZero) == number && Int64(exactly: number) != nil:
+            links.append(RecordLink(relationship: relationship, id: Int64(number), field: field))
             return .existing(Int64(number))
         case .object(let members):
             guard depth + 1 < maximumNesting else {
@@ -181,7 +204,7 @@ extension RecordInput {
             }
             let nested = decodeObject(
                 members, entity: destination, model: model, mode: .create, path: field,
-                parentLink: relationship.inverseName, depth: depth + 1, errors: &errors)
+                parentLink: relationship.inverseName, depth: depth + 1, errors: &errors, links: &links)
             return .new(nested)
         default:
             let shape = relationship.isToMany ? "an element" : "a value"

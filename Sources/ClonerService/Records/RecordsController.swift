@@ -213,18 +213,20 @@ final class RecordsController: Sendable {
     func create(_ request: HTTPRequest) throws -> HTTPResponse {
         let entity = try request.entity(in: model)
         try request.requireJSONBody()
-        let input: RecordInput
         try checkWidth(request.body)
-        do {
-            input = try RecordInput.decode(request.body, entity: entity, model: model, mode: .create)
-        } catch {
-            throw error.problem
-        }
-        let changes = input.changeSet()
+        let body = try readBody(request.body, entity: entity, mode: .create)
+        if !body.problems.isEmpty { throw try refusal(body) }
+        let changes = body.input.changeSet()
         let inlineBinaryBytes = inlineBinaryBytes
-        let records = try store.write { context -> StoredRecords in
-            let result = try context.save(changes)
-            return try context.fetchRecords(entity: entity.name, ids: [result.insertedIDs[0]], inlineBinaryBytes: inlineBinaryBytes)
+        let records: StoredRecords
+        do {
+            records = try store.write { context -> StoredRecords in
+                let result = try context.save(changes)
+                return try context.fetchRecords(entity: entity.name, ids: [result.insertedIDs[0]], inlineBinaryBytes: inlineBinaryBytes)
+            }
+        } catch let error as StoreError {
+            guard case .danglingReference = error else { throw error }
+            throw try refusal(body, otherwise: error)
         }
         guard records.count == 1 else { throw Problem.internalError() }
         return HTTPResponse.json(
@@ -232,6 +234,26 @@ final class RecordsController: Sendable {
             headers: [
                 "Location": "/\(entity.collection)/\(records.ids[0])", "ETag": records.entityTag(0),
             ])
+    }
+
+    /// The body of a create or PATCH read against the model; text that is not JSON is a 400.
+    private func readBody(_ bytes: [UInt8], entity: EntityDescription, mode: RecordInput.Mode) throws(Problem) -> RecordBody {
+        do {
+            return try RecordInput.readBody(bytes, entity: entity, model: model, mode: mode)
+        } catch {
+            throw error.problem
+        }
+    }
+
+    /// The one 422 for a body that cannot be saved: its value problems and every link to a
+    /// missing object, read in a transaction of its own (one query per relationship). The save
+    /// stops at the first missing link it meets, so when it is what refused the body the links
+    /// are read again to name them all; `otherwise` is thrown should they all exist by then.
+    private func refusal(_ body: RecordBody, otherwise error: (any Error)? = nil) throws -> any Error {
+        let missing = body.links.isEmpty ? [] : try store.read { try RecordLink.missing(body.links, in: $0) }
+        let problems = (body.problems + missing).sorted { $0.field < $1.field }
+        if problems.isEmpty, let error { return error }
+        return Problem.validationFailed(problems)
     }
 
     /// Refuses a body holding more objects or values than one request may, before it is parsed:
@@ -271,24 +293,33 @@ final class RecordsController: Sendable {
         let entity = try request.entity(in: model)
         let id = try request.objectID(of: entity)
         try request.requireJSONBody()
-        let input: RecordInput
         try checkWidth(request.body)
-        do {
-            input = try RecordInput.decode(request.body.isEmpty ? Array("{}".utf8) : request.body, entity: entity, model: model, mode: .update)
-        } catch {
-            throw error.problem
+        var body = try readBody(request.body.isEmpty ? Array("{}".utf8) : request.body, entity: entity, mode: .update)
+        let input = body.input
+        if let claimed = input.claimedID, claimed != id {
+            body.problems.append(
+                FieldError(field: "_id", message: "the body names \(entity.name) \(claimed) but the URL \(entity.name) \(id); _id cannot be changed"))
         }
         // After the body: a body that can never apply is what to fix first, whatever the
         // precondition says (a stale version is a 412 only for a request that could succeed).
+        if !body.problems.isEmpty { throw try refusal(body) }
         let expected = try RecordsController.expectedVersion(request)
-        if let claimed = input.claimedID, claimed != id {
-            throw Problem.validationFailed([
-                FieldError(field: "_id", message: "the body names \(entity.name) \(claimed) but the URL \(entity.name) \(id); _id cannot be changed")
-            ])
-        }
         let changes = input.changeSet(updating: id, expectedVersion: expected)
+        let records: StoredRecords
+        do {
+            records = try saveUpdate(input, changes: changes, id: id, entity: entity)
+        } catch let error as StoreError {
+            guard case .danglingReference = error else { throw error }
+            throw try refusal(body, otherwise: error)
+        }
+        guard records.count == 1 else { throw Problem.notFound("\(entity.name) \(id) does not exist") }
+        return HTTPResponse.json(recordBytes(records, entity: entity), headers: ["ETag": records.entityTag(0)])
+    }
+
+    /// Saves a PATCH's changes and reads the record back, in one write transaction.
+    private func saveUpdate(_ input: RecordInput, changes: ChangeSet, id: Int64, entity: EntityDescription) throws -> StoredRecords {
         let inlineBinaryBytes = inlineBinaryBytes
-        let records = try store.write { context -> StoredRecords in
+        return try store.write { context -> StoredRecords in
             if let claimed = input.claimedVersion, let current = try context.version(entity: entity.name, id: id), claimed != current {
                 // A body's _version is not a precondition (that is If-Match, 412) but a value that
                 // cannot be set: naming another one is an invalid field.
@@ -303,8 +334,6 @@ final class RecordsController: Sendable {
             _ = try context.save(changes)
             return try context.fetchRecords(entity: entity.name, ids: [id], inlineBinaryBytes: inlineBinaryBytes)
         }
-        guard records.count == 1 else { throw Problem.notFound("\(entity.name) \(id) does not exist") }
-        return HTTPResponse.json(recordBytes(records, entity: entity), headers: ["ETag": records.entityTag(0)])
     }
 
     // MARK: DELETE /{collection}/{id}

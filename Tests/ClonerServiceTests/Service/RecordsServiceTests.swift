@@ -155,7 +155,7 @@ struct RecordsServiceTests {
             try await expectInvalid(F.note(#""colour":"blue""#), field: "colour")
             try await expectInvalid(#"{"createDate":"\#(F.date)"}"#, field: "id")
             try await expectInvalid(F.note(#""template":987654"#), field: "template")
-            try await expectInvalid(#"{"text":"x","createDate":"\#(F.date)","tags":[\#(tagID), 987654]}"#, field: "tags", collection: "memos")
+            try await expectInvalid(#"{"text":"x","createDate":"\#(F.date)","tags":[\#(tagID), 987654]}"#, field: "tags[1]", collection: "memos")
             try await expectInvalid(F.note(#""items":[{"name":"ok"},{"name":7}]"#), field: "items[1].name")
             try await expectInvalid(F.note(#""_version":3"#), field: "_version")
             try await expectInvalid(#"{"image":"AAEC"}"#, field: "memo", collection: "attachments")
