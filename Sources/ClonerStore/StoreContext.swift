@@ -45,6 +45,9 @@ public protocol StoreContext: ServiceTablesContext {
     /// `_id`, as `fetchPositions`. Written once over SQL (`SQLStoreContext+Pages`): the page, its
     /// text sizes and its records in one query.
     func fetchRecordPage(_ request: FetchRequest, pageSize: Int, inlineBinaryBytes: Int, textBytes: Int) throws -> RecordPage
+    /// How many objects of `request.entity` its filters match, whatever its position, order and
+    /// limit: one query, which visits every matching row (a list's `count=true`).
+    func countRecords(_ request: FetchRequest) throws -> Int64
     /// The bytes of the text and json values of each of objects `ids` of `entity`, in the order of
     /// `ids` (0 for a missing one): one query, without reading the values.
     func textBytes(entity: String, ids: [Int64]) throws -> [Int]

@@ -346,6 +346,11 @@ private struct EntityOperations {
                 ),
                 "schema": ["type": "string"],
             ],
+            [
+                "name": "count", "in": "query",
+                "description": "`true` adds `count`, the records the filters match; it visits every one of them.",
+                "schema": ["type": "boolean", "default": false],
+            ],
         ]
         // A property named like a control (`order`, `limit`) is filtered only by its explicit
         // `where.` form, so no parameter is listed twice; every other one by its plain name.
@@ -370,6 +375,10 @@ private struct EntityOperations {
                 "next": [
                     "type": ["string", "null"], "description": "The next page (path and query), or null on the last page.",
                     "pattern": "^/[^?]+\\?(.+&)?cursor=[A-Za-z0-9_-]+$",
+                ],
+                "count": [
+                    "type": "integer", "format": "int64", "minimum": 0,
+                    "description": "With `count=true`: the records the filters match, on every page.",
                 ],
             ],
         ]

@@ -7,7 +7,8 @@
 /// working.
 enum ListQuery {
     /// The parameters the list route reads as controls, never as filters.
-    static let controls: Set<String> = ["limit", "after", "cursor", "order"]
+    /// `count` came after the others: a property named `count` is filtered as `where.count`.
+    static let controls: Set<String> = ["limit", "after", "cursor", "order", "count"]
 
     /// The prefix of the explicit filter form, `where.name`.
     static let filterPrefix = "where."

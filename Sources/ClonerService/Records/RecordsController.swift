@@ -48,6 +48,7 @@ final class RecordsController: Sendable {
         var errors: [FieldError] = []
         var seen: Set<String> = []
         var cursorText: String?
+        var counted = false
         for item in request.queryItems {
             // A filter is one whichever form names it: `name` and `where.name` together are a repeat.
             let isControl = ListQuery.controls.contains(item.name)
@@ -71,6 +72,12 @@ final class RecordsController: Sendable {
                 }
             case "cursor":
                 cursorText = item.value
+            case "count":
+                switch item.value {
+                case "true": counted = true
+                case "false": counted = false
+                default: errors.append(FieldError(field: "count", message: "expected true or false, got \(RecordJSONCoding.quoted(item.value))"))
+                }
             case "order":
                 let keys = item.value.split(separator: ",", omittingEmptySubsequences: false)
                 guard keys.count <= RecordsController.maximumOrderKeys else {
@@ -115,9 +122,11 @@ final class RecordsController: Sendable {
         // The records are read by position and written straight from the page (no per-record
         // dictionary); only the page is faulted in, one row more tells whether a next page exists.
         let inlineBinaryBytes = inlineBinaryBytes, pageTextBytes = pageTextBytes
-        let page = try store.read { context -> RecordPage in
+        let (page, count) = try store.read { context -> (RecordPage, Int64?) in
             do {
-                return try context.fetchRecordPage(fetch, pageSize: pageSize, inlineBinaryBytes: inlineBinaryBytes, textBytes: pageTextBytes)
+                // The count in the page's snapshot: what the filters match as the page was read.
+                let page = try context.fetchRecordPage(fetch, pageSize: pageSize, inlineBinaryBytes: inlineBinaryBytes, textBytes: pageTextBytes)
+                return (page, counted ? try context.countRecords(fetch) : nil)
             } catch StoreError.notFound(_, let id) where id == fetch.after {
                 // `after` names a record whose sort keys are needed and it is gone: a bad
                 // parameter, not a missing collection, so 422 naming `after` rather than a 404.
@@ -142,6 +151,10 @@ final class RecordsController: Sendable {
             writer.string(nextPage(request, cursor: ListCursor(order: ListCursor.orderText(fetch.sort), position: lastPosition)))
         } else {
             writer.null()
+        }
+        if let count {
+            writer.key("count")
+            writer.integer(count)
         }
         writer.endObject()
         return .json(writer.bytes)
@@ -173,7 +186,7 @@ final class RecordsController: Sendable {
         throw FieldError(
             field: parameter,
             message:
-                "\(entity.name) has no attribute named \(name); the query parameters are limit, after, cursor, order, attribute names, and where.NAME for any attribute"
+                "\(entity.name) has no attribute named \(name); the query parameters are limit, after, cursor, order, count, attribute names, and where.NAME for any attribute"
         )
     }
 

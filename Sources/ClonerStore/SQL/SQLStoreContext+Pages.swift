@@ -78,13 +78,7 @@ extension SQLStoreContext {
         _ request: FetchRequest, keys: [FetchKeyColumn], limit: Int?, withRecords: Bool, _ body: (Connection.Row) throws -> Void
     ) throws {
         let entity = entity(request.entity)
-        var values: [Connection.Value] = []
-        values.reserveCapacity(request.predicates.count + keys.count + 1)
-        for predicate in request.predicates where !predicate.value.isNull {
-            _ = try keyColumn(entity, predicate.property)
-            guard let value = try Self.filterValue(predicate.value.blobKeyed, entity: entity.name, attribute: predicate.property) else { return }
-            values.append(value)
-        }
+        guard var values = try filterValues(request, entity: entity, capacity: request.predicates.count + keys.count + 1) else { return }
         let cursor = try pageCursor(request, entity: entity, keys: keys)
         for (index, value) in (cursor ?? []).enumerated() where value != .null {
             values.append(try Self.cursorValue(value, column: keys[index], entity: entity.name))
@@ -121,17 +115,8 @@ extension SQLStoreContext {
     /// cursor's non-NULL values in sort-key order (each named wherever the condition needs it),
     /// then the limit.
     private func pageSQL(_ shape: FetchPageShape, _ entity: EntityDescription, keys: [FetchKeyColumn]) throws -> String {
-        var conditions: [String] = []
         var parameter = 0
-        for predicate in shape.predicates {
-            let column = quoted(try keyColumn(entity, predicate.property).name)
-            if predicate.isNull {
-                conditions.append("\(column) IS NULL")
-            } else {
-                parameter += 1
-                conditions.append("\(column) = \(Dialect.parameter(parameter))")
-            }
-        }
+        var conditions = try filterConditions(shape.predicates, entity, parameter: &parameter)
         if let cursorNulls = shape.cursorNulls {
             var places: [String] = []
             for isNull in cursorNulls {
@@ -174,6 +159,35 @@ extension SQLStoreContext {
         sql += " ORDER BY " + order.joined(separator: ", ")
         if shape.limited { sql += " LIMIT \(Dialect.parameter(parameter + 1))" }
         return sql
+    }
+
+    /// The bound values of `request`'s filters other than NULL, in their order, in an array
+    /// reserving `capacity`; nil when one of them is a value nothing stored can equal (no row matches).
+    func filterValues(_ request: FetchRequest, entity: EntityDescription, capacity: Int = 0) throws -> [Connection.Value]? {
+        var values: [Connection.Value] = []
+        values.reserveCapacity(max(capacity, request.predicates.count))
+        for predicate in request.predicates where !predicate.value.isNull {
+            _ = try keyColumn(entity, predicate.property)
+            guard let value = try Self.filterValue(predicate.value.blobKeyed, entity: entity.name, attribute: predicate.property) else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// The conditions of filters of these shapes, their parameters numbered after `parameter`
+    /// (moved past the last): `IS NULL`, or equality with the next parameter.
+    func filterConditions(_ predicates: [FetchPageShape.Predicate], _ entity: EntityDescription, parameter: inout Int) throws -> [String] {
+        var conditions: [String] = []
+        for predicate in predicates {
+            let column = quoted(try keyColumn(entity, predicate.property).name)
+            if predicate.isNull {
+                conditions.append("\(column) IS NULL")
+            } else {
+                parameter += 1
+                conditions.append("\(column) = \(Dialect.parameter(parameter))")
+            }
+        }
+        return conditions
     }
 
     /// The column `property` filters or sorts on: `_id`, `_version`, an attribute, or a to-one
