@@ -22,10 +22,18 @@ import Testing
     }
 
     @Test func fieldLookups() {
-        let headers: HTTPHeaders = ["If-None-Match": "%221%22", "Prefer": "handling%3Dlenient%2C%20respond-async"]
-        #expect(headers.percentDecodedValue("if-none-match") == "\"1\"")
-        #expect(headers.percentDecodedValue("If-Match") == nil)
-        #expect(headers.containsPercentDecodedToken("respond-async", in: "prefer"))
+        let headers: HTTPHeaders = [
+            "if-none-match": "%221%22", "Prefer": "handling%3Dlenient%2C%20respond-async", "Range": "bytes%3D0-3",
+            "Idempotency-Key": "order%2042%2Fa",
+        ]
+        #expect(headers.clientValue(.ifNoneMatch) == "\"1\"")
+        #expect(headers.clientValue(.ifMatch) == nil)
+        #expect(headers.clientValue(.range) == "bytes=0-3")
+        #expect(headers.clientValue(.idempotencyKey) == "order 42/a")
+        #expect(headers.containsClientToken("respond-async", in: .prefer))
         #expect(!headers.containsToken("respond-async", in: "Prefer"), "the plain lookup sees one odd token")
+        let plain: HTTPHeaders = ["Idempotency-Key": "order 42/a", "Range": "bytes=0-3"]
+        #expect(plain.clientValue(.idempotencyKey) == "order 42/a")
+        #expect(plain.clientValue(.range) == "bytes=0-3")
     }
 }

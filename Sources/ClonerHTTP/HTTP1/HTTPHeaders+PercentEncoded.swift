@@ -1,21 +1,25 @@
 /// Header values as a generated client may send them. swift-openapi-generator's runtime writes
 /// every header parameter as a URI component (`simple` style), so `If-None-Match: "3"` leaves it as
-/// `%223%22` and `Prefer: respond-async, wait=5` as `respond-async%2C%20wait%3D5`. A value in that
-/// form — only RFC 3986 unreserved characters (§2.3) and `%XX` escapes (§2.1), at least one escape —
-/// holds no entity tag (those need `"` or are `*`), no preference the service acts on, and no
-/// acceptable request id (`%` is not among its characters) as written, so for those fields reading
-/// it decoded cannot change what a value some other client sent means to the service. Fields whose
-/// values are opaque (`Idempotency-Key`) must not be read this way: there `a%3Ab` and `a:b` are two
-/// keys a client may both use.
+/// `%223%22`, `Prefer: respond-async, wait=5` as `respond-async%2C%20wait%3D5` and `Range:
+/// bytes=0-3` as `bytes%3D0-3`. The fields a client sets as parameters (`ClientHeaderField`) are
+/// read here only, and alike: a value in that form — only RFC 3986 unreserved characters (§2.3)
+/// and `%XX` escapes (§2.1), at least one escape — is read decoded, any other as written. No
+/// entity tag (those need `"` or are `*`), range (`=`), preference the service acts on, or
+/// acceptable request id (`%` is not among its characters) has that form as written, so decoding
+/// cannot change what another client's value means. An `Idempotency-Key` is opaque, so there the
+/// form is taken for what it is, an encoding: `order%2042%2Fa` from a generated client and
+/// `order 42/a` from curl are one key, and a retry through either replays the first answer (a
+/// client that means a literal `%20` in a key sends the key `a b` for `a%20b`).
 extension HTTPHeaders {
-    /// The first value of `name`, percent-decoded when it has the percent-encoded form.
-    public func percentDecodedValue(_ name: String) -> String? {
-        self[name].map(Self.decodingPercentEncodedForm)
+    /// The first value of `field`, in its canonical form: percent-decoded when it has the
+    /// percent-encoded form.
+    public func clientValue(_ field: ClientHeaderField) -> String? {
+        self[field.name].map(Self.decodingPercentEncodedForm)
     }
 
-    /// `containsToken(_:in:)` over the values of `name`, each decoded when percent-encoded.
-    public func containsPercentDecodedToken(_ token: String, in name: String) -> Bool {
-        for value in values(name) {
+    /// `containsToken(_:in:)` over the values of `field`, each in its canonical form.
+    public func containsClientToken(_ token: String, in field: ClientHeaderField) -> Bool {
+        for value in values(field.name) {
             for element in Self.decodingPercentEncodedForm(value).split(separator: ",") {
                 if element.trimmingOWS().equalsASCIICaseInsensitive(token) { return true }
             }

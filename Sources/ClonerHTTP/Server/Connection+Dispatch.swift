@@ -1,7 +1,7 @@
 /// Handing a parsed request to its route and taking the handler's answer back.
 extension Connection {
     func dispatch(_ head: RequestHead, body: [UInt8], number: Int) {
-        let clientID = head.headers.percentDecodedValue("x-request-id")
+        let clientID = head.headers.clientValue(.requestID)
         let id = clientID.flatMap { RequestIDGenerator.isAcceptable($0) ? $0 : nil } ?? owner.nextRequestID()
         var request = HTTPRequest(
             method: head.method, target: head.target, version: head.version, headers: head.headers,

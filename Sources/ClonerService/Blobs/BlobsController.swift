@@ -61,14 +61,14 @@ final class BlobsController: Sendable {
         let tag = Self.entityTag(reference)
         var headers: HTTPHeaders = ["ETag": tag, "Accept-Ranges": "bytes", "Content-Type": "application/octet-stream"]
         // RFC 9110 §13.1.2: a listed tag (weakly compared) or `*` means the client has it.
-        if let tags = request.headers.percentDecodedValue("If-None-Match"), EntityTags.noneMatch(tags, current: tag) {
+        if let tags = request.headers.clientValue(.ifNoneMatch), EntityTags.noneMatch(tags, current: tag) {
             return HTTPResponse(status: .notModified, headers: ["ETag": tag])
         }
         var status = HTTPStatus.ok
         var range = 0..<reference.size
         // RFC 9110 §14.2: Range is defined for GET only (a HEAD answers as the GET would).
-        if request.method == .get || request.method == .head, Self.ifRangeHolds(request.headers.percentDecodedValue("If-Range"), tag: tag) {
-            switch ByteRange(header: request.headers["Range"], size: reference.size) {
+        if request.method == .get || request.method == .head, Self.ifRangeHolds(request.headers.clientValue(.ifRange), tag: tag) {
+            switch ByteRange(header: request.headers.clientValue(.range), size: reference.size) {
             case .whole: break
             case .part(let part):
                 status = HTTPStatus(206)

@@ -62,7 +62,7 @@ final class ClonesController: Sendable {
         // Admitted before anything is queued, given back when the job has finished (or when no
         // job was started after all).
         try admission.admit(bytes: request.body.count)
-        let async = request.headers.containsPercentDecodedToken("respond-async", in: "Prefer") && !clone.dryRun
+        let async = request.headers.containsClientToken("respond-async", in: .prefer) && !clone.dryRun
         if async {
             let work = CloneJobWork(plan: plan, engine: engine, metrics: metrics, admission: admission, body: request.body)
             writeWorkers.submit { [self] in

@@ -40,6 +40,11 @@ final class Idempotency: Sendable {
         guard (1...maximumKeyLength).contains(key.utf8.count) else {
             throw Problem.validationFailed([FieldError(field: "Idempotency-Key", message: "expected 1 to \(maximumKeyLength) characters")])
         }
+        // A field value cannot carry these as written; decoded from `%00` or `%0A` they would be a
+        // key no other client could send (and NUL no PostgreSQL text can hold).
+        if key.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+            throw Problem.validationFailed([FieldError(field: "Idempotency-Key", message: "expected no control characters (after percent-decoding)")])
+        }
     }
 
     /// A digest of what the request asks for, to tell a retry from a different request reusing

@@ -29,7 +29,7 @@ struct IdempotentOperation: Sendable {
     /// The header's key, checked (a 422 naming it), with the fingerprint of the request's method,
     /// path and body — made only when a key came: a digest is not made for nothing.
     init(_ idempotency: Idempotency, request: HTTPRequest) throws(Problem) {
-        let key = request.headers["Idempotency-Key"]
+        let key = request.headers.clientValue(.idempotencyKey)
         if let key { try Idempotency.validate(key) }
         self.init(idempotency, request: request, key: key, fingerprint: key.map { _ in Idempotency.fingerprint(request) } ?? "")
     }

@@ -76,7 +76,7 @@ final class OperationsController: Sendable {
 
     /// The normalised model, with the fingerprint as ETag so clients can cache it.
     func modelResponse(_ request: HTTPRequest) -> HTTPResponse {
-        if let tags = request.headers.percentDecodedValue("If-None-Match"), EntityTags.noneMatch(tags, current: modelTag) {
+        if let tags = request.headers.clientValue(.ifNoneMatch), EntityTags.noneMatch(tags, current: modelTag) {
             return HTTPResponse(status: .notModified, headers: ["ETag": modelTag])
         }
         return HTTPResponse.json(modelDocument, headers: ["ETag": modelTag])

@@ -287,7 +287,7 @@ final class RecordsController: Sendable {
         }
         let entityTag = records.entityTag(0)
         // RFC 9110 §13.1.2: `*` matches any current representation, as a listed version does.
-        if let tags = request.headers.percentDecodedValue("If-None-Match"), EntityTags.noneMatch(tags, current: entityTag) {
+        if let tags = request.headers.clientValue(.ifNoneMatch), EntityTags.noneMatch(tags, current: entityTag) {
             return HTTPResponse(status: .notModified, headers: ["ETag": entityTag])
         }
         return HTTPResponse.json(recordBytes(records, entity: entity), headers: ["ETag": entityTag])
@@ -363,7 +363,7 @@ final class RecordsController: Sendable {
 
     /// `If-Match: "3"` → 3; `*` or no header → no check (RFC 9110 §13.1.1).
     static func expectedVersion(_ request: HTTPRequest) throws(Problem) -> Int64? {
-        guard let value = request.headers.percentDecodedValue("If-Match")?.trimmingCharacters(in: .whitespaces), value != "*" else { return nil }
+        guard let value = request.headers.clientValue(.ifMatch)?.trimmingCharacters(in: .whitespaces), value != "*" else { return nil }
         let versions = EntityTags.versions(value)
         guard versions.count == 1 else {
             throw Problem(code: .badRequest, detail: "If-Match must carry one entity tag as returned in ETag, e.g. \"3\"; got \(value)")

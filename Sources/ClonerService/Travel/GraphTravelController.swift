@@ -144,7 +144,7 @@ final class GraphTravelController: Sendable {
             dryRun: try GraphTravelController.flag(request, "dryRun"), returnIDs: try GraphTravelController.flag(request, "returnIds"),
             createMissing: try GraphTravelController.flag(request, "createMissing"), exclude: GraphTravelController.exclusions(request),
             maximumObjects: maximumObjects, maximumValueBytes: maximumValueBytes)
-        let key = request.headers["Idempotency-Key"]
+        let key = request.headers.clientValue(.idempotencyKey)
         if let key { try Idempotency.validate(key) }
         var importer = try GraphImporter(schema: store.schema, root: entity, options: options)
         // Its turn first: the body is read only by an import that may run, so the waiting ones
@@ -178,7 +178,7 @@ final class GraphTravelController: Sendable {
         let document = importer
         let store = self.store
         let collection = entity.collection
-        if request.headers.containsPercentDecodedToken("respond-async", in: "Prefer") && !options.dryRun {
+        if request.headers.containsClientToken("respond-async", in: .prefer) && !options.dryRun {
             // The key is claimed with the job row, as for a clone.
             let work = GraphImportJobWork(document: document, collection: collection, store: store, writeWorkers: writeWorkers, slot: slot)
             return try await onWriteWorker { [runner] in try runner.enqueue(work, operation: operation).response }
