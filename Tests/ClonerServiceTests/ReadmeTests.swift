@@ -25,6 +25,18 @@ import Testing
         #expect(dockerfile.contains("$(grep -v '^#' /tmp/debian-packages.txt)"))
     }
 
+    /// The one line of configuration the README gives a generated Swift client is the one the
+    /// client example runs with and its README shows: answers carry fractional seconds.
+    @Test func theSwiftClientConfigurationIsTheExamples() throws {
+        let line = "configuration: Configuration(dateTranscoder: .iso8601WithFractionalSeconds)"
+        #expect(Self.readme.contains(line))
+        #expect(try Self.file("examples/swift-client/README.md").contains(line))
+        #expect(
+            try Self.file("examples/swift-client/Sources/cloner-mobile-walk/main.swift").contains(
+                "= Configuration(dateTranscoder: .iso8601WithFractionalSeconds)"))
+        #expect(try Self.file("examples/swift-client/Sources/cloner-mobile-walk/main.swift").contains("configuration: configuration"))
+    }
+
     /// The async-job recipe reads the job's URL from `Location` however the header name is
     /// cased: haproxy (the README's own deployment) sends `location:`.
     @Test func theAsyncRecipeFindsTheJobWhateverTheHeaderCase() throws {
