@@ -17,8 +17,8 @@ protocol ChangeSetWriter {
     func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue], touched: inout TouchedObjects) throws
     /// Deletes the blobs among `candidates` nothing refers to any more: one statement.
     func sweepBlobs(_ candidates: Set<Data>) throws
-    /// Throws `danglingReference` naming the first of `ids` with no `relationship.destination` row.
-    func checkExist(_ entity: EntityDescription, _ relationship: RelationshipDescription, _ ids: [Int64]) throws
+    /// Which of `ids` name an object of `entity`: one query, however many.
+    func existingIDs(entity: String, ids: [Int64]) throws -> Set<Int64>
     /// Writes a to-one link (a checked target, or nil where optional) where the schema stores it,
     /// taking a one-to-one's target from its previous owner; notes whose record changed.
     func setToOne(
@@ -128,7 +128,7 @@ extension ChangeSetWriter {
     /// from its previous owner, keep ordered positions, and note whose record changed.
     func applyEdit(
         _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription,
-        edit: ChangeSet.RelationshipEdit, resolve: (ChangeSet.Reference) -> Int64,
+        edit: ChangeSet.RelationshipEdit, resolve: (ChangeSet.Reference) -> Int64, linkable: LinkableObjects,
         touched: inout TouchedObjects
     ) throws {
         switch edit {
@@ -137,7 +137,7 @@ extension ChangeSetWriter {
                 throw StoreError.invalidValue(entity: entity.name, property: relationship.name, reason: "is to-many: expected a list of _id values")
             }
             let target = reference.map(resolve)
-            if let target { try checkExist(entity, relationship, [target]) }
+            if let reference { try linkable.check(reference, resolved: target!, entity, relationship) }
             if target == nil && !relationship.isOptional {
                 throw StoreError.requiredRelationship(entity: entity.name, relationship: relationship.name)
             }
@@ -150,7 +150,7 @@ extension ChangeSetWriter {
             if Set(targets).count != targets.count {
                 throw StoreError.invalidValue(entity: entity.name, property: relationship.name, reason: "lists the same _id twice")
             }
-            try checkExist(entity, relationship, targets)
+            for (reference, target) in zip(references, targets) { try linkable.check(reference, resolved: target, entity, relationship) }
             try setToMany(entity, id: id, relationship: relationship, targets: targets, touched: &touched)
         }
         touched.insert(entity.name, id)
@@ -211,21 +211,20 @@ extension ChangeSetWriter {
                 return insertedIDs[index]
             }
         }
+        var edits: [(entity: EntityDescription, id: Int64, relationship: RelationshipDescription, edit: ChangeSet.RelationshipEdit)] = []
         for (index, insert) in changes.inserts.enumerated() {
             let entity = entity(insert.entity)
             for name in insert.relationships.keys.sorted() where !handledAtInsert[index].contains(name) {
-                try applyEdit(
-                    entity, id: insertedIDs[index], relationship: entity.relationship(named: name)!,
-                    edit: insert.relationships[name]!, resolve: resolve, touched: &touched)
+                edits.append((entity, insertedIDs[index], entity.relationship(named: name)!, insert.relationships[name]!))
             }
         }
         for update in updates {
             let entity = entity(update.entity)
-            for name in update.relationships.keys.sorted() {
-                try applyEdit(
-                    entity, id: update.id, relationship: entity.relationship(named: name)!,
-                    edit: update.relationships[name]!, resolve: resolve, touched: &touched)
-            }
+            for name in update.relationships.keys.sorted() { edits.append((entity, update.id, entity.relationship(named: name)!, update.relationships[name]!)) }
+        }
+        let linkable = try LinkableObjects(edits.map { ($0.relationship, $0.edit) }, lookingUp: existingIDs(entity:ids:))
+        for edit in edits {
+            try applyEdit(edit.entity, id: edit.id, relationship: edit.relationship, edit: edit.edit, resolve: resolve, linkable: linkable, touched: &touched)
         }
         var insertedByEntity: [String: [Int64]] = [:]
         for (index, insert) in changes.inserts.enumerated() { insertedByEntity[insert.entity, default: []].append(insertedIDs[index]) }

@@ -5,15 +5,6 @@ import Foundation
 /// statements however long its list (the list is bound as one parameter), and a statement that
 /// would change nothing is not sent.
 extension SQLStoreContext {
-    func checkExist(_ entity: EntityDescription, _ relationship: RelationshipDescription, _ ids: [Int64]) throws {
-        guard !ids.isEmpty else { return }
-        let found = try existingIDs(entity: relationship.destination, ids: ids)
-        if found.count != Set(ids).count {
-            let missing = ids.first { !found.contains($0) } ?? ids[0]
-            throw StoreError.danglingReference(entity: entity.name, relationship: relationship.name, id: missing)
-        }
-    }
-
     private func column(of table: String, _ column: String, id: Int64) throws -> Int64? {
         try connection.int64("SELECT \(quoted(column)) FROM \(quoted(table)) WHERE \"_id\" = \(Dialect.parameter(1))", arguments: [.integer(id)])
     }
