@@ -160,6 +160,7 @@ public struct ClonePlan: Sendable {
             case .string(let text), .json(let text): text.utf8.count
             case .binary(let data): data.count
             case .uuid: 16
+            case .decimal(let value): value.text.utf8.count
             case .null, .integer, .double, .boolean, .date: 8
             }
         }

@@ -10,6 +10,7 @@ extension AttributeType {
         case .uuid: return "a UUID such as \"0f8fad5b-d9cb-469f-a165-70867728950e\""
         case .binary: return "base64 text"
         case .json: return "any JSON value"
+        case .decimal: return "a decimal number (its digits in a string, such as \"12.50\", or a JSON number)"
         }
     }
 }

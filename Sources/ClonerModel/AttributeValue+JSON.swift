@@ -22,6 +22,11 @@ extension AttributeValue {
     /// and the model file can never disagree on what a value means.
     public static func decode(json: JSONValue, type: AttributeType) throws(JSONMismatch) -> AttributeValue {
         if case .null = json { return .null }
+        if case .preciseNumber(let text) = json, type != .decimal, type != .json {
+            // Read as the double the parser would have made of it: only a decimal keeps its digits.
+            guard let number = Double(text), number.isFinite else { throw JSONMismatch(expected: type.expectedJSONForm, reason: "out of range") }
+            return try decode(json: .double(number), type: type)
+        }
         switch (type, json) {
         case (.string, .string(let value)): return .string(value)
         case (.integer, .integer(let value)): return .integer(value)
@@ -56,9 +61,23 @@ extension AttributeValue {
         case (.binary, .string(let text)):
             if let data = Data(base64Encoded: text) { return .binary(data) }
         case (.json, let value): return .json(value.canonicalText)
+        case (.decimal, .integer(let value)): return .decimal(ExactDecimal(value))
+        case (.decimal, .string(let text)), (.decimal, .bigInteger(let text)), (.decimal, .preciseNumber(let text)):
+            return try decimal(text)
+        // The parser made a double only of a number whose digits it gives back: its shortest
+        // text is the number the client wrote.
+        case (.decimal, .double(let value)) where value.isFinite: return try decimal(value.description)
         default: break
         }
         throw JSONMismatch(expected: type.expectedJSONForm, reason: nil)
+    }
+
+    private static func decimal(_ text: String) throws(JSONMismatch) -> AttributeValue {
+        do {
+            return .decimal(try ExactDecimal(parsing: text))
+        } catch {
+            throw JSONMismatch(expected: AttributeType.decimal.expectedJSONForm, reason: error.reason)
+        }
     }
 
     /// `decode(json:type:)` for callers that only need to know whether the value fits.
@@ -79,6 +98,7 @@ extension AttributeValue {
         // RFC 9562 §4: UUIDs are written in lower case.
         case .uuid(let uuid): return .string(uuid.uuidString.lowercased())
         case .binary(let data): return .string(data.base64EncodedString())
+        case .decimal(let value): return .string(value.text)
         case .json(let text):
             // The text is canonical JSON we wrote ourselves; failing to read it back is a broken invariant.
             guard let value = try? JSONValue(parsing: Data(text.utf8)) else {

@@ -16,6 +16,8 @@ public enum AttributeValue: Sendable, Hashable {
     case binary(Data)
     /// Canonical JSON text (a value of any JSON type).
     case json(String)
+    /// An exact decimal in its canonical text (`ExactDecimal`).
+    case decimal(ExactDecimal)
 
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
@@ -31,6 +33,7 @@ public enum AttributeValue: Sendable, Hashable {
         case .uuid: return .uuid
         case .binary: return .binary
         case .json: return .json
+        case .decimal: return .decimal
         }
     }
 

@@ -24,7 +24,8 @@ extension EntityDescription {
     private static func isVariableLength(_ type: AttributeType) -> Bool {
         switch type {
         case .string, .binary, .json: true
-        case .integer, .double, .boolean, .date, .uuid: false
+        // A decimal's text is bounded by its 38 digits and exponent range: fewer than 200 bytes.
+        case .integer, .double, .boolean, .date, .uuid, .decimal: false
         }
     }
 }

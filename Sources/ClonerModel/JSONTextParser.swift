@@ -182,7 +182,71 @@ struct JSONTextParser {
         guard let value = Double(text), value.isFinite else {
             throw error("the number \(text.prefix(40))\(text.count > 40 ? "…" : "") is out of range", at: start)
         }
-        return .double(value)
+        return keepsDigits(start..<index) || Self.sameNumber(text, value.description) ? .double(value) : .preciseNumber(text)
+    }
+
+    /// Whether two number texts write the same value (`0.30000000000000004` and a double's
+    /// shortest text for it): for a long number whose double may still give back every digit.
+    private static func sameNumber(_ text: String, _ other: String) -> Bool {
+        var text = text
+        var other = other
+        guard let left = text.withUTF8({ try? DecimalParts($0) }), let right = other.withUTF8({ try? DecimalParts($0) }) else { return false }
+        return left.isNegative == right.isNegative && left.digits == right.digits && left.exponent == right.exponent
+    }
+
+    /// The most significant digits a decimal text may have for its double to give them back: a
+    /// double's shortest text (`description`) is then the number written.
+    static let doubleDecimalDigits = 15
+    /// Decimal orders of magnitude within a double's normal range, where it keeps those digits.
+    static let doubleNormalOrders = -307...307
+
+    /// Whether the double of the number at `range` (a valid RFC 8259 number with a fraction or
+    /// exponent) gives back its value: at most 15 significant digits, inside the normal range.
+    /// Counted in place, as most numbers in a body are short.
+    private func keepsDigits(_ range: Range<Int>) -> Bool {
+        var significant = 0
+        var pendingZeros = 0
+        var integerDigits = 0
+        var leadingFractionZeros = 0
+        var inFraction = false
+        var index = range.lowerBound
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        while index < range.upperBound, bytes[index] != UInt8(ascii: "e"), bytes[index] != UInt8(ascii: "E") {
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: ".") { inFraction = true; continue }
+            if significant == 0 && byte == UInt8(ascii: "0") {
+                if inFraction { leadingFractionZeros += 1 }
+                continue
+            }
+            if !inFraction { integerDigits += 1 }
+            if byte == UInt8(ascii: "0") {
+                pendingZeros += 1
+            } else {
+                significant += pendingZeros + 1
+                pendingZeros = 0
+            }
+        }
+        if significant == 0 { return true }
+        guard significant <= Self.doubleDecimalDigits else { return false }
+        var exponent = 0
+        if index < range.upperBound {
+            index += 1
+            var negative = false
+            if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                negative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            while index < range.upperBound {
+                // Past four digits the order is far outside the range either way.
+                if exponent < 10_000 { exponent = exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")) }
+                index += 1
+            }
+            if negative { exponent = -exponent }
+        }
+        // The order of the first significant digit: 1.5 is 0, 0.015 is -2.
+        let order = integerDigits > 0 ? integerDigits - 1 + exponent : -(leadingFractionZeros + 1) + exponent
+        return Self.doubleNormalOrders.contains(order)
     }
 
     // RFC 8259 §7: escapes, \u with UTF-16 surrogate pairs, no raw control characters; RFC 8259 §8.1:

@@ -42,7 +42,7 @@ extension JSONValue {
             // Swift's description is the shortest text that reads back to the same Double, and its
             // forms ("1.0", "1e-05", "1e+20") are all valid RFC 8259 §6 numbers.
             output += value.description
-        case .bigInteger(let text): output += text
+        case .bigInteger(let text), .preciseNumber(let text): output += text
         case .string(let value): Self.writeString(value, to: &output)
         case .array(let elements):
             guard !elements.isEmpty else { output += "[]"; return }
@@ -111,7 +111,7 @@ extension JSONValue {
         case .bool(let value): return value ? "true" : "false"
         case .integer(let value): return String(value)
         case .double(let value): return value.description
-        case .bigInteger(let text): return text
+        case .bigInteger(let text), .preciseNumber(let text): return text.count > 40 ? text.prefix(40) + "…" : text
         case .string(let value):
             return value.count > 40 ? "\"\(value.prefix(40))…\"" : "\"\(value)\""
         case .array: return "an array"

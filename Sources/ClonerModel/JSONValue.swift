@@ -12,6 +12,11 @@ public enum JSONValue: Sendable, Hashable {
     /// (`99999999999999999999` → `1e+20`), and an answer that quotes it, or a `json` attribute
     /// that stores it, must give back what the client sent.
     case bigInteger(String)
+    /// A number with a fraction or exponent kept as written, because a double would not give back
+    /// its digits: more than 15 significant ones, or beyond a double's normal range (`1e-400`).
+    /// A `decimal` attribute reads every digit of it; every other reader takes it as the double
+    /// it rounds to, as it would have been parsed before.
+    case preciseNumber(String)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -46,7 +51,7 @@ extension JSONValue: Codable {
         case .bool(let v): try container.encode(v)
         case .integer(let v): try container.encode(v)
         case .double(let v): try container.encode(v)
-        case .bigInteger(let text): try container.encode(Double(text) ?? 0)
+        case .bigInteger(let text), .preciseNumber(let text): try container.encode(Double(text) ?? 0)
         case .string(let v): try container.encode(v)
         case .array(let v): try container.encode(v)
         case .object(let v): try container.encode(v)

@@ -367,7 +367,7 @@ struct ModelFileDecoder {
     /// Names other schema languages use for our types, so `"float"` gets a useful hint.
     static let typeSynonyms: [String: String] = [
         "int": "integer", "int64": "integer", "long": "integer", "float": "double", "real": "double", "number": "double",
-        "decimal": "double", "bool": "boolean", "str": "string", "text": "string", "datetime": "date", "timestamp": "date",
+        "bool": "boolean", "str": "string", "text": "string", "datetime": "date", "timestamp": "date",
         "blob": "binary", "data": "binary", "bytes": "binary", "object": "json", "any": "json",
     ]
 

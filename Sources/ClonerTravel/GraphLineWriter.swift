@@ -158,6 +158,7 @@ struct GraphLineWriter {
             comma()
             bytes.append(contentsOf: text.utf8)
             needsComma = true
+        case .decimal(let decimal): string(decimal.text)
         }
     }
 

@@ -90,6 +90,7 @@ enum GraphSpoolRecord {
         case .uuid(let uuid): bytes.append(6); withUnsafeBytes(of: uuid.uuid) { bytes.append(contentsOf: $0) }
         case .binary(let data): bytes.append(7); appendData(data, &bytes)
         case .json(let text): bytes.append(8); appendData(text.utf8, &bytes)
+        case .decimal(let decimal): bytes.append(9); appendData(decimal.text.utf8, &bytes)
         }
     }
 
@@ -178,6 +179,8 @@ enum GraphSpoolRecord {
                 return .uuid(UUID(uuid: raw))
             case 7: return .binary(Data(bytes()))
             case 8: return .json(String(decoding: bytes(), as: UTF8.self))
+            // Written above from a decimal's canonical text, so it reads back.
+            case 9: return (try? ExactDecimal(parsing: String(decoding: bytes(), as: UTF8.self))).map(AttributeValue.decimal) ?? .null
             default: return .null
             }
         }

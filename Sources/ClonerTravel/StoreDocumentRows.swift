@@ -102,6 +102,9 @@ struct StoreDocumentRows {
             case .binary:
                 guard case .string(let v) = json, let key = hexKey(v) else { throw refuse("a blob's key (64 hex digits)") }
                 values.append(.binary(key))
+            case .decimal:
+                guard case .string(let v) = json, let decimal = try? ExactDecimal(parsing: v) else { throw refuse("a decimal's digits as a string") }
+                values.append(.decimal(decimal))
             }
         }
         return values

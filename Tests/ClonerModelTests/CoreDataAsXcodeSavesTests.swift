@@ -97,7 +97,7 @@ import Testing
                 </relationship>
             </entity>
             <entity name="Note" syncable="YES">
-                <attribute name="text" optional="YES" attributeType="Decimal"/>
+                <attribute name="text" optional="YES" attributeType="Undefined"/>
             </entity>
             """#)
         let (url, cleanUp) = try CoreDataModelTests.modelFolder(xml)
@@ -109,7 +109,7 @@ import Testing
             "\(text)")
         #expect(text.contains("Note.items: followParent is an attribute rule") && text.contains("(at \(contents):6, User Info key followParent)"), "\(text)")
         #expect(text.contains("is declared twice (first at line 3) (at \(contents):10, Name)"), "\(text)")
-        #expect(text.contains("Decimal cannot be represented") && text.contains("(at \(contents):11)"), "\(text)")
+        #expect(text.contains("Undefined cannot be represented") && text.contains("(at \(contents):11)"), "\(text)")
         #expect(!text.contains("entities["), "\(text)")
         #expect(text.split(separator: "\n").count == problems.count + 1, "one line per problem, after the header")
     }
@@ -119,7 +119,7 @@ import Testing
             #"""
             <entity name="Counter" syncable="YES">
                 <attribute name="small" attributeType="Integer 16" defaultValueString="40000" usesScalarValueType="YES"/>
-                <attribute name="shape" optional="YES" attributeType="Decimal"/>
+                <attribute name="shape" optional="YES" attributeType="Undefined"/>
                 <attribute name="flag" attributeType="Boolean" defaultValueString="maybe" usesScalarValueType="YES"/>
             </entity>
             """#)

@@ -137,7 +137,7 @@ import Testing
                     <attribute name="radius" optional="YES" attributeType="Double" defaultValueString="0.0" usesScalarValueType="YES"/>
                 </entity>
                 <entity name="Invoice" syncable="YES">
-                    <attribute name="amount" optional="YES" attributeType="Decimal" defaultValueString="0.0"/>
+                    <attribute name="amount" optional="YES" attributeType="Undefined"/>
                     <attribute name="colour" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData"/>
                     <attribute name="total" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="lines.@sum.amount" usesScalarValueType="YES"/>
                     <attribute name="scratch" optional="YES" transient="YES" attributeType="Transformable"/>
@@ -152,7 +152,7 @@ import Testing
         #expect(!named.contains("Invoice.scratch"), "a transient attribute is not stored, so its type does not matter")
         let text = problems.map(\.description).joined(separator: "\n")
         #expect(text.contains("entity inheritance"))
-        #expect(text.contains("Decimal cannot be represented") && !text.contains("Transformable cannot be represented"))
+        #expect(text.contains("Undefined cannot be represented") && !text.contains("Transformable cannot be represented"))
         #expect(text.contains("derived attributes") && text.contains("fetched properties"))
     }
 

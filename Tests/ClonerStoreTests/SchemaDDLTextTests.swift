@@ -31,6 +31,8 @@ import Testing
                     AttributeDescription(name: "key", type: .uuid, defaultValue: .uuid(UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!)),
                     AttributeDescription(name: "bytes", type: .binary, defaultValue: .binary(Data([0, 1, 0xfe]))),
                     AttributeDescription(name: "doc", type: .json, isOptional: true),
+                    AttributeDescription(name: "price", type: .decimal, defaultValue: .decimal(try! ExactDecimal(parsing: "-12.50"))),
+                    AttributeDescription(name: "serial", type: .decimal, isOptional: true, isUnique: true),
                     AttributeDescription(name: "code", type: .string, isUnique: true),
                     AttributeDescription(name: long + "x", type: .string, isUnique: true),
                 ],

@@ -19,7 +19,7 @@ struct CoreDataModelMapper {
     static let attributeTypes: [String: String] = [
         "Integer 16": "integer", "Integer 32": "integer", "Integer 64": "integer",
         "Double": "double", "Float": "double", "String": "string", "Boolean": "boolean",
-        "Date": "date", "UUID": "uuid", "Binary": "binary", "URI": "string",
+        "Date": "date", "UUID": "uuid", "Binary": "binary", "URI": "string", "Decimal": "decimal",
         // The value transformer runs in the app; what reaches the store is the archive's bytes,
         // which Cloner keeps and copies as they are.
         "Transformable": "binary",
@@ -198,6 +198,14 @@ struct CoreDataModelMapper {
             if let number = Double(text) { return .double(number) }
             refuse(node, entity, name, field: "Default Value", "default value \"\(text)\" is not a number")
             return nil
+        case "decimal":
+            // Kept as the digits Xcode saved ("12.50"), never through a double.
+            do {
+                return .string(try ExactDecimal(parsing: text).text)
+            } catch {
+                refuse(node, entity, name, field: "Default Value", "default value \"\(text)\" is \(error.reason)")
+                return nil
+            }
         case "boolean":
             if let flag = Self.flag(text) { return .bool(flag) }
             // A number, as momc reads one: zero ("0", "0.0") is false, anything else true.

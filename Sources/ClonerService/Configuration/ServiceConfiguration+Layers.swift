@@ -364,6 +364,7 @@ extension ServiceConfiguration {
         case .text(let text): seconds = Double(text.trimmingCharacters(in: .whitespaces))
         case .json(.integer(let number)): seconds = Double(number)
         case .json(.double(let number)): seconds = number
+        case .json(.preciseNumber(let text)): seconds = Double(text)
         default: seconds = nil
         }
         guard let seconds, seconds.isFinite, seconds > 0, seconds <= 366 * 86_400 else {

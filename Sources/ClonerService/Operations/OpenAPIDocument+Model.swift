@@ -78,6 +78,9 @@ private struct EntityOperations {
     private static let objectIDOrNull: JSONValue = ["type": ["integer", "null"], "format": "int64", "minimum": 1]
     private static func entityName(_ name: String) -> JSONValue { ["type": "string", "const": .string(name)] }
     private static let requestID = ref("#/components/parameters/RequestID")
+    /// A decimal's digits as answers write them and bodies may: an exponent is accepted on input
+    /// too, but never written.
+    private static let decimalPattern = #"^-?[0-9]+(\.[0-9]+)?$"#
 
     func schemas() -> [(String, JSONValue)] {
         [
@@ -131,6 +134,11 @@ private struct EntityOperations {
         case .uuid: schema = ["type": "string", "format": "uuid"]
         case .binary: schema = ["type": "string", "contentEncoding": "base64"]
         case .json: return ["description": "Any JSON value, stored as written."]
+        case .decimal:
+            schema = [
+                "type": "string", "format": "decimal", "pattern": .string(Self.decimalPattern),
+                "description": "An exact decimal, its digits in a string (at most 38 significant ones); a JSON number is accepted on input.",
+            ]
         }
         if attribute.isOptional, case .string(let type) = schema["type"] { schema["type"] = [.string(type), "null"] }
         return .object(schema)

@@ -66,7 +66,7 @@ public enum RecordJSONCoding {
             case "false": return .boolean(false)
             default: throw FieldError(field: field, message: "expected true or false, got \(quoted(text))")
             }
-        case .date, .uuid, .binary:
+        case .date, .uuid, .binary, .decimal:
             return try decodeValue(.string(text), type: type, field: field)
         case .json:
             do {
@@ -89,6 +89,7 @@ public enum RecordJSONCoding {
         case .uuid(let uuid): writer.uuid(uuid)
         case .binary(let data): writer.string(data.base64EncodedString())
         case .json(let text): writer.raw(text)
+        case .decimal(let decimal): writer.string(decimal.text)
         }
     }
 
@@ -209,7 +210,7 @@ public enum RecordJSONCoding {
         case .bool(let flag): return flag ? "true" : "false"
         case .integer(let number): return String(number)
         case .double(let number): return number.rounded(.towardZero) == number && abs(number) < 1e16 ? String(Int64(number)) : String(number)
-        case .bigInteger(let text): return text.count > 40 ? text.prefix(40) + "…" : text
+        case .bigInteger(let text), .preciseNumber(let text): return text.count > 40 ? text.prefix(40) + "…" : text
         case .string(let text): return quoted(text)
         case .array: return "an array"
         case .object: return "an object"

@@ -29,6 +29,8 @@ extension PostgreSQLDialect {
         case .date: return "timestamptz"
         case .uuid: return "uuid"
         case .binary: return "bytea"
+        // Unconstrained: any precision and scale, each value kept with the digits it was given.
+        case .decimal: return "numeric"
         }
     }
 
@@ -53,6 +55,7 @@ extension PostgreSQLDialect {
         case .date(let ms):
             return "to_timestamp(\(ms / 1000)::float8) + interval '\(ms % 1000) milliseconds'"
         case .uuid(let v): return "'\(v.uuidString.lowercased())'::uuid"
+        case .decimal(let v): return "'\(v.text)'::numeric"
         case .binary(let v): return "'\\x" + v.map { String(format: "%02x", $0) }.joined() + "'::bytea"
         }
     }

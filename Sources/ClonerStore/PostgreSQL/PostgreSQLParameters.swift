@@ -95,6 +95,7 @@ struct PostgreSQLParameters {
         case .bytea: return PostgreSQLTypeOID.bytea
         case .timestamptz: return PostgreSQLTypeOID.timestamptz
         case .uuid: return PostgreSQLTypeOID.uuid
+        case .numeric: return PostgreSQLTypeOID.numeric
         case .null, .int8Array, .textArray, .array: preconditionFailure("\(value) is not a scalar")
         }
     }
@@ -108,6 +109,7 @@ struct PostgreSQLParameters {
         case .bytea: return .bytea
         case .timestamptz: return .timestamptz
         case .uuid: return .uuid
+        case .numeric: return .numeric
         default: return nil
         }
     }
@@ -143,6 +145,8 @@ struct PostgreSQLParameters {
             appendBigEndian(UInt64(bitPattern: microseconds))
         case .uuid(let v):
             withUnsafeBytes(of: v.uuid) { bytes.append(contentsOf: $0) }
+        case .numeric(let text):
+            PostgreSQLNumeric.append(text, to: &bytes)
         case .null, .int8Array, .textArray, .array:
             preconditionFailure("\(value) is not a scalar")
         }

@@ -85,6 +85,14 @@ package struct PostgreSQLRow {
         return floored + PostgreSQLParameters.postgresEpochMilliseconds
     }
 
+    /// A `numeric` as the canonical text of `ExactDecimal`; nil for NaN or ±Infinity, which a
+    /// decimal cannot hold (only a hand-written row could have one).
+    package func numeric(_ column: Int) -> String? {
+        let (type, bytes) = raw(column, "numeric")
+        guard type == PostgreSQLTypeOID.numeric else { mismatch(column, type, "numeric") }
+        return PostgreSQLNumeric.text(bytes)
+    }
+
     // MARK: - optional readers
 
     package func optionalInt64(_ column: Int) -> Int64? { isNull(column) ? nil : int64(column) }
@@ -104,6 +112,7 @@ package struct PostgreSQLRow {
             return .timestamptz(millisecondsSince1970: timestampMilliseconds(column))
         case PostgreSQLTypeOID.uuid: return .uuid(uuid(column))
         case PostgreSQLTypeOID.json: return .json(string(column))
+        case PostgreSQLTypeOID.numeric: return numeric(column).map(PostgreSQLValue.numeric) ?? .null
         case let type where PostgreSQLTypeOID.isTextual(type): return .text(string(column))
         case let type: mismatch(column, type, "value")
         }

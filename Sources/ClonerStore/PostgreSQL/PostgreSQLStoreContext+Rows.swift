@@ -109,6 +109,7 @@ extension PostgreSQLStoreContext {
             case .string, .json: return .text(row.string(column))
             case .uuid: return .text(row.uuid(column).uuidString.lowercased())
             case .binary: return .blob(row.data(column))
+            case .decimal: return row.numeric(column).map(FetchRequest.Position.Value.text) ?? .null
             }
         }
     }
@@ -135,6 +136,9 @@ extension PostgreSQLStoreContext {
             guard let uuid = UUID(uuidString: v) else { throw refuse() }
             return .uuid(uuid)
         case (.attribute(.binary), .blob(let v)): return .bytea(v)
+        case (.attribute(.decimal), .text(let v)):
+            guard let decimal = try? ExactDecimal(parsing: v) else { throw refuse() }
+            return .numeric(decimal.text)
         default: throw refuse()
         }
     }

@@ -75,6 +75,7 @@ extension PostgreSQLStoreContext {
             return .timestamptz(millisecondsSince1970: ms)
         case .uuid(let v): return .uuid(v)
         case .binary(let v): return .bytea(v)
+        case .decimal(let v): return .numeric(v.text)
         }
     }
 
@@ -87,6 +88,7 @@ extension PostgreSQLStoreContext {
         case .date: return .timestamptz
         case .uuid: return .uuid
         case .binary: return .bytea
+        case .decimal: return .numeric
         }
     }
 
@@ -101,6 +103,7 @@ extension PostgreSQLStoreContext {
         case .date: return .date(millisecondsSince1970: row.timestampMilliseconds(column))
         case .uuid: return .uuid(row.uuid(column))
         case .binary: return .binary(row.data(column))
+        case .decimal: return row.numeric(column).flatMap { try? ExactDecimal(parsing: $0) }.map(AttributeValue.decimal) ?? .null
         }
     }
 }

@@ -29,6 +29,8 @@ enum PostgreSQLTypeOID {
     static let float8Array: Oid = 1022
     static let timestamptzArray: Oid = 1185
     static let uuidArray: Oid = 2951
+    static let numeric: Oid = 1700
+    static let numericArray: Oid = 1231
 
     /// The element and array OIDs of an `array` parameter's element type.
     static func oids(of element: PostgreSQLValue.ArrayElement) -> (element: Oid, array: Oid) {
@@ -40,6 +42,7 @@ enum PostgreSQLTypeOID {
         case .bytea: return (bytea, byteaArray)
         case .timestamptz: return (timestamptz, timestamptzArray)
         case .uuid: return (uuid, uuidArray)
+        case .numeric: return (numeric, numericArray)
         }
     }
 

@@ -21,6 +21,9 @@ package enum PostgreSQLValue: Sendable, Hashable {
     /// Milliseconds since 1970-01-01T00:00:00Z, as `AttributeValue.date` holds it.
     case timestamptz(millisecondsSince1970: Int64)
     case uuid(UUID)
+    /// A `numeric`, as the canonical text of `ExactDecimal` (sent and read in numeric's binary
+    /// form, `PostgreSQLNumeric`): a decimal attribute's value, digit for digit.
+    case numeric(String)
     /// JSON text, stored in a `json` (not `jsonb`) column so whitespace, key order and duplicate
     /// keys come back exactly as written.
     case json(String)
@@ -37,7 +40,7 @@ package enum PostgreSQLValue: Sendable, Hashable {
 
     /// The element types `array` carries: the scalar cases above.
     package enum ArrayElement: Sendable, Hashable {
-        case int8, float8, bool, text, bytea, timestamptz, uuid
+        case int8, float8, bool, text, bytea, timestamptz, uuid, numeric
     }
 
     package var isNull: Bool { if case .null = self { return true } else { return false } }

@@ -10,6 +10,8 @@ extension AttributeType {
         case .integer, .boolean, .date: return "INTEGER"
         case .double: return "REAL"
         case .binary: return "BLOB"
+        // Text keeps every digit; the collation orders it as numbers (SQLiteConnection+DecimalCollation).
+        case .decimal: return "TEXT COLLATE \(SQLiteConnection.decimalCollation)"
         }
     }
 }
@@ -26,6 +28,7 @@ extension AttributeValue {
         case .uuid(let v): return .text(v.uuidString.lowercased())
         case .binary(let v): return .blob(v)
         case .json(let v): return .text(v)
+        case .decimal(let v): return .text(v.text)
         }
     }
 
@@ -57,6 +60,11 @@ extension AttributeValue {
         case (.integer(let v), .boolean): self = .boolean(v != 0)
         case (.integer(let v), .date): self = .date(millisecondsSince1970: v)
         case (.double(let v), .date): self = .date(millisecondsSince1970: Int64(v))
+        case (.text(let v), .decimal):
+            // Canonical as the store wrote it; text written by hand is read if it is a decimal.
+            self = (try? ExactDecimal(parsing: v)).map(AttributeValue.decimal) ?? .null
+        case (.integer(let v), .decimal): self = .decimal(ExactDecimal(v))
+        case (.double(let v), .decimal): self = (try? ExactDecimal(parsing: v.description)).map(AttributeValue.decimal) ?? .null
         case (.blob(let v), .binary): self = .binary(v)
         case (.text(let v), .binary): self = .binary(Data(v.utf8))
         case (.blob(let v), .string): self = .string(String(decoding: v, as: UTF8.self))

@@ -57,6 +57,7 @@ package final class SQLiteConnection {
         sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
         // Thrown from here, the connection is fully initialized: `deinit` closes the handle.
         try registerRowNumberFunction()
+        try registerDecimalCollation()
     }
 
     deinit {

@@ -34,7 +34,8 @@ CREATE TABLE "ItemData" (
   "item" int8,
   "memo" int8,
   "createDate" timestamptz,
-  "value" float8 DEFAULT '0.0'::float8
+  "value" float8 DEFAULT '0.0'::float8,
+  "amount" numeric
 );
 CREATE INDEX IF NOT EXISTS "ItemData_item_fk" ON "ItemData" ("item");
 CREATE UNIQUE INDEX IF NOT EXISTS "ItemData_memo_fk" ON "ItemData" ("memo");
@@ -163,10 +164,13 @@ CREATE TABLE "Shape" (
   "key" uuid DEFAULT '6f9619ff-8b86-d011-b42d-00c04fc964ff'::uuid,
   "bytes" bytea,
   "doc" text COLLATE "C",
+  "price" numeric DEFAULT '-12.5'::numeric,
+  "serial" numeric,
   "code" text COLLATE "C",
   "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLx" text COLLATE "C"
 );
 CREATE INDEX IF NOT EXISTS "Shape_LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL_f66bf7b1741f90c4" ON "Shape" ("LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLy");
+CREATE UNIQUE INDEX IF NOT EXISTS "Shape_serial_unique" ON "Shape" ("serial");
 CREATE UNIQUE INDEX IF NOT EXISTS "Shape_code_unique" ON "Shape" ("code");
 CREATE UNIQUE INDEX IF NOT EXISTS "Shape_LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL_32b125cbb4b4fe9d" ON "Shape" ("LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLx");
 CREATE UNIQUE INDEX IF NOT EXISTS "Shape(text,count)_unique" ON "Shape" ("text", "count");
@@ -203,6 +207,9 @@ ALTER TABLE "Note" ADD CONSTRAINT "Note_bytes_blobref" FOREIGN KEY ("bytes") REF
 CREATE INDEX IF NOT EXISTS "Note_bytes_blob" ON "Note" ("bytes");
 UPDATE "Note" SET "bytes" = '\x5a4619fe8105da7516b3f3e4e8f79e47c542b20e615aa49aab8be3dfb5990215'::bytea;
 ALTER TABLE "Note" ADD COLUMN "doc" text COLLATE "C";
+ALTER TABLE "Note" ADD COLUMN "price" numeric DEFAULT '-12.5'::numeric;
+ALTER TABLE "Note" ADD COLUMN "serial" numeric;
+CREATE UNIQUE INDEX IF NOT EXISTS "Note_serial_unique" ON "Note" ("serial");
 ALTER TABLE "Note" ADD COLUMN "code" text COLLATE "C";
 CREATE UNIQUE INDEX IF NOT EXISTS "Note_code_unique" ON "Note" ("code");
 ALTER TABLE "Note" ADD COLUMN "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLx" text COLLATE "C";
