@@ -18,7 +18,11 @@ import Testing
         var bigBlob: Data
         /// A Tag created and deleted again: its id must never be issued again.
         var deletedTag: Int64
+        var itemData: Int64
     }
+
+    /// A decimal with every digit a decimal keeps, which a double would round.
+    static let amount = try! ExactDecimal(parsing: "-12345678901234567890.123456789012345678")
 
     /// Two notes with items (reordered, so join order is not id order), memos tagged
     /// many-to-many, attachments sharing one blob, a 1.5 MiB value spanning two chunks, bumped
@@ -45,6 +49,7 @@ import Testing
                             entity: "Note", id: first.note, attributes: ["data": .binary(big), "name": .string("Groceries \u{1F34E}")],
                             relationships: ["items": .toMany(first.items.reversed().map { .existing($0) })]),
                         ChangeSet.Update(entity: "Note", id: second.note, relationships: ["template": .toOne(.existing(first.note))]),
+                        ChangeSet.Update(entity: "ItemData", id: first.itemDatas[0], attributes: ["amount": .decimal(amount)]),
                     ]))
         }
         try fixture.store.write { context in
@@ -52,7 +57,7 @@ import Testing
         }
         let gone = try fixture.makeTags(["gone"])[0]
         try fixture.store.write { context in _ = try context.save(ChangeSet(deletes: [ChangeSet.Delete(entity: "Tag", id: gone)])) }
-        return Facts(note: first.note, bigBlob: big, deletedTag: gone)
+        return Facts(note: first.note, bigBlob: big, deletedTag: gone, itemData: first.itemDatas[0])
     }
 
     /// Every row of every table and every blob with a digest of its bytes, as text.
@@ -119,6 +124,7 @@ import Testing
         let note = try into.object("Note", facts.note)
         #expect(note.attributes["data"] == .binary(facts.bigBlob))
         #expect(note.attributes["name"] == .string("Groceries \u{1F34E}"))
+        #expect(try into.object("ItemData", facts.itemData).attributes["amount"] == .decimal(Self.amount))
         #expect(note.version == (try from.object("Note", facts.note)).version)
         #expect(try into.toMany("Note", facts.note, "items") == (try from.toMany("Note", facts.note, "items")))
         let streamed = try into.store.read { context -> Data in
