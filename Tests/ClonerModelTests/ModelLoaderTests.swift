@@ -110,7 +110,8 @@ import Testing
                   {"name": "u", "type": "uuid", "default": "4F9D3C1E-8A2B-4C6D-9E0F-1A2B3C4D5E6F"},
                   {"name": "x", "type": "binary", "default": "AAEC/w=="},
                   {"name": "j", "type": "json", "default": {"z": [1, 1.5, "a", null, true], "a": {}}},
-                  {"name": "n", "type": "json", "optional": true, "userInfo": {"exclude": 1.0, "nested": {"k": [1]}}}
+                  {"name": "n", "type": "json", "optional": true, "userInfo": {"exclude": 1.0, "nested": {"k": [1]}}},
+                  {"name": "m", "type": "decimal", "default": 12345678901234567890.123456789}
                 ]}
                 """#))
         let normalized = original.normalizedJSON
@@ -120,6 +121,7 @@ import Testing
         #expect(written[5].objectValue?["default"] == .string("4f9d3c1e-8a2b-4c6d-9e0f-1a2b3c4d5e6f"))
         #expect(written[8].objectValue?["default"] == .null)
         #expect(written[8].objectValue?["originalName"] == .null)
+        #expect(written[9].objectValue?["default"] == .string("12345678901234567890.123456789"), "a decimal's digits, as a string")
         let reloaded = try load(original.normalizedText)
         #expect(reloaded == original)
     }
