@@ -141,7 +141,7 @@ struct DecimalServiceTests {
             let client = service.client
             let exact = "12345678901234567890.123456789012345678"
             let invoice = try await client.create(
-                "invoices", #"{"number": "A-1", "total": "\#(exact)", "lines": [{"price": "0.10"}, {"price": "-7.000001"}]}"#)
+                "invoices", #"{"number": "A-1", "total": "\#(exact)", "tax": "0.2", "lines": [{"price": "0.10"}, {"price": "-7.000001"}]}"#)
             let invoiceID = try #require(F.int(invoice["_id"]))
 
             let cloned = try await client.post("/invoices/\(invoiceID)/clone", #"{"set": {"discount": "0.000000000000000000000000000000000000005"}}"#)
@@ -149,6 +149,7 @@ struct DecimalServiceTests {
             let cloneID = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]))
             let copy = try await client.get("/invoices/\(cloneID)").json()
             #expect(copy["total"] as? String == exact && copy["discount"] as? String == "0.000000000000000000000000000000000000005", "\(copy)")
+            #expect(copy["tax"] as? String == "0.125", "excluded: the default, as the clone SQL spells it: \(copy)")
             var copiedPrices: [String] = []
             for line in F.ints(copy["lines"]) ?? [] { copiedPrices.append(Self.price(try await client.get("/lines/\(line)").json()) ?? "null") }
             #expect(copiedPrices.sorted() == ["-7.000001", "0.1"], "\(copiedPrices)")
@@ -169,6 +170,25 @@ struct DecimalServiceTests {
             let again = try await client.importGraph("invoices", numbered)
             let againID = try #require(F.int((try again.json()["clone"] as? [String: Any])?["id"]), "\(again.text)")
             #expect(try await client.get("/invoices/\(againID)").json()["total"] as? String == exact)
+        }
+    }
+
+    /// A model file's decimal, unique: two texts of one number are one value to the index.
+    static let uniqueModel = #"""
+        {"entities": [{"name": "Rate", "attributes": [{"name": "amount", "type": "decimal", "unique": true}]}]}
+        """#
+
+    @Test("a unique decimal refuses the same number however it is written", arguments: StoreBackendKind.available)
+    func uniqueDecimals(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: Self.uniqueModel) { service in
+            let client = service.client
+            #expect(try await client.post("/rates", #"{"amount": "12.50"}"#).status == 201)
+            for body in [#"{"amount": 12.5}"#, #"{"amount": "1.25e1"}"#, #"{"amount": "0012.5000"}"#] {
+                let answer = try await client.post("/rates", body)
+                #expect(answer.status == 409 && answer.text.contains("amount"), "\(body): \(answer.text)")
+            }
+            #expect(try await client.post("/rates", #"{"amount": "12.51"}"#).status == 201)
+            #expect(try await service.count("Rate") == 2)
         }
     }
 }
