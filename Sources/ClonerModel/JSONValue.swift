@@ -14,8 +14,8 @@ public enum JSONValue: Sendable, Hashable {
     case bigInteger(String)
     /// A number with a fraction or exponent kept as written, because a double would not give back
     /// its digits: more than 15 significant ones, or beyond a double's normal range (`1e-400`).
-    /// A `decimal` attribute reads every digit of it; every other reader takes it as the double
-    /// it rounds to, as it would have been parsed before.
+    /// A `decimal` attribute reads every digit of it and canonical text writes it as it came (so a
+    /// `json` attribute keeps it); every other reader takes it as the double it rounds to.
     case preciseNumber(String)
     case string(String)
     case array([JSONValue])

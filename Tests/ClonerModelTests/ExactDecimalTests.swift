@@ -76,6 +76,7 @@ struct ExactDecimalTests {
         // Every other type reads the long number as the double it rounds to, as before.
         #expect(try AttributeValue.decode(json: JSONValue(parsing: "0.1000000000000000000001"), type: .double) == .double(0.1))
         #expect(try AttributeValue.decode(json: JSONValue(parsing: "1e-400"), type: .double) == .double(0))
+        #expect(try AttributeValue.decode(json: JSONValue(parsing: "[0.1000000000000000000001]"), type: .json) == .json("[0.1000000000000000000001]"))
         #expect(try AttributeValue.decode(json: AttributeValue.decimal(try ExactDecimal(parsing: "1")).jsonValue, type: .decimal) == .decimal(ExactDecimal(1)))
         #expect(AttributeValue.decimal(try ExactDecimal(parsing: "-0.10")).jsonValue == .string("-0.1"))
     }
