@@ -59,6 +59,13 @@ struct DecimalServiceTests {
             #expect(Self.price(try answer.json()) == "-98765432109876543210.5", "\(answer.text)")
             answer = try await client.patch("/lines/\(id)", #"{"price": null}"#)
             #expect(try answer.json()["price"] is NSNull, "\(answer.text)")
+
+            // Written by hand with the database's own shell, with zeros the service never writes:
+            // read back as the same number, in its one form.
+            _ = try await service.sql(#"UPDATE "Line" SET price = '0077.700' WHERE "_id" = \#(id);"#)
+            #expect(Self.price(try await client.get("/lines/\(id)").json()) == "77.7")
+            let equal = try await client.get("/lines?price=77.70&order=price").json()
+            #expect(((equal["data"] as? [[String: Any]]) ?? []).compactMap { F.int($0["_id"]) } == [id])
         }
     }
 
