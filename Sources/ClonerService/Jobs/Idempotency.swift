@@ -75,8 +75,20 @@ final class Idempotency: Sendable {
     /// claim must be visible to other requests while it runs.
     func claimAlone(_ key: String, fingerprint: String, request: HTTPRequest) throws -> HTTPResponse? {
         let now = Date()
-        if let answer = try peek(key, fingerprint: fingerprint, request: request, now: now) { return answer }
-        return try store.write { context in try claim(key, fingerprint: fingerprint, request: request, now: now, in: context) }
+        // A claim of this replica's whose operation ended while the database was away, not yet
+        // given back: the retry gives it back itself, rather than answering 409 in_progress for
+        // an operation that no longer runs.
+        let unreleased = leases.takeUnreleased(key: key)
+        do {
+            if !unreleased, let answer = try peek(key, fingerprint: fingerprint, request: request, now: now) { return answer }
+            return try store.write { context in
+                if unreleased { try context.releaseIdempotencyKey(key, owner: leases.replicaID) }
+                return try claim(key, fingerprint: fingerprint, request: request, now: now, in: context)
+            }
+        } catch {
+            if unreleased { leases.putBack(key: key) }
+            throw error
+        }
     }
 
     private func answer(for claim: IdempotencyClaim, fingerprint: String, request: HTTPRequest) -> HTTPResponse? {

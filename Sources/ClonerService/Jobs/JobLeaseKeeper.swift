@@ -81,6 +81,16 @@ final class JobLeaseKeeper: Sendable {
         unsettled.withLock { _ = $0.keys.insert(key) }
     }
 
+    /// Whether `key` waits to be given back, taking it off the list: its next request gives it
+    /// back itself, in the transaction that claims it again (`putBack` if that fails).
+    func takeUnreleased(key: String) -> Bool {
+        unsettled.withLock { $0.keys.remove(key) != nil }
+    }
+
+    func putBack(key: String) {
+        releaseLater(key: key)
+    }
+
     /// Records job `id` failed with `error` at the next tick, unless its work committed after all.
     func failLater(job id: String, error: Data) {
         unsettled.withLock { $0.failedJobs[id] = error }
