@@ -99,6 +99,11 @@ public final class CloneEngine: Sendable {
         } catch let error as StoreError {
             throw cloneError(error, request: request)
         }
+        // Each copy's root remembers its source, in the clone's transaction (a dry run wrote
+        // nothing to remember).
+        if !request.dryRun {
+            try context.recordClones(entity: request.entity, sourceID: request.id, cloneIDs: copied.cloneIDs, at: now)
+        }
         let clones = copied.cloneIDs.map { CloneResult.ObjectRef(entity: request.entity, id: $0) }
         return CloneResult(
             source: .init(entity: request.entity, id: request.id),

@@ -27,6 +27,7 @@ extension ClonerApplication {
         ServiceRoute(.get, "/{collection}/{id}") { app in app.onStore(.read) { request in try app.recordsController.read(request) } },
         ServiceRoute(.patch, "/{collection}/{id}") { app in app.onStore(.write) { request in try app.recordsController.update(request) } },
         ServiceRoute(.delete, "/{collection}/{id}") { app in app.onStore(.delete) { request in try app.recordsController.delete(request) } },
+        ServiceRoute(.get, "/{collection}/{id}/clones") { app in app.onStore(.read) { request in try app.recordsController.clones(request) } },
         ServiceRoute(.get, "/{collection}/{id}/{attribute}") { app in app.onStore(.read) { request in try app.blobsController.download(request) } },
         ServiceRoute(.put, "/{collection}/{id}/{attribute}") { app in
             .streamed(maxBodyBytes: app.configuration.maxUploadBytes) { request, body in

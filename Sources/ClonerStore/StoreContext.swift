@@ -110,6 +110,18 @@ public protocol StoreContext: ServiceTablesContext {
     /// `.uniqueTogetherViolation`.
     func copyGraph(_ plan: GraphCopyPlan, now: Date, progress: GraphCopyProgress) throws -> GraphCopyResult
 
+    // MARK: Lineage (docs/architecture.md#lineage)
+
+    /// Notes that each of `cloneIDs` (objects of `entity`, the roots of one clone's copies) was
+    /// cloned from `sourceID` at `date`: one statement, however many copies. A record read then
+    /// carries it (`StoredRecords.clonedFrom`); deleting the clone forgets it, deleting the source
+    /// does not.
+    func recordClones(entity: String, sourceID: Int64, cloneIDs: [Int64], at date: Date) throws
+    /// Up to `limit` clones of object `sourceID` of `entity` still stored, newest first (by
+    /// creation time, then `_id`), after `position` when given: one query per page, whether or not
+    /// the source still exists.
+    func clones(entity: String, sourceID: Int64, after position: CloneListPosition?, limit: Int) throws -> [CloneLineage]
+
     // MARK: rows, transfer and import
 
     /// This context as the store's row-level work runs on it (a whole-store move, a graph

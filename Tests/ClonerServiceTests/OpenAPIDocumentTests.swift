@@ -48,6 +48,7 @@ import Testing
             #expect(paths["/\(entity.collection)"] != nil, "no path for \(entity.collection)")
             #expect(paths["/\(entity.collection)/{id}"] != nil)
             #expect(paths["/\(entity.collection)/{id}/clone"] != nil)
+            #expect(paths["/\(entity.collection)/{id}/clones"] != nil)
         }
         #expect(paths.keys.allSatisfy { !$0.contains("{collection}") }, "generic paths left: \(paths.keys.sorted())")
         for fixed in ["/jobs/{id}", "/model", "/openapi.yaml", "/healthz", "/readyz", "/metrics"] {

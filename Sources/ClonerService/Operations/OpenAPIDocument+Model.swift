@@ -116,6 +116,7 @@ private struct EntityOperations {
         [
             ("/\(collection)", collectionItem()), ("/\(collection)/{id}", recordItem()), ("/\(collection)/{id}/clone", cloneItem()),
             ("/\(collection)/{id}/export", exportItem()), ("/\(collection)/import", importItem()),
+            ("/\(collection)/{id}/clones", clonesItem()),
         ]
             + entity.attributes.filter { $0.type == .binary }.map { ("/\(collection)/{id}/\($0.name)", binaryValueItem($0.name)) }
     }
@@ -216,6 +217,8 @@ private struct EntityOperations {
                 ),
             ]
         }
+        // Only a clone's root has it (docs/architecture.md#lineage), so it is not required either.
+        properties["_clonedFrom"] = Self.schema("ClonedFrom")
         // Open, as every answer's schema: a client generated today must still read a record after
         // the model gains a property. (`_lists` and `_blobs` are not required: they are there only for long lists and large values.)
         return [
@@ -563,6 +566,36 @@ private struct EntityOperations {
                     Self.errors.merging([
                         "200": ["description": "The document.", "content": Self.graphDocument, "headers": ["X-Request-ID": Self.header("RequestID")]],
                         "403": Self.response("Forbidden"), "422": Self.response("ValidationFailed"),
+                    ]) { $1 }),
+            ],
+        ]
+    }
+
+    /// `GET /{collection}/{id}/clones` (docs/architecture.md#lineage): the clones of an object,
+    /// newest first, paged as the jobs are.
+    private func clonesItem() -> JSONValue {
+        [
+            "parameters": [Self.ref("#/components/parameters/ID"), Self.requestID],
+            "get": [
+                "tags": ["clone"], "operationId": .string("list\(name)Clones"),
+                "summary": .string("The clones made from a \(name), newest first; still answered once it is deleted."),
+                "parameters": [
+                    [
+                        "name": "limit", "in": "query", "description": "The most clones a page holds.",
+                        "schema": ["type": "integer", "minimum": 1, "maximum": .integer(Int64(RecordsController.maximumPageSize)), "default": 50],
+                    ],
+                    [
+                        "name": "cursor", "in": "query", "description": "Opaque position, as the `next` URL carries it.",
+                        "schema": ["type": "string", "pattern": "^[A-Za-z0-9_-]+$"],
+                    ],
+                ],
+                "responses": .object(
+                    Self.errors.merging([
+                        "200": [
+                            "description": "One page of clones.", "headers": ["X-Request-ID": Self.header("RequestID")],
+                            "content": Self.json(Self.schema("ClonePage")),
+                        ],
+                        "422": Self.response("ValidationFailed"),
                     ]) { $1 }),
             ],
         ]

@@ -73,6 +73,10 @@ extension RecordInput {
                     errors.append(FieldError(field: field, message: "expected \"\(entity.name)\", got \(RecordJSONCoding.describe(value))"))
                 }
                 continue
+            case RecordKeys.clonedFromName:
+                errors.append(
+                    FieldError(field: field, message: "the source a clone was made from is kept by the service and cannot be set; leave it out"))
+                continue
             case "_id" where isNested:
                 errors.append(
                     FieldError(

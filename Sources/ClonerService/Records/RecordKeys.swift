@@ -14,6 +14,10 @@ struct RecordKeys: Sendable {
     static let id = JSONWriter.encodedKey("_id")
     static let entity = JSONWriter.encodedKey("_entity")
     static let version = JSONWriter.encodedKey("_version")
+    static let clonedFrom = JSONWriter.encodedKey("_clonedFrom")
+    /// The member of a record that says where a clone came from; the service keeps it, a body
+    /// cannot set it.
+    static let clonedFromName = "_clonedFrom"
 
     init(entity: EntityDescription, model: DataModel) {
         entityValue = JSONWriter.encodedString(entity.name)

@@ -28,6 +28,19 @@ extension StoredRecords {
             relationships: relationships[relationshipBase..<(relationshipBase + keys.relationships.count)],
             listRoutes: keys.listRoutes, to: &writer)
         writeStoredBinaries(index, keys: keys, to: &writer)
+        writeClonedFrom(index, keys: keys, to: &writer)
+        writer.endObject()
+    }
+
+    /// Last, for a clone's root: `"_clonedFrom": {"entity": "Note", "id": 1}`, the object it was
+    /// copied from (docs/architecture.md#lineage), still named when that object was deleted since.
+    /// Nothing for a record that is no clone. Read-only: a body that sends it is a 422.
+    private func writeClonedFrom(_ index: Int, keys: RecordKeys, to writer: inout JSONWriter) {
+        guard let source = clonedFrom(record: index) else { return }
+        writer.key(encoded: RecordKeys.clonedFrom)
+        writer.beginObject()
+        writer.key("entity"); writer.string(encoded: keys.entityValue)
+        writer.key("id"); writer.integer(source)
         writer.endObject()
     }
 

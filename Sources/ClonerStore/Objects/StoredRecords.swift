@@ -24,6 +24,10 @@ public struct StoredRecords: Sendable {
     /// is `.null`. `readBinaryValues` reads them or leaves them in the store; what is left after it
     /// is larger than the read was asked to hold (an export streams those from the store).
     public private(set) var unreadBinaries: [Int: BlobReference] = [:]
+    /// The `_id` each clone among the records was cloned from (an object of the same entity,
+    /// perhaps deleted since), by record index (docs/architecture.md#lineage). Empty when no record
+    /// is a clone.
+    public private(set) var clonedFrom: [Int: Int64] = [:]
 
     public init(entity: EntityDescription, capacity: Int = 0) {
         self.entity = entity
@@ -79,6 +83,12 @@ public struct StoredRecords: Sendable {
         noteUnreadBinary(blob, attribute: attribute)
     }
 
+    /// Notes that the last record appended is a clone of object `source` of its entity.
+    mutating func noteClonedFrom(_ source: Int64) { clonedFrom[count - 1] = source }
+
+    /// The `_id` record `index` was cloned from; nil when it is no clone.
+    public func clonedFrom(record index: Int) -> Int64? { clonedFrom.isEmpty ? nil : clonedFrom[index] }
+
     /// The blob of attribute `attribute` of record `index` when its value was not read.
     public func unreadBinary(record index: Int, attribute: Int) -> BlobReference? {
         unreadBinaries.isEmpty ? nil : unreadBinaries[index * entity.attributes.count + attribute]
@@ -112,6 +122,7 @@ public struct StoredRecords: Sendable {
         append(id: other.ids[index], version: other.versions[index])
         attributes.append(contentsOf: other.attributes(at: index))
         relationships.append(contentsOf: other.relationships(at: index))
+        if let source = other.clonedFrom(record: index) { noteClonedFrom(source) }
         guard !other.unreadBinaries.isEmpty else { return }
         let width = entity.attributes.count
         for attribute in 0..<width {

@@ -72,6 +72,12 @@ extension PostgreSQLCloneSession {
             }
         }
 
+        /// Whether a write transaction is open (between `began` and `ended`).
+        var isWriting: Bool {
+            if case .idle = phase { return false }
+            return true
+        }
+
         /// Which run of the write is open (1 outside one).
         var attempt: Int {
             switch phase {

@@ -103,6 +103,7 @@ struct PostgreSQLSchema: Sendable {
     static let idempotencyTable = "_cloner_idempotency"
     static let jobsTable = "_cloner_jobs"
     static let jobCancellationsTable = "_cloner_job_cancellations"
+    static let lineageTable = "_cloner_lineage"
 
     /// The service's tables (SQLite's `ServiceTables`, in PostgreSQL types): idempotency answers
     /// and clone jobs, in the same database so an answer commits with the clone it describes.
@@ -114,7 +115,7 @@ struct PostgreSQLSchema: Sendable {
     ]
     static let serviceIndexes = [
         "\(idempotencyTable)_created", "\(jobsTable)_created", "\(jobsTable)_lease", "\(idempotencyTable)_lease",
-        "\(jobsTable)_status_created", "\(jobCancellationsTable)_pkey",
+        "\(jobsTable)_status_created", "\(jobCancellationsTable)_pkey", "\(lineageTable)_pkey", "\(lineageTable)_source",
     ]
 
     static let serviceCreateStatements = [
@@ -158,5 +159,16 @@ struct PostgreSQLSchema: Sendable {
         // `GET /jobs?status=`: one page is one range of this index, newest first.
         "CREATE INDEX IF NOT EXISTS \"\(jobsTable)_status_created\" ON \"\(jobsTable)\" (status, created_at, id)",
         "CREATE TABLE IF NOT EXISTS \"\(jobCancellationsTable)\" (id text COLLATE \"C\" PRIMARY KEY, requested_at timestamptz NOT NULL)",
+        // Where clones came from (docs/architecture.md#lineage), as on SQLite.
+        """
+        CREATE TABLE IF NOT EXISTS "\(lineageTable)" (
+          entity text COLLATE "C" NOT NULL,
+          clone_id int8 NOT NULL,
+          source_id int8 NOT NULL,
+          created_at timestamptz NOT NULL,
+          PRIMARY KEY (entity, clone_id)
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS \"\(lineageTable)_source\" ON \"\(lineageTable)\" (entity, source_id, created_at, clone_id)",
     ]
 }

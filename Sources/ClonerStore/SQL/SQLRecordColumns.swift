@@ -2,7 +2,7 @@ import ClonerModel
 
 /// The select list of a record read, the same on every backend (`fetchRecords`, `fetchObjects`,
 /// a page of records): `"_id"`, `"_version"`, the attributes, the to-one columns stored on the
-/// row, then the key and the size of each binary value. The FROM names the entity's table
+/// row, the key and the size of each binary value, then the source it was cloned from. The FROM names the entity's table
 /// unaliased.
 ///
 /// A binary attribute's column holds its blob's key. The row reads the bytes of a value of at
@@ -40,7 +40,24 @@ enum SQLRecordColumns {
                 "(SELECT \(blob).\"size\" FROM \(quoted(StoreSchema.blobTable)) \(blob) WHERE \(blob).\"hash\" = \(table).\(quoted(attribute.name)))",
             ]
         }
-        return ["\"_id\"", "\"_version\""] + values + ownColumns.map(quoted) + blobs
+        return ["\"_id\"", "\"_version\""] + values + ownColumns.map(quoted) + blobs + [clonedFrom(entity: entity)]
+    }
+
+    /// The lineage table's alias, a name no entity can take, as `chunk` and `blob` are.
+    static let lineage = "\"_cloner_l\""
+
+    /// The source the record was cloned from, or NULL (docs/architecture.md#lineage): one lookup
+    /// by the lineage table's key in the record's own query, so a page of records costs no query
+    /// more for it.
+    static func clonedFrom(entity: EntityDescription) -> String {
+        let name = "'" + entity.name.replacingOccurrences(of: "'", with: "''") + "'"
+        return "(SELECT \(lineage).\"source_id\" FROM \(ServiceTables.quotedLineage) \(lineage) "
+            + "WHERE \(lineage).\"entity\" = \(name) AND \(lineage).\"clone_id\" = \(quoted(entity.name)).\"_id\")"
+    }
+
+    /// The column of `clonedFrom`, counted from the first record column: the last one.
+    static func clonedFromColumn(entity: EntityDescription, ownColumns: Int) -> Int {
+        2 + entity.attributes.count + ownColumns + 2 * entity.attributes.filter { $0.type == .binary }.count
     }
 
     /// Per binary attribute (its index in the entity's attributes), the columns that hold its key

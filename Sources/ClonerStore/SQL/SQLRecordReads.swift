@@ -24,7 +24,7 @@ struct SQLRecordReads: Sendable {
 
     let entity: EntityDescription
     /// The columns of a record (`SQLRecordColumns`): `"_id", "_version"`, attributes…, reference
-    /// columns…, binary keys and sizes….
+    /// columns…, binary keys and sizes…, the clone's source.
     let columns: String
     /// The to-one columns stored on the row, in relationship order.
     let ownColumns: [String]
@@ -32,6 +32,8 @@ struct SQLRecordReads: Sendable {
     let ownToOnes: [(relationship: Int, column: Int)]
     /// Per binary attribute, the columns of its key and its size, counted from `"_id"`.
     let blobColumns: [(attribute: Int, key: Int, size: Int)]
+    /// The column of the source the record was cloned from (`SQLRecordColumns.clonedFrom`).
+    let clonedFromColumn: Int
     let related: [Related]
     let byID: Query
     let byIDs: Query
@@ -65,6 +67,7 @@ struct SQLRecordReads: Sendable {
         self.ownColumns = ownColumns
         self.ownToOnes = ownToOnes
         self.blobColumns = SQLRecordColumns.blobColumns(entity: entity, ownColumns: ownColumns.count)
+        self.clonedFromColumn = SQLRecordColumns.clonedFromColumn(entity: entity, ownColumns: ownColumns.count)
         self.related = related
         byID = query("SELECT \(columns) FROM \(table) WHERE \"_id\" = \(Dialect.parameter(1))", &slots)
         byIDs = query("SELECT \(columns) FROM \(table) WHERE \"_id\" \(Dialect.among(1))", &slots)

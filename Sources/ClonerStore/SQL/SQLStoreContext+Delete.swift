@@ -93,6 +93,8 @@ extension SQLStoreContext {
                 "DELETE FROM \(quoted(doomedEntity.name)) WHERE \"_id\" \(inFirst)", arguments: [ids(doomedEntity.name)])
             if deleted > 0 { counts[doomedEntity.name] = deleted }
         }
+        // A deleted clone's lineage goes with it (docs/architecture.md#lineage); a source's stays.
+        try forgetLineage(of: doomed)
         return counts
     }
 

@@ -43,7 +43,7 @@ extension SQLStoreContext {
         guard !ids.isEmpty else { return records }
         if ids.count == 1 {
             try forEachRow(reads.byID, arguments: [.integer(ids[0])]) { row in
-                records.appendRecord(row, from: 0, ownToOnes: reads.ownToOnes, blobColumns: reads.blobColumns)
+                records.appendRecord(row, from: 0, ownToOnes: reads.ownToOnes, blobColumns: reads.blobColumns, clonedFrom: reads.clonedFromColumn)
             }
             try addRelated(reads, to: &records)
             return records
@@ -53,7 +53,7 @@ extension SQLStoreContext {
         var unordered = StoredRecords(entity: reads.entity, capacity: ids.count)
         try forEachRow(reads.byIDs, arguments: [.ids(ids)]) { row in
             byID[row.int64(0)] = unordered.count
-            unordered.appendRecord(row, from: 0, ownToOnes: reads.ownToOnes, blobColumns: reads.blobColumns)
+            unordered.appendRecord(row, from: 0, ownToOnes: reads.ownToOnes, blobColumns: reads.blobColumns, clonedFrom: reads.clonedFromColumn)
         }
         try addRelated(reads, to: &unordered)
         // Back into the order of `ids`, missing ones left out (a repeated id repeated, as

@@ -53,7 +53,7 @@ extension SQLStoreContext {
                 }
                 pageText += text
             }
-            records.appendRecord(row, from: sortColumns, ownToOnes: reads.ownToOnes, blobColumns: reads.blobColumns)
+            records.appendRecord(row, from: sortColumns, ownToOnes: reads.ownToOnes, blobColumns: reads.blobColumns, clonedFrom: reads.clonedFromColumn)
             if records.count == pageSize || !textColumns.isEmpty {
                 // The page's last record so far: where the next page starts, if there is one.
                 lastPosition = FetchRequest.Position(values: keys.indices.map { Self.positionValue(row, $0, keys[$0].kind) })

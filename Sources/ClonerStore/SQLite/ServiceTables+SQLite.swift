@@ -32,6 +32,18 @@ extension ServiceTables {
         // `GET /jobs?status=`: one page is one range of this index, newest first.
         "CREATE INDEX IF NOT EXISTS \"\(jobs)_status_created\" ON \"\(jobs)\" (status, created_at, id)",
         "CREATE TABLE IF NOT EXISTS \"\(jobCancellations)\" (id TEXT PRIMARY KEY, requested_at INTEGER NOT NULL)",
+        // A clone's root by its key (a record read, a delete); a source's clones newest first
+        // (`GET /{collection}/{id}/clones`), one range of the second index per page.
+        """
+        CREATE TABLE IF NOT EXISTS "\(lineage)" (
+          entity TEXT NOT NULL,
+          clone_id INTEGER NOT NULL,
+          source_id INTEGER NOT NULL,
+          created_at INTEGER NOT NULL,
+          PRIMARY KEY (entity, clone_id)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX IF NOT EXISTS \"\(lineage)_source\" ON \"\(lineage)\" (entity, source_id, created_at, clone_id)",
     ]
 
     /// Columns added after the first release (replica leases, docs/architecture.md#replicas), per table, as

@@ -264,3 +264,11 @@ CREATE INDEX IF NOT EXISTS "_cloner_jobs_lease" ON "_cloner_jobs" (lease_expires
 CREATE INDEX IF NOT EXISTS "_cloner_idempotency_lease" ON "_cloner_idempotency" (lease_expires_at) WHERE state = 'in_progress';
 CREATE INDEX IF NOT EXISTS "_cloner_jobs_status_created" ON "_cloner_jobs" (status, created_at, id);
 CREATE TABLE IF NOT EXISTS "_cloner_job_cancellations" (id text COLLATE "C" PRIMARY KEY, requested_at timestamptz NOT NULL);
+CREATE TABLE IF NOT EXISTS "_cloner_lineage" (
+  entity text COLLATE "C" NOT NULL,
+  clone_id int8 NOT NULL,
+  source_id int8 NOT NULL,
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (entity, clone_id)
+);
+CREATE INDEX IF NOT EXISTS "_cloner_lineage_source" ON "_cloner_lineage" (entity, source_id, created_at, clone_id);

@@ -236,3 +236,11 @@ CREATE TABLE IF NOT EXISTS "_cloner_jobs" (
 CREATE INDEX IF NOT EXISTS "_cloner_jobs_created" ON "_cloner_jobs" (created_at);
 CREATE INDEX IF NOT EXISTS "_cloner_jobs_status_created" ON "_cloner_jobs" (status, created_at, id);
 CREATE TABLE IF NOT EXISTS "_cloner_job_cancellations" (id TEXT PRIMARY KEY, requested_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS "_cloner_lineage" (
+  entity TEXT NOT NULL,
+  clone_id INTEGER NOT NULL,
+  source_id INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (entity, clone_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS "_cloner_lineage_source" ON "_cloner_lineage" (entity, source_id, created_at, clone_id);

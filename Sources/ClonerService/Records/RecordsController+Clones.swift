@@ -1,0 +1,89 @@
+import ClonerHTTP
+import ClonerModel
+import ClonerStore
+import Foundation
+
+/// `GET /{collection}/{id}/clones` (docs/architecture.md#lineage): the clones made from an object,
+/// newest first, paged as every list is (`data`, and `next`, the following page's link or null),
+/// one query per page. The lineage outlives the source, so the list still answers once the
+/// source is deleted; an object that does not exist and has no clone is a 404.
+extension RecordsController {
+    func clones(_ request: HTTPRequest) throws -> HTTPResponse {
+        let entity = try request.entity(in: model)
+        let id = try request.objectID(of: entity)
+        var limit = RecordsController.defaultPageSize
+        var position: CloneListPosition?
+        var errors: [FieldError] = []
+        var seen: Set<String> = []
+        for item in request.queryItems {
+            guard seen.insert(item.name).inserted else {
+                errors.append(FieldError(field: item.name, message: "given more than once"))
+                continue
+            }
+            switch item.name {
+            case "limit":
+                if let number = Int(item.value), (1...RecordsController.maximumPageSize).contains(number) {
+                    limit = number
+                } else {
+                    errors.append(FieldError(field: "limit", message: "expected an integer from 1 to \(RecordsController.maximumPageSize), got \(item.value)"))
+                }
+            case "cursor":
+                position = RecordsController.clonePosition(decoding: item.value)
+                if position == nil {
+                    errors.append(FieldError(field: "cursor", message: "not a cursor of this service; use the next link of the previous page as given"))
+                }
+            default:
+                errors.append(FieldError(field: item.name, message: "not a parameter of GET /{collection}/{id}/clones (limit, cursor)"))
+            }
+        }
+        guard errors.isEmpty else { throw Problem.validationFailed(errors) }
+        // One row more tells whether a next page exists.
+        let (found, exists) = try store.read { context in
+            let found = try context.clones(entity: entity.name, sourceID: id, after: position, limit: limit + 1)
+            // An empty first page asks once more: an object without clones still answers 200.
+            let exists = try !found.isEmpty || position != nil || context.version(entity: entity.name, id: id) != nil
+            return (found, exists)
+        }
+        guard exists else { throw Problem.notFound("\(entity.name) \(id) does not exist and has no clones") }
+        let page = found.prefix(limit)
+        var writer = JSONWriter(capacity: 64 + page.count * 80)
+        writer.beginObject()
+        writer.key("data")
+        writer.beginArray()
+        for clone in page {
+            writer.beginObject()
+            writer.key("entity"); writer.string(clone.entity)
+            writer.key("id"); writer.integer(clone.cloneID)
+            writer.key("createdAt"); writer.string(RFC3339Timestamp.format(millisecondsSince1970: clone.createdAtMilliseconds))
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("next")
+        if found.count > limit, let last = page.last {
+            var parts: [String] = []
+            if seen.contains("limit") { parts.append("limit=\(limit)") }
+            parts.append("cursor=\(RecordsController.encoded(CloneListPosition(after: last)))")
+            writer.string("/\(entity.collection)/\(id)/clones?" + parts.joined(separator: "&"))
+        } else {
+            writer.null()
+        }
+        writer.endObject()
+        return .json(writer.bytes)
+    }
+
+    /// Opaque to clients: base64url (RFC 4648 §5, no padding) of `<milliseconds>.<_id>`.
+    static func encoded(_ position: CloneListPosition) -> String {
+        Data("\(position.createdAtMilliseconds).\(position.cloneID)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func clonePosition(decoding cursor: String) -> CloneListPosition? {
+        guard cursor.utf8.count <= 64, !cursor.contains("="), !cursor.contains("+"), !cursor.contains("/") else { return nil }
+        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
+            let dot = text.firstIndex(of: "."), let milliseconds = Int64(text[..<dot]), let id = Int64(text[text.index(after: dot)...]), id > 0
+        else { return nil }
+        return CloneListPosition(createdAtMilliseconds: milliseconds, cloneID: id)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Where clones came from (docs/architecture.md#lineage), written once for every backend: one
+/// statement per clone for all its copies, one per delete for every doomed object, one per page.
+/// A record read finds its own row through `SQLRecordColumns.clonedFrom`, in the record's query.
+extension SQLStoreContext {
+    private var lineage: String { ServiceTables.quotedLineage }
+    private func p(_ n: Int) -> String { Dialect.parameter(n) }
+
+    func recordClones(entity: String, sourceID: Int64, cloneIDs: [Int64], at date: Date) throws {
+        guard !cloneIDs.isEmpty else { return }
+        let (sql, arguments) = Self.recordClonesStatement(entity: entity, sourceID: sourceID, cloneIDs: cloneIDs, at: date)
+        try connection.perform(sql, arguments: arguments)
+    }
+
+    /// The one statement that notes a clone's copies (`recordClones`), for a backend that sends
+    /// it its own way (PostgreSQL: with the COMMIT).
+    static func recordClonesStatement(entity: String, sourceID: Int64, cloneIDs: [Int64], at date: Date) -> (String, [SQLArgument]) {
+        let sql = """
+            INSERT INTO \(ServiceTables.quotedLineage) (entity, clone_id, source_id, created_at)
+            SELECT \(Dialect.parameter(1)), \(Dialect.listedID), \(Dialect.integer(2)), \(Dialect.parameter(3)) FROM \(Dialect.listed(4))
+            """
+        return (sql, [.text(entity), .integer(sourceID), .timestamp(date), .ids(cloneIDs)])
+    }
+
+    func clones(entity: String, sourceID: Int64, after position: CloneListPosition?, limit: Int) throws -> [CloneLineage] {
+        var arguments: [SQLArgument] = [.text(entity), .integer(sourceID)]
+        var keyset = ""
+        if let position {
+            arguments.append(.timestamp(Date(timeIntervalSince1970: Double(position.createdAtMilliseconds) / 1000)))
+            arguments.append(.integer(position.cloneID))
+            keyset = " AND (created_at, clone_id) < (\(p(3)), \(p(4)))"
+        }
+        arguments.append(.integer(Int64(limit)))
+        var found: [CloneLineage] = []
+        try connection.forEachRow(
+            """
+            SELECT clone_id, created_at FROM \(lineage) WHERE entity = \(p(1)) AND source_id = \(p(2))\(keyset)
+            ORDER BY created_at DESC, clone_id DESC LIMIT \(p(arguments.count))
+            """, arguments: arguments
+        ) { row in
+            found.append(CloneLineage(entity: entity, cloneID: row.int64(0), sourceID: sourceID, createdAt: row.date(1)))
+        }
+        return found
+    }
+
+    /// Forgets the lineage of deleted objects, `doomed` by entity: one statement for all of them.
+    /// A source's deletion leaves its clones' rows alone: they still say where each came from.
+    func forgetLineage(of doomed: [String: [Int64]]) throws {
+        let entities = doomed.keys.sorted()
+        guard !entities.isEmpty else { return }
+        var conditions: [String] = []
+        var arguments: [SQLArgument] = []
+        for entity in entities {
+            arguments.append(.text(entity))
+            arguments.append(.ids(doomed[entity] ?? []))
+            conditions.append("(entity = \(p(arguments.count - 1)) AND clone_id \(Dialect.among(arguments.count)))")
+        }
+        try connection.perform("DELETE FROM \(lineage) WHERE " + conditions.joined(separator: " OR "), arguments: arguments)
+    }
+}
