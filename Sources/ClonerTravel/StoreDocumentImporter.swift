@@ -34,7 +34,8 @@ public struct StoreDocumentImporter {
     private let writer: StoreTransferWriter
     private let reader: StoreTransferReader
     private let model: DataModel
-    private let tables: [TransferTable]
+    /// The target's tables, less the lineage when the document predates it.
+    private var tables: [TransferTable]
     private var lines = GraphLineReader()
     private var stage = Stage.header
     private let storedBlobs: Set<Data>
@@ -50,6 +51,8 @@ public struct StoreDocumentImporter {
     private var rows = StoreDocumentRows()
     private var pendingRows: [[AttributeValue]] = []
     private var lastKey: [Int64] = []
+    /// The last lineage row's key: its entity name's bytes and clone `_id`.
+    private var lastLineageKey: (entity: [UInt8], id: Int64)?
     private var summaries: [StoreDocumentSummary] = []
 
     /// Refuses a store that holds records (`StoreTransferError.notEmpty`, naming the table).
@@ -161,6 +164,7 @@ public struct StoreDocumentImporter {
             summaries.append(summary)
             rows = StoreDocumentRows()
             lastKey = []
+            lastLineageKey = nil
             stage = index + 1 < tables.count ? .table(index + 1) : .end
         case (.end, "end"):
             guard case .integer(let count)? = members["sections"], count == Int64(summaries.count) else {
@@ -184,7 +188,7 @@ public struct StoreDocumentImporter {
         }
     }
 
-    private func header(_ members: [String: JSONValue], line: Int) throws {
+    private mutating func header(_ members: [String: JSONValue], line: Int) throws {
         guard members["format"] == .string(StoreDocument.format) else {
             throw StoreDocumentError.badLine(line: line, field: "format", message: "expected \"\(StoreDocument.format)\" (a whole-store document)")
         }
@@ -198,6 +202,11 @@ public struct StoreDocumentImporter {
         }
         guard case .array(let described)? = members["tables"] else {
             throw StoreDocumentError.badLine(line: line, field: "tables", message: "expected an array")
+        }
+        // A document written before the lineage was carried ends its tables without it: the
+        // store's clones then have no recorded source, as they had none there.
+        if described.count == tables.count - 1, tables.last?.kind == .lineage {
+            tables.removeLast()
         }
         for (index, table) in tables.enumerated() {
             guard index < described.count, described[index] == StoreDocumentExporter.describe(table) else {
@@ -310,8 +319,16 @@ public struct StoreDocumentImporter {
         guard case .array(let array)? = members["values"] else {
             throw StoreDocumentError.badLine(line: line, field: "values", message: "expected an array")
         }
-        // The first two columns (`_id` and `_version`, or `src` and `dst`) are never null.
-        let values = try StoreDocumentRows.decode(array, columns: table.columns, required: 2, line: line)
+        // The first two columns (`_id` and `_version`, or `src` and `dst`) are never null; no
+        // column of the lineage is.
+        let values = try StoreDocumentRows.decode(array, columns: table.columns, required: table.kind == .lineage ? 4 : 2, line: line)
+        if table.kind == .lineage {
+            try checkLineageKey(values, line: line)
+            rows.add(values)
+            pendingRows.append(values)
+            if pendingRows.count >= Self.batchRows { try flushRows(table) }
+            return
+        }
         let key = values.prefix(table.keyColumnCount).map { value -> Int64 in
             if case .integer(let v) = value { return v }
             return 0
@@ -334,6 +351,25 @@ public struct StoreDocumentImporter {
         rows.add(values)
         pendingRows.append(values)
         if pendingRows.count >= Self.batchRows { try flushRows(table) }
+    }
+
+    /// A lineage row's key: an entity of the model and a clone `_id` as an entity's, in key order
+    /// (the entity name's bytes, then the `_id`), each once.
+    private mutating func checkLineageKey(_ values: [AttributeValue], line: Int) throws {
+        guard case .string(let entity) = values[0], model.entity(named: entity) != nil else {
+            throw StoreDocumentError.badLine(line: line, field: "values[0] (entity)", message: "expected the name of an entity of the model")
+        }
+        guard case .integer(let id) = values[1], (1...StoreSchema.largestID).contains(id) else {
+            throw StoreDocumentError.badLine(
+                line: line, field: "values[1] (clone_id)", message: "expected an _id from 1 to \(StoreSchema.largestID), found \(values[1])")
+        }
+        let name = Array(entity.utf8)
+        if let last = lastLineageKey {
+            guard last.entity.lexicographicallyPrecedes(name) || (last.entity == name && last.id < id) else {
+                throw StoreDocumentError.badLine(line: line, field: "values[0]", message: "rows must come in key order, each key once")
+            }
+        }
+        lastLineageKey = (name, id)
     }
 
     private mutating func flushRows(_ table: TransferTable) throws {

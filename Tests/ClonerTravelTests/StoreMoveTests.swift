@@ -19,6 +19,8 @@ import Testing
         /// A Tag created and deleted again: its id must never be issued again.
         var deletedTag: Int64
         var itemData: Int64
+        /// A note the lineage says was cloned from `note` (docs/architecture.md#lineage).
+        var clone: Int64
     }
 
     /// A decimal with every digit a decimal keeps, which a double would round.
@@ -57,7 +59,12 @@ import Testing
         }
         let gone = try fixture.makeTags(["gone"])[0]
         try fixture.store.write { context in _ = try context.save(ChangeSet(deletes: [ChangeSet.Delete(entity: "Tag", id: gone)])) }
-        return Facts(note: first.note, bigBlob: big, deletedTag: gone, itemData: first.itemDatas[0])
+        // Lineage of two entities, so its rows are ordered by entity name, then clone `_id`.
+        try fixture.store.write { context in
+            try context.recordClones(entity: "Tag", sourceID: tags[0], cloneIDs: [tags[2], tags[1]], at: Date(timeIntervalSince1970: 1_700_000_000.123))
+            try context.recordClones(entity: "Note", sourceID: first.note, cloneIDs: [second.note], at: Date())
+        }
+        return Facts(note: first.note, bigBlob: big, deletedTag: gone, itemData: first.itemDatas[0], clone: second.note)
     }
 
     /// Every row of every table and every blob with a digest of its bytes, as text.
@@ -116,6 +123,7 @@ import Testing
         #expect(imported.map(\.description) == exported.map(\.description))
         #expect(exported.first { $0.table == "Note" }?.rows == 2)
         #expect(exported.first { $0.table == "Tag" }?.highestID == facts.deletedTag)
+        #expect(exported.first { $0.table == "_cloner_lineage" }?.rows == 3)
         let before = try Self.contents(from.store)
         let after = try Self.contents(into.store)
         #expect(before.count > 40)
@@ -135,6 +143,9 @@ import Testing
         }
         #expect(streamed == facts.bigBlob)
         #expect(try into.store.read { try $0.checkBlobs(limit: 10) }.isEmpty)
+        let clone = try into.store.read { try $0.fetchRecords(entity: "Note", ids: [facts.clone]) }
+        #expect(clone.clonedFrom(record: 0) == facts.note)
+        #expect(try into.store.read { try $0.clones(entity: "Note", sourceID: facts.note, after: nil, limit: 5) }.map(\.cloneID) == [facts.clone])
 
         let fresh = try into.makeTags(["after the move"])[0]
         #expect(fresh > facts.deletedTag, "a create after the move gets an id the source never issued")
@@ -228,6 +239,46 @@ import Testing
     }
 
     static func document(_ lines: [String]) -> [UInt8] { Array((lines.joined(separator: "\n") + "\n").utf8) }
+
+    /// A document written before the lineage was carried (its tables end before `_cloner_lineage`)
+    /// still moves, its clones without a recorded source.
+    @Test func aDocumentWithoutTheLineageMoves() throws {
+        let from = try CloneFixture()
+        _ = try Self.populate(from)
+        var lines = Self.lines(try Self.export(from.store).document).filter { !$0.contains("\"table\":\"_cloner_lineage\"") }
+        var header = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        var tables = try #require(header["tables"] as? [[String: Any]])
+        #expect(tables.removeLast()["name"] as? String == "_cloner_lineage")
+        header["tables"] = tables
+        lines[0] = String(decoding: try JSONSerialization.data(withJSONObject: header), as: UTF8.self)
+        let end = try #require(lines.indices.last)
+        let sections = try #require(lines[end].wholeMatch(of: /\{"kind":"end","sections":(\d+)\}/).flatMap { Int($0.1) })
+        lines[end] = "{\"kind\":\"end\",\"sections\":\(sections - 1)}"
+
+        let into = try CloneFixture()
+        let imported = try Self.import(Self.document(lines), into: into.store)
+        #expect(!imported.contains { $0.table == "_cloner_lineage" })
+        #expect(try Self.contents(into.store) == (try Self.contents(from.store)).filter { !$0.hasPrefix("_cloner_lineage ") })
+        #expect(try Self.contents(into.store).count > 40)
+    }
+
+    @Test func aLineageRowOfNoEntityOrOutOfOrderIsRefused() throws {
+        let from = try CloneFixture()
+        _ = try Self.populate(from)
+        let lines = Self.lines(try Self.export(from.store).document)
+        let rows = lines.indices.filter { lines[$0].contains("\"kind\":\"row\"") && lines[$0].contains("\"table\":\"_cloner_lineage\"") }
+        #expect(rows.count == 3)
+        var unknown = lines
+        unknown[rows[0]] = unknown[rows[0]].replacingOccurrences(of: "[\"Note\",", with: "[\"Nope\",")
+        let (error, _) = try refused(Self.document(unknown))
+        #expect(
+            error as? StoreDocumentError == .badLine(line: rows[0] + 1, field: "values[0] (entity)", message: "expected the name of an entity of the model"))
+        var swapped = lines
+        swapped.swapAt(rows[1], rows[2])
+        let (outOfOrder, _) = try refused(Self.document(swapped))
+        guard case .badLine(let line, let field, _)? = outOfOrder as? StoreDocumentError else { Issue.record("\(outOfOrder)"); return }
+        #expect(line == rows[2] + 1 && field == "values[0]")
+    }
 
     @Test func anImportIntoAStoreWithRecordsIsRefusedNamingTheTable() throws {
         let from = try CloneFixture()

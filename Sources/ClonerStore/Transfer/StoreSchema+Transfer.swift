@@ -1,9 +1,10 @@
 import ClonerModel
 
 /// The tables a whole-store move carries, in the order it carries them: each entity's table in
-/// model order, then the join tables. The service's own tables (jobs, idempotency answers,
-/// leases) and the metadata table are not among them: they describe one deployment's requests
-/// in flight, not the data, and the target makes its own.
+/// model order, then the join tables, then the lineage (where clones came from, which is the
+/// data's). The other service tables (jobs, idempotency answers, leases) and the metadata table
+/// are not among them: they describe one deployment's requests in flight, not the data, and the
+/// target makes its own.
 extension StoreSchema {
     public var transferTables: [TransferTable] {
         var tables: [TransferTable] = []
@@ -22,6 +23,7 @@ extension StoreSchema {
             if let position = join.destinationPositionColumn { columns.append(TransferColumn(name: position, type: .integer)) }
             tables.append(TransferTable(kind: .join, name: join.name, columns: columns))
         }
+        tables.append(.lineage)
         return tables
     }
 }

@@ -25,7 +25,7 @@ public struct StoreTransferReader {
     public func forEachRow(of table: TransferTable, _ body: ([AttributeValue]) throws -> Void) throws {
         let statement = TransferStatement.page(table)
         let types = table.columns.map(\.type)
-        var after: [AttributeValue] = Array(repeating: .integer(Int64.min), count: table.keyColumnCount)
+        var after = table.firstKey
         while true {
             var count = 0
             var last: [AttributeValue] = []

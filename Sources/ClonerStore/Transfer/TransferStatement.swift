@@ -29,6 +29,10 @@ enum TransferStatement {
                 return "\(from) WHERE \"_id\" > \(parameter(1)) ORDER BY \"_id\" LIMIT \(parameter(2))"
             case .join:
                 return "\(from) WHERE (\"src\", \"dst\") > (\(parameter(1)), \(parameter(2))) ORDER BY \"src\", \"dst\" LIMIT \(parameter(3))"
+            case .lineage:
+                // Entity names compare byte for byte on both (BINARY, COLLATE "C"): one order.
+                return
+                    "\(from) WHERE (\"entity\", \"clone_id\") > (\(parameter(1)), \(parameter(2))) ORDER BY \"entity\", \"clone_id\" LIMIT \(parameter(3))"
             }
         case .anyRow(let table):
             return "SELECT 1 FROM \(quoted(table)) LIMIT 1"
