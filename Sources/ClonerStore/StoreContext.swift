@@ -121,6 +121,9 @@ public protocol StoreContext: ServiceTablesContext {
     /// creation time, then `_id`), after `position` when given: one query per page, whether or not
     /// the source still exists.
     func clones(entity: String, sourceID: Int64, after position: CloneListPosition?, limit: Int) throws -> [CloneLineage]
+    /// The source of each of objects `ids` of `entity` that is a clone, by clone `_id` (none for
+    /// the others): one query, for a batch of an export.
+    func clonedFrom(entity: String, ids: [Int64]) throws -> [Int64: Int64]
 
     // MARK: rows, transfer and import
 

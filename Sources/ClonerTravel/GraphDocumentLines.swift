@@ -252,7 +252,14 @@ struct GraphDocumentLines {
                 throw bad(line, "relationships.\(linkName)", relationship.isToMany ? "expected a list of integers" : "expected an integer or null")
             }
         }
-        for key in members.keys where !["kind", "entity", "ref", "parent", "attributes", "relationships"].contains(key) {
+        // What the object was cloned from in the exporting store (docs/architecture.md#lineage):
+        // checked, not imported — the import's objects are clones of nothing the target holds.
+        if let member = members["clonedFrom"] {
+            guard case .object(let fields) = member, fields.count == 2, case .string? = fields["entity"],
+                case .integer(let source)? = fields["id"], source > 0
+            else { throw bad(line, "clonedFrom", "expected {\"entity\": name, \"id\": a positive integer} or no member") }
+        }
+        for key in members.keys where !["kind", "entity", "ref", "parent", "attributes", "relationships", "clonedFrom"].contains(key) {
             throw bad(line, key, "not a member of an object line")
         }
         return ObjectLine(line: line, entity: entity.target, ref: ref, parent: parent, attributes: values, relationships: relationships)

@@ -29,12 +29,15 @@ struct GraphExportColumns {
     let referenceOpenings: [[UInt8]]
     /// Per entity, a parent's opening (`{"entity":…,"ref":`).
     let parentOpenings: [[UInt8]]
+    /// Per entity, a clone's source's opening (`{"entity":…,"id":`, docs/architecture.md#lineage).
+    let clonedFromOpenings: [[UInt8]]
     /// Per entity, whether it has a binary attribute.
     let hasBinary: [Bool]
     let parentKey = GraphLineWriter.encodedKey("parent")
     let keyKey = GraphLineWriter.encodedKey("key")
     let attributesKey = GraphLineWriter.encodedKey("attributes")
     let relationshipsKey = GraphLineWriter.encodedKey("relationships")
+    let clonedFromKey = GraphLineWriter.encodedKey("clonedFrom")
 
     init(copy: GraphCopyPlan, schema: StoreSchema) {
         let model = schema.model
@@ -73,6 +76,14 @@ struct GraphExportColumns {
             parent.string(entity.name)
             parent.key("ref")
             return parent.bytes
+        }
+        clonedFromOpenings = model.entities.map { entity in
+            var source = GraphLineWriter(capacity: 32)
+            source.beginObject()
+            source.key("entity")
+            source.string(entity.name)
+            source.key("id")
+            return source.bytes
         }
         hasBinary = model.entities.map { $0.attributes.contains(where: { $0.type == .binary }) }
     }

@@ -19,7 +19,7 @@ extension GraphExportWriter {
         return objects[start..<end]
     }
 
-    /// Reads the batch's records, per entity, and adapts the bound on objects with binary values
+    /// Reads the batch's records and which of them are clones of what, per entity, and adapts the bound on objects with binary values
     /// to the bytes it held (doubled under 4 MiB, halved over 16 MiB).
     mutating func read(_ batch: Batch) throws {
         let entityCount = model.entities.count
@@ -33,6 +33,9 @@ extension GraphExportWriter {
         for tag in 0..<entityCount where !batchIDs[tag].isEmpty {
             try context.readGraphRecords(entity: model.entities[tag].name, ids: batchIDs[tag], into: records[tag])
             binaryBytes += records[tag].binaryBytes
+        }
+        for tag in 0..<entityCount {
+            clonedFrom[tag] = batchIDs[tag].isEmpty ? [:] : try context.clonedFrom(entity: model.entities[tag].name, ids: batchIDs[tag])
         }
         if batchBinaryObjects >= binaryLimit {
             if binaryBytes < 4 << 20 {

@@ -37,6 +37,8 @@ struct GraphExportWriter {
     /// the current batch names that are still to be written.
     var referenced: [GraphIDSet]
     var outside: [[Int64]]
+    /// Per entity, the source of each of the batch's objects that is a clone (docs/architecture.md#lineage).
+    var clonedFrom: [[Int64: Int64]]
 
     init(exporter: GraphExporter, context: any StoreContext, walk: GraphWalk, emit: @escaping ([UInt8]) throws -> Void) {
         self.context = context
@@ -56,6 +58,7 @@ struct GraphExportWriter {
         records = (0..<entityCount).map { _ in GraphRecordBatch() }
         referenced = [GraphIDSet](repeating: GraphIDSet(), count: entityCount)
         outside = [[Int64]](repeating: [], count: entityCount)
+        clonedFrom = [[Int64: Int64]](repeating: [:], count: entityCount)
     }
 
     private mutating func flush() throws {
@@ -186,7 +189,8 @@ struct GraphExportWriter {
         references += 1
     }
 
-    /// An object line: a walked object, its parent, attributes and relationships.
+    /// An object line: a walked object, its parent, attributes and relationships, and for a
+    /// clone's root the object it was cloned from.
     mutating func writeObject(_ object: GraphWalk.Object, at position: Int, in records: GraphRecordBatch) throws {
         let tag = object.entity
         let isRoot = tag == rootTag && object.id == copy.rootID
@@ -223,6 +227,13 @@ struct GraphExportWriter {
             }
         }
         writer.endObject()
+        // A clone's root says what it was cloned from, by its `_id` in this store.
+        if let source = clonedFrom[tag][object.id] {
+            writer.encoded(columns.clonedFromKey)
+            writer.encoded(columns.clonedFromOpenings[tag])
+            writer.integer(source)
+            writer.endObject()
+        }
         writer.endObject()
         try endLine()
     }

@@ -44,6 +44,16 @@ extension SQLStoreContext {
         return found
     }
 
+    func clonedFrom(entity: String, ids: [Int64]) throws -> [Int64: Int64] {
+        var sources: [Int64: Int64] = [:]
+        guard !ids.isEmpty else { return sources }
+        try connection.forEachRow(
+            "SELECT clone_id, source_id FROM \(lineage) WHERE entity = \(p(1)) AND clone_id \(Dialect.among(2))",
+            arguments: [.text(entity), .ids(ids)]
+        ) { sources[$0.int64(0)] = $0.int64(1) }
+        return sources
+    }
+
     /// Forgets the lineage of deleted objects, `doomed` by entity: one statement for all of them.
     /// A source's deletion leaves its clones' rows alone: they still say where each came from.
     func forgetLineage(of doomed: [String: [Int64]]) throws {

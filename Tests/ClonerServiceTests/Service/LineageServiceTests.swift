@@ -151,6 +151,29 @@ struct LineageServiceTests {
         }
     }
 
+    @Test("a graph export of a clone names its source; an import's objects are no clones", arguments: StoreBackendKind.available)
+    func graphTravel(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend) { service in
+            let client = service.client
+            let note = try await client.create("notes", F.note(#""name":"template","items":[{"name":"one"}]"#))
+            let noteID = try #require(F.int(note["_id"]))
+            let clone = try await client.post("/notes/\(noteID)/clone", "{}")
+            let cloneID = try #require(F.int((try clone.json()["clone"] as? [String: Any])?["id"]))
+
+            let export = try await client.get("/notes/\(cloneID)/export")
+            #expect(export.status == 200, "\(export.text)")
+            let marked = export.text.split(separator: "\n").filter { $0.contains("clonedFrom") }
+            #expect(marked.count == 1 && marked[0].hasSuffix(#","clonedFrom":{"entity":"Note","id":\#(noteID)}}"#), "\(export.text)")
+
+            let imported = try await client.request(
+                "POST", "/notes/import", headers: [("Content-Type", "application/vnd.cloner.graph+x-ndjson")], body: export.text)
+            #expect(imported.status == 201, "\(imported.text)")
+            let importedID = try #require(F.int((try imported.json()["clone"] as? [String: Any])?["id"]))
+            #expect(try await client.get("/notes/\(importedID)").json()["_clonedFrom"] == nil)
+            #expect(try await Self.allClones(client, "/notes/\(cloneID)/clones").isEmpty)
+        }
+    }
+
     @Test("_clonedFrom in a create or PATCH body is a 422 naming it; read-only keys may list clones", arguments: StoreBackendKind.available)
     func notWritableAndReadable(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, environment: ["CLONER_API_KEYS": "writer-key", "CLONER_READ_API_KEYS": "reader-key"]) {
