@@ -2,8 +2,8 @@ import ClonerModel
 
 /// The select list of a record read, the same on every backend (`fetchRecords`, `fetchObjects`,
 /// a page of records): `"_id"`, `"_version"`, the attributes, the to-one columns stored on the
-/// row, the key and the size of each binary value, then the source it was cloned from. The FROM names the entity's table
-/// unaliased.
+/// row, the key and the size of each binary value, then the source it was cloned from. The FROM
+/// names the entity's table unaliased.
 ///
 /// A binary attribute's column holds its blob's key. The row reads the bytes of a value of at
 /// most `rowBinaryBytes` with it (its one chunk), so a record of small values — thumbnails, the

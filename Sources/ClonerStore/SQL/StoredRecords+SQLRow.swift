@@ -5,9 +5,9 @@ extension StoredRecords {
     /// Appends the record in `row`, whose record columns (`SQLRecordColumns`) start at `base`:
     /// each to-one stored on the row from its column (`ownToOnes`, in relationship order, columns
     /// counted from `"_id"`), every other relationship empty until it is filled in, and a binary
-    /// value the row did not read whole noted by its key and size (`blobColumns`), and the source it
-    /// was cloned from (column `clonedFrom`, NULL for no clone). The same for
-    /// every backend and every read of records: by position, no dictionary per row.
+    /// value the row did not read whole noted by its key and size (`blobColumns`), and the source
+    /// it was cloned from (column `clonedFrom`, NULL for no clone). The same for every backend and
+    /// every read of records: by position, no dictionary per row.
     mutating func appendRecord<Row: SQLRow>(
         _ row: Row, from base: Int, ownToOnes: [(relationship: Int, column: Int)], blobColumns: [(attribute: Int, key: Int, size: Int)],
         clonedFrom: Int
