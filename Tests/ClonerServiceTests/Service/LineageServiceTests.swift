@@ -128,7 +128,12 @@ struct LineageServiceTests {
             let note = try await client.create("notes", F.note(#""name":"template""#))
             let noteID = try #require(F.int(note["_id"]))
             #expect(try await client.post("/notes/\(noteID)/clone", #"{"copies":5}"#).status == 201)
-            for _ in 0..<2 { #expect(try await client.post("/notes/\(noteID)/clone", "{}").status == 201) }
+            #expect(try await client.post("/notes/\(noteID)/clone", "{}").status == 201)
+            // A background clone notes its lineage in its job's transaction too.
+            let accepted = try await client.post("/notes/\(noteID)/clone", "{}", headers: [("Prefer", "respond-async")])
+            #expect(accepted.status == 202, "\(accepted.text)")
+            let job = try await JobsServiceTests.waitForJob(client, try #require(accepted.header("Location")))
+            let jobClone = try #require(F.int(((job["result"] as? [String: Any])?["clone"] as? [String: Any])?["id"]))
 
             let first = try await client.get("/notes/\(noteID)/clones?limit=3").json()
             #expect((first["data"] as? [Any])?.count == 3)
@@ -138,6 +143,7 @@ struct LineageServiceTests {
             // Later clones have larger `_id`s and no earlier time: newest first is `_id` descending.
             #expect(listed.count == 7 && Set(listed).count == 7)
             #expect(listed == listed.sorted(by: >))
+            #expect(listed.first == jobClone)
             // A clone made between pages comes before the cursor: the walk goes on where it was.
             #expect(try await client.post("/notes/\(noteID)/clone", "{}").status == 201)
             let rest = try await Self.allClones(client, next).compactMap { F.int($0["id"]) }
