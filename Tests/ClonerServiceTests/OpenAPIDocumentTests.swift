@@ -51,7 +51,7 @@ import Testing
             #expect(paths["/\(entity.collection)/{id}/clones"] != nil)
         }
         #expect(paths.keys.allSatisfy { !$0.contains("{collection}") }, "generic paths left: \(paths.keys.sorted())")
-        for fixed in ["/jobs/{id}", "/model", "/openapi.yaml", "/healthz", "/readyz", "/metrics"] {
+        for fixed in ["/jobs", "/jobs/{id}/events", "/jobs/{id}", "/model", "/openapi.yaml", "/healthz", "/readyz", "/metrics"] {
             #expect(paths[fixed] != nil, "\(fixed) lost")
         }
         let components = try #require(document["components"] as? [String: Any])

@@ -78,7 +78,14 @@ final class Idempotency: Sendable {
         // A claim of this replica's whose operation ended while the database was away, not yet
         // given back: the retry gives it back itself, rather than answering 409 in_progress for
         // an operation that no longer runs.
-        let unreleased = leases.takeUnreleased(key: key)
+        let unreleased: Bool
+        switch leases.takeUnreleased(key: key) {
+        case .none: unreleased = false
+        case .taken: unreleased = true
+        case .settling:
+            throw StoreError.unavailable(
+                reason: "an earlier attempt with this Idempotency-Key is being settled after the database's loss", outcomeUnknown: false)
+        }
         do {
             if !unreleased, let answer = try peek(key, fingerprint: fingerprint, request: request, now: now) { return answer }
             return try store.write { context in
@@ -170,6 +177,7 @@ final class Idempotency: Sendable {
             } catch {
                 guard ContinuousClock.now < deadline else {
                     leases.releaseLater(key: key)
+                    logger.warning("the outcome of a COMMIT lost with its database stays unknown", metadata: ["error": "\(error)"])
                     return .unknown
                 }
                 Thread.sleep(forTimeInterval: 0.5)

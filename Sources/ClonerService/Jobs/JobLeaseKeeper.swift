@@ -29,6 +29,8 @@ final class JobLeaseKeeper: Sendable {
     /// to record failed (with their error). Written first at each tick, before the renewal, so
     /// a claim or a job whose work has ended is not kept alive by this replica's own lease.
     private let unsettled = Mutex<(keys: Set<String>, failedJobs: [String: Data])>(([], [:]))
+    /// The keys of `unsettled` a settling transaction has taken and not yet ended.
+    private let settling = Mutex<Set<String>>([])
 
     init(store: IncrementalStore, lease: Duration, logger: Logger, queue: DispatchQueue, jobs: JobRegistry) {
         precondition(lease > .zero, "a lease must last some time")
@@ -83,8 +85,20 @@ final class JobLeaseKeeper: Sendable {
 
     /// Whether `key` waits to be given back, taking it off the list: its next request gives it
     /// back itself, in the transaction that claims it again (`putBack` if that fails).
-    func takeUnreleased(key: String) -> Bool {
-        unsettled.withLock { $0.keys.remove(key) != nil }
+    func takeUnreleased(key: String) -> UnreleasedKey {
+        if settling.withLock({ $0.contains(key) }) { return .settling }
+        return unsettled.withLock { $0.keys.remove(key) != nil } ? .taken : .none
+    }
+
+    /// What `takeUnreleased` found of a key.
+    enum UnreleasedKey {
+        /// Not waiting to be given back.
+        case none
+        /// Waiting, and now the caller's to give back.
+        case taken
+        /// Being given back by the lease tick's transaction right now: its claim is neither free
+        /// nor running, so the caller answers "retry shortly".
+        case settling
     }
 
     func putBack(key: String) {
@@ -103,6 +117,8 @@ final class JobLeaseKeeper: Sendable {
             return pending
         }
         guard !pending.keys.isEmpty || !pending.failedJobs.isEmpty else { return }
+        settling.withLock { $0 = pending.keys }
+        defer { settling.withLock { $0 = [] } }
         do {
             try store.write { context in
                 for key in pending.keys { try context.releaseIdempotencyKey(key, owner: replicaID) }

@@ -40,7 +40,7 @@ extension OpenAPIDocument {
                 schemas.append("    " + name + ": " + schema.canonicalText)
             }
         }
-        replace(from: "  /{collection}:", until: "  /jobs/{id}:", in: &lines, with: paths)
+        replace(from: "  /{collection}:", until: "  /jobs:", in: &lines, with: paths)
         // The generic links name the generic operations, which the served document no longer has;
         // each generated operation carries its own.
         replace(from: "  links:", until: "  schemas:", in: &lines, with: [])

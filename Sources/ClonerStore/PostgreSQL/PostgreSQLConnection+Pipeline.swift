@@ -238,9 +238,15 @@ extension PostgreSQLConnection {
         wasIdleAfterLastCommand = true
     }
 
+    /// libpq refused a pipeline step: the session stopped answering part way (its server went
+    /// away before the sync point's result, though the socket's end is not read yet), so no
+    /// later command can trust it. It is lost — said so, so that the store answers a lost node
+    /// (and a COMMIT in the pipeline an unknown outcome) rather than an unexpected failure, and
+    /// the pool drops it.
     private func connectionFailure(sql: String) -> PostgreSQLError {
-        PostgreSQLError(
-            kind: isConnected ? .server : .connection, code: isConnected ? nil : .connectionFailure,
+        isBroken = true
+        return PostgreSQLError(
+            kind: .connection, code: (isConnected ? lastServerErrorCode : nil) ?? .connectionFailure,
             message: lastErrorMessage(), sql: sql, connection: redactedURI)
     }
 }

@@ -53,6 +53,9 @@ package final class PostgreSQLConnection {
     /// The SQLSTATE of the last error the server sent, kept to tell at check-in a session whose
     /// node is shutting down or became a standby (`hasLostItsNode`); cleared when re-opened.
     var lastServerErrorCode: PostgreSQLError.Code?
+    /// Set when a pipeline could not be finished: the session cannot be trusted with another
+    /// command, whatever libpq's status says, until it is re-opened.
+    var isBroken = false
     /// Which of the pool's generations opened this session: a node lost ends every session of the
     /// generations before (`PostgreSQLConnectionPool`).
     var poolGeneration = 0
@@ -111,6 +114,7 @@ package final class PostgreSQLConnection {
     /// the notice processor); the second read then meets end-of-file and turns the status BAD.
     /// Left unread, that FATAL message would instead be taken as the next query's answer.
     package var isHealthy: Bool {
+        guard !isBroken else { return false }
         settleAfterCommit()
         for _ in 0..<2 {
             guard PQstatus(handle) == CONNECTION_OK, PQconsumeInput(handle) == 1 else { return false }
@@ -125,6 +129,7 @@ package final class PostgreSQLConnection {
     /// or the server said it is shutting down, starting, or in recovery. Its sibling sessions in
     /// the pool reach the same node, so they go with it.
     var hasLostItsNode: Bool {
+        if isBroken { return true }
         guard isConnected, let code = lastServerErrorCode else { return !isConnected }
         return [.adminShutdown, .crashShutdown, .cannotConnectNow, .readOnlySQLTransaction].contains(code)
     }
@@ -155,6 +160,7 @@ package final class PostgreSQLConnection {
         unsettledAfterCommit.removeAll()
         preparedStatements.removeAll()
         lastServerErrorCode = nil
+        isBroken = false
         serverSession += 1
         PQreset(handle)
         wasIdleAfterLastCommand = true
@@ -237,7 +243,7 @@ package final class PostgreSQLConnection {
         settleAfterCommit()
         commandsSent += 1
         roundTrips += 1
-        guard PQstatus(handle) != CONNECTION_OK else { return }
+        guard PQstatus(handle) != CONNECTION_OK || isBroken else { return }
         guard wasIdleAfterLastCommand, !isInTransactionBlock else {
             throw PostgreSQLError(
                 kind: .connection, code: .connectionFailure,
