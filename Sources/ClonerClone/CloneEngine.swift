@@ -111,7 +111,8 @@ public final class CloneEngine: Sendable {
             clones: request.copies == nil ? nil : clones,
             created: copied.created, linked: copied.linked,
             ids: request.copies == nil ? copied.ids?.first : nil,
-            copyIDs: request.copies == nil ? nil : copied.ids, dryRun: request.dryRun)
+            copyIDs: request.copies == nil ? nil : copied.ids, dryRun: request.dryRun,
+            values: copied.suffixedValues.isEmpty ? nil : copied.suffixedValues)
     }
 
     /// A store error in the clone's terms (a store error with no such meaning as it is).

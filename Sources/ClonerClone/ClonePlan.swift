@@ -76,6 +76,7 @@ public struct ClonePlan: Sendable {
         switch rule.rebuild {
         case .uuid?: rebuilt = .newUUID
         case .now?: rebuilt = .cloneTime
+        case .suffix?: rebuilt = .suffixed(rule.copySuffix)
         case nil: rebuilt = .copy
         }
         guard let followed = rule.followParent else { return rebuilt }

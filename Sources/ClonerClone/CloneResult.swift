@@ -24,11 +24,15 @@ public struct CloneResult: Sendable, Hashable, Codable {
     /// Per copy, old `_id` → new `_id` per entity, when asked for with `copies`.
     public var copyIDs: [[String: [Int64: Int64]]]?
     public var dryRun: Bool
+    /// For a dry run, the values `rebuild: suffix` would give, per `Entity.attribute`, in the
+    /// order of the new `_id`s (a root's copies in copy order); nil when there are none
+    /// (docs/architecture.md#unique-values-on-copy).
+    public var values: [String: [String]]?
 
     /// Public for an import, which answers as a clone does (`GraphImportResult`).
     public init(
         source: ObjectRef, clone: ObjectRef, clones: [ObjectRef]?, created: [String: Int], linked: [String: Int], ids: [String: [Int64: Int64]]?,
-        copyIDs: [[String: [Int64: Int64]]]?, dryRun: Bool
+        copyIDs: [[String: [Int64: Int64]]]?, dryRun: Bool, values: [String: [String]]? = nil
     ) {
         self.source = source
         self.clone = clone
@@ -38,6 +42,7 @@ public struct CloneResult: Sendable, Hashable, Codable {
         self.ids = ids
         self.copyIDs = copyIDs
         self.dryRun = dryRun
+        self.values = values
     }
 
     public var totalCreated: Int { created.values.reduce(0, +) }

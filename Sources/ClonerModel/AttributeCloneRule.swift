@@ -6,6 +6,9 @@ public struct AttributeCloneRule: Sendable, Hashable {
         case uuid
         /// The clone's single timestamp (date attributes only).
         case now
+        /// The value with a suffix that makes it unique among the entity's values (text
+        /// attributes only; `copySuffix` says which).
+        case suffix
     }
 
     public enum WithoutParent: String, Sendable, Hashable, CaseIterable {
@@ -20,12 +23,18 @@ public struct AttributeCloneRule: Sendable, Hashable {
     public var followParent: String?
     public var withoutParent: WithoutParent
     public var rebuild: Rebuild?
+    /// The suffixes `rebuild: suffix` appends (the defaults when the user info names none).
+    public var copySuffix: CopySuffix
 
-    public init(isExcluded: Bool = false, followParent: String? = nil, withoutParent: WithoutParent = .keep, rebuild: Rebuild? = nil) {
+    public init(
+        isExcluded: Bool = false, followParent: String? = nil, withoutParent: WithoutParent = .keep, rebuild: Rebuild? = nil,
+        copySuffix: CopySuffix = CopySuffix()
+    ) {
         self.isExcluded = isExcluded
         self.followParent = followParent
         self.withoutParent = withoutParent
         self.rebuild = rebuild
+        self.copySuffix = copySuffix
     }
 
     /// Plain byte-for-byte copy.

@@ -212,16 +212,22 @@ struct ModelFileDecoder {
         if let value = userInfo[keys.rebuild] {
             if let text = value.stringValue, let rebuild = AttributeCloneRule.Rebuild(rawValue: text) {
                 rule.rebuild = rebuild
-                let needed: AttributeType = rebuild == .uuid ? .uuid : .date
+                let needed: AttributeType
+                switch rebuild {
+                case .uuid: needed = .uuid
+                case .now: needed = .date
+                case .suffix: needed = .string
+                }
                 if let type = attribute.type, type != needed {
                     report(
                         at: location.field(keys.rebuild),
                         "\(keys.rebuild): \(rebuild.rawValue) applies to \(needed.rawValue) attributes only; this one is \(type.rawValue)")
                 }
             } else {
-                report(at: location.field(keys.rebuild), "\(keys.rebuild) must be \"uuid\" or \"now\", found \(value.briefDescription)")
+                report(at: location.field(keys.rebuild), "\(keys.rebuild) must be \"uuid\", \"now\" or \"suffix\", found \(value.briefDescription)")
             }
         }
+        rule.copySuffix = copySuffix(userInfo, suffixRebuilt: rule.rebuild == .suffix, at: location)
         if let value = userInfo[keys.followParent] {
             if let name = value.stringValue, !name.isEmpty {
                 rule.followParent = name
@@ -250,6 +256,51 @@ struct ModelFileDecoder {
             report(at: location.field(keys.clone), "\(keys.clone) is a relationship rule; it has no effect on an attribute")
         }
         return rule
+    }
+
+    /// The suffixes of `rebuild: suffix` (docs/architecture.md#unique-values-on-copy): `suffix`,
+    /// `numberedSuffix` (one `%d`, with text before it) and `maxLength` (a number or, as Core
+    /// Data's User Info has it, a string of digits, with room for the longest suffix), read only
+    /// with that rule.
+    private mutating func copySuffix(_ userInfo: [String: JSONValue], suffixRebuilt: Bool, at location: Location) -> CopySuffix {
+        var copySuffix = CopySuffix()
+        // Without the rule these are free user info keys, as other tools may read them.
+        guard suffixRebuilt else { return copySuffix }
+        if let value = userInfo[CopySuffix.suffixKey] {
+            if let text = value.stringValue, !text.isEmpty {
+                copySuffix.suffix = text
+            } else {
+                report(at: location.field(CopySuffix.suffixKey), "\(CopySuffix.suffixKey) must be non-empty text, found \(value.briefDescription)")
+            }
+        }
+        if let value = userInfo[CopySuffix.numberedSuffixKey] {
+            let parts = value.stringValue?.split(separator: CopySuffix.numberPlaceholder, omittingEmptySubsequences: false)
+            if let parts, parts.count == 2, !parts[0].isEmpty {
+                copySuffix.numberPrefix = String(parts[0])
+                copySuffix.numberSuffix = String(parts[1])
+            } else {
+                report(
+                    at: location.field(CopySuffix.numberedSuffixKey),
+                    "\(CopySuffix.numberedSuffixKey) must hold %d once, with text before it (\" (copy %d)\", \"-copy-%d\"), found \(value.briefDescription)")
+            }
+        }
+        if let value = userInfo[CopySuffix.maxLengthKey] {
+            var length: Int64?
+            switch value {
+            case .integer(let number): length = number
+            case .string(let text): length = Int64(text)
+            default: length = nil
+            }
+            if let length, length > Int64(copySuffix.shortestRoom), length <= Int64(Int32.max) {
+                copySuffix.maxLength = Int(length)
+            } else {
+                report(
+                    at: location.field(CopySuffix.maxLengthKey),
+                    "\(CopySuffix.maxLengthKey) must be a whole number of characters above \(copySuffix.shortestRoom) (the longest suffix with a one-digit number), found \(value.briefDescription)"
+                )
+            }
+        }
+        return copySuffix
     }
 
     private mutating func relationshipCloneRule(_ userInfo: [String: JSONValue], at location: Location) -> RelationshipCloneRule {

@@ -145,7 +145,9 @@ struct GraphImportPass {
                 rule = otherwise
             }
             switch rule {
-            case .copy: if let value = object.attributes[attribute.name] { values[attribute.name] = value }
+            // An import keeps the document's text: `rebuild: suffix` is a clone's rule
+            // (docs/architecture.md#unique-values-on-copy).
+            case .copy, .suffixed: if let value = object.attributes[attribute.name] { values[attribute.name] = value }
             case .blank, .followParent: break
             case .newUUID: values[attribute.name] = .uuid(UUID.random())
             case .cloneTime: values[attribute.name] = .date(now)

@@ -240,7 +240,7 @@ import Testing
     @Test func rebuildWithAnUnknownValue() {
         expectSingleProblem(
             modelText(#"{"name": "Note", "attributes": [{"name": "id", "type": "uuid", "userInfo": {"rebuild": "random"}}]}"#),
-            entity: "Note", property: "id", containing: ["rebuild must be \"uuid\" or \"now\"", "\"random\""])
+            entity: "Note", property: "id", containing: ["rebuild must be \"uuid\", \"now\" or \"suffix\"", "\"random\""])
     }
 
     @Test func rebuildUUIDOnADate() {

@@ -56,6 +56,18 @@ extension CloneResult {
             writer.endArray()
         }
         writer.key("dryRun"); writer.bool(dryRun)
+        if let values {
+            // docs/architecture.md#unique-values-on-copy: what a dry run's `rebuild: suffix` would give.
+            writer.key("values")
+            writer.beginObject()
+            for (attribute, list) in values.sorted(by: { $0.key < $1.key }) {
+                writer.key(attribute)
+                writer.beginArray()
+                for value in list { writer.string(value) }
+                writer.endArray()
+            }
+            writer.endObject()
+        }
         more?(&writer)
         writer.endObject()
     }

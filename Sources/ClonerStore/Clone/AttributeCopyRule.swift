@@ -1,3 +1,5 @@
+import ClonerModel
+
 /// How a copy's attribute gets its value (the attribute rules of docs/architecture.md#attribute-rules, resolved by the clone layer
 /// from the model's clone rules; exclusion is the plan's `excludedEverywhere`/`excludedAtRoot`).
 public indirect enum AttributeCopyRule: Sendable, Hashable {
@@ -9,6 +11,9 @@ public indirect enum AttributeCopyRule: Sendable, Hashable {
     case newUUID
     /// The clone's single timestamp (`now`).
     case cloneTime
+    /// The value with the suffix that makes it unique among the entity's values, numbered from
+    /// the lowest number free (docs/architecture.md#unique-values-on-copy).
+    case suffixed(CopySuffix)
     /// The value of `attribute` of the clone of this object's parent (the object through whose
     /// owned relationship it was reached). Without a parent — the root, or a parent whose entity has
     /// no such attribute — `otherwise` decides.

@@ -47,6 +47,7 @@ struct GraphCopier<Backend: GraphCopyBackend> {
             throw try locatedInCopy(error)
         }
         let finished = try backend.finish(counts: counts)
+        let suffixedValues = plan.dryRun ? try backend.suffixPreview(counts: counts) : [:]
         copied = true
 
         let entities = schema.model.entities
@@ -55,7 +56,7 @@ struct GraphCopier<Backend: GraphCopyBackend> {
             cloneIDs: finished.cloneIDs,
             created: Dictionary(uniqueKeysWithValues: counts.map { (name($0.key), $0.value) }),
             linked: Dictionary(uniqueKeysWithValues: finished.linked.map { (name($0.key), $0.value) }),
-            ids: finished.ids)
+            ids: finished.ids, suffixedValues: suffixedValues)
     }
 
     /// A unique violation of a copy of many copies (or of per-copy values), said with the first

@@ -47,6 +47,10 @@ protocol GraphCopyBackend {
     /// ids when the plan asks for them.
     mutating func finish(counts: [Int: Int]) throws -> (cloneIDs: [Int64], linked: [Int: Int], ids: [[String: [Int64: Int64]]]?)
 
+    /// For a dry run, after `finish`: the values `rebuild: suffix` would give, per
+    /// `Entity.attribute` (the builder's `suffixPreviewQueries`), in the copies' `_id` order.
+    mutating func suffixPreview(counts: [Int: Int]) throws -> [String: [String]]
+
     /// The copy ended (`copied`: it finished): what the work tables and the session keep of it.
     mutating func end(copied: Bool)
 }

@@ -8,11 +8,17 @@ public struct GraphCopyResult: Sendable, Hashable {
     public var linked: [String: Int]
     /// Per copy, old `_id` → new `_id` per entity, when the plan asks for it.
     public var ids: [[String: [Int64: Int64]]]?
+    /// For a dry run, the values `rebuild: suffix` would give, per `Entity.attribute`, in the
+    /// order of the copies' new `_id`s (a root's copies in copy order); empty otherwise.
+    public var suffixedValues: [String: [String]]
 
-    public init(cloneIDs: [Int64], created: [String: Int], linked: [String: Int], ids: [[String: [Int64: Int64]]]?) {
+    public init(
+        cloneIDs: [Int64], created: [String: Int], linked: [String: Int], ids: [[String: [Int64: Int64]]]?, suffixedValues: [String: [String]] = [:]
+    ) {
         self.cloneIDs = cloneIDs
         self.created = created
         self.linked = linked
         self.ids = ids
+        self.suffixedValues = suffixedValues
     }
 }

@@ -5,7 +5,12 @@ extension GraphCopySQLBuilder {
     /// rows. One LEFT JOIN on the map per reference column finds its clone, if the destination
     /// is in the copy, once per row however many expressions use it.
     func rowInserts(_ entity: EntityDescription) -> [String] {
-        let table = quoted(entity.name)
+        let (columns, selects) = rowSelects(entity)
+        return selects.map { "INSERT INTO \(quoted(entity.name)) (\(columns.joined(separator: ", "))) \($0)" }
+    }
+
+    /// The columns `rowInserts` writes and the SELECT of each of its statements.
+    func rowSelects(_ entity: EntityDescription) -> (columns: [String], selects: [String]) {
         var columns = ["\"_id\"", "\"_version\""]
         var values = ["m.new", "1"]
         for attribute in entity.attributes {
@@ -43,15 +48,17 @@ extension GraphCopySQLBuilder {
         }
         let source = "FROM \(mapRows(tag(entity.name), "m")) JOIN \(rowSource(entity)) o ON o.\"_id\" = m.old " + joins.joined(separator: " ")
         let entityRows = mapOf(tag(entity.name), "m")
-        let into = "INSERT INTO \(table) (\(columns.joined(separator: ", ")))"
         guard !keepsPlaces.isEmpty else {
-            return ["\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) WHERE \(allOf(entityRows)) \(insertOrder)"]
+            return (columns, [selectingRows(entity, values: simpleValues, source: source, condition: allOf(entityRows))])
         }
         let condition = keepsPlaces.joined(separator: " AND ")
-        return [
-            "\(into) SELECT \(simpleValues.joined(separator: ", ")) \(source) WHERE \(allOf(entityRows + [condition])) \(insertOrder)",
-            "\(into) SELECT \(appendingValues.joined(separator: ", ")) \(source) WHERE \(allOf(entityRows + ["NOT (\(condition))"])) \(insertOrder)",
-        ]
+        return (
+            columns,
+            [
+                selectingRows(entity, values: simpleValues, source: source, condition: allOf(entityRows + [condition])),
+                selectingRows(entity, values: appendingValues, source: source, condition: allOf(entityRows + ["NOT (\(condition))"])),
+            ]
+        )
     }
 
     /// The attribute rules (docs/architecture.md#attribute-rules), in precedence: exclude,
@@ -70,8 +77,7 @@ extension GraphCopySQLBuilder {
             let withoutParent = ruleExpression(otherwise, attribute, original: original)
             let placeholder = attribute.isOptional ? "NULL" : (attribute.defaultValue.map(Self.literal) ?? original)
             // A parent whose entity lacks the followed attribute counts as no parent (docs/architecture.md#clone-semantics).
-            let followable = model.entities.filter { $0.attribute(named: followed) != nil }.map { String(tag($0.name)) }
-            let noParent = followable.isEmpty ? Dialect.trueLiteral : "m.pold IS NULL OR m.pent NOT IN (\(followable.joined(separator: ", ")))"
+            let noParent = noFollowedParent(followed)
             var cases = ["WHEN \(noParent) THEN \(withoutParent)"]
             if readsParents, inlineFollows.contains("\(entity.name).\(attribute.name)") {
                 // The parents' rows are written already, their value final: read it now rather

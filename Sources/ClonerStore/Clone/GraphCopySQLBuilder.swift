@@ -47,6 +47,9 @@ protocol GraphCopySQLBuilder {
     /// An attribute's value with the root's `set` over `expression` (the rules' value), where
     /// some copy sets it.
     func settingAttribute(_ attribute: AttributeDescription, of entity: String, over expression: String) -> String
+    /// True for the map row `m` of a copy's root whose copy `set`s `attribute` of `entity`,
+    /// exactly (per copy); nil when no copy sets it.
+    func attributeSetCondition(_ attribute: AttributeDescription, of entity: String) -> String?
     /// Where the INSERT of `entity`'s copies reads the original rows.
     func rowSource(_ entity: EntityDescription) -> String
     /// The order the copied rows are inserted in.
@@ -125,6 +128,8 @@ extension GraphCopySQLBuilder {
         case .blank: return blank(attribute)
         case .newUUID: return Dialect.newUUID
         case .cloneTime: return Self.cloneTime
+        // The value as it is; `selectingRows` gives the suffixed one around the row.
+        case .suffixed: return original
         case .followParent(_, let otherwise): return ruleExpression(otherwise, attribute, original: original)
         }
     }

@@ -7,6 +7,7 @@ extension PostgreSQLGraphCopier {
         sql: PostgreSQLGraphCopySQL, steps: [PostgreSQLGraphCopySQL.EntityStep], counts: [Int: Int], mayAppend: Set<Int>,
         parameters: [PostgreSQLValue], progress: GraphCopyProgress, into batch: inout PostgreSQLStatementBatch
     ) {
+        for lock in sql.suffixLocks { batch.add(lock, []) }
         for step in steps {
             // The second insert only writes objects that join an original's list: none came.
             let appends = step.keepsPlaceArrivals == nil || mayAppend.contains(step.tag)

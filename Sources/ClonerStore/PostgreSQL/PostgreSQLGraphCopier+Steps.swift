@@ -96,6 +96,19 @@ extension PostgreSQLGraphCopier: GraphCopyBackend {
         return (answers.cloneIDs, answers.linkedCounts, ids)
     }
 
+    mutating func suffixPreview(counts: [Int: Int]) throws -> [String: [String]] {
+        var values: [String: [String]] = [:]
+        for (attribute, query) in sql.suffixPreviewQueries(counts: counts) {
+            statementCount += 1
+            let result = try connection.query(query, rootValues.parameters)
+            for index in 0..<result.rowCount {
+                let row = result[index]
+                values[attribute, default: []].append(row.isNull(1) ? "" : row.string(1))
+            }
+        }
+        return values
+    }
+
     /// A copy that failed once it sent its writes leaves nothing to the COMMIT, and forgets the
     /// remembered walk it used: the run after walks again.
     mutating func end(copied: Bool) {

@@ -149,6 +149,10 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
         }
     }
     private(set) var follows: [GraphCopyFollowStep] = []
+    /// Transaction-scoped advisory locks, one per attribute the copy gives a suffixed value, in
+    /// key order: taken before the inserts, so that two clones never read the same free number
+    /// (under READ COMMITTED each insert then sees the values the clone before it committed).
+    private(set) var suffixLocks: [String] = []
     /// `followParent` attributes the INSERT writes itself, reading the parent's clone.
     private(set) var inlineFollows: Set<String> = []
 
@@ -179,6 +183,8 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
             uniqueKeysWithValues: everyLinked.linkableTags.map { ($0, PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[$0].name)) })
         self.mapFill = mapFillSQL(dryRun: false)
         self.mapFillDryRun = mapFillSQL(dryRun: true)
+        let suffixKeys = suffixedAttributeNames.map { PostgreSQLConnection.advisoryLockKey("cloner.suffix.\($0)") }
+        self.suffixLocks = suffixKeys.sorted().map { "SELECT pg_advisory_xact_lock(\($0))" }
     }
 
     // MARK: PostgreSQL's spelling of the shared SQL
@@ -207,6 +213,10 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     func settingAttribute(_ attribute: AttributeDescription, of entity: String, over expression: String) -> String {
         guard let setting = setting(entity, attribute.name) else { return expression }
         return "CASE WHEN \(isSetRoot(setting)) THEN \(setValue(setting)) ELSE \(typed(expression, attribute.type)) END"
+    }
+
+    func attributeSetCondition(_ attribute: AttributeDescription, of entity: String) -> String? {
+        setting(entity, attribute.name).map { isSetRoot($0) }
     }
 
     /// Copies that set a relationship of the root walk apart (`perCopyWalk`): only those that

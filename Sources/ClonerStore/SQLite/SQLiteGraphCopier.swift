@@ -103,7 +103,8 @@ struct SQLiteGraphCopier: GraphCopyBackend {
             try connection.cachedStatement(walkedByWays ? step.mapFillAfterWays : step.mapFill).execute(named: parameters)
         }
         for case let update? in steps.map(\.parentUpdate) { try connection.cachedStatement(update).execute() }
-        guard !plan.dryRun else { return }
+        // A dry run reads the rows it would write only for the values of `rebuild: suffix`.
+        guard !plan.dryRun || sql.hasSuffixedAttributes else { return }
         for case let staging? in steps.map(\.staging) {
             try connection.cachedStatement(staging.create).execute()
             staged.append(staging)
@@ -129,6 +130,17 @@ struct SQLiteGraphCopier: GraphCopyBackend {
             "SELECT new FROM \(SQLiteGraphCopySQL.mapTable(of: sql.rootTag)) WHERE old = ? ORDER BY cp", [.integer(plan.rootID)]
         ) { cloneIDs.append($0.int64(0)) }
         return (cloneIDs, linked.counts, plan.returnIDs ? try copiedIDs(steps) : nil)
+    }
+
+    mutating func suffixPreview(counts: [Int: Int]) throws -> [String: [String]] {
+        var values: [String: [String]] = [:]
+        for (attribute, query) in sql.suffixPreviewQueries(counts: counts) {
+            let statement = try connection.cachedStatement(query)
+            try statement.bind(named: parameters)
+            let row = SQLiteRow(statement: statement)
+            while try statement.step() { values[attribute, default: []].append(row.isNull(1) ? "" : row.string(1)) }
+        }
+        return values
     }
 
     /// Empties the tables this copy wrote, so the next copy finds them empty; tables that could not

@@ -146,6 +146,12 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         setsAtRoot(entity, property) ? "\(alias).pold IS NULL" : nil
     }
 
+    func attributeSetCondition(_ attribute: AttributeDescription, of entity: String) -> String? {
+        guard setsAtRoot(entity, attribute.name) else { return nil }
+        let name = "'" + attribute.name.replacingOccurrences(of: "'", with: "''") + "'"
+        return "m.pold IS NULL AND EXISTS (SELECT 1 FROM \(SQLiteGraphCopySQL.rootValuesTable) s WHERE s.cp = m.cp AND s.name = \(name))"
+    }
+
     /// Every copy walks the same graph: a relationship some copy sets is walked from no root.
     func walkSkipsFromRoot(_ entity: String, _ property: String, arrival: String) -> String? {
         setsAtRoot(entity, property) ? "\(arrival).via <> -1" : nil

@@ -1,0 +1,179 @@
+import ClonerServiceTestSupport
+import ClonerTestSupport
+import Foundation
+import Testing
+
+/// `rebuild: suffix` over HTTP on both stores (docs/architecture.md#unique-values-on-copy): a
+/// unique text gets "(copy)", then the lowest free "(copy n)", wherever its entity is copied.
+@Suite("Service: unique values regenerated on copy")
+struct CopySuffixServiceTests {
+    typealias F = EndToEndFixture
+
+    static let model = """
+        { "entities": [
+          { "name": "Board", "collection": "boards",
+            "attributes": [
+              { "name": "title", "type": "string", "unique": true, "userInfo": { "rebuild": "suffix" } },
+              { "name": "slug", "type": "string", "optional": true, "unique": true,
+                "userInfo": { "rebuild": "suffix", "suffix": "-copy", "numberedSuffix": "-copy-%d", "maxLength": "12" } } ],
+            "relationships": [
+              { "name": "cards", "destination": "Card", "toMany": true, "ordered": true, "inverse": "board", "deleteRule": "cascade" } ] },
+          { "name": "Card", "collection": "cards",
+            "attributes": [
+              { "name": "code", "type": "string", "unique": true, "userInfo": { "rebuild": "suffix" } },
+              { "name": "lane", "type": "string", "optional": true },
+              { "name": "label", "type": "string", "optional": true, "userInfo": { "rebuild": "suffix" } } ],
+            "uniqueTogether": [ [ "lane", "label" ] ],
+            "relationships": [ { "name": "board", "destination": "Board", "inverse": "cards" } ] }
+        ] }
+        """
+
+    static let board = #"{"title": "Onboarding", "cards": [{"code": "A1", "lane": "todo", "label": "Read"}, {"code": "B2", "lane": "todo", "label": "Sign"}]}"#
+
+    /// The board's title and its cards' codes and labels, read back over HTTP.
+    static func read(_ client: ServiceClient, board id: Int) async throws -> (title: String?, slug: String?, codes: [String], labels: [String]) {
+        let board = try await client.get("/boards/\(id)").json()
+        var codes: [String] = []
+        var labels: [String] = []
+        for card in try await client.linkedIDs(board, "cards") {
+            let record = try await client.get("/cards/\(card)").json()
+            codes.append(record["code"] as? String ?? "")
+            labels.append(record["label"] as? String ?? "")
+        }
+        return (board["title"] as? String, board["slug"] as? String, codes, labels)
+    }
+
+    static func cloneID(_ response: ClientResponse, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        #expect(response.status == 201, "\(response.text)", sourceLocation: sourceLocation)
+        return try #require(F.int((try response.json()["clone"] as? [String: Any])?["id"]), sourceLocation: sourceLocation)
+    }
+
+    @Test("the root and its owned objects number their copies from the base, the lowest free number first", arguments: StoreBackendKind.available)
+    func copiesAreNumbered(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: Self.model) { service in
+            let client = service.client
+            let source = try #require(F.int(try await client.create("boards", Self.board)["_id"]))
+
+            let first = try Self.cloneID(try await client.post("/boards/\(source)/clone", "{}"))
+            let copied = try await Self.read(client, board: first)
+            #expect(copied.title == "Onboarding (copy)")
+            #expect(copied.codes == ["A1 (copy)", "B2 (copy)"])
+            #expect(copied.labels == ["Read (copy)", "Sign (copy)"], "uniqueTogether: the ruled attribute varies, the lane stays")
+
+            let second = try Self.cloneID(try await client.post("/boards/\(source)/clone", "{}"))
+            #expect(try await Self.read(client, board: second).title == "Onboarding (copy 2)")
+            #expect(try await Self.read(client, board: second).codes == ["A1 (copy 2)", "B2 (copy 2)"])
+
+            // A copy of a copy numbers from the base, as Finder does.
+            let ofCopy = try Self.cloneID(try await client.post("/boards/\(first)/clone", "{}"))
+            let third = try await Self.read(client, board: ofCopy)
+            #expect(third.title == "Onboarding (copy 3)")
+            #expect(third.codes == ["A1 (copy 3)", "B2 (copy 3)"])
+
+            // A gap is filled first.
+            #expect(try await client.delete("/boards/\(second)").status == 204)
+            let refill = try Self.cloneID(try await client.post("/boards/\(source)/clone", "{}"))
+            #expect(try await Self.read(client, board: refill).title == "Onboarding (copy 2)")
+            #expect(try await Self.read(client, board: refill).codes == ["A1 (copy 2)", "B2 (copy 2)"])
+
+            // `set` wins on the root; its owned objects are still numbered.
+            let named = try Self.cloneID(try await client.post("/boards/\(source)/clone", #"{"set": {"title": "Onboarding 2027"}}"#))
+            let setClone = try await Self.read(client, board: named)
+            #expect(setClone.title == "Onboarding 2027")
+            #expect(setClone.codes == ["A1 (copy 4)", "B2 (copy 4)"])
+
+            // A card cloned on its own.
+            let card = try await client.linkedIDs(try await client.get("/boards/\(source)").json(), "cards")[0]
+            let cardClone = try Self.cloneID(try await client.post("/cards/\(card)/clone", "{}"))
+            #expect(try await client.get("/cards/\(cardClone)").json()["code"] as? String == "A1 (copy 5)")
+        }
+    }
+
+    @Test("copies: each copy takes the next free number, and a copy's own set keeps its value", arguments: StoreBackendKind.available)
+    func everyCopyIsNumbered(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: Self.model) { service in
+            let client = service.client
+            let source = try #require(F.int(try await client.create("boards", Self.board)["_id"]))
+            _ = try Self.cloneID(try await client.post("/boards/\(source)/clone", "{}"))
+
+            let response = try await client.post("/boards/\(source)/clone", #"{"copies": 3}"#)
+            #expect(response.status == 201, "\(response.text)")
+            let clones = try #require(try response.json()["clones"] as? [[String: Any]]).compactMap { F.int($0["id"]) }
+            var titles: [String?] = []
+            var codes: [[String]] = []
+            for id in clones {
+                let clone = try await Self.read(client, board: id)
+                titles.append(clone.title)
+                codes.append(clone.codes)
+            }
+            #expect(titles == ["Onboarding (copy 2)", "Onboarding (copy 3)", "Onboarding (copy 4)"])
+            #expect(codes == [["A1 (copy 2)", "B2 (copy 2)"], ["A1 (copy 3)", "B2 (copy 3)"], ["A1 (copy 4)", "B2 (copy 4)"]])
+
+            let mixed = try await client.post("/boards/\(source)/clone", #"{"copies": [{"set": {"title": "Kept"}}, {}]}"#)
+            #expect(mixed.status == 201, "\(mixed.text)")
+            let mixedIDs = try #require(try mixed.json()["clones"] as? [[String: Any]]).compactMap { F.int($0["id"]) }
+            #expect(try await Self.read(client, board: mixedIDs[0]).title == "Kept")
+            #expect(try await Self.read(client, board: mixedIDs[1]).title == "Onboarding (copy 5)")
+            #expect(try await Self.read(client, board: mixedIDs[1]).codes == ["A1 (copy 6)", "B2 (copy 6)"])
+        }
+    }
+
+    @Test("a maximum length shortens the base, never the suffix; a slug names its own suffixes", arguments: StoreBackendKind.available)
+    func maximumLengthShortensTheBase(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: Self.model) { service in
+            let client = service.client
+            let source = try #require(F.int(try await client.create("boards", #"{"title": "Slugs", "slug": "onboarding-x"}"#)["_id"]))
+            var slugs: [String?] = []
+            for _ in 0..<3 {
+                let clone = try Self.cloneID(try await client.post("/boards/\(source)/clone", "{}"))
+                slugs.append(try await Self.read(client, board: clone).slug)
+            }
+            #expect(slugs == ["onboard-copy", "onboa-copy-2", "onboa-copy-3"])
+            let ofCopy = try Self.cloneID(try await client.post("/boards/\(try await Self.firstBoard(client, slug: "onboard-copy"))/clone", "{}"))
+            #expect(try await Self.read(client, board: ofCopy).slug == "onboa-copy-4")
+        }
+    }
+
+    static func firstBoard(_ client: ServiceClient, slug: String) async throws -> Int {
+        let page = try await client.get("/boards?limit=100").json()
+        let boards = try #require(page["data"] as? [[String: Any]])
+        return try #require(boards.first { $0["slug"] as? String == slug }.flatMap { F.int($0["_id"]) })
+    }
+
+    @Test("a dry run answers the values it would give and writes nothing", arguments: StoreBackendKind.available)
+    func dryRunReportsTheValues(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: Self.model) { service in
+            let client = service.client
+            let source = try #require(F.int(try await client.create("boards", Self.board)["_id"]))
+            _ = try Self.cloneID(try await client.post("/boards/\(source)/clone", "{}"))
+            let before = try await service.count("Board")
+
+            let dry = try await client.post("/boards/\(source)/clone", #"{"copies": 2, "dryRun": true}"#)
+            #expect(dry.status == 200, "\(dry.text)")
+            let values = try #require(try dry.json()["values"] as? [String: [String]], "\(dry.text)")
+            #expect(values["Board.title"] == ["Onboarding (copy 2)", "Onboarding (copy 3)"])
+            #expect(values["Card.code"] == ["A1 (copy 2)", "B2 (copy 2)", "A1 (copy 3)", "B2 (copy 3)"])
+            #expect(try await service.count("Board") == before)
+
+            let single = try await client.post("/boards/\(source)/clone", #"{"dryRun": true}"#)
+            #expect((try single.json()["values"] as? [String: [String]])?["Board.title"] == ["Onboarding (copy 2)"])
+        }
+    }
+
+    @Test("concurrent clones of one board never take the same number", arguments: StoreBackendKind.available)
+    func concurrentClonesTakeDistinctNumbers(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: Self.model) { service in
+            let client = service.client
+            let source = try #require(F.int(try await client.create("boards", Self.board)["_id"]))
+            let clones = 6
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<clones { group.addTask { try await client.post("/boards/\(source)/clone", "{}").status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 201, count: clones), "\(statuses)")
+            let page = try await client.get("/boards?limit=100").json()
+            let titles = Set(try #require(page["data"] as? [[String: Any]]).compactMap { $0["title"] as? String })
+            #expect(titles == Set(["Onboarding", "Onboarding (copy)"] + (2...clones).map { "Onboarding (copy \($0))" }))
+        }
+    }
+}
