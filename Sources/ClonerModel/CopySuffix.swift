@@ -53,7 +53,8 @@ public struct CopySuffix: Sendable, Hashable {
     public func value(base: String, number: Int) -> String {
         let ending = number == 1 ? suffix : numberPrefix + String(number) + numberSuffix
         guard let maxLength else { return base + ending }
-        let room = max(0, maxLength - ending.unicodeScalars.count)
-        return String(String.UnicodeScalarView(base.unicodeScalars.prefix(room))) + ending
+        var shortened = String.UnicodeScalarView()
+        shortened.append(contentsOf: base.unicodeScalars.prefix(max(0, maxLength - ending.unicodeScalars.count)))
+        return String(shortened) + ending
     }
 }

@@ -145,8 +145,7 @@ struct GraphImportPass {
                 rule = otherwise
             }
             switch rule {
-            // An import keeps the document's text: `rebuild: suffix` is a clone's rule
-            // (docs/architecture.md#unique-values-on-copy).
+            // A clashing text is numbered as the row is written (`GraphRowWriter.numberClashes`).
             case .copy, .suffixed: if let value = object.attributes[attribute.name] { values[attribute.name] = value }
             case .blank, .followParent: break
             case .newUUID: values[attribute.name] = .uuid(UUID.random())
@@ -221,6 +220,13 @@ struct GraphImportPass {
             relationships[relationship.name] = RelationshipPlan(
                 excluded: copy.isExcludedEverywhere(name, relationship.name), excludedAtRoot: copy.excludedAtRoot.contains(relationship.name),
                 otherSideWrites: otherSideWrites)
+        }
+        for attribute in entity.attributes where !copy.isExcludedEverywhere(name, attribute.name) {
+            switch copy.rule(for: name, attribute.name) {
+            case .suffixed(let suffix), .followParent(_, .suffixed(let suffix)):
+                writer?.numberClashes(of: entity, attribute: attribute.name, suffix: suffix)
+            default: break
+            }
         }
         let plan = EntityPlan(
             attributes: entity.attributes.map {

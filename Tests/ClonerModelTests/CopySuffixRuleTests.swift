@@ -27,6 +27,23 @@ import Testing
         #expect(suffix.value(base: "onboarding-x", number: 12) == "onbo-copy-12")
     }
 
+    @Test func aValueIsReadBackToItsBaseAndNumber() {
+        let finder = CopySuffix()
+        #expect(finder.base(of: "Onboarding (copy)") == "Onboarding")
+        #expect(finder.base(of: "Onboarding (copy 12)") == "Onboarding")
+        #expect(finder.base(of: "Onboarding") == "Onboarding")
+        #expect(finder.base(of: " (copy)") == " (copy)", "nothing is left of the base")
+        #expect(finder.base(of: "Onboarding (copy 1234567890)") == "Onboarding (copy 1234567890)", "more digits than a copy number has")
+        #expect(finder.number(of: "Onboarding (copy)", base: "Onboarding") == 1)
+        #expect(finder.number(of: "Onboarding (copy 7)", base: "Onboarding") == 7)
+        #expect(finder.number(of: "Onboarding (copy 7)", base: "Onboard") == nil)
+        #expect(finder.number(of: "Onboarding", base: "Onboarding") == nil)
+        let slug = CopySuffix(suffix: "-copy", numberPrefix: "-copy-", numberSuffix: "", maxLength: 12)
+        #expect(slug.base(of: "onboa-copy-12") == "onboa")
+        #expect(slug.number(of: "onbo-copy-12", base: "onboarding-x") == 12, "the base as shortened for that number")
+        #expect(slug.valuePrefix(base: "onboarding-x") == "", "no room is sure to be left for the base")
+    }
+
     @Test func theRuleOnANonTextAttributeIsRefusedSayingWhy() {
         expectSingleProblem(
             Self.board(#""rebuild": "suffix""#, type: "integer"), entity: "Board", property: "slug",

@@ -58,6 +58,10 @@ public final class GraphRowWriter {
     }
 
     private var entities: [String: EntityState] = [:]
+    /// `rebuild: suffix` attributes whose clashing values are numbered, per entity (`numberClashes`).
+    private var copySuffixes: [String: [(index: Int, attribute: AttributeDescription, clashes: CopySuffixClashes)]] = [:]
+    /// The attributes whose lock this import holds (`SQLStoreContext.lockCopySuffix`).
+    private var copySuffixLocks: Set<String> = []
     private var bufferedBytes = 0
     /// Join rows per table: the table's columns in order, values per row.
     private var joinColumns: [String: [String]] = [:]
@@ -185,8 +189,35 @@ public final class GraphRowWriter {
         if bufferedBytes > GraphRowWriter.batchBytes { try flushAll() }
     }
 
+    /// Numbers a value of `attribute` of `entity` that clashes with one already in the table or
+    /// in the import, as `rebuild: suffix` numbers a clone's (docs/architecture.md#unique-values-on-copy).
+    public func numberClashes(of entity: EntityDescription, attribute name: String, suffix: CopySuffix) {
+        guard let index = entity.attributes.firstIndex(where: { $0.name == name }) else { preconditionFailure("unknown attribute \(entity.name).\(name)") }
+        copySuffixes[entity.name, default: []].append((index, entity.attributes[index], CopySuffixClashes(suffix: suffix)))
+    }
+
+    /// The batch's clashing values of each numbered attribute of its entity, renamed: one query
+    /// per attribute and batch, after the attribute's lock.
+    private func numberClashes(in state: EntityState) throws {
+        let name = state.entity.name
+        for ruled in copySuffixes[name] ?? [] {
+            let values = state.rows.map { row -> String? in
+                if case .string(let value) = row.attributes[ruled.index] { return value }
+                return nil
+            }
+            if copySuffixLocks.insert("\(name).\(ruled.attribute.name)").inserted {
+                try backend.lockCopySuffix(entity: name, attribute: ruled.attribute.name)
+            }
+            let existing = try backend.values(of: ruled.attribute, entity: name, startingWith: ruled.clashes.prefixes(of: values))
+            for (row, value) in ruled.clashes.numbered(values, existing: existing).enumerated() where value != values[row] {
+                state.rows[row].attributes[ruled.index] = value.map(AttributeValue.string) ?? .null
+            }
+        }
+    }
+
     private func flush(_ name: String) throws {
         guard let state = entities[name], !state.rows.isEmpty else { return }
+        try numberClashes(in: state)
         let entity = state.entity
         var columns: [(name: String, type: AttributeType?)] = [("_id", nil)]
         columns += entity.attributes.map { ($0.name, $0.type) }

@@ -26,4 +26,7 @@ extension PostgreSQLDialect {
     /// As a save locks the objects it links: no other writer may change or delete them, or move
     /// their lists' ends, before this transaction commits.
     static func lockForLink(_ alias: String) -> String { " FOR NO KEY UPDATE OF \(alias)" }
+    static func transactionLock(named name: String) -> String? {
+        "SELECT pg_advisory_xact_lock(\(PostgreSQLConnection.advisoryLockKey(name)))"
+    }
 }

@@ -183,8 +183,9 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
             uniqueKeysWithValues: everyLinked.linkableTags.map { ($0, PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[$0].name)) })
         self.mapFill = mapFillSQL(dryRun: false)
         self.mapFillDryRun = mapFillSQL(dryRun: true)
-        let suffixKeys = suffixedAttributeNames.map { PostgreSQLConnection.advisoryLockKey("cloner.suffix.\($0)") }
-        self.suffixLocks = suffixKeys.sorted().map { "SELECT pg_advisory_xact_lock(\($0))" }
+        let lockNames = suffixedAttributeNames.map(CopySuffixLock.name)
+        self.suffixLocks = lockNames.sorted { PostgreSQLConnection.advisoryLockKey($0) < PostgreSQLConnection.advisoryLockKey($1) }
+            .compactMap(Dialect.transactionLock(named:))
     }
 
     // MARK: PostgreSQL's spelling of the shared SQL

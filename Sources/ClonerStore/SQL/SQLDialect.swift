@@ -118,6 +118,9 @@ protocol SQLDialect {
     /// The lock a row found to be linked takes until the transaction ends (after `ORDER BY`),
     /// on `alias`; empty where one writer at a time already excludes the others.
     static func lockForLink(_ alias: String) -> String
+    /// A statement taking a lock named `name` until the transaction ends, so that writers that
+    /// read before they decide a value take turns; nil where one writer at a time already does.
+    static func transactionLock(named name: String) -> String?
 
     // MARK: graph copy
 

@@ -34,4 +34,5 @@ extension SQLiteDialect {
     static let bytesPerInsert = 16 << 20
     /// One writer at a time: no other transaction can change a row before this one commits.
     static func lockForLink(_ alias: String) -> String { "" }
+    static func transactionLock(named name: String) -> String? { nil }
 }

@@ -160,6 +160,41 @@ struct CopySuffixServiceTests {
         }
     }
 
+    @Test("an import keeps values that clash with nothing and numbers those that do, as a clone would", arguments: StoreBackendKind.available)
+    func importNumbersClashes(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: Self.model) { service in
+            let client = service.client
+            let source = try #require(F.int(try await client.create("boards", Self.board)["_id"]))
+            _ = try Self.cloneID(try await client.post("/boards/\(source)/clone", "{}"))
+            let document = try await client.get("/boards/\(source)/export").text
+
+            var titles: [String?] = []
+            var codes: [[String]] = []
+            for _ in 0..<2 {
+                let response = try await client.importGraph("boards", document, query: "")
+                #expect(response.status == 201, "\(response.text)")
+                let board = try #require(F.int((try response.json()["clone"] as? [String: Any])?["id"]))
+                let imported = try await Self.read(client, board: board)
+                titles.append(imported.title)
+                codes.append(imported.codes)
+            }
+            #expect(titles == ["Onboarding (copy 2)", "Onboarding (copy 3)"])
+            #expect(codes == [["A1 (copy 2)", "B2 (copy 2)"], ["A1 (copy 3)", "B2 (copy 3)"]])
+
+            // Into an empty store nothing clashes: the document's values stay.
+            #expect(try await client.delete("/boards/\(source)").status == 204)
+            let page = try await client.get("/boards?limit=100").json()
+            for board in try #require(page["data"] as? [[String: Any]]) {
+                #expect(try await client.delete("/boards/\(try #require(F.int(board["_id"])))").status == 204)
+            }
+            let fresh = try await client.importGraph("boards", document, query: "")
+            #expect(fresh.status == 201, "\(fresh.text)")
+            let board = try #require(F.int((try fresh.json()["clone"] as? [String: Any])?["id"]))
+            #expect(try await Self.read(client, board: board).title == "Onboarding")
+            #expect(try await Self.read(client, board: board).codes == ["A1", "B2"])
+        }
+    }
+
     @Test("concurrent clones of one board never take the same number", arguments: StoreBackendKind.available)
     func concurrentClonesTakeDistinctNumbers(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: Self.model) { service in

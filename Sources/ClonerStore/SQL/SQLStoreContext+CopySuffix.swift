@@ -1,0 +1,29 @@
+import ClonerModel
+
+/// What an import needs to give a clashing value of a `rebuild: suffix` attribute its copy
+/// suffix (docs/architecture.md#unique-values-on-copy): the turn among writers, and the values
+/// already there that could clash with a batch.
+extension SQLStoreContext {
+    /// Takes the attribute's lock until the transaction ends, where the backend needs one.
+    func lockCopySuffix(entity: String, attribute: String) throws {
+        guard let statement = Dialect.transactionLock(named: CopySuffixLock.name("\(entity).\(attribute)")) else { return }
+        try forEachRow(statement, values: []) { _ in }
+    }
+
+    /// The values of `attribute` of `entity` that start with one of `prefixes`: one query, each
+    /// prefix a range scan of the attribute's unique index (text is byte-ordered on both stores).
+    func values(of attribute: AttributeDescription, entity: String, startingWith prefixes: [String]) throws -> Set<String> {
+        guard !prefixes.isEmpty else { return [] }
+        let column = "e.\(quoted(attribute.name))"
+        let last = Dialect.literal(.string("\u{10FFFF}"))
+        let sql =
+            "SELECT DISTINCT \(column) FROM \(Dialect.parameterRows("v", columns: ["p"], types: [.string], rowCount: prefixes.count)) "
+            + "JOIN \(quoted(entity)) AS e ON \(column) >= v.p AND \(column) < v.p || \(last)"
+        let rows = try prefixes.map { [try Self.boundValue(.string($0), entity: entity, attribute: attribute.name)] }
+        var found: Set<String> = []
+        try forEachRow(sql, values: Self.insertArguments(rows[...], types: [.string])) { row in
+            if case .string(let value) = row.attributeValue(0, .string) { found.insert(value) }
+        }
+        return found
+    }
+}
