@@ -86,4 +86,19 @@ import Testing
         #expect(slug.cloneRule.rebuild == .suffix)
         #expect(slug.cloneRule.copySuffix == CopySuffix(suffix: "-copy", numberPrefix: "-copy-", numberSuffix: "", maxLength: 40))
     }
+
+    @Test func aCoreDataStringsMaxLengthBoundsTheCopy() throws {
+        let (url, cleanUp) = try CoreDataModelTests.modelFolder(
+            CoreDataModelTests.contents(
+                """
+                <entity name="Board" syncable="YES">
+                    <attribute name="title" attributeType="String" maxValueString="24">
+                        <userInfo><entry key="rebuild" value="suffix"/></userInfo>
+                    </attribute>
+                </entity>
+                """))
+        defer { cleanUp() }
+        let title = try #require(try ModelLoader.load(contentsOf: url).entity(named: "Board")?.attribute(named: "title"))
+        #expect(title.cloneRule.copySuffix.maxLength == 24)
+    }
 }

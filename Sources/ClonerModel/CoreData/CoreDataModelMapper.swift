@@ -164,6 +164,13 @@ struct CoreDataModelMapper {
         if let bits = Self.integerWidths[coreDataType] { attribute["bits"] = .integer(bits) }
         if let defaultValue = defaultValue(of: node, type: type, entity: entity, name: name) { attribute["default"] = defaultValue }
         if let userInfo = userInfo(of: node) { attribute["userInfo"] = userInfo }
+        if type == "string", let maxLength = node.attributes["maxValueString"] {
+            // A String's Max Length is the bound `rebuild: suffix` keeps a copy's value within
+            // (docs/architecture.md#unique-values-on-copy); a User Info `maxLength` says it too.
+            var userInfo = attribute["userInfo"]?.objectValue ?? [:]
+            if userInfo[CopySuffix.maxLengthKey] == nil { userInfo[CopySuffix.maxLengthKey] = .string(maxLength) }
+            attribute["userInfo"] = .object(userInfo)
+        }
         if let renaming = node.attributes["elementID"], renaming != name {
             // Xcode's "Renaming ID" is the property's previous name. It is a column rename
             // (`originalName`) only when no current property has that name: Core Data allows
