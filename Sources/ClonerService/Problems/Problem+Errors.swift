@@ -113,7 +113,9 @@ extension Problem {
         case let .tooLarge(objects, limit):
             return Problem(code: .tooManyObjects, detail: "the clone would create at least \(objects) objects; the limit is \(limit)")
         case let .conflict(entity, attribute):
-            return .conflict("\(entity).\(attribute) must be unique and the clone would repeat a value; use set to give the root a new one", field: attribute)
+            return .conflict(
+                "\(entity).\(attribute) must be unique and the clone would repeat a value; use set to give the root a new one, or give a text attribute rebuild: suffix in the model to number every copy",
+                field: attribute)
         case let .conflictTogether(entity, attributes):
             return uniqueTogether(entity, attributes, "must be unique together and the clone would repeat a combination; use set to give the root new values")
         case let .inCopy(index, inner):

@@ -195,6 +195,16 @@ struct CopySuffixServiceTests {
         }
     }
 
+    @Test("without the rule a repeated unique value is a 409 that names the rule", arguments: StoreBackendKind.available)
+    func withoutTheRuleTheConflictNamesIt(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend) { service in
+            let tag = try #require(F.int(try await service.client.create("tags", #"{"name": "home"}"#)["_id"]))
+            let clone = try await service.client.post("/tags/\(tag)/clone", "{}")
+            #expect(clone.status == 409, "\(clone.text)")
+            #expect(clone.text.contains("rebuild: suffix"), "\(clone.text)")
+        }
+    }
+
     @Test("concurrent clones of one board never take the same number", arguments: StoreBackendKind.available)
     func concurrentClonesTakeDistinctNumbers(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: Self.model) { service in
