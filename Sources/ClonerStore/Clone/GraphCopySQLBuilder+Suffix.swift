@@ -73,12 +73,12 @@ extension GraphCopySQLBuilder {
     }
 
     /// One query per suffixed attribute of `entity` answering, for a dry run, the values its
-    /// copies would get (`copy`, new `_id`, value; the map's copy numbering), in `_id` order.
+    /// copies would hold (new `_id`, value; a null left out), in `_id` order.
     func suffixPreviews(_ entity: EntityDescription) -> [(attribute: String, query: String)] {
         let selects = rowSelects(entity).selects
         return suffixedAttributes(entity).map { attribute, _ in
             let column = entity.attributes.firstIndex { $0.name == attribute.name }! + 2
-            let rows = selects.map { "SELECT v.c0, v.c\(column) FROM (\($0)) v" }
+            let rows = selects.map { "SELECT v.c0, v.c\(column) FROM (\($0)) v WHERE v.c\(column) IS NOT NULL" }
             return (attribute.name, rows.joined(separator: " UNION ALL ") + " ORDER BY 1")
         }
     }

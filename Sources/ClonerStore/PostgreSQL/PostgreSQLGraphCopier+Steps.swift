@@ -103,7 +103,7 @@ extension PostgreSQLGraphCopier: GraphCopyBackend {
             let result = try connection.query(query, rootValues.parameters)
             for index in 0..<result.rowCount {
                 let row = result[index]
-                values[attribute, default: []].append(row.isNull(1) ? "" : row.string(1))
+                values[attribute, default: []].append(row.string(1))
             }
         }
         return values

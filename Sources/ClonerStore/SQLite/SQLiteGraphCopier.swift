@@ -138,7 +138,7 @@ struct SQLiteGraphCopier: GraphCopyBackend {
             let statement = try connection.cachedStatement(query)
             try statement.bind(named: parameters)
             let row = SQLiteRow(statement: statement)
-            while try statement.step() { values[attribute, default: []].append(row.isNull(1) ? "" : row.string(1)) }
+            while try statement.step() { values[attribute, default: []].append(row.string(1)) }
         }
         return values
     }

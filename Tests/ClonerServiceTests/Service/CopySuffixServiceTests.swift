@@ -153,6 +153,7 @@ struct CopySuffixServiceTests {
             let values = try #require(try dry.json()["values"] as? [String: [String]], "\(dry.text)")
             #expect(values["Board.title"] == ["Onboarding (copy 2)", "Onboarding (copy 3)"])
             #expect(values["Card.code"] == ["A1 (copy 2)", "B2 (copy 2)", "A1 (copy 3)", "B2 (copy 3)"])
+            #expect(values["Board.slug"] == nil, "a null stays null and is no value given")
             #expect(try await service.count("Board") == before)
 
             let single = try await client.post("/boards/\(source)/clone", #"{"dryRun": true}"#)
