@@ -3,15 +3,16 @@ import ClonerModel
 /// `rebuild: suffix` (docs/architecture.md#unique-values-on-copy), written once for both stores:
 /// the value each copied row gets is decided inside its entity's INSERT … SELECT, so the
 /// statements stay one per entity however many objects or copies share a value. The SELECT is
-/// wrapped twice: the inner one (`q`) is the entity's usual row with, per ruled attribute, the
-/// value's base (`b<i>`), whether the rule gives the value (`w<i>`: not the root's `set`, an
-/// exclusion at the root or a parent followed) and the row's number among this statement's rows
-/// of that base (`r<i>`); the middle one (`n`) finds the copy number (`k<i>`) — the `r`-th
-/// number no existing value of the base holds — and the outer one spells the value.
+/// built in steps (materialized, each computed once): the rows (`q`), the entity's usual row with,
+/// per ruled attribute, the value's base (`b<i>`), whether the rule gives the value (`w<i>`: not
+/// the root's `set`, an exclusion at the root or a parent followed) and the row's number among
+/// this statement's rows of that base (`r<i>`); per distinct base, the numbers its copies hold,
+/// read by range scans of the attribute's unique index; then each row's value, copy number `k` —
+/// the `r`-th number no existing value of the base holds.
 ///
 /// The `r`-th free number is `r` plus the count of taken numbers `t` with fewer than `r` free
 /// numbers below them (`t` minus its rank among the taken), so gaps are filled lowest first with
-/// one window over the taken numbers, read by a range scan of the attribute's unique index.
+/// one window over each base's taken numbers, and many copies of one base read them once.
 extension GraphCopySQLBuilder {
     /// The attributes of `entity` the copy gives a suffixed value, with their suffixes: ruled
     /// `rebuild: suffix` (on their own or where no parent is followed) and not excluded.
@@ -32,8 +33,8 @@ extension GraphCopySQLBuilder {
         let suffixed = suffixedAttributes(entity)
         guard !suffixed.isEmpty else { return "SELECT \(values.joined(separator: ", ")) \(source) WHERE \(condition) \(insertOrder)" }
         var inner = values.enumerated().map { "\($0.element) AS c\($0.offset)" }
-        var middle = values.indices.map { "q.c\($0)" }
-        var outer = values.indices.map { "n.c\($0)" }
+        var outer = values.indices.map { "q.c\($0)" }
+        var steps: [String] = []
         for (index, (attribute, suffix)) in suffixed.enumerated() {
             let base = suffixBase(of: "o.\(quoted(attribute.name))", suffix)
             let applies = suffixApplies(entity, attribute)
@@ -41,18 +42,16 @@ extension GraphCopySQLBuilder {
                 "\(base) AS b\(index)", "\(applies) AS w\(index)",
                 "row_number() OVER (PARTITION BY \(applies), \(base) ORDER BY m.cp, m.old) AS r\(index)",
             ]
-            middle += [
-                "q.b\(index)", "q.w\(index)",
-                "CASE WHEN q.w\(index) THEN \(copyNumber(table: quoted(entity.name), attribute, suffix, base: "q.b\(index)", rank: "q.r\(index)")) END AS k\(index)",
-            ]
+            steps += freeNumberSteps(table: quoted(entity.name), attribute, suffix, index: index)
             let column = entity.attributes.firstIndex { $0.name == attribute.name }! + 2
-            let value = typed(suffixedValue(suffix, base: "n.b\(index)", number: "n.k\(index)"), attribute.type)
-            outer[column] = "CASE WHEN n.w\(index) THEN \(value) ELSE n.c\(column) END"
+            let number = "SELECT q.r\(index) + count(*) AS k FROM _sfx_g\(index) g WHERE g.b = q.b\(index) AND g.g < q.r\(index)"
+            let value = "(SELECT \(suffixText(suffix, base: "q.b\(index)", number: "z.k")) FROM (\(number)) z)"
+            outer[column] = "CASE WHEN q.w\(index) THEN \(typed(value, attribute.type)) ELSE q.c\(column) END"
         }
-        let rows = "SELECT \(inner.joined(separator: ", ")) \(source) WHERE \(condition)"
+        let rows = "_sfx_q AS MATERIALIZED (SELECT \(inner.joined(separator: ", ")) \(source) WHERE \(condition))"
         // Named as the inner columns, so a dry run's preview reads them by name.
         let named = outer.enumerated().map { "\($0.element) AS c\($0.offset)" }
-        return "SELECT \(named.joined(separator: ", ")) FROM (SELECT \(middle.joined(separator: ", ")) FROM (\(rows)) q) n ORDER BY n.c0"
+        return "WITH \(([rows] + steps).joined(separator: ", ")) SELECT \(named.joined(separator: ", ")) FROM _sfx_q q ORDER BY q.c0"
     }
 
     /// `Entity.attribute` of every suffixed attribute the copy may write: where two clones could
@@ -107,29 +106,43 @@ extension GraphCopySQLBuilder {
             """
     }
 
-    /// The copy number of the row ranked `rank` among this statement's rows of `base`: the
-    /// `rank`-th number that no value of `attribute` in `table` holds for `base`.
-    func copyNumber(table: String, _ attribute: AttributeDescription, _ suffix: CopySuffix, base: String, rank: String) -> String {
+    /// The steps that find, once per base of the statement's rows, the numbers its copies hold
+    /// (`_sfx_t<i>`) and, per taken number, how many numbers below it are free (`_sfx_g<i>`): the
+    /// row ranked `r` among its base's rows takes `r` plus the count of those with fewer than `r`.
+    func freeNumberSteps(table: String, _ attribute: AttributeDescription, _ suffix: CopySuffix, index: Int) -> [String] {
         let column = "x.\(quoted(attribute.name))"
         let numbered = NumberedSuffixSQL(value: column, suffix: suffix, text: Self.text)
-        let first = shortened(base, suffix, by: "\(suffix.suffix.unicodeScalars.count)")
-        let later = shortened(base, suffix, by: "\(numbered.fixedLength) + length(\(numbered.digits))")
+        let first = shortened("s.b", suffix, by: "\(suffix.suffix.unicodeScalars.count)")
+        let later = shortened("s.b", suffix, by: "\(numbered.fixedLength) + length(\(numbered.digits))")
         let taken = """
             CASE WHEN \(column) = \(first) || \(Self.text(suffix.suffix)) THEN 1 \
             WHEN \(numbered.matches) THEN CASE WHEN \(numbered.base) = \(later) AND CAST(\(numbered.digits) AS INTEGER) > 1 \
             THEN CAST(\(numbered.digits) AS INTEGER) END END
             """
-        // Every value the rule gives `base` starts with it, shortened for the longest suffix.
-        let prefix = shortened(base, suffix, by: "\(suffix.longestSuffixLength)")
-        let candidates = "\(column) >= \(prefix) AND \(column) < \(prefix) || \(Self.text("\u{10FFFF}"))"
-        let numbers = "SELECT DISTINCT \(taken) AS t FROM \(table) x WHERE \(candidates)"
-        let gaps = "SELECT t.t - row_number() OVER (ORDER BY t.t) AS g FROM (\(numbers)) t WHERE t.t IS NOT NULL"
-        return "\(rank) + (SELECT count(*) FROM (\(gaps)) z WHERE z.g < \(rank))"
+        let bases = "SELECT DISTINCT q.b\(index) AS b FROM _sfx_q q WHERE q.w\(index)"
+        return [
+            "_sfx_t\(index) AS MATERIALIZED (SELECT DISTINCT s.b, \(taken) AS t FROM (\(bases)) s JOIN \(table) x ON \(copyCandidates(column, suffix, base: "s.b")))",
+            "_sfx_g\(index) AS MATERIALIZED (SELECT t.b, t.t - row_number() OVER (PARTITION BY t.b ORDER BY t.t) AS g FROM _sfx_t\(index) t WHERE t.t IS NOT NULL)",
+        ]
     }
 
-    /// The value copy number `number` of `base` gets (1: the suffix; later: the numbered one),
+    /// The values of `column` that may be a copy of `base`, each form a range of the attribute's
+    /// unique index (text is byte-ordered on both stores): the first copy's value, and the
+    /// numbered ones — the base as cut for a number of each length, the prefix, then a digit
+    /// (`:` follows `9`).
+    func copyCandidates(_ column: String, _ suffix: CopySuffix, base: String) -> String {
+        var forms = ["\(column) = \(shortened(base, suffix, by: "\(suffix.suffix.unicodeScalars.count)")) || \(Self.text(suffix.suffix))"]
+        let fixedLength = suffix.numberPrefix.unicodeScalars.count + suffix.numberSuffix.unicodeScalars.count
+        for digits in suffix.maxLength == nil ? 1...1 : 1...CopySuffix.maximumDigits {
+            let start = "\(shortened(base, suffix, by: "\(fixedLength + digits)")) || \(Self.text(suffix.numberPrefix))"
+            forms.append("(\(column) >= \(start) AND \(column) < \(start) || ':')")
+        }
+        return "(" + forms.joined(separator: " OR ") + ")"
+    }
+
+    /// The text copy number `number` of `base` gets (1: the suffix; later: the numbered one),
     /// its base shortened to the maximum length.
-    func suffixedValue(_ suffix: CopySuffix, base: String, number: String) -> String {
+    func suffixText(_ suffix: CopySuffix, base: String, number: String) -> String {
         let digits = "CAST(\(number) AS TEXT)"
         let numberedLength = "\(suffix.numberPrefix.unicodeScalars.count + suffix.numberSuffix.unicodeScalars.count) + length(\(digits))"
         return """
