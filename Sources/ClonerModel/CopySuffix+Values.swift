@@ -23,11 +23,20 @@ extension CopySuffix {
         return number
     }
 
-    /// What every value the rule gives `base` starts with: the base as short as the longest
-    /// suffix leaves it.
-    public func valuePrefix(base: String) -> String {
-        guard let maxLength else { return base }
-        return Self.text(base.unicodeScalars.prefix(max(0, maxLength - longestSuffixLength)))
+    /// The ranges of text (from, up to but not including) that hold every value the rule could
+    /// give `base`: the first copy's value, and per length of a number the base as cut for it,
+    /// the numbered suffix's prefix and a digit (`:` follows `9`).
+    public func valueRanges(base: String) -> [(from: String, upTo: String)] {
+        let first = value(base: base, number: 1)
+        var ranges = [(first, first + "\u{1}")]
+        let fixed = numberPrefix.unicodeScalars.count + numberSuffix.unicodeScalars.count
+        for digits in maxLength == nil ? 1...1 : 1...Self.maximumDigits {
+            var start = String.UnicodeScalarView()
+            start.append(contentsOf: base.unicodeScalars.prefix(maxLength.map { max(0, $0 - fixed - digits) } ?? Int.max))
+            let from = String(start) + numberPrefix
+            ranges.append((from, from + ":"))
+        }
+        return ranges
     }
 
     /// The base and number of a value ending in the numbered suffix.

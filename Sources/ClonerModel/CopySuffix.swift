@@ -43,11 +43,6 @@ public struct CopySuffix: Sendable, Hashable {
         max(suffix.unicodeScalars.count, numberPrefix.unicodeScalars.count + 1 + numberSuffix.unicodeScalars.count)
     }
 
-    /// The longest suffix a copy can get, its number at `maximumDigits`.
-    public var longestSuffixLength: Int {
-        max(suffix.unicodeScalars.count, numberPrefix.unicodeScalars.count + Self.maximumDigits + numberSuffix.unicodeScalars.count)
-    }
-
     /// The value copy number `number` gets from `base` (1: `suffix`; from 2: the numbered
     /// suffix), its base shortened to `maxLength`.
     public func value(base: String, number: Int) -> String {

@@ -41,7 +41,10 @@ import Testing
         let slug = CopySuffix(suffix: "-copy", numberPrefix: "-copy-", numberSuffix: "", maxLength: 12)
         #expect(slug.base(of: "onboa-copy-12") == "onboa")
         #expect(slug.number(of: "onbo-copy-12", base: "onboarding-x") == 12, "the base as shortened for that number")
-        #expect(slug.valuePrefix(base: "onboarding-x") == "", "no room is sure to be left for the base")
+        let ranges = slug.valueRanges(base: "onboarding-x")
+        #expect(ranges.first?.from == "onboard-copy")
+        #expect(ranges.contains { $0.from == "onbo-copy-" && $0.upTo == "onbo-copy-:" }, "two digits leave four characters of the base")
+        #expect(ranges.contains { "onbo-copy-12" >= $0.from && "onbo-copy-12" < $0.upTo })
     }
 
     @Test func theRuleOnANonTextAttributeIsRefusedSayingWhy() {

@@ -7,14 +7,32 @@ import ClonerModel
 struct CopySuffixClashes {
     let suffix: CopySuffix
 
-    /// The prefixes of the values the table may hold that `values` could clash with, or take a
-    /// number of: the start of every value the rule gives their bases.
-    func prefixes(of values: [String?]) -> [String] {
-        Array(Set(values.compactMap { $0.map { suffix.valuePrefix(base: suffix.base(of: $0)) } })).sorted()
+    /// The ranges of text holding the values the table may have that `values` could clash with
+    /// (each value itself) or take a number of (`CopySuffix.valueRanges` of its base).
+    func ranges(of values: [String?]) -> [(from: String, upTo: String)] {
+        var seen: Set<String> = []
+        var ranges: [(from: String, upTo: String)] = []
+        for case let value? in values {
+            for range in [(value, value + "\u{1}")] + suffix.valueRanges(base: suffix.base(of: value)) where seen.insert(range.0).inserted {
+                ranges.append(range)
+            }
+        }
+        return ranges
     }
 
-    /// `values` with every clash numbered, given the table's values that start with their
-    /// `prefixes` (`existing`); the earlier value of a batch keeps its text.
+    /// The copy numbers of `base` that `values` hold: only a value in one of the base's ranges
+    /// is read for its number.
+    private func numbersTaken(base: String, among values: Set<String>) -> Set<Int> {
+        let starts = suffix.valueRanges(base: base).map { Array($0.from.utf8) }
+        var numbers: Set<Int> = []
+        for value in values where starts.contains(where: { value.utf8.starts(with: $0) }) {
+            if let number = suffix.number(of: value, base: base) { numbers.insert(number) }
+        }
+        return numbers
+    }
+
+    /// `values` with every clash numbered, given the table's values in their `ranges`
+    /// (`existing`); the earlier value of a batch keeps its text.
     func numbered(_ values: [String?], existing: Set<String>) -> [String?] {
         var taken = existing
         var numbersByBase: [String: Set<Int>] = [:]
@@ -25,7 +43,7 @@ struct CopySuffixClashes {
                 return value
             }
             let base = suffix.base(of: value)
-            var numbers = numbersByBase[base] ?? Set(taken.compactMap { suffix.number(of: $0, base: base) })
+            var numbers = numbersByBase[base] ?? numbersTaken(base: base, among: taken)
             var number = 1
             // A value the batch kept may hold a number the table did not.
             while numbers.contains(number) || taken.contains(suffix.value(base: base, number: number)) { number += 1 }

@@ -208,7 +208,7 @@ public final class GraphRowWriter {
             if copySuffixLocks.insert("\(name).\(ruled.attribute.name)").inserted {
                 try backend.lockCopySuffix(entity: name, attribute: ruled.attribute.name)
             }
-            let existing = try backend.values(of: ruled.attribute, entity: name, startingWith: ruled.clashes.prefixes(of: values))
+            let existing = try backend.values(of: ruled.attribute, entity: name, in: ruled.clashes.ranges(of: values))
             for (row, value) in ruled.clashes.numbered(values, existing: existing).enumerated() where value != values[row] {
                 state.rows[row].attributes[ruled.index] = value.map(AttributeValue.string) ?? .null
             }

@@ -10,18 +10,20 @@ extension SQLStoreContext {
         try forEachRow(statement, values: []) { _ in }
     }
 
-    /// The values of `attribute` of `entity` that start with one of `prefixes`: one query, each
-    /// prefix a range scan of the attribute's unique index (text is byte-ordered on both stores).
-    func values(of attribute: AttributeDescription, entity: String, startingWith prefixes: [String]) throws -> Set<String> {
-        guard !prefixes.isEmpty else { return [] }
+    /// The values of `attribute` of `entity` in one of `ranges` (from, up to but not including):
+    /// one query, each range a scan of the attribute's unique index (text is byte-ordered on both
+    /// stores).
+    func values(of attribute: AttributeDescription, entity: String, in ranges: [(from: String, upTo: String)]) throws -> Set<String> {
+        guard !ranges.isEmpty else { return [] }
         let column = "e.\(quoted(attribute.name))"
-        let last = Dialect.literal(.string("\u{10FFFF}"))
         let sql =
-            "SELECT DISTINCT \(column) FROM \(Dialect.parameterRows("v", columns: ["p"], types: [.string], rowCount: prefixes.count)) "
-            + "JOIN \(quoted(entity)) AS e ON \(column) >= v.p AND \(column) < v.p || \(last)"
-        let rows = try prefixes.map { [try Self.boundValue(.string($0), entity: entity, attribute: attribute.name)] }
+            "SELECT DISTINCT \(column) FROM \(Dialect.parameterRows("v", columns: ["f", "u"], types: [.string, .string], rowCount: ranges.count)) "
+            + "JOIN \(quoted(entity)) AS e ON \(column) >= v.f AND \(column) < v.u"
+        let rows = try ranges.map { range in
+            try [range.from, range.upTo].map { try Self.boundValue(.string($0), entity: entity, attribute: attribute.name) }
+        }
         var found: Set<String> = []
-        try forEachRow(sql, values: Self.insertArguments(rows[...], types: [.string])) { row in
+        try forEachRow(sql, values: Self.insertArguments(rows[...], types: [.string, .string])) { row in
             if case .string(let value) = row.attributeValue(0, .string) { found.insert(value) }
         }
         return found
