@@ -260,8 +260,8 @@ struct ModelFileDecoder {
 
     /// The suffixes of `rebuild: suffix` (docs/architecture.md#unique-values-on-copy): `suffix`,
     /// `numberedSuffix` (one `%d`, with text before it) and `maxLength` (a number or, as Core
-    /// Data's User Info has it, a string of digits, with room for the longest suffix), read only
-    /// with that rule.
+    /// Data's User Info has it, a string of digits, with room for a base beside a suffix with a
+    /// one-digit number), read only with that rule.
     private mutating func copySuffix(_ userInfo: [String: JSONValue], suffixRebuilt: Bool, at location: Location) -> CopySuffix {
         var copySuffix = CopySuffix()
         // Without the rule these are free user info keys, as other tools may read them.
