@@ -37,6 +37,23 @@ import Testing
         #expect(repeated.values.map(\.count) == [3], "one run per level")
     }
 
+    @Test func uniqueValuesOnCopyRunTheSameStatementsForFewCopiesOrMany() throws {
+        // docs/architecture.md#unique-values-on-copy: numbered inside each entity's one INSERT.
+        let fixture = try CloneFixture(
+            modelJSON: """
+                { "entities": [ { "name": "Board", "attributes": [
+                  { "name": "title", "type": "string", "unique": true, "userInfo": { "rebuild": "suffix" } } ] } ] }
+                """)
+        let board = try #require(try fixture.insert([ChangeSet.Insert(entity: "Board", attributes: ["title": .string("Onboarding")])]).first)
+        let few = try statements(fixture, CloneRequest(entity: "Board", id: board, copies: 2))
+        let many = try statements(fixture, CloneRequest(entity: "Board", id: board, copies: 40))
+        #expect(few.count == many.count, "two copies: \(few.count), forty: \(many.count)")
+        #expect(many.filter { $0.hasPrefix("INSERT INTO \"Board\"") }.count == 1)
+        let titles = try fixture.ids("Board").map { try fixture.object("Board", $0).attributes["title"] }
+        #expect(Set(titles).count == 43, "every copy has a title of its own")
+        #expect(titles.contains(.string("Onboarding (copy 42)")))
+    }
+
     @Test func aCopyThatFailsLeavesTheWorkTablesAsTheNextCopyNeedsThem() throws {
         let fixture = try CloneFixture()
         let sample = try fixture.makeSampleNote(items: 3)
