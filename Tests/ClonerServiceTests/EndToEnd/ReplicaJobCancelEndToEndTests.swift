@@ -1,4 +1,5 @@
 import ClonerServiceTestSupport
+import ClonerStore
 import ClonerTestSupport
 import Foundation
 import Testing
@@ -17,6 +18,11 @@ struct ReplicaJobCancelEndToEndTests {
         defer { a.stop(); b.stop(); for directory in directories { directory.remove() } }
         let items = 200_000
         let noteID = try await a.seedLargeNote(items: items, name: "long")
+        // The copy is held mid-way, however fast it runs on the machine of the day: it may read
+        // and lock its source but not insert into ItemData until the cancel has reached it.
+        let holder = try PostgreSQLConnection(uri: a.databaseLocation)
+        try holder.execute("BEGIN; LOCK TABLE \"ItemData\" IN SHARE ROW EXCLUSIVE MODE")
+        defer { try? holder.execute("ROLLBACK") }
         let headers = [("Idempotency-Key", "remote-\(UUID().uuidString)"), ("Prefer", "respond-async")]
         let accepted = try await a.client.post("/notes/\(noteID)/clone", "{}", headers: headers)
         #expect(accepted.status == 202, "\(accepted.text)")
@@ -26,6 +32,7 @@ struct ReplicaJobCancelEndToEndTests {
         let stop = try await b.client.delete(location)
         #expect(stop.status == 202, "\(stop.text)")
         let job = try await JobControlServiceTests.waitForStatus(b.client, location, "cancelled", timeout: .seconds(60))
+        try holder.execute("ROLLBACK")
         #expect(job["status"] as? String == "cancelled")
         #expect(try await b.client.delete(location).status == 200)
         #expect(try await b.count("Note") == 1, "the clone rolled back")
