@@ -57,6 +57,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NoteRecord/_blobs`.
             internal var _blobs: Components.Schemas.NoteRecord._BlobsPayload?
+            /// - Remark: Generated from `#/components/schemas/NoteRecord/_clonedFrom`.
+            internal var _clonedFrom: Components.Schemas.ClonedFrom?
             /// - Remark: Generated from `#/components/schemas/NoteRecord/_entity`.
             internal enum _EntityPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case note = "Note"
@@ -158,6 +160,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - _blobs: Present when binary values were left out of the answer (their members null): past `maxInlineBinaryBytes`, counted in record order. Per such attribute, its size and route.
+            ///   - _clonedFrom:
             ///   - _entity:
             ///   - _id:
             ///   - _lists: Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
@@ -176,6 +179,7 @@ extension Components {
             ///   - template:
             internal init(
                 _blobs: Components.Schemas.NoteRecord._BlobsPayload? = nil,
+                _clonedFrom: Components.Schemas.ClonedFrom? = nil,
                 _entity: Components.Schemas.NoteRecord._EntityPayload,
                 _id: Components.Schemas.ObjectID,
                 _lists: Components.Schemas.NoteRecord._ListsPayload? = nil,
@@ -194,6 +198,7 @@ extension Components {
                 template: Swift.Int64? = nil
             ) {
                 self._blobs = _blobs
+                self._clonedFrom = _clonedFrom
                 self._entity = _entity
                 self._id = _id
                 self._lists = _lists
@@ -213,6 +218,7 @@ extension Components {
             }
             internal enum CodingKeys: String, CodingKey {
                 case _blobs
+                case _clonedFrom
                 case _entity
                 case _id
                 case _lists
@@ -1608,6 +1614,7 @@ extension Components {
                 case item_itemDatas = "Item.itemDatas"
                 case itemData_createDate = "ItemData.createDate"
                 case itemData_value = "ItemData.value"
+                case itemData_amount = "ItemData.amount"
                 case itemData_item = "ItemData.item"
                 case itemData_memo = "ItemData.memo"
                 case memo_text = "Memo.text"
@@ -1969,6 +1976,8 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/ItemRecord`.
         internal struct ItemRecord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ItemRecord/_clonedFrom`.
+            internal var _clonedFrom: Components.Schemas.ClonedFrom?
             /// - Remark: Generated from `#/components/schemas/ItemRecord/_entity`.
             internal enum _EntityPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case item = "Item"
@@ -2047,6 +2056,7 @@ extension Components {
             /// Creates a new `ItemRecord`.
             ///
             /// - Parameters:
+            ///   - _clonedFrom:
             ///   - _entity:
             ///   - _id:
             ///   - _lists: Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
@@ -2056,6 +2066,7 @@ extension Components {
             ///   - note:
             ///   - noteID:
             internal init(
+                _clonedFrom: Components.Schemas.ClonedFrom? = nil,
                 _entity: Components.Schemas.ItemRecord._EntityPayload,
                 _id: Components.Schemas.ObjectID,
                 _lists: Components.Schemas.ItemRecord._ListsPayload? = nil,
@@ -2065,6 +2076,7 @@ extension Components {
                 note: Swift.Int64? = nil,
                 noteID: Swift.String? = nil
             ) {
+                self._clonedFrom = _clonedFrom
                 self._entity = _entity
                 self._id = _id
                 self._lists = _lists
@@ -2075,6 +2087,7 @@ extension Components {
                 self.noteID = noteID
             }
             internal enum CodingKeys: String, CodingKey {
+                case _clonedFrom
                 case _entity
                 case _id
                 case _lists
@@ -2814,6 +2827,7 @@ extension Components {
                 case item_itemDatas = "Item.itemDatas"
                 case itemData_createDate = "ItemData.createDate"
                 case itemData_value = "ItemData.value"
+                case itemData_amount = "ItemData.amount"
                 case itemData_item = "ItemData.item"
                 case itemData_memo = "ItemData.memo"
                 case memo_text = "Memo.text"
@@ -3035,6 +3049,8 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/ItemDataRecord`.
         internal struct ItemDataRecord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ItemDataRecord/_clonedFrom`.
+            internal var _clonedFrom: Components.Schemas.ClonedFrom?
             /// - Remark: Generated from `#/components/schemas/ItemDataRecord/_entity`.
             internal enum _EntityPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case itemData = "ItemData"
@@ -3045,6 +3061,10 @@ extension Components {
             internal var _id: Components.Schemas.ObjectID
             /// - Remark: Generated from `#/components/schemas/ItemDataRecord/_version`.
             internal var _version: Swift.Int64
+            /// An exact decimal, its digits in a string (at most 38 significant ones); a JSON number is accepted on input.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemDataRecord/amount`.
+            internal var amount: Swift.String?
             /// - Remark: Generated from `#/components/schemas/ItemDataRecord/createDate`.
             internal var createDate: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/ItemDataRecord/item`.
@@ -3056,34 +3076,42 @@ extension Components {
             /// Creates a new `ItemDataRecord`.
             ///
             /// - Parameters:
+            ///   - _clonedFrom:
             ///   - _entity:
             ///   - _id:
             ///   - _version:
+            ///   - amount: An exact decimal, its digits in a string (at most 38 significant ones); a JSON number is accepted on input.
             ///   - createDate:
             ///   - item:
             ///   - memo:
             ///   - value:
             internal init(
+                _clonedFrom: Components.Schemas.ClonedFrom? = nil,
                 _entity: Components.Schemas.ItemDataRecord._EntityPayload,
                 _id: Components.Schemas.ObjectID,
                 _version: Swift.Int64,
+                amount: Swift.String? = nil,
                 createDate: Foundation.Date,
                 item: Swift.Int64? = nil,
                 memo: Swift.Int64? = nil,
                 value: Swift.Double
             ) {
+                self._clonedFrom = _clonedFrom
                 self._entity = _entity
                 self._id = _id
                 self._version = _version
+                self.amount = amount
                 self.createDate = createDate
                 self.item = item
                 self.memo = memo
                 self.value = value
             }
             internal enum CodingKeys: String, CodingKey {
+                case _clonedFrom
                 case _entity
                 case _id
                 case _version
+                case amount
                 case createDate
                 case item
                 case memo
@@ -3103,6 +3131,17 @@ extension Components {
                 }
                 _modify {
                     yield &self.storage.value._entity
+                }
+            }
+            /// An exact decimal, its digits in a string (at most 38 significant ones); a JSON number is accepted on input.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemDataCreate/amount`.
+            internal var amount: Swift.String? {
+                get  {
+                    self.storage.value.amount
+                }
+                _modify {
+                    yield &self.storage.value.amount
                 }
             }
             /// - Remark: Generated from `#/components/schemas/ItemDataCreate/createDate`.
@@ -3215,12 +3254,14 @@ extension Components {
             ///
             /// - Parameters:
             ///   - _entity:
+            ///   - amount: An exact decimal, its digits in a string (at most 38 significant ones); a JSON number is accepted on input.
             ///   - createDate:
             ///   - item:
             ///   - memo:
             ///   - value:
             internal init(
                 _entity: Components.Schemas.ItemDataCreate._EntityPayload? = nil,
+                amount: Swift.String? = nil,
                 createDate: Foundation.Date,
                 item: Components.Schemas.ItemDataCreate.ItemPayload? = nil,
                 memo: Components.Schemas.ItemDataCreate.MemoPayload? = nil,
@@ -3228,6 +3269,7 @@ extension Components {
             ) {
                 self.storage = .init(value: .init(
                     _entity: _entity,
+                    amount: amount,
                     createDate: createDate,
                     item: item,
                     memo: memo,
@@ -3236,6 +3278,7 @@ extension Components {
             }
             internal enum CodingKeys: String, CodingKey {
                 case _entity
+                case amount
                 case createDate
                 case item
                 case memo
@@ -3256,6 +3299,10 @@ extension Components {
                 }
                 /// - Remark: Generated from `#/components/schemas/ItemDataCreate/_entity`.
                 var _entity: Components.Schemas.ItemDataCreate._EntityPayload?
+                /// An exact decimal, its digits in a string (at most 38 significant ones); a JSON number is accepted on input.
+                ///
+                /// - Remark: Generated from `#/components/schemas/ItemDataCreate/amount`.
+                var amount: Swift.String?
                 /// - Remark: Generated from `#/components/schemas/ItemDataCreate/createDate`.
                 var createDate: Foundation.Date
                 /// - Remark: Generated from `#/components/schemas/ItemDataCreate/item`.
@@ -3336,12 +3383,14 @@ extension Components {
                 var value: Swift.Double?
                 init(
                     _entity: Components.Schemas.ItemDataCreate._EntityPayload? = nil,
+                    amount: Swift.String? = nil,
                     createDate: Foundation.Date,
                     item: Components.Schemas.ItemDataCreate.ItemPayload? = nil,
                     memo: Components.Schemas.ItemDataCreate.MemoPayload? = nil,
                     value: Swift.Double? = nil
                 ) {
                     self._entity = _entity
+                    self.amount = amount
                     self.createDate = createDate
                     self.item = item
                     self.memo = memo
@@ -3353,6 +3402,10 @@ extension Components {
                     self._entity = try container.decodeIfPresent(
                         Components.Schemas.ItemDataCreate._EntityPayload.self,
                         forKey: ._entity
+                    )
+                    self.amount = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .amount
                     )
                     self.createDate = try container.decode(
                         Foundation.Date.self,
@@ -3372,6 +3425,7 @@ extension Components {
                     )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
                         "_entity",
+                        "amount",
                         "createDate",
                         "item",
                         "memo",
@@ -3392,6 +3446,35 @@ extension Components {
             internal var _id: Components.Schemas.ObjectID?
             /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/_version`.
             internal var _version: Swift.Int64?
+            /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/amount`.
+            internal enum AmountPayload: Codable, Hashable, Sendable {
+                /// An exact decimal, its digits in a string (at most 38 significant ones); a JSON number is accepted on input.
+                ///
+                /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/amount/case1`.
+                case case1(Swift.String?)
+                internal init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .case1(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    }
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/amount`.
+            internal var amount: Components.Schemas.ItemDataUpdate.AmountPayload?
             /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/createDate`.
             internal var createDate: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/ItemDataUpdate/item`.
@@ -3476,6 +3559,7 @@ extension Components {
             ///   - _entity:
             ///   - _id:
             ///   - _version:
+            ///   - amount:
             ///   - createDate:
             ///   - item:
             ///   - memo:
@@ -3484,6 +3568,7 @@ extension Components {
                 _entity: Components.Schemas.ItemDataUpdate._EntityPayload? = nil,
                 _id: Components.Schemas.ObjectID? = nil,
                 _version: Swift.Int64? = nil,
+                amount: Components.Schemas.ItemDataUpdate.AmountPayload? = nil,
                 createDate: Foundation.Date? = nil,
                 item: Components.Schemas.ItemDataUpdate.ItemPayload? = nil,
                 memo: Components.Schemas.ItemDataUpdate.MemoPayload? = nil,
@@ -3492,6 +3577,7 @@ extension Components {
                 self._entity = _entity
                 self._id = _id
                 self._version = _version
+                self.amount = amount
                 self.createDate = createDate
                 self.item = item
                 self.memo = memo
@@ -3501,6 +3587,7 @@ extension Components {
                 case _entity
                 case _id
                 case _version
+                case amount
                 case createDate
                 case item
                 case memo
@@ -3519,6 +3606,10 @@ extension Components {
                 self._version = try container.decodeIfPresent(
                     Swift.Int64.self,
                     forKey: ._version
+                )
+                self.amount = try container.decodeIfPresent(
+                    Components.Schemas.ItemDataUpdate.AmountPayload.self,
+                    forKey: .amount
                 )
                 self.createDate = try container.decodeIfPresent(
                     Foundation.Date.self,
@@ -3540,6 +3631,7 @@ extension Components {
                     "_entity",
                     "_id",
                     "_version",
+                    "amount",
                     "createDate",
                     "item",
                     "memo",
@@ -3557,6 +3649,35 @@ extension Components {
                 internal struct Case2PayloadPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set`.
                     internal struct SetPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/amount`.
+                        internal enum AmountPayload: Codable, Hashable, Sendable {
+                            /// An exact decimal, its digits in a string (at most 38 significant ones); a JSON number is accepted on input.
+                            ///
+                            /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/amount/case1`.
+                            case case1(Swift.String?)
+                            internal init(from decoder: any Swift.Decoder) throws {
+                                var errors: [any Swift.Error] = []
+                                do {
+                                    self = .case1(try decoder.decodeFromSingleValueContainer())
+                                    return
+                                } catch {
+                                    errors.append(error)
+                                }
+                                throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                    type: Self.self,
+                                    codingPath: decoder.codingPath,
+                                    errors: errors
+                                )
+                            }
+                            internal func encode(to encoder: any Swift.Encoder) throws {
+                                switch self {
+                                case let .case1(value):
+                                    try encoder.encodeToSingleValueContainer(value)
+                                }
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/amount`.
+                        internal var amount: Components.Schemas.ItemDataCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.AmountPayload?
                         /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/createDate`.
                         internal var createDate: Foundation.Date?
                         /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/copies/Case2Payload/set/item`.
@@ -3618,22 +3739,26 @@ extension Components {
                         /// Creates a new `SetPayload`.
                         ///
                         /// - Parameters:
+                        ///   - amount:
                         ///   - createDate:
                         ///   - item:
                         ///   - memo:
                         ///   - value:
                         internal init(
+                            amount: Components.Schemas.ItemDataCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.AmountPayload? = nil,
                             createDate: Foundation.Date? = nil,
                             item: Components.Schemas.ItemDataCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.ItemPayload? = nil,
                             memo: Components.Schemas.ItemDataCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.MemoPayload? = nil,
                             value: Swift.Double? = nil
                         ) {
+                            self.amount = amount
                             self.createDate = createDate
                             self.item = item
                             self.memo = memo
                             self.value = value
                         }
                         internal enum CodingKeys: String, CodingKey {
+                            case amount
                             case createDate
                             case item
                             case memo
@@ -3641,6 +3766,10 @@ extension Components {
                         }
                         internal init(from decoder: any Swift.Decoder) throws {
                             let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.amount = try container.decodeIfPresent(
+                                Components.Schemas.ItemDataCloneRequest.CopiesPayload.Case2PayloadPayload.SetPayload.AmountPayload.self,
+                                forKey: .amount
+                            )
                             self.createDate = try container.decodeIfPresent(
                                 Foundation.Date.self,
                                 forKey: .createDate
@@ -3658,6 +3787,7 @@ extension Components {
                                 forKey: .value
                             )
                             try decoder.ensureNoAdditionalProperties(knownKeys: [
+                                "amount",
                                 "createDate",
                                 "item",
                                 "memo",
@@ -3729,6 +3859,7 @@ extension Components {
             internal enum ExcludePayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case createDate = "createDate"
                 case value = "value"
+                case amount = "amount"
                 case item = "item"
                 case memo = "memo"
                 case note_id = "Note.id"
@@ -3749,6 +3880,7 @@ extension Components {
                 case item_itemDatas = "Item.itemDatas"
                 case itemData_createDate = "ItemData.createDate"
                 case itemData_value = "ItemData.value"
+                case itemData_amount = "ItemData.amount"
                 case itemData_item = "ItemData.item"
                 case itemData_memo = "ItemData.memo"
                 case memo_text = "Memo.text"
@@ -3774,6 +3906,35 @@ extension Components {
             internal var returnIds: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set`.
             internal struct SetPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/amount`.
+                internal enum AmountPayload: Codable, Hashable, Sendable {
+                    /// An exact decimal, its digits in a string (at most 38 significant ones); a JSON number is accepted on input.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/amount/case1`.
+                    case case1(Swift.String?)
+                    internal init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self = .case1(try decoder.decodeFromSingleValueContainer())
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    internal func encode(to encoder: any Swift.Encoder) throws {
+                        switch self {
+                        case let .case1(value):
+                            try encoder.encodeToSingleValueContainer(value)
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/amount`.
+                internal var amount: Components.Schemas.ItemDataCloneRequest.SetPayload.AmountPayload?
                 /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/createDate`.
                 internal var createDate: Foundation.Date?
                 /// - Remark: Generated from `#/components/schemas/ItemDataCloneRequest/set/item`.
@@ -3835,22 +3996,26 @@ extension Components {
                 /// Creates a new `SetPayload`.
                 ///
                 /// - Parameters:
+                ///   - amount:
                 ///   - createDate:
                 ///   - item:
                 ///   - memo:
                 ///   - value:
                 internal init(
+                    amount: Components.Schemas.ItemDataCloneRequest.SetPayload.AmountPayload? = nil,
                     createDate: Foundation.Date? = nil,
                     item: Components.Schemas.ItemDataCloneRequest.SetPayload.ItemPayload? = nil,
                     memo: Components.Schemas.ItemDataCloneRequest.SetPayload.MemoPayload? = nil,
                     value: Swift.Double? = nil
                 ) {
+                    self.amount = amount
                     self.createDate = createDate
                     self.item = item
                     self.memo = memo
                     self.value = value
                 }
                 internal enum CodingKeys: String, CodingKey {
+                    case amount
                     case createDate
                     case item
                     case memo
@@ -3858,6 +4023,10 @@ extension Components {
                 }
                 internal init(from decoder: any Swift.Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.amount = try container.decodeIfPresent(
+                        Components.Schemas.ItemDataCloneRequest.SetPayload.AmountPayload.self,
+                        forKey: .amount
+                    )
                     self.createDate = try container.decodeIfPresent(
                         Foundation.Date.self,
                         forKey: .createDate
@@ -3875,6 +4044,7 @@ extension Components {
                         forKey: .value
                     )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "amount",
                         "createDate",
                         "item",
                         "memo",
@@ -3945,6 +4115,8 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/MemoRecord`.
         internal struct MemoRecord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MemoRecord/_clonedFrom`.
+            internal var _clonedFrom: Components.Schemas.ClonedFrom?
             /// - Remark: Generated from `#/components/schemas/MemoRecord/_entity`.
             internal enum _EntityPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case memo = "Memo"
@@ -4029,6 +4201,7 @@ extension Components {
             /// Creates a new `MemoRecord`.
             ///
             /// - Parameters:
+            ///   - _clonedFrom:
             ///   - _entity:
             ///   - _id:
             ///   - _lists: Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
@@ -4040,6 +4213,7 @@ extension Components {
             ///   - tags: The first 1000 `_id`s; `_lists` tells of the rest.
             ///   - text:
             internal init(
+                _clonedFrom: Components.Schemas.ClonedFrom? = nil,
                 _entity: Components.Schemas.MemoRecord._EntityPayload,
                 _id: Components.Schemas.ObjectID,
                 _lists: Components.Schemas.MemoRecord._ListsPayload? = nil,
@@ -4051,6 +4225,7 @@ extension Components {
                 tags: [Components.Schemas.ObjectID],
                 text: Swift.String? = nil
             ) {
+                self._clonedFrom = _clonedFrom
                 self._entity = _entity
                 self._id = _id
                 self._lists = _lists
@@ -4063,6 +4238,7 @@ extension Components {
                 self.text = text
             }
             internal enum CodingKeys: String, CodingKey {
+                case _clonedFrom
                 case _entity
                 case _id
                 case _lists
@@ -5074,6 +5250,7 @@ extension Components {
                 case item_itemDatas = "Item.itemDatas"
                 case itemData_createDate = "ItemData.createDate"
                 case itemData_value = "ItemData.value"
+                case itemData_amount = "ItemData.amount"
                 case itemData_item = "ItemData.item"
                 case itemData_memo = "ItemData.memo"
                 case memo_text = "Memo.text"
@@ -5317,6 +5494,8 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/TagRecord`.
         internal struct TagRecord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TagRecord/_clonedFrom`.
+            internal var _clonedFrom: Components.Schemas.ClonedFrom?
             /// - Remark: Generated from `#/components/schemas/TagRecord/_entity`.
             internal enum _EntityPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case tag = "Tag"
@@ -5393,6 +5572,7 @@ extension Components {
             /// Creates a new `TagRecord`.
             ///
             /// - Parameters:
+            ///   - _clonedFrom:
             ///   - _entity:
             ///   - _id:
             ///   - _lists: Present when a to-many links more than 1000 objects: per such relationship, how many, and where they all are.
@@ -5401,6 +5581,7 @@ extension Components {
             ///   - memos: The first 1000 `_id`s; `_lists` tells of the rest.
             ///   - name:
             internal init(
+                _clonedFrom: Components.Schemas.ClonedFrom? = nil,
                 _entity: Components.Schemas.TagRecord._EntityPayload,
                 _id: Components.Schemas.ObjectID,
                 _lists: Components.Schemas.TagRecord._ListsPayload? = nil,
@@ -5409,6 +5590,7 @@ extension Components {
                 memos: [Components.Schemas.ObjectID],
                 name: Swift.String
             ) {
+                self._clonedFrom = _clonedFrom
                 self._entity = _entity
                 self._id = _id
                 self._lists = _lists
@@ -5418,6 +5600,7 @@ extension Components {
                 self.name = name
             }
             internal enum CodingKeys: String, CodingKey {
+                case _clonedFrom
                 case _entity
                 case _id
                 case _lists
@@ -5834,6 +6017,7 @@ extension Components {
                 case item_itemDatas = "Item.itemDatas"
                 case itemData_createDate = "ItemData.createDate"
                 case itemData_value = "ItemData.value"
+                case itemData_amount = "ItemData.amount"
                 case itemData_item = "ItemData.item"
                 case itemData_memo = "ItemData.memo"
                 case memo_text = "Memo.text"
@@ -6043,6 +6227,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AttachmentRecord/_blobs`.
             internal var _blobs: Components.Schemas.AttachmentRecord._BlobsPayload?
+            /// - Remark: Generated from `#/components/schemas/AttachmentRecord/_clonedFrom`.
+            internal var _clonedFrom: Components.Schemas.ClonedFrom?
             /// - Remark: Generated from `#/components/schemas/AttachmentRecord/_entity`.
             internal enum _EntityPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case attachment = "Attachment"
@@ -6065,6 +6251,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - _blobs: Present when binary values were left out of the answer (their members null): past `maxInlineBinaryBytes`, counted in record order. Per such attribute, its size and route.
+            ///   - _clonedFrom:
             ///   - _entity:
             ///   - _id:
             ///   - _version:
@@ -6073,6 +6260,7 @@ extension Components {
             ///   - mimeType:
             internal init(
                 _blobs: Components.Schemas.AttachmentRecord._BlobsPayload? = nil,
+                _clonedFrom: Components.Schemas.ClonedFrom? = nil,
                 _entity: Components.Schemas.AttachmentRecord._EntityPayload,
                 _id: Components.Schemas.ObjectID,
                 _version: Swift.Int64,
@@ -6081,6 +6269,7 @@ extension Components {
                 mimeType: Swift.String
             ) {
                 self._blobs = _blobs
+                self._clonedFrom = _clonedFrom
                 self._entity = _entity
                 self._id = _id
                 self._version = _version
@@ -6090,6 +6279,7 @@ extension Components {
             }
             internal enum CodingKeys: String, CodingKey {
                 case _blobs
+                case _clonedFrom
                 case _entity
                 case _id
                 case _version
@@ -6483,6 +6673,7 @@ extension Components {
                 case item_itemDatas = "Item.itemDatas"
                 case itemData_createDate = "ItemData.createDate"
                 case itemData_value = "ItemData.value"
+                case itemData_amount = "ItemData.amount"
                 case itemData_item = "ItemData.item"
                 case itemData_memo = "ItemData.memo"
                 case memo_text = "Memo.text"
@@ -6696,6 +6887,8 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/NoteDescriptionRecord`.
         internal struct NoteDescriptionRecord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NoteDescriptionRecord/_clonedFrom`.
+            internal var _clonedFrom: Components.Schemas.ClonedFrom?
             /// - Remark: Generated from `#/components/schemas/NoteDescriptionRecord/_entity`.
             internal enum _EntityPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case noteDescription = "NoteDescription"
@@ -6713,18 +6906,21 @@ extension Components {
             /// Creates a new `NoteDescriptionRecord`.
             ///
             /// - Parameters:
+            ///   - _clonedFrom:
             ///   - _entity:
             ///   - _id:
             ///   - _version:
             ///   - content:
             ///   - note:
             internal init(
+                _clonedFrom: Components.Schemas.ClonedFrom? = nil,
                 _entity: Components.Schemas.NoteDescriptionRecord._EntityPayload,
                 _id: Components.Schemas.ObjectID,
                 _version: Swift.Int64,
                 content: Swift.String? = nil,
                 note: Swift.Int64? = nil
             ) {
+                self._clonedFrom = _clonedFrom
                 self._entity = _entity
                 self._id = _id
                 self._version = _version
@@ -6732,6 +6928,7 @@ extension Components {
                 self.note = note
             }
             internal enum CodingKeys: String, CodingKey {
+                case _clonedFrom
                 case _entity
                 case _id
                 case _version
@@ -7140,6 +7337,7 @@ extension Components {
                 case item_itemDatas = "Item.itemDatas"
                 case itemData_createDate = "ItemData.createDate"
                 case itemData_value = "ItemData.value"
+                case itemData_amount = "ItemData.amount"
                 case itemData_item = "ItemData.item"
                 case itemData_memo = "ItemData.memo"
                 case memo_text = "Memo.text"
@@ -7550,6 +7748,36 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CloneResult/dryRun`.
             internal var dryRun: Swift.Bool
+            /// Dry run only, when the model has `rebuild: suffix` attributes the clone would copy: per
+            /// `Entity.attribute`, the values the copies would get ("Onboarding (copy 2)"), in the order
+            /// of their new `_id`s (a root's copies in copy order).
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/CloneResult/values`.
+            internal struct ValuesPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                internal var additionalProperties: [String: [Swift.String]]
+                /// Creates a new `ValuesPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                internal init(additionalProperties: [String: [Swift.String]] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Dry run only, when the model has `rebuild: suffix` attributes the clone would copy: per
+            /// `Entity.attribute`, the values the copies would get ("Onboarding (copy 2)"), in the order
+            /// of their new `_id`s (a root's copies in copy order).
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/CloneResult/values`.
+            internal var values: Components.Schemas.CloneResult.ValuesPayload?
             /// Creates a new `CloneResult`.
             ///
             /// - Parameters:
@@ -7560,6 +7788,7 @@ extension Components {
             ///   - linked: Distinct shared objects the clone links to, per entity; non-zero counts only.
             ///   - ids: Present when `returnIds` is true; per entity, original `_id` (as a string key) to clone `_id`. With `copies`, a list of such maps, one per copy, in the order of `clones`.
             ///   - dryRun: Whether this was a dry run (nothing written).
+            ///   - values: Dry run only, when the model has `rebuild: suffix` attributes the clone would copy: per
             internal init(
                 source: Components.Schemas.EntityRef,
                 clone: Components.Schemas.CloneResult.ClonePayload? = nil,
@@ -7567,7 +7796,8 @@ extension Components {
                 created: Components.Schemas.CloneResult.CreatedPayload,
                 linked: Components.Schemas.CloneResult.LinkedPayload,
                 ids: Components.Schemas.CloneResult.IdsPayload? = nil,
-                dryRun: Swift.Bool
+                dryRun: Swift.Bool,
+                values: Components.Schemas.CloneResult.ValuesPayload? = nil
             ) {
                 self.source = source
                 self.clone = clone
@@ -7576,6 +7806,7 @@ extension Components {
                 self.linked = linked
                 self.ids = ids
                 self.dryRun = dryRun
+                self.values = values
             }
             internal enum CodingKeys: String, CodingKey {
                 case source
@@ -7585,6 +7816,7 @@ extension Components {
                 case linked
                 case ids
                 case dryRun
+                case values
             }
         }
         /// - Remark: Generated from `#/components/schemas/Job`.
@@ -7665,6 +7897,114 @@ extension Components {
             case failed = "failed"
             case cancelled = "cancelled"
         }
+        /// - Remark: Generated from `#/components/schemas/JobPage`.
+        internal struct JobPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/JobPage/data`.
+            internal var data: [Components.Schemas.Job]
+            /// The next page as a relative reference (`/jobs?…&cursor=…`), or null on the last page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JobPage/next`.
+            internal var next: Swift.String?
+            /// Creates a new `JobPage`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - next: The next page as a relative reference (`/jobs?…&cursor=…`), or null on the last page.
+            internal init(
+                data: [Components.Schemas.Job],
+                next: Swift.String? = nil
+            ) {
+                self.data = data
+                self.next = next
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case data
+                case next
+            }
+        }
+        /// On a clone's root only: the record it was copied from, of the same entity. Kept when that record
+        /// is deleted (the id then names nothing). Set by the clone; no body may set it.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/ClonedFrom`.
+        internal struct ClonedFrom: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ClonedFrom/entity`.
+            internal var entity: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ClonedFrom/id`.
+            internal var id: Components.Schemas.ObjectID
+            /// Creates a new `ClonedFrom`.
+            ///
+            /// - Parameters:
+            ///   - entity:
+            ///   - id:
+            internal init(
+                entity: Swift.String,
+                id: Components.Schemas.ObjectID
+            ) {
+                self.entity = entity
+                self.id = id
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case entity
+                case id
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CloneListItem`.
+        internal struct CloneListItem: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CloneListItem/entity`.
+            internal var entity: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CloneListItem/id`.
+            internal var id: Components.Schemas.ObjectID
+            /// When the clone was made (UTC
+            ///
+            /// - Remark: Generated from `#/components/schemas/CloneListItem/createdAt`.
+            internal var createdAt: Foundation.Date
+            /// Creates a new `CloneListItem`.
+            ///
+            /// - Parameters:
+            ///   - entity:
+            ///   - id:
+            ///   - createdAt: When the clone was made (UTC
+            internal init(
+                entity: Swift.String,
+                id: Components.Schemas.ObjectID,
+                createdAt: Foundation.Date
+            ) {
+                self.entity = entity
+                self.id = id
+                self.createdAt = createdAt
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case entity
+                case id
+                case createdAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ClonePage`.
+        internal struct ClonePage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ClonePage/data`.
+            internal var data: [Components.Schemas.CloneListItem]
+            /// The next page as a relative reference (`/notes/1/clones?…&cursor=…`), or null on the last page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ClonePage/next`.
+            internal var next: Swift.String?
+            /// Creates a new `ClonePage`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - next: The next page as a relative reference (`/notes/1/clones?…&cursor=…`), or null on the last page.
+            internal init(
+                data: [Components.Schemas.CloneListItem],
+                next: Swift.String? = nil
+            ) {
+                self.data = data
+                self.next = next
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case data
+                case next
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Model`.
         internal struct Model: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload`.
@@ -7691,6 +8031,7 @@ extension Components {
                         case uuid = "uuid"
                         case binary = "binary"
                         case json = "json"
+                        case decimal = "decimal"
                     }
                     /// - Remark: Generated from `#/components/schemas/Model/EntitiesPayload/AttributesPayload/type`.
                     internal var _type: Components.Schemas.Model.EntitiesPayloadPayload.AttributesPayloadPayload._TypePayload
@@ -7935,7 +8276,7 @@ extension Components {
             /// Stable machine-readable code: `bad_request`, `not_found`, `invalid_json`, `validation_failed`,
             /// `conflict`, `precondition_failed`, `payload_too_large`, `unauthorized`, `forbidden`,
             /// `method_not_allowed`, `unsupported_media_type`, `request_timeout`, `idempotency_key_reused`, `in_progress`,
-            /// `too_many_objects`, `service_unavailable`, `internal_error`, `job_interrupted`, and for the
+            /// `too_many_objects`, `service_unavailable`, `database_unavailable`, `internal_error`, `job_interrupted`, and for the
             /// server's own rejections `uri_too_long`, `header_fields_too_large`, `expectation_failed`,
             /// `not_implemented`, `http_version_not_supported`, or another status's reason phrase in snake
             /// case (`length_required`).
@@ -8042,7 +8383,7 @@ extension Components {
             /// Stable machine-readable code: `bad_request`, `not_found`, `invalid_json`, `validation_failed`,
             /// `conflict`, `precondition_failed`, `payload_too_large`, `unauthorized`, `forbidden`,
             /// `method_not_allowed`, `unsupported_media_type`, `request_timeout`, `idempotency_key_reused`, `in_progress`,
-            /// `too_many_objects`, `service_unavailable`, `internal_error`, `job_interrupted`, and for the
+            /// `too_many_objects`, `service_unavailable`, `database_unavailable`, `internal_error`, `job_interrupted`, and for the
             /// server's own rejections `uri_too_long`, `header_fields_too_large`, `expectation_failed`,
             /// `not_implemented`, `http_version_not_supported`, or another status's reason phrase in snake
             /// case (`length_required`).

@@ -28,6 +28,10 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/notes/GET/query/order`.
                 internal var order: Swift.String?
+                /// `true` adds `count`, the records the filters match; it visits every one of them.
+                ///
+                /// - Remark: Generated from `#/paths/notes/GET/query/count`.
+                internal var count: Swift.Bool?
                 /// Equality filter, in the attribute's text form.
                 ///
                 /// - Remark: Generated from `#/paths/notes/GET/query/id`.
@@ -75,6 +79,7 @@ internal enum Operations {
                 ///   - after: An `_id` to start after (under the default order it needs no record).
                 ///   - cursor: The position the previous page's `next` URL carries; not with `after`.
                 ///   - order: Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
+                ///   - count: `true` adds `count`, the records the filters match; it visits every one of them.
                 ///   - id: Equality filter, in the attribute's text form.
                 ///   - name: Equality filter, in the attribute's text form.
                 ///   - createDate: Equality filter, in the attribute's text form.
@@ -90,6 +95,7 @@ internal enum Operations {
                     after: Swift.Int64? = nil,
                     cursor: Swift.String? = nil,
                     order: Swift.String? = nil,
+                    count: Swift.Bool? = nil,
                     id: Swift.String? = nil,
                     name: Swift.String? = nil,
                     createDate: Swift.String? = nil,
@@ -105,6 +111,7 @@ internal enum Operations {
                     self.after = after
                     self.cursor = cursor
                     self.order = order
+                    self.count = count
                     self.id = id
                     self.name = name
                     self.createDate = createDate
@@ -174,6 +181,10 @@ internal enum Operations {
                 internal enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/notes/GET/responses/200/content/json`.
                     internal struct JsonPayload: Codable, Hashable, Sendable {
+                        /// With `count=true`: the records the filters match, on every page.
+                        ///
+                        /// - Remark: Generated from `#/paths/notes/GET/responses/200/content/json/count`.
+                        internal var count: Swift.Int64?
                         /// - Remark: Generated from `#/paths/notes/GET/responses/200/content/json/data`.
                         internal var data: [Components.Schemas.NoteRecord]
                         /// The next page (path and query), or null on the last page.
@@ -183,16 +194,20 @@ internal enum Operations {
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
+                        ///   - count: With `count=true`: the records the filters match, on every page.
                         ///   - data:
                         ///   - next: The next page (path and query), or null on the last page.
                         internal init(
+                            count: Swift.Int64? = nil,
                             data: [Components.Schemas.NoteRecord],
                             next: Swift.String? = nil
                         ) {
+                            self.count = count
                             self.data = data
                             self.next = next
                         }
                         internal enum CodingKeys: String, CodingKey {
+                            case count
                             case data
                             case next
                         }
@@ -342,7 +357,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//notes/get(listNote)/responses/default`.
             ///
@@ -723,7 +738,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//notes/post(createNote)/responses/default`.
             ///
@@ -1025,7 +1040,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/get(getNote)/responses/default`.
             ///
@@ -1450,7 +1465,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/patch(updateNote)/responses/default`.
             ///
@@ -1759,7 +1774,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/delete(deleteNote)/responses/default`.
             ///
@@ -2341,9 +2356,290 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/clone/post(cloneNote)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The clones made from a Note, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /notes/{id}/clones`.
+    /// - Remark: Generated from `#/paths//notes/{id}/clones/get(listNoteClones)`.
+    internal enum ListNoteClones {
+        internal static let id: Swift.String = "listNoteClones"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/notes/{id}/clones/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                ///
+                /// - Remark: Generated from `#/paths/notes/{id}/clones/GET/path/id`.
+                internal var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                internal init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.ListNoteClones.Input.Path
+            /// - Remark: Generated from `#/paths/notes/{id}/clones/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// The most clones a page holds.
+                ///
+                /// - Remark: Generated from `#/paths/notes/{id}/clones/GET/query/limit`.
+                internal var limit: Swift.Int?
+                /// Opaque position, as the `next` URL carries it.
+                ///
+                /// - Remark: Generated from `#/paths/notes/{id}/clones/GET/query/cursor`.
+                internal var cursor: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: The most clones a page holds.
+                ///   - cursor: Opaque position, as the `next` URL carries it.
+                internal init(
+                    limit: Swift.Int? = nil,
+                    cursor: Swift.String? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            internal var query: Operations.ListNoteClones.Input.Query
+            /// - Remark: Generated from `#/paths/notes/{id}/clones/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/notes/{id}/clones/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListNoteClones.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListNoteClones.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ListNoteClones.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                path: Operations.ListNoteClones.Input.Path,
+                query: Operations.ListNoteClones.Input.Query = .init(),
+                headers: Operations.ListNoteClones.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/notes/{id}/clones/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/notes/{id}/clones/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.ListNoteClones.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/notes/{id}/clones/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/notes/{id}/clones/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ClonePage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ClonePage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ListNoteClones.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.ListNoteClones.Output.Ok.Headers,
+                    body: Operations.ListNoteClones.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// One page of clones.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/clones/get(listNoteClones)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListNoteClones.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ListNoteClones.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No or unknown API key.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/clones/get(listNoteClones)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unknown collection or `_id`.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/clones/get(listNoteClones)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Wrong types, unknown or missing fields, an `_id` that does not exist, a bad query parameter; `errors` lists each field.
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/clones/get(listNoteClones)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
+            ///
+            /// - Remark: Generated from `#/paths//notes/{id}/clones/get(listNoteClones)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses._Error)
@@ -2778,7 +3074,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/data/get(getNoteData)/responses/default`.
             ///
@@ -3161,7 +3457,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//notes/{id}/data/put(putNoteData)/responses/default`.
             ///
@@ -3240,6 +3536,10 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/items/GET/query/order`.
                 internal var order: Swift.String?
+                /// `true` adds `count`, the records the filters match; it visits every one of them.
+                ///
+                /// - Remark: Generated from `#/paths/items/GET/query/count`.
+                internal var count: Swift.Bool?
                 /// Equality filter, in the attribute's text form.
                 ///
                 /// - Remark: Generated from `#/paths/items/GET/query/name`.
@@ -3259,6 +3559,7 @@ internal enum Operations {
                 ///   - after: An `_id` to start after (under the default order it needs no record).
                 ///   - cursor: The position the previous page's `next` URL carries; not with `after`.
                 ///   - order: Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
+                ///   - count: `true` adds `count`, the records the filters match; it visits every one of them.
                 ///   - name: Equality filter, in the attribute's text form.
                 ///   - noteID: Equality filter, in the attribute's text form.
                 ///   - note: Equality filter: an `_id` or `null`.
@@ -3267,6 +3568,7 @@ internal enum Operations {
                     after: Swift.Int64? = nil,
                     cursor: Swift.String? = nil,
                     order: Swift.String? = nil,
+                    count: Swift.Bool? = nil,
                     name: Swift.String? = nil,
                     noteID: Swift.String? = nil,
                     note: Swift.String? = nil
@@ -3275,6 +3577,7 @@ internal enum Operations {
                     self.after = after
                     self.cursor = cursor
                     self.order = order
+                    self.count = count
                     self.name = name
                     self.noteID = noteID
                     self.note = note
@@ -3337,6 +3640,10 @@ internal enum Operations {
                 internal enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/items/GET/responses/200/content/json`.
                     internal struct JsonPayload: Codable, Hashable, Sendable {
+                        /// With `count=true`: the records the filters match, on every page.
+                        ///
+                        /// - Remark: Generated from `#/paths/items/GET/responses/200/content/json/count`.
+                        internal var count: Swift.Int64?
                         /// - Remark: Generated from `#/paths/items/GET/responses/200/content/json/data`.
                         internal var data: [Components.Schemas.ItemRecord]
                         /// The next page (path and query), or null on the last page.
@@ -3346,16 +3653,20 @@ internal enum Operations {
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
+                        ///   - count: With `count=true`: the records the filters match, on every page.
                         ///   - data:
                         ///   - next: The next page (path and query), or null on the last page.
                         internal init(
+                            count: Swift.Int64? = nil,
                             data: [Components.Schemas.ItemRecord],
                             next: Swift.String? = nil
                         ) {
+                            self.count = count
                             self.data = data
                             self.next = next
                         }
                         internal enum CodingKeys: String, CodingKey {
+                            case count
                             case data
                             case next
                         }
@@ -3505,7 +3816,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//items/get(listItem)/responses/default`.
             ///
@@ -3886,7 +4197,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//items/post(createItem)/responses/default`.
             ///
@@ -4188,7 +4499,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//items/{id}/get(getItem)/responses/default`.
             ///
@@ -4613,7 +4924,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//items/{id}/patch(updateItem)/responses/default`.
             ///
@@ -4922,7 +5233,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//items/{id}/delete(deleteItem)/responses/default`.
             ///
@@ -5504,9 +5815,290 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//items/{id}/clone/post(cloneItem)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The clones made from a Item, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /items/{id}/clones`.
+    /// - Remark: Generated from `#/paths//items/{id}/clones/get(listItemClones)`.
+    internal enum ListItemClones {
+        internal static let id: Swift.String = "listItemClones"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/items/{id}/clones/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                ///
+                /// - Remark: Generated from `#/paths/items/{id}/clones/GET/path/id`.
+                internal var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                internal init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.ListItemClones.Input.Path
+            /// - Remark: Generated from `#/paths/items/{id}/clones/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// The most clones a page holds.
+                ///
+                /// - Remark: Generated from `#/paths/items/{id}/clones/GET/query/limit`.
+                internal var limit: Swift.Int?
+                /// Opaque position, as the `next` URL carries it.
+                ///
+                /// - Remark: Generated from `#/paths/items/{id}/clones/GET/query/cursor`.
+                internal var cursor: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: The most clones a page holds.
+                ///   - cursor: Opaque position, as the `next` URL carries it.
+                internal init(
+                    limit: Swift.Int? = nil,
+                    cursor: Swift.String? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            internal var query: Operations.ListItemClones.Input.Query
+            /// - Remark: Generated from `#/paths/items/{id}/clones/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/items/{id}/clones/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListItemClones.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListItemClones.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ListItemClones.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                path: Operations.ListItemClones.Input.Path,
+                query: Operations.ListItemClones.Input.Query = .init(),
+                headers: Operations.ListItemClones.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/items/{id}/clones/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/items/{id}/clones/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.ListItemClones.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/items/{id}/clones/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/items/{id}/clones/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ClonePage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ClonePage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ListItemClones.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.ListItemClones.Output.Ok.Headers,
+                    body: Operations.ListItemClones.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// One page of clones.
+            ///
+            /// - Remark: Generated from `#/paths//items/{id}/clones/get(listItemClones)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListItemClones.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ListItemClones.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No or unknown API key.
+            ///
+            /// - Remark: Generated from `#/paths//items/{id}/clones/get(listItemClones)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unknown collection or `_id`.
+            ///
+            /// - Remark: Generated from `#/paths//items/{id}/clones/get(listItemClones)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Wrong types, unknown or missing fields, an `_id` that does not exist, a bad query parameter; `errors` lists each field.
+            ///
+            /// - Remark: Generated from `#/paths//items/{id}/clones/get(listItemClones)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
+            ///
+            /// - Remark: Generated from `#/paths//items/{id}/clones/get(listItemClones)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses._Error)
@@ -5583,6 +6175,10 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/itemdata/GET/query/order`.
                 internal var order: Swift.String?
+                /// `true` adds `count`, the records the filters match; it visits every one of them.
+                ///
+                /// - Remark: Generated from `#/paths/itemdata/GET/query/count`.
+                internal var count: Swift.Bool?
                 /// Equality filter, in the attribute's text form.
                 ///
                 /// - Remark: Generated from `#/paths/itemdata/GET/query/createDate`.
@@ -5591,6 +6187,10 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/itemdata/GET/query/value`.
                 internal var value: Swift.String?
+                /// Equality filter, in the attribute's text form.
+                ///
+                /// - Remark: Generated from `#/paths/itemdata/GET/query/amount`.
+                internal var amount: Swift.String?
                 /// Equality filter: an `_id` or `null`.
                 ///
                 /// - Remark: Generated from `#/paths/itemdata/GET/query/item`.
@@ -5606,8 +6206,10 @@ internal enum Operations {
                 ///   - after: An `_id` to start after (under the default order it needs no record).
                 ///   - cursor: The position the previous page's `next` URL carries; not with `after`.
                 ///   - order: Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
+                ///   - count: `true` adds `count`, the records the filters match; it visits every one of them.
                 ///   - createDate: Equality filter, in the attribute's text form.
                 ///   - value: Equality filter, in the attribute's text form.
+                ///   - amount: Equality filter, in the attribute's text form.
                 ///   - item: Equality filter: an `_id` or `null`.
                 ///   - memo: Equality filter: an `_id` or `null`.
                 internal init(
@@ -5615,8 +6217,10 @@ internal enum Operations {
                     after: Swift.Int64? = nil,
                     cursor: Swift.String? = nil,
                     order: Swift.String? = nil,
+                    count: Swift.Bool? = nil,
                     createDate: Swift.String? = nil,
                     value: Swift.String? = nil,
+                    amount: Swift.String? = nil,
                     item: Swift.String? = nil,
                     memo: Swift.String? = nil
                 ) {
@@ -5624,8 +6228,10 @@ internal enum Operations {
                     self.after = after
                     self.cursor = cursor
                     self.order = order
+                    self.count = count
                     self.createDate = createDate
                     self.value = value
+                    self.amount = amount
                     self.item = item
                     self.memo = memo
                 }
@@ -5687,6 +6293,10 @@ internal enum Operations {
                 internal enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/itemdata/GET/responses/200/content/json`.
                     internal struct JsonPayload: Codable, Hashable, Sendable {
+                        /// With `count=true`: the records the filters match, on every page.
+                        ///
+                        /// - Remark: Generated from `#/paths/itemdata/GET/responses/200/content/json/count`.
+                        internal var count: Swift.Int64?
                         /// - Remark: Generated from `#/paths/itemdata/GET/responses/200/content/json/data`.
                         internal var data: [Components.Schemas.ItemDataRecord]
                         /// The next page (path and query), or null on the last page.
@@ -5696,16 +6306,20 @@ internal enum Operations {
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
+                        ///   - count: With `count=true`: the records the filters match, on every page.
                         ///   - data:
                         ///   - next: The next page (path and query), or null on the last page.
                         internal init(
+                            count: Swift.Int64? = nil,
                             data: [Components.Schemas.ItemDataRecord],
                             next: Swift.String? = nil
                         ) {
+                            self.count = count
                             self.data = data
                             self.next = next
                         }
                         internal enum CodingKeys: String, CodingKey {
+                            case count
                             case data
                             case next
                         }
@@ -5855,7 +6469,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//itemdata/get(listItemData)/responses/default`.
             ///
@@ -6236,7 +6850,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//itemdata/post(createItemData)/responses/default`.
             ///
@@ -6538,7 +7152,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//itemdata/{id}/get(getItemData)/responses/default`.
             ///
@@ -6963,7 +7577,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//itemdata/{id}/patch(updateItemData)/responses/default`.
             ///
@@ -7272,7 +7886,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//itemdata/{id}/delete(deleteItemData)/responses/default`.
             ///
@@ -7854,9 +8468,290 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//itemdata/{id}/clone/post(cloneItemData)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The clones made from a ItemData, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /itemdata/{id}/clones`.
+    /// - Remark: Generated from `#/paths//itemdata/{id}/clones/get(listItemDataClones)`.
+    internal enum ListItemDataClones {
+        internal static let id: Swift.String = "listItemDataClones"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/itemdata/{id}/clones/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                ///
+                /// - Remark: Generated from `#/paths/itemdata/{id}/clones/GET/path/id`.
+                internal var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                internal init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.ListItemDataClones.Input.Path
+            /// - Remark: Generated from `#/paths/itemdata/{id}/clones/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// The most clones a page holds.
+                ///
+                /// - Remark: Generated from `#/paths/itemdata/{id}/clones/GET/query/limit`.
+                internal var limit: Swift.Int?
+                /// Opaque position, as the `next` URL carries it.
+                ///
+                /// - Remark: Generated from `#/paths/itemdata/{id}/clones/GET/query/cursor`.
+                internal var cursor: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: The most clones a page holds.
+                ///   - cursor: Opaque position, as the `next` URL carries it.
+                internal init(
+                    limit: Swift.Int? = nil,
+                    cursor: Swift.String? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            internal var query: Operations.ListItemDataClones.Input.Query
+            /// - Remark: Generated from `#/paths/itemdata/{id}/clones/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/itemdata/{id}/clones/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListItemDataClones.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListItemDataClones.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ListItemDataClones.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                path: Operations.ListItemDataClones.Input.Path,
+                query: Operations.ListItemDataClones.Input.Query = .init(),
+                headers: Operations.ListItemDataClones.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/itemdata/{id}/clones/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/itemdata/{id}/clones/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.ListItemDataClones.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/itemdata/{id}/clones/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/itemdata/{id}/clones/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ClonePage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ClonePage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ListItemDataClones.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.ListItemDataClones.Output.Ok.Headers,
+                    body: Operations.ListItemDataClones.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// One page of clones.
+            ///
+            /// - Remark: Generated from `#/paths//itemdata/{id}/clones/get(listItemDataClones)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListItemDataClones.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ListItemDataClones.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No or unknown API key.
+            ///
+            /// - Remark: Generated from `#/paths//itemdata/{id}/clones/get(listItemDataClones)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unknown collection or `_id`.
+            ///
+            /// - Remark: Generated from `#/paths//itemdata/{id}/clones/get(listItemDataClones)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Wrong types, unknown or missing fields, an `_id` that does not exist, a bad query parameter; `errors` lists each field.
+            ///
+            /// - Remark: Generated from `#/paths//itemdata/{id}/clones/get(listItemDataClones)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
+            ///
+            /// - Remark: Generated from `#/paths//itemdata/{id}/clones/get(listItemDataClones)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses._Error)
@@ -7933,6 +8828,10 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/memos/GET/query/order`.
                 internal var order: Swift.String?
+                /// `true` adds `count`, the records the filters match; it visits every one of them.
+                ///
+                /// - Remark: Generated from `#/paths/memos/GET/query/count`.
+                internal var count: Swift.Bool?
                 /// Equality filter, in the attribute's text form.
                 ///
                 /// - Remark: Generated from `#/paths/memos/GET/query/text`.
@@ -7952,6 +8851,7 @@ internal enum Operations {
                 ///   - after: An `_id` to start after (under the default order it needs no record).
                 ///   - cursor: The position the previous page's `next` URL carries; not with `after`.
                 ///   - order: Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
+                ///   - count: `true` adds `count`, the records the filters match; it visits every one of them.
                 ///   - text: Equality filter, in the attribute's text form.
                 ///   - createDate: Equality filter, in the attribute's text form.
                 ///   - note: Equality filter: an `_id` or `null`.
@@ -7960,6 +8860,7 @@ internal enum Operations {
                     after: Swift.Int64? = nil,
                     cursor: Swift.String? = nil,
                     order: Swift.String? = nil,
+                    count: Swift.Bool? = nil,
                     text: Swift.String? = nil,
                     createDate: Swift.String? = nil,
                     note: Swift.String? = nil
@@ -7968,6 +8869,7 @@ internal enum Operations {
                     self.after = after
                     self.cursor = cursor
                     self.order = order
+                    self.count = count
                     self.text = text
                     self.createDate = createDate
                     self.note = note
@@ -8030,6 +8932,10 @@ internal enum Operations {
                 internal enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/memos/GET/responses/200/content/json`.
                     internal struct JsonPayload: Codable, Hashable, Sendable {
+                        /// With `count=true`: the records the filters match, on every page.
+                        ///
+                        /// - Remark: Generated from `#/paths/memos/GET/responses/200/content/json/count`.
+                        internal var count: Swift.Int64?
                         /// - Remark: Generated from `#/paths/memos/GET/responses/200/content/json/data`.
                         internal var data: [Components.Schemas.MemoRecord]
                         /// The next page (path and query), or null on the last page.
@@ -8039,16 +8945,20 @@ internal enum Operations {
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
+                        ///   - count: With `count=true`: the records the filters match, on every page.
                         ///   - data:
                         ///   - next: The next page (path and query), or null on the last page.
                         internal init(
+                            count: Swift.Int64? = nil,
                             data: [Components.Schemas.MemoRecord],
                             next: Swift.String? = nil
                         ) {
+                            self.count = count
                             self.data = data
                             self.next = next
                         }
                         internal enum CodingKeys: String, CodingKey {
+                            case count
                             case data
                             case next
                         }
@@ -8198,7 +9108,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//memos/get(listMemo)/responses/default`.
             ///
@@ -8579,7 +9489,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//memos/post(createMemo)/responses/default`.
             ///
@@ -8881,7 +9791,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//memos/{id}/get(getMemo)/responses/default`.
             ///
@@ -9306,7 +10216,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//memos/{id}/patch(updateMemo)/responses/default`.
             ///
@@ -9615,7 +10525,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//memos/{id}/delete(deleteMemo)/responses/default`.
             ///
@@ -10197,9 +11107,290 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//memos/{id}/clone/post(cloneMemo)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The clones made from a Memo, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /memos/{id}/clones`.
+    /// - Remark: Generated from `#/paths//memos/{id}/clones/get(listMemoClones)`.
+    internal enum ListMemoClones {
+        internal static let id: Swift.String = "listMemoClones"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/memos/{id}/clones/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                ///
+                /// - Remark: Generated from `#/paths/memos/{id}/clones/GET/path/id`.
+                internal var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                internal init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.ListMemoClones.Input.Path
+            /// - Remark: Generated from `#/paths/memos/{id}/clones/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// The most clones a page holds.
+                ///
+                /// - Remark: Generated from `#/paths/memos/{id}/clones/GET/query/limit`.
+                internal var limit: Swift.Int?
+                /// Opaque position, as the `next` URL carries it.
+                ///
+                /// - Remark: Generated from `#/paths/memos/{id}/clones/GET/query/cursor`.
+                internal var cursor: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: The most clones a page holds.
+                ///   - cursor: Opaque position, as the `next` URL carries it.
+                internal init(
+                    limit: Swift.Int? = nil,
+                    cursor: Swift.String? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            internal var query: Operations.ListMemoClones.Input.Query
+            /// - Remark: Generated from `#/paths/memos/{id}/clones/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/memos/{id}/clones/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListMemoClones.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListMemoClones.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ListMemoClones.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                path: Operations.ListMemoClones.Input.Path,
+                query: Operations.ListMemoClones.Input.Query = .init(),
+                headers: Operations.ListMemoClones.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/memos/{id}/clones/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/memos/{id}/clones/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.ListMemoClones.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/memos/{id}/clones/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/memos/{id}/clones/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ClonePage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ClonePage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ListMemoClones.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.ListMemoClones.Output.Ok.Headers,
+                    body: Operations.ListMemoClones.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// One page of clones.
+            ///
+            /// - Remark: Generated from `#/paths//memos/{id}/clones/get(listMemoClones)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListMemoClones.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ListMemoClones.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No or unknown API key.
+            ///
+            /// - Remark: Generated from `#/paths//memos/{id}/clones/get(listMemoClones)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unknown collection or `_id`.
+            ///
+            /// - Remark: Generated from `#/paths//memos/{id}/clones/get(listMemoClones)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Wrong types, unknown or missing fields, an `_id` that does not exist, a bad query parameter; `errors` lists each field.
+            ///
+            /// - Remark: Generated from `#/paths//memos/{id}/clones/get(listMemoClones)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
+            ///
+            /// - Remark: Generated from `#/paths//memos/{id}/clones/get(listMemoClones)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses._Error)
@@ -10276,6 +11467,10 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/tags/GET/query/order`.
                 internal var order: Swift.String?
+                /// `true` adds `count`, the records the filters match; it visits every one of them.
+                ///
+                /// - Remark: Generated from `#/paths/tags/GET/query/count`.
+                internal var count: Swift.Bool?
                 /// Equality filter, in the attribute's text form.
                 ///
                 /// - Remark: Generated from `#/paths/tags/GET/query/name`.
@@ -10291,6 +11486,7 @@ internal enum Operations {
                 ///   - after: An `_id` to start after (under the default order it needs no record).
                 ///   - cursor: The position the previous page's `next` URL carries; not with `after`.
                 ///   - order: Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
+                ///   - count: `true` adds `count`, the records the filters match; it visits every one of them.
                 ///   - name: Equality filter, in the attribute's text form.
                 ///   - color: Equality filter, in the attribute's text form.
                 internal init(
@@ -10298,6 +11494,7 @@ internal enum Operations {
                     after: Swift.Int64? = nil,
                     cursor: Swift.String? = nil,
                     order: Swift.String? = nil,
+                    count: Swift.Bool? = nil,
                     name: Swift.String? = nil,
                     color: Swift.String? = nil
                 ) {
@@ -10305,6 +11502,7 @@ internal enum Operations {
                     self.after = after
                     self.cursor = cursor
                     self.order = order
+                    self.count = count
                     self.name = name
                     self.color = color
                 }
@@ -10366,6 +11564,10 @@ internal enum Operations {
                 internal enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/tags/GET/responses/200/content/json`.
                     internal struct JsonPayload: Codable, Hashable, Sendable {
+                        /// With `count=true`: the records the filters match, on every page.
+                        ///
+                        /// - Remark: Generated from `#/paths/tags/GET/responses/200/content/json/count`.
+                        internal var count: Swift.Int64?
                         /// - Remark: Generated from `#/paths/tags/GET/responses/200/content/json/data`.
                         internal var data: [Components.Schemas.TagRecord]
                         /// The next page (path and query), or null on the last page.
@@ -10375,16 +11577,20 @@ internal enum Operations {
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
+                        ///   - count: With `count=true`: the records the filters match, on every page.
                         ///   - data:
                         ///   - next: The next page (path and query), or null on the last page.
                         internal init(
+                            count: Swift.Int64? = nil,
                             data: [Components.Schemas.TagRecord],
                             next: Swift.String? = nil
                         ) {
+                            self.count = count
                             self.data = data
                             self.next = next
                         }
                         internal enum CodingKeys: String, CodingKey {
+                            case count
                             case data
                             case next
                         }
@@ -10534,7 +11740,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//tags/get(listTag)/responses/default`.
             ///
@@ -10915,7 +12121,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//tags/post(createTag)/responses/default`.
             ///
@@ -11217,7 +12423,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//tags/{id}/get(getTag)/responses/default`.
             ///
@@ -11642,7 +12848,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//tags/{id}/patch(updateTag)/responses/default`.
             ///
@@ -11951,7 +13157,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//tags/{id}/delete(deleteTag)/responses/default`.
             ///
@@ -12533,9 +13739,290 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//tags/{id}/clone/post(cloneTag)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The clones made from a Tag, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /tags/{id}/clones`.
+    /// - Remark: Generated from `#/paths//tags/{id}/clones/get(listTagClones)`.
+    internal enum ListTagClones {
+        internal static let id: Swift.String = "listTagClones"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/tags/{id}/clones/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                ///
+                /// - Remark: Generated from `#/paths/tags/{id}/clones/GET/path/id`.
+                internal var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                internal init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.ListTagClones.Input.Path
+            /// - Remark: Generated from `#/paths/tags/{id}/clones/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// The most clones a page holds.
+                ///
+                /// - Remark: Generated from `#/paths/tags/{id}/clones/GET/query/limit`.
+                internal var limit: Swift.Int?
+                /// Opaque position, as the `next` URL carries it.
+                ///
+                /// - Remark: Generated from `#/paths/tags/{id}/clones/GET/query/cursor`.
+                internal var cursor: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: The most clones a page holds.
+                ///   - cursor: Opaque position, as the `next` URL carries it.
+                internal init(
+                    limit: Swift.Int? = nil,
+                    cursor: Swift.String? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            internal var query: Operations.ListTagClones.Input.Query
+            /// - Remark: Generated from `#/paths/tags/{id}/clones/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/tags/{id}/clones/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListTagClones.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListTagClones.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ListTagClones.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                path: Operations.ListTagClones.Input.Path,
+                query: Operations.ListTagClones.Input.Query = .init(),
+                headers: Operations.ListTagClones.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/tags/{id}/clones/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/tags/{id}/clones/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.ListTagClones.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/tags/{id}/clones/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/tags/{id}/clones/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ClonePage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ClonePage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ListTagClones.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.ListTagClones.Output.Ok.Headers,
+                    body: Operations.ListTagClones.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// One page of clones.
+            ///
+            /// - Remark: Generated from `#/paths//tags/{id}/clones/get(listTagClones)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListTagClones.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ListTagClones.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No or unknown API key.
+            ///
+            /// - Remark: Generated from `#/paths//tags/{id}/clones/get(listTagClones)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unknown collection or `_id`.
+            ///
+            /// - Remark: Generated from `#/paths//tags/{id}/clones/get(listTagClones)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Wrong types, unknown or missing fields, an `_id` that does not exist, a bad query parameter; `errors` lists each field.
+            ///
+            /// - Remark: Generated from `#/paths//tags/{id}/clones/get(listTagClones)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
+            ///
+            /// - Remark: Generated from `#/paths//tags/{id}/clones/get(listTagClones)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses._Error)
@@ -12612,6 +14099,10 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/attachments/GET/query/order`.
                 internal var order: Swift.String?
+                /// `true` adds `count`, the records the filters match; it visits every one of them.
+                ///
+                /// - Remark: Generated from `#/paths/attachments/GET/query/count`.
+                internal var count: Swift.Bool?
                 /// Equality filter, in the attribute's text form.
                 ///
                 /// - Remark: Generated from `#/paths/attachments/GET/query/image`.
@@ -12631,6 +14122,7 @@ internal enum Operations {
                 ///   - after: An `_id` to start after (under the default order it needs no record).
                 ///   - cursor: The position the previous page's `next` URL carries; not with `after`.
                 ///   - order: Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
+                ///   - count: `true` adds `count`, the records the filters match; it visits every one of them.
                 ///   - image: Equality filter, in the attribute's text form.
                 ///   - mimeType: Equality filter, in the attribute's text form.
                 ///   - memo: Equality filter: an `_id` or `null`.
@@ -12639,6 +14131,7 @@ internal enum Operations {
                     after: Swift.Int64? = nil,
                     cursor: Swift.String? = nil,
                     order: Swift.String? = nil,
+                    count: Swift.Bool? = nil,
                     image: Swift.String? = nil,
                     mimeType: Swift.String? = nil,
                     memo: Swift.String? = nil
@@ -12647,6 +14140,7 @@ internal enum Operations {
                     self.after = after
                     self.cursor = cursor
                     self.order = order
+                    self.count = count
                     self.image = image
                     self.mimeType = mimeType
                     self.memo = memo
@@ -12709,6 +14203,10 @@ internal enum Operations {
                 internal enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/attachments/GET/responses/200/content/json`.
                     internal struct JsonPayload: Codable, Hashable, Sendable {
+                        /// With `count=true`: the records the filters match, on every page.
+                        ///
+                        /// - Remark: Generated from `#/paths/attachments/GET/responses/200/content/json/count`.
+                        internal var count: Swift.Int64?
                         /// - Remark: Generated from `#/paths/attachments/GET/responses/200/content/json/data`.
                         internal var data: [Components.Schemas.AttachmentRecord]
                         /// The next page (path and query), or null on the last page.
@@ -12718,16 +14216,20 @@ internal enum Operations {
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
+                        ///   - count: With `count=true`: the records the filters match, on every page.
                         ///   - data:
                         ///   - next: The next page (path and query), or null on the last page.
                         internal init(
+                            count: Swift.Int64? = nil,
                             data: [Components.Schemas.AttachmentRecord],
                             next: Swift.String? = nil
                         ) {
+                            self.count = count
                             self.data = data
                             self.next = next
                         }
                         internal enum CodingKeys: String, CodingKey {
+                            case count
                             case data
                             case next
                         }
@@ -12877,7 +14379,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/get(listAttachment)/responses/default`.
             ///
@@ -13258,7 +14760,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/post(createAttachment)/responses/default`.
             ///
@@ -13560,7 +15062,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/get(getAttachment)/responses/default`.
             ///
@@ -13985,7 +15487,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/patch(updateAttachment)/responses/default`.
             ///
@@ -14294,7 +15796,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/delete(deleteAttachment)/responses/default`.
             ///
@@ -14876,9 +16378,290 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/clone/post(cloneAttachment)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The clones made from a Attachment, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /attachments/{id}/clones`.
+    /// - Remark: Generated from `#/paths//attachments/{id}/clones/get(listAttachmentClones)`.
+    internal enum ListAttachmentClones {
+        internal static let id: Swift.String = "listAttachmentClones"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/attachments/{id}/clones/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                ///
+                /// - Remark: Generated from `#/paths/attachments/{id}/clones/GET/path/id`.
+                internal var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                internal init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.ListAttachmentClones.Input.Path
+            /// - Remark: Generated from `#/paths/attachments/{id}/clones/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// The most clones a page holds.
+                ///
+                /// - Remark: Generated from `#/paths/attachments/{id}/clones/GET/query/limit`.
+                internal var limit: Swift.Int?
+                /// Opaque position, as the `next` URL carries it.
+                ///
+                /// - Remark: Generated from `#/paths/attachments/{id}/clones/GET/query/cursor`.
+                internal var cursor: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: The most clones a page holds.
+                ///   - cursor: Opaque position, as the `next` URL carries it.
+                internal init(
+                    limit: Swift.Int? = nil,
+                    cursor: Swift.String? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            internal var query: Operations.ListAttachmentClones.Input.Query
+            /// - Remark: Generated from `#/paths/attachments/{id}/clones/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/attachments/{id}/clones/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListAttachmentClones.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListAttachmentClones.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ListAttachmentClones.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                path: Operations.ListAttachmentClones.Input.Path,
+                query: Operations.ListAttachmentClones.Input.Query = .init(),
+                headers: Operations.ListAttachmentClones.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/attachments/{id}/clones/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/attachments/{id}/clones/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.ListAttachmentClones.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/attachments/{id}/clones/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/attachments/{id}/clones/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ClonePage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ClonePage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ListAttachmentClones.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.ListAttachmentClones.Output.Ok.Headers,
+                    body: Operations.ListAttachmentClones.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// One page of clones.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/clones/get(listAttachmentClones)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListAttachmentClones.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ListAttachmentClones.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No or unknown API key.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/clones/get(listAttachmentClones)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unknown collection or `_id`.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/clones/get(listAttachmentClones)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Wrong types, unknown or missing fields, an `_id` that does not exist, a bad query parameter; `errors` lists each field.
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/clones/get(listAttachmentClones)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
+            ///
+            /// - Remark: Generated from `#/paths//attachments/{id}/clones/get(listAttachmentClones)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses._Error)
@@ -15313,7 +17096,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/image/get(getAttachmentImage)/responses/default`.
             ///
@@ -15696,7 +17479,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//attachments/{id}/image/put(putAttachmentImage)/responses/default`.
             ///
@@ -15775,6 +17558,10 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/descriptions/GET/query/order`.
                 internal var order: Swift.String?
+                /// `true` adds `count`, the records the filters match; it visits every one of them.
+                ///
+                /// - Remark: Generated from `#/paths/descriptions/GET/query/count`.
+                internal var count: Swift.Bool?
                 /// Equality filter, in the attribute's text form.
                 ///
                 /// - Remark: Generated from `#/paths/descriptions/GET/query/content`.
@@ -15786,18 +17573,21 @@ internal enum Operations {
                 ///   - after: An `_id` to start after (under the default order it needs no record).
                 ///   - cursor: The position the previous page's `next` URL carries; not with `after`.
                 ///   - order: Comma-separated property names, `-` for descending; each named once, at most 8 (else 422 naming `order`).
+                ///   - count: `true` adds `count`, the records the filters match; it visits every one of them.
                 ///   - content: Equality filter, in the attribute's text form.
                 internal init(
                     limit: Swift.Int? = nil,
                     after: Swift.Int64? = nil,
                     cursor: Swift.String? = nil,
                     order: Swift.String? = nil,
+                    count: Swift.Bool? = nil,
                     content: Swift.String? = nil
                 ) {
                     self.limit = limit
                     self.after = after
                     self.cursor = cursor
                     self.order = order
+                    self.count = count
                     self.content = content
                 }
             }
@@ -15858,6 +17648,10 @@ internal enum Operations {
                 internal enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/descriptions/GET/responses/200/content/json`.
                     internal struct JsonPayload: Codable, Hashable, Sendable {
+                        /// With `count=true`: the records the filters match, on every page.
+                        ///
+                        /// - Remark: Generated from `#/paths/descriptions/GET/responses/200/content/json/count`.
+                        internal var count: Swift.Int64?
                         /// - Remark: Generated from `#/paths/descriptions/GET/responses/200/content/json/data`.
                         internal var data: [Components.Schemas.NoteDescriptionRecord]
                         /// The next page (path and query), or null on the last page.
@@ -15867,16 +17661,20 @@ internal enum Operations {
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
+                        ///   - count: With `count=true`: the records the filters match, on every page.
                         ///   - data:
                         ///   - next: The next page (path and query), or null on the last page.
                         internal init(
+                            count: Swift.Int64? = nil,
                             data: [Components.Schemas.NoteDescriptionRecord],
                             next: Swift.String? = nil
                         ) {
+                            self.count = count
                             self.data = data
                             self.next = next
                         }
                         internal enum CodingKeys: String, CodingKey {
+                            case count
                             case data
                             case next
                         }
@@ -16026,7 +17824,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//descriptions/get(listNoteDescription)/responses/default`.
             ///
@@ -16407,7 +18205,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//descriptions/post(createNoteDescription)/responses/default`.
             ///
@@ -16709,7 +18507,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//descriptions/{id}/get(getNoteDescription)/responses/default`.
             ///
@@ -17134,7 +18932,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//descriptions/{id}/patch(updateNoteDescription)/responses/default`.
             ///
@@ -17443,7 +19241,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//descriptions/{id}/delete(deleteNoteDescription)/responses/default`.
             ///
@@ -18025,7 +19823,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//descriptions/{id}/clone/post(cloneNoteDescription)/responses/default`.
             ///
@@ -18076,6 +19874,777 @@ internal enum Operations {
             internal static var allCases: [Self] {
                 [
                     .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The clones made from a NoteDescription, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /descriptions/{id}/clones`.
+    /// - Remark: Generated from `#/paths//descriptions/{id}/clones/get(listNoteDescriptionClones)`.
+    internal enum ListNoteDescriptionClones {
+        internal static let id: Swift.String = "listNoteDescriptionClones"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/descriptions/{id}/clones/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                ///
+                /// - Remark: Generated from `#/paths/descriptions/{id}/clones/GET/path/id`.
+                internal var id: Components.Parameters.Id
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The record's `_id`. Anything but a positive integer, or an `_id` with no record, answers 404.
+                internal init(id: Components.Parameters.Id) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.ListNoteDescriptionClones.Input.Path
+            /// - Remark: Generated from `#/paths/descriptions/{id}/clones/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// The most clones a page holds.
+                ///
+                /// - Remark: Generated from `#/paths/descriptions/{id}/clones/GET/query/limit`.
+                internal var limit: Swift.Int?
+                /// Opaque position, as the `next` URL carries it.
+                ///
+                /// - Remark: Generated from `#/paths/descriptions/{id}/clones/GET/query/cursor`.
+                internal var cursor: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: The most clones a page holds.
+                ///   - cursor: Opaque position, as the `next` URL carries it.
+                internal init(
+                    limit: Swift.Int? = nil,
+                    cursor: Swift.String? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            internal var query: Operations.ListNoteDescriptionClones.Input.Query
+            /// - Remark: Generated from `#/paths/descriptions/{id}/clones/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/descriptions/{id}/clones/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListNoteDescriptionClones.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListNoteDescriptionClones.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ListNoteDescriptionClones.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                path: Operations.ListNoteDescriptionClones.Input.Path,
+                query: Operations.ListNoteDescriptionClones.Input.Query = .init(),
+                headers: Operations.ListNoteDescriptionClones.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/descriptions/{id}/clones/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/descriptions/{id}/clones/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.ListNoteDescriptionClones.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/descriptions/{id}/clones/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/descriptions/{id}/clones/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ClonePage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ClonePage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ListNoteDescriptionClones.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.ListNoteDescriptionClones.Output.Ok.Headers,
+                    body: Operations.ListNoteDescriptionClones.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// One page of clones.
+            ///
+            /// - Remark: Generated from `#/paths//descriptions/{id}/clones/get(listNoteDescriptionClones)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListNoteDescriptionClones.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ListNoteDescriptionClones.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No or unknown API key.
+            ///
+            /// - Remark: Generated from `#/paths//descriptions/{id}/clones/get(listNoteDescriptionClones)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unknown collection or `_id`.
+            ///
+            /// - Remark: Generated from `#/paths//descriptions/{id}/clones/get(listNoteDescriptionClones)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Wrong types, unknown or missing fields, an `_id` that does not exist, a bad query parameter; `errors` lists each field.
+            ///
+            /// - Remark: Generated from `#/paths//descriptions/{id}/clones/get(listNoteDescriptionClones)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
+            ///
+            /// - Remark: Generated from `#/paths//descriptions/{id}/clones/get(listNoteDescriptionClones)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Asynchronous jobs (clones and imports) of every replica, newest first.
+    ///
+    /// Paged like record lists: follow `next` until it is null. A finished job is kept for
+    /// `jobRetentionSeconds` (24 h by default) from when it finished, then forgotten. An unknown
+    /// parameter, a value of the wrong form, or a parameter given twice answers 422 naming it.
+    ///
+    ///
+    /// - Remark: HTTP `GET /jobs`.
+    /// - Remark: Generated from `#/paths//jobs/get(listJobs)`.
+    internal enum ListJobs {
+        internal static let id: Swift.String = "listJobs"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/jobs/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// Only jobs with this status.
+                ///
+                /// - Remark: Generated from `#/paths/jobs/GET/query/status`.
+                internal var status: Components.Schemas.JobStatus?
+                /// The most jobs a page holds.
+                ///
+                /// - Remark: Generated from `#/paths/jobs/GET/query/limit`.
+                internal var limit: Swift.Int?
+                /// Opaque position, as the `next` URL carries it.
+                ///
+                /// - Remark: Generated from `#/paths/jobs/GET/query/cursor`.
+                internal var cursor: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - status: Only jobs with this status.
+                ///   - limit: The most jobs a page holds.
+                ///   - cursor: Opaque position, as the `next` URL carries it.
+                internal init(
+                    status: Components.Schemas.JobStatus? = nil,
+                    limit: Swift.Int? = nil,
+                    cursor: Swift.String? = nil
+                ) {
+                    self.status = status
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            internal var query: Operations.ListJobs.Input.Query
+            /// - Remark: Generated from `#/paths/jobs/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/jobs/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListJobs.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListJobs.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ListJobs.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                query: Operations.ListJobs.Input.Query = .init(),
+                headers: Operations.ListJobs.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/jobs/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/jobs/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.ListJobs.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/jobs/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/jobs/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.JobPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.JobPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ListJobs.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.ListJobs.Output.Ok.Headers,
+                    body: Operations.ListJobs.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// One page of jobs.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/get(listJobs)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListJobs.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ListJobs.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No or unknown API key.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/get(listJobs)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Wrong types, unknown or missing fields, an `_id` that does not exist, a bad query parameter; `errors` lists each field.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/get(listJobs)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
+            ///
+            /// - Remark: Generated from `#/paths//jobs/get(listJobs)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A job's progress as server-sent events, until it ends.
+    ///
+    /// `event: progress` with the job document each time its progress advances (at most every
+    /// 100 ms; for a job running on another replica its row is read every 500 ms and only its end is
+    /// sent), a `: heartbeat` comment after 15 s without an event, and last an event named after the
+    /// final status (`succeeded`, `failed`, `cancelled`) with the job document, after which the
+    /// stream ends. A finished job sends its last event at once. Each event's `data` is one line of JSON.
+    ///
+    ///
+    /// - Remark: HTTP `GET /jobs/{id}/events`.
+    /// - Remark: Generated from `#/paths//jobs/{id}/events/get(watchJob)`.
+    internal enum WatchJob {
+        internal static let id: Swift.String = "watchJob"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/jobs/{id}/events/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The job id (a lower-case UUID; anything else is a 404).
+                ///
+                /// - Remark: Generated from `#/paths/jobs/{id}/events/GET/path/id`.
+                internal var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The job id (a lower-case UUID; anything else is a 404).
+                internal init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.WatchJob.Input.Path
+            /// - Remark: Generated from `#/paths/jobs/{id}/events/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///
+                /// - Remark: Generated from `#/paths/jobs/{id}/events/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WatchJob.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Echoed on the answer and written to the access log when it is 1–128 of `A-Z a-z 0-9 - _ . : / + =`; otherwise replaced by a generated id (never refused). A percent-encoded value (`a%3Ab`) is read decoded.
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WatchJob.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.WatchJob.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.WatchJob.Input.Path,
+                headers: Operations.WatchJob.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/jobs/{id}/events/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    ///
+                    /// - Remark: Generated from `#/paths/jobs/{id}/events/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's id (the client's `X-Request-ID` when acceptable, else generated).
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.WatchJob.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/jobs/{id}/events/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/jobs/{id}/events/GET/responses/200/content/text\/event-stream`.
+                    case textEventStream(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.textEventStream`.
+                    ///
+                    /// - Throws: An error if `self` is not `.textEventStream`.
+                    /// - SeeAlso: `.textEventStream`.
+                    internal var textEventStream: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .textEventStream(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.WatchJob.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.WatchJob.Output.Ok.Headers,
+                    body: Operations.WatchJob.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The event stream.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/{id}/events/get(watchJob)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.WatchJob.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.WatchJob.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No or unknown API key.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/{id}/events/get(watchJob)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unknown collection or `_id`.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/{id}/events/get(watchJob)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
+            ///
+            /// - Remark: Generated from `#/paths//jobs/{id}/events/get(watchJob)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case textEventStream
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/event-stream":
+                    self = .textEventStream
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textEventStream:
+                    return "text/event-stream"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .textEventStream,
                     .applicationProblemJson
                 ]
             }
@@ -18256,7 +20825,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//jobs/{id}/get(getJob)/responses/default`.
             ///
@@ -18671,7 +21240,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)/responses/default`.
             ///
@@ -18930,7 +21499,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//model/get(getModel)/responses/default`.
             ///
@@ -19125,7 +21694,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//openapi.yaml/get(getOpenAPI)/responses/default`.
             ///
@@ -19309,7 +21878,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//healthz/get(liveness)/responses/default`.
             ///
@@ -19585,7 +22154,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//readyz/get(readiness)/responses/default`.
             ///
@@ -19783,7 +22352,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight, 505).
+            /// Any other error (405 with `Allow`, 408, 413, 414, 431, 500, 501, 503 `service_unavailable` with `Retry-After` when the database is busy or, for a clone, when the clones ahead would take longer than the writer wait or `maxQueuedClones` are in flight; 503 `database_unavailable` with `Retry-After` when no database node takes writes (a failover under way); 505).
             ///
             /// - Remark: Generated from `#/paths//metrics/get(metrics)/responses/default`.
             ///

@@ -35,6 +35,11 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /notes/{id}/clone`.
     /// - Remark: Generated from `#/paths//notes/{id}/clone/post(cloneNote)`.
     func cloneNote(_ input: Operations.CloneNote.Input) async throws -> Operations.CloneNote.Output
+    /// The clones made from a Note, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /notes/{id}/clones`.
+    /// - Remark: Generated from `#/paths//notes/{id}/clones/get(listNoteClones)`.
+    func listNoteClones(_ input: Operations.ListNoteClones.Input) async throws -> Operations.ListNoteClones.Output
     /// The bytes of a Note's data; `ETag` is their SHA-256.
     ///
     /// - Remark: HTTP `GET /notes/{id}/data`.
@@ -75,6 +80,11 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /items/{id}/clone`.
     /// - Remark: Generated from `#/paths//items/{id}/clone/post(cloneItem)`.
     func cloneItem(_ input: Operations.CloneItem.Input) async throws -> Operations.CloneItem.Output
+    /// The clones made from a Item, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /items/{id}/clones`.
+    /// - Remark: Generated from `#/paths//items/{id}/clones/get(listItemClones)`.
+    func listItemClones(_ input: Operations.ListItemClones.Input) async throws -> Operations.ListItemClones.Output
     /// List itemdata.
     ///
     /// - Remark: HTTP `GET /itemdata`.
@@ -105,6 +115,11 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /itemdata/{id}/clone`.
     /// - Remark: Generated from `#/paths//itemdata/{id}/clone/post(cloneItemData)`.
     func cloneItemData(_ input: Operations.CloneItemData.Input) async throws -> Operations.CloneItemData.Output
+    /// The clones made from a ItemData, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /itemdata/{id}/clones`.
+    /// - Remark: Generated from `#/paths//itemdata/{id}/clones/get(listItemDataClones)`.
+    func listItemDataClones(_ input: Operations.ListItemDataClones.Input) async throws -> Operations.ListItemDataClones.Output
     /// List memos.
     ///
     /// - Remark: HTTP `GET /memos`.
@@ -135,6 +150,11 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /memos/{id}/clone`.
     /// - Remark: Generated from `#/paths//memos/{id}/clone/post(cloneMemo)`.
     func cloneMemo(_ input: Operations.CloneMemo.Input) async throws -> Operations.CloneMemo.Output
+    /// The clones made from a Memo, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /memos/{id}/clones`.
+    /// - Remark: Generated from `#/paths//memos/{id}/clones/get(listMemoClones)`.
+    func listMemoClones(_ input: Operations.ListMemoClones.Input) async throws -> Operations.ListMemoClones.Output
     /// List tags.
     ///
     /// - Remark: HTTP `GET /tags`.
@@ -165,6 +185,11 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /tags/{id}/clone`.
     /// - Remark: Generated from `#/paths//tags/{id}/clone/post(cloneTag)`.
     func cloneTag(_ input: Operations.CloneTag.Input) async throws -> Operations.CloneTag.Output
+    /// The clones made from a Tag, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /tags/{id}/clones`.
+    /// - Remark: Generated from `#/paths//tags/{id}/clones/get(listTagClones)`.
+    func listTagClones(_ input: Operations.ListTagClones.Input) async throws -> Operations.ListTagClones.Output
     /// List attachments.
     ///
     /// - Remark: HTTP `GET /attachments`.
@@ -195,6 +220,11 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /attachments/{id}/clone`.
     /// - Remark: Generated from `#/paths//attachments/{id}/clone/post(cloneAttachment)`.
     func cloneAttachment(_ input: Operations.CloneAttachment.Input) async throws -> Operations.CloneAttachment.Output
+    /// The clones made from a Attachment, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /attachments/{id}/clones`.
+    /// - Remark: Generated from `#/paths//attachments/{id}/clones/get(listAttachmentClones)`.
+    func listAttachmentClones(_ input: Operations.ListAttachmentClones.Input) async throws -> Operations.ListAttachmentClones.Output
     /// The bytes of a Attachment's image; `ETag` is their SHA-256.
     ///
     /// - Remark: HTTP `GET /attachments/{id}/image`.
@@ -235,6 +265,33 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /descriptions/{id}/clone`.
     /// - Remark: Generated from `#/paths//descriptions/{id}/clone/post(cloneNoteDescription)`.
     func cloneNoteDescription(_ input: Operations.CloneNoteDescription.Input) async throws -> Operations.CloneNoteDescription.Output
+    /// The clones made from a NoteDescription, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /descriptions/{id}/clones`.
+    /// - Remark: Generated from `#/paths//descriptions/{id}/clones/get(listNoteDescriptionClones)`.
+    func listNoteDescriptionClones(_ input: Operations.ListNoteDescriptionClones.Input) async throws -> Operations.ListNoteDescriptionClones.Output
+    /// Asynchronous jobs (clones and imports) of every replica, newest first.
+    ///
+    /// Paged like record lists: follow `next` until it is null. A finished job is kept for
+    /// `jobRetentionSeconds` (24 h by default) from when it finished, then forgotten. An unknown
+    /// parameter, a value of the wrong form, or a parameter given twice answers 422 naming it.
+    ///
+    ///
+    /// - Remark: HTTP `GET /jobs`.
+    /// - Remark: Generated from `#/paths//jobs/get(listJobs)`.
+    func listJobs(_ input: Operations.ListJobs.Input) async throws -> Operations.ListJobs.Output
+    /// A job's progress as server-sent events, until it ends.
+    ///
+    /// `event: progress` with the job document each time its progress advances (at most every
+    /// 100 ms; for a job running on another replica its row is read every 500 ms and only its end is
+    /// sent), a `: heartbeat` comment after 15 s without an event, and last an event named after the
+    /// final status (`succeeded`, `failed`, `cancelled`) with the job document, after which the
+    /// stream ends. A finished job sends its last event at once. Each event's `data` is one line of JSON.
+    ///
+    ///
+    /// - Remark: HTTP `GET /jobs/{id}/events`.
+    /// - Remark: Generated from `#/paths//jobs/{id}/events/get(watchJob)`.
+    func watchJob(_ input: Operations.WatchJob.Input) async throws -> Operations.WatchJob.Output
     /// An asynchronous clone job.
     ///
     /// - Remark: HTTP `GET /jobs/{id}`.
@@ -381,6 +438,21 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// The clones made from a Note, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /notes/{id}/clones`.
+    /// - Remark: Generated from `#/paths//notes/{id}/clones/get(listNoteClones)`.
+    internal func listNoteClones(
+        path: Operations.ListNoteClones.Input.Path,
+        query: Operations.ListNoteClones.Input.Query = .init(),
+        headers: Operations.ListNoteClones.Input.Headers = .init()
+    ) async throws -> Operations.ListNoteClones.Output {
+        try await listNoteClones(Operations.ListNoteClones.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
     /// The bytes of a Note's data; `ETag` is their SHA-256.
     ///
     /// - Remark: HTTP `GET /notes/{id}/data`.
@@ -491,6 +563,21 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// The clones made from a Item, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /items/{id}/clones`.
+    /// - Remark: Generated from `#/paths//items/{id}/clones/get(listItemClones)`.
+    internal func listItemClones(
+        path: Operations.ListItemClones.Input.Path,
+        query: Operations.ListItemClones.Input.Query = .init(),
+        headers: Operations.ListItemClones.Input.Headers = .init()
+    ) async throws -> Operations.ListItemClones.Output {
+        try await listItemClones(Operations.ListItemClones.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
     /// List itemdata.
     ///
     /// - Remark: HTTP `GET /itemdata`.
@@ -571,6 +658,21 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// The clones made from a ItemData, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /itemdata/{id}/clones`.
+    /// - Remark: Generated from `#/paths//itemdata/{id}/clones/get(listItemDataClones)`.
+    internal func listItemDataClones(
+        path: Operations.ListItemDataClones.Input.Path,
+        query: Operations.ListItemDataClones.Input.Query = .init(),
+        headers: Operations.ListItemDataClones.Input.Headers = .init()
+    ) async throws -> Operations.ListItemDataClones.Output {
+        try await listItemDataClones(Operations.ListItemDataClones.Input(
+            path: path,
+            query: query,
+            headers: headers
         ))
     }
     /// List memos.
@@ -655,6 +757,21 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// The clones made from a Memo, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /memos/{id}/clones`.
+    /// - Remark: Generated from `#/paths//memos/{id}/clones/get(listMemoClones)`.
+    internal func listMemoClones(
+        path: Operations.ListMemoClones.Input.Path,
+        query: Operations.ListMemoClones.Input.Query = .init(),
+        headers: Operations.ListMemoClones.Input.Headers = .init()
+    ) async throws -> Operations.ListMemoClones.Output {
+        try await listMemoClones(Operations.ListMemoClones.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
     /// List tags.
     ///
     /// - Remark: HTTP `GET /tags`.
@@ -737,6 +854,21 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// The clones made from a Tag, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /tags/{id}/clones`.
+    /// - Remark: Generated from `#/paths//tags/{id}/clones/get(listTagClones)`.
+    internal func listTagClones(
+        path: Operations.ListTagClones.Input.Path,
+        query: Operations.ListTagClones.Input.Query = .init(),
+        headers: Operations.ListTagClones.Input.Headers = .init()
+    ) async throws -> Operations.ListTagClones.Output {
+        try await listTagClones(Operations.ListTagClones.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
     /// List attachments.
     ///
     /// - Remark: HTTP `GET /attachments`.
@@ -817,6 +949,21 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// The clones made from a Attachment, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /attachments/{id}/clones`.
+    /// - Remark: Generated from `#/paths//attachments/{id}/clones/get(listAttachmentClones)`.
+    internal func listAttachmentClones(
+        path: Operations.ListAttachmentClones.Input.Path,
+        query: Operations.ListAttachmentClones.Input.Query = .init(),
+        headers: Operations.ListAttachmentClones.Input.Headers = .init()
+    ) async throws -> Operations.ListAttachmentClones.Output {
+        try await listAttachmentClones(Operations.ListAttachmentClones.Input(
+            path: path,
+            query: query,
+            headers: headers
         ))
     }
     /// The bytes of a Attachment's image; `ETag` is their SHA-256.
@@ -927,6 +1074,59 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// The clones made from a NoteDescription, newest first; still answered once it is deleted.
+    ///
+    /// - Remark: HTTP `GET /descriptions/{id}/clones`.
+    /// - Remark: Generated from `#/paths//descriptions/{id}/clones/get(listNoteDescriptionClones)`.
+    internal func listNoteDescriptionClones(
+        path: Operations.ListNoteDescriptionClones.Input.Path,
+        query: Operations.ListNoteDescriptionClones.Input.Query = .init(),
+        headers: Operations.ListNoteDescriptionClones.Input.Headers = .init()
+    ) async throws -> Operations.ListNoteDescriptionClones.Output {
+        try await listNoteDescriptionClones(Operations.ListNoteDescriptionClones.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Asynchronous jobs (clones and imports) of every replica, newest first.
+    ///
+    /// Paged like record lists: follow `next` until it is null. A finished job is kept for
+    /// `jobRetentionSeconds` (24 h by default) from when it finished, then forgotten. An unknown
+    /// parameter, a value of the wrong form, or a parameter given twice answers 422 naming it.
+    ///
+    ///
+    /// - Remark: HTTP `GET /jobs`.
+    /// - Remark: Generated from `#/paths//jobs/get(listJobs)`.
+    internal func listJobs(
+        query: Operations.ListJobs.Input.Query = .init(),
+        headers: Operations.ListJobs.Input.Headers = .init()
+    ) async throws -> Operations.ListJobs.Output {
+        try await listJobs(Operations.ListJobs.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// A job's progress as server-sent events, until it ends.
+    ///
+    /// `event: progress` with the job document each time its progress advances (at most every
+    /// 100 ms; for a job running on another replica its row is read every 500 ms and only its end is
+    /// sent), a `: heartbeat` comment after 15 s without an event, and last an event named after the
+    /// final status (`succeeded`, `failed`, `cancelled`) with the job document, after which the
+    /// stream ends. A finished job sends its last event at once. Each event's `data` is one line of JSON.
+    ///
+    ///
+    /// - Remark: HTTP `GET /jobs/{id}/events`.
+    /// - Remark: Generated from `#/paths//jobs/{id}/events/get(watchJob)`.
+    internal func watchJob(
+        path: Operations.WatchJob.Input.Path,
+        headers: Operations.WatchJob.Input.Headers = .init()
+    ) async throws -> Operations.WatchJob.Output {
+        try await watchJob(Operations.WatchJob.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// An asynchronous clone job.
