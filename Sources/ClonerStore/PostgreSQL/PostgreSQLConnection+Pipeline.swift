@@ -40,14 +40,16 @@ extension PostgreSQLConnection {
     /// a sync point of its own, so each runs in a transaction of its own: when every statement before succeeded, their results are left to
     /// `settleAfterCommit` and the call returns without waiting for them; otherwise they are read
     /// here too. Either way a failed one runs its `ifFailed`.
+    /// `answered` hears each statement that succeeded (its index) as its result arrives, while
+    /// later ones still run on the server: what follows a long statement's progress.
     package func pipeline(
-        _ statements: [PipelinedStatement], unread: [AfterCommitStatement] = []
+        _ statements: [PipelinedStatement], unread: [AfterCommitStatement] = [], answered: ((Int) -> Void)? = nil
     ) throws(PostgreSQLError) -> [Result<PostgreSQLResult, PostgreSQLError>] {
         guard let first = statements.first else { return [] }
         try prepareForCommand(first.sql)
         commandsSent += statements.count - 1
         guard PQenterPipelineMode(handle) == 1 else { throw connectionFailure(sql: first.sql) }
-        let (sent, failure) = send(statements)
+        let (sent, failure) = send(statements, reportsEach: answered != nil)
         // Whatever was sent is synced and read, so the session leaves pipeline mode clean.
         guard PQpipelineSync(handle) == 1 else { throw connectionFailure(sql: first.sql) }
         var sentUnread: [AfterCommitStatement] = []
@@ -56,7 +58,7 @@ extension PostgreSQLConnection {
         } else {
             for item in unread { item.ifFailed() }
         }
-        let (outcomes, firstError) = try readOutcomes(of: sent, statements: statements)
+        let (outcomes, firstError) = try readOutcomes(of: sent, statements: statements, answered: answered)
         try leavePipeline(afterSending: sentUnread, failed: firstError != nil, sql: first.sql)
         if let failure { throw failure }
         return outcomes.enumerated().map { index, outcome in
@@ -84,7 +86,7 @@ extension PostgreSQLConnection {
 
     /// Sends `statements` (each prepared first where it is to be and is not yet), stopping at the
     /// first that cannot be sent: what was sent, and that failure.
-    private func send(_ statements: [PipelinedStatement]) -> (sent: [Sent], failure: PostgreSQLError?) {
+    private func send(_ statements: [PipelinedStatement], reportsEach: Bool) -> (sent: [Sent], failure: PostgreSQLError?) {
         var sent: [Sent] = []
         for (index, statement) in statements.enumerated() {
             let parameters: PostgreSQLParameters
@@ -115,6 +117,9 @@ extension PostgreSQLConnection {
             }
             guard ok == 1 else { return (sent, connectionFailure(sql: statement.sql)) }
             sent.append(.execute(index))
+            // The server keeps results until its buffer fills or the sync point: a Flush after
+            // the statement sends its result as soon as it is done, for `answered` to hear.
+            if reportsEach, PQsendFlushRequest(handle) != 1 { return (sent, connectionFailure(sql: statement.sql)) }
         }
         return (sent, nil)
     }
@@ -144,7 +149,7 @@ extension PostgreSQLConnection {
     /// Reads one result per item sent, then the sync point's: each statement's outcome (nil for
     /// one never sent) and the first error met.
     private func readOutcomes(
-        of sent: [Sent], statements: [PipelinedStatement]
+        of sent: [Sent], statements: [PipelinedStatement], answered: ((Int) -> Void)?
     ) throws(PostgreSQLError) -> (outcomes: [Result<PostgreSQLResult, PostgreSQLError>?], firstError: PostgreSQLError?) {
         var outcomes: [Result<PostgreSQLResult, PostgreSQLError>?] = Array(repeating: nil, count: statements.count)
         var firstError: PostgreSQLError?
@@ -176,6 +181,7 @@ extension PostgreSQLConnection {
                 }
             case .execute:
                 if outcomes[index] == nil { outcomes[index] = outcome }
+                if case .success = outcome { answered?(index) }
             }
         }
         // The sync point's own result.

@@ -113,21 +113,35 @@ extension PostgreSQLGraphCopier {
     /// Runs a batch's statements in order, each one's reader on its rows: one by one (a reader
     /// that throws stops the rest), or in one pipeline whose outcomes are then read in the same
     /// order (a failed check of an earlier statement is what is thrown, before a later error).
+    /// In a pipeline an action (the progress of the rows written) runs as the result of the
+    /// statement before it arrives, not once the last has: a large clone's progress moves entity
+    /// by entity.
     mutating func run(_ batch: PostgreSQLStatementBatch, pipelined: Bool) throws {
         if pipelined {
             let statements = batch.statements.map { PostgreSQLConnection.PipelinedStatement($0.sql, $0.values, isPrepared: prepared) }
             statementCount += statements.count
-            var outcomes = try connection.pipeline(statements).makeIterator()
+            // The actions that follow each statement (by its index), and those before the first.
+            var following: [[() -> Void]] = Array(repeating: [], count: statements.count)
+            var leading: [() -> Void] = []
+            var index = -1
             for entry in batch.entries {
                 switch entry {
-                case .statement(_, _, let reader):
-                    guard let outcome = outcomes.next() else { preconditionFailure("one outcome per statement") }
-                    // Read before the reader is looked at: `reader?(…)` would skip its argument.
-                    let result = try outcome.get()
-                    try reader?(result)
-                case .action(let action):
-                    action()
+                case .statement: index += 1
+                case .action(let action): if index < 0 { leading.append(action) } else { following[index].append(action) }
                 }
+            }
+            for action in leading { action() }
+            // Results reported one by one cost the server a send per statement: worth it for a
+            // large clone a job watches, not for a small one over in milliseconds.
+            let answered: ((Int) -> Void)? = prepared ? nil : { index in for action in following[index] { action() } }
+            var outcomes = try connection.pipeline(statements, answered: answered).makeIterator()
+            if answered == nil { for actions in following { for action in actions { action() } } }
+            for entry in batch.entries {
+                guard case .statement(_, _, let reader) = entry else { continue }
+                guard let outcome = outcomes.next() else { preconditionFailure("one outcome per statement") }
+                // Read before the reader is looked at: `reader?(…)` would skip its argument.
+                let result = try outcome.get()
+                try reader?(result)
             }
         } else {
             for entry in batch.entries {

@@ -109,6 +109,24 @@ struct ImportSemanticsServiceTests {
         }
     }
 
+    @Test("an import takes ids as it needs them: one small import after another leaves no gap of a thousand", arguments: StoreBackendKind.available)
+    func smallImportsLeaveSmallGaps(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: Self.model) { service in
+            let client = service.client
+            let (boardID, _) = try await Self.seed(client)
+            let document = try await client.get("/boards/\(boardID)/export").text
+            var boards: [Int] = []
+            for _ in 0..<2 {
+                let response = try await client.importGraph("boards", document, query: "")
+                #expect(response.status == 201, "\(response.text)")
+                let location = try #require(response.header("Location"))
+                boards.append(try #require(Int(location.split(separator: "/").last ?? "")))
+            }
+            // Ids reserved in blocks that double from one: a one-board import reserves one board id.
+            #expect(boards[1] - boards[0] <= 2, "boards \(boards)")
+        }
+    }
+
     @Test(
         "a text or json value larger than a create's body can carry is a 413 naming its line and attribute; nothing written",
         arguments: StoreBackendKind.available)
