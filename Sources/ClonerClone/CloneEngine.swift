@@ -127,9 +127,9 @@ public final class CloneEngine: Sendable {
         case let .tooLarge(objects, limit):
             return CloneError.tooLarge(objects: objects, limit: limit)
         case let .uniqueViolation(entity, attribute):
-            return CloneError.conflict(entity: entity, attribute: attribute)
+            return CloneError.conflict(entity: entity, attribute: attribute, atRoot: entity == request.entity)
         case let .uniqueTogetherViolation(entity, attributes):
-            return CloneError.conflictTogether(entity: entity, attributes: attributes)
+            return CloneError.conflictTogether(entity: entity, attributes: attributes, atRoot: entity == request.entity)
         case let .inCopy(index, inner):
             guard let mapped = cloneError(inner, request: request) as? CloneError else { return error }
             return CloneError.inCopy(index: index, error: mapped)

@@ -98,13 +98,13 @@ import Testing
                     entity: "Note", id: sample.note, copies: 4,
                     copySets: [["id": fresh], [:], [:], ["id": fresh]]))
         } throws: { error in
-            guard case CloneError.inCopy(3, .conflict("Note", "id")) = error else { return false }
+            guard case CloneError.inCopy(3, .conflict("Note", "id", true)) = error else { return false }
             return true
         }
         #expect {
             try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, copies: 3, copySets: [[:], ["id": originalID], [:]]))
         } throws: { error in
-            guard case CloneError.inCopy(1, .conflict("Note", "id")) = error else { return false }
+            guard case CloneError.inCopy(1, .conflict("Note", "id", true)) = error else { return false }
             return true
         }
         #expect(try fixture.rowCounts() == before)

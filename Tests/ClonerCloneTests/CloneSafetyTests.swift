@@ -40,7 +40,7 @@ import Testing
         #expect {
             try fixture.engine.clone(CloneRequest(entity: "Note", id: sample.note, set: ["id": originalID]))
         } throws: { error in
-            guard case CloneError.conflict("Note", "id") = error else { return false }
+            guard case CloneError.conflict("Note", "id", true) = error else { return false }
             return true
         }
         #expect(try fixture.rowCounts() == before)

@@ -112,12 +112,20 @@ extension Problem {
             return .validationFailed([FieldError(field: field, message: message)])
         case let .tooLarge(objects, limit):
             return Problem(code: .tooManyObjects, detail: "the clone would create at least \(objects) objects; the limit is \(limit)")
-        case let .conflict(entity, attribute):
+        case let .conflict(entity, attribute, atRoot):
+            let remedy =
+                atRoot
+                ? "use set to give the root a new one, or give the attribute a rule in the model that makes one for every copy"
+                : "the copied \(entity) is not the root, which is all set reaches: give the attribute a rule in the model that makes a new value on copy"
             return .conflict(
-                "\(entity).\(attribute) must be unique and the clone would repeat a value; use set to give the root a new one, or give a text attribute rebuild: suffix in the model to number every copy",
+                "\(entity).\(attribute) must be unique and the clone would repeat a value; \(remedy) (rebuild: suffix for text, rebuild: uuid for a UUID), or exclude it if it may be left empty",
                 field: attribute)
-        case let .conflictTogether(entity, attributes):
-            return uniqueTogether(entity, attributes, "must be unique together and the clone would repeat a combination; use set to give the root new values")
+        case let .conflictTogether(entity, attributes, atRoot):
+            let remedy =
+                atRoot
+                ? "use set to give the root new values, or give one of them a rule in the model that makes a new value on copy"
+                : "the copied \(entity) is not the root, which is all set reaches: give one of them a rule in the model that makes a new value on copy (rebuild: suffix, rebuild: uuid)"
+            return uniqueTogether(entity, attributes, "must be unique together and the clone would repeat a combination; \(remedy)")
         case let .inCopy(index, inner):
             return from(inner).inCopy(index)
         }

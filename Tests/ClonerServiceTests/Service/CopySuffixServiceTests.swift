@@ -206,6 +206,29 @@ struct CopySuffixServiceTests {
         }
     }
 
+    @Test("a clash below the root says set cannot reach it and names the rule that can", arguments: StoreBackendKind.available)
+    func aClashBelowTheRootNamesWhatCanHelp(_ backend: StoreBackendKind) async throws {
+        let model = """
+            { "entities": [
+              { "name": "Shop", "collection": "shops", "attributes": [ { "name": "name", "type": "string", "optional": true } ],
+                "relationships": [ { "name": "products", "destination": "Product", "toMany": true, "inverse": "shop", "deleteRule": "cascade" } ] },
+              { "name": "Product", "collection": "products", "attributes": [ { "name": "sku", "type": "string", "unique": true } ],
+                "relationships": [ { "name": "shop", "destination": "Shop", "inverse": "products" } ] }
+            ] }
+            """
+        try await TestService.withService(backend: backend, modelText: model) { service in
+            let client = service.client
+            let shop = try #require(F.int(try await client.create("shops", #"{"name": "a", "products": [{"sku": "X1"}]}"#)["_id"]))
+            let clone = try await client.post("/shops/\(shop)/clone", #"{"set": {"name": "b"}}"#)
+            #expect(clone.status == 409, "\(clone.text)")
+            let problem = try clone.json()
+            #expect(problem["field"] as? String == "sku")
+            let detail = try #require(problem["detail"] as? String)
+            #expect(detail.contains("Product.sku") && detail.contains("not the root"), "\(detail)")
+            #expect(detail.contains("rebuild: suffix") && !detail.contains("use set"), "\(detail)")
+        }
+    }
+
     @Test("concurrent clones of one board never take the same number", arguments: StoreBackendKind.available)
     func concurrentClonesTakeDistinctNumbers(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: Self.model) { service in
