@@ -28,12 +28,28 @@ public struct CloneResult: Sendable, Hashable, Codable {
     /// order of the new `_id`s (a root's copies in copy order); nil when there are none
     /// (docs/architecture.md#unique-values-on-copy).
     public var values: [String: [String]]?
+    /// For a dry run, every unique attribute or `uniqueTogether` group the clone would repeat a
+    /// value of (and so answer 409 for), with the objects that would; nil when there are none.
+    public var conflicts: [Conflict]?
+
+    /// A unique constraint a dry run found the clone would break.
+    public struct Conflict: Sendable, Hashable, Codable {
+        public var entity: String
+        public var attributes: [String]
+        public var objects: Int
+        public init(entity: String, attributes: [String], objects: Int) {
+            self.entity = entity
+            self.attributes = attributes
+            self.objects = objects
+        }
+    }
 
     /// Public for an import, which answers as a clone does (`GraphImportResult`).
     public init(
         source: ObjectRef, clone: ObjectRef, clones: [ObjectRef]?, created: [String: Int], linked: [String: Int], ids: [String: [Int64: Int64]]?,
-        copyIDs: [[String: [Int64: Int64]]]?, dryRun: Bool, values: [String: [String]]? = nil
+        copyIDs: [[String: [Int64: Int64]]]?, dryRun: Bool, values: [String: [String]]? = nil, conflicts: [Conflict]? = nil
     ) {
+        self.conflicts = conflicts
         self.source = source
         self.clone = clone
         self.clones = clones

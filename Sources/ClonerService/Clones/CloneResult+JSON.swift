@@ -68,6 +68,22 @@ extension CloneResult {
             }
             writer.endObject()
         }
+        if let conflicts {
+            // A dry run's unique clashes: what the clone would answer 409 for, every one at once.
+            writer.key("conflicts")
+            writer.beginArray()
+            for conflict in conflicts {
+                writer.beginObject()
+                writer.key("entity"); writer.string(conflict.entity)
+                writer.key("attributes")
+                writer.beginArray()
+                for attribute in conflict.attributes { writer.string(attribute) }
+                writer.endArray()
+                writer.key("objects"); writer.integer(conflict.objects)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
         more?(&writer)
         writer.endObject()
     }

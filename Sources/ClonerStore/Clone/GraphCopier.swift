@@ -48,6 +48,7 @@ struct GraphCopier<Backend: GraphCopyBackend> {
         }
         let finished = try backend.finish(counts: counts)
         let suffixedValues = plan.dryRun ? try backend.suffixPreview(counts: counts) : [:]
+        let clashes = plan.dryRun ? try backend.repeatedValues(counts: counts) : []
         copied = true
 
         let entities = schema.model.entities
@@ -56,7 +57,7 @@ struct GraphCopier<Backend: GraphCopyBackend> {
             cloneIDs: finished.cloneIDs,
             created: Dictionary(uniqueKeysWithValues: counts.map { (name($0.key), $0.value) }),
             linked: Dictionary(uniqueKeysWithValues: finished.linked.map { (name($0.key), $0.value) }),
-            ids: finished.ids, suffixedValues: suffixedValues)
+            ids: finished.ids, suffixedValues: suffixedValues, clashes: clashes)
     }
 
     /// A unique violation of a copy of many copies (or of per-copy values), said with the first

@@ -51,6 +51,10 @@ protocol GraphCopyBackend {
     /// `Entity.attribute` (the builder's `suffixPreviewQueries`), in the copies' `_id` order.
     mutating func suffixPreview(counts: [Int: Int]) throws -> [String: [String]]
 
+    /// For a dry run: the unique constraints the copy would break, each with its objects
+    /// (`GraphCopySQLBuilder.repeatedValueQueries`), those it would not left out.
+    mutating func repeatedValues(counts: [Int: Int]) throws -> [GraphCopyClash]
+
     /// The copy ended (`copied`: it finished): what the work tables and the session keep of it.
     mutating func end(copied: Bool)
 }

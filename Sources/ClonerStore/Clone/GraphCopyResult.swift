@@ -11,10 +11,14 @@ public struct GraphCopyResult: Sendable, Hashable {
     /// For a dry run, the values `rebuild: suffix` would give, per `Entity.attribute`, in the
     /// order of the copies' new `_id`s (a root's copies in copy order); empty otherwise.
     public var suffixedValues: [String: [String]]
+    /// For a dry run, every unique constraint the copy would break; empty otherwise.
+    public var clashes: [GraphCopyClash]
 
     public init(
-        cloneIDs: [Int64], created: [String: Int], linked: [String: Int], ids: [[String: [Int64: Int64]]]?, suffixedValues: [String: [String]] = [:]
+        cloneIDs: [Int64], created: [String: Int], linked: [String: Int], ids: [[String: [Int64: Int64]]]?, suffixedValues: [String: [String]] = [:],
+        clashes: [GraphCopyClash] = []
     ) {
+        self.clashes = clashes
         self.cloneIDs = cloneIDs
         self.created = created
         self.linked = linked

@@ -109,6 +109,16 @@ extension PostgreSQLGraphCopier: GraphCopyBackend {
         return values
     }
 
+    mutating func repeatedValues(counts: [Int: Int]) throws -> [GraphCopyClash] {
+        var clashes: [GraphCopyClash] = []
+        for (clash, query) in sql.repeatedValueQueries(counts: counts) {
+            statementCount += 1
+            let objects = Int(try connection.query(query, rootValues.parameters)[0].int64(0))
+            if objects > 0 { clashes.append(GraphCopyClash(entity: clash.entity, attributes: clash.attributes, objects: objects)) }
+        }
+        return clashes
+    }
+
     /// A copy that failed once it sent its writes leaves nothing to the COMMIT, and forgets the
     /// remembered walk it used: the run after walks again.
     mutating func end(copied: Bool) {

@@ -143,6 +143,20 @@ struct SQLiteGraphCopier: GraphCopyBackend {
         return values
     }
 
+    mutating func repeatedValues(counts: [Int: Int]) throws -> [GraphCopyClash] {
+        var clashes: [GraphCopyClash] = []
+        for (clash, query) in sql.repeatedValueQueries(counts: counts) {
+            let statement = try connection.cachedStatement(query)
+            try statement.bind(named: parameters)
+            let row = SQLiteRow(statement: statement)
+            guard try statement.step() else { continue }
+            let objects = Int(row.int64(0))
+            if objects > 0 { clashes.append(GraphCopyClash(entity: clash.entity, attributes: clash.attributes, objects: objects)) }
+            _ = try statement.step()
+        }
+        return clashes
+    }
+
     /// Empties the tables this copy wrote, so the next copy finds them empty; tables that could not
     /// be emptied are made and emptied again by the next copy.
     mutating func end(copied: Bool) {

@@ -229,6 +229,47 @@ struct CopySuffixServiceTests {
         }
     }
 
+    @Test("a dry run lists every unique constraint the clone would break, as the clone answers 409", arguments: StoreBackendKind.available)
+    func aDryRunListsEveryClash(_ backend: StoreBackendKind) async throws {
+        let model = """
+            { "entities": [
+              { "name": "Shop", "collection": "shops", "attributes": [ { "name": "name", "type": "string", "unique": true } ],
+                "relationships": [ { "name": "products", "destination": "Product", "toMany": true, "inverse": "shop", "deleteRule": "cascade" } ] },
+              { "name": "Product", "collection": "products",
+                "attributes": [ { "name": "sku", "type": "string", "optional": true, "unique": true },
+                                { "name": "lane", "type": "string" }, { "name": "slot", "type": "integer" } ],
+                "uniqueTogether": [ [ "lane", "slot" ] ],
+                "relationships": [ { "name": "shop", "destination": "Shop", "inverse": "products" } ] }
+            ] }
+            """
+        try await TestService.withService(backend: backend, modelText: model) { service in
+            let client = service.client
+            let body = #"{"name": "a", "products": [{"sku": "X1", "lane": "l", "slot": 1}, {"lane": "l", "slot": 2}]}"#
+            let shop = try #require(F.int(try await client.create("shops", body)["_id"]))
+            let before = try await service.counts(["Shop", "Product"])
+
+            let dry = try await client.post("/shops/\(shop)/clone", #"{"dryRun": true}"#)
+            #expect(dry.status == 200, "\(dry.text)")
+            let conflicts = try #require(try dry.json()["conflicts"] as? [[String: Any]], "\(dry.text)")
+            let found = conflicts.map {
+                "\($0["entity"] as? String ?? "").\(($0["attributes"] as? [String] ?? []).joined(separator: "+")):\($0["objects"] as? Int ?? -1)"
+            }
+            // The root's name, one product's sku (the other has none), both products' lane and slot.
+            #expect(Set(found) == ["Shop.name:1", "Product.sku:1", "Product.lane+slot:2"], "\(found)")
+            #expect(try await service.counts(["Shop", "Product"]) == before, "a dry run writes nothing")
+            #expect(try await client.post("/shops/\(shop)/clone", "{}").status == 409, "the clone meets them")
+
+            // With the root's name set, only the products' remain; a dry run that would break
+            // nothing says nothing of conflicts.
+            let named = try await client.post("/shops/\(shop)/clone", #"{"dryRun": true, "set": {"name": "b"}}"#).json()
+            #expect((named["conflicts"] as? [[String: Any]])?.count == 2)
+            let empty = try #require(F.int(try await client.create("shops", #"{"name": "c"}"#)["_id"]))
+            let clean = try await client.post("/shops/\(empty)/clone", #"{"dryRun": true, "set": {"name": "d"}}"#)
+            let cleanBody = try clean.json()
+            #expect(clean.status == 200 && cleanBody["conflicts"] == nil, "\(clean.text)")
+        }
+    }
+
     @Test("concurrent clones of one board never take the same number", arguments: StoreBackendKind.available)
     func concurrentClonesTakeDistinctNumbers(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: Self.model) { service in

@@ -7778,6 +7778,49 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CloneResult/values`.
             internal var values: Components.Schemas.CloneResult.ValuesPayload?
+            /// - Remark: Generated from `#/components/schemas/CloneResult/ConflictsPayload`.
+            internal struct ConflictsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/CloneResult/ConflictsPayload/entity`.
+                internal var entity: Swift.String
+                /// - Remark: Generated from `#/components/schemas/CloneResult/ConflictsPayload/attributes`.
+                internal var attributes: [Swift.String]
+                /// - Remark: Generated from `#/components/schemas/CloneResult/ConflictsPayload/objects`.
+                internal var objects: Swift.Int
+                /// Creates a new `ConflictsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - entity:
+                ///   - attributes:
+                ///   - objects:
+                internal init(
+                    entity: Swift.String,
+                    attributes: [Swift.String],
+                    objects: Swift.Int
+                ) {
+                    self.entity = entity
+                    self.attributes = attributes
+                    self.objects = objects
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case entity
+                    case attributes
+                    case objects
+                }
+            }
+            /// Dry run only, when the clone would repeat a value a unique attribute or a
+            /// `uniqueTogether` group must not hold twice (and so answer 409): every such constraint,
+            /// with the copied objects that would repeat a value. Absent when there is none.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/CloneResult/conflicts`.
+            internal typealias ConflictsPayload = [Components.Schemas.CloneResult.ConflictsPayloadPayload]
+            /// Dry run only, when the clone would repeat a value a unique attribute or a
+            /// `uniqueTogether` group must not hold twice (and so answer 409): every such constraint,
+            /// with the copied objects that would repeat a value. Absent when there is none.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/CloneResult/conflicts`.
+            internal var conflicts: Components.Schemas.CloneResult.ConflictsPayload?
             /// Creates a new `CloneResult`.
             ///
             /// - Parameters:
@@ -7789,6 +7832,7 @@ extension Components {
             ///   - ids: Present when `returnIds` is true; per entity, original `_id` (as a string key) to clone `_id`. With `copies`, a list of such maps, one per copy, in the order of `clones`.
             ///   - dryRun: Whether this was a dry run (nothing written).
             ///   - values: Dry run only, when the model has `rebuild: suffix` attributes the clone would copy: per
+            ///   - conflicts: Dry run only, when the clone would repeat a value a unique attribute or a
             internal init(
                 source: Components.Schemas.EntityRef,
                 clone: Components.Schemas.CloneResult.ClonePayload? = nil,
@@ -7797,7 +7841,8 @@ extension Components {
                 linked: Components.Schemas.CloneResult.LinkedPayload,
                 ids: Components.Schemas.CloneResult.IdsPayload? = nil,
                 dryRun: Swift.Bool,
-                values: Components.Schemas.CloneResult.ValuesPayload? = nil
+                values: Components.Schemas.CloneResult.ValuesPayload? = nil,
+                conflicts: Components.Schemas.CloneResult.ConflictsPayload? = nil
             ) {
                 self.source = source
                 self.clone = clone
@@ -7807,6 +7852,7 @@ extension Components {
                 self.ids = ids
                 self.dryRun = dryRun
                 self.values = values
+                self.conflicts = conflicts
             }
             internal enum CodingKeys: String, CodingKey {
                 case source
@@ -7817,6 +7863,7 @@ extension Components {
                 case ids
                 case dryRun
                 case values
+                case conflicts
             }
         }
         /// - Remark: Generated from `#/components/schemas/Job`.
