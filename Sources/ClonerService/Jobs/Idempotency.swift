@@ -92,6 +92,12 @@ final class Idempotency: Sendable {
                 if unreleased { try context.releaseIdempotencyKey(key, owner: leases.replicaID) }
                 return try claim(key, fingerprint: fingerprint, request: request, now: now, in: context)
             }
+        } catch StoreError.unavailable(let reason, outcomeUnknown: true) {
+            // The claim's own COMMIT was lost: it may have been kept, and no operation will run for
+            // it — renewed with this replica's others it would stay taken for good. Given back
+            // later (a claim kept, or none: either way the key is free again).
+            leases.releaseLater(key: key)
+            throw StoreError.unavailable(reason: reason, outcomeUnknown: false)
         } catch {
             if unreleased { leases.putBack(key: key) }
             throw error
