@@ -31,10 +31,13 @@ package final class ChildProcess: @unchecked Sendable {
     private var waitStatus: Int32?
 
     /// Starts `executable` (a path) with `arguments`, in `directory` when given (else the test
-    /// process's), with `environment` when given (else the test process's).
+    /// process's), with `environment` when given (else the test process's). With `ownProcessGroup`
+    /// the child leads a process group of its own: a daemon's whole tree (a pg_autoctl keeper and
+    /// its postmaster) can then be killed at once by the group's number, and a Ctrl-C of the test
+    /// run, sent to the terminal's foreground group, does not reach it.
     package init(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
-        standardOutput: Int32? = nil, standardError: Int32? = nil
+        standardOutput: Int32? = nil, standardError: Int32? = nil, ownProcessGroup: Bool = false
     ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -70,7 +73,12 @@ package final class ChildProcess: @unchecked Sendable {
         sigfillset(&allSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
