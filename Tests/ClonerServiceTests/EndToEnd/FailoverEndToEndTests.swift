@@ -1,0 +1,164 @@
+import ClonerServiceTestSupport
+import ClonerTestSupport
+import Foundation
+import Testing
+
+/// The real `cloner` on a pg_auto_failover formation while clients clone: a crashed primary
+/// (keeper and postmaster killed with SIGKILL), then a planned switchover. Through each, the
+/// service keeps running and serves again once a primary answers; every refusal is 503
+/// `database_unavailable` with `Retry-After`, never a 500; every clone a client saw acknowledged
+/// exists once and no other was made (each client retries its own `Idempotency-Key` until
+/// acknowledged); `/readyz` says why while the database is away; the log tells of the loss and
+/// the return. PostgreSQL only: a SQLite store has no failover.
+@Suite(
+    "End to end: PostgreSQL failover under load (pg_auto_failover)", .serialized,
+    .enabled(if: AutoFailoverFormation.isEnabled, Comment(rawValue: AutoFailoverFormation.skipReason)))
+struct FailoverEndToEndTests {
+    typealias F = EndToEndFixture
+
+    static let clients = 6
+
+    @Test("a crashed primary, then a switchover: served again without a restart, each acknowledged clone exactly once, only 503s")
+    func crashThenSwitchover() async throws {
+        let formation = try await Blocking.run { try AutoFailoverFormation() }
+        defer { formation.stop() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let service = try await ServiceProcess.start(directory: directory.url, backend: .postgreSQL, sharedDatabase: formation.uri)
+        defer { service.stop() }
+        let note = try await service.client.create("notes", F.note(#""name":"through the failover""#))
+        let noteID = try #require(F.int(note["_id"]))
+
+        let crash = try await Self.throughDisruption("crash of the primary", service: service, noteID: noteID) {
+            let killed = try formation.killPrimary()
+            let promoted = try formation.waitForPrimary(otherThan: killed)
+            return "node \(killed) killed, node \(promoted) promoted"
+        }
+        #expect(crash.readinessRefusals > 0, "/readyz said 503 at least once while no primary answered")
+        print("failover (SIGKILL of the primary): \(crash)")
+
+        // The killed node back as a secondary, so that a switchover has somewhere to go.
+        let killedPort = try #require(formation.nodePorts.first { port in !formation.state().contains { $0.port == port && $0.isPrimary } })
+        try await Blocking.run {
+            try formation.revive(nodeAt: killedPort)
+            try formation.waitUntilPrimaryAndSecondary()
+        }
+        let switchover = try await Self.throughDisruption("switchover", service: service, noteID: noteID) {
+            try formation.switchover()
+            return "switched over to node \(formation.state().first(where: \.isPrimary)?.port ?? 0)"
+        }
+        print("switchover: \(switchover)")
+        #expect(service.isRunning, "the same process served throughout")
+    }
+
+    /// What a disruption looked like from the clients.
+    struct Outcome: CustomStringConvertible {
+        let what: String
+        /// From the disruption to the first acknowledged clone sent after it began.
+        let untilFirstAcknowledgment: Duration
+        /// The longest any client waited between two acknowledgments.
+        let longestStall: Duration
+        let acknowledged: Int
+        let refusals: Int
+        let readinessRefusals: Int
+
+        var description: String {
+            "\(what): first acknowledged clone \(Self.seconds(untilFirstAcknowledgment)) after it, longest client stall "
+                + "\(Self.seconds(longestStall)); \(acknowledged) clones acknowledged, \(refusals) answers 503, "
+                + "\(readinessRefusals) /readyz answers 503"
+        }
+
+        static func seconds(_ duration: Duration) -> String {
+            let (seconds, attoseconds) = duration.components
+            return String(format: "%.1f s", Double(seconds) + Double(attoseconds) / 1e18)
+        }
+    }
+
+    /// Runs `CloneLoad` on the service, calls `disrupt` (which returns once the formation has a
+    /// primary again, describing what happened) after about two seconds of acknowledged clones,
+    /// waits until clones are acknowledged again, runs three seconds more, and checks everything
+    /// the clients, the database and the log saw.
+    static func throughDisruption(
+        _ what: String, service: ServiceProcess, noteID: Int,
+        disrupt: @escaping @Sendable () throws -> String
+    ) async throws -> Outcome {
+        let notesBefore = try await service.count("Note")
+        let linesBefore = service.stdout.jsonLines.count
+        let load = CloneLoad(port: service.port, noteID: noteID, clients: clients)
+        load.start()
+        let loaded = ContinuousClock.now
+        try await eventually("clones acknowledged for two seconds before the \(what)", timeout: .seconds(120)) {
+            ContinuousClock.now - loaded >= .seconds(2) && load.acknowledged.count >= clients
+        }
+        let disrupted = ContinuousClock.now
+        let formation = try await Blocking.run { try disrupt() }
+        try await eventually("a clone acknowledged after the \(what) (\(formation))", timeout: .seconds(180), poll: .milliseconds(50)) {
+            load.firstAcknowledgment(sentAfter: disrupted) != nil
+        }
+        let firstBack = try #require(load.firstAcknowledgment(sentAfter: disrupted))
+        let resumed = ContinuousClock.now
+        try await eventually("three more seconds of clones after the \(what)", timeout: .seconds(120)) {
+            ContinuousClock.now - resumed >= .seconds(3) && load.acknowledged.filter { $0.sent > resumed }.count >= clients
+        }
+        let stopped = try await Blocking.run { load.stop(timeout: .seconds(120)) }
+        #expect(stopped, "every client saw its last clone acknowledged")
+
+        try await checkExactlyOnce(load, service: service, notesBefore: notesBefore)
+        let refusals = load.refused
+        #expect(!refusals.contains { $0.status == 500 }, "no 500 at all")
+        let others = refusals.filter { !($0.status == 503 && $0.code == "database_unavailable" && $0.retryAfter != nil) }
+        #expect(others.isEmpty, "every refusal is 503 database_unavailable with Retry-After; others: \(describe(others, in: load))")
+        #expect(load.failures.isEmpty, "every request got an answer: \(load.failures.prefix(3))")
+        let readiness = load.readinessAnswers
+        for answer in readiness where answer.status != 200 {
+            #expect(answer.status == 503 && !(answer.reason ?? "").isEmpty, "/readyz 503 says why: \(answer)")
+        }
+        #expect(try await service.client.get("/readyz").status == 200, "ready again after the \(what)")
+        if !refusals.isEmpty {
+            let lines = Array(service.stdout.jsonLines.dropFirst(linesBefore))
+            let lost = lines.first { ($0["message"] as? String)?.hasPrefix("database lost") == true }
+            let back = lines.first { $0["message"] as? String == "database back" }
+            #expect(lost?["level"] as? String == "error", "the log tells the database was lost")
+            #expect(back?["level"] as? String == "notice" && back?["node"] != nil, "the log tells the database is back, and on which node")
+        }
+        return Outcome(
+            what: "\(what) (\(formation))", untilFirstAcknowledgment: firstBack.answered - disrupted,
+            longestStall: longestStall(load.acknowledged), acknowledged: load.acknowledged.count, refusals: refusals.count,
+            readinessRefusals: readiness.filter { $0.status == 503 }.count)
+    }
+
+    /// Refusals grouped by status and code, with the whole history of the first key refused so.
+    static func describe(_ refusals: [CloneLoad.Refusal], in load: CloneLoad) -> String {
+        let groups = Dictionary(grouping: refusals) { "\($0.status) \($0.code ?? "-")" }
+        let acknowledgedKeys = Set(load.acknowledged.map(\.key))
+        return groups.map { group, members in
+            let key = members[0].key
+            let history = load.refused.filter { $0.key == key }.map { "\($0.status) \($0.code ?? "-")" }
+            return "\(members.count)× \(group) (keys: \(Set(members.map(\.key)).count); first key \(key) "
+                + "\(acknowledgedKeys.contains(key) ? "acknowledged" : "never acknowledged") after \(history); "
+                + "first answer: \(members[0].text))"
+        }.sorted().joined(separator: "; ")
+    }
+
+    /// Every acknowledged clone is in the database, once, and the database holds no other: as
+    /// many notes as before plus one per acknowledged key, read from the primary.
+    static func checkExactlyOnce(_ load: CloneLoad, service: ServiceProcess, notesBefore: Int) async throws {
+        let acknowledged = load.acknowledged
+        #expect(Set(acknowledged.map(\.key)).count == acknowledged.count, "each key acknowledged once")
+        let cloneIDs = acknowledged.compactMap(\.cloneID)
+        #expect(cloneIDs.count == acknowledged.count, "every acknowledgment names its clone")
+        #expect(Set(cloneIDs).count == cloneIDs.count, "no two keys answered with the same clone")
+        let stored = Set(try await service.sql("SELECT \"_id\" FROM \"Note\"").split(separator: "\n").compactMap { Int($0) })
+        let missing = Set(cloneIDs).subtracting(stored)
+        #expect(missing.isEmpty, "acknowledged clones missing from the new primary: \(missing.sorted().prefix(10))")
+        #expect(stored.count == notesBefore + acknowledged.count, "no clone made besides the acknowledged ones")
+    }
+
+    /// The longest time one client went between two acknowledged clones.
+    static func longestStall(_ acknowledged: [CloneLoad.Acknowledgment]) -> Duration {
+        Dictionary(grouping: acknowledged, by: \.client).values.map { answers in
+            let times = answers.map(\.answered).sorted()
+            return zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? .zero
+        }.max() ?? .zero
+    }
+}
