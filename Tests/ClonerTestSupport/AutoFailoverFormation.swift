@@ -154,10 +154,36 @@ package final class AutoFailoverFormation: @unchecked Sendable {
 
     /// A planned switchover: the primary is demoted and the secondary promoted. Returns once
     /// pg_autoctl reports it done.
-    package func switchover(timeout: Duration = .seconds(240)) throws {
+    package func switchover(timeout: Duration = .seconds(150)) throws {
         let seconds = Int(timeout.components.seconds)
-        try runCommand(
-            ["perform", "switchover", "--pgdata", monitorDirectory.path, "--wait", String(max(seconds - 10, 30))], timeout: timeout)
+        do {
+            try runCommand(
+                ["perform", "switchover", "--pgdata", monitorDirectory.path, "--wait", String(max(seconds - 10, 30))], timeout: timeout)
+        } catch let error as AutoFailoverFormationError {
+            let stalled = backendsWaitingForReplication()
+            guard !stalled.isEmpty else { throw error }
+            throw AutoFailoverFormationError(
+                "the switchover did not complete: the old primary does not shut down, its backends waiting for a synchronous "
+                    + "standby that is gone: \(stalled.prefix(8)); \(error.message.prefix(1500))")
+        }
+    }
+
+    /// The process titles of the formation's PostgreSQL backends that wait for a synchronous
+    /// standby to confirm a commit (`… waiting for LSN`): what holds a demoting primary's fast
+    /// shutdown when its standby has stopped replicating.
+    package func backendsWaitingForReplication() -> [String] {
+        let postmasters = Set(nodePorts.compactMap { Self.postmaster(of: nodeDirectory($0)) })
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return processes.compactMap { name -> String? in
+            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let end = stat.lastIndex(of: ")")
+            else { return nil }
+            // After the command's closing parenthesis: state, then the parent's pid.
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            guard fields.count > 1, let parent = pid_t(fields[1]), postmasters.contains(parent) else { return nil }
+            let title = Self.commandLine(of: pid)
+            return title.contains(" waiting for ") ? title.trimmingCharacters(in: .whitespaces) : nil
+        }
     }
 
     /// Waits until a node other than the one on `port` takes writes; its port.
@@ -195,14 +221,22 @@ package final class AutoFailoverFormation: @unchecked Sendable {
         lock.withLock { watchdog }?.killAndReap()
     }
 
-    /// Copies the keepers' logs to `CLONER_TEST_FORMATION_LOGS`, when set, before the directory
-    /// goes: what the monitor and the nodes did, for a test that failed.
+    /// Copies the keepers' and the servers' logs to `CLONER_TEST_FORMATION_LOGS`, when set, before
+    /// the directory goes: what the monitor and the nodes did, for a test that failed.
     private func keepLogs() {
         guard let target = ProcessInfo.processInfo.environment["CLONER_TEST_FORMATION_LOGS"] else { return }
         let kept = URL(fileURLWithPath: target).appendingPathComponent(directory.lastPathComponent)
         try? FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasSuffix(".log") {
-            try? FileManager.default.copyItem(at: directory.appendingPathComponent(name), to: kept.appendingPathComponent(name))
+        let fileManager = FileManager.default
+        for name in (try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? [] {
+            if name.hasSuffix(".log") {
+                try? fileManager.copyItem(at: directory.appendingPathComponent(name), to: kept.appendingPathComponent(name))
+            }
+            // PostgreSQL's own log of that node (its logging collector writes to `log/`).
+            let serverLogs = directory.appendingPathComponent(name).appendingPathComponent("log")
+            if fileManager.fileExists(atPath: serverLogs.path) {
+                try? fileManager.copyItem(at: serverLogs, to: kept.appendingPathComponent("\(name)-postgresql"))
+            }
         }
     }
 
