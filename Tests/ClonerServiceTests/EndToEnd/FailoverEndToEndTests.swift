@@ -127,22 +127,10 @@ struct FailoverEndToEndTests {
         }
         let stopped = try await Blocking.run { load.stop(timeout: .seconds(60)) }
         let refusals = load.refused
-        // A key whose claim's COMMIT was lost with the database can be answered 503 and never
-        // given back: the claim, kept by the standby, stays `in_progress` under this replica's
-        // renewed lease, every retry gets 409, and its client never sees its clone acknowledged.
-        // Said as a known issue until such a claim is settled as a clone's lost COMMIT is; a
-        // client left waiting for any other reason still fails the test.
-        if !stopped {
-            let acknowledgedKeys = Set(load.acknowledged.map(\.key))
-            let stuck = refusals.filter { !acknowledgedKeys.contains($0.key) && $0.status == 409 && $0.code == "in_progress" }
-            if stuck.isEmpty {
-                Issue.record("a client never saw its last clone acknowledged")
-            } else {
-                withKnownIssue("a key whose claim was lost with the database stays in progress") {
-                    Issue.record("keys left in progress after the \(what): \(describe(stuck, in: load))")
-                }
-            }
-        }
+        // Every client saw its last clone acknowledged: a key whose claim's COMMIT was lost with
+        // the database is given back (at the next lease tick or by its own retry), never left
+        // in progress under this replica's renewed lease.
+        #expect(stopped, "a client never saw its last clone acknowledged: \(describe(refusals.filter { $0.status == 409 }, in: load))")
 
         try await checkExactlyOnce(load, service: service, notesBefore: notesBefore)
         #expect(!refusals.contains { $0.status == 500 }, "no 500 at all")
