@@ -6,6 +6,11 @@ import ClonerModel
 /// SELECTs the inserts would run (`rowSelects`), so set, exclusions and every rule count as they
 /// would; the existing rows are read through the constraint's own index.
 extension GraphCopySQLBuilder {
+    /// Whether an entity the copy may write has a unique attribute or a `uniqueTogether` group.
+    var hasUniqueConstraints: Bool {
+        scope.entities.contains { entity in !entity.uniqueTogether.isEmpty || entity.attributes.contains(where: \.isUnique) }
+    }
+
     /// One query per constraint of the entities with objects (`counts`), each answering one row:
     /// how many copied rows would repeat a value.
     func repeatedValueQueries(counts: [Int: Int]) -> [(clash: GraphCopyClash, query: String)] {

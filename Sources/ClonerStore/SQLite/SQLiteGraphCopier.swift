@@ -103,8 +103,9 @@ struct SQLiteGraphCopier: GraphCopyBackend {
             try connection.cachedStatement(walkedByWays ? step.mapFillAfterWays : step.mapFill).execute(named: parameters)
         }
         for case let update? in steps.map(\.parentUpdate) { try connection.cachedStatement(update).execute() }
-        // A dry run reads the rows it would write only for the values of `rebuild: suffix`.
-        guard !plan.dryRun || sql.hasSuffixedAttributes else { return }
+        // A dry run reads the rows it would write only for the values of `rebuild: suffix` and
+        // the unique values they would repeat.
+        guard !plan.dryRun || sql.hasSuffixedAttributes || sql.hasUniqueConstraints else { return }
         for case let staging? in steps.map(\.staging) {
             try connection.cachedStatement(staging.create).execute()
             staged.append(staging)
