@@ -113,8 +113,7 @@ public final class CloneEngine: Sendable {
             ids: request.copies == nil ? copied.ids?.first : nil,
             copyIDs: request.copies == nil ? nil : copied.ids, dryRun: request.dryRun,
             values: copied.suffixedValues.isEmpty ? nil : copied.suffixedValues,
-            conflicts: copied.clashes.isEmpty
-                ? nil : copied.clashes.map { CloneResult.Conflict(entity: $0.entity, attributes: $0.attributes, objects: $0.objects) })
+            conflicts: copied.clashes.isEmpty ? nil : copied.clashes)
     }
 
     /// A store error in the clone's terms (a store error with no such meaning as it is).

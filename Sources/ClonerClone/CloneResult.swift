@@ -1,3 +1,5 @@
+import ClonerStore
+
 /// What a clone made (or, for a dry run, would make).
 public struct CloneResult: Sendable, Hashable, Codable {
     public struct ObjectRef: Sendable, Hashable, Codable {
@@ -32,17 +34,8 @@ public struct CloneResult: Sendable, Hashable, Codable {
     /// value of (and so answer 409 for), with the objects that would; nil when there are none.
     public var conflicts: [Conflict]?
 
-    /// A unique constraint a dry run found the clone would break.
-    public struct Conflict: Sendable, Hashable, Codable {
-        public var entity: String
-        public var attributes: [String]
-        public var objects: Int
-        public init(entity: String, attributes: [String], objects: Int) {
-            self.entity = entity
-            self.attributes = attributes
-            self.objects = objects
-        }
-    }
+    /// A unique constraint a dry run found the clone would break (the store's finding as it is).
+    public typealias Conflict = GraphCopyClash
 
     /// Public for an import, which answers as a clone does (`GraphImportResult`).
     public init(

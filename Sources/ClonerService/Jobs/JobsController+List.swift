@@ -65,21 +65,12 @@ extension JobsController {
         return .json(writer.bytes)
     }
 
-    /// Opaque to clients: base64url (RFC 4648 §5, no padding) of `<milliseconds>.<id>`.
     static func encoded(_ position: JobListPosition) -> String {
-        Data("\(position.createdAtMilliseconds).\(position.id)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        NewestFirstCursor.encoded(milliseconds: position.createdAtMilliseconds, key: position.id)
     }
 
     static func position(decoding cursor: String) -> JobListPosition? {
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard cursor.utf8.count <= 128 else { return nil }
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
-            let dot = text.firstIndex(of: "."), let milliseconds = Int64(text[..<dot])
-        else { return nil }
-        let id = String(text[text.index(after: dot)...])
-        guard canBeJobID(id) else { return nil }
+        guard let (milliseconds, id) = NewestFirstCursor.decoded(cursor), canBeJobID(id) else { return nil }
         return JobListPosition(createdAtMilliseconds: milliseconds, id: id)
     }
 }

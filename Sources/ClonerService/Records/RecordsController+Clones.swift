@@ -71,19 +71,12 @@ extension RecordsController {
         return .json(writer.bytes)
     }
 
-    /// Opaque to clients: base64url (RFC 4648 §5, no padding) of `<milliseconds>.<_id>`.
     static func encoded(_ position: CloneListPosition) -> String {
-        Data("\(position.createdAtMilliseconds).\(position.cloneID)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        NewestFirstCursor.encoded(milliseconds: position.createdAtMilliseconds, key: String(position.cloneID))
     }
 
     static func clonePosition(decoding cursor: String) -> CloneListPosition? {
-        guard cursor.utf8.count <= 64, !cursor.contains("="), !cursor.contains("+"), !cursor.contains("/") else { return nil }
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
-            let dot = text.firstIndex(of: "."), let milliseconds = Int64(text[..<dot]), let id = Int64(text[text.index(after: dot)...]), id > 0
-        else { return nil }
+        guard let (milliseconds, key) = NewestFirstCursor.decoded(cursor, maximumBytes: 64), let id = Int64(key), id > 0 else { return nil }
         return CloneListPosition(createdAtMilliseconds: milliseconds, cloneID: id)
     }
 }
