@@ -10,38 +10,17 @@ extension JobsController {
 
     func list(_ request: HTTPRequest) throws -> HTTPResponse {
         var status: JobStatus?
-        var limit = JobsController.defaultPageSize
-        var position: JobListPosition?
-        var errors: [FieldError] = []
-        var seen: Set<String> = []
-        for item in request.queryItems {
-            guard seen.insert(item.name).inserted else {
-                errors.append(FieldError(field: item.name, message: "given more than once"))
-                continue
-            }
-            switch item.name {
-            case "status":
-                status = JobStatus(rawValue: item.value)
-                if status == nil {
-                    let names = JobStatus.allCases.map(\.rawValue).joined(separator: ", ")
-                    errors.append(FieldError(field: "status", message: "expected one of \(names), got \(item.value)"))
-                }
-            case "limit":
-                if let number = Int(item.value), (1...JobsController.maximumPageSize).contains(number) {
-                    limit = number
-                } else {
-                    errors.append(FieldError(field: "limit", message: "expected an integer from 1 to \(JobsController.maximumPageSize), got \(item.value)"))
-                }
-            case "cursor":
-                position = JobsController.position(decoding: item.value)
-                if position == nil {
-                    errors.append(FieldError(field: "cursor", message: "not a cursor of this service; use the next link of the previous page as given"))
-                }
-            default:
-                errors.append(FieldError(field: item.name, message: "not a parameter of GET /jobs (status, limit, cursor)"))
+        let query = try NewestFirstPageQuery(
+            request, route: "GET /jobs", defaultLimit: JobsController.defaultPageSize, maximumLimit: JobsController.maximumPageSize,
+            own: ["status"], decode: JobsController.position(decoding:)
+        ) { item, errors in
+            status = JobStatus(rawValue: item.value)
+            if status == nil {
+                let names = JobStatus.allCases.map(\.rawValue).joined(separator: ", ")
+                errors.append(FieldError(field: "status", message: "expected one of \(names), got \(item.value)"))
             }
         }
-        guard errors.isEmpty else { throw Problem.validationFailed(errors) }
+        let (limit, position) = (query.limit, query.position)
         // One row more tells whether a next page exists.
         let records = try store.read { try $0.jobs(status: status, after: position, limit: limit + 1) }
         let page = records.prefix(limit)
@@ -55,7 +34,7 @@ extension JobsController {
         if records.count > limit, let last = page.last {
             var parts: [String] = []
             if let status { parts.append("status=\(status.rawValue)") }
-            if seen.contains("limit") { parts.append("limit=\(limit)") }
+            if query.namesLimit { parts.append("limit=\(limit)") }
             parts.append("cursor=\(JobsController.encoded(JobListPosition(after: last)))")
             writer.string("/jobs?" + parts.joined(separator: "&"))
         } else {

@@ -11,32 +11,10 @@ extension RecordsController {
     func clones(_ request: HTTPRequest) throws -> HTTPResponse {
         let entity = try request.entity(in: model)
         let id = try request.objectID(of: entity)
-        var limit = RecordsController.defaultPageSize
-        var position: CloneListPosition?
-        var errors: [FieldError] = []
-        var seen: Set<String> = []
-        for item in request.queryItems {
-            guard seen.insert(item.name).inserted else {
-                errors.append(FieldError(field: item.name, message: "given more than once"))
-                continue
-            }
-            switch item.name {
-            case "limit":
-                if let number = Int(item.value), (1...RecordsController.maximumPageSize).contains(number) {
-                    limit = number
-                } else {
-                    errors.append(FieldError(field: "limit", message: "expected an integer from 1 to \(RecordsController.maximumPageSize), got \(item.value)"))
-                }
-            case "cursor":
-                position = RecordsController.clonePosition(decoding: item.value)
-                if position == nil {
-                    errors.append(FieldError(field: "cursor", message: "not a cursor of this service; use the next link of the previous page as given"))
-                }
-            default:
-                errors.append(FieldError(field: item.name, message: "not a parameter of GET /{collection}/{id}/clones (limit, cursor)"))
-            }
-        }
-        guard errors.isEmpty else { throw Problem.validationFailed(errors) }
+        let query = try NewestFirstPageQuery(
+            request, route: "GET /{collection}/{id}/clones", defaultLimit: RecordsController.defaultPageSize,
+            maximumLimit: RecordsController.maximumPageSize, decode: RecordsController.clonePosition(decoding:))
+        let (limit, position) = (query.limit, query.position)
         // One row more tells whether a next page exists.
         let (found, exists) = try store.read { context in
             let found = try context.clones(entity: entity.name, sourceID: id, after: position, limit: limit + 1)
@@ -61,7 +39,7 @@ extension RecordsController {
         writer.key("next")
         if found.count > limit, let last = page.last {
             var parts: [String] = []
-            if seen.contains("limit") { parts.append("limit=\(limit)") }
+            if query.namesLimit { parts.append("limit=\(limit)") }
             parts.append("cursor=\(RecordsController.encoded(CloneListPosition(after: last)))")
             writer.string("/\(entity.collection)/\(id)/clones?" + parts.joined(separator: "&"))
         } else {
