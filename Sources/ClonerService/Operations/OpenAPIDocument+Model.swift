@@ -546,9 +546,10 @@ private struct EntityOperations {
         ]
     }
 
-    /// docs/architecture.md#graphs-that-travel: the document is NDJSON, described as text.
+    /// docs/architecture.md#graphs-that-travel: the document is NDJSON, described as bytes (`format: binary`)
+    /// so that generated clients stream it through as it is instead of decoding it as one value.
     private static let graphDocument: JSONValue = [
-        "application/vnd.cloner.graph+x-ndjson": ["schema": ["type": "string"]]
+        "application/vnd.cloner.graph+x-ndjson": ["schema": ["type": "string", "format": "binary"]]
     ]
     private static let excludeQuery: JSONValue = [
         "name": "exclude", "in": "query", "description": "Comma-separated properties to leave out, as a clone's `exclude`.",
