@@ -1,0 +1,239 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...models.binary_value_stored import BinaryValueStored
+from ...models.problem_answer import ProblemAnswer
+from ...types import UNSET, File, Response, Unset
+
+
+def _get_kwargs(
+    id: int,
+    *,
+    body: File,
+    if_match: str | Unset = UNSET,
+    x_request_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
+
+    if not isinstance(x_request_id, Unset):
+        headers["X-Request-ID"] = x_request_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/notes/{id}/data".format(
+            id=quote(str(id), safe=""),
+        ),
+    }
+
+    _kwargs["content"] = body.payload
+    headers["Content-Type"] = "application/octet-stream"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> BinaryValueStored | ProblemAnswer:
+    if response.status_code == 200:
+        response_200 = BinaryValueStored.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ProblemAnswer.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ProblemAnswer.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ProblemAnswer.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ProblemAnswer.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 412:
+        response_412 = ProblemAnswer.from_dict(response.json())
+
+        return response_412
+
+    if response.status_code == 413:
+        response_413 = ProblemAnswer.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 503:
+        response_503 = ProblemAnswer.from_dict(response.json())
+
+        return response_503
+
+    response_default = ProblemAnswer.from_dict(response.json())
+
+    return response_default
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[BinaryValueStored | ProblemAnswer]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: int,
+    *,
+    client: AuthenticatedClient | Client,
+    body: File,
+    if_match: str | Unset = UNSET,
+    x_request_id: str | Unset = UNSET,
+) -> Response[BinaryValueStored | ProblemAnswer]:
+    """Replace a Note's data with the body's bytes, streamed.
+
+    Args:
+        id (int):
+        if_match (str | Unset):
+        x_request_id (str | Unset):
+        body (File):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[BinaryValueStored | ProblemAnswer]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+        if_match=if_match,
+        x_request_id=x_request_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: int,
+    *,
+    client: AuthenticatedClient | Client,
+    body: File,
+    if_match: str | Unset = UNSET,
+    x_request_id: str | Unset = UNSET,
+) -> BinaryValueStored | ProblemAnswer | None:
+    """Replace a Note's data with the body's bytes, streamed.
+
+    Args:
+        id (int):
+        if_match (str | Unset):
+        x_request_id (str | Unset):
+        body (File):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        BinaryValueStored | ProblemAnswer
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        body=body,
+        if_match=if_match,
+        x_request_id=x_request_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: int,
+    *,
+    client: AuthenticatedClient | Client,
+    body: File,
+    if_match: str | Unset = UNSET,
+    x_request_id: str | Unset = UNSET,
+) -> Response[BinaryValueStored | ProblemAnswer]:
+    """Replace a Note's data with the body's bytes, streamed.
+
+    Args:
+        id (int):
+        if_match (str | Unset):
+        x_request_id (str | Unset):
+        body (File):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[BinaryValueStored | ProblemAnswer]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+        if_match=if_match,
+        x_request_id=x_request_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: int,
+    *,
+    client: AuthenticatedClient | Client,
+    body: File,
+    if_match: str | Unset = UNSET,
+    x_request_id: str | Unset = UNSET,
+) -> BinaryValueStored | ProblemAnswer | None:
+    """Replace a Note's data with the body's bytes, streamed.
+
+    Args:
+        id (int):
+        if_match (str | Unset):
+        x_request_id (str | Unset):
+        body (File):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        BinaryValueStored | ProblemAnswer
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            body=body,
+            if_match=if_match,
+            x_request_id=x_request_id,
+        )
+    ).parsed

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="ClonedFrom")
+
+
+@_attrs_define
+class ClonedFrom:
+    """On a clone's root only: the record it was copied from, of the same entity. Kept when that record
+    is deleted (the id then names nothing). Set by the clone; no body may set it.
+
+        Example:
+            {'entity': 'Note', 'id': 1}
+
+        Attributes:
+            entity (str):
+            id (int):
+    """
+
+    entity: str
+    id: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        entity = self.entity
+
+        id = self.id
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "entity": entity,
+                "id": id,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        entity = d.pop("entity")
+
+        id = d.pop("id")
+
+        cloned_from = cls(
+            entity=entity,
+            id=id,
+        )
+
+        cloned_from.additional_properties = d
+        return cloned_from
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
