@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
@@ -27,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ProblemAnswer | str:
+) -> Any | ProblemAnswer:
     if response.status_code == 200:
-        response_200 = response.text
+        response_200 = cast(Any, response.text)
         return response_200
 
     if response.status_code == 401:
@@ -44,7 +44,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ProblemAnswer | str]:
+) -> Response[Any | ProblemAnswer]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -57,7 +57,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     x_request_id: str | Unset = UNSET,
-) -> Response[ProblemAnswer | str]:
+) -> Response[Any | ProblemAnswer]:
     """This document, specialised to the loaded model.
 
      The file in the repository describes records generically (`/{collection}`). The service
@@ -74,7 +74,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ProblemAnswer | str]
+        Response[Any | ProblemAnswer]
     """
 
     kwargs = _get_kwargs(
@@ -92,7 +92,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     x_request_id: str | Unset = UNSET,
-) -> ProblemAnswer | str | None:
+) -> Any | ProblemAnswer | None:
     """This document, specialised to the loaded model.
 
      The file in the repository describes records generically (`/{collection}`). The service
@@ -109,7 +109,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ProblemAnswer | str
+        Any | ProblemAnswer
     """
 
     return sync_detailed(
@@ -122,7 +122,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     x_request_id: str | Unset = UNSET,
-) -> Response[ProblemAnswer | str]:
+) -> Response[Any | ProblemAnswer]:
     """This document, specialised to the loaded model.
 
      The file in the repository describes records generically (`/{collection}`). The service
@@ -139,7 +139,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ProblemAnswer | str]
+        Response[Any | ProblemAnswer]
     """
 
     kwargs = _get_kwargs(
@@ -155,7 +155,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     x_request_id: str | Unset = UNSET,
-) -> ProblemAnswer | str | None:
+) -> Any | ProblemAnswer | None:
     """This document, specialised to the loaded model.
 
      The file in the repository describes records generically (`/{collection}`). The service
@@ -172,7 +172,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ProblemAnswer | str
+        Any | ProblemAnswer
     """
 
     return (
