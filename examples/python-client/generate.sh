@@ -46,14 +46,16 @@ if grep -Eiq 'warning|error|unable|cannot|skipping' "$work/generate.log"; then
   echo "generate.sh: the generator warned (above): part of the served API would be missing from the client" >&2
   exit 1
 fi
+# Neither the caches ruff and Python leave behind are part of the client.
+rm -rf "$work/cloner_client/.ruff_cache"
 find "$work/cloner_client" -name __pycache__ -prune -exec rm -rf {} +
 echo "generate.sh: $(find "$work/cloner_client" -name '*.py' | wc -l) files, $(cat $(find "$work/cloner_client" -name '*.py') | wc -l) lines generated, no warning"
 
 if $check; then
   if ! diff -q "$work/openapi.yaml" "$here/openapi.yaml" >/dev/null ||
-    ! diff -r -q -x __pycache__ "$work/cloner_client" "$here/cloner_client" >/dev/null; then
+    ! diff -r -q -x __pycache__ -x .ruff_cache "$work/cloner_client" "$here/cloner_client" >/dev/null; then
     diff -u "$here/openapi.yaml" "$work/openapi.yaml" | head -60 >&2 || true
-    diff -r -q -x __pycache__ "$here/cloner_client" "$work/cloner_client" | head -20 >&2 || true
+    diff -r -q -x __pycache__ -x .ruff_cache "$here/cloner_client" "$work/cloner_client" | head -20 >&2 || true
     echo "generate.sh: the served document or its client differs from the committed one; run examples/python-client/generate.sh and commit" >&2
     exit 1
   fi
