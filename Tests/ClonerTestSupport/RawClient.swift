@@ -172,6 +172,17 @@ package final class RawClient: Sendable {
         }
     }
 
+    /// What one read returns: the bytes that have arrived (waiting for some up to the timeout),
+    /// empty once the server has closed. For a stream read as it comes (server-sent events).
+    package func receiveSome() throws -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+            if count >= 0 { return Array(chunk[0..<count]) }
+            if errno != EINTR { throw ClientError("recv failed: errno \(errno)") }
+        }
+    }
+
     /// `receiveToEnd` on a thread of its own (see `Blocking`).
     package func receive() async throws -> [UInt8] {
         try await Blocking.run { try self.receiveToEnd() }

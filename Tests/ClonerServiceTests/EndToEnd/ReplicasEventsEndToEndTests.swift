@@ -1,3 +1,4 @@
+import ClonerConcurrency
 import ClonerServiceTestSupport
 import ClonerStore
 import ClonerTestSupport
@@ -40,34 +41,48 @@ struct ReplicasEventsEndToEndTests {
 
         let items = (0..<500).map { #"{"name":"i\#($0)"}"# }.joined(separator: ",")
         let note = try #require(F.int(try await client.create("notes", F.note(#""items":[\#(items)]"#))["_id"]))
-        // The copy is held at its items until the stream has seen it start: the events cannot all
-        // be over before the watcher connects, however fast the clone.
+        // The copy is held at its items until a stream has seen it under way: the events cannot
+        // all be over before the watchers connect, however fast the clone.
         let holder = try PostgreSQLConnection(uri: try value("DATABASE_URI"))
         try holder.execute("BEGIN; LOCK TABLE \"Item\" IN SHARE ROW EXCLUSIVE MODE")
         defer { try? holder.execute("ROLLBACK") }
         let accepted = try await client.post("/notes/\(note)/clone", #"{"copies": 4}"#, headers: [("Prefer", "respond-async")])
         #expect(accepted.status == 202, "\(accepted.text)")
         let job = try #require(accepted.header("Location"))
-        // Two watchers, which haproxy gives to the two replicas: the job's own streams its progress,
-        // the other reads the job's row and sends its end.
-        let watches = (0..<2).map { _ in
-            // On threads of their own: a curl waited for on the cooperative pool would hold it.
-            Task {
-                try await Blocking.run {
-                    try ShortCommand.run("/usr/bin/curl", ["-s", "-N", "--max-time", "180", "\(url)\(job)/events"], timeout: .seconds(200))
-                }
+        // Two watchers, sent one after the other, which haproxy's round robin gives to the two
+        // replicas: the job's own streams its progress, the other reads the job's row and sends
+        // its end. The copy is let go only once a progress event has come through haproxy while
+        // it is held — the stream passes events as they come, not at its end.
+        let watchers = try (0..<2).map { _ in try RawClient(port: port, timeout: 180) }
+        for watcher in watchers { watcher.send("GET \(job)/events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n") }
+        let received = LockedValue<[[UInt8]]>([[], []])
+        /// Reads watcher `index`'s stream as it comes, until the server closes it.
+        @Sendable func read(_ index: Int) throws {
+            while true {
+                let bytes = try watchers[index].receiveSome()
+                if bytes.isEmpty { return }
+                received.withLock { $0[index] += bytes }
             }
         }
-        try await eventually("the copy's notes written", timeout: .seconds(120)) {
-            let progress = try await client.get(job).json()["progress"] as? [String: Any]
-            return (progress?["written"] as? Int ?? 0) > 0
+        async let first: Void = Blocking.run { try read(0) }
+        async let second: Void = Blocking.run { try read(1) }
+        // The notes are written before the copy waits at its items: an event saying so.
+        try await eventually("a progress event with rows written, through haproxy, while the copy is held", timeout: .seconds(120)) {
+            received.withLock { streams in
+                streams.contains { String(decoding: $0, as: UTF8.self).range(of: #""written":[1-9]"#, options: .regularExpression) != nil }
+            }
         }
         try holder.execute("ROLLBACK")
+        _ = try await (first, second)
         var streams: [[(name: Substring, written: Int?)]] = []
-        for watch in watches {
-            let watched = try await watch.value
-            #expect(watched.status == 0, "curl ended with \(watched.status): the stream ends after its last event")
-            let events = String(decoding: watched.output, as: UTF8.self).components(separatedBy: "\n\n").filter { $0.hasPrefix("event: ") }
+        for bytes in received.withLock({ $0 }) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 200"), "\(text.prefix(200))")
+            // The body, chunked or not: its events are the blocks that start with `event: `.
+            let events = text.components(separatedBy: "\n\n").compactMap { block -> String? in
+                guard let start = block.range(of: "event: ") else { return nil }
+                return String(block[start.lowerBound...])
+            }
             streams.append(
                 events.map { event in
                     let lines = event.split(separator: "\n")
