@@ -84,10 +84,7 @@ package final class PostgreSQLConnectionPool: @unchecked Sendable {
     package func close() {
         condition.lock()
         isClosed = true
-        let closing = idle
-        idle.removeAll()
-        openCount -= closing.count
-        condition.broadcast()
+        let closing = takeIdle()
         condition.unlock()
         _ = closing  // PQfinish runs in deinit, outside the lock
     }
@@ -96,10 +93,7 @@ package final class PostgreSQLConnectionPool: @unchecked Sendable {
     /// Connections lent out are kept when they come back.
     package func closeIdle() {
         condition.lock()
-        let closing = idle
-        idle.removeAll()
-        openCount -= closing.count
-        condition.broadcast()
+        let closing = takeIdle()
         condition.unlock()
         _ = closing  // PQfinish runs in deinit, outside the lock
     }
@@ -193,13 +187,20 @@ package final class PostgreSQLConnectionPool: @unchecked Sendable {
         generation += 1
         nodeLosses += 1
         restorePending = true
-        let closing = idle
-        idle.removeAll()
-        openCount -= closing.count
-        condition.broadcast()
+        let closing = takeIdle()
         condition.unlock()
         _ = closing  // PQfinish runs in deinit, outside the lock
         events(.lost(reason: reason))
+    }
+
+    /// The idle sessions, taken out of the pool (their slots given up, waiters woken) to be
+    /// closed once the caller has let go of the lock it holds.
+    private func takeIdle() -> [PostgreSQLConnection] {
+        let taken = idle
+        idle.removeAll()
+        openCount -= taken.count
+        condition.broadcast()
+        return taken
     }
 
     private func checkin(_ connection: PostgreSQLConnection) {
