@@ -19,6 +19,9 @@ extension PostgreSQLDialect {
     static let metadataTableStatement = "CREATE TABLE \(quoted(StoreSchema.metadataTable)) (key text COLLATE \"C\" PRIMARY KEY, value text NOT NULL)"
     /// One statement for all: a constraint between two removed tables goes with them, in any order.
     static func dropTableStatements(_ tables: [String]) -> [String] { ["DROP TABLE " + tables.map(quoted).joined(separator: ", ")] }
+    static func renameIndex(_ name: String, to newName: String, creating statement: String) -> [String] {
+        ["ALTER INDEX IF EXISTS \(quoted(name)) RENAME TO \(quoted(newName))"]
+    }
 
     static func columnType(_ type: AttributeType) -> String {
         switch type {

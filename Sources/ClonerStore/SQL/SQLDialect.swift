@@ -89,6 +89,10 @@ protocol SQLDialect {
     /// table in its schema, so it drops them one by one; PostgreSQL does not let a constraint
     /// outlive the table it names, so it drops them all in one statement.
     static func dropTableStatements(_ tables: [String]) -> [String]
+    /// Gives index `name` (as kept, `identifier`) the name `newName` after a rename
+    /// (`SchemaRenames`). PostgreSQL renames it; SQLite cannot, so it drops it and runs
+    /// `statement`, the index made again under its new name.
+    static func renameIndex(_ name: String, to newName: String, creating statement: String) -> [String]
 
     // MARK: rows, transfer and import
 

@@ -18,4 +18,8 @@ extension SQLiteDialect {
     static let metadataTableStatement = "CREATE TABLE \(quoted(StoreSchema.metadataTable)) (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
     /// One DROP TABLE names one table; a reference left naming a dropped one is allowed.
     static func dropTableStatements(_ tables: [String]) -> [String] { tables.map { "DROP TABLE \(quoted($0))" } }
+    /// SQLite has no ALTER INDEX: the index is made again (its table is renamed already).
+    static func renameIndex(_ name: String, to newName: String, creating statement: String) -> [String] {
+        ["DROP INDEX IF EXISTS \(quoted(name))", statement]
+    }
 }

@@ -7,6 +7,9 @@ enum SchemaMigrationStep: Equatable {
     case createUniqueIndex(entity: String, attribute: String)
     /// The same for a `uniqueTogether` group.
     case createUniqueTogetherIndex(entity: String, attributes: [String])
+    /// A renamed entity's rows keep their clone lineage (`_cloner_lineage` names the entity); a
+    /// store made before lineage existed has no such table yet, and nothing to carry.
+    case renameLineage(entity: String, to: String)
 }
 
 extension SchemaMigrationStep {
@@ -18,6 +21,7 @@ extension SchemaMigrationStep {
         case let .createUniqueIndex(entity, attribute): return "unique index on \(entity).\(attribute)"
         case let .createUniqueTogetherIndex(entity, attributes):
             return "unique index on \(entity) (\(attributes.joined(separator: ", ")))"
+        case let .renameLineage(entity, newName): return "clone lineage of \(entity) kept under \(newName)"
         }
     }
 }

@@ -8,6 +8,8 @@ extension SchemaMigrator {
         let old: EntityDescription
         let oldSchema: StoreSchema
         let newSchema: StoreSchema
+        /// Renamed relationships whose shape changed too, refused already (`SchemaRenames`).
+        let refusedRenames: Set<String>
 
         func plan(into plan: inout SchemaMigrationPlan, references: inout [Step]) {
             let name = entity.name
@@ -103,7 +105,9 @@ extension SchemaMigrator {
         private func relationshipRefusals() -> [String] {
             var refusals: [String] = []
             for oldRelationship in old.relationships {
-                guard let relationship = entity.relationship(named: oldRelationship.name) else { continue }
+                guard let relationship = entity.relationship(named: oldRelationship.name),
+                    !refusedRenames.contains(relationship.qualifiedName)
+                else { continue }
                 if relationship.destination != oldRelationship.destination
                     || oldSchema.storage(of: oldRelationship) != newSchema.storage(of: relationship)
                 {

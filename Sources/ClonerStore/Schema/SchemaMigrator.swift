@@ -3,7 +3,8 @@ import ClonerModel
 /// Works out how to bring a store from the layout it records to the one a new model needs, once
 /// for every backend: the decision (what is accepted, what is refused and why) and the steps,
 /// spelled in the backend's `Dialect`. Applied: a new entity, a new optional or defaulted
-/// attribute, a new relationship, `originalName` renames, `unique` or `uniqueTogether` added or
+/// attribute, a new relationship, `originalName` renames, entities and relationships renamed
+/// through their Renaming ID (`SchemaRenames`), `unique` or `uniqueTogether` added or
 /// dropped, required made optional, and the removal of an entity, attribute or relationship — its
 /// table, column or join table dropped, once the store finds it holds no data (`SchemaRemoval`).
 /// Everything else is refused with the reason, because a silent guess would lose data. Both
@@ -16,10 +17,17 @@ struct SchemaMigrator<Dialect: SQLDialect> {
     let new: DataModel
 
     func plan() -> SchemaMigrationPlan {
-        let oldModel = old.makeModel()
+        // Renamed entities and relationships are planned as kept ones: their storage takes the
+        // new names first, and everything after compares the renamed snapshot with the new model.
+        let renames = SchemaRenames(old: old, new: new)
+        let oldModel = renames.renamed(old).makeModel()
         let oldSchema = StoreSchema(model: oldModel)
         let newSchema = StoreSchema(model: new)
         var plan = SchemaMigrationPlan()
+        plan.refusals = renames.refusals
+        if !renames.isEmpty {
+            plan.renames = RenamedStorage(renames: renames, before: StoreSchema(model: old.makeModel()), after: oldSchema).steps()
+        }
         // References a backend adds apart from their columns go last: a new column may name a
         // table created further on.
         var references: [Step] = []
@@ -30,7 +38,8 @@ struct SchemaMigrator<Dialect: SQLDialect> {
                 references += Dialect.referenceStatements(for: entity, in: newSchema).map(Step.sql)
                 continue
             }
-            let change = KeptEntity(entity: entity, old: oldEntity, oldSchema: oldSchema, newSchema: newSchema)
+            let change = KeptEntity(
+                entity: entity, old: oldEntity, oldSchema: oldSchema, newSchema: newSchema, refusedRenames: renames.refusedRelationships)
             change.plan(into: &plan, references: &references)
         }
 
@@ -59,7 +68,7 @@ struct SchemaMigrator<Dialect: SQLDialect> {
     }
 
     /// The relationship whose storage `joinTable` is, on the side that names it.
-    private static func owner(of joinTable: JoinTableDescription, in schema: StoreSchema) -> RelationshipDescription? {
+    static func owner(of joinTable: JoinTableDescription, in schema: StoreSchema) -> RelationshipDescription? {
         schema.model.entity(named: joinTable.sourceEntity)?.relationships.first { relationship in
             if case .joinTable(joinTable.name, "src", _, _) = schema.storage(of: relationship) { return true }
             return false

@@ -73,12 +73,14 @@ extension StoreOpening {
     /// Plans the steps from `old` to `model` and runs them with the new metadata, as one whole.
     /// What the steps drop is counted first, in the same transaction, so nothing is written
     /// between the count and the drop; every refusal is named at once, and a refused migration
-    /// changes nothing.
+    /// changes nothing. The renames run before the count, which names tables by their new names;
+    /// a refusal rolls them back with the rest.
     private static func migrate(
         on connection: Connection, from old: SchemaSnapshot, to new: SchemaSnapshot, model: DataModel
     ) throws -> SchemaMigrationPlan {
         let plan = SchemaMigrator<Connection.Dialect>(old: old, new: model).plan()
         try atomically(on: connection) {
+            for step in plan.renames { try run(step, on: connection) }
             var refusals = plan.refusals
             for removal in plan.removals {
                 let count = try connection.int64(removal.countStatement, arguments: []) ?? 0
@@ -106,6 +108,12 @@ extension StoreOpening {
             try createUniqueIndex(
                 Connection.Dialect.uniqueIndexStatement(entity: entity, attribute: attribute), on: connection,
                 refusal: "\(entity).\(attribute): made unique, but existing rows share values")
+        case let .renameLineage(entity, newName):
+            guard try applicationTableNames(on: connection).contains(ServiceTables.lineage) else { return }
+            let lineage = ServiceTables.quotedLineage, p = Connection.Dialect.parameter
+            // Rows of an entity of the new name removed long ago would clash with the renamed ones.
+            try connection.perform("DELETE FROM \(lineage) WHERE entity = \(p(1))", arguments: [.text(newName)])
+            try connection.perform("UPDATE \(lineage) SET entity = \(p(2)) WHERE entity = \(p(1))", arguments: [.text(entity), .text(newName)])
         case let .createUniqueTogetherIndex(entity, attributes):
             let names = attributes.map { "\(entity).\($0)" }.joined(separator: ", ")
             try createUniqueIndex(

@@ -1,0 +1,219 @@
+import ClonerModel
+@testable import ClonerStore
+import ClonerTestSupport
+import Foundation
+import Testing
+
+/// Entities and relationships renamed through their Renaming ID keep their rows and links: the
+/// store's tables, columns, join tables, indexes and constraints take the new names — exactly
+/// those a new store of the new model has — and the next start plans nothing.
+extension MigrationTests {
+    /// `Note` renamed to `newName` with its relationships: `folder` (to-one, the ordered
+    /// `Folder.notes` its inverse) to `parent`, `tags` (many-to-many) to `labels` with `Tag.notes`
+    /// to `memos`, `related` (ordered, no inverse) to `seeAlso`; `summary` (one-to-one) keeps its name.
+    /// "Memo" sorts before Summary and Tag, so every storage keeps its side; "Zettel" sorts after,
+    /// so the one-to-one's column and the many-to-many's table move to the other side.
+    static func renamingModel(renamedTo newName: String? = nil) -> DataModel {
+        let note = newName ?? "Note"
+        func name(_ old: String, _ new: String) -> (name: String, renamingID: String?) {
+            newName == nil ? (old, nil) : (new, old)
+        }
+        let folder = name("folder", "parent"), tags = name("tags", "labels"), related = name("related", "seeAlso")
+        let notes = name("notes", "memos"), tagNotes = name("notes", "memos")
+        return DataModel(entities: [
+            EntityDescription(
+                name: "Folder",
+                attributes: [
+                    AttributeDescription(name: "name", type: .string, isOptional: true, isUnique: true)
+                ],
+                relationships: [
+                    RelationshipDescription(
+                        name: notes.name, destination: note, isToMany: true, isOrdered: true, inverseName: folder.name, renamingID: notes.renamingID)
+                ]),
+            EntityDescription(
+                name: note,
+                attributes: [
+                    AttributeDescription(name: "title", type: .string, isOptional: true, isUnique: true),
+                    AttributeDescription(name: "code", type: .integer, isOptional: true),
+                    AttributeDescription(name: "icon", type: .binary, isOptional: true),
+                ],
+                relationships: [
+                    RelationshipDescription(name: folder.name, destination: "Folder", inverseName: notes.name, renamingID: folder.renamingID),
+                    RelationshipDescription(name: tags.name, destination: "Tag", isToMany: true, inverseName: tagNotes.name, renamingID: tags.renamingID),
+                    RelationshipDescription(name: "summary", destination: "Summary", inverseName: "note"),
+                    RelationshipDescription(name: related.name, destination: note, isToMany: true, isOrdered: true, renamingID: related.renamingID),
+                ],
+                uniqueTogether: [["title", "code"]], renamingID: newName == nil ? nil : "Note"),
+            EntityDescription(
+                name: "Tag", attributes: [AttributeDescription(name: "label", type: .string, isOptional: true)],
+                relationships: [
+                    RelationshipDescription(
+                        name: tagNotes.name, destination: note, isToMany: true, inverseName: tags.name, renamingID: tagNotes.renamingID)
+                ]),
+            EntityDescription(
+                name: "Summary", attributes: [AttributeDescription(name: "text", type: .string, isOptional: true)],
+                relationships: [RelationshipDescription(name: "note", destination: note, inverseName: "summary")]),
+        ])
+    }
+
+    /// Folder 1 lists notes 3, 1, 2; note 1 has tags 1 and 2, summary 1, related notes 3 then 2;
+    /// note 2 has tag 2.
+    static func writeRenamingData(_ store: IncrementalStore) throws {
+        try store.save(
+            ChangeSet(inserts: [
+                ChangeSet.Insert(entity: "Tag", attributes: ["label": .string("red")]),
+                ChangeSet.Insert(entity: "Tag", attributes: ["label": .string("blue")]),
+                ChangeSet.Insert(entity: "Summary", attributes: ["text": .string("short")]),
+                ChangeSet.Insert(
+                    entity: "Note", attributes: ["title": .string("one"), "icon": .binary(Data([1, 2, 3]))],
+                    relationships: ["tags": .toMany([.inserted(0), .inserted(1)]), "summary": .toOne(.inserted(2))]),
+                ChangeSet.Insert(entity: "Note", attributes: ["title": .string("two")], relationships: ["tags": .toMany([.inserted(1)])]),
+                ChangeSet.Insert(entity: "Note", attributes: ["title": .string("three")]),
+                ChangeSet.Insert(
+                    entity: "Folder", attributes: ["name": .string("inbox")], relationships: ["notes": .toMany([.inserted(5), .inserted(3), .inserted(4)])]),
+            ]))
+        try store.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: 1, relationships: ["related": .toMany([.existing(3), .existing(2)])])]))
+    }
+
+    /// The names the database gives the store's tables, columns, indexes and the constraints the
+    /// store names (PostgreSQL's own names for primary keys and inline references left out).
+    static func layout(_ store: IncrementalStore, _ kind: StoreBackendKind) throws -> Set<String> {
+        let sql =
+            kind == .postgreSQL
+            ? """
+            SELECT 'column ' || table_name || '.' || column_name FROM information_schema.columns WHERE table_schema = current_schema()
+            UNION ALL SELECT 'index ' || tablename || '.' || indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname NOT LIKE '%_pkey'
+            UNION ALL SELECT 'constraint ' || conrelid::regclass::text || '.' || conname FROM pg_constraint
+              WHERE connamespace = current_schema()::regnamespace AND contype = 'f' AND conname NOT LIKE '%_fkey'
+            """
+            : """
+            SELECT 'column ' || m.name || '.' || c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c WHERE m.type = 'table'
+            UNION ALL SELECT 'index ' || tbl_name || '.' || name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'
+            UNION ALL SELECT 'reference ' || m.name || '.' || f."from" || ' ' || f."table" FROM sqlite_master AS m, pragma_foreign_key_list(m.name) AS f
+              WHERE m.type = 'table'
+            """
+        return Set(try store.read { try $0.rawTexts(sql) }.compactMap { $0 })
+    }
+
+    @Test(arguments: StoreBackendKind.available, ["Memo", "Zettel"])
+    func renamedEntityAndRelationshipsKeepTheirRowsAndLinks(_ kind: StoreBackendKind, _ newName: String) throws {
+        let place = try StorePlace(kind)
+        try Self.writeRenamingData(try place.open(model: Self.renamingModel()))
+        let model = Self.renamingModel(renamedTo: newName)
+
+        let store = try place.open(model: model)
+        guard case .migrated(_, _, let changes) = store.preparation else {
+            Issue.record("not migrated: \(store.preparation)")
+            return
+        }
+        #expect(changes.contains(#"ALTER TABLE "Note" RENAME TO "\#(newName)""#), "\(changes)")
+        #expect(changes.contains("clone lineage of Note kept under \(newName)"), "\(changes)")
+        let one = try #require(try store.object(newName, 1))
+        #expect(one.attributes["title"] == .string("one") && one.attributes["icon"] == .binary(Data([1, 2, 3])))
+        #expect(one.relationships["parent"] == .toOne(1))
+        #expect(one.relationships["summary"] == .toOne(1))
+        #expect(one.relationships["seeAlso"] == .toMany([3, 2]), "the order of an ordered to-many")
+        guard case .toMany(let labels)? = one.relationships["labels"] else {
+            Issue.record("no labels: \(one.relationships)")
+            return
+        }
+        #expect(Set(labels) == [1, 2])
+        #expect(try store.object("Folder", 1)?.relationships["memos"] == .toMany([3, 1, 2]), "the inverse's order")
+        guard case .toMany(let tagged)? = try store.object("Tag", 2)?.relationships["memos"] else {
+            Issue.record("no Tag.memos")
+            return
+        }
+        #expect(Set(tagged) == [1, 2])
+        #expect(try store.object("Summary", 1)?.relationships["note"] == .toOne(1))
+
+        // Laid out exactly as a new store of the new model is.
+        let freshPlace = try StorePlace(kind)
+        let fresh = try freshPlace.open(model: model)
+        let layout = try Self.layout(store, kind)
+        #expect(layout == (try Self.layout(fresh, kind)))
+        #expect(layout.isSuperset(of: ["column \(newName)._pos_parent", "index \(newName).\(newName)_title_unique", "index Folder.Folder_name_unique"]))
+        #expect(!layout.contains { $0.contains("Note") || $0.contains("folder") || $0.contains("tags") }, "\(layout.sorted())")
+
+        // Written and linked under the new names, and the next start plans nothing.
+        let id = try store.save(
+            ChangeSet(inserts: [
+                ChangeSet.Insert(
+                    entity: newName, attributes: ["title": .string("four")],
+                    relationships: ["parent": .toOne(.existing(1)), "labels": .toMany([.existing(1)]), "seeAlso": .toMany([.existing(1)])])
+            ])
+        ).insertedIDs[0]
+        #expect(try store.object("Folder", 1)?.relationships["memos"] == .toMany([3, 1, 2, id]))
+        let reopened = try place.open(model: model)
+        #expect(reopened.preparation == .unchanged)
+        #expect(try reopened.object(newName, id)?.relationships["seeAlso"] == .toMany([1]))
+    }
+
+    /// A unique index keeps guarding its attribute under the entity's new name.
+    @Test(arguments: StoreBackendKind.available) func aRenamedEntityStaysUnique(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        try Self.writeRenamingData(try place.open(model: Self.renamingModel()))
+        let store = try place.open(model: Self.renamingModel(renamedTo: "Memo"))
+        #expect(throws: (any Error).self) {
+            try store.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Memo", attributes: ["title": .string("one")])]))
+        }
+    }
+
+    @Test(arguments: StoreBackendKind.available) func aRenameThatAlsoChangesTheRelationshipIsRefused(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        try Self.writeRenamingData(try place.open(model: Self.renamingModel()))
+        var entities = Self.renamingModel(renamedTo: "Memo").entities
+        let memo = entities.firstIndex { $0.name == "Memo" }!
+        entities[memo].relationships = entities[memo].relationships.map { relationship in
+            var relationship = relationship
+            if relationship.name == "seeAlso" { relationship.isOrdered = false }
+            return relationship
+        }
+        #expect {
+            _ = try place.open(model: DataModel(entities: entities))
+        } throws: { error in
+            guard case StoreError.migrationRefused(let reasons) = error else { return false }
+            return reasons == [
+                "Memo.seeAlso: renamed from Note.related (Renaming ID), but its destination, cardinality, order or inverse changed too; existing links cannot be converted safely (rename it in one model version, change it in the next)"
+            ]
+        }
+        let after = try place.open(model: Self.renamingModel())
+        #expect(after.preparation == .unchanged, "the refusal changed nothing")
+        #expect(try after.object("Note", 1)?.relationships["related"] == .toMany([3, 2]))
+    }
+
+    // MARK: - plans
+
+    /// Two claims on one old entity or relationship are refused naming both; a Renaming ID that
+    /// names something the new model still has (a version hash modifier, or names swapped) is no
+    /// rename.
+    @Test func renamingIDsThatAreNoRename() {
+        let old = SchemaSnapshot(model: Self.renamingModel())
+        var twice = Self.renamingModel(renamedTo: "Memo").entities
+        twice.append(EntityDescription(name: "Page", attributes: [], renamingID: "Note"))
+        let plan = SchemaMigrator<SQLiteDialect>(old: old, new: DataModel(entities: twice)).plan()
+        #expect(plan.refusals.first == "entities Memo and Page have the same Renaming ID Note; only one of them can be the store's Note renamed")
+        #expect(plan.renames.isEmpty)
+
+        var relationships = Self.renamingModel().entities
+        let note = relationships.firstIndex { $0.name == "Note" }!
+        relationships[note].relationships.append(RelationshipDescription(name: "again", destination: "Note", renamingID: "related"))
+        relationships[note].relationships.append(RelationshipDescription(name: "more", destination: "Note", renamingID: "related"))
+        relationships[note].relationships.removeAll { $0.name == "related" }
+        let claimed = SchemaMigrator<SQLiteDialect>(old: old, new: DataModel(entities: relationships)).plan()
+        #expect(
+            claimed.refusals == [
+                "relationships Note.again and Note.more have the same Renaming ID related; only one of them can be the store's Note.related renamed"
+            ])
+
+        // Still named: the entity keeps its table, the relationship its join table.
+        var kept = Self.renamingModel().entities
+        kept[note].renamingID = "Folder"
+        kept[note].relationships = kept[note].relationships.map { relationship in
+            var relationship = relationship
+            if relationship.name == "related" { relationship.renamingID = "summary" }
+            return relationship
+        }
+        let unchanged = SchemaMigrator<SQLiteDialect>(old: old, new: DataModel(entities: kept)).plan()
+        #expect(unchanged == SchemaMigrationPlan())
+    }
+}
