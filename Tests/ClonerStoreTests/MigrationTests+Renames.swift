@@ -181,6 +181,47 @@ extension MigrationTests {
         #expect(try after.object("Note", 1)?.relationships["related"] == .toMany([3, 2]))
     }
 
+    /// The renamed entity's other changes are planned as usual, under its new name: an attribute
+    /// renamed through `originalName` keeps its values and its uniqueness; a removed one that holds
+    /// values is refused, counted in the renamed table, and the refusal undoes the renames too.
+    @Test(arguments: StoreBackendKind.available) func aRenamedEntitysOtherChangesArePlannedAsUsual(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let before = try place.open(model: Self.renamingModel())
+        try Self.writeRenamingData(before)
+        try before.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: 2, attributes: ["code": .integer(7)])]))
+        let metadata = try Self.metadata(before)
+        func model(keepingCode: Bool) -> DataModel {
+            var entities = Self.renamingModel(renamedTo: "Memo").entities
+            let memo = entities.firstIndex { $0.name == "Memo" }!
+            entities[memo].attributes = entities[memo].attributes.compactMap { attribute in
+                guard attribute.name != "title" else {
+                    return AttributeDescription(name: "heading", type: .string, isOptional: true, isUnique: true, originalName: "title")
+                }
+                return attribute.name == "code" && !keepingCode ? nil : attribute
+            }
+            entities[memo].uniqueTogether = keepingCode ? [["heading", "code"]] : []
+            return DataModel(entities: entities)
+        }
+        #expect {
+            _ = try place.open(model: model(keepingCode: false))
+        } throws: { error in
+            guard case StoreError.migrationRefused(let reasons) = error else { return false }
+            return reasons == ["Memo.code: attribute was removed (or renamed without originalName), but 1 row holds a value"]
+        }
+        let unchanged = try place.open(model: Self.renamingModel())
+        #expect(unchanged.preparation == .unchanged)
+        #expect(try Self.metadata(unchanged) == metadata)
+        #expect(try unchanged.object("Note", 2)?.attributes["code"] == .integer(7))
+
+        let store = try place.open(model: model(keepingCode: true))
+        #expect(try store.object("Memo", 2)?.attributes["heading"] == .string("two"))
+        #expect(try store.object("Memo", 2)?.relationships["labels"] == .toMany([2]))
+        #expect(throws: (any Error).self) {
+            try store.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Memo", attributes: ["heading": .string("two")])]))
+        }
+        #expect(try place.open(model: model(keepingCode: true)).preparation == .unchanged)
+    }
+
     // MARK: - plans
 
     /// Two claims on one old entity or relationship are refused naming both; a Renaming ID that
@@ -204,6 +245,16 @@ extension MigrationTests {
             claimed.refusals == [
                 "relationships Note.again and Note.more have the same Renaming ID related; only one of them can be the store's Note.related renamed"
             ])
+
+        // A new name the store still uses is refused: the old entity would have to go first.
+        var taken = Self.renamingModel().entities.filter { $0.name != "Summary" }
+        taken[note].relationships.removeAll { $0.name == "summary" }
+        taken[taken.firstIndex { $0.name == "Folder" }!].renamingID = "Summary"
+        let refused = SchemaMigrator<SQLiteDialect>(old: old, new: DataModel(entities: taken)).plan()
+        #expect(
+            refused.refusals.first
+                == "entity Folder: renamed from Summary (Renaming ID), but the store still has an entity Folder; remove it in one model version and rename Summary in the next"
+        )
 
         // Still named: the entity keeps its table, the relationship its join table.
         var kept = Self.renamingModel().entities
