@@ -9,10 +9,11 @@ public struct EntityDescription: Sendable, Hashable {
     /// constraints, SwiftData's `#Unique`), each guarded by one unique index (docs/architecture.md#the-model-file).
     public var uniqueTogether: [[String]]
     /// Core Data's Renaming ID (the name the entity or property had in the model version a store
-    /// was made with), as saved; nil when it is absent or the current name. Read, not yet acted on:
-    /// only an attribute's rename reaches the store's migrator, as `originalName`. Core Data allows
-    /// it to equal another current property's name (properties swapping names), so it is not
-    /// refused for that.
+    /// was made with), as saved; nil when it is absent or the current name. The store's migrator
+    /// reads an entity's and a relationship's as a rename when the store has something of that
+    /// name and the model no longer does (`SchemaRenames`); an attribute's reaches it as
+    /// `originalName`. Core Data allows it to equal another current property's name (properties
+    /// swapping names), so it is not refused for that: it then renames nothing.
     public var renamingID: String?
 
     private var attributeIndex: [String: Int] = [:]
