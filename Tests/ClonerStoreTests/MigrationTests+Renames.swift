@@ -223,6 +223,56 @@ extension MigrationTests {
 
     // MARK: - plans
 
+    /// The renames run first and are the whole plan when nothing else changed: on SQLite an index
+    /// is made again under its new name; on PostgreSQL indexes and constraints are renamed, and a
+    /// one-to-one that moves takes its constraint along.
+    @Test func renameStepsInTheirOrder() {
+        let old = SchemaSnapshot(model: Self.renamingModel())
+        func sql(_ steps: [SchemaMigrationStep]) -> [String] {
+            steps.compactMap { if case .sql(let sql) = $0 { return sql } else { return nil } }
+        }
+        let memo = SchemaMigrator<SQLiteDialect>(old: old, new: Self.renamingModel(renamedTo: "Memo")).plan()
+        #expect(memo.steps.isEmpty && memo.removals.isEmpty && memo.refusals.isEmpty)
+        #expect(memo.renames.last == .renameLineage(entity: "Note", to: "Memo"))
+        #expect(
+            sql(memo.renames) == [
+                #"ALTER TABLE "Note" RENAME TO "Memo""#,
+                #"ALTER TABLE "Memo" RENAME COLUMN "folder" TO "parent""#,
+                #"ALTER TABLE "Memo" RENAME COLUMN "_pos_folder" TO "_pos_parent""#,
+                #"DROP INDEX IF EXISTS "Note_folder_fk""#,
+                #"CREATE INDEX IF NOT EXISTS "Memo_parent_fk" ON "Memo"("parent", "_pos_parent")"#,
+                #"DROP INDEX IF EXISTS "Note_summary_fk""#,
+                #"CREATE UNIQUE INDEX IF NOT EXISTS "Memo_summary_fk" ON "Memo"("summary")"#,
+                #"DROP INDEX IF EXISTS "Note_title_unique""#,
+                #"CREATE UNIQUE INDEX IF NOT EXISTS "Memo_title_unique" ON "Memo"("title")"#,
+                #"DROP INDEX IF EXISTS "Note(title,code)_unique""#,
+                #"CREATE UNIQUE INDEX IF NOT EXISTS "Memo(title,code)_unique" ON "Memo"("title", "code")"#,
+                #"DROP INDEX IF EXISTS "Note_icon_blob""#,
+                #"CREATE INDEX IF NOT EXISTS "Memo_icon_blob" ON "Memo"("icon")"#,
+                #"ALTER TABLE "_rel_Note_tags" RENAME TO "_rel_Memo_labels""#,
+                #"DROP INDEX IF EXISTS "_rel_Note_tags_dst""#,
+                #"CREATE INDEX IF NOT EXISTS "_rel_Memo_labels_dst" ON "_rel_Memo_labels"("dst", "src")"#,
+                #"ALTER TABLE "_rel_Note_related" RENAME TO "_rel_Memo_seeAlso""#,
+                #"DROP INDEX IF EXISTS "_rel_Note_related_dst""#,
+                #"CREATE INDEX IF NOT EXISTS "_rel_Memo_seeAlso_dst" ON "_rel_Memo_seeAlso"("dst", "src")"#,
+            ])
+        let zettel = sql(SchemaMigrator<PostgreSQLDialect>(old: old, new: Self.renamingModel(renamedTo: "Zettel")).plan().renames)
+        let moved = [
+            #"ALTER TABLE "Summary" ADD COLUMN "note" int8"#,
+            #"UPDATE "Summary" SET "note" = (SELECT "o"."_id" FROM "Zettel" AS "o" WHERE "o"."summary" = "Summary"."_id")"#,
+            #"DROP INDEX IF EXISTS "Note_summary_fk""#,
+            #"ALTER TABLE "Zettel" DROP COLUMN "summary""#,
+            #"CREATE UNIQUE INDEX IF NOT EXISTS "Summary_note_fk" ON "Summary" ("note")"#,
+            #"ALTER TABLE "Summary" ADD CONSTRAINT "Summary_note_ref" FOREIGN KEY ("note") REFERENCES "Zettel"("_id") DEFERRABLE INITIALLY DEFERRED"#,
+        ]
+        let start = zettel.firstIndex(of: moved[0]) ?? 0
+        #expect(Array(zettel[start...].prefix(moved.count)) == moved, "\(zettel)")
+        #expect(zettel.contains(#"ALTER TABLE "Zettel" RENAME CONSTRAINT "Note_folder_ref" TO "Zettel_parent_ref""#))
+        #expect(zettel.contains(#"ALTER INDEX IF EXISTS "Note_icon_blob" RENAME TO "Zettel_icon_blob""#))
+        #expect(zettel.contains(#"INSERT INTO "_rel_Tag_memos" ("src", "dst", "src_pos") SELECT "dst", "src", "dst_pos" FROM "_rel_Note_tags""#))
+        #expect(zettel.contains(#"DROP TABLE "_rel_Note_tags""#))
+    }
+
     /// Two claims on one old entity or relationship are refused naming both; a Renaming ID that
     /// names something the new model still has (a version hash modifier, or names swapped) is no
     /// rename.
