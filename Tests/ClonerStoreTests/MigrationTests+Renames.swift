@@ -221,6 +221,31 @@ extension MigrationTests {
         #expect(try place.open(model: model(keepingCode: true)).preparation == .unchanged)
     }
 
+    /// A binary attribute renamed through `originalName` takes its index (and PostgreSQL its
+    /// constraint) along: laid out as a new store is, and removable later once empty.
+    @Test(arguments: StoreBackendKind.available) func aRenamedBinaryAttributeTakesItsBlobIndexAlong(_ kind: StoreBackendKind) throws {
+        func model(_ icon: AttributeDescription?) -> DataModel {
+            DataModel(entities: [
+                EntityDescription(
+                    name: "Note", attributes: [AttributeDescription(name: "title", type: .string, isOptional: true)] + (icon.map { [$0] } ?? []))
+            ])
+        }
+        let place = try StorePlace(kind)
+        try place.open(model: model(AttributeDescription(name: "icon", type: .binary, isOptional: true))).save(
+            ChangeSet(inserts: [ChangeSet.Insert(entity: "Note", attributes: ["icon": .binary(Data([9]))])]))
+        let renamed = model(AttributeDescription(name: "picture", type: .binary, isOptional: true, originalName: "icon"))
+        let store = try place.open(model: renamed)
+        #expect(try store.object("Note", 1)?.attributes["picture"] == .binary(Data([9])))
+        let freshPlace = try StorePlace(kind)
+        #expect(try Self.layout(store, kind) == Self.layout(try freshPlace.open(model: renamed), kind))
+
+        try store.save(ChangeSet(updates: [ChangeSet.Update(entity: "Note", id: 1, attributes: ["picture": .null])]))
+        let removed = try place.open(model: model(nil))
+        #expect(try removed.object("Note", 1)?.attributes["picture"] == nil)
+        let withoutPlace = try StorePlace(kind)
+        #expect(try Self.layout(removed, kind) == Self.layout(try withoutPlace.open(model: model(nil)), kind))
+    }
+
     // MARK: - plans
 
     /// The renames run first and are the whole plan when nothing else changed: on SQLite an index

@@ -116,8 +116,22 @@ extension SQLDialect {
     /// A reference column's constraint, added after its table. Checked at COMMIT (deferred), as
     /// a declared reference is.
     static func referenceStatement(_ foreignKey: ForeignKeyDescription) -> String {
-        "ALTER TABLE \(quoted(foreignKey.entity)) ADD CONSTRAINT \(quoted(identifier("\(foreignKey.entity)_\(foreignKey.column)_ref")))"
+        "ALTER TABLE \(quoted(foreignKey.entity)) ADD CONSTRAINT \(quoted(identifier(referenceConstraintName(entity: foreignKey.entity, column: foreignKey.column))))"
             + " FOREIGN KEY (\(quoted(foreignKey.column))) REFERENCES \(quoted(foreignKey.referencedEntity))(\"_id\") DEFERRABLE INITIALLY DEFERRED"
+    }
+
+    /// The names of the constraints `referenceStatement` and `blobColumnStatements` add, before
+    /// `identifier`.
+    static func referenceConstraintName(entity: String, column: String) -> String { "\(entity)_\(column)_ref" }
+
+    static func blobReferenceConstraintName(entity: String, column: String) -> String { "\(entity)_\(column)_blobref" }
+
+    /// Renames a constraint `referenceStatement` or `blobColumnStatements` added (`name` as made
+    /// up, before `identifier`) after its table, column or attribute was renamed; none where
+    /// references are declared with their columns, which gives them no name.
+    static func renameConstraintStatements(on table: String, from name: String, to newName: String) -> [String] {
+        guard !declaresReferences, name != newName else { return [] }
+        return ["ALTER TABLE \(quoted(table)) RENAME CONSTRAINT \(quoted(identifier(name))) TO \(quoted(identifier(newName)))"]
     }
 
     /// What a binary column needs beside its table: its index and, where references are not
@@ -126,7 +140,7 @@ extension SQLDialect {
     /// written, which is what keeps a concurrent sweep from deleting that blob.
     static func blobColumnStatements(entity: String, column: String) -> [String] {
         let constraint =
-            "ALTER TABLE \(quoted(entity)) ADD CONSTRAINT \(quoted(identifier("\(entity)_\(column)_blobref")))"
+            "ALTER TABLE \(quoted(entity)) ADD CONSTRAINT \(quoted(identifier(blobReferenceConstraintName(entity: entity, column: column))))"
             + " FOREIGN KEY (\(quoted(column))) REFERENCES \(quoted(StoreSchema.blobTable)) (\"hash\")"
         return (declaresReferences ? [] : [constraint]) + [blobIndexStatement(entity: entity, column: column)]
     }

@@ -163,7 +163,8 @@ extension SchemaMigrator {
         }
 
         /// An attribute the new model keeps: a rename (its unique index dropped under the old name
-        /// and made again), a unique flag that changed, a column that becomes required.
+        /// and made again, a binary column's index and constraint renamed with it), a unique flag
+        /// that changed, a column that becomes required.
         private func keptAttributeSteps(previous: AttributeDescription, attribute: AttributeDescription) -> [Step] {
             let entity = entity.name
             var steps: [Step] = []
@@ -171,6 +172,7 @@ extension SchemaMigrator {
                 if previous.isUnique { steps.append(.sql(dropIndex(Dialect.uniqueIndexName(entity: entity, attribute: previous.name)))) }
                 steps.append(.sql("ALTER TABLE \(quoted(entity)) RENAME COLUMN \(quoted(previous.name)) TO \(quoted(attribute.name))"))
                 if attribute.isUnique { steps.append(.createUniqueIndex(entity: entity, attribute: attribute.name)) }
+                if attribute.type == .binary { steps += renamedBlobColumnSteps(from: previous.name, to: attribute.name) }
             } else if previous.isUnique != attribute.isUnique {
                 steps.append(
                     attribute.isUnique
@@ -181,6 +183,22 @@ extension SchemaMigrator {
                 steps.append(.requireNoNulls(entity: entity, column: attribute.name))
             }
             return steps
+        }
+
+        /// A binary column's index and constraint are named after it: they follow its rename, so
+        /// that a later removal drops the index (SQLite cannot drop an indexed column) and a new
+        /// attribute of the old name gets its own.
+        private func renamedBlobColumnSteps(from column: String, to newColumn: String) -> [Step] {
+            let entity = entity.name
+            return Dialect.renameIndex(
+                Dialect.identifier(StoreSchema.blobIndexName(entity: entity, column: column)),
+                to: Dialect.identifier(StoreSchema.blobIndexName(entity: entity, column: newColumn)),
+                creating: Dialect.blobIndexStatement(entity: entity, column: newColumn)
+            ).map(Step.sql)
+                + Dialect.renameConstraintStatements(
+                    on: entity, from: Dialect.blobReferenceConstraintName(entity: entity, column: column),
+                    to: Dialect.blobReferenceConstraintName(entity: entity, column: newColumn)
+                ).map(Step.sql)
         }
 
         // MARK: - spellings

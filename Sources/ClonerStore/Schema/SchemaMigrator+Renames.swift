@@ -61,7 +61,8 @@ extension SchemaMigrator {
                     steps += Dialect.renameIndex(index, to: newIndex, creating: Dialect.indexStatements(now)[0]).map(Step.sql)
                 }
                 steps += renameConstraint(
-                    "\(foreignKey.entity)_\(foreignKey.column)_ref", to: "\(now.entity)_\(now.column)_ref", of: table)
+                    Dialect.referenceConstraintName(entity: foreignKey.entity, column: foreignKey.column),
+                    to: Dialect.referenceConstraintName(entity: now.entity, column: now.column), of: table)
                 return steps
             case .foreignKeyOnDestination(let column, _):
                 guard let inverse = relationship.inverseName,
@@ -118,7 +119,9 @@ extension SchemaMigrator {
                     to: Dialect.identifier(StoreSchema.blobIndexName(entity: newName, column: attribute.name)),
                     creating: Dialect.blobIndexStatement(entity: newName, column: attribute.name)
                 ).map(Step.sql)
-                steps += renameConstraint("\(entity.name)_\(attribute.name)_blobref", to: "\(newName)_\(attribute.name)_blobref", of: newName)
+                steps += renameConstraint(
+                    Dialect.blobReferenceConstraintName(entity: entity.name, column: attribute.name),
+                    to: Dialect.blobReferenceConstraintName(entity: newName, column: attribute.name), of: newName)
             }
             return steps
         }
@@ -155,14 +158,8 @@ extension SchemaMigrator {
             "ALTER TABLE \(quoted(table)) RENAME COLUMN \(quoted(column)) TO \(quoted(newColumn))"
         }
 
-        /// Where references are constraints added apart, they are named after their table and
-        /// column; elsewhere they have no name to follow.
         private func renameConstraint(_ name: String, to newName: String, of table: String) -> [Step] {
-            guard !Dialect.declaresReferences, name != newName else { return [] }
-            return [
-                .sql(
-                    "ALTER TABLE \(quoted(table)) RENAME CONSTRAINT \(quoted(Dialect.identifier(name))) TO \(quoted(Dialect.identifier(newName)))")
-            ]
+            Dialect.renameConstraintStatements(on: table, from: name, to: newName).map(Step.sql)
         }
     }
 }
