@@ -254,6 +254,8 @@ struct CoreDataModelMapper {
             refuse(node, entity, name, "deletion rule \(rule) is not one of Nullify, Cascade, Deny, No Action")
         }
         if let userInfo = userInfo(of: node) { relationship["userInfo"] = userInfo }
+        // Kept as saved: the store's migrator reads it as a rename only when no current property
+        // has that name, as an attribute's becomes `originalName` only then (swapped names).
         if let renaming = node.attributes["elementID"], renaming != name { relationship["renamingID"] = .string(renaming) }
         return .object(relationship)
     }
