@@ -150,9 +150,16 @@ extension PostgreSQLCloneSession {
     /// The map's index by parent serves only the push of a self-following attribute down a chain
     /// of clones (`PostgreSQLGraphCopySQL.followPropagation`), so it is made only for a model with
     /// such an attribute: every map fill would keep it up, for every row, with no reader.
+    ///
+    /// The session commits only locally outside transactions: its work tables are dropped as it
+    /// ends, and on a primary being shut down for a switchover that drop would otherwise wait for
+    /// a synchronous standby that has just been promoted, holding the shutdown up for good. Temporary
+    /// tables hold nothing a standby needs; every write transaction sets the server's own level
+    /// back for its COMMIT (`PostgreSQLConnection.transaction`).
     static func workTablesDDL(for schema: StoreSchema) -> String {
         let chains = schema.model.entities.contains { entity in entity.attributes.contains { $0.cloneRule.followParent == $0.name } }
         return """
+            SET synchronous_commit = local;
             CREATE TEMP TABLE IF NOT EXISTS "_clone_walk" (seq int8 NOT NULL, cp int4 NOT NULL, ent int4 NOT NULL, \
             id int8 NOT NULL, via int4 NOT NULL, pent int4, pid int8, ver int8);
             CREATE TEMP TABLE IF NOT EXISTS "_clone_map" (cp int4 NOT NULL, ent int4 NOT NULL, old int8 NOT NULL, new int8 NOT NULL, \

@@ -26,7 +26,9 @@ extension PostgreSQLConnection {
         participant: (any PostgreSQLCommitParticipant)? = nil, _ body: () throws -> T
     ) throws -> T {
         precondition(!isInTransactionBlock && !isInTransaction, "nested transaction on \(redactedURI)")
-        try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : ""))
+        // A write commits at the durability the server is configured for, whatever the session
+        // chose for what it does outside transactions (`PostgreSQLCloneSession.workTablesDDL`).
+        try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : "; SET LOCAL synchronous_commit TO DEFAULT"))
         isInTransactionBlock = true
         var committed = false
         defer {
