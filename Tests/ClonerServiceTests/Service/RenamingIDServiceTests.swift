@@ -99,12 +99,27 @@ struct RenamingIDServiceTests {
         let clones = try #require(try await renamed.get("/memos/\(one)/clones").json()["data"] as? [[String: Any]])
         #expect(clones.compactMap { F.int($0["id"]) } == [earlierClone], "the lineage follows the entity")
 
+        let dry = try await renamed.post("/memos/\(one)/clone", #"{"dryRun": true}"#)
+        #expect(dry.status == 200, "\(dry.text)")
         let cloned = try await renamed.post("/memos/\(one)/clone", #"{"returnIds": true}"#)
         #expect(cloned.status == 201, "\(cloned.text)")
+        #expect(F.counts(try dry.json()["created"]) == F.counts(try cloned.json()["created"]), "the dry run agrees: \(dry.text)")
+        #expect(F.counts(try cloned.json()["linked"]) == ["Folder": 1, "Tag": 2], "\(cloned.text)")
         let cloneID = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]))
         let clone = try await renamed.get("/memos/\(cloneID)").json()
         #expect(F.int(clone["parent"]) == folder && Set(F.ints(clone["labels"]) ?? []) == [red, blue], "the clone shares the links: \(clone)")
         #expect(Set(F.ints(try await renamed.get("/tags/\(blue)").json()["memos"]) ?? []) == [one, earlierClone, cloneID])
+
+        // A graph exported under the new names comes back in as a new memo with its links (its
+        // folder and tags made anew: they have no natural key to be found by).
+        let document = try await renamed.get("/memos/\(one)/export")
+        #expect(document.status == 200 && document.text.contains(#""Memo""#), "\(document.text.prefix(400))")
+        let imported = try await renamed.importGraph("memos", document.text, query: "createMissing=true")
+        #expect(imported.status == 201, "\(imported.text)")
+        let importedID = try #require(F.int((try imported.json()["clone"] as? [String: Any])?["id"]))
+        let importedMemo = try await renamed.get("/memos/\(importedID)").json()
+        #expect(importedMemo["title"] as? String == "one" && F.ints(importedMemo["labels"])?.count == 2, "\(importedMemo)")
+        #expect(F.int(importedMemo["parent"]) != nil && F.ints(importedMemo["seeAlso"])?.count == 1, "\(importedMemo)")
         await second.stop()
 
         let third = try await TestService.start(directory: directory.url, backend: backend, overrides: .init(modelPath: after), sharedDatabase: shared)
