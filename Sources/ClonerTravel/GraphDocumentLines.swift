@@ -5,7 +5,7 @@ import Foundation
 /// every line is checked on its own here (its JSON, its members, its values against the header's
 /// types); what needs other lines (refs named twice, owners first, counts) is `GraphDocumentCheck`'s.
 struct GraphDocumentLines {
-    /// A property of the document mapped onto the target.
+    /// An entity of the document mapped onto the target, its properties by the document's names.
     struct HeaderEntity {
         var target: EntityDescription
         var attributes: [String: AttributeDescription] = [:]
@@ -18,6 +18,7 @@ struct GraphDocumentLines {
         var line: Int
         var entity: EntityDescription
         var ref: Int64
+        /// The target's entity name (`targetName(ofDocumentEntity:)`).
         var parent: (entity: String, ref: Int64)?
         /// Target attribute names.
         var attributes: [String: AttributeValue]
@@ -44,6 +45,8 @@ struct GraphDocumentLines {
     let root: EntityDescription
     /// `GraphImportOptions.maximumValueBytes`: the largest text or json value a line may bring.
     let maximumValueBytes: Int
+    /// By the document's entity names, which are older than the target's when a model version
+    /// renamed something since the export (`GraphDocumentNames`).
     private(set) var header: [String: HeaderEntity]?
     private var ended = false
 
@@ -120,62 +123,143 @@ struct GraphDocumentLines {
             case .integer(let ref)? = rootMembers["ref"]
         else { throw bad(line, "root", "expected {\"entity\": name, \"ref\": integer}") }
         guard case .object(let entities)? = members["entities"] else { throw bad(line, "entities", "expected an object") }
+        let names = GraphDocumentNames(model: model)
         var mapped: [String: HeaderEntity] = [:]
         var differences: [(property: String, message: String)] = []
+        /// The document's name of each target entity mapped so far: two names may not become one.
+        var documentNames: [String: String] = [:]
         for (name, description) in entities.sorted(by: { $0.key < $1.key }) {
             guard case .object(let fields) = description, case .object(let attributes)? = fields["attributes"],
                 case .object(let relationships)? = fields["relationships"]
             else {
                 throw bad(line, "entities.\(name)", "expected {\"attributes\": {...}, \"relationships\": {...}, \"key\": ...}")
             }
-            guard let target = model.entity(named: name) else {
+            let target: EntityDescription
+            switch names.entity(name) {
+            case .found(let entity): target = entity
+            case .missing:
                 differences.append((name, "the target model has no entity \(name)"))
+                continue
+            case .ambiguous(let claimants):
+                differences.append(
+                    (
+                        name,
+                        "entities \(GraphDocumentNames.list(claimants)) of the target have the same Renaming ID \(name): the document's \(name) could be either"
+                    ))
+                continue
+            }
+            if let other = documentNames.updateValue(name, forKey: target.name) {
+                differences.append((name, "the document's \(other) and \(name) are both the target's \(target.name)"))
                 continue
             }
             var entity = HeaderEntity(target: target)
-            for (attributeName, typeValue) in attributes.sorted(by: { $0.key < $1.key }) {
-                guard case .string(let typeName) = typeValue, let type = AttributeType(rawValue: typeName) else {
-                    throw bad(line, "entities.\(name).attributes.\(attributeName)", "expected an attribute type")
-                }
-                guard let attribute = target.attribute(named: attributeName) ?? target.attributes.first(where: { $0.originalName == attributeName }) else {
-                    differences.append(("\(name).\(attributeName)", "the target's \(name) has no attribute \(attributeName)"))
-                    continue
-                }
-                guard attribute.type == type else {
-                    differences.append(("\(name).\(attributeName)", "a \(type.rawValue) in the document, a \(attribute.type.rawValue) on the target"))
-                    continue
-                }
-                entity.attributes[attributeName] = attribute
-            }
-            for (relationshipName, shape) in relationships.sorted(by: { $0.key < $1.key }) {
-                guard case .object(let shapeFields) = shape, case .string(let destination)? = shapeFields["destination"],
-                    case .bool(let toMany)? = shapeFields["toMany"]
-                else {
-                    throw bad(line, "entities.\(name).relationships.\(relationshipName)", "expected {\"destination\": name, \"toMany\": bool}")
-                }
-                guard let relationship = target.relationship(named: relationshipName) else {
-                    differences.append(("\(name).\(relationshipName)", "the target's \(name) has no relationship \(relationshipName)"))
-                    continue
-                }
-                guard relationship.destination == destination, relationship.isToMany == toMany else {
-                    differences.append(
-                        (
-                            "\(name).\(relationshipName)",
-                            "a \(toMany ? "to-many" : "to-one") to \(destination) in the document, a \(relationship.isToMany ? "to-many" : "to-one") to \(relationship.destination) on the target"
-                        ))
-                    continue
-                }
-                entity.relationships[relationshipName] = relationship
-            }
+            try mapAttributes(attributes, of: name, into: &entity, names: names, line: line, differences: &differences)
+            try mapRelationships(relationships, of: name, into: &entity, names: names, line: line, differences: &differences)
             if case .array(let key)? = fields["key"] {
                 entity.key = key.compactMap(\.stringValue)
             }
             mapped[name] = entity
         }
         if !differences.isEmpty { throw GraphImportError.modelDifferences(differences) }
-        guard rootEntity == root.name else { throw GraphImportError.wrongCollection(expected: root.name, found: rootEntity) }
+        let rootTarget: String
+        if case .found(let entity) = names.entity(rootEntity) { rootTarget = entity.name } else { rootTarget = rootEntity }
+        guard rootTarget == root.name else { throw GraphImportError.wrongCollection(expected: root.name, found: rootEntity) }
         header = mapped
         return .header(rootRef: ref)
+    }
+
+    /// The header's attributes of the document's entity `name`, each mapped onto the target's
+    /// attribute of that name or renamed from it (`GraphDocumentNames`) and of the same type.
+    private func mapAttributes(
+        _ attributes: [String: JSONValue], of name: String, into entity: inout HeaderEntity, names: GraphDocumentNames, line: Int,
+        differences: inout [(property: String, message: String)]
+    ) throws {
+        let target = entity.target
+        var documentNames: [String: String] = [:]
+        for (attributeName, typeValue) in attributes.sorted(by: { $0.key < $1.key }) {
+            guard case .string(let typeName) = typeValue, let type = AttributeType(rawValue: typeName) else {
+                throw bad(line, "entities.\(name).attributes.\(attributeName)", "expected an attribute type")
+            }
+            let property = "\(name).\(attributeName)"
+            let attribute: AttributeDescription
+            switch names.attribute(attributeName, of: target) {
+            case .found(let found): attribute = found
+            case .missing:
+                differences.append((property, "the target's \(target.name) has no attribute \(attributeName)"))
+                continue
+            case .ambiguous(let claimants):
+                differences.append(
+                    (
+                        property,
+                        "attributes \(GraphDocumentNames.list(claimants)) of the target's \(target.name) have the same original name \(attributeName): the document's \(attributeName) could be either"
+                    ))
+                continue
+            }
+            guard attribute.type == type else {
+                differences.append((property, "a \(type.rawValue) in the document, a \(attribute.type.rawValue) on the target"))
+                continue
+            }
+            if let other = documentNames.updateValue(attributeName, forKey: attribute.name) {
+                differences.append((property, "the document's \(name).\(other) and \(property) are both the target's \(target.name).\(attribute.name)"))
+                continue
+            }
+            entity.attributes[attributeName] = attribute
+        }
+    }
+
+    /// The header's relationships of the document's entity `name`, each mapped onto the target's
+    /// relationship of that name or renamed from it (`GraphDocumentNames`), to the same
+    /// (perhaps renamed) destination with the same cardinality.
+    private func mapRelationships(
+        _ relationships: [String: JSONValue], of name: String, into entity: inout HeaderEntity, names: GraphDocumentNames, line: Int,
+        differences: inout [(property: String, message: String)]
+    ) throws {
+        let target = entity.target
+        var documentNames: [String: String] = [:]
+        for (relationshipName, shape) in relationships.sorted(by: { $0.key < $1.key }) {
+            guard case .object(let shapeFields) = shape, case .string(let destination)? = shapeFields["destination"],
+                case .bool(let toMany)? = shapeFields["toMany"]
+            else {
+                throw bad(line, "entities.\(name).relationships.\(relationshipName)", "expected {\"destination\": name, \"toMany\": bool}")
+            }
+            let property = "\(name).\(relationshipName)"
+            let relationship: RelationshipDescription
+            switch names.relationship(relationshipName, of: target) {
+            case .found(let found): relationship = found
+            case .missing:
+                differences.append((property, "the target's \(target.name) has no relationship \(relationshipName)"))
+                continue
+            case .ambiguous(let claimants):
+                differences.append(
+                    (
+                        property,
+                        "relationships \(GraphDocumentNames.list(claimants)) of the target's \(target.name) have the same Renaming ID \(relationshipName): the document's \(relationshipName) could be either"
+                    ))
+                continue
+            }
+            var destinationTarget = destination
+            if case .found(let renamed) = names.entity(destination) { destinationTarget = renamed.name }
+            guard relationship.destination == destinationTarget, relationship.isToMany == toMany else {
+                differences.append(
+                    (
+                        property,
+                        "a \(toMany ? "to-many" : "to-one") to \(destination) in the document, a \(relationship.isToMany ? "to-many" : "to-one") to \(relationship.destination) on the target"
+                    ))
+                continue
+            }
+            if let other = documentNames.updateValue(relationshipName, forKey: relationship.name) {
+                differences.append((property, "the document's \(name).\(other) and \(property) are both the target's \(relationship.qualifiedName)"))
+                continue
+            }
+            entity.relationships[relationshipName] = relationship
+        }
+    }
+
+    /// The target's name of an entity the document names (as the header mapped it): the lines
+    /// after the header speak of the target's entities. A name the header lacks stays as it is,
+    /// for the checks to refuse.
+    func targetName(ofDocumentEntity name: String) -> String {
+        header?[name]?.target.name ?? name
     }
 
     private func headerEntity(_ members: [String: JSONValue], line: Int) throws -> HeaderEntity {
@@ -227,7 +311,7 @@ struct GraphDocumentLines {
             guard case .string(let parentEntity)? = fields["entity"], case .integer(let parentRef)? = fields["ref"] else {
                 throw bad(line, "parent", "expected {\"entity\": name, \"ref\": integer} or null")
             }
-            parent = (parentEntity, parentRef)
+            parent = (targetName(ofDocumentEntity: parentEntity), parentRef)
         default: throw bad(line, "parent", "expected {\"entity\": name, \"ref\": integer} or null")
         }
         let values = try attributes(members["attributes"], of: entity, line: line)

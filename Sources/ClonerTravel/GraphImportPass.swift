@@ -212,8 +212,9 @@ struct GraphImportPass {
         var relationships: [String: RelationshipPlan] = [:]
         for relationship in entity.relationships {
             var otherSideWrites = false
+            // The header is by the document's names, which may be older than the target's.
             if let inverse = model.inverse(of: relationship), !relationship.isSelfInverse,
-                header[inverse.source]?.relationships[inverse.name] != nil
+                header.values.contains(where: { $0.target.name == inverse.source && $0.relationships.values.contains { $0.name == inverse.name } })
             {
                 otherSideWrites = !GraphImporter.writesPair(relationship, inverse)
             }

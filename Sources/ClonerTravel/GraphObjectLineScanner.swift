@@ -73,7 +73,8 @@ struct GraphObjectLineScanner {
             case .parent:
                 if takeLiteral("null") { break }
                 guard let value = parentMember() else { return nil }
-                parent = value
+                // Under the target's name, as `GraphDocumentLines.targetName(ofDocumentEntity:)` gives it.
+                parent = (header[value.entity]?.target.name ?? value.entity, value.ref)
             case .attributes:
                 guard seen & Member.kind.rawValue != 0, let entity, let values = attributeValues(of: entity) else { return nil }
                 attributes = values
