@@ -238,12 +238,17 @@ struct GraphDocumentLines {
                 continue
             }
             var destinationTarget = destination
-            if case .found(let renamed) = names.entity(destination) { destinationTarget = renamed.name }
+            var destinationNote = ""
+            switch names.entity(destination) {
+            case .found(let renamed): destinationTarget = renamed.name
+            case .ambiguous(let claimants): destinationNote = " (which could be the target's \(GraphDocumentNames.list(claimants, joinedBy: "or")))"
+            case .missing: break
+            }
             guard relationship.destination == destinationTarget, relationship.isToMany == toMany else {
                 differences.append(
                     (
                         property,
-                        "a \(toMany ? "to-many" : "to-one") to \(destination) in the document, a \(relationship.isToMany ? "to-many" : "to-one") to \(relationship.destination) on the target"
+                        "a \(toMany ? "to-many" : "to-one") to \(destination)\(destinationNote) in the document, a \(relationship.isToMany ? "to-many" : "to-one") to \(relationship.destination) on the target"
                     ))
                 continue
             }

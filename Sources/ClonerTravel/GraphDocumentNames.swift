@@ -48,7 +48,8 @@ struct GraphDocumentNames {
     }
 
     /// How a refusal names the claimants of an ambiguous old name: `Memo and Journal`.
-    static func list(_ names: [String]) -> String {
-        names.count <= 2 ? names.joined(separator: " and ") : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+    static func list(_ names: [String], joinedBy conjunction: String = "and") -> String {
+        names.count <= 2
+            ? names.joined(separator: " \(conjunction) ") : names.dropLast().joined(separator: ", ") + " \(conjunction) " + (names.last ?? "")
     }
 }
