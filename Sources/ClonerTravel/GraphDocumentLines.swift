@@ -126,7 +126,7 @@ struct GraphDocumentLines {
         let names = GraphDocumentNames(model: model)
         var mapped: [String: HeaderEntity] = [:]
         var differences: [(property: String, message: String)] = []
-        /// The document's name of each target entity mapped so far: two names may not become one.
+        // The document's name of each target entity mapped so far: two names may not become one.
         var documentNames: [String: String] = [:]
         for (name, description) in entities.sorted(by: { $0.key < $1.key }) {
             guard case .object(let fields) = description, case .object(let attributes)? = fields["attributes"],

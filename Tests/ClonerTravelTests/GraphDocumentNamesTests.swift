@@ -107,4 +107,22 @@ import Testing
             #expect(differences.first?.message.contains("first and second") == true, "\(differences)")
         }
     }
+
+    /// A document that has both the old and the new name of one entity (an export from a model
+    /// that had both) is not the renamed model's: its two entities would become one.
+    @Test func twoDocumentNamesForOneEntityAreAModelDifference() throws {
+        let fixture = try CloneFixture(modelJSON: Self.model, .sqlite)
+        let root = try #require(fixture.store.model.entity(named: "Box"))
+        let header = Self.oldHeader.replacingOccurrences(
+            of: #""entities":{"#, with: #""entities":{"Box":{"attributes":{"name":"string"},"relationships":{},"key":null},"#)
+        #expect(header != Self.oldHeader)
+        var importer = try GraphImporter(schema: fixture.store.schema, root: root, options: GraphImportOptions())
+        do {
+            try importer.feed(Array((header + "\n").utf8))
+            Issue.record("two names for Box were taken")
+        } catch GraphImportError.modelDifferences(let differences) {
+            #expect(differences.map(\.property) == ["Crate"])
+            #expect(differences.first?.message == "the document's Box and Crate are both the target's Box", "\(differences)")
+        }
+    }
 }
