@@ -86,6 +86,7 @@ start_keeper() {
 # The ports of nodes in state $1 (a SQL condition on reportedstate and goalstate).
 nodes_where() { monitor_sql "SELECT nodeport FROM pgautofailover.node WHERE $1 ORDER BY nodeid"; }
 primary_port() { nodes_where "reportedstate = goalstate AND reportedstate IN ('single','wait_primary','primary')" | head -1; }
+synchronous_primary_port() { nodes_where "reportedstate = 'primary' AND goalstate = 'primary'" | head -1; }
 secondary_port() { nodes_where "reportedstate = 'secondary' AND goalstate = 'secondary'" | head -1; }
 
 # Waits (up to $2 seconds) until the shell condition $1 holds.
@@ -299,7 +300,7 @@ revive() {
         log "restarted $name; waiting for it to rejoin as a secondary…"
     done
     [ $revived = 1 ] || { log "no killed node to revive"; return 0; }
-    wait_for '[ -n "$(secondary_port)" ] && [ -n "$(primary_port)" ]' 300 || die "no secondary within 300 s (see $dir/node*.log)"
+    wait_for '[ -n "$(secondary_port)" ] && [ -n "$(synchronous_primary_port)" ]' 300 || die "no secondary within 300 s (see $dir/node*.log)"
     log "primary 127.0.0.1:$(primary_port), secondary 127.0.0.1:$(secondary_port)"
 }
 
@@ -307,9 +308,19 @@ switchover() {
     load_dir "$@"
     local before
     before=$(primary_port)
+    # From wait_primary (a standby that just rejoined, synchronous replication still off)
+    # pg_auto_failover 2.0 promotes the standby while the old primary keeps taking writes for a
+    # few seconds, and those are rewound away: wait for both nodes to settle first.
+    wait_for '[ -n "$(secondary_port)" ] && [ -n "$(synchronous_primary_port)" ]' 120 \
+        || die "no primary with a synchronous secondary to switch over from: $(autoctl show state --pgdata "$pg/monitor")"
     autoctl perform switchover --pgdata "$pg/monitor" --wait 120 >>"$dir/switchover.log" 2>&1 \
         || die "pg_autoctl perform switchover failed (see $dir/switchover.log)"
     log "switched over: primary was 127.0.0.1:$before, is 127.0.0.1:$(primary_port)"
+    # The same gap when the primary dropped to wait_primary during the switchover itself.
+    if grep -qs 'does not know how to reach state "demote_timeout" from "wait_primary"' "$dir"/node*.log; then
+        log "warning: the old primary could not demote from wait_primary (a pg_auto_failover 2.0 gap): writes it" \
+            "acknowledged alone in the seconds before the monitor gave up on it were rewound away"
+    fi
 }
 
 # Stops the replicas (SIGTERM: they drain), then the keepers (SIGTERM: pg_autoctl stops its

@@ -70,6 +70,12 @@ package final class AutoFailoverFormation: @unchecked Sendable {
         /// Takes writes, and the monitor agrees.
         package var isPrimary: Bool { reported == assigned && AutoFailoverFormation.primaryStates.contains(reported) }
         package var isSecondary: Bool { reported == "secondary" && assigned == "secondary" }
+        /// A primary whose commits wait for its standby again. Until then (`wait_primary`, just
+        /// after the standby rejoined) its commits are its own, and a switchover asked for then
+        /// promotes the standby while the old primary still takes writes: pg_auto_failover 2.0's
+        /// keeper cannot reach `demote_timeout` from `wait_primary`, so it keeps serving until
+        /// the monitor gives up on it, and its writes of those seconds are rewound away.
+        package var isSynchronousPrimary: Bool { reported == "primary" && assigned == "primary" }
         package var description: String { "\(port): \(reported) → \(assigned)" }
     }
 
@@ -186,6 +192,18 @@ package final class AutoFailoverFormation: @unchecked Sendable {
         }
     }
 
+    /// Whether a keeper was told to demote its node from `wait_primary` and could not: pg_auto_failover
+    /// 2.0 has no way from `wait_primary` to `demote_timeout`, so a switchover that meets a
+    /// primary dropping to `wait_primary` (its standby briefly reported unhealthy, as a starved
+    /// machine makes it) promotes the standby while the old primary still takes writes, alone,
+    /// until the monitor gives up on it — and its writes of those seconds are rewound away.
+    package var keeperCouldNotDemoteFromWaitPrimary: Bool {
+        nodePorts.contains { port in
+            let log = (try? String(contentsOf: directory.appendingPathComponent("node-\(port).log"), encoding: .utf8)) ?? ""
+            return log.contains(#"does not know how to reach state "demote_timeout" from "wait_primary""#)
+        }
+    }
+
     /// Waits until a node other than the one on `port` takes writes; its port.
     @discardableResult
     package func waitForPrimary(otherThan port: Int, timeout: Duration = .seconds(180)) throws -> Int {
@@ -197,11 +215,12 @@ package final class AutoFailoverFormation: @unchecked Sendable {
         return promoted!
     }
 
-    /// Waits until one node is primary and the other its secondary.
+    /// Waits until one node is primary with synchronous replication on and the other its
+    /// secondary: the state a switchover must start from (`NodeState.isSynchronousPrimary`).
     package func waitUntilPrimaryAndSecondary(timeout: Duration = .seconds(300)) throws {
         try waitFor("a primary and a secondary", timeout: timeout) {
             let nodes = state()
-            return nodes.count == 2 && nodes.contains(where: \.isPrimary) && nodes.contains(where: \.isSecondary)
+            return nodes.count == 2 && nodes.contains(where: \.isSynchronousPrimary) && nodes.contains(where: \.isSecondary)
         }
     }
 

@@ -43,23 +43,13 @@ struct FailoverEndToEndTests {
             try formation.revive(nodeAt: killedPort)
             try formation.waitUntilPrimaryAndSecondary()
         }
-        // Under clone load the old primary may never finish its fast shutdown, so the switchover
-        // stalls: backends stopped while their COMMIT waited for the synchronous standby drop
-        // their session's temporary tables (the clone's work tables) on the way out, in a
-        // transaction whose commit waits for that standby again — which, being promoted, no
-        // longer replicates. Said as a known issue, so the crash half above still gates; every
-        // other check of the switchover still fails the test.
-        try await withKnownIssue(
-            "a switchover under clone load can stall on backends that wait for the promoted standby", isIntermittent: true
+        let switchover = try await Self.throughDisruption(
+            "switchover", service: service, noteID: noteID, formationLostWrites: { formation.keeperCouldNotDemoteFromWaitPrimary }
         ) {
-            let switchover = try await Self.throughDisruption("switchover", service: service, noteID: noteID) {
-                try formation.switchover()
-                return "switched over to node \(formation.state().first(where: \.isPrimary)?.port ?? 0)"
-            }
-            print("switchover: \(switchover)")
-        } matching: { issue in
-            (issue.error as? AutoFailoverFormationError)?.message.contains("waiting for a synchronous standby") == true
+            try formation.switchover()
+            return "switched over to node \(formation.state().first(where: \.isPrimary)?.port ?? 0)"
         }
+        print("switchover: \(switchover)")
         #expect(service.isRunning, "the same process served throughout")
     }
 
@@ -90,8 +80,13 @@ struct FailoverEndToEndTests {
     /// primary again, describing what happened) after about two seconds of acknowledged clones,
     /// waits until clones are acknowledged again, runs three seconds more, and checks everything
     /// the clients, the database and the log saw.
+    ///
+    /// `formationLostWrites`: whether the formation itself kept a demoted primary taking writes
+    /// (`AutoFailoverFormation.keeperCouldNotDemoteFromWaitPrimary`); then the clones it
+    /// acknowledged and rewound away are a known issue of pg_auto_failover, and only the
+    /// exactly-once check is said as one.
     static func throughDisruption(
-        _ what: String, service: ServiceProcess, noteID: Int,
+        _ what: String, service: ServiceProcess, noteID: Int, formationLostWrites: @escaping @Sendable () -> Bool = { false },
         disrupt: @escaping @Sendable () throws -> String
     ) async throws -> Outcome {
         let notesBefore = try await service.count("Note")
@@ -99,7 +94,9 @@ struct FailoverEndToEndTests {
         let load = CloneLoad(port: service.port, noteID: noteID, clients: clients)
         load.start()
         do {
-            return try await observe(load, through: what, service: service, disrupt: disrupt, notesBefore: notesBefore, linesBefore: linesBefore)
+            return try await observe(
+                load, through: what, service: service, disrupt: disrupt, formationLostWrites: formationLostWrites, notesBefore: notesBefore,
+                linesBefore: linesBefore)
         } catch {
             _ = try? await Blocking.run { load.stop(timeout: .seconds(30)) }
             throw error
@@ -109,7 +106,7 @@ struct FailoverEndToEndTests {
     /// The part of `throughDisruption` that runs while the clients clone.
     static func observe(
         _ load: CloneLoad, through what: String, service: ServiceProcess, disrupt: @escaping @Sendable () throws -> String,
-        notesBefore: Int, linesBefore: Int
+        formationLostWrites: @Sendable () -> Bool, notesBefore: Int, linesBefore: Int
     ) async throws -> Outcome {
         let loaded = ContinuousClock.now
         try await eventually("clones acknowledged for two seconds before the \(what)", timeout: .seconds(120)) {
@@ -132,7 +129,16 @@ struct FailoverEndToEndTests {
         // in progress under this replica's renewed lease.
         #expect(stopped, "a client never saw its last clone acknowledged: \(describe(refusals.filter { $0.status == 409 }, in: load))")
 
-        try await checkExactlyOnce(load, service: service, notesBefore: notesBefore)
+        if formationLostWrites() {
+            await withKnownIssue(
+                "pg_auto_failover 2.0 promoted the standby while the old primary, stuck in wait_primary, still took writes",
+                isIntermittent: true
+            ) {
+                try await checkExactlyOnce(load, service: service, notesBefore: notesBefore)
+            }
+        } else {
+            try await checkExactlyOnce(load, service: service, notesBefore: notesBefore)
+        }
         #expect(!refusals.contains { $0.status == 500 }, "no 500 at all")
         // 409 `in_progress` is the answer, with `Retry-After`, to a key still held until the
         // next lease tick gives back what the lost database could not take.
