@@ -43,9 +43,8 @@ struct FailoverEndToEndTests {
             try formation.revive(nodeAt: killedPort)
             try formation.waitUntilPrimaryAndSecondary()
         }
-        let switchover = try await Self.throughDisruption(
-            "switchover", service: service, noteID: noteID, formationLostWrites: { formation.keeperCouldNotDemoteFromWaitPrimary }
-        ) {
+        let lostWrites: @Sendable () -> Bool = { formation.keeperCouldNotDemoteFromWaitPrimary }
+        let switchover = try await Self.throughDisruption("switchover", service: service, noteID: noteID, formationLostWrites: lostWrites) {
             try formation.switchover()
             return "switched over to node \(formation.state().first(where: \.isPrimary)?.port ?? 0)"
         }
