@@ -61,6 +61,10 @@ struct ModelDraft {
         /// Attribute names per `uniqueTogether` group; only well-formed groups are kept.
         var uniqueTogether: [[String]] = []
         var renamingID: String?
+        /// The entity this one inherits from (Core Data's parent entity), as the file names it.
+        var parent: String?
+        /// An entity with no objects of its own, only its sub-entities'.
+        var isAbstract = false
 
         var effectiveCollection: String? { collection ?? name.map(EntityDescription.defaultCollection(for:)) }
 

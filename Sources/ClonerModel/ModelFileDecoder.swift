@@ -4,7 +4,7 @@
 /// `ModelValidator`'s. Every problem is recorded and decoding goes on, so one run reports them all.
 struct ModelFileDecoder {
     static let modelFields = ["entities"]
-    static let entityFields = ["name", "collection", "attributes", "relationships", "uniqueTogether", "renamingID"]
+    static let entityFields = ["name", "collection", "attributes", "relationships", "uniqueTogether", "renamingID", "parent", "abstract"]
     static let attributeFields = ["name", "type", "bits", "optional", "default", "unique", "originalName", "renamingID", "userInfo"]
     static let relationshipFields = [
         "name", "destination", "toMany", "ordered", "inverse", "deleteRule", "optional", "renamingID", "userInfo", "minCount", "maxCount",
@@ -60,6 +60,8 @@ struct ModelFileDecoder {
         checkFields(fields, known: Self.entityFields, at: location)
         entity.collection = string(fields, "collection", at: location)
         entity.renamingID = string(fields, "renamingID", at: location, nullable: true)
+        entity.parent = string(fields, "parent", at: location, nullable: true)
+        entity.isAbstract = bool(fields, "abstract", default: false, at: location)
         for (index, element) in array(fields, "attributes", at: location).enumerated() {
             if let attribute = decodeAttribute(element, at: location.field("attributes").element(index)) {
                 entity.attributes.append(attribute)

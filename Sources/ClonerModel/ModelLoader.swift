@@ -46,13 +46,17 @@ public enum ModelLoader {
         root: JSONValue, path: String?, keys: CloneRuleKeys, refusals: [ModelProblem], sourceMap: CoreDataSourceMap? = nil
     ) throws(ModelError) -> DataModel {
         var decoder = ModelFileDecoder(keys: keys)
-        let draft = decoder.decode(root)
+        var draft = decoder.decode(root)
+        let declared = draft
+        let inheritance = draft.resolveInheritance()
         var validator = ModelValidator(draft: draft, keys: keys)
-        validator.validate()
-        var found = decoder.problems + validator.problems
+        // Until the inheritance is settled the entities and their properties are not: the rest
+        // of validation would only echo its problems.
+        if inheritance.isEmpty { validator.validate() }
+        var found = decoder.problems + inheritance + validator.problems
         if let sourceMap { found = found.map(sourceMap.locate) }
         let problems = refusals + found
-        guard problems.isEmpty else { throw ModelError(path: path, problems: inFileOrder(problems, draft: draft)) }
+        guard problems.isEmpty else { throw ModelError(path: path, problems: inFileOrder(problems, draft: declared)) }
         return validator.model()
     }
 

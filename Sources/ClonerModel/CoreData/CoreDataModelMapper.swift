@@ -39,14 +39,13 @@ struct CoreDataModelMapper {
 
     mutating func map(_ model: XMLNode) -> JSONValue {
         let entities = model.children(named: "entity")
-        let parents = Set(entities.compactMap { $0.attributes["parentEntity"] })
         var mapped: [JSONValue] = []
         // Configurations, fetch request templates and Xcode's diagram layout (`<elements>`) are
         // siblings of the entities that describe no stored data: they are not read.
         for (index, entity) in entities.enumerated() {
             let path = "entities[\(index)]"
             sourceMap.lines[path] = entity.line
-            mapped.append(map(entity: entity, path: path, isParent: parents.contains(entity.attributes["name"] ?? "")))
+            mapped.append(map(entity: entity, path: path))
         }
         return ["entities": .array(mapped)]
     }
@@ -60,7 +59,7 @@ struct CoreDataModelMapper {
         refusals.append(problem)
     }
 
-    private mutating func map(entity node: XMLNode, path: String, isParent: Bool) -> JSONValue {
+    private mutating func map(entity node: XMLNode, path: String) -> JSONValue {
         let name = node.attributes["name"]
         var entity: [String: JSONValue] = [:]
         if let name {
@@ -73,13 +72,9 @@ struct CoreDataModelMapper {
             entity["collection"] = .string(collection)
         }
         if let renaming = node.attributes["elementID"], renaming != name { entity["renamingID"] = .string(renaming) }
-        if let parent = node.attributes["parentEntity"] {
-            refuse(
-                node, name, nil,
-                "entity inheritance (parent entity \(parent)) cannot be represented; flatten the entity into its own attributes and relationships")
-        } else if isParent {
-            refuse(node, name, nil, "entity inheritance (other entities name this one as their parent) cannot be represented")
-        }
+        // Inheritance as the model file spells it (`ModelDraft.resolveInheritance`).
+        if let parent = node.attributes["parentEntity"] { entity["parent"] = .string(parent) }
+        if node.attributes["isAbstract"] == "YES" { entity["abstract"] = .bool(true) }
         let propertyNames = Set(node.children.compactMap { $0.name == "attribute" || $0.name == "relationship" ? $0.attributes["name"] : nil })
         var attributes: [JSONValue] = []
         var relationships: [JSONValue] = []

@@ -12,7 +12,7 @@ struct CoreDataSourceMap: Sendable {
         "name": "Name", "type": "Type", "bits": "Type", "optional": "Optional", "default": "Default Value",
         "unique": "Constraints", "uniqueTogether": "Constraints", "originalName": "Renaming ID", "renamingID": "Renaming ID",
         "destination": "Destination", "toMany": "Type", "ordered": "Ordered", "inverse": "Inverse", "deleteRule": "Delete Rule",
-        "collection": "User Info key collection",
+        "collection": "User Info key collection", "parent": "Parent Entity", "abstract": "Abstract Entity",
     ]
 
     /// `contents:12`, the file and line an editor opens.
