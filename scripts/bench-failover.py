@@ -47,9 +47,27 @@ class Service:
             connection.request(method, path, body=None if body is None else json.dumps(body),
                                headers={**self.headers, **(headers or {})})
             response = connection.getresponse()
-            return response.status, dict(response.getheaders()), response.read()
+            # Header names are case-insensitive (RFC 9110 §5.1), and haproxy passes them on
+            # lower-cased: keyed lower-case here.
+            return response.status, {name.lower(): value for name, value in response.getheaders()}, response.read()
         finally:
             connection.close()
+
+
+def problem_code(body):
+    """The problem's `code`, or what the body was when it was no problem document (a proxy's page)."""
+    try:
+        return json.loads(body or b"{}").get("code")
+    except ValueError:
+        return "not JSON: " + body[:40].decode("utf-8", "replace").replace("\n", " ")
+
+
+def readiness_reason(body):
+    """What a /readyz 503 said, or the start of the body when it is not Cloner's (a proxy's)."""
+    try:
+        return json.loads(body).get("reason", "")[:60]
+    except ValueError:
+        return "not JSON: " + body[:40].decode("utf-8", "replace")
 
 
 def main():
@@ -89,23 +107,23 @@ def main():
                         answers[("no answer", type(error).__name__)] += 1
                     time.sleep(0.5)
                     continue
-                code = None if status in (200, 201) else json.loads(body or b"{}").get("code")
+                code = None if status in (200, 201) else problem_code(body)
                 with lock:
                     answers[(status, code)] += 1
                     timeline.append((time.time(), status))
-                    if status == 503 and "Retry-After" not in headers:
+                    if status == 503 and "retry-after" not in headers:
                         answers[("503 without Retry-After", code)] += 1
                 if status in (200, 201):
                     with lock:
                         acknowledged.append(json.loads(body)["clone"]["id"])
                     break
-                time.sleep(min(float(headers.get("Retry-After", "1")), 1.0) / 4)
+                time.sleep(min(float(headers.get("retry-after", "1")), 1.0) / 4)
 
     def poll_readiness():
         while time.time() < stop_at:
             try:
                 status, _, body = service.request("GET", "/readyz", timeout=15)
-                reason = json.loads(body).get("reason", "")[:60] if status != 200 else ""
+                reason = readiness_reason(body) if status != 200 else ""
                 with lock:
                     readiness[(status, reason)] += 1
             except OSError:

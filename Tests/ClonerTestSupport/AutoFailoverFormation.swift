@@ -98,7 +98,7 @@ package final class AutoFailoverFormation: @unchecked Sendable {
         }
         var ports: [Int] = []
         while ports.count < 3 {
-            let port = try Self.freePort()
+            let port = try FreePort.take()
             if !ports.contains(port) { ports.append(port) }
         }
         monitorPort = ports[0]
@@ -469,26 +469,6 @@ package final class AutoFailoverFormation: @unchecked Sendable {
         }
         chmod(directory.path, 0o700)
         return directory
-    }
-
-    /// A TCP port nothing is bound to on any address, from below Linux's ephemeral range so that
-    /// outgoing connections do not take it meanwhile.
-    private static func freePort() throws -> Int {
-        for _ in 0..<200 {
-            let port = Int.random(in: 20_000..<32_000)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = INADDR_ANY
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            if bound == 0 { return port }
-        }
-        throw AutoFailoverFormationError("no free port found in 20000-31999")
     }
 
     /// Runs one statement as `postgres` on the node or monitor at `port`; its rows as text.
