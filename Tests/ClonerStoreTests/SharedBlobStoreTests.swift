@@ -261,6 +261,34 @@ import Testing
     }
 }
 
+extension SharedBlobStoreTests {
+    /// A SQLite migration cut off after its first batch (the column set aside, 500 values moved
+    /// and cleared from it, the format version not yet written) picks up where it stopped.
+    @Test func aBlobMigrationCutOffOnSQLiteResumesWhereItStopped() throws {
+        let place = try StorePlace(.sqlite)
+        let model = StoreFixtures.notesModel()
+        let values: [Data?] = (0..<1_100).map { Data("value \($0 % 300)".utf8) }
+        try Self.writeOldLayout(place, model: model, values: values)
+        guard case .sqlite(let path) = place.location else { return }
+        let connection = try SQLiteConnection(path: path)
+        for statement in SQLiteDialect.blobTableStatements { try connection.execute(statement) }
+        try connection.execute("ALTER TABLE \"Note\" RENAME COLUMN \"data\" TO \"_old_data\"")
+        try connection.execute("ALTER TABLE \"Note\" ADD COLUMN \"data\" BLOB REFERENCES \"_cloner_blobs\"(\"hash\")")
+        let first = try #require(try SQLiteStore.moveBinaryValues(of: "Note", column: "data", aside: "_old_data", after: .min, on: connection))
+        #expect(first.moved == SQLiteStore.blobMigrationBatch)
+
+        let lines = LockedLines()
+        let store = try IncrementalStore(location: place.location, model: model, maximumConnections: 4, log: { lines.append($0) })
+        #expect(lines.all.contains { $0.contains("moving 600 values of Note.data") }, "only the rows not yet moved: \(lines.all)")
+        let notes = try store.read { context in
+            try context.fetchObjects(entity: "Note", ids: try context.fetchIDs(FetchRequest(entity: "Note")))
+        }
+        #expect(notes.map { $0.attributes["data"] } == values.map { $0.map(AttributeValue.binary) ?? .null })
+        #expect(try Self.blobCount(store) == 300)
+        #expect(try store.read { try $0.checkBlobs(limit: 10) }.isEmpty)
+    }
+}
+
 /// Log lines collected from whichever thread writes them.
 final class LockedLines: @unchecked Sendable {
     // @unchecked: every access to `lines` goes through `lock`.

@@ -28,9 +28,17 @@ protocol StoreOpening {
     static func isDuplicateFailure(_ error: any Error) -> Bool
     /// Stores the blobs of the model's binary defaults, before a migration writes their keys.
     static func storeDefaultBlobs(_ schema: StoreSchema, on connection: Connection) throws
-    /// Moves the binary values of a store written before shared blobs into the blob tables
-    /// (docs/architecture.md#shared-blobs), reporting progress through `log`.
-    static func migrateToBlobs(connection: Connection, model: DataModel, log: (String) -> Void) throws
+    /// Whether `table` has a column named `column`: a blob migration interrupted on SQLite left
+    /// its column set aside (`migrateToBlobs`).
+    static func hasColumn(_ column: String, inTable table: String, on connection: Connection) throws -> Bool
+    /// The blob migration's one step the two databases take differently: the next batch of
+    /// `entity`'s rows after `_id` `last` whose old `aside` column holds bytes, stored as blobs
+    /// and their keys written to `column`; nil when no such row is left. (PostgreSQL hashes and
+    /// chunks a range of rows inside the server, in three set-based statements; SQLite stores
+    /// each value through its blob writer and clears `aside`, so a resumed migration skips it.)
+    static func moveBinaryValues(
+        of entity: String, column: String, aside: String, after last: Int64, on connection: Connection
+    ) throws -> (moved: Int, last: Int64)?
     /// Creates the service's tables, or brings those of an older version up to date.
     static func prepareServiceTables(on connection: Connection) throws
 }
