@@ -89,6 +89,7 @@ struct EntityInheritanceServiceTests {
             #expect(items.count == 2, "the note's items went with it; its clone's stay")
             let openAPI = try await client.get("/openapi.yaml")
             #expect(openAPI.status == 200 && openAPI.text.contains("/pages/{id}") && !openAPI.text.contains("/records"))
+            try OpenAPIValidator.validate(openAPI.body)
         }
     }
 
