@@ -197,12 +197,22 @@ package final class AutoFailoverFormation: @unchecked Sendable {
     /// primary dropping to `wait_primary` (its standby briefly reported unhealthy, as a starved
     /// machine makes it) promotes the standby while the old primary still takes writes, alone,
     /// until the monitor gives up on it — and its writes of those seconds are rewound away.
-    package var keeperCouldNotDemoteFromWaitPrimary: Bool {
+    /// Only what the keepers logged after `mark` (`keeperLogMark`) counts: the same line from an
+    /// earlier disruption says nothing of this one.
+    package func keeperCouldNotDemoteFromWaitPrimary(since mark: [Int: Int]) -> Bool {
         nodePorts.contains { port in
-            let log = (try? String(contentsOf: directory.appendingPathComponent("node-\(port).log"), encoding: .utf8)) ?? ""
-            return log.contains(#"does not know how to reach state "demote_timeout" from "wait_primary""#)
+            let log = (try? Data(contentsOf: keeperLog(port))) ?? Data()
+            let since = String(decoding: log.dropFirst(mark[port] ?? 0), as: UTF8.self)
+            return since.contains(#"does not know how to reach state "demote_timeout" from "wait_primary""#)
         }
     }
+
+    /// How far each node's keeper log reaches now, by port.
+    package func keeperLogMark() -> [Int: Int] {
+        Dictionary(uniqueKeysWithValues: nodePorts.map { port in (port, (try? Data(contentsOf: keeperLog(port)))?.count ?? 0) })
+    }
+
+    private func keeperLog(_ port: Int) -> URL { directory.appendingPathComponent("node-\(port).log") }
 
     /// Waits until a node other than the one on `port` takes writes; its port.
     @discardableResult

@@ -43,7 +43,8 @@ struct FailoverEndToEndTests {
             try formation.revive(nodeAt: killedPort)
             try formation.waitUntilPrimaryAndSecondary()
         }
-        let lostWrites: @Sendable () -> Bool = { formation.keeperCouldNotDemoteFromWaitPrimary }
+        let mark = formation.keeperLogMark()
+        let lostWrites: @Sendable () -> Bool = { formation.keeperCouldNotDemoteFromWaitPrimary(since: mark) }
         let switchover = try await Self.throughDisruption("switchover", service: service, noteID: noteID, formationLostWrites: lostWrites) {
             try formation.switchover()
             return "switched over to node \(formation.state().first(where: \.isPrimary)?.port ?? 0)"
