@@ -1,3 +1,4 @@
+import ClonerConcurrency
 import ClonerServiceTestSupport
 import ClonerTestSupport
 import Foundation
@@ -28,13 +29,21 @@ struct BlobResourceEndToEndTests {
         let id = try #require(F.int(created["_id"]))
         // Clones in flight when the process dies: each commits whole or not at all. They go on
         // until the kill, so the probe below cannot miss them however the machine is loaded.
-        let clones = Task { while !Task.isCancelled { _ = try? await client.post("/notes/\(id)/clone", #"{"copies":20}"#) } }
-        try await eventually("a clone in flight (cloner_jobs_in_flight)", timeout: .seconds(60)) {
-            try await client.metric("cloner_jobs_in_flight") >= 1
+        // Sender and probe run on threads of their own: with the whole suite running, the
+        // cooperative pool may not give a task a turn for as long as the probe waits.
+        let stopped = LockedValue(false)
+        Thread {
+            while !stopped.withLock({ $0 }) { _ = try? client.requestNow("POST", "/notes/\(id)/clone", body: #"{"copies":20}"#) }
+        }.start()
+        defer { stopped.withLock { $0 = true } }
+        try await Blocking.run {
+            try eventuallyBlocking("a clone in flight (cloner_jobs_in_flight)", timeout: .seconds(60)) {
+                try client.metricNow("cloner_jobs_in_flight") >= 1
+            }
+            service.signal(SIGKILL)
         }
-        service.signal(SIGKILL)
+        stopped.withLock { $0 = true }
         _ = await service.waitForExit(timeout: .seconds(10))
-        clones.cancel()
 
         let arguments = ["check-store", "--database", service.databaseLocation, "--model", ServiceProcess.sampleModelPath]
         let clean = try await ServiceProcess.run(arguments, in: directory.url)
