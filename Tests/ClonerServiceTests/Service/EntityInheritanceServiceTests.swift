@@ -93,6 +93,34 @@ struct EntityInheritanceServiceTests {
         }
     }
 
+    /// The same as Xcode saves it (Tests/Fixtures/CoreData/Library.xcdatamodeld): books and films
+    /// under an abstract work under an abstract record, the rules in the record's User Info.
+    @Test("a Core Data model with abstract parents, served", arguments: StoreBackendKind.available)
+    func aCoreDataHierarchyIsServed(_ backend: StoreBackendKind) async throws {
+        let bundle = repositoryRoot.appendingPathComponent("Tests/Fixtures/CoreData/Library.xcdatamodeld").path
+        try await TestService.withService(backend: backend, overrides: .init(modelPath: bundle)) { service in
+            let client = service.client
+            let shelf = try #require(F.int(try await client.create("shelfs", #"{"label": "classics"}"#)["_id"]))
+            let uuid = UUID().uuidString
+            let book = try await client.create(
+                "books", #"{"uuid": "\#(uuid)", "title": "Emma", "pages": 474, "shelves": [\#(shelf)], "chapters": [{"heading": "I"}, {"heading": "II"}]}"#)
+            let bookID = try #require(F.int(book["_id"]))
+            let film = try await client.create("films", #"{"title": "Emma", "minutes": 124, "shelves": [\#(shelf)]}"#)
+            #expect(film["_entity"] as? String == "Film" && F.int(film["minutes"]) == 124, "\(film)")
+            let films = try #require(try await client.get("/films?where.title=Emma").json()["data"] as? [[String: Any]])
+            #expect(films.count == 1)
+
+            let cloned = try await client.post("/books/\(bookID)/clone", "{}")
+            #expect(cloned.status == 201, "\(cloned.text)")
+            let answer = try cloned.json()
+            #expect(F.counts(answer["created"]) == ["Book": 1, "Chapter": 2] && F.counts(answer["linked"]) == ["Shelf": 1], "\(cloned.text)")
+            let copyID = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]))
+            let copy = try await client.get("/books/\(copyID)").json()
+            #expect(copy["title"] as? String == "Emma" && F.ints(copy["shelves"]) == [shelf], "\(copy)")
+            #expect(copy["uuid"] as? String != nil && (copy["uuid"] as? String)?.uppercased() != uuid.uppercased(), "the record's rule: \(copy)")
+        }
+    }
+
     @Test("an attribute added to an abstract parent and a new leaf migrate every leaf", arguments: StoreBackendKind.available)
     func versionsOfTheHierarchyMigrate(_ backend: StoreBackendKind) async throws {
         let directory = try TemporaryDirectory()
