@@ -157,7 +157,8 @@ struct LifecycleEndToEndTests {
     /// (`watcher`) asks, so that a poll takes a round trip rather than a psql process: on a loaded
     /// machine a process per poll let a whole copy pass between two polls. Blocking: the caller
     /// polls on a thread of its own, never waiting for a turn of the cooperative pool between polls.
-    static func cloneIsCopying(_ client: ServiceClient, job: String, watcher: PostgreSQLConnection?) throws -> Bool {
+    static func cloneIsCopying(_ client: ServiceClient, job: String, watcher: PostgreSQLConnection?, file: SQLiteConnection?) throws -> Bool {
+        if let file { return Self.holdsTheWriteLock(file) }
         guard let watcher else {
             return try client.requestNow("GET", job).json()["status"] as? String == "running"
         }
@@ -166,6 +167,22 @@ struct LifecycleEndToEndTests {
             SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() \
             AND state IN ('active', 'idle in transaction') AND query LIKE '%\\_clone\\_%'
             """)[0].int64(0) != 0
+    }
+
+    /// SQLite's copy holds the file's write lock from its BEGIN IMMEDIATE to its COMMIT, which a
+    /// second connection sees at once (`BEGIN IMMEDIATE` busy, no waiting) without a round trip
+    /// through the loaded server, whose answer could come after a whole copy. Held for 30 ms in a
+    /// row it is the copy, not the quick write of a job's row or lease.
+    static func holdsTheWriteLock(_ file: SQLiteConnection) -> Bool {
+        let started = ContinuousClock.now
+        while ContinuousClock.now - started < .milliseconds(30) {
+            if (try? file.execute("BEGIN IMMEDIATE")) != nil {
+                try? file.execute("ROLLBACK")
+                return false
+            }
+            usleep(500)
+        }
+        return true
     }
 
     @Test(
@@ -204,10 +221,11 @@ struct LifecycleEndToEndTests {
             let lastJob: String
             (sawCopying, lastJob) = try await Blocking.run {
                 let watcher = try watched.map { try PostgreSQLConnection(uri: $0) }
+                let file = try backend == .sqlite ? SQLiteConnection(path: database, options: .init(busyTimeoutMilliseconds: 0)) : nil
                 let deadline = ContinuousClock.now + .seconds(60)
                 var last = ""
                 while ContinuousClock.now < deadline {
-                    if try Self.cloneIsCopying(client, job: job, watcher: watcher) { return (true, last) }
+                    if try Self.cloneIsCopying(client, job: job, watcher: watcher, file: file) { return (true, last) }
                     let polled = try client.requestNow("GET", job)
                     last = polled.text
                     let status = try polled.json()["status"] as? String
