@@ -185,17 +185,45 @@ struct LifecycleEndToEndTests {
         return true
     }
 
+    /// Starts the clone asynchronously and polls, on a thread of its own, until it is seen
+    /// copying or has ended; answers what it saw, the job's location and the job as last read.
+    static func startAndWatchClone(
+        _ client: ServiceClient, note: Int, backend: StoreBackendKind, database: String
+    ) async throws -> (copying: Bool, job: String, last: String) {
+        let accepted = try await client.post("/notes/\(note)/clone", nil, headers: [("Prefer", "respond-async")])
+        #expect(accepted.status == 202)
+        let job = try #require(accepted.header("Location"))
+        let watched = backend == .postgreSQL ? database : nil
+        let (copying, last) = try await Blocking.run {
+            let watcher = try watched.map { try PostgreSQLConnection(uri: $0) }
+            let file = try backend == .sqlite ? SQLiteConnection(path: database, options: .init(busyTimeoutMilliseconds: 0)) : nil
+            let deadline = ContinuousClock.now + .seconds(60)
+            var last = ""
+            while ContinuousClock.now < deadline {
+                if try Self.cloneIsCopying(client, job: job, watcher: watcher, file: file) { return (true, last) }
+                let polled = try client.requestNow("GET", job)
+                last = polled.text
+                let status = try polled.json()["status"] as? String
+                if status != "queued" && status != "running" { break }
+                usleep(2_000)
+            }
+            return (false, last)
+        }
+        return (copying, job, last)
+    }
+
     @Test(
         "kill -9 in the middle of a large clone: after restart the clone is whole or absent, the source unchanged, the database intact, the job failed or succeeded with it",
         arguments: StoreBackendKind.available)
     func crashDuringClone(backend: StoreBackendKind) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        // Large enough (400,001 objects) that the copy outlasts the polling below on a loaded
-        // machine: both stores copy 80,001 objects in well under a second.
+        // Large enough (400,001 objects) that the copy mostly outlasts the polling below on a
+        // loaded machine: both stores copy 80,001 objects in well under a second.
         let items = 200_000
-        var jobLocation = ""
+        var jobLocation = "", lastJob = ""
         var sawCopying = false
+        var finishedBeforeSeen = 0
         let database: String
         let noteID: Int
         let fingerprint: String
@@ -213,26 +241,15 @@ struct LifecycleEndToEndTests {
             var holder = try (backend == .postgreSQL ? PostgreSQLConnection(uri: database) : nil)
             try holder?.execute("BEGIN; LOCK TABLE \"ItemData\" IN SHARE ROW EXCLUSIVE MODE")
             defer { try? holder?.execute("ROLLBACK") }
-            let accepted = try await client.post("/notes/\(noteID)/clone", nil, headers: [("Prefer", "respond-async")])
-            #expect(accepted.status == 202)
-            jobLocation = try #require(accepted.header("Location"))
-            let job = jobLocation, watched = backend == .postgreSQL ? database : nil
-            // The job as last polled, so a clone never seen copying says how it ended instead.
-            let lastJob: String
-            (sawCopying, lastJob) = try await Blocking.run {
-                let watcher = try watched.map { try PostgreSQLConnection(uri: $0) }
-                let file = try backend == .sqlite ? SQLiteConnection(path: database, options: .init(busyTimeoutMilliseconds: 0)) : nil
-                let deadline = ContinuousClock.now + .seconds(60)
-                var last = ""
-                while ContinuousClock.now < deadline {
-                    if try Self.cloneIsCopying(client, job: job, watcher: watcher, file: file) { return (true, last) }
-                    let polled = try client.requestNow("GET", job)
-                    last = polled.text
-                    let status = try polled.json()["status"] as? String
-                    if status != "queued" && status != "running" { break }
-                    usleep(2_000)
+            // A copy that ends between two polls (a starved test thread on a loaded machine) is
+            // whole and proves nothing here: clone again, counting it, until one is seen copying.
+            for _ in 0..<4 where !sawCopying {
+                if !jobLocation.isEmpty {
+                    #expect(lastJob.contains(#""status":"succeeded""#), "a clone not seen copying ended: \(lastJob)")
+                    finishedBeforeSeen += 1
                 }
-                return (false, last)
+                (sawCopying, jobLocation, lastJob) = try await Self.startAndWatchClone(
+                    client, note: noteID, backend: backend, database: database)
             }
             #expect(sawCopying, "the clone was never seen copying; the job last read: \(lastJob)")
             let running = try await client.get(jobLocation).json()
@@ -280,8 +297,10 @@ struct LifecycleEndToEndTests {
         // Whole or absent: every note owns all its items, and every item its ItemData. (On
         // PostgreSQL a transaction the killed server had not committed is rolled back with its
         // session; one whose COMMIT had gone out is whole, its job row with it.)
+        // The source, the clones that ended before one was seen copying, and the killed one or not.
         let notes = try await restarted.count("Note")
-        #expect(notes == 1 || notes == 2, "whole or absent: \(notes) notes")
+        let absent = 1 + finishedBeforeSeen
+        #expect(notes == absent || notes == absent + 1, "whole or absent: \(notes) notes")
         let perNote = try await restarted.sql("SELECT count(*) FROM \"Item\" GROUP BY note ORDER BY note;")
         #expect(perNote.split(separator: "\n").map(String.init) == Array(repeating: "\(items)", count: notes))
         #expect(try await restarted.count("Item") == notes * items)
@@ -291,11 +310,11 @@ struct LifecycleEndToEndTests {
 
         var job = try await client.get(jobLocation).json()
         let leaseDeadline = ContinuousClock.now + .seconds(10)
-        while notes == 1, job["status"] as? String != "failed", ContinuousClock.now < leaseDeadline {
+        while notes == absent, job["status"] as? String != "failed", ContinuousClock.now < leaseDeadline {
             try await Task.sleep(for: .milliseconds(100))
             job = try await client.get(jobLocation).json()
         }
-        if notes == 1 {
+        if notes == absent {
             #expect(job["status"] as? String == "failed", "an interrupted job reads as failed: \(job)")
             #expect((job["error"] as? [String: Any])?["code"] as? String == "job_interrupted")
         } else {
