@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Thread-safety: like `SQLiteConnection`, a connection is used by one thread or serial queue at a
 /// time (libpq allows a `PGconn` on any thread, never on two at once), so it is deliberately not
-/// `Sendable`; `PostgreSQLConnectionPool` hands each one out exclusively and is the `Sendable`
+/// `Sendable`; the pool (`StoreConnectionPool`) hands each one out exclusively and is the `Sendable`
 /// way to share connections.
 ///
 /// Statements use the extended protocol with binary parameters and binary results
@@ -57,7 +57,7 @@ package final class PostgreSQLConnection {
     /// command, whatever libpq's status says, until it is re-opened.
     var isBroken = false
     /// Which of the pool's generations opened this session: a node lost ends every session of the
-    /// generations before (`PostgreSQLConnectionPool`).
+    /// generations before (`StoreConnectionPool`).
     var poolGeneration = 0
 
     struct PreparedStatementKey: Hashable {

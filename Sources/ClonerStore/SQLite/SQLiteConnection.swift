@@ -23,6 +23,8 @@ package final class SQLiteConnection {
     let cloneSession = SQLiteCloneSession()
     /// The counter of `_cloner_row_number()` (`registerRowNumberFunction`).
     let rowNumbers = SQLiteRowNumbers()
+    /// Which of the pool's generations opened this connection (`StoreConnectionPool`).
+    var poolGeneration = 0
 
     package struct OpenOptions: Sendable {
         package var readOnly: Bool = false

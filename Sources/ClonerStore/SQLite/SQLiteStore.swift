@@ -44,8 +44,8 @@ final class SQLiteStore: StoreBackend {
         }
         let readerPath = path
         let entities = schema.model.entities.count
-        self.readers = SQLiteConnectionPool(maximumIdle: 8) { try SQLiteStore.openConnection(path: readerPath, readOnly: true, entities: entities) }
-        self.writers = SQLiteConnectionPool(maximumIdle: 2) { try SQLiteStore.openConnection(path: readerPath, readOnly: false, entities: entities) }
+        self.readers = SQLiteConnectionPool(path: path, maximumIdle: 8) { try SQLiteStore.openConnection(path: readerPath, readOnly: true, entities: entities) }
+        self.writers = SQLiteConnectionPool(path: path, maximumIdle: 2) { try SQLiteStore.openConnection(path: readerPath, readOnly: false, entities: entities) }
     }
 
     /// A connection to the file; a writer's with the work tables of a copy of a model of
@@ -96,8 +96,8 @@ final class SQLiteStore: StoreBackend {
     }
 
     func closeIdleConnections() {
-        readers.drain()
-        writers.drain()
+        readers.closeIdle()
+        writers.closeIdle()
     }
 
     /// Whether the file and its folder (where SQLite puts the WAL) can be written. Deliberately does
