@@ -44,8 +44,12 @@ final class SQLiteStore: StoreBackend {
         }
         let readerPath = path
         let entities = schema.model.entities.count
-        self.readers = SQLiteConnectionPool(path: path, maximumIdle: 8) { try SQLiteStore.openConnection(path: readerPath, readOnly: true, entities: entities) }
-        self.writers = SQLiteConnectionPool(path: path, maximumIdle: 2) { try SQLiteStore.openConnection(path: readerPath, readOnly: false, entities: entities) }
+        self.readers = SQLiteConnectionPool(path: path, maximumIdle: 8) {
+            try SQLiteStore.openConnection(path: readerPath, readOnly: true, entities: entities)
+        }
+        self.writers = SQLiteConnectionPool(path: path, maximumIdle: 2) {
+            try SQLiteStore.openConnection(path: readerPath, readOnly: false, entities: entities)
+        }
     }
 
     /// A connection to the file; a writer's with the work tables of a copy of a model of
