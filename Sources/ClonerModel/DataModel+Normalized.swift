@@ -4,7 +4,7 @@ import Foundation
 /// `GET /model` answers and what the fingerprint is taken over. Loading it again gives an equal model.
 extension DataModel: Encodable {
     public var normalizedJSON: JSONValue {
-        .object(["entities": .array(entities.map(\.normalizedJSON))])
+        .object(["entities": .array(abstractEntities.map(\.normalizedJSON) + entities.map(\.normalizedJSON))])
     }
 
     /// Indented, sorted-key JSON for people and `GET /model`. Build it once per loaded model; the

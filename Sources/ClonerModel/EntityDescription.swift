@@ -15,6 +15,12 @@ public struct EntityDescription: Sendable, Hashable {
     /// `originalName`. Core Data allows it to equal another current property's name (properties
     /// swapping names), so it is not refused for that: it then renames nothing.
     public var renamingID: String?
+    /// The abstract entity it inherits from, when it is part of an inheritance hierarchy.
+    public var parent: String?
+    /// The root of its inheritance hierarchy; nil outside any. Every concrete entity of one
+    /// hierarchy draws its `_id`s from one space, so an `_id` names one object of the hierarchy
+    /// (docs/architecture.md#relationships-into-a-hierarchy).
+    public var hierarchy: String?
 
     private var attributeIndex: [String: Int] = [:]
     private var relationshipIndex: [String: Int] = [:]
@@ -57,6 +63,18 @@ public struct EntityDescription: Sendable, Hashable {
 
     public func relationship(named name: String) -> RelationshipDescription? {
         relationshipIndex[name].map { relationships[$0] }
+    }
+
+    /// The stored parts of field `name` when it is a relationship declared into an inheritance
+    /// hierarchy (`RelationshipDeclaration`), in model order; empty for any other name.
+    public func relationshipParts(ofField name: String) -> [RelationshipDescription] {
+        relationships.filter { $0.isHierarchyPart && $0.fieldName == name }
+    }
+
+    /// The fields declared into an inheritance hierarchy, each once, in model order.
+    public var hierarchyFieldNames: [String] {
+        var seen: Set<String> = []
+        return relationships.filter(\.isHierarchyPart).map(\.fieldName).filter { seen.insert($0).inserted }
     }
 
     /// Whether `name` is any property (attribute or relationship) of the entity.

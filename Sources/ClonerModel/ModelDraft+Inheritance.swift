@@ -7,13 +7,14 @@ extension ModelDraft {
     /// rules in a parent's user info apply to every descendant because the descendant's property
     /// carries them.
     ///
-    /// That is all an abstract base needs when nothing points at it: shared attributes, and
-    /// relationships out of the hierarchy without an inverse. A relationship whose destination is
-    /// an abstract entity or one with sub-entities names objects of several entities, and a
-    /// concrete entity with sub-entities has objects of several entities in its collection; neither
-    /// has a store layout yet, so both are refused by name rather than stored with the wrong
-    /// meaning. Also refused: a parent that is no entity of the model, a cycle of parents, and a
-    /// sub-entity declaring a property its ancestors have (Core Data does not override).
+    /// A relationship whose destination is an abstract entity names objects of several concrete
+    /// entities: it is split into one stored relationship per concrete destination
+    /// (`splitRelationshipsIntoHierarchies`), and the concrete entities of one hierarchy share one
+    /// `_id` space (`hierarchy`), so an `_id` names one object of it. Refused: a concrete entity
+    /// with sub-entities (its collection would hold objects of several tables), a relationship to
+    /// an abstract entity with no concrete descendant (nothing could be linked), a parent that is
+    /// no entity of the model, a cycle of parents, and a sub-entity declaring a property its
+    /// ancestors have (Core Data does not override).
     ///
     /// Returns the problems; while there are any, the model is left as read, since the entities and
     /// properties the rest of validation checks are not settled.
@@ -40,19 +41,49 @@ extension ModelDraft {
                     ))
             }
             for relationship in entity.relationships {
-                guard let destination = relationship.destination, withoutObjects.contains(destination) else { continue }
-                let what =
-                    parents.contains(destination) ? "a parent entity (its objects are those of its sub-entities)" : "an abstract entity with no sub-entities"
+                guard let destination = relationship.destination, withoutObjects.contains(destination), !parents.contains(destination) else { continue }
                 problems.append(
                     ModelProblem(
                         entity: name, property: relationship.name, at: "\(relationship.path).destination",
-                        "destination \(destination) is \(what); a relationship to it is not stored yet: point it at a concrete entity"))
+                        "destination \(destination) is an abstract entity with no sub-entities: it has no objects to link; point it at a concrete entity"))
             }
         }
         guard problems.isEmpty else { return problems }
+        let paths = Dictionary(entities.compactMap { entity in entity.name.map { ($0, entity.path) } }, uniquingKeysWith: { first, _ in first })
+        abstractEntities = entities.compactMap { entity in
+            guard let name = entity.name, entity.isAbstract else { return nil }
+            let concrete = entities.filter { candidate in
+                !candidate.isAbstract && (chains[candidate.name ?? ""] ?? []).contains { $0.name == name }
+            }
+            let collection = entity.effectiveCollection ?? EntityDescription.defaultCollection(for: name)
+            return AbstractEntityDescription(name: name, collection: collection, parent: entity.parent, concreteEntities: concrete.compactMap(\.name))
+        }
         entities = entities.compactMap { entity in
             guard let name = entity.name, !entity.isAbstract else { return nil }
-            return inheriting(entity, from: chains[name] ?? [], problems: &problems)
+            var resolved = inheriting(entity, from: chains[name] ?? [], problems: &problems)
+            resolved.hierarchy = chains[name]?.first?.name
+            return resolved
+        }
+        guard problems.isEmpty else { return problems }
+        return checkAbstractCollections(paths: paths) + splitRelationshipsIntoHierarchies()
+    }
+
+    /// An abstract entity's read-only collection is a URL segment like any other: refused when it
+    /// shadows a service route or another entity's collection.
+    private func checkAbstractCollections(paths: [String: String]) -> [ModelProblem] {
+        var problems: [ModelProblem] = []
+        var taken = Dictionary(
+            entities.compactMap { entity in entity.effectiveCollection.map { ($0, entity.name ?? "") } }, uniquingKeysWith: { first, _ in first })
+        for abstract in abstractEntities {
+            if let problem = ModelValidator.collectionProblem(abstract.collection) {
+                problems.append(ModelProblem(entity: abstract.name, property: nil, at: "\(paths[abstract.name] ?? "").collection", problem))
+            } else if let other = taken[abstract.collection] {
+                problems.append(
+                    ModelProblem(
+                        entity: abstract.name, property: nil, at: "\(paths[abstract.name] ?? "").collection",
+                        "its collection \"\(abstract.collection)\" is \(other)'s too; set another \"collection\""))
+            }
+            taken[abstract.collection] = abstract.name
         }
         return problems
     }

@@ -38,6 +38,9 @@ struct ModelDraft {
         var cloneRule = RelationshipCloneRule()
         var minCount: Int?
         var maxCount: Int?
+        /// Set when the declaration points into an inheritance hierarchy and this is one stored
+        /// part of it, or its inverse is (`ModelDraft.splitRelationshipsIntoHierarchies`).
+        var declaration: RelationshipDeclaration?
 
         func description() -> RelationshipDescription? {
             guard let name, let destination else { return nil }
@@ -47,6 +50,7 @@ struct ModelDraft {
                 cloneRule: cloneRule)
             relationship.minCount = minCount
             relationship.maxCount = maxCount
+            relationship.declaration = declaration
             return relationship
         }
     }
@@ -65,6 +69,9 @@ struct ModelDraft {
         var parent: String?
         /// An entity with no objects of its own, only its sub-entities'.
         var isAbstract = false
+        /// The root of the inheritance hierarchy a concrete entity belongs to, once resolved: the
+        /// entities of one hierarchy share one `_id` space.
+        var hierarchy: String?
 
         var effectiveCollection: String? { collection ?? name.map(EntityDescription.defaultCollection(for:)) }
 
@@ -76,13 +83,20 @@ struct ModelDraft {
             let attributes = attributes.compactMap { $0.description() }
             let relationships = relationships.compactMap { $0.description() }
             guard attributes.count == self.attributes.count, relationships.count == self.relationships.count else { return nil }
-            return EntityDescription(
+            var description = EntityDescription(
                 name: name, collection: effectiveCollection, attributes: attributes, relationships: relationships,
                 uniqueTogether: uniqueTogether, renamingID: renamingID)
+            if let hierarchy {
+                description.parent = parent
+                description.hierarchy = hierarchy
+            }
+            return description
         }
     }
 
     var entities: [Entity] = []
+    /// The abstract entities, once inheritance is resolved and they have left `entities`.
+    var abstractEntities: [AbstractEntityDescription] = []
 
     func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
 }

@@ -335,6 +335,6 @@ struct ModelValidator {
             }
             return description
         }
-        return DataModel(entities: entities)
+        return DataModel(entities: entities, abstractEntities: draft.abstractEntities)
     }
 }

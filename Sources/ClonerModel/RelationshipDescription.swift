@@ -14,6 +14,9 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var renamingID: String?
     public var userInfo: [String: JSONValue]
     public var cloneRule: RelationshipCloneRule
+    /// What the model declared, when this relationship is one stored part of a relationship into
+    /// an inheritance hierarchy or the inverse of one (`RelationshipDeclaration`); nil otherwise.
+    public var declaration: RelationshipDeclaration?
 
     /// Name of the entity that declares this relationship; set by `DataModel`.
     public internal(set) var source: String = ""
@@ -45,6 +48,14 @@ public struct RelationshipDescription: Sendable, Hashable {
     }
 
     public var hasInverse: Bool { inverseName != nil }
+
+    /// The API's field this relationship is stored for: its own name, or the declared one of which
+    /// it is a part.
+    public var fieldName: String { declaration?.name ?? name }
+
+    /// Whether this is one stored part of a relationship declared into a hierarchy (its name is
+    /// not the field's).
+    public var isHierarchyPart: Bool { fieldName != name }
 
     /// A relationship that is its own inverse (`Person.spouse` ↔ `Person.spouse`, `Person.friends`):
     /// setting one side sets the other, so the store keeps both directions (docs/architecture.md#the-model-file).
