@@ -29,6 +29,10 @@ public protocol StoreContext: ServiceTablesContext {
     func version(entity: String, id: Int64) throws -> Int64?
     /// Which of `ids` exist in `entity`: one query, however many ids.
     func existingIDs(entity: String, ids: [Int64]) throws -> Set<Int64>
+    /// Which of `entities` (the concrete entities of one inheritance hierarchy, whose `_id`s are
+    /// one space) holds each of `ids`; ids none holds are left out. One query for them all
+    /// (docs/architecture.md#relationships-into-a-hierarchy).
+    func concreteEntities(ofIDs ids: [Int64], among entities: [String]) throws -> [Int64: String]
     /// Records of one entity by `_id`, in the order of `ids`, missing ones left out, held by
     /// position for an answer that writes them all (the read routes): one query for the rows
     /// (which reads binary values of up to 16 KiB) plus one per relationship stored elsewhere, and

@@ -159,7 +159,8 @@ public final class GraphRowWriter {
 
     /// A new `_id` for an object of `entity` the import creates.
     public func newID(_ entity: String) throws -> Int64 {
-        let state = state(entity)
+        // The entities of one inheritance hierarchy share one `_id` space, so one reservation.
+        let state = state(schema.model.entitiesSharingIDs(with: entity)[0])
         if state.reserved.isEmpty {
             // Blocks that double from one up to 1,024: a statement per block, never a query per
             // object, and a PostgreSQL sequence (which cannot give back what it issued) loses less

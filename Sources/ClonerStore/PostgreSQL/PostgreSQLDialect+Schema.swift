@@ -11,6 +11,11 @@ extension PostgreSQLDialect {
     /// References are constraints added once every table exists (`referenceStatements`): a
     /// table may name one created after it.
     static let declaresReferences = false
+    /// One sequence the hierarchy's tables take their ids from (each table's own identity
+    /// sequence is left unused): concurrent writers never get one id twice.
+    static func idSpaceStatements(hierarchy: String) -> [String] {
+        ["CREATE SEQUENCE IF NOT EXISTS \(PostgreSQLSchema.idSequence(hierarchy: hierarchy))"]
+    }
     /// Shortened with a hash past PostgreSQL's identifier limit, so two long names stay two indexes.
     static func identifier(_ name: String) -> String { PostgreSQLSchema.identifier(name) }
     static let indexColumnsLead = " "

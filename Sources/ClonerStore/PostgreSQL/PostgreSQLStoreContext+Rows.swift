@@ -8,17 +8,28 @@ import Foundation
 extension PostgreSQLStoreContext {
     /// From the identity sequence, in one statement: never handed out twice, even to concurrent
     /// writers; ascending as SQLite's would be.
+    /// An entity of an inheritance hierarchy takes them from the hierarchy's sequence
+    /// (`PostgreSQLSchema.idSequence`).
     func newIDs(entity: String, after last: Int64?, count: Int) throws -> [Int64] {
         var ids: [Int64] = []
         ids.reserveCapacity(count)
+        let shared = PostgreSQLSchema.idSequence(of: entity, in: schema.model)
         try run(
-            "SELECT nextval(pg_get_serial_sequence($1, '_id')) FROM generate_series(1, $2)",
-            [.text(quoted(entity)), .int8(Int64(count))]
+            shared == nil
+                ? "SELECT nextval(pg_get_serial_sequence($1, '_id')) FROM generate_series(1, $2)"
+                : "SELECT nextval($1::regclass) FROM generate_series(1, $2)",
+            [.text(shared ?? quoted(entity)), .int8(Int64(count))]
         ).forEachRow { ids.append($0.int64(0)) }
         return ids.sorted()
     }
 
+    /// Across an inheritance hierarchy: its sequence's and every one of its tables' highest.
     func highestIssuedID(entity: String) throws -> Int64 {
+        if let shared = PostgreSQLSchema.idSequence(of: entity, in: schema.model) {
+            let largest = schema.model.entitiesSharingIDs(with: entity).map { "coalesce((SELECT max(\"_id\") FROM \(quoted($0))), 0)" }
+            let sql = "SELECT greatest(coalesce(pg_sequence_last_value($1::regclass), 0), \(largest.joined(separator: ", ")))"
+            return try scalarInt64(sql, [.text(shared)]) ?? 0
+        }
         let sql = """
             SELECT greatest(coalesce(pg_sequence_last_value(pg_get_serial_sequence($1, '_id')::regclass), 0), \
             coalesce((SELECT max("_id") FROM \(quoted(entity))), 0))
@@ -27,9 +38,15 @@ extension PostgreSQLStoreContext {
     }
 
     /// `setval` is not undone by a rollback: a move that fails after it leaves the sequence
-    /// ahead, which only skips ids.
+    /// ahead, which only skips ids. A hierarchy's sequence only moves up: its tables are moved
+    /// one by one, each with its own highest.
     func issueIDs(above id: Int64, entity: String) throws {
         guard id > 0 else { return }
+        if let shared = PostgreSQLSchema.idSequence(of: entity, in: schema.model) {
+            try run(
+                "SELECT setval($1::regclass, greatest($2, coalesce(pg_sequence_last_value($1::regclass), 0)))", [.text(shared), .int8(id)])
+            return
+        }
         try run("SELECT setval(pg_get_serial_sequence($1, '_id'), $2)", [.text(quoted(entity)), .int8(id)])
     }
 

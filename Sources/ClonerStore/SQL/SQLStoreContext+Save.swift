@@ -27,8 +27,14 @@ extension SQLStoreContext {
         var indicesByEntity: [String: [Int]] = [:]
         for (index, insert) in changes.inserts.enumerated() { indicesByEntity[insert.entity, default: []].append(index) }
         let groups = indicesByEntity.sorted { $0.key < $1.key }
+        // Taken per `_id` space: the entities of one inheritance hierarchy share one, so theirs
+        // are taken together (none of them is written yet to move the highest).
+        var indicesBySpace: [String: [Int]] = [:]
+        for (index, insert) in changes.inserts.enumerated() {
+            indicesBySpace[model.entitiesSharingIDs(with: insert.entity)[0], default: []].append(index)
+        }
         var insertedIDs = [Int64](repeating: 0, count: changes.inserts.count)
-        for (name, indices) in groups {
+        for (name, indices) in indicesBySpace.sorted(by: { $0.key < $1.key }) {
             for (index, id) in zip(indices, try newIDs(entity: name, after: nil, count: indices.count)) { insertedIDs[index] = id }
         }
         for (name, indices) in groups {

@@ -12,12 +12,27 @@ extension SQLiteStoreContext {
         return Array(start..<start + Int64(count))
     }
 
+    /// Across its inheritance hierarchy, whose entities share one `_id` space: the highest any of
+    /// their tables issued (`SQLiteStoreContext.highestIssuedIDQuery`).
     func highestIssuedID(entity: String) throws -> Int64 {
-        let sql = """
-            SELECT max(coalesce((SELECT "seq" FROM sqlite_sequence WHERE "name" = ?1), 0), \
-            coalesce((SELECT max("_id") FROM \(quoted(entity))), 0))
-            """
-        return try connection.scalar(sql, [.text(entity)])?.int64 ?? 0
+        let tables = schema.model.entitiesSharingIDs(with: entity)
+        guard tables.count > 1 else {
+            let sql = """
+                SELECT max(coalesce((SELECT "seq" FROM sqlite_sequence WHERE "name" = ?1), 0), \
+                coalesce((SELECT max("_id") FROM \(quoted(entity))), 0))
+                """
+            return try connection.scalar(sql, [.text(entity)])?.int64 ?? 0
+        }
+        return try connection.scalar("SELECT " + Self.highestIssuedIDQuery(tables: tables), [])?.int64 ?? 0
+    }
+
+    /// The highest `_id` the tables of one `_id` space issued, as an expression: their
+    /// `sqlite_sequence` rows (ids of rows deleted since) and their largest rows.
+    static func highestIssuedIDQuery(tables: [String]) -> String {
+        let names = tables.map { "'" + $0 + "'" }.joined(separator: ", ")
+        let largest = tables.map { "coalesce((SELECT max(\"_id\") FROM \(quoted($0))), 0)" }
+        return "max(coalesce((SELECT max(\"seq\") FROM sqlite_sequence WHERE \"name\" IN (\(names))), 0), "
+            + largest.joined(separator: ", ") + ")"
     }
 
     /// SQLite moves an AUTOINCREMENT table's sequence past every `_id` inserted explicitly; this
