@@ -228,9 +228,17 @@ struct SQLiteGraphCopySQL: GraphCopySQLBuilder {
         // (cp, old) — appended, never sorted. The parent's clone is looked up here when its
         // entity's rows are already mapped (`parentUpdate` fills the rest afterwards).
         // The highest `_id` the table has used (AUTOINCREMENT never reuses one), once per statement.
-        let nextIDQuery = """
+        var nextIDQuery = """
             SELECT max(coalesce((SELECT max("_id") FROM \(table)), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = '\(entity.name)'), 0))
             """
+        // The entities of an inheritance hierarchy share one `_id` space: after the highest any
+        // of their tables issued, and after the ids this clone mapped for them before (their rows
+        // are inserted once every entity is mapped).
+        let sharing = model.entitiesSharingIDs(with: entity.name)
+        if sharing.count > 1 {
+            let mapped = sharing.filter { $0 != entity.name }.map { "coalesce((SELECT max(new) FROM \(Self.mapTable(of: tag($0)))), 0)" }
+            nextIDQuery = "SELECT max(\(SQLiteStoreContext.highestIssuedIDQuery(tables: sharing)), \(mapped.joined(separator: ", ")))"
+        }
         // The parent's clone only where a followed value reads it (`parentCloneReads`).
         let readsParent = parentCloneReads[entityTag] != nil
         // The objects with their first arrival, in id order: from the walk's rows (the lowest
