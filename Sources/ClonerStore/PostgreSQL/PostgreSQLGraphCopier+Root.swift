@@ -120,7 +120,10 @@ extension PostgreSQLGraphCopier {
             throw StoreError.incompatibleStore(
                 path: connection.redactedURI, reason: "the table \(schema.model.entities[missing].name) has no _id sequence")
         }
-        let known = sequences.compactMap { $0 }
+        // The entities of an inheritance hierarchy take their ids from its sequence instead.
+        let known = zip(schema.model.entities, sequences).map { entity, own in
+            PostgreSQLSchema.idSequence(of: entity.name, in: schema.model) ?? own!
+        }
         session.identitySequences = known
         return known
     }
