@@ -6,6 +6,14 @@ extension HTTPRequest {
     /// The entity the `{collection}` parameter names; a 404 listing the collections otherwise.
     func entity(in model: DataModel) throws(Problem) -> EntityDescription {
         let collection = parameter("collection") ?? ""
+        if let abstract = model.abstractEntity(forCollection: collection) {
+            let concrete = abstract.concreteEntities.compactMap { model.entity(named: $0).map { "/\($0.collection)" } }
+            throw Problem(
+                code: .methodNotAllowed,
+                detail:
+                    "\(abstract.name) is abstract: /\(collection) only lists and reads the objects of its concrete entities; create, change, delete, clone, export and import them in their own collections: \(concrete.joined(separator: ", "))"
+            )
+        }
         guard let entity = model.entity(forCollection: collection) else {
             throw Problem.notFound("no collection named \(collection); the collections are " + model.entities.map(\.collection).joined(separator: ", "))
         }

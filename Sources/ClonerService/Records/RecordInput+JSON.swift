@@ -58,7 +58,7 @@ extension RecordInput {
     /// Nested objects deeper than this are refused (the JSON parser's own limit is higher).
     static let maximumNesting = 32
 
-    private static func decodeObject(
+    static func decodeObject(
         _ members: [String: JSONValue], entity: EntityDescription, model: DataModel, mode: Mode,
         path: String, parentLink: String?, depth: Int, errors: inout [FieldError], links: inout [RecordLink]
     ) -> RecordInput {
@@ -114,13 +114,21 @@ extension RecordInput {
                 } catch {
                     errors.append(error)
                 }
-            } else if let relationship = entity.relationship(named: name) {
+            } else if let relationship = entity.relationship(named: name), !relationship.isHierarchyPart {
                 if name == parentLink {
                     errors.append(FieldError(field: field, message: "links to the enclosing object, which sets it; leave it out"))
                     continue
                 }
                 if let decoded = decodeRelationship(value, relationship, model: model, field: field, depth: depth, errors: &errors, links: &links) {
                     input.relationships[name] = decoded
+                }
+            } else if case let parts = entity.relationshipParts(ofField: name), !parts.isEmpty {
+                if let parentLink, parts.contains(where: { $0.name == parentLink }) {
+                    errors.append(FieldError(field: field, message: "links to the enclosing object, which sets it; leave it out"))
+                    continue
+                }
+                if let decoded = decodeHierarchyField(value, parts: parts, model: model, field: field, depth: depth, errors: &errors, links: &links) {
+                    input.hierarchyFields[name] = decoded
                 }
             } else {
                 errors.append(FieldError(field: field, message: "unknown field: \(entity.name) has no attribute or relationship named \"\(name)\""))
@@ -138,6 +146,11 @@ extension RecordInput {
             }
             for relationship in entity.relationships where relationship.name != parentLink && members[relationship.name] == nil {
                 if let problem = missingProblem(relationship) { errors.append(FieldError(field: input.fieldPath(relationship.name), message: problem)) }
+            }
+            for field in entity.hierarchyFieldNames where members[field] == nil {
+                let parts = entity.relationshipParts(ofField: field)
+                guard !parts.contains(where: { $0.name == parentLink }), let problem = missingProblem(declaredRelationship(parts)) else { continue }
+                errors.append(FieldError(field: input.fieldPath(field), message: problem))
             }
         }
         return input

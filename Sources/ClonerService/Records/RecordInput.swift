@@ -39,6 +39,9 @@ public struct RecordInput: Sendable, Hashable {
     public var attributes: [String: AttributeValue]
     /// By relationship name; only the relationships the body set.
     public var relationships: [String: RelationshipValue]
+    /// By field name, the fields declared into an inheritance hierarchy the body set, until the
+    /// store says which concrete entity each `_id` is of (`resolvingHierarchyFields`).
+    public var hierarchyFields: [String: HierarchyFieldValue] = [:]
     /// For a nested object: the name of its relationship that points back at the enclosing object
     /// (the inverse of the relationship it was nested in). The store sets that link itself; the
     /// body may not set it. nil for the top-level object or when there is no inverse.
@@ -73,6 +76,14 @@ public struct RecordInput: Sendable, Hashable {
     public var createdObjectCount: Int {
         var count = mode == .create ? 1 : 0
         for value in relationships.values {
+            switch value {
+            case .toOne(.new(let nested)?): count += nested.createdObjectCount
+            case .toMany(let references):
+                for case .new(let nested) in references { count += nested.createdObjectCount }
+            default: break
+            }
+        }
+        for value in hierarchyFields.values {
             switch value {
             case .toOne(.new(let nested)?): count += nested.createdObjectCount
             case .toMany(let references):

@@ -35,7 +35,7 @@ final class RecordsController: Sendable {
         self.recordKeys = RecordKeys.byEntity(model)
     }
 
-    private func keys(_ entity: EntityDescription) -> RecordKeys {
+    func keys(_ entity: EntityDescription) -> RecordKeys {
         guard let keys = recordKeys[entity.name] else { preconditionFailure("no record keys for \(entity.name)") }
         return keys
     }
@@ -43,6 +43,9 @@ final class RecordsController: Sendable {
     // MARK: GET /{collection}
 
     func list(_ request: HTTPRequest) throws -> HTTPResponse {
+        if let abstract = model.abstractEntity(forCollection: request.parameter("collection") ?? "") {
+            return try listAbstract(request, abstract)
+        }
         let entity = try request.entity(in: model)
         var fetch = FetchRequest(entity: entity.name, limit: RecordsController.defaultPageSize)
         var errors: [FieldError] = []
@@ -191,7 +194,7 @@ final class RecordsController: Sendable {
     }
 
     /// The same query with the cursor moved to `cursor` (any `after` or earlier cursor dropped).
-    private func nextPage(_ request: HTTPRequest, cursor: ListCursor) -> String {
+    func nextPage(_ request: HTTPRequest, cursor: ListCursor) -> String {
         var parts: [String] = []
         for item in request.queryItems where item.name != "after" && item.name != "cursor" {
             parts.append(RecordsController.percentEncoded(item.name) + "=" + RecordsController.percentEncoded(item.value))
@@ -229,12 +232,12 @@ final class RecordsController: Sendable {
         try checkWidth(request.body)
         let body = try readBody(request.body, entity: entity, mode: .create)
         if !body.problems.isEmpty { throw try refusal(body) }
-        let changes = body.input.changeSet()
-        let inlineBinaryBytes = inlineBinaryBytes
+        let inlineBinaryBytes = inlineBinaryBytes, model = model
         let records: StoredRecords
         do {
             records = try store.write { context -> StoredRecords in
-                let result = try context.save(changes)
+                let input = try body.input.resolvingHierarchyFields(in: context, model: model)
+                let result = try context.save(input.changeSet())
                 return try context.fetchRecords(entity: entity.name, ids: [result.insertedIDs[0]], inlineBinaryBytes: inlineBinaryBytes)
             }
         } catch let error as StoreError {
@@ -278,6 +281,9 @@ final class RecordsController: Sendable {
     // MARK: GET /{collection}/{id}
 
     func read(_ request: HTTPRequest) throws -> HTTPResponse {
+        if let abstract = model.abstractEntity(forCollection: request.parameter("collection") ?? "") {
+            return try readAbstract(request, abstract)
+        }
         let entity = try request.entity(in: model)
         let id = try request.objectID(of: entity)
         let inlineBinaryBytes = inlineBinaryBytes
@@ -317,10 +323,9 @@ final class RecordsController: Sendable {
         // precondition says (a stale version is a 412 only for a request that could succeed).
         if !body.problems.isEmpty { throw try refusal(body) }
         let expected = try RecordsController.expectedVersion(request)
-        let changes = input.changeSet(updating: id, expectedVersion: expected)
         let records: StoredRecords
         do {
-            records = try saveUpdate(input, changes: changes, id: id, entity: entity)
+            records = try saveUpdate(input, expectedVersion: expected, id: id, entity: entity)
         } catch let error as StoreError {
             guard case .danglingReference = error else { throw error }
             throw try refusal(body, otherwise: error)
@@ -330,8 +335,8 @@ final class RecordsController: Sendable {
     }
 
     /// Saves a PATCH's changes and reads the record back, in one write transaction.
-    private func saveUpdate(_ input: RecordInput, changes: ChangeSet, id: Int64, entity: EntityDescription) throws -> StoredRecords {
-        let inlineBinaryBytes = inlineBinaryBytes
+    private func saveUpdate(_ input: RecordInput, expectedVersion: Int64?, id: Int64, entity: EntityDescription) throws -> StoredRecords {
+        let inlineBinaryBytes = inlineBinaryBytes, model = model
         return try store.write { context -> StoredRecords in
             if let claimed = input.claimedVersion, let current = try context.version(entity: entity.name, id: id), claimed != current {
                 // A body's _version is not a precondition (that is If-Match, 412) but a value that
@@ -344,7 +349,8 @@ final class RecordsController: Sendable {
                     )
                 ])
             }
-            _ = try context.save(changes)
+            let resolved = try input.resolvingHierarchyFields(in: context, model: model)
+            _ = try context.save(resolved.changeSet(updating: id, expectedVersion: expectedVersion))
             return try context.fetchRecords(entity: entity.name, ids: [id], inlineBinaryBytes: inlineBinaryBytes)
         }
     }

@@ -19,9 +19,13 @@ extension StoredRecords {
             RecordJSONCoding.writeValue(attributes[attributeBase + offset], to: &writer)
         }
         let relationshipBase = index * keys.relationships.count
-        for (offset, key) in keys.relationships.enumerated() {
-            writer.key(encoded: key)
-            RecordJSONCoding.writeRelationship(relationships[relationshipBase + offset], to: &writer)
+        for field in keys.fields {
+            writer.key(encoded: field.key)
+            if field.parts.count == 1 {
+                RecordJSONCoding.writeRelationship(relationships[relationshipBase + field.parts[0]], to: &writer)
+            } else {
+                RecordJSONCoding.writeRelationship(merged(field, base: relationshipBase), to: &writer)
+            }
         }
         RecordJSONCoding.writeLongLists(
             entity: entity, id: ids[index],
@@ -30,6 +34,25 @@ extension StoredRecords {
         writeStoredBinaries(index, keys: keys, to: &writer)
         writeClonedFrom(index, keys: keys, to: &writer)
         writer.endObject()
+    }
+
+    /// A field declared into an inheritance hierarchy as one value: the to-one part that is set,
+    /// or every part's objects (an ordered list in each part's order, part after part; any other
+    /// in `_id` order, as the ids of one space).
+    private func merged(_ field: RelationshipField, base: Int) -> RelationshipValue {
+        var target: Int64?
+        var targets: [Int64] = []
+        var isToMany = false
+        for part in field.parts {
+            switch relationships[base + part] {
+            case .toOne(let id): target = target ?? id
+            case .toMany(let ids):
+                isToMany = true
+                targets += ids
+            }
+        }
+        guard isToMany else { return .toOne(target) }
+        return .toMany(field.isOrdered ? targets : targets.sorted())
     }
 
     /// Last, for a clone's root: `"_clonedFrom": {"entity": "Note", "id": 1}`, the object it was

@@ -1,0 +1,182 @@
+import ClonerService
+import ClonerServiceTestSupport
+import ClonerTestSupport
+import Foundation
+import Testing
+
+/// Relationships into an inheritance hierarchy, served on each store
+/// (docs/architecture.md#relationships-into-a-hierarchy): a field pointing at an abstract entity
+/// holds `_id`s of its concrete entities, read back on both ends; ids are unique across a
+/// hierarchy; an abstract entity's collection lists and reads them all; a clone copies each object
+/// as its own entity and re-points what points inside it.
+@Suite("Service: relationships into an inheritance hierarchy")
+struct HierarchyRelationshipServiceTests {
+    typealias F = EndToEndFixture
+
+    /// Tests/Fixtures/Hierarchy/Publishing.json: posts and pages under abstract `BasePost` and
+    /// `Content`; blogs (`posts`, ordered `featured`) and comments pointing at `BasePost`;
+    /// folders and smart folders nesting through their abstract `Collection`.
+    static func model() throws -> String {
+        try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/Hierarchy/Publishing.json"), encoding: .utf8)
+    }
+
+    static func data(_ response: ClientResponse) throws -> [[String: Any]] {
+        try #require(try response.json()["data"] as? [[String: Any]], "\(response.text)")
+    }
+
+    @Test("fields to an abstract parent are written and read on both ends", arguments: StoreBackendKind.available)
+    func fieldsToAnAbstractParent(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: try Self.model()) { service in
+            let client = service.client
+            let blog = try #require(F.int(try await client.create("blogs", #"{"name": "news"}"#)["_id"]))
+            let wrong = try await client.post("/comments", #"{"text": "x", "post": \#(blog)}"#)
+            #expect(wrong.status == 422 && wrong.text.contains("Comment.post: no BasePost with _id \(blog)"), "\(wrong.text)")
+            #expect(wrong.text.contains("a Blog has that _id"), "both entities named: \(wrong.text)")
+            let post = try #require(F.int(try await client.create("posts", #"{"title": "hello", "body": "b", "blog": \#(blog)}"#)["_id"]))
+            let page = try await client.create("pages", #"{"title": "about", "slug": "about", "blog": \#(blog), "previous": \#(post)}"#)
+            let pageID = try #require(F.int(page["_id"]))
+            #expect(page["_entity"] as? String == "Page" && F.int(page["previous"]) == post && F.int(page["blog"]) == blog, "\(page)")
+            #expect(pageID != post, "a post and a page never share an _id")
+
+            let onPage = try await client.create("comments", #"{"text": "nice", "post": \#(pageID)}"#)
+            #expect(F.int(onPage["post"]) == pageID && onPage.keys.allSatisfy { !$0.contains("__") }, "one field, no parts: \(onPage)")
+            let onPost = try #require(F.int(try await client.create("comments", #"{"text": "first", "post": \#(post)}"#)["_id"]))
+            let nested = try await client.create("comments", #"{"text": "new", "post": {"_entity": "Page", "title": "made here"}}"#)
+            let madePage = try #require(F.int(nested["post"]))
+            #expect(try await client.get("/pages/\(madePage)").json()["title"] as? String == "made here")
+
+            let readPage = try await client.get("/pages/\(pageID)").json()
+            #expect(F.ints(readPage["comments"]) == [try #require(F.int(onPage["_id"]))], "\(readPage)")
+            #expect(F.ints(try await client.get("/posts/\(post)").json()["comments"]) == [onPost])
+            #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == [post, pageID], "posts and pages in one list, in _id order")
+
+            let featured = try await client.patch("/blogs/\(blog)", #"{"featured": [\#(pageID), \#(post), \#(madePage)]}"#)
+            #expect(featured.status == 200, "\(featured.text)")
+            #expect(Set(F.ints(try featured.json()["featured"]) ?? []) == [pageID, post, madePage])
+            #expect(F.ints(try await client.get("/blogs/\(blog)").json()["featured"]) == [post, pageID, madePage], "ordered within each entity")
+
+            let moved = try await client.patch("/comments/\(onPost)", #"{"post": \#(pageID)}"#)
+            let movedPost = F.int(try moved.json()["post"])
+            #expect(moved.status == 200 && movedPost == pageID, "\(moved.text)")
+            #expect(F.ints(try await client.get("/posts/\(post)").json()["comments"]) == [], "the other part is emptied")
+            #expect(F.ints(try await client.get("/pages/\(pageID)").json()["comments"])?.count == 2)
+
+            let missing = try await client.post("/comments", #"{"text": "x"}"#)
+            #expect(missing.status == 422 && missing.text.contains("required relationship to BasePost is missing"), "\(missing.text)")
+            let unnamed = try await client.post("/comments", #"{"post": {"title": "t"}}"#)
+            #expect(unnamed.status == 422 && unnamed.text.contains(#"\"_entity\": one of Post, Page"#), "\(unnamed.text)")
+            let part = try await client.post("/comments", #"{"post__Post": \#(post)}"#)
+            #expect(part.status == 422 && part.text.contains("unknown field"), "a part is the store's, not a field: \(part.text)")
+            let listed = try await client.post("/blogs", #"{"name": "x", "posts": [\#(post), 999999]}"#)
+            #expect(listed.status == 422 && listed.text.contains("posts[1]"), "\(listed.text)")
+
+            let filtered = try Self.data(try await client.get("/pages?where.slug=about"))
+            #expect(filtered.compactMap { F.int($0["_id"]) } == [pageID])
+            #expect(try await client.delete("/pages/\(pageID)").status == 204)
+            #expect(try await client.get("/comments/\(onPost)").status == 404, "the page's comments went with it (cascade)")
+            #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == [post])
+        }
+    }
+
+    @Test("a self-reference through the abstract parent nests either concrete entity", arguments: StoreBackendKind.available)
+    func collectionsNestThroughTheirParent(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: try Self.model()) { service in
+            let client = service.client
+            let root = try #require(F.int(try await client.create("folders", #"{"name": "root"}"#)["_id"]))
+            let smart = try #require(F.int(try await client.create("smartfolders", #"{"name": "recent", "query": "q", "parent": \#(root)}"#)["_id"]))
+            let leaf = try await client.create(
+                "folders", #"{"name": "leaf", "parent": \#(smart), "subcollections": [{"_entity": "SmartFolder", "name": "deep"}]}"#)
+            let leafID = try #require(F.int(leaf["_id"]))
+            #expect(Set([root, smart, leafID]).count == 3)
+            #expect(F.ints(try await client.get("/folders/\(root)").json()["subcollections"]) == [smart])
+            let readSmart = try await client.get("/smartfolders/\(smart)").json()
+            #expect(F.int(readSmart["parent"]) == root && F.ints(readSmart["subcollections"]) == [leafID], "\(readSmart)")
+            let deep = try #require(F.ints(leaf["subcollections"])?.first)
+            #expect(F.int(try await client.get("/collections/\(deep)").json()["parent"]) == leafID)
+
+            let all = try Self.data(try await client.get("/collections"))
+            #expect(all.compactMap { $0["_entity"] as? String } == ["Folder", "SmartFolder", "Folder", "SmartFolder"], "\(all)")
+            #expect(try await client.delete("/folders/\(root)").status == 204)
+            #expect(try await client.get("/collections?count=true").json()["count"] as? Int == 0, "the cascade went down through both entities")
+        }
+    }
+
+    @Test("an abstract collection lists and reads every concrete entity's objects", arguments: StoreBackendKind.available)
+    func abstractCollectionsRead(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: try Self.model()) { service in
+            let client = service.client
+            var ids: [Int] = []
+            for index in 0..<5 {
+                let collection = index % 2 == 0 ? "posts" : "pages"
+                ids.append(try #require(F.int(try await client.create(collection, #"{"title": "t\#(index % 3)", "published": \#(index < 3)}"#)["_id"])))
+            }
+            let first = try await client.get("/baseposts?limit=2&count=true")
+            let page1 = try Self.data(first)
+            #expect(page1.compactMap { F.int($0["_id"]) } == Array(ids.prefix(2)) && page1.map { $0["_entity"] as? String } == ["Post", "Page"])
+            #expect(try first.json()["count"] as? Int == 5)
+            let next = try #require(try first.json()["next"] as? String)
+            let second = try await client.get(next)
+            #expect(try Self.data(second).compactMap { F.int($0["_id"]) } == Array(ids[2..<4]), "\(second.text)")
+            let published = try Self.data(try await client.get("/contents?published=true&title=t0"))
+            #expect(published.compactMap { F.int($0["_id"]) } == [ids[0]], "filters on the attributes all share")
+
+            let one = try await client.get("/baseposts/\(ids[1])")
+            let oneEntity = try one.json()["_entity"] as? String
+            #expect(one.status == 200 && oneEntity == "Page" && one.header("Content-Location") == "/pages/\(ids[1])")
+            #expect(try await client.get("/baseposts/999999").status == 404)
+            #expect(try await client.get("/baseposts?slug=x").status == 422, "slug is no attribute every BasePost has")
+
+            let create = try await client.post("/baseposts", #"{"title": "x"}"#)
+            #expect(create.status == 405 && create.text.contains("/posts, /pages"), "\(create.text)")
+            #expect(try await client.delete("/baseposts/\(ids[0])").status == 405)
+            #expect(try await client.post("/baseposts/\(ids[0])/clone", "{}").status == 405)
+        }
+    }
+
+    @Test("a clone copies each object as its own entity and re-points what points inside", arguments: StoreBackendKind.available)
+    func clonesRepointWhateverTheDeclaredDestination(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: try Self.model()) { service in
+            let client = service.client
+            let other = try #require(F.int(try await client.create("blogs", #"{"name": "other"}"#)["_id"]))
+            let outside = try #require(F.int(try await client.create("posts", #"{"title": "elsewhere", "blog": \#(other)}"#)["_id"]))
+            let blog = try #require(F.int(try await client.create("blogs", #"{"name": "news"}"#)["_id"]))
+            let post = try #require(
+                F.int(try await client.create("posts", #"{"title": "p", "blog": \#(blog), "previous": \#(outside), "comments": [{"text": "c1"}]}"#)["_id"]))
+            let page = try #require(
+                F.int(try await client.create("pages", #"{"title": "g", "blog": \#(blog), "previous": \#(post), "comments": [{"text": "c2"}]}"#)["_id"]))
+            #expect(try await client.patch("/blogs/\(blog)", #"{"featured": [\#(page)]}"#).status == 200)
+
+            let dry = try await client.post("/blogs/\(blog)/clone", #"{"dryRun": true}"#)
+            let cloned = try await client.post("/blogs/\(blog)/clone", "{}")
+            #expect(cloned.status == 201, "\(cloned.text)")
+            let created = F.counts(try cloned.json()["created"])
+            #expect(created == ["Blog": 1, "Post": 1, "Page": 1, "Comment": 2], "\(cloned.text)")
+            #expect(F.counts(try dry.json()["created"]) == created, "the dry run agrees: \(dry.text)")
+
+            let copyID = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]))
+            let copy = try await client.get("/blogs/\(copyID)").json()
+            let posts = try #require(F.ints(copy["posts"]))
+            #expect(posts.count == 2 && Set(posts).isDisjoint(with: [post, page]), "\(copy)")
+            var copies: [String: [String: Any]] = [:]
+            for id in posts {
+                let object = try await client.get("/baseposts/\(id)").json()
+                copies[object["_entity"] as? String ?? ""] = object
+            }
+            let newPost = try #require(copies["Post"], "each copied as its own entity: \(copies)")
+            let newPage = try #require(copies["Page"], "each copied as its own entity: \(copies)")
+            let newPostID = try #require(F.int(newPost["_id"])), newPageID = try #require(F.int(newPage["_id"]))
+            #expect(F.ints(copy["featured"]) == [newPageID], "a shared reference inside the clone points at the copy")
+            #expect(F.int(newPage["previous"]) == newPostID, "re-pointed through the abstract destination: \(newPage)")
+            #expect(F.int(newPost["previous"]) == outside, "a reference out of the clone stays: \(newPost)")
+            let copiedComment = try #require(F.ints(newPage["comments"])?.first)
+            #expect(F.int(try await client.get("/comments/\(copiedComment)").json()["post"]) == newPageID, "the copied comment points at the copied page")
+
+            let again = try await client.post("/posts/\(post)/clone", "{}")
+            #expect(again.status == 201, "\(again.text)")
+            let postIDs = try Self.data(try await client.get("/posts?limit=100")).compactMap { F.int($0["_id"]) }
+            let pageIDs = try Self.data(try await client.get("/pages?limit=100")).compactMap { F.int($0["_id"]) }
+            #expect(
+                postIDs.count == 4 && pageIDs.count == 2 && Set(postIDs).isDisjoint(with: pageIDs), "ids unique across the hierarchy: \(postIDs) \(pageIDs)")
+        }
+    }
+}
