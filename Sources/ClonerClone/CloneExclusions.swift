@@ -44,6 +44,15 @@ struct CloneExclusions: Sendable {
                 guard relationship.isOptional || relationship.isToMany else {
                     throw .invalidRequest(field: field, message: "\(entity.name).\(property) is a required relationship, so it cannot be excluded")
                 }
+            } else if case let stored = entity.relationshipParts(ofField: property), let declaration = stored.first?.declaration {
+                // A relationship declared into an inheritance hierarchy: all its stored parts.
+                guard declaration.isOptional || stored[0].isToMany else {
+                    throw .invalidRequest(field: field, message: "\(entity.name).\(property) is a required relationship, so it cannot be excluded")
+                }
+                for part in stored {
+                    if parts.count == 1 { rootOnly.insert(part.name) } else { everywhere.insert("\(entity.name).\(part.name)") }
+                }
+                continue
             } else {
                 throw .invalidRequest(field: field, message: "\(entity.name) has no attribute or relationship named \(property)")
             }

@@ -96,7 +96,9 @@ private struct EntityOperations {
     /// of their own: the relationship is required on create, yet a nested object must leave it out
     /// (the enclosing object sets it), so the plain `…Create` would require what the service refuses.
     private static func isNestedApart(_ relationship: RelationshipDescription) -> Bool {
-        relationship.hasInverse && RecordInput.isRequiredOnCreate(relationship)
+        // A part of a relationship declared into a hierarchy is required as its declaration is.
+        relationship.hasInverse
+            && RecordInput.isRequiredOnCreate(relationship.isHierarchyPart ? RecordInput.declaredRelationship([relationship]) : relationship)
     }
 
     /// `AttachmentCreateUnderMemo`: an `Attachment` created nested in the object its `memo` links to.
@@ -173,8 +175,9 @@ private struct EntityOperations {
             }
             properties[attribute.name] = schema
         }
+        // A relationship declared into an inheritance hierarchy is one field for all its parts.
         for relationship in entity.relationships {
-            properties[relationship.name] =
+            properties[relationship.fieldName] =
                 relationship.isToMany
                 ? [
                     "type": "array", "items": Self.objectID, "maxItems": .integer(Int64(RecordJSONCoding.inlineListLimit)),
@@ -248,7 +251,18 @@ private struct EntityOperations {
             }
             if create && !attribute.acceptsBlank { required.append(.string(attribute.name)) }
         }
-        for relationship in entity.relationships where relationship.name != parentLink {
+        for field in entity.hierarchyFieldNames {
+            let parts = entity.relationshipParts(ofField: field)
+            guard !parts.contains(where: { $0.name == parentLink }) else { continue }
+            let declared = RecordInput.declaredRelationship(parts)
+            let nested: JSONValue = ["oneOf": .array(parts.map { nestedCreate($0) })]
+            properties[field] =
+                declared.isToMany
+                ? Self.toManyInput(declared, items: ["oneOf": [Self.objectID, nested]])
+                : ["oneOf": [declared.isOptional ? Self.objectIDOrNull : Self.objectID, nested]]
+            if create && RecordInput.isRequiredOnCreate(declared) { required.append(.string(field)) }
+        }
+        for relationship in entity.relationships where relationship.name != parentLink && !relationship.isHierarchyPart {
             let nested = nestedCreate(relationship)
             properties[relationship.name] =
                 relationship.isToMany
@@ -279,14 +293,20 @@ private struct EntityOperations {
     /// `exclude` names a root property or `Entity.property`; `set` takes the root's properties;
     /// `copies` a count or per-copy `set`s of the root's attributes and to-one relationships.
     private func cloneRequestSchema() -> JSONValue {
-        var excludable: [JSONValue] = entity.attributes.map { .string($0.name) } + entity.relationships.map { .string($0.name) }
+        // A relationship declared into a hierarchy is excluded by its field name, once.
+        func fieldNames(_ entity: EntityDescription) -> [String] {
+            var seen: Set<String> = []
+            return entity.relationships.map(\.fieldName).filter { seen.insert($0).inserted }
+        }
+        var excludable: [JSONValue] = entity.attributes.map { .string($0.name) } + fieldNames(entity).map { .string($0) }
         for other in model.entities {
             excludable += other.attributes.map { .string("\(other.name).\($0.name)") }
-            excludable += other.relationships.map { .string("\(other.name).\($0.name)") }
+            excludable += fieldNames(other).map { .string("\(other.name).\($0)") }
         }
         var settable: [String: JSONValue] = [:]
         for attribute in entity.attributes { settable[attribute.name] = Self.inputValueSchema(attribute) }
-        for relationship in entity.relationships {
+        // A relationship declared into a hierarchy cannot be set on a clone yet: its parts are the store's.
+        for relationship in entity.relationships where !relationship.isHierarchyPart {
             settable[relationship.name] =
                 relationship.isToMany
                 ? ["type": "array", "items": Self.objectID]

@@ -130,6 +130,10 @@ struct HierarchyRelationshipServiceTests {
             #expect(create.status == 405 && create.text.contains("/posts, /pages"), "\(create.text)")
             #expect(try await client.delete("/baseposts/\(ids[0])").status == 405)
             #expect(try await client.post("/baseposts/\(ids[0])/clone", "{}").status == 405)
+
+            let openAPI = try await client.get("/openapi.yaml")
+            #expect(openAPI.status == 200 && openAPI.text.contains(#""featured""#) && !openAPI.text.contains(#""featured__Page""#), "one field per declaration")
+            try OpenAPIValidator.validate(openAPI.body)
         }
     }
 
@@ -171,12 +175,18 @@ struct HierarchyRelationshipServiceTests {
             let copiedComment = try #require(F.ints(newPage["comments"])?.first)
             #expect(F.int(try await client.get("/comments/\(copiedComment)").json()["post"]) == newPageID, "the copied comment points at the copied page")
 
+            let withoutPrevious = try await client.post("/pages/\(page)/clone", #"{"exclude": ["previous"]}"#)
+            let pageCopy = try #require(F.int((try withoutPrevious.json()["clone"] as? [String: Any])?["id"]), "\(withoutPrevious.text)")
+            let readCopy = try await client.get("/pages/\(pageCopy)").json()
+            #expect(readCopy.keys.contains("previous") && F.int(readCopy["previous"]) == nil, "excluded by its declared name: \(readCopy)")
+            #expect(try await client.post("/comments/1/clone", #"{"exclude": ["post"]}"#).status == 422, "a required to-one cannot be excluded")
+
             let again = try await client.post("/posts/\(post)/clone", "{}")
             #expect(again.status == 201, "\(again.text)")
             let postIDs = try Self.data(try await client.get("/posts?limit=100")).compactMap { F.int($0["_id"]) }
             let pageIDs = try Self.data(try await client.get("/pages?limit=100")).compactMap { F.int($0["_id"]) }
             #expect(
-                postIDs.count == 4 && pageIDs.count == 2 && Set(postIDs).isDisjoint(with: pageIDs), "ids unique across the hierarchy: \(postIDs) \(pageIDs)")
+                postIDs.count == 4 && pageIDs.count == 3 && Set(postIDs).isDisjoint(with: pageIDs), "ids unique across the hierarchy: \(postIDs) \(pageIDs)")
         }
     }
 }
