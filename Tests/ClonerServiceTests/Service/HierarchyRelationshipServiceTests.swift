@@ -175,6 +175,13 @@ struct HierarchyRelationshipServiceTests {
             let copiedComment = try #require(F.ints(newPage["comments"])?.first)
             #expect(F.int(try await client.get("/comments/\(copiedComment)").json()["post"]) == newPageID, "the copied comment points at the copied page")
 
+            let document = try await client.get("/blogs/\(blog)/export")
+            #expect(document.status == 200, "\(document.text.prefix(300))")
+            let imported = try await client.importGraph("blogs", document.text, query: "createMissing=true")
+            #expect(imported.status == 201, "\(imported.text)")
+            let importedCounts = F.counts(try imported.json()["created"])
+            #expect(importedCounts["Blog"] == 1 && importedCounts["Page"] == 1 && importedCounts["Comment"] == 2, "\(imported.text)")
+
             let withoutPrevious = try await client.post("/pages/\(page)/clone", #"{"exclude": ["previous"]}"#)
             let pageCopy = try #require(F.int((try withoutPrevious.json()["clone"] as? [String: Any])?["id"]), "\(withoutPrevious.text)")
             let readCopy = try await client.get("/pages/\(pageCopy)").json()
@@ -186,7 +193,11 @@ struct HierarchyRelationshipServiceTests {
             let postIDs = try Self.data(try await client.get("/posts?limit=100")).compactMap { F.int($0["_id"]) }
             let pageIDs = try Self.data(try await client.get("/pages?limit=100")).compactMap { F.int($0["_id"]) }
             #expect(
-                postIDs.count == 4 && pageIDs.count == 3 && Set(postIDs).isDisjoint(with: pageIDs), "ids unique across the hierarchy: \(postIDs) \(pageIDs)")
+                postIDs.count >= 5 && pageIDs.count == 4 && Set(postIDs).isDisjoint(with: pageIDs),
+                "ids unique across the hierarchy after creates, clones and an import: \(postIDs) \(pageIDs)")
+            let all = try await client.get("/baseposts?count=true&limit=100")
+            #expect(try all.json()["count"] as? Int == postIDs.count + pageIDs.count)
+            #expect(try Self.data(all).compactMap { F.int($0["_id"]) } == (postIDs + pageIDs).sorted(), "one _id order over both")
         }
     }
 }
