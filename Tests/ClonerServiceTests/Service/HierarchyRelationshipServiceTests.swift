@@ -200,4 +200,35 @@ struct HierarchyRelationshipServiceTests {
             #expect(try Self.data(all).compactMap { F.int($0["_id"]) } == (postIDs + pageIDs).sorted(), "one _id order over both")
         }
     }
+
+    @Test("writers side by side never give a post and a page one _id", arguments: StoreBackendKind.available)
+    func concurrentWritersShareOneIDSpace(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: try Self.model()) { service in
+            let client = service.client
+            let source = try #require(F.int(try await client.create("posts", #"{"title": "source", "comments": [{"text": "c"}]}"#)["_id"]))
+            let ids = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for writer in 0..<8 {
+                    group.addTask {
+                        var made: [Int] = []
+                        for round in 0..<4 {
+                            let answer =
+                                round == 3
+                                ? try await client.post("/posts/\(source)/clone", "{}")
+                                : try await client.post(writer % 2 == 0 ? "/posts" : "/pages", #"{"title": "w\#(writer)"}"#)
+                            guard answer.status == 201 else { throw ClientError("\(answer.status): \(answer.text)") }
+                            let json = try answer.json()
+                            made.append(try #require(F.int((json["clone"] as? [String: Any])?["id"] ?? json["_id"])))
+                        }
+                        return made
+                    }
+                }
+                var all: [Int] = []
+                for try await made in group { all += made }
+                return all
+            }
+            #expect(ids.count == 32 && Set(ids).count == 32, "every create and clone took an id of its own: \(ids.sorted())")
+            let listed = try Self.data(try await client.get("/baseposts?limit=100")).compactMap { F.int($0["_id"]) }
+            #expect(listed.count == 33 && Set(listed).count == 33)
+        }
+    }
 }
