@@ -41,10 +41,12 @@ final class OperationsController: Sendable {
                         }
                     }(),
                     filterableToOnes: { entity in
-                        entity.relationships.filter { relationship in
+                        // A to-one declared into a hierarchy filters by its field, once for its parts.
+                        var seen: Set<String> = []
+                        return entity.relationships.filter { relationship in
                             guard !relationship.isToMany, case .foreignKeyOnSource = schema.storage(of: relationship) else { return false }
                             return true
-                        }.map(\.name)
+                        }.map(\.fieldName).filter { seen.insert($0).inserted }
                     })))
     }
 

@@ -52,6 +52,7 @@ final class RecordsController: Sendable {
         var seen: Set<String> = []
         var cursorText: String?
         var counted = false
+        var hierarchyFilters: [HierarchyFilter] = []
         for item in request.queryItems {
             // A filter is one whichever form names it: `name` and `where.name` together are a repeat.
             let isControl = ListQuery.controls.contains(item.name)
@@ -101,7 +102,11 @@ final class RecordsController: Sendable {
                 }
             default:
                 do {
-                    fetch.predicates.append(try filter(entity, name: property, text: item.value, parameter: item.name))
+                    if let parts = filterableParts(entity, field: property) {
+                        hierarchyFilters.append(try HierarchyFilter(parts: parts, text: item.value, parameter: item.name))
+                    } else {
+                        fetch.predicates.append(try filter(entity, name: property, text: item.value, parameter: item.name))
+                    }
                 } catch {
                     errors.append(error)
                 }
@@ -126,6 +131,8 @@ final class RecordsController: Sendable {
         // dictionary); only the page is faulted in, one row more tells whether a next page exists.
         let inlineBinaryBytes = inlineBinaryBytes, pageTextBytes = pageTextBytes
         let (page, count) = try store.read { context -> (RecordPage, Int64?) in
+            var fetch = fetch
+            for filter in hierarchyFilters { fetch.predicates += try filter.predicates(in: context) }
             do {
                 // The count in the page's snapshot: what the filters match as the page was read.
                 let page = try context.fetchRecordPage(fetch, pageSize: pageSize, inlineBinaryBytes: inlineBinaryBytes, textBytes: pageTextBytes)
@@ -164,7 +171,7 @@ final class RecordsController: Sendable {
     }
 
     private func isStoredToOne(_ entity: EntityDescription, _ name: String) -> Bool {
-        guard let relationship = entity.relationship(named: name), !relationship.isToMany else { return false }
+        guard let relationship = entity.relationship(named: name), !relationship.isToMany, !relationship.isHierarchyPart else { return false }
         if case .foreignKeyOnSource = store.schema.storage(of: relationship) { return true }
         return false
     }

@@ -60,6 +60,13 @@ struct HierarchyRelationshipServiceTests {
             #expect(moved.status == 200 && movedPost == pageID, "\(moved.text)")
             #expect(F.ints(try await client.get("/posts/\(post)").json()["comments"]) == [], "the other part is emptied")
             #expect(F.ints(try await client.get("/pages/\(pageID)").json()["comments"])?.count == 2)
+            let onThePage = try Self.data(try await client.get("/comments?post=\(pageID)")).compactMap { F.int($0["_id"]) }
+            #expect(onThePage.sorted() == [try #require(F.int(onPage["_id"])), onPost].sorted(), "a to-one into the hierarchy filters")
+            #expect(try Self.data(try await client.get("/comments?where.post=\(post)")).isEmpty)
+            let following = try Self.data(try await client.get("/pages?previous=\(post)")).compactMap { F.int($0["_id"]) }
+            #expect(following == [pageID])
+            #expect(try Self.data(try await client.get("/posts?previous=null")).count == 1)
+            #expect(try await client.get("/comments?post=x").status == 422)
 
             let missing = try await client.post("/comments", #"{"text": "x"}"#)
             #expect(missing.status == 422 && missing.text.contains("required relationship to BasePost is missing"), "\(missing.text)")
