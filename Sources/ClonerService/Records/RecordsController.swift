@@ -83,23 +83,7 @@ final class RecordsController: Sendable {
                 default: errors.append(FieldError(field: "count", message: "expected true or false, got \(RecordJSONCoding.quoted(item.value))"))
                 }
             case "order":
-                let keys = item.value.split(separator: ",", omittingEmptySubsequences: false)
-                guard keys.count <= RecordsController.maximumOrderKeys else {
-                    errors.append(FieldError(field: "order", message: "at most \(RecordsController.maximumOrderKeys) keys, got \(keys.count)"))
-                    continue
-                }
-                var named: Set<String> = []
-                for key in keys.map(String.init) {
-                    let descending = key.hasPrefix("-")
-                    let name = descending ? String(key.dropFirst()) : key
-                    if !named.insert(name).inserted {
-                        errors.append(FieldError(field: "order", message: "names \(name) more than once"))
-                    } else if name == "_id" || entity.attribute(named: name) != nil || isStoredToOne(entity, name) {
-                        fetch.sort.append(FetchRequest.Sort(name, ascending: !descending))
-                    } else {
-                        errors.append(FieldError(field: "order", message: "\(entity.name) has no attribute or to-one relationship named \(name)"))
-                    }
-                }
+                fetch.sort += order(item.value, of: entity, errors: &errors)
             default:
                 do {
                     if let parts = filterableParts(entity, field: property) {
@@ -168,6 +152,29 @@ final class RecordsController: Sendable {
         }
         writer.endObject()
         return .json(writer.bytes)
+    }
+
+    /// The sort keys `order` names (`-title,_id`), each an attribute, a stored to-one or `_id`.
+    private func order(_ value: String, of entity: EntityDescription, errors: inout [FieldError]) -> [FetchRequest.Sort] {
+        let keys = value.split(separator: ",", omittingEmptySubsequences: false)
+        guard keys.count <= RecordsController.maximumOrderKeys else {
+            errors.append(FieldError(field: "order", message: "at most \(RecordsController.maximumOrderKeys) keys, got \(keys.count)"))
+            return []
+        }
+        var sort: [FetchRequest.Sort] = []
+        var named: Set<String> = []
+        for key in keys.map(String.init) {
+            let descending = key.hasPrefix("-")
+            let name = descending ? String(key.dropFirst()) : key
+            if !named.insert(name).inserted {
+                errors.append(FieldError(field: "order", message: "names \(name) more than once"))
+            } else if name == "_id" || entity.attribute(named: name) != nil || isStoredToOne(entity, name) {
+                sort.append(FetchRequest.Sort(name, ascending: !descending))
+            } else {
+                errors.append(FieldError(field: "order", message: "\(entity.name) has no attribute or to-one relationship named \(name)"))
+            }
+        }
+        return sort
     }
 
     private func isStoredToOne(_ entity: EntityDescription, _ name: String) -> Bool {

@@ -238,4 +238,22 @@ struct HierarchyRelationshipServiceTests {
             #expect(listed.count == 33 && Set(listed).count == 33)
         }
     }
+
+    /// The same model as Xcode saves it (Tests/Fixtures/CoreData/Publishing.xcdatamodeld).
+    @Test("the Core Data model with relationships into its hierarchies, served", arguments: StoreBackendKind.available)
+    func aCoreDataModelIsServed(_ backend: StoreBackendKind) async throws {
+        let bundle = repositoryRoot.appendingPathComponent("Tests/Fixtures/CoreData/Publishing.xcdatamodeld").path
+        try await TestService.withService(backend: backend, overrides: .init(modelPath: bundle)) { service in
+            let client = service.client
+            let blog = try #require(F.int(try await client.create("blogs", #"{"name": "news", "posts": [{"_entity": "Page", "title": "about"}]}"#)["_id"]))
+            let page = try #require(F.ints(try await client.get("/blogs/\(blog)").json()["posts"])?.first)
+            let comment = try await client.create("comments", #"{"text": "hi", "post": \#(page)}"#)
+            #expect(F.int(comment["post"]) == page, "\(comment)")
+            let read = try await client.get("/contents/\(page)").json()
+            #expect(read["_entity"] as? String == "Page" && F.int(read["blog"]) == blog && F.ints(read["comments"]) == [F.int(comment["_id"]) ?? 0])
+            let folder = try #require(F.int(try await client.create("folders", #"{"name": "f", "subcollections": [{"_entity": "SmartFolder"}]}"#)["_id"]))
+            let nested = try Self.data(try await client.get("/smartfolders?parent=\(folder)"))
+            #expect(nested.count == 1 && F.int(nested[0]["parent"]) == folder, "\(nested)")
+        }
+    }
 }
