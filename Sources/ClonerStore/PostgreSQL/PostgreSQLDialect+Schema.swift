@@ -12,9 +12,16 @@ extension PostgreSQLDialect {
     /// table may name one created after it.
     static let declaresReferences = false
     /// One sequence the hierarchy's tables take their ids from (each table's own identity
-    /// sequence is left unused): concurrent writers never get one id twice.
-    static func idSpaceStatements(hierarchy: String) -> [String] {
-        ["CREATE SEQUENCE IF NOT EXISTS \(PostgreSQLSchema.idSequence(hierarchy: hierarchy))"]
+    /// sequence is left unused): concurrent writers never get one id twice. Moved only when the
+    /// rows are past it, which no writer of the sequence makes happen.
+    static func idSpaceStatements(hierarchy: String, tables: [String]) -> [String] {
+        let sequence = PostgreSQLSchema.idSequence(hierarchy: hierarchy)
+        let name = "'\(sequence)'::regclass"
+        let largest = tables.map { "coalesce((SELECT max(\"_id\") FROM \(quoted($0))), 0)" }.joined(separator: ", ")
+        return [
+            "CREATE SEQUENCE IF NOT EXISTS \(sequence)",
+            "SELECT setval(\(name), h) FROM (SELECT greatest(\(largest)) AS h) AS rows WHERE h > coalesce(pg_sequence_last_value(\(name)), 0)",
+        ]
     }
     /// Shortened with a hash past PostgreSQL's identifier limit, so two long names stay two indexes.
     static func identifier(_ name: String) -> String { PostgreSQLSchema.identifier(name) }

@@ -72,8 +72,7 @@ extension SQLDialect {
         let references = schema.foreignKeys[entity.name] ?? []
         columns += references.flatMap(columnDefinitions)
         columns += entity.attributes.map(columnDefinition)
-        var statements = entity.hierarchy.map(idSpaceStatements) ?? []
-        statements.append("CREATE TABLE \(quoted(entity.name)) (\n  \(columns.joined(separator: ",\n  "))\n)")
+        var statements = ["CREATE TABLE \(quoted(entity.name)) (\n  \(columns.joined(separator: ",\n  "))\n)"]
         statements += references.flatMap(indexStatements)
         if declaresReferences {
             statements += entity.attributes.filter { $0.type == .binary }.map { blobIndexStatement(entity: entity.name, column: $0.name) }

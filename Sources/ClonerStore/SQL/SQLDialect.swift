@@ -66,11 +66,12 @@ protocol SQLDialect {
     static func literal(_ value: AttributeValue) -> String
     /// The `_id` column: numbered by the table, a number never reused.
     static var idColumn: String { get }
-    /// What the `_id` space an inheritance hierarchy's tables share needs before them
-    /// (docs/architecture.md#relationships-into-a-hierarchy): nothing where new ids follow the
-    /// highest of the tables, a sequence of its own where writers run side by side. Made with
-    /// each of its tables, so it must tolerate being made again.
-    static func idSpaceStatements(hierarchy: String) -> [String]
+    /// What the `_id` space the tables of an inheritance hierarchy share needs
+    /// (docs/architecture.md#relationships-into-a-hierarchy), run as the store opens, after it is
+    /// made or migrated: nothing where new ids follow the highest of the tables; where writers run
+    /// side by side, a sequence of its own, made when missing and moved past the tables' rows when
+    /// they are ahead of it (a store made before, a hierarchy a migration formed), never back.
+    static func idSpaceStatements(hierarchy: String, tables: [String]) -> [String]
     /// Whether reference columns (to rows and to blobs) declare their REFERENCES clause, and a
     /// binary column's index is made with its table. Otherwise both are added as constraints once
     /// every table exists (`referenceStatements`): a table may name one created after it.

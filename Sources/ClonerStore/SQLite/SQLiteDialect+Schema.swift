@@ -11,7 +11,7 @@ extension SQLiteDialect {
     /// A column added by ALTER TABLE may carry its reference; a constraint cannot be added later.
     static let declaresReferences = true
     /// One writer at a time: new ids follow the highest any of the hierarchy's tables issued.
-    static func idSpaceStatements(hierarchy: String) -> [String] { [] }
+    static func idSpaceStatements(hierarchy: String, tables: [String]) -> [String] { [] }
     static func identifier(_ name: String) -> String { name }
     static let indexColumnsLead = ""
     /// A join table is its primary key: a WITHOUT ROWID table stores each pair once.

@@ -26,9 +26,23 @@ extension StoreOpening {
                 }
                 opened = (try create(on: connection, schema: schema), .created)
             }
+            try prepareIDSpaces(on: connection, model: schema.model)
             try prepareServiceTables(on: connection)
             return opened
         }
+    }
+
+    /// Each inheritance hierarchy's shared `_id` space (`SQLDialect.idSpaceStatements`), whether
+    /// the store was made, migrated or opened as it was: a store made before hierarchies shared
+    /// one, and a migration that formed or grew one, get theirs here.
+    private static func prepareIDSpaces(on connection: Connection, model: DataModel) throws {
+        var roots: [String] = []
+        for case let root? in model.entities.map(\.hierarchy) where !roots.contains(root) { roots.append(root) }
+        let statements = roots.flatMap { root in
+            Connection.Dialect.idSpaceStatements(hierarchy: root, tables: model.entities.filter { $0.hierarchy == root }.map(\.name))
+        }
+        guard !statements.isEmpty else { return }
+        try atomically(on: connection) { for statement in statements { try execute(statement, on: connection) } }
     }
 
     private static func create(on connection: Connection, schema: StoreSchema) throws -> String {
