@@ -28,6 +28,14 @@ extension ModelDraft {
                 guard let name = relationship.name, let destination = relationship.destination, let targets = concreteUnder[destination] else {
                     return [relationship]
                 }
+                guard !targets.isEmpty else {
+                    problems.append(
+                        ModelProblem(
+                            entity: source, property: name, at: "\(relationship.path).destination",
+                            "destination \(destination) is abstract and so is every entity under it: it has no objects to link; point it at a concrete entity"
+                        ))
+                    return [relationship]
+                }
                 let isSplit = targets != [destination]
                 var stored: [Relationship] = []
                 for target in targets {

@@ -89,6 +89,15 @@ import Testing
         let problems = EntityInheritanceTests.problems(orphan)
         #expect(problems.contains { $0.hasPrefix("Note.draft: destination Draft is an abstract entity with no sub-entities") }, "\(problems)")
 
+        let allAbstract = text.replacingOccurrences(
+            of: #"{ "name": "Folder", "parent": "Collection" },"#,
+            with:
+                #"{ "name": "Folder", "parent": "Collection" }, { "name": "Shelf", "abstract": true }, { "name": "Box", "parent": "Shelf", "abstract": true }, { "name": "Label", "relationships": [ { "name": "shelf", "destination": "Shelf" } ] },"#
+        )
+        #expect(
+            EntityInheritanceTests.problems(allAbstract).contains { $0.hasPrefix("Label.shelf: destination Shelf is abstract and so is every entity under it") }
+        )
+
         let astray = text.replacingOccurrences(
             of: #"{ "name": "comments", "destination": "Comment", "toMany": true, "inverse": "post", "deleteRule": "cascade" }"#,
             with:
