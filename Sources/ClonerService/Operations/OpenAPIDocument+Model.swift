@@ -40,6 +40,11 @@ extension OpenAPIDocument {
                 schemas.append("    " + name + ": " + schema.canonicalText)
             }
         }
+        for abstract in model.abstractEntities {
+            let generator = AbstractEntityOperations(abstract: abstract, model: model)
+            for (path, item) in generator.pathItems() { paths.append("  " + JSONValue.string(path).canonicalText + ": " + item.canonicalText) }
+            for (name, schema) in generator.schemas() { schemas.append("    " + name + ": " + schema.canonicalText) }
+        }
         replace(from: "  /{collection}:", until: "  /jobs:", in: &lines, with: paths)
         // The generic links name the generic operations, which the served document no longer has;
         // each generated operation carries its own.
@@ -60,7 +65,7 @@ extension OpenAPIDocument {
 }
 
 /// One entity's operations and schemas in the served description.
-private struct EntityOperations {
+struct EntityOperations {
     let entity: EntityDescription
     let model: DataModel
     let filterableToOnes: [String]
@@ -68,16 +73,16 @@ private struct EntityOperations {
     private var name: String { entity.name }
     private var collection: String { entity.collection }
 
-    private static func ref(_ path: String) -> JSONValue { ["$ref": .string(path)] }
-    private static func response(_ name: String) -> JSONValue { ref("#/components/responses/\(name)") }
-    private static func header(_ name: String) -> JSONValue { ref("#/components/headers/\(name)") }
-    private static func schema(_ name: String) -> JSONValue { ref("#/components/schemas/\(name)") }
+    static func ref(_ path: String) -> JSONValue { ["$ref": .string(path)] }
+    static func response(_ name: String) -> JSONValue { ref("#/components/responses/\(name)") }
+    static func header(_ name: String) -> JSONValue { ref("#/components/headers/\(name)") }
+    static func schema(_ name: String) -> JSONValue { ref("#/components/schemas/\(name)") }
     private static let objectID = schema("ObjectID")
     /// An `_id` or null, as one type list rather than a `oneOf` with a null branch: fuzzers that
     /// mutate a schema to make invalid data read the list right, and a `oneOf` less.
     private static let objectIDOrNull: JSONValue = ["type": ["integer", "null"], "format": "int64", "minimum": 1]
     private static func entityName(_ name: String) -> JSONValue { ["type": "string", "const": .string(name)] }
-    private static let requestID = ref("#/components/parameters/RequestID")
+    static let requestID = ref("#/components/parameters/RequestID")
     /// A decimal's digits as answers write them and bodies may: an exponent is accepted on input
     /// too, but never written.
     private static let decimalPattern = #"^-?[0-9]+(\.[0-9]+)?$"#
@@ -340,7 +345,7 @@ private struct EntityOperations {
 
     // MARK: Operations
 
-    private static let errors: [String: JSONValue] = [
+    static let errors: [String: JSONValue] = [
         "401": response("Unauthorized"), "404": response("NotFound"), "default": response("Error"),
     ]
     private static let writeErrors: [String: JSONValue] = errors.merging([
@@ -348,7 +353,7 @@ private struct EntityOperations {
         "413": response("PayloadTooLarge"), "415": response("UnsupportedMediaType"), "422": response("ValidationFailed"),
     ]) { $1 }
 
-    private static func json(_ schema: JSONValue) -> JSONValue { ["application/json": ["schema": schema]] }
+    static func json(_ schema: JSONValue) -> JSONValue { ["application/json": ["schema": schema]] }
 
     private var recordLinks: JSONValue {
         let parameters: JSONValue = ["id": "$response.body#/_id"]

@@ -140,6 +140,7 @@ struct HierarchyRelationshipServiceTests {
 
             let openAPI = try await client.get("/openapi.yaml")
             #expect(openAPI.status == 200 && openAPI.text.contains(#""featured""#) && !openAPI.text.contains(#""featured__Page""#), "one field per declaration")
+            #expect(openAPI.text.contains(#""/baseposts/{id}""#) && openAPI.text.contains("BasePostRecord"), "the abstract collection is described")
             try OpenAPIValidator.validate(openAPI.body)
         }
     }
