@@ -158,25 +158,38 @@ public enum RecordJSONCoding {
         listRoutes: [String?], to writer: inout JSONWriter
     ) {
         var started = false
-        for (offset, (relationship, value)) in zip(entity.relationships, relationships).enumerated() {
-            guard case .toMany(let targets) = value, targets.count > inlineListLimit else { continue }
+        func write(_ name: String, count: Int, route: String?) {
+            guard count > inlineListLimit else { return }
             if !started {
                 writer.key("_lists")
                 writer.beginObject()
                 started = true
             }
-            writer.key(relationship.name)
+            writer.key(name)
             writer.beginObject()
-            writer.key("count"); writer.integer(Int64(targets.count))
+            writer.key("count"); writer.integer(Int64(count))
             writer.key("inline"); writer.integer(Int64(inlineListLimit))
             writer.key("all")
-            if offset < listRoutes.count, let route = listRoutes[offset] {
-                writer.string(route + String(id))
-            } else {
-                writer.null()
-            }
+            if let route { writer.string(route + String(id)) } else { writer.null() }
             writer.endObject()
         }
+        // The parts of a relationship declared into a hierarchy (next to each other) count
+        // together under its field; no one list route selects them all.
+        var pending: (name: String, count: Int)?
+        for (offset, (relationship, value)) in zip(entity.relationships, relationships).enumerated() {
+            guard case .toMany(let targets) = value else { continue }
+            if relationship.isHierarchyPart {
+                if let (name, count) = pending, name == relationship.fieldName {
+                    pending = (name, count + targets.count)
+                } else {
+                    if let (name, count) = pending { write(name, count: count, route: nil) }
+                    pending = (relationship.fieldName, targets.count)
+                }
+                continue
+            }
+            write(relationship.name, count: targets.count, route: offset < listRoutes.count ? listRoutes[offset] : nil)
+        }
+        if let (name, count) = pending { write(name, count: count, route: nil) }
         if started { writer.endObject() }
     }
 

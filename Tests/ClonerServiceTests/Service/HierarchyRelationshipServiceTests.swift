@@ -290,4 +290,18 @@ struct HierarchyRelationshipServiceTests {
         #expect(page > before.max()! && post > page, "above every id either table holds: \(before) then \(page), \(post)")
         await second.stop()
     }
+
+    @Test("a long list into a hierarchy counts its parts together", arguments: StoreBackendKind.available)
+    func longListsCountTheirPartsTogether(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: try Self.model()) { service in
+            let client = service.client
+            let objects = (0..<1_100).map { $0 % 2 == 0 ? #"{"_entity": "Post"}"# : #"{"_entity": "Page"}"# }
+            let blog = try await client.create("blogs", #"{"name": "big", "posts": [\#(objects.joined(separator: ","))]}"#)
+            #expect(F.ints(blog["posts"])?.count == 1_000, "the first 1000 inline")
+            let lists = try #require(blog["_lists"] as? [String: Any], "\(blog.keys.sorted())")
+            #expect(lists.keys.sorted() == ["posts"], "one entry for the field, none per part: \(lists)")
+            let posts = try #require(lists["posts"] as? [String: Any])
+            #expect(F.int(posts["count"]) == 1_100 && posts["all"] is NSNull, "\(posts)")
+        }
+    }
 }
