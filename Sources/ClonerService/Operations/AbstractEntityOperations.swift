@@ -6,6 +6,8 @@ import ClonerModel
 struct AbstractEntityOperations {
     let abstract: AbstractEntityDescription
     let model: DataModel
+    /// The to-ones every concrete entity stores as a column of one name.
+    let filterableToOnes: [String]
 
     private var name: String { abstract.name }
     private var collection: String { abstract.collection }
@@ -43,6 +45,12 @@ struct AbstractEntityOperations {
             parameters.append([
                 "name": .string(ListQuery.filterParameter(attribute.name)), "in": "query",
                 "description": "Equality filter, in the attribute's text form.", "schema": ["type": "string"],
+            ])
+        }
+        for relationship in filterableToOnes {
+            parameters.append([
+                "name": .string(ListQuery.filterParameter(relationship)), "in": "query", "description": "Equality filter: an `_id` or `null`.",
+                "schema": ["type": "string", "pattern": "^([1-9][0-9]{0,18}|null)$"],
             ])
         }
         let page: JSONValue = [

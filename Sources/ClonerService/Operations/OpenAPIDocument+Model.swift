@@ -41,7 +41,14 @@ extension OpenAPIDocument {
             }
         }
         for abstract in model.abstractEntities {
-            let generator = AbstractEntityOperations(abstract: abstract, model: model)
+            // The to-ones every concrete entity stores as a column of one name filter it too.
+            let concrete = abstract.concreteEntities.compactMap { model.entity(named: $0) }
+            let toOnes = concrete.first.map { first in
+                deployment.filterableToOnes(first).filter { name in
+                    concrete.allSatisfy { $0.relationship(named: name) != nil && deployment.filterableToOnes($0).contains(name) }
+                }
+            }
+            let generator = AbstractEntityOperations(abstract: abstract, model: model, filterableToOnes: toOnes ?? [])
             for (path, item) in generator.pathItems() { paths.append("  " + JSONValue.string(path).canonicalText + ": " + item.canonicalText) }
             for (name, schema) in generator.schemas() { schemas.append("    " + name + ": " + schema.canonicalText) }
         }

@@ -12,6 +12,7 @@ extension RecordsController {
     // MARK: GET /{abstract collection}
 
     func listAbstract(_ request: HTTPRequest, _ abstract: AbstractEntityDescription) throws -> HTTPResponse {
+        let concrete = abstract.concreteEntities.compactMap { model.entity(named: $0) }
         var limit = RecordsController.defaultPageSize
         var after: Int64?
         var predicates: [FetchRequest.Equality] = []
@@ -53,14 +54,13 @@ extension RecordsController {
                     ))
             default:
                 do {
-                    predicates.append(try abstractFilter(abstract, name: property, text: item.value, parameter: item.name))
+                    predicates.append(try abstractFilter(abstract, concrete: concrete, name: property, text: item.value, parameter: item.name))
                 } catch {
                     errors.append(error)
                 }
             }
         }
         guard errors.isEmpty else { throw Problem.validationFailed(errors) }
-        let concrete = abstract.concreteEntities.compactMap { model.entity(named: $0) }
         let inlineBinaryBytes = inlineBinaryBytes, pageTextBytes = pageTextBytes
         let (pages, count) = try store.read { context -> ([RecordPage], Int64?) in
             var pages: [RecordPage] = []
@@ -108,16 +108,24 @@ extension RecordsController {
         return (entries.prefix(limit).map { ($0.page, $0.index) }, hasMore)
     }
 
-    /// An equality on an attribute every concrete entity of `abstract` has.
+    /// An equality on an attribute every concrete entity of `abstract` has, or on a to-one each
+    /// of them stores as a column of that name (`/baseposts?blog=1`).
     private func abstractFilter(
-        _ abstract: AbstractEntityDescription, name: String, text: String, parameter: String
+        _ abstract: AbstractEntityDescription, concrete: [EntityDescription], name: String, text: String, parameter: String
     ) throws(FieldError) -> FetchRequest.Equality {
+        if abstract.attribute(named: name) == nil, !concrete.isEmpty, concrete.allSatisfy({ isStoredToOne($0, name) }) {
+            if text == "null" { return .init(name, .null) }
+            guard let id = Int64(text), id > 0 else {
+                throw FieldError(field: parameter, message: "expected an _id (a positive integer) or null, got \(text)")
+            }
+            return .init(name, .integer(id))
+        }
         guard let attribute = abstract.attribute(named: name) else {
             let shared = abstract.attributes.map(\.name).joined(separator: ", ")
             throw FieldError(
                 field: parameter,
                 message:
-                    "\(abstract.name) has no attribute named \(name) that all its concrete entities share (\(shared)); the query parameters are limit, after, count and those attributes"
+                    "\(abstract.name) has no attribute named \(name) that all its concrete entities share (\(shared)), nor a to-one they all store; the query parameters are limit, after, count and those"
             )
         }
         if text == "null" && attribute.isOptional && attribute.type != .string { return .init(name, .null) }

@@ -177,7 +177,7 @@ final class RecordsController: Sendable {
         return sort
     }
 
-    private func isStoredToOne(_ entity: EntityDescription, _ name: String) -> Bool {
+    func isStoredToOne(_ entity: EntityDescription, _ name: String) -> Bool {
         guard let relationship = entity.relationship(named: name), !relationship.isToMany, !relationship.isHierarchyPart else { return false }
         if case .foreignKeyOnSource = store.schema.storage(of: relationship) { return true }
         return false

@@ -77,6 +77,8 @@ struct HierarchyRelationshipServiceTests {
             let listed = try await client.post("/blogs", #"{"name": "x", "posts": [\#(post), 999999]}"#)
             #expect(listed.status == 422 && listed.text.contains("posts[1]"), "\(listed.text)")
 
+            let ofTheBlog = try Self.data(try await client.get("/baseposts?blog=\(blog)")).compactMap { F.int($0["_id"]) }
+            #expect(ofTheBlog == [post, pageID], "a to-one every concrete entity stores filters the abstract collection")
             let filtered = try Self.data(try await client.get("/pages?where.slug=about"))
             #expect(filtered.compactMap { F.int($0["_id"]) } == [pageID])
             #expect(try await client.delete("/pages/\(pageID)").status == 204)
@@ -141,6 +143,8 @@ struct HierarchyRelationshipServiceTests {
             let openAPI = try await client.get("/openapi.yaml")
             #expect(openAPI.status == 200 && openAPI.text.contains(#""featured""#) && !openAPI.text.contains(#""featured__Page""#), "one field per declaration")
             #expect(openAPI.text.contains(#""/baseposts/{id}""#) && openAPI.text.contains("BasePostRecord"), "the abstract collection is described")
+            let listLine = openAPI.text.split(separator: "\n").first { $0.hasPrefix(#"  "/baseposts":"#) } ?? ""
+            #expect(listLine.contains(#""name":"blog""#) && listLine.contains(#""name":"title""#), "filters on what all share: \(listLine.prefix(300))")
             try OpenAPIValidator.validate(openAPI.body)
         }
     }
