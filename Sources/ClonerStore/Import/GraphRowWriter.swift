@@ -60,6 +60,9 @@ public final class GraphRowWriter {
     }
 
     private var entities: [String: EntityState] = [:]
+    /// Per entity, the entity whose state reserves the ids of its `_id` space (the first of its
+    /// inheritance hierarchy, or itself), looked up once.
+    private var idSpaces: [String: String] = [:]
     /// `rebuild: suffix` attributes whose clashing values are numbered, per entity (`numberClashes`).
     private var copySuffixes: [String: [(index: Int, attribute: AttributeDescription, clashes: CopySuffixClashes)]] = [:]
     /// The attributes whose lock this import holds (`SQLStoreContext.lockCopySuffix`).
@@ -160,7 +163,14 @@ public final class GraphRowWriter {
     /// A new `_id` for an object of `entity` the import creates.
     public func newID(_ entity: String) throws -> Int64 {
         // The entities of one inheritance hierarchy share one `_id` space, so one reservation.
-        let state = state(schema.model.entitiesSharingIDs(with: entity)[0])
+        let space: String
+        if let known = idSpaces[entity] {
+            space = known
+        } else {
+            space = schema.model.entitiesSharingIDs(with: entity)[0]
+            idSpaces[entity] = space
+        }
+        let state = state(space)
         if state.reserved.isEmpty {
             // Blocks that double from one up to 1,024: a statement per block, never a query per
             // object, and a PostgreSQL sequence (which cannot give back what it issued) loses less

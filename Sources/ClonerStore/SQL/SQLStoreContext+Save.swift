@@ -30,9 +30,7 @@ extension SQLStoreContext {
         // Taken per `_id` space: the entities of one inheritance hierarchy share one, so theirs
         // are taken together (none of them is written yet to move the highest).
         var indicesBySpace: [String: [Int]] = [:]
-        for (index, insert) in changes.inserts.enumerated() {
-            indicesBySpace[model.entitiesSharingIDs(with: insert.entity)[0], default: []].append(index)
-        }
+        for (name, indices) in groups { indicesBySpace[model.entitiesSharingIDs(with: name)[0], default: []] += indices }
         var insertedIDs = [Int64](repeating: 0, count: changes.inserts.count)
         for (name, indices) in indicesBySpace.sorted(by: { $0.key < $1.key }) {
             for (index, id) in zip(indices, try newIDs(entity: name, after: nil, count: indices.count)) { insertedIDs[index] = id }
