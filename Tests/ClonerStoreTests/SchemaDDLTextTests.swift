@@ -105,7 +105,7 @@ import Testing
                     (postgreSQL
                         ? PostgreSQLDialect.uniqueTogetherIndexStatement(entity: entity, attributes: attributes)
                         : SQLiteDialect.uniqueTogetherIndexStatement(entity: entity, attributes: attributes)) + ";\n"
-            case .requireNoNulls, .renameLineage: out += "-- \(step)\n"
+            case .requireNoNulls, .renameLineage, .requireOneIDSpace: out += "-- \(step)\n"
             }
         }
         out += "-- bookkeeping\n"

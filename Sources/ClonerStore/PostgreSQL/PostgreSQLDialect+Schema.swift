@@ -13,11 +13,18 @@ extension PostgreSQLDialect {
     static let declaresReferences = false
     /// One sequence the hierarchy's tables take their ids from (each table's own identity
     /// sequence is left unused): concurrent writers never get one id twice. Moved only when the
-    /// rows are past it, which no writer of the sequence makes happen.
+    /// rows are past it, which no writer of the sequence makes happen — or a table's own identity
+    /// sequence is, which numbered it before it joined the hierarchy (an id issued to a row since
+    /// deleted is not issued again).
     static func idSpaceStatements(hierarchy: String, tables: [String]) -> [String] {
         let sequence = PostgreSQLSchema.idSequence(hierarchy: hierarchy)
         let name = "'\(sequence)'::regclass"
-        let largest = tables.map { "coalesce((SELECT max(\"_id\") FROM \(quoted($0))), 0)" }.joined(separator: ", ")
+        let largest = tables.flatMap { table in
+            [
+                "coalesce((SELECT max(\"_id\") FROM \(quoted(table))), 0)",
+                "coalesce(pg_sequence_last_value(pg_get_serial_sequence('\(quoted(table))', '_id')::regclass), 0)",
+            ]
+        }.joined(separator: ", ")
         return [
             "CREATE SEQUENCE IF NOT EXISTS \(sequence)",
             "SELECT setval(\(name), h) FROM (SELECT greatest(\(largest)) AS h) AS rows WHERE h > coalesce(pg_sequence_last_value(\(name)), 0)",
@@ -31,6 +38,8 @@ extension PostgreSQLDialect {
     static let metadataTableStatement = "CREATE TABLE \(quoted(StoreSchema.metadataTable)) (key text COLLATE \"C\" PRIMARY KEY, value text NOT NULL)"
     /// One statement for all: a constraint between two removed tables goes with them, in any order.
     static func dropTableStatements(_ tables: [String]) -> [String] { ["DROP TABLE " + tables.map(quoted).joined(separator: ", ")] }
+    /// The hierarchy's sequence outlives its tables.
+    static func carryIssuedIDs(from dropped: String, to sibling: String) -> [String] { [] }
     static func renameIndex(_ name: String, to newName: String, creating statement: String) -> [String] {
         ["ALTER INDEX IF EXISTS \(quoted(name)) RENAME TO \(quoted(newName))"]
     }

@@ -95,6 +95,11 @@ protocol SQLDialect {
     /// table in its schema, so it drops them one by one; PostgreSQL does not let a constraint
     /// outlive the table it names, so it drops them all in one statement.
     static func dropTableStatements(_ tables: [String]) -> [String]
+    /// Keeps a hierarchy's one `_id` space past the ids table `dropped` issued, before it is
+    /// dropped, by carrying them to `sibling`, a table of the same hierarchy that stays: SQLite
+    /// counts the space from its tables' own sequences, which go with them; PostgreSQL's space is
+    /// a sequence of the hierarchy's own, which outlives its tables, so it needs nothing.
+    static func carryIssuedIDs(from dropped: String, to sibling: String) -> [String]
     /// Gives index `name` (as kept, `identifier`) the name `newName` after a rename
     /// (`SchemaRenames`). PostgreSQL renames it; SQLite cannot, so it drops it and runs
     /// `statement`, the index made again under its new name.

@@ -20,6 +20,16 @@ extension SQLiteDialect {
     static let metadataTableStatement = "CREATE TABLE \(quoted(StoreSchema.metadataTable)) (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
     /// One DROP TABLE names one table; a reference left naming a dropped one is allowed.
     static func dropTableStatements(_ tables: [String]) -> [String] { tables.map { "DROP TABLE \(quoted($0))" } }
+    /// The sibling's `sqlite_sequence` row made or raised to the dropped table's, which DROP TABLE
+    /// deletes: the space's highest is the highest of its tables' rows.
+    static func carryIssuedIDs(from dropped: String, to sibling: String) -> [String] {
+        let (from, to) = (literal(.string(dropped)), literal(.string(sibling)))
+        let issued = "(SELECT \"seq\" FROM sqlite_sequence WHERE \"name\" = \(from))"
+        return [
+            "INSERT INTO sqlite_sequence (\"name\", \"seq\") SELECT \(to), 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE \"name\" = \(to))",
+            "UPDATE sqlite_sequence SET \"seq\" = max(\"seq\", coalesce(\(issued), 0)) WHERE \"name\" = \(to)",
+        ]
+    }
     /// SQLite has no ALTER INDEX: the index is made again (its table is renamed already).
     static func renameIndex(_ name: String, to newName: String, creating statement: String) -> [String] {
         ["DROP INDEX IF EXISTS \(quoted(name))", statement]

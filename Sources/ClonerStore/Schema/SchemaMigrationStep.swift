@@ -10,6 +10,10 @@ enum SchemaMigrationStep: Equatable {
     /// A renamed entity's rows keep their clone lineage (`_cloner_lineage` names the entity); a
     /// store made before lineage existed has no such table yet, and nothing to carry.
     case renameLineage(entity: String, to: String)
+    /// Stored entities that now share `hierarchy`'s one `_id` space (a model that put them under
+    /// an abstract parent) must not hold one `_id` twice: an `_id` names one object of a
+    /// hierarchy, and renumbering would change ids clients hold.
+    case requireOneIDSpace(hierarchy: String, entities: [String])
 }
 
 extension SchemaMigrationStep {
@@ -22,6 +26,8 @@ extension SchemaMigrationStep {
         case let .createUniqueTogetherIndex(entity, attributes):
             return "unique index on \(entity) (\(attributes.joined(separator: ", ")))"
         case let .renameLineage(entity, newName): return "clone lineage of \(entity) kept under \(newName)"
+        case let .requireOneIDSpace(hierarchy, entities):
+            return "\(entities.joined(separator: ", ")) share the _ids of hierarchy \(hierarchy) (none held twice)"
         }
     }
 }

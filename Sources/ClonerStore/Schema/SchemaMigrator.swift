@@ -32,6 +32,7 @@ struct SchemaMigrator<Dialect: SQLDialect> {
         // table created further on.
         var references: [Step] = []
 
+        plan.steps += joinedIDSpaces(oldModel: oldModel)
         for entity in new.entities {
             guard let oldEntity = oldModel.entity(named: entity.name) else {
                 plan.steps += Dialect.createStatements(for: entity, in: newSchema).map(Step.sql)
@@ -56,6 +57,10 @@ struct SchemaMigrator<Dialect: SQLDialect> {
         for removed in oldModel.entities where !newNames.contains(removed.name) {
             plan.removals.append(.entity(removed.name))
             droppedTables.append(removed.name)
+            // Its ids stay issued in its hierarchy's space, if the hierarchy keeps a table.
+            if let hierarchy = removed.hierarchy, let sibling = new.entities.first(where: { $0.hierarchy == hierarchy }) {
+                plan.steps += Dialect.carryIssuedIDs(from: removed.name, to: sibling.name).map(Step.sql)
+            }
         }
         if !droppedTables.isEmpty { plan.steps += Dialect.dropTableStatements(droppedTables).map(Step.sql) }
 
@@ -65,6 +70,21 @@ struct SchemaMigrator<Dialect: SQLDialect> {
         }
         plan.steps += references
         return plan
+    }
+
+    /// Stored entities that come under a hierarchy's one `_id` space (a new abstract parent, or a
+    /// store recorded before spaces were kept) must hold no `_id` twice; the space itself is
+    /// started past all they issued as the store opens (`SQLDialect.idSpaceStatements`).
+    private func joinedIDSpaces(oldModel: DataModel) -> [Step] {
+        var steps: [Step] = []
+        var hierarchies: [String] = []
+        for entity in new.entities where entity.hierarchy != nil && !hierarchies.contains(entity.hierarchy!) { hierarchies.append(entity.hierarchy!) }
+        for hierarchy in hierarchies {
+            let kept = new.entities.filter { $0.hierarchy == hierarchy && oldModel.entity(named: $0.name) != nil }.map(\.name)
+            guard kept.contains(where: { oldModel.entity(named: $0)?.hierarchy != hierarchy }) else { continue }
+            if kept.count > 1 { steps.append(.requireOneIDSpace(hierarchy: hierarchy, entities: kept)) }
+        }
+        return steps
     }
 
     /// The relationship whose storage `joinTable` is, on the side that names it.

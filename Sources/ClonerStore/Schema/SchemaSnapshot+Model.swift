@@ -6,7 +6,7 @@ extension SchemaSnapshot {
     func makeModel() -> DataModel {
         DataModel(
             entities: entities.map { entity in
-                EntityDescription(
+                var described = EntityDescription(
                     name: entity.name,
                     attributes: entity.attributes.map {
                         AttributeDescription(name: $0.name, type: $0.type, isOptional: $0.optional, isUnique: $0.unique)
@@ -17,6 +17,8 @@ extension SchemaSnapshot {
                             isOrdered: $0.ordered, inverseName: $0.inverse, isOptional: $0.optional)
                     },
                     uniqueTogether: entity.uniqueTogether ?? [])
+                described.hierarchy = entity.hierarchy
+                return described
             })
     }
 }

@@ -29,6 +29,9 @@ struct SchemaSnapshot: Codable, Equatable, Sendable {
         /// nil when the entity has none, so stores recorded before `uniqueTogether` existed (and
         /// entities without it) keep their snapshot bytes and fingerprint.
         var uniqueTogether: [[String]]?
+        /// The root of its inheritance hierarchy, whose one `_id` space it shares; nil outside any,
+        /// so the snapshots of stores without inheritance keep their bytes.
+        var hierarchy: String?
     }
 
     var entities: [Entity]
@@ -45,7 +48,7 @@ struct SchemaSnapshot: Codable, Equatable, Sendable {
                         name: $0.name, destination: $0.destination, toMany: $0.isToMany, ordered: $0.isOrdered,
                         inverse: $0.inverseName, optional: $0.isOptional)
                 },
-                uniqueTogether: entity.uniqueTogether.isEmpty ? nil : entity.uniqueTogether)
+                uniqueTogether: entity.uniqueTogether.isEmpty ? nil : entity.uniqueTogether, hierarchy: entity.hierarchy)
         }
     }
 

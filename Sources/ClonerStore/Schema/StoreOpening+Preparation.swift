@@ -128,6 +128,16 @@ extension StoreOpening {
             // Rows of an entity of the new name removed long ago would clash with the renamed ones.
             try connection.perform("DELETE FROM \(lineage) WHERE entity = \(p(1))", arguments: [.text(newName)])
             try connection.perform("UPDATE \(lineage) SET entity = \(p(2)) WHERE entity = \(p(1))", arguments: [.text(entity), .text(newName)])
+        case let .requireOneIDSpace(hierarchy, entities):
+            let ids = entities.map { "SELECT \"_id\" FROM \(quoted($0))" }.joined(separator: " UNION ALL ")
+            let shared = "SELECT count(*) FROM (SELECT \"_id\" FROM (\(ids)) AS i GROUP BY \"_id\" HAVING count(*) > 1) AS d"
+            let count = try connection.int64(shared, arguments: []) ?? 0
+            if count > 0 {
+                throw StoreError.migrationRefused(reasons: [
+                    "\(entities.joined(separator: ", ")): now under \(hierarchy), whose objects share one _id space, but \(count) _id\(count == 1 ? " is" : "s are") held by more than one of them; "
+                        + "an _id must name one object of a hierarchy: move the objects of all but one into a store of the new model with a graph export and import (new ids), or keep the entities apart"
+                ])
+            }
         case let .createUniqueTogetherIndex(entity, attributes):
             let names = attributes.map { "\(entity).\($0)" }.joined(separator: ", ")
             try createUniqueIndex(

@@ -262,39 +262,6 @@ struct HierarchyRelationshipServiceTests {
         }
     }
 
-    @Test("entities that become a hierarchy in a new model version continue above every id", arguments: StoreBackendKind.available)
-    func aHierarchyFormedByAMigration(_ backend: StoreBackendKind) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let plain = """
-            { "entities": [
-              { "name": "Post", "attributes": [ { "name": "title", "type": "string", "optional": true }, { "name": "body", "type": "string", "optional": true } ] },
-              { "name": "Page", "attributes": [ { "name": "title", "type": "string", "optional": true }, { "name": "slug", "type": "string", "optional": true } ] } ] }
-            """
-        let first = try await TestService.start(
-            directory: directory.url, backend: backend, overrides: .init(modelPath: try directory.write(plain, to: "v1.json")))
-        let shared = backend == .postgreSQL ? first.databaseLocation : nil
-        var before: [Int] = []
-        for collection in ["posts", "posts", "pages"] {
-            before.append(try #require(F.int(try await first.client.create(collection, #"{"title": "t"}"#)["_id"])))
-        }
-        await first.stop()
-
-        let hierarchy = """
-            { "entities": [
-              { "name": "BasePost", "abstract": true, "attributes": [ { "name": "title", "type": "string", "optional": true } ] },
-              { "name": "Post", "parent": "BasePost", "attributes": [ { "name": "body", "type": "string", "optional": true } ] },
-              { "name": "Page", "parent": "BasePost", "attributes": [ { "name": "slug", "type": "string", "optional": true } ] } ] }
-            """
-        let second = try await TestService.start(
-            directory: directory.url, backend: backend, overrides: .init(modelPath: try directory.write(hierarchy, to: "v2.json")),
-            sharedDatabase: shared)
-        let page = try #require(F.int(try await second.client.create("pages", #"{"title": "after"}"#)["_id"]), "\(second.log.text)")
-        let post = try #require(F.int(try await second.client.create("posts", #"{"title": "after"}"#)["_id"]))
-        #expect(page > before.max()! && post > page, "above every id either table holds: \(before) then \(page), \(post)")
-        await second.stop()
-    }
-
     @Test("a long list into a hierarchy counts its parts together", arguments: StoreBackendKind.available)
     func longListsCountTheirPartsTogether(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: try Self.model()) { service in
