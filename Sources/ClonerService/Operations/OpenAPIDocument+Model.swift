@@ -99,9 +99,10 @@ struct EntityOperations {
             ("\(name)Record", recordSchema()), ("\(name)Create", inputSchema(create: true)),
             ("\(name)Update", inputSchema(create: false)), ("\(name)CloneRequest", cloneRequestSchema()),
         ]
-            + entity.relationships.filter { Self.isNestedApart($0) }.map {
-                (Self.nestedCreateName(entity: name, under: $0.name), inputSchema(create: true, under: $0.name))
-            }
+            // Named by the field, once for all its parts: a nested object leaves the whole field out.
+            + entity.relationships.filter { Self.isNestedApart($0) }.map(\.fieldName).reduce(into: [String]()) { names, field in
+                if !names.contains(field) { names.append(field) }
+            }.map { (Self.nestedCreateName(entity: name, under: $0), inputSchema(create: true, under: $0)) }
     }
 
     /// Whether objects of this relationship's entity nested through its inverse get a create schema
@@ -121,7 +122,7 @@ struct EntityOperations {
     /// The create schema of a nested object of `relationship`'s destination.
     private func nestedCreate(_ relationship: RelationshipDescription) -> JSONValue {
         if let inverse = model.inverse(of: relationship), Self.isNestedApart(inverse) {
-            return Self.schema(Self.nestedCreateName(entity: relationship.destination, under: inverse.name))
+            return Self.schema(Self.nestedCreateName(entity: relationship.destination, under: inverse.fieldName))
         }
         return Self.schema("\(relationship.destination)Create")
     }
@@ -265,7 +266,7 @@ struct EntityOperations {
         }
         for field in entity.hierarchyFieldNames {
             let parts = entity.relationshipParts(ofField: field)
-            guard !parts.contains(where: { $0.name == parentLink }) else { continue }
+            guard field != parentLink, !parts.contains(where: { $0.name == parentLink }) else { continue }
             let declared = RecordInput.declaredRelationship(parts)
             let nested: JSONValue = ["oneOf": .array(parts.map { nestedCreate($0) })]
             properties[field] =
