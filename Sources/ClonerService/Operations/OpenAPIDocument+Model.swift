@@ -31,12 +31,14 @@ extension OpenAPIDocument {
         lines[summary] = "  summary: Deep-copies records of an object graph stored in \(deployment.storeName)."
         var paths: [String] = []
         var schemas: [String] = []
+        var named: Set<String> = []
         for entity in model.entities {
             let generator = EntityOperations(entity: entity, model: model, filterableToOnes: deployment.filterableToOnes(entity))
             for (path, item) in generator.pathItems() {
                 paths.append("  " + JSONValue.string(path).canonicalText + ": " + item.canonicalText)
             }
-            for (name, schema) in generator.schemas() {
+            // A union of nested creates is the same wherever a field into its hierarchy asks for it.
+            for (name, schema) in generator.schemas() where named.insert(name).inserted {
                 schemas.append("    " + name + ": " + schema.canonicalText)
             }
         }
@@ -99,6 +101,7 @@ struct EntityOperations {
             ("\(name)Record", recordSchema()), ("\(name)Create", inputSchema(create: true)),
             ("\(name)Update", inputSchema(create: false)), ("\(name)CloneRequest", cloneRequestSchema()),
         ]
+            + entity.hierarchyFieldNames.map { nestedUnion(entity.relationshipParts(ofField: $0)) }
             // Named by the field, once for all its parts: a nested object leaves the whole field out.
             + entity.relationships.filter { Self.isNestedApart($0) }.map(\.fieldName).reduce(into: [String]()) { names, field in
                 if !names.contains(field) { names.append(field) }
@@ -121,10 +124,28 @@ struct EntityOperations {
 
     /// The create schema of a nested object of `relationship`'s destination.
     private func nestedCreate(_ relationship: RelationshipDescription) -> JSONValue {
+        Self.schema(nestedCreateName(relationship))
+    }
+
+    private func nestedCreateName(_ relationship: RelationshipDescription) -> String {
         if let inverse = model.inverse(of: relationship), Self.isNestedApart(inverse) {
-            return Self.schema(Self.nestedCreateName(entity: relationship.destination, under: inverse.fieldName))
+            return Self.nestedCreateName(entity: relationship.destination, under: inverse.fieldName)
         }
-        return Self.schema("\(relationship.destination)Create")
+        return "\(relationship.destination)Create"
+    }
+
+    /// A new object of a field into a hierarchy: one of its concrete entities' create schemas (the
+    /// object names its `_entity`), as a schema of its own — `BasePostCreate`, or
+    /// `BasePostCreateUnderBlog` where the objects leave out the field that holds them. Named, not
+    /// inline: a create schema may hold itself through such a field (a post's `previous` post),
+    /// and client generators box a recursion between named schemas only.
+    private func nestedUnion(_ parts: [RelationshipDescription]) -> (name: String, schema: JSONValue) {
+        let names = parts.map(nestedCreateName)
+        let destination = parts[0].declaration?.destination ?? parts[0].destination
+        let plain = zip(parts, names).allSatisfy { $1 == "\($0.destination)Create" }
+        let under = parts[0].declaration?.inverseName ?? ""
+        let name = plain ? "\(destination)Create" : Self.nestedCreateName(entity: destination, under: under)
+        return (name, ["oneOf": .array(names.map(Self.schema))])
     }
 
     func pathItems() -> [(String, JSONValue)] {
@@ -268,7 +289,7 @@ struct EntityOperations {
             let parts = entity.relationshipParts(ofField: field)
             guard field != parentLink, !parts.contains(where: { $0.name == parentLink }) else { continue }
             let declared = RecordInput.declaredRelationship(parts)
-            let nested: JSONValue = ["oneOf": .array(parts.map { nestedCreate($0) })]
+            let nested = Self.schema(nestedUnion(parts).name)
             properties[field] =
                 declared.isToMany
                 ? Self.toManyInput(declared, items: ["oneOf": [Self.objectID, nested]])
