@@ -5,6 +5,8 @@
 # its pid. Prints how long each part took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=.ci/listening-port.sh
+source .ci/listening-port.sh
 root="$PWD"
 example="$root/examples/python-client"
 
@@ -35,14 +37,7 @@ CLONER_API_KEYS="$full_key" CLONER_READ_API_KEYS="$read_key" CLONER_DRAIN_GRACE=
   "$cloner" serve --host 127.0.0.1 --port 0 --database "$work/cloner.sqlite" --model "$root/config/model.json" \
   >"$work/cloner.log" 2>&1 &
 pid=$!
-port=""
-for _ in $(seq 1 300); do
-  port="$(grep -o '"message":"listening".*"port":"[0-9]*"' "$work/cloner.log" | grep -o '"port":"[0-9]*"' | grep -o '[0-9]\+' || true)"
-  [ -n "$port" ] && break
-  kill -0 "$pid" 2>/dev/null || { cat "$work/cloner.log" >&2; echo "python-client: cloner exited" >&2; exit 1; }
-  sleep 0.1
-done
-[ -n "$port" ] || { cat "$work/cloner.log" >&2; echo "python-client: cloner did not say where it listens" >&2; exit 1; }
+port="$(listening_port "$work/cloner.log" "$pid" python-client)"
 server="http://127.0.0.1:$port"
 curl -fsS "$server/healthz" >/dev/null
 echo "python-client: cloner (pid $pid) on $server"

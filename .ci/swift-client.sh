@@ -5,6 +5,8 @@
 # stop the service by its pid. Prints how long each part took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=.ci/listening-port.sh
+source .ci/listening-port.sh
 root="$PWD"
 example="$root/examples/swift-client"
 
@@ -38,14 +40,7 @@ CLONER_API_KEYS="$full_key" CLONER_READ_API_KEYS="$read_key" CLONER_DRAIN_GRACE=
   "$cloner" serve --host 127.0.0.1 --port 0 --database "$work/cloner.sqlite" --model "$root/config/model.json" \
   >"$work/cloner.log" 2>&1 &
 pid=$!
-port=""
-for _ in $(seq 1 300); do
-  port="$(grep -o '"message":"listening".*"port":"[0-9]*"' "$work/cloner.log" | grep -o '"port":"[0-9]*"' | grep -o '[0-9]\+' || true)"
-  [ -n "$port" ] && break
-  kill -0 "$pid" 2>/dev/null || { cat "$work/cloner.log" >&2; echo "swift-client: cloner exited" >&2; exit 1; }
-  sleep 0.1
-done
-[ -n "$port" ] || { cat "$work/cloner.log" >&2; echo "swift-client: cloner did not say where it listens" >&2; exit 1; }
+port="$(listening_port "$work/cloner.log" "$pid" swift-client)"
 server="http://127.0.0.1:$port"
 curl -fsS "$server/healthz" >/dev/null
 echo "swift-client: cloner (pid $pid) on $server"
@@ -73,14 +68,7 @@ start=$(date +%s)
 CLONER_DRAIN_GRACE=0.1 "$cloner" serve --host 127.0.0.1 --port 0 --database "$work/hierarchy.sqlite" \
   --model "$root/Tests/Fixtures/Hierarchy/Publishing.json" >"$work/hierarchy.log" 2>&1 &
 hierarchy_pid=$!
-hierarchy_port=""
-for _ in $(seq 1 300); do
-  hierarchy_port="$(grep -o '"message":"listening".*"port":"[0-9]*"' "$work/hierarchy.log" | grep -o '"port":"[0-9]*"' | grep -o '[0-9]\+' || true)"
-  [ -n "$hierarchy_port" ] && break
-  kill -0 "$hierarchy_pid" 2>/dev/null || { cat "$work/hierarchy.log" >&2; echo "swift-client: the hierarchy's cloner exited" >&2; exit 1; }
-  sleep 0.1
-done
-[ -n "$hierarchy_port" ] || { cat "$work/hierarchy.log" >&2; echo "swift-client: the hierarchy's cloner did not listen" >&2; exit 1; }
+hierarchy_port="$(listening_port "$work/hierarchy.log" "$hierarchy_pid" swift-client)"
 hierarchy="$example/hierarchy"
 generated="$hierarchy/Sources/cloner-hierarchy-walk/Generated"
 curl -fsS "http://127.0.0.1:$hierarchy_port/openapi.yaml" -o "$work/hierarchy.yaml"

@@ -79,18 +79,8 @@ extension RecordsController {
         writer.beginArray()
         for (page, index) in shown { pages[page].records.write(index, keys: keys(concrete[page]), to: &writer) }
         writer.endArray()
-        writer.key("next")
-        if hasMore, let (page, index) = shown.last {
-            writer.string(nextAbstractPage(request, after: pages[page].records.ids[index]))
-        } else {
-            writer.null()
-        }
-        if let count {
-            writer.key("count")
-            writer.integer(count)
-        }
-        writer.endObject()
-        return .json(writer.bytes)
+        let next = hasMore ? shown.last.map { nextAbstractPage(request, after: pages[$0.page].records.ids[$0.index]) } : nil
+        return Self.endOfPage(&writer, next: next, count: count)
     }
 
     /// The records of one page over several concrete entities' pages (each in `_id` order after

@@ -140,12 +140,15 @@ final class RecordsController: Sendable {
         writer.beginArray()
         for index in 0..<page.records.count { page.records.write(index, keys: keys, to: &writer) }
         writer.endArray()
+        let next = page.hasMore ? page.lastPosition.map { nextPage(request, cursor: ListCursor(order: ListCursor.orderText(fetch.sort), position: $0)) } : nil
+        return Self.endOfPage(&writer, next: next, count: count)
+    }
+
+    /// A page's answer after its `data`: `next` (the route of the page after, or null on the last)
+    /// and, when asked for, `count`.
+    static func endOfPage(_ writer: inout JSONWriter, next: String?, count: Int64?) -> HTTPResponse {
         writer.key("next")
-        if page.hasMore, let lastPosition = page.lastPosition {
-            writer.string(nextPage(request, cursor: ListCursor(order: ListCursor.orderText(fetch.sort), position: lastPosition)))
-        } else {
-            writer.null()
-        }
+        if let next { writer.string(next) } else { writer.null() }
         if let count {
             writer.key("count")
             writer.integer(count)

@@ -128,9 +128,7 @@ final class StoreConnectionPool<Connection: PooledConnection>: @unchecked Sendab
                     opened(connection)
                     return connection
                 } catch {
-                    releaseSlot()
-                    noteLoss(of: nil, reason: Connection.lossReason(openFailure: error))
-                    throw error
+                    throw failedToOpen(error)
                 }
             }
             waiterCount += 1
@@ -157,9 +155,7 @@ final class StoreConnectionPool<Connection: PooledConnection>: @unchecked Sendab
             opened(connection)
             return connection
         } catch {
-            releaseSlot()
-            noteLoss(of: nil, reason: Connection.lossReason(openFailure: error))
-            throw error
+            throw failedToOpen(error)
         }
     }
 
@@ -212,6 +208,14 @@ final class StoreConnectionPool<Connection: PooledConnection>: @unchecked Sendab
         idle.append(connection)
         condition.signal()
         condition.unlock()
+    }
+
+    /// A session that could not be opened or re-opened: its slot given up and the node taken as
+    /// lost; the error is the borrower's.
+    private func failedToOpen(_ error: any Error) -> any Error {
+        releaseSlot()
+        noteLoss(of: nil, reason: Connection.lossReason(openFailure: error))
+        return error
     }
 
     /// Gives up a slot (its connection failed to open or re-open) and wakes one waiter, which may
