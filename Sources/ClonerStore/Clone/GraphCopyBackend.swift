@@ -13,13 +13,13 @@ import Foundation
 /// A backend value lives for one run of the copy: the store may run a transaction again, and a
 /// run keeps nothing of the one before.
 protocol GraphCopyBackend {
+    associatedtype Context: SQLStoreContext
+    /// The transaction the copy runs in: the store's SQL written once runs on it too.
+    var context: Context { get }
+
     /// The root exists: thrown `StoreError.notFound` if not. `withWalk`: the plan sets nothing on
     /// the root, and the backend may check it together with the walk (`walk` then reports it).
     mutating func checkRoot(_ root: EntityDescription, withWalk: Bool) throws
-
-    /// The objects of `entity` among `ids`: those a `set` on the root names (a to-one's or a
-    /// to-many's), in one query per relationship.
-    mutating func existing(_ ids: [Int64], of entity: String) throws -> Set<Int64>
 
     /// Stores the root's values per copy (`rootValues`, one per copy), builds the copy's
     /// statements and readies the work tables.
@@ -61,3 +61,11 @@ protocol GraphCopyBackend {
 
 /// A relationship of the root a `set` names objects of, with their ids.
 typealias GraphCopyReference = (relationship: RelationshipDescription, ids: [Int64])
+
+extension GraphCopyBackend {
+    /// The objects of `entity` among `ids`: those a `set` on the root names (a to-one's or a
+    /// to-many's), in one query per relationship, as any write looks them up.
+    func existing(_ ids: [Int64], of entity: String) throws -> Set<Int64> {
+        try context.existingIDs(entity: entity, ids: ids)
+    }
+}

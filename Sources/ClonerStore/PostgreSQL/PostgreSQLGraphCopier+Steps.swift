@@ -17,13 +17,6 @@ extension PostgreSQLGraphCopier: GraphCopyBackend {
         }
     }
 
-    mutating func existing(_ ids: [Int64], of entity: String) throws -> Set<Int64> {
-        var found: Set<Int64> = []
-        try run("SELECT \"_id\" FROM \(quoted(entity)) WHERE \"_id\" = ANY($1)", [PostgreSQLStoreContext.idArray(Set(ids).sorted())])
-            .forEachRow { found.insert($0.int64(0)) }
-        return found
-    }
-
     /// The root's values stored as parameters, the statements built for the plan's shape (once
     /// per connection), the work tables.
     mutating func prepare(root: EntityDescription, rootValues perCopy: [[String: AttributeValue]], now: Date) throws {

@@ -39,14 +39,6 @@ struct SQLiteGraphCopier: GraphCopyBackend {
         }
     }
 
-    mutating func existing(_ ids: [Int64], of entity: String) throws -> Set<Int64> {
-        var found: Set<Int64> = []
-        try connection.forEachRow(
-            "SELECT \"_id\" FROM \(quoted(entity)) WHERE \"_id\" IN (\(SQLiteStoreContext.idsFromArray))", [SQLiteStoreContext.idArray(ids)]
-        ) { found.insert($0.int64(0)) }
-        return found
-    }
-
     /// The work tables (made where the connection was not prepared), the copies and the roots'
     /// values written to theirs.
     mutating func prepare(root: EntityDescription, rootValues: [[String: AttributeValue]], now: Date) throws {
