@@ -14,8 +14,15 @@ import Foundation
 /// run keeps nothing of the one before.
 protocol GraphCopyBackend {
     associatedtype Context: SQLStoreContext
+    associatedtype Builder: GraphCopySQLBuilder
     /// The transaction the copy runs in: the store's SQL written once runs on it too.
     var context: Context { get }
+    /// The copy's statements, built for its plan's shape.
+    var sql: Builder { get }
+
+    /// Runs one of the builder's queries with the copy's parameters, each row to `body` (valid
+    /// only inside the call): the backend's binding of the root, the time and the `set` values.
+    mutating func forEachCopyRow(_ query: String, _ body: (any SQLRow) throws -> Void) throws
 
     /// The root exists: thrown `StoreError.notFound` if not. `withWalk`: the plan sets nothing on
     /// the root, and the backend may check it together with the walk (`walk` then reports it).
@@ -47,13 +54,6 @@ protocol GraphCopyBackend {
     /// ids when the plan asks for them.
     mutating func finish(counts: [Int: Int]) throws -> (cloneIDs: [Int64], linked: [Int: Int], ids: [[String: [Int64: Int64]]]?)
 
-    /// For a dry run, after `finish`: the values `rebuild: suffix` would give, per
-    /// `Entity.attribute` (the builder's `suffixPreviewQueries`), in the copies' `_id` order.
-    mutating func suffixPreview(counts: [Int: Int]) throws -> [String: [String]]
-
-    /// For a dry run: the unique constraints the copy would break, each with its objects
-    /// (`GraphCopySQLBuilder.repeatedValueQueries`), those it would not left out.
-    mutating func repeatedValues(counts: [Int: Int]) throws -> [GraphCopyClash]
 
     /// The copy ended (`copied`: it finished): what the work tables and the session keep of it.
     mutating func end(copied: Bool)
@@ -67,5 +67,29 @@ extension GraphCopyBackend {
     /// to-many's), in one query per relationship, as any write looks them up.
     func existing(_ ids: [Int64], of entity: String) throws -> Set<Int64> {
         try context.existingIDs(entity: entity, ids: ids)
+    }
+
+    /// For a dry run, after `finish`: the values `rebuild: suffix` would give, per
+    /// `Entity.attribute` (the builder's `suffixPreviewQueries`), in the copies' `_id` order.
+    mutating func suffixPreview(counts: [Int: Int]) throws -> [String: [String]] {
+        var values: [String: [String]] = [:]
+        for (attribute, query) in sql.suffixPreviewQueries(counts: counts) {
+            try forEachCopyRow(query) { row in
+                if case .string(let text) = row.attributeValue(1, .string) { values[attribute, default: []].append(text) }
+            }
+        }
+        return values
+    }
+
+    /// For a dry run: the unique constraints the copy would break, each with its objects
+    /// (`GraphCopySQLBuilder.repeatedValueQueries`, one row each), those it would not left out.
+    mutating func repeatedValues(counts: [Int: Int]) throws -> [GraphCopyClash] {
+        var clashes: [GraphCopyClash] = []
+        for (clash, query) in sql.repeatedValueQueries(counts: counts) {
+            var objects = 0
+            try forEachCopyRow(query) { objects = Int($0.int64(0)) }
+            if objects > 0 { clashes.append(GraphCopyClash(entity: clash.entity, attributes: clash.attributes, objects: objects)) }
+        }
+        return clashes
     }
 }

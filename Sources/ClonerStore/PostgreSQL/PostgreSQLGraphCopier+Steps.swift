@@ -89,27 +89,10 @@ extension PostgreSQLGraphCopier: GraphCopyBackend {
         return (answers.cloneIDs, answers.linkedCounts, ids)
     }
 
-    mutating func suffixPreview(counts: [Int: Int]) throws -> [String: [String]] {
-        var values: [String: [String]] = [:]
-        for (attribute, query) in sql.suffixPreviewQueries(counts: counts) {
-            statementCount += 1
-            let result = try connection.query(query, rootValues.parameters)
-            for index in 0..<result.rowCount {
-                let row = result[index]
-                values[attribute, default: []].append(row.string(1))
-            }
-        }
-        return values
-    }
-
-    mutating func repeatedValues(counts: [Int: Int]) throws -> [GraphCopyClash] {
-        var clashes: [GraphCopyClash] = []
-        for (clash, query) in sql.repeatedValueQueries(counts: counts) {
-            statementCount += 1
-            let objects = Int(try connection.query(query, rootValues.parameters)[0].int64(0))
-            if objects > 0 { clashes.append(GraphCopyClash(entity: clash.entity, attributes: clash.attributes, objects: objects)) }
-        }
-        return clashes
+    /// Unprepared: a dry run's queries run once.
+    mutating func forEachCopyRow(_ query: String, _ body: (any SQLRow) throws -> Void) throws {
+        statementCount += 1
+        try connection.query(query, rootValues.parameters).forEachRow { try body($0) }
     }
 
     /// A copy that failed once it sent its writes leaves nothing to the COMMIT, and forgets the

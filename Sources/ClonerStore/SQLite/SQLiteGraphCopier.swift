@@ -125,29 +125,11 @@ struct SQLiteGraphCopier: GraphCopyBackend {
         return (cloneIDs, linked.counts, plan.returnIDs ? try copiedIDs(steps) : nil)
     }
 
-    mutating func suffixPreview(counts: [Int: Int]) throws -> [String: [String]] {
-        var values: [String: [String]] = [:]
-        for (attribute, query) in sql.suffixPreviewQueries(counts: counts) {
-            let statement = try connection.cachedStatement(query)
-            try statement.bind(named: parameters)
-            let row = SQLiteRow(statement: statement)
-            while try statement.step() { values[attribute, default: []].append(row.string(1)) }
-        }
-        return values
-    }
-
-    mutating func repeatedValues(counts: [Int: Int]) throws -> [GraphCopyClash] {
-        var clashes: [GraphCopyClash] = []
-        for (clash, query) in sql.repeatedValueQueries(counts: counts) {
-            let statement = try connection.cachedStatement(query)
-            try statement.bind(named: parameters)
-            let row = SQLiteRow(statement: statement)
-            guard try statement.step() else { continue }
-            let objects = Int(row.int64(0))
-            if objects > 0 { clashes.append(GraphCopyClash(entity: clash.entity, attributes: clash.attributes, objects: objects)) }
-            _ = try statement.step()
-        }
-        return clashes
+    mutating func forEachCopyRow(_ query: String, _ body: (any SQLRow) throws -> Void) throws {
+        let statement = try connection.cachedStatement(query)
+        try statement.bind(named: parameters)
+        let row = SQLiteRow(statement: statement)
+        while try statement.step() { try body(row) }
     }
 
     /// Empties the tables this copy wrote, so the next copy finds them empty; tables that could not
