@@ -54,7 +54,6 @@ protocol GraphCopyBackend {
     /// ids when the plan asks for them.
     mutating func finish(counts: [Int: Int]) throws -> (cloneIDs: [Int64], linked: [Int: Int], ids: [[String: [Int64: Int64]]]?)
 
-
     /// The copy ended (`copied`: it finished): what the work tables and the session keep of it.
     mutating func end(copied: Bool)
 }
