@@ -71,6 +71,8 @@ struct HierarchyDocumentServiceTests {
         }
     }
 
+    /// The bare declared name at the root is `HierarchyRelationshipServiceTests`'; here a to-many
+    /// at the root and qualified names, which leave a field out wherever its entity is copied.
     @Test("exclude names a field into a hierarchy by its declared name", arguments: StoreBackendKind.available)
     func excludeByDeclaredName(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: try HierarchyRelationshipServiceTests.model()) { service in
@@ -92,6 +94,7 @@ struct HierarchyDocumentServiceTests {
             let copied = try #require(try everywhere.json()["created"] as? [String: Any])
             #expect(F.int(copied["Post"]) == 1 && F.int(copied["Page"]) == 1 && copied["Comment"] == nil, "\(copied)")
 
+            // A required field is not excluded by its qualified name either (the bare one: the other suite).
             let required = try await client.post("/posts/\(post)/clone", #"{"exclude": ["Comment.post"]}"#)
             #expect(required.status == 422 && required.text.contains("required relationship"), "\(required.text)")
         }

@@ -27,12 +27,7 @@ struct RenamingIDImportServiceTests {
         let first = try await TestService.start(directory: directory.url, backend: backend, overrides: .init(modelPath: before))
         let shared = backend == .postgreSQL ? first.databaseLocation : nil
         let client = first.client
-        let red = try #require(F.int(try await client.create("tags", #"{"label": "red"}"#)["_id"]))
-        let blue = try #require(F.int(try await client.create("tags", #"{"label": "blue"}"#)["_id"]))
-        let folder = try #require(F.int(try await client.create("folders", #"{"name": "inbox"}"#)["_id"]))
-        let two = try #require(F.int(try await client.create("notes", #"{"title": "two"}"#)["_id"]))
-        let one = try #require(
-            F.int(try await client.create("notes", #"{"title": "one", "folder": \#(folder), "tags": [\#(red), \#(blue)], "related": [\#(two)]}"#)["_id"]))
+        let (red, blue, folder, two, one) = try await RenamingIDServiceTests.seed(client)
         let exported = try await client.get("/notes/\(one)/export")
         #expect(exported.status == 200, "\(exported.text)")
         let document = exported.text

@@ -13,6 +13,18 @@ struct RenamingIDServiceTests {
     typealias F = EndToEndFixture
 
     /// Notes in an ordered folder, with tags (many-to-many) and related notes (ordered, no inverse).
+    /// Under the old model: two tags, a folder, and note "one" in the folder, tagged with both and
+    /// related to note "two" — every kind of relationship the renames touch.
+    static func seed(_ client: ServiceClient) async throws -> (red: Int, blue: Int, folder: Int, two: Int, one: Int) {
+        let red = try #require(F.int(try await client.create("tags", #"{"label": "red"}"#)["_id"]))
+        let blue = try #require(F.int(try await client.create("tags", #"{"label": "blue"}"#)["_id"]))
+        let folder = try #require(F.int(try await client.create("folders", #"{"name": "inbox"}"#)["_id"]))
+        let two = try #require(F.int(try await client.create("notes", #"{"title": "two"}"#)["_id"]))
+        let one = try #require(
+            F.int(try await client.create("notes", #"{"title": "one", "folder": \#(folder), "tags": [\#(red), \#(blue)], "related": [\#(two)]}"#)["_id"]))
+        return (red, blue, folder, two, one)
+    }
+
     static let before = """
         { "entities": [
           { "name": "Folder", "attributes": [ { "name": "name", "type": "string", "optional": true } ],
@@ -72,12 +84,7 @@ struct RenamingIDServiceTests {
         let database = first.databaseLocation
         let shared = backend == .postgreSQL ? database : nil
         let client = first.client
-        let red = try #require(F.int(try await client.create("tags", #"{"label": "red"}"#)["_id"]))
-        let blue = try #require(F.int(try await client.create("tags", #"{"label": "blue"}"#)["_id"]))
-        let folder = try #require(F.int(try await client.create("folders", #"{"name": "inbox"}"#)["_id"]))
-        let two = try #require(F.int(try await client.create("notes", #"{"title": "two"}"#)["_id"]))
-        let one = try #require(
-            F.int(try await client.create("notes", #"{"title": "one", "folder": \#(folder), "tags": [\#(red), \#(blue)], "related": [\#(two)]}"#)["_id"]))
+        let (red, blue, folder, _, one) = try await RenamingIDServiceTests.seed(client)
         let copied = try await client.post("/notes/\(one)/clone", #"{"returnIds": true}"#)
         #expect(copied.status == 201, "\(copied.text)")
         let earlierClone = try #require(F.int((try copied.json()["clone"] as? [String: Any])?["id"]))
