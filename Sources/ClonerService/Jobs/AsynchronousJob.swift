@@ -38,11 +38,16 @@ struct AsynchronousJob: Sendable {
         }
     }
 
+    /// Another replica failed this job while it waited (this one looked dead): it must not run.
+    struct TakenOver: Error {
+        let job: String
+    }
+
     /// First in the work's transaction: holds the row (PostgreSQL: locked) while the work runs; a
     /// job another replica already failed (this one looked dead) must not run after all.
     func hold(in context: any StoreContext) throws {
         try cancellation.begin(in: context)
-        if try !context.holdJob(id: id, owner: owner) { throw Idempotency.ReservationLost(what: "job \(id)") }
+        if try !context.holdJob(id: id, owner: owner) { throw TakenOver(job: id) }
     }
 
     /// Last in the work's transaction: the `succeeded` row with the work's answer, committed with it.

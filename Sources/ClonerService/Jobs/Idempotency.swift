@@ -16,12 +16,6 @@ final class Idempotency: Sendable {
     /// The longest key accepted, in bytes.
     static let maximumKeyLength = 255
 
-    /// The operation's claim was taken over (its lease ran out before the operation began): it
-    /// must not run, another request holds the key now (or another replica failed its job).
-    struct ReservationLost: Error {
-        let what: String
-    }
-
     let store: IncrementalStore
     let metrics: ServiceMetrics
     let logger: Logger
@@ -113,17 +107,31 @@ final class Idempotency: Sendable {
         case .inProgress(let other) where other != fingerprint:
             return Self.reusedKeyResponse(request)
         case .inProgress:
-            var response = Problem(code: .inProgress, detail: "a request with this Idempotency-Key is still running; retry after it has finished")
+            return Problem(code: .inProgress, detail: "a request with this Idempotency-Key is still running; retry after it has finished")
                 .response(requestID: request.id)
-            response.headers.set("Retry-After", "1")
-            return response
         }
     }
 
     /// In the operation's own transaction, before its work: the claim is still this replica's,
-    /// or the operation must not run.
-    func hold(_ key: String, in context: any StoreContext) throws {
-        guard try context.holdIdempotencyReservation(key, owner: leases.replicaID) else { throw ReservationLost(what: "Idempotency-Key") }
+    /// or the operation must not run as another's.
+    ///
+    /// A claim can vanish while its operation waits: a failover whose new primary never received
+    /// the claim's COMMIT, or this replica's lease swept while it could not reach the database.
+    /// Nobody else holding the key, the claim is taken again here, in the operation's transaction —
+    /// it commits with the work, and a concurrent retry waits on its row, then replays. Taken by
+    /// another request meanwhile, this one answers 409 `in_progress`, and its retry the answer.
+    func hold(_ key: String, fingerprint: String, in context: any StoreContext) throws {
+        guard try !context.holdIdempotencyReservation(key, owner: leases.replicaID) else { return }
+        let now = Date()
+        let again = try context.reserveIdempotencyKey(
+            key, fingerprint: fingerprint, owner: leases.replicaID, leaseExpiresAt: leases.expiry(from: now), now: now)
+        guard again != .reserved else {
+            logger.notice("an Idempotency-Key claim was lost while its operation waited (a failover?); taken again", metadata: ["key": "\(key)"])
+            return
+        }
+        throw Problem(
+            code: .inProgress,
+            detail: "another request took this Idempotency-Key over while this one waited for the database; retry to get its answer")
     }
 
     /// In the operation's own transaction, after its work: `answer` is what a retry with `key`

@@ -43,7 +43,7 @@ struct IdempotentOperation: Sendable {
 
     /// Before the work, in its transaction: the claim is still this replica's.
     func hold(in context: any StoreContext) throws {
-        if let key { try idempotency.hold(key, in: context) }
+        if let key { try idempotency.hold(key, fingerprint: fingerprint, in: context) }
     }
 
     /// After the work, in its transaction: the answer a retry replays.

@@ -10,7 +10,8 @@ extension Problem: HTTPResponseError {
     public func response(requestID: String) -> HTTPResponse {
         var headers: HTTPHeaders = ["Content-Type": Problem.contentType]
         if status == 401 { headers.set("WWW-Authenticate", "Bearer") }
-        if status == 503 { headers.set("Retry-After", "1") }
+        // Both mean "the same request may succeed shortly" (RFC 9110 §10.2.3).
+        if status == 503 || code == .inProgress { headers.set("Retry-After", "1") }
         return HTTPResponse(status: HTTPStatus(status), headers: headers, body: with(requestId: requestID).jsonBytes())
     }
 
