@@ -48,7 +48,8 @@ public struct ClonePlan: Sendable {
         try ClonePlan.checkCopies(request, root: root, schema: schema)
         try ClonePlan.checkSetBytes(request)
         for (name, ids) in request.setLinks.sorted(by: { $0.key < $1.key }) {
-            guard let relationship = root.relationship(named: name), relationship.isToMany else {
+            let stored = root.storedRelationships(ofField: name)
+            guard let relationship = stored.first, relationship.isToMany else {
                 throw .invalidRequest(field: "set.\(name)", message: "\(root.name) has no to-many relationship named \(name)")
             }
             guard request.set[name] == nil else {
@@ -57,7 +58,9 @@ public struct ClonePlan: Sendable {
             guard Set(ids).count == ids.count else {
                 throw .invalidRequest(field: "set.\(name)", message: "lists the same _id twice")
             }
-            if !ids.isEmpty { try ClonePlan.checkLinkKeepsOwners(relationship, model: model) }
+            if !ids.isEmpty {
+                for part in stored { try ClonePlan.checkLinkKeepsOwners(part, model: model, field: "set.\(name)") }
+            }
         }
 
         self.copy = GraphCopyPlan(
@@ -112,12 +115,12 @@ public struct ClonePlan: Sendable {
     /// linking through a relationship whose inverse is to-one would re-point each object's single
     /// back-reference to the clone, taking it from its owner in the source. A clone request never
     /// changes its source, so such a link is refused.
-    private static func checkLinkKeepsOwners(_ relationship: RelationshipDescription, model: DataModel, field: String? = nil) throws(CloneError) {
+    private static func checkLinkKeepsOwners(_ relationship: RelationshipDescription, model: DataModel, field: String) throws(CloneError) {
         guard let inverse = model.inverse(of: relationship), !inverse.isToMany else { return }
         throw .invalidRequest(
-            field: field ?? "set.\(relationship.name)",
+            field: field,
             message:
-                "\(relationship.qualifiedName) cannot link existing objects: its inverse \(inverse.qualifiedName) is to-one, so linking would take them from their owner, and a clone never changes its source"
+                "\(relationship.source).\(relationship.fieldName) cannot link existing objects: its inverse \(inverse.source).\(inverse.fieldName) is to-one, so linking would take them from their owner, and a clone never changes its source"
         )
     }
 
@@ -138,7 +141,7 @@ public struct ClonePlan: Sendable {
         }
         for (index, values) in request.copySets.enumerated() {
             try checkSet(values, root: root, schema: schema, prefix: "copies[\(index)].set.")
-            for name in values.keys.sorted() where root.relationship(named: name) != nil && request.set[name] == nil {
+            for name in values.keys.sorted() where !root.storedRelationships(ofField: name).isEmpty && request.set[name] == nil {
                 if let other = request.copySets.firstIndex(where: { $0[name] == nil }) {
                     throw .invalidRequest(
                         field: "copies[\(index)].set.\(name)",
@@ -199,16 +202,22 @@ public struct ClonePlan: Sendable {
                 } else if value.type != attribute.type {
                     throw .invalidRequest(field: field, message: "\(root.name).\(name) expects a \(attribute.type.rawValue)")
                 }
-            } else if let relationship = root.relationship(named: name) {
-                guard !relationship.isToMany, case .foreignKeyOnSource = schema.storage(of: relationship) else {
+            } else if case let stored = root.storedRelationships(ofField: name), let relationship = stored.first {
+                let onRoot = stored.allSatisfy { part in
+                    guard !part.isToMany, case .foreignKeyOnSource = schema.storage(of: part) else { return false }
+                    return true
+                }
+                guard onRoot else {
                     throw .invalidRequest(
                         field: field, message: "\(root.name).\(name): only attributes and to-one relationships stored on \(root.name) can be set")
                 }
                 switch value {
                 case .null:
-                    guard relationship.isOptional else { throw .invalidRequest(field: field, message: "\(root.name).\(name) is required and cannot be null") }
+                    guard relationship.declaration?.isOptional ?? relationship.isOptional else {
+                        throw .invalidRequest(field: field, message: "\(root.name).\(name) is required and cannot be null")
+                    }
                 case .integer:
-                    try checkLinkKeepsOwners(relationship, model: schema.model, field: field)
+                    for part in stored { try checkLinkKeepsOwners(part, model: schema.model, field: field) }
                 default:
                     throw .invalidRequest(field: field, message: "\(root.name).\(name) expects an _id (integer) or null")
                 }

@@ -71,6 +71,14 @@ public struct EntityDescription: Sendable, Hashable {
         relationships.filter { $0.isHierarchyPart && $0.fieldName == name }
     }
 
+    /// What the store keeps for field `name`: the relationship itself, or — for a field declared
+    /// into an inheritance hierarchy — its parts, one per concrete destination. Empty for an
+    /// attribute, an unknown name, or a part's own name, which is no field.
+    public func storedRelationships(ofField name: String) -> [RelationshipDescription] {
+        if let relationship = relationship(named: name) { return relationship.isHierarchyPart ? [] : [relationship] }
+        return relationshipParts(ofField: name)
+    }
+
     /// The fields declared into an inheritance hierarchy, each once, in model order.
     public var hierarchyFieldNames: [String] {
         var seen: Set<String> = []

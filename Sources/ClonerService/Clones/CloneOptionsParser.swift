@@ -113,7 +113,9 @@ struct CloneOptionsParser: Sendable {
                 } catch {
                     errors.append(error)
                 }
-            } else if let relationship = entity.relationship(named: property) {
+            } else if let relationship = entity.storedRelationships(ofField: property).first {
+                // A field declared into an inheritance hierarchy takes its ids as any relationship
+                // does; the store puts each in its concrete entity's part.
                 switch (relationship.isToMany, value) {
                 case (false, .integer(let target)): set[property] = .integer(target)
                 case (false, .null): set[property] = .null

@@ -339,14 +339,16 @@ struct EntityOperations {
         }
         var settable: [String: JSONValue] = [:]
         for attribute in entity.attributes { settable[attribute.name] = Self.inputValueSchema(attribute) }
-        // A relationship declared into a hierarchy cannot be set on a clone yet: its parts are the store's.
-        for relationship in entity.relationships where !relationship.isHierarchyPart {
-            settable[relationship.name] =
+        // A relationship declared into a hierarchy is set by its field name, once (the store puts
+        // each `_id` in its concrete entity's part).
+        for field in fieldNames(entity) {
+            guard let relationship = entity.storedRelationships(ofField: field).first else { continue }
+            settable[field] =
                 relationship.isToMany
                 ? ["type": "array", "items": Self.objectID]
                 : Self.nullable(Self.objectIDOrNull)
         }
-        let perCopySettable = settable.filter { name, _ in entity.relationship(named: name)?.isToMany != true }
+        let perCopySettable = settable.filter { name, _ in entity.storedRelationships(ofField: name).first?.isToMany != true }
         let copies: JSONValue = [
             "oneOf": [
                 ["type": "integer", "minimum": 1],

@@ -63,7 +63,8 @@ struct IdempotencyClaimLossTests {
             let now = Date()
             // Another replica's request holds the key now, its lease alive.
             let other = try store.write {
-                try $0.reserveIdempotencyKey(key, fingerprint: operation.fingerprint, owner: "another-replica", leaseExpiresAt: now.addingTimeInterval(60), now: now)
+                try $0.reserveIdempotencyKey(
+                    key, fingerprint: operation.fingerprint, owner: "another-replica", leaseExpiresAt: now.addingTimeInterval(60), now: now)
             }
             #expect(other == .reserved)
 
@@ -79,7 +80,8 @@ struct IdempotencyClaimLossTests {
                 #expect(problem.response(requestID: "r").headers["Retry-After"] == "1")
             }
             #expect(!ran)
-            #expect(try store.read { try $0.peekIdempotencyKey(key, now: Date()) } == .inProgress(fingerprint: operation.fingerprint), "the other's claim stands")
+            #expect(
+                try store.read { try $0.peekIdempotencyKey(key, now: Date()) } == .inProgress(fingerprint: operation.fingerprint), "the other's claim stands")
             let retry = try await service.client.post("/notes/\(noteID)/clone", #"{"set":{"name":"copy"}}"#, headers: [("Idempotency-Key", key)])
             #expect(retry.status == 409 && retry.header("Retry-After") == "1", "\(retry.text)")
             #expect(try await service.count("Note") == 1)
