@@ -171,7 +171,7 @@ final class RecordsController: Sendable {
             let name = descending ? String(key.dropFirst()) : key
             if !named.insert(name).inserted {
                 errors.append(FieldError(field: "order", message: "names \(name) more than once"))
-            } else if name == "_id" || entity.attribute(named: name) != nil || isStoredToOne(entity, name) {
+            } else if name == "_id" || entity.attribute(named: name) != nil || isStoredToOne(entity, name) || filterableParts(entity, field: name) != nil {
                 sort.append(FetchRequest.Sort(name, ascending: !descending))
             } else {
                 errors.append(FieldError(field: "order", message: "\(entity.name) has no attribute or to-one relationship named \(name)"))

@@ -9,6 +9,10 @@ struct FetchKeyColumn {
         case attribute(AttributeType)
     }
 
+    /// The property as the request names it.
     let name: String
+    /// What the query selects, compares and orders by: the quoted column, or for a to-one
+    /// declared into an inheritance hierarchy the one part of it that is set.
+    let sql: String
     let kind: Kind
 }

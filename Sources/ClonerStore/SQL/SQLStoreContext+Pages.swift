@@ -67,7 +67,7 @@ extension SQLStoreContext {
     /// The sort keys of `request` with `_id` last: the columns a page query selects first.
     func pageKeys(_ request: FetchRequest) throws -> [FetchKeyColumn] {
         let entity = entity(request.entity)
-        return try request.sort.map { try keyColumn(entity, $0.key) } + [FetchKeyColumn(name: "_id", kind: .id)]
+        return try request.sort.map { try keyColumn(entity, $0.key) } + [FetchKeyColumn(name: "_id", sql: quoted("_id"), kind: .id)]
     }
 
     /// Runs the page query of `request` and hands each row to `body`: its sort columns (`keys`),
@@ -102,7 +102,7 @@ extension SQLStoreContext {
         // Ordered by `_id` alone, the `_id` is the whole position: no row needed.
         if keys.count == 1 { return [.integer(after)] }
         let select =
-            "SELECT " + keys.map { quoted($0.name) }.joined(separator: ", ") + " FROM \(quoted(entity.name)) WHERE \"_id\" = \(Dialect.parameter(1))"
+            "SELECT " + keys.map(\.sql).joined(separator: ", ") + " FROM \(quoted(entity.name)) WHERE \"_id\" = \(Dialect.parameter(1))"
         var cursor: [FetchRequest.Position.Value]?
         try connection.forEachRow(select, arguments: [.integer(after)]) { row in
             cursor = keys.indices.map { Self.positionValue(row, $0, keys[$0].kind) }
@@ -132,7 +132,7 @@ extension SQLStoreContext {
             // AND (…))`, so the condition grows linearly with the keys, not with their square.
             var condition = ""
             for index in keys.indices.reversed() {
-                let column = quoted(keys[index].name)
+                let column = keys[index].sql
                 let ascending = index < shape.sort.count ? shape.sort[index].ascending : true
                 let after =
                     switch (ascending, cursorNulls[index]) {
@@ -147,12 +147,12 @@ extension SQLStoreContext {
             }
             conditions.append(condition)
         }
-        var sql = "SELECT " + keys.map { quoted($0.name) }.joined(separator: ", ")
+        var sql = "SELECT " + keys.map(\.sql).joined(separator: ", ")
         if shape.withRecords { sql += ", " + recordReads(entity.name).columns }
         sql += " FROM \(quoted(entity.name))"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         let order = keys.indices.map { index in
-            let column = quoted(keys[index].name)
+            let column = keys[index].sql
             let ascending = index < shape.sort.count ? shape.sort[index].ascending : true
             return ascending ? Dialect.ascendingNullsFirst(column) : Dialect.descendingNullsLast(column)
         }
@@ -179,7 +179,7 @@ extension SQLStoreContext {
     func filterConditions(_ predicates: [FetchPageShape.Predicate], _ entity: EntityDescription, parameter: inout Int) throws -> [String] {
         var conditions: [String] = []
         for predicate in predicates {
-            let column = quoted(try keyColumn(entity, predicate.property).name)
+            let column = try keyColumn(entity, predicate.property).sql
             if predicate.isNull {
                 conditions.append("\(column) IS NULL")
             } else {
@@ -191,13 +191,28 @@ extension SQLStoreContext {
     }
 
     /// The column `property` filters or sorts on: `_id`, `_version`, an attribute, or a to-one
-    /// reference stored on the row.
+    /// reference stored on the row — or, for a to-one declared into an inheritance hierarchy, its
+    /// parts' columns together: at most one is set (the hierarchy has one `_id` space), so their
+    /// COALESCE is the field's `_id`, compared and ordered as any reference (and, as an attribute
+    /// without an index, by a sort rather than an index).
     func keyColumn(_ entity: EntityDescription, _ property: String) throws -> FetchKeyColumn {
-        if property == "_id" || property == "_version" { return FetchKeyColumn(name: property, kind: .id) }
-        if let attribute = entity.attribute(named: property) { return FetchKeyColumn(name: property, kind: .attribute(attribute.type)) }
-        if let relationship = entity.relationship(named: property), case .foreignKeyOnSource(let column) = schema.storage(of: relationship) {
-            return FetchKeyColumn(name: column, kind: .id)
+        if property == "_id" || property == "_version" { return FetchKeyColumn(name: property, sql: quoted(property), kind: .id) }
+        if let attribute = entity.attribute(named: property) {
+            return FetchKeyColumn(name: property, sql: quoted(property), kind: .attribute(attribute.type))
         }
+        // A part's own name too: the service filters on the part that holds an `_id`.
+        if let relationship = entity.relationship(named: property), case .foreignKeyOnSource(let column) = schema.storage(of: relationship) {
+            return FetchKeyColumn(name: column, sql: quoted(column), kind: .id)
+        }
+        let parts = entity.relationshipParts(ofField: property)
+        let columns = parts.compactMap { part -> String? in
+            guard !part.isToMany, case .foreignKeyOnSource(let column) = schema.storage(of: part) else { return nil }
+            return quoted(column)
+        }
+        if !parts.isEmpty && columns.count == parts.count {
+            return FetchKeyColumn(name: property, sql: "COALESCE(\(columns.joined(separator: ", ")))", kind: .id)
+        }
+        if !parts.isEmpty { throw StoreError.invalidValue(entity: entity.name, property: property, reason: "only to-one relationships can filter or sort") }
         if entity.relationship(named: property) != nil {
             throw StoreError.invalidValue(
                 entity: entity.name, property: property, reason: "only attributes and to-one relationships stored on this entity can filter or sort")
