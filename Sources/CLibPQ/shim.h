@@ -10,3 +10,4 @@ static const int cloner_pq_diag_message_hint = PG_DIAG_MESSAGE_HINT;
 static const int cloner_pq_diag_constraint_name = PG_DIAG_CONSTRAINT_NAME;
 static const int cloner_pq_diag_table_name = PG_DIAG_TABLE_NAME;
 static const int cloner_pq_diag_column_name = PG_DIAG_COLUMN_NAME;
+static const int cloner_pq_diag_severity_nonlocalized = PG_DIAG_SEVERITY_NONLOCALIZED;

@@ -67,7 +67,7 @@ public final class ClonerApplication: Sendable {
         // A store of an older format migrates before the service listens: say how far it is.
         let store = try IncrementalStore(
             location: configuration.storeLocation, model: model, writerWait: configuration.writerWait,
-            maximumConnections: configuration.databasePoolSize,
+            maximumConnections: configuration.databasePoolSize, requireSynchronousStandby: configuration.requireSynchronousStandby,
             log: { [logger] line in logger.info("store migration", metadata: ["progress": "\(line)"]) },
             connectionEvents: { [logger] event in
                 switch event {
@@ -143,6 +143,11 @@ public final class ClonerApplication: Sendable {
             // included) read failed; live replicas' jobs are left alone. Then every third of the
             // lease: renew this replica's leases, scan again.
             try leases.scan()
+        } catch StoreError.unavailable(let reason, _) {
+            // A primary that takes no writes yet (one without the synchronous standby
+            // `requireSynchronousStandby` asks for): the lease tick scans again, and the service
+            // answers 503 for writes until then, as after a loss.
+            logger.warning("the scan for expired leases waits for the database to take writes", metadata: ["reason": "\(reason)"])
         } catch {
             server.shutdown(drainTimeout: .zero)
             throw error

@@ -40,6 +40,10 @@ public final class IncrementalStore: Sendable {
     ///   - maximumConnections: PostgreSQL: how many connections this process holds at most — its
     ///     share of the server's `max_connections`, which every replica shares. SQLite opens
     ///     connections as readers need them and ignores it.
+    ///   - requireSynchronousStandby: PostgreSQL: a write commits only where a synchronous
+    ///     standby will have it too, else it is refused as `StoreError.unavailable` (a failover
+    ///     then never loses an acknowledged write, at the price of refusing writes while the
+    ///     primary has no synchronous standby). SQLite ignores it.
     ///   - log: progress of a long migration on open (moving binary values into the blob table),
     ///     a line at a time.
     ///   - connectionEvents: PostgreSQL: the database lost and back, as it happens (see
@@ -47,6 +51,7 @@ public final class IncrementalStore: Sendable {
     public init(
         location: StoreLocation, model: DataModel, writerWait: Duration = .seconds(30),
         maximumConnections: Int = IncrementalStore.defaultMaximumConnections,
+        requireSynchronousStandby: Bool = false,
         log: @escaping @Sendable (String) -> Void = { _ in },
         connectionEvents: @escaping @Sendable (StoreConnectionEvent) -> Void = { _ in }
     ) throws {
@@ -61,7 +66,7 @@ public final class IncrementalStore: Sendable {
         case .postgreSQL(let uri):
             self.backend = try PostgreSQLStore(
                 uri: uri, schema: schema, maximumConnections: maximumConnections,
-                checkoutTimeout: writerWait, log: log, events: connectionEvents)
+                checkoutTimeout: writerWait, requiresSynchronousStandby: requireSynchronousStandby, log: log, events: connectionEvents)
         }
     }
 

@@ -53,6 +53,10 @@ extension ServiceConfiguration {
         Setting(fileKey: "databasePoolSize", environmentVariable: "CLONER_DATABASE_POOL_SIZE") { config, raw, source throws(ConfigurationError) in
             config.databasePoolSize = try parseInteger(raw, source: source, range: 1...1000, expected: "a connection count 1–1000")
         },
+        Setting(fileKey: "requireSynchronousStandby", environmentVariable: "CLONER_REQUIRE_SYNCHRONOUS_STANDBY") {
+            config, raw, source throws(ConfigurationError) in
+            config.requireSynchronousStandby = try parseBool(raw, source: source)
+        },
         Setting(fileKey: "model", environmentVariable: "CLONER_MODEL") { config, raw, source throws(ConfigurationError) in
             config.modelPath = try parsePath(raw, source: source)
         },

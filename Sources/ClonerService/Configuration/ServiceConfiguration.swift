@@ -23,6 +23,11 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// PostgreSQL: the most connections this process holds (its share of the server's
     /// `max_connections`, shared by every replica). SQLite ignores it.
     public var databasePoolSize = IncrementalStore.defaultMaximumConnections
+    /// PostgreSQL: a write is committed only where a synchronous standby will have it too, and
+    /// refused (503 `database_unavailable`) while the primary has none — so a failover never
+    /// loses an acknowledged write, at the price of refusing writes while the primary stands
+    /// alone (docs/operations.md#high-availability-pg_auto_failover). SQLite ignores it.
+    public var requireSynchronousStandby = false
     public var modelPath = "config/model.json"
     /// Full-access keys: plain or `sha256:<hex>`. None configured (in both lists) means no auth.
     public var apiKeys: [String] = []

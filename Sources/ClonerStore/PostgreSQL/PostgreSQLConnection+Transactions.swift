@@ -20,9 +20,13 @@ extension PostgreSQLConnection {
     /// throws instead of reporting success. Retrying on `isRetryableTransactionFailure` is the
     /// caller's decision: only it knows whether `body` may run again. A `participant` adds
     /// statements to the COMMIT's round trip and hears how the transaction ended.
+    ///
+    /// `onSynchronousStandby`: the COMMIT happens only where a synchronous standby will have the
+    /// transaction (`synchronousStandbyGuard`), else the transaction rolls back (CL001); a COMMIT
+    /// whose wait for the standby was cancelled throws with an unknown outcome (CL002).
     @discardableResult
     package func transaction<T>(
-        _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false,
+        _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false, onSynchronousStandby: Bool = false,
         participant: (any PostgreSQLCommitParticipant)? = nil, _ body: () throws -> T
     ) throws -> T {
         precondition(!isInTransactionBlock && !isInTransaction, "nested transaction on \(redactedURI)")
@@ -49,10 +53,12 @@ extension PostgreSQLConnection {
                 message: "a statement failed inside the transaction (its error was caught), so it was rolled back",
                 sql: "COMMIT", connection: redactedURI)
         }
-        let before = participant?.statementsBeforeCommit ?? []
+        let guarded = !readOnly && onSynchronousStandby
+        let before = (participant?.statementsBeforeCommit ?? []) + (guarded ? [Self.synchronousStandbyGuard] : [])
         let after = participant?.statementsAfterCommit ?? []
         cancelGate.setCommitting(true)
         defer { cancelGate.setCommitting(false) }
+        notices.reset()
         do throws(PostgreSQLError) {
             if before.isEmpty && after.isEmpty {
                 try execute("COMMIT")
@@ -60,6 +66,16 @@ extension PostgreSQLConnection {
                 try commit(after: before, then: after)
             }
             committed = true
+            if guarded && notices.synchronousWaitCancelled {
+                var error = PostgreSQLError(
+                    kind: .server, code: .synchronousWaitCancelled,
+                    message: "the COMMIT's wait for its synchronous standby was cancelled: the primary kept the write, no standby may have it",
+                    sql: "COMMIT", connection: redactedURI)
+                error.outcomeUnknown = true
+                throw error
+            }
+        } catch where error.code == .synchronousWaitCancelled {
+            throw error
         } catch {
             var error = error
             // The session went while the COMMIT was on its way or waiting for a standby: the
@@ -70,6 +86,23 @@ extension PostgreSQLConnection {
         }
         return result
     }
+
+    /// Last before a guarded write's COMMIT (`onSynchronousStandby`), in its round trip:
+    /// refuses (SQLSTATE CL001) when the COMMIT would not wait for a synchronous standby — none
+    /// named, as pg_auto_failover leaves a primary in `wait_primary`, or `synchronous_commit`
+    /// `off` or `local` — so a write is acknowledged only where a failover keeps it. It also gives
+    /// the transaction an id: a transaction that wrote nothing commits without waiting, and a
+    /// retry that only reads an earlier answer (an Idempotency-Key's) must wait for the standby
+    /// to have everything before it — the earlier answer too. The session reads a reload of the
+    /// settings between commands, so the check sees what the COMMIT will.
+    static let synchronousStandbyGuard = PipelinedStatement(
+        """
+        DO $guard$BEGIN PERFORM txid_current(); \
+        IF current_setting('synchronous_standby_names') = '' OR current_setting('synchronous_commit') IN ('off', 'local') THEN \
+        RAISE EXCEPTION USING ERRCODE = 'CL001', MESSAGE = 'no synchronous standby would have this write ' || \
+        '(synchronous_standby_names is empty, or synchronous_commit is off or local): it was not committed'; \
+        END IF; END$guard$
+        """, [], isPrepared: false)
 
     /// Sends `before`, the COMMIT and `then` in one pipeline. A statement before the COMMIT that
     /// takes a row lock other transactions queue for (a clone's version step of a shared object)

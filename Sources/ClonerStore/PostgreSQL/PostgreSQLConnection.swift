@@ -35,6 +35,8 @@ package final class PostgreSQLConnection {
     /// `ifFailed` run for each that failed, before the session's next command or its check before
     /// it is lent (`settleAfterCommit`).
     var unsettledAfterCommit: [AfterCommitStatement] = []
+    /// What the session's notices said (a COMMIT's cancelled wait for its synchronous standby).
+    let notices = PostgreSQLNotices()
     /// What the clones on this connection keep between transactions. The connection only holds
     /// it: the clone's session lives as long as the connection it borrows, and nothing here reads
     /// it.
@@ -93,8 +95,8 @@ package final class PostgreSQLConnection {
         }
         handle = opened
         // libpq prints NOTICEs ("relation already exists, skipping") to stderr by default, which
-        // would interleave with the JSON log lines. They carry nothing the store acts on.
-        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        // would interleave with the JSON log lines; the one the store acts on is kept.
+        notices.receive(on: handle)
     }
 
     deinit { PQfinish(handle) }

@@ -54,6 +54,13 @@ extension PostgreSQLError {
         package static let adminShutdown = Code(rawValue: "57P01")
         package static let crashShutdown = Code(rawValue: "57P02")
         package static let cannotConnectNow = Code(rawValue: "57P03")
+        // Cloner's own, raised by its statements (a class no PostgreSQL error uses)
+        /// A write refused before its COMMIT: no synchronous standby would have it
+        /// (`PostgreSQLConnection.synchronousStandbyGuard`).
+        package static let noSynchronousStandby = Code(rawValue: "CL001")
+        /// Not raised by the server: a COMMIT whose wait for its synchronous standby was cancelled
+        /// (`PostgreSQLNotices`), kept by the primary alone.
+        package static let synchronousWaitCancelled = Code(rawValue: "CL002")
 
         package var description: String { rawValue }
     }

@@ -12,6 +12,9 @@ extension PostgreSQLError {
                 ? StoreError.uniqueTogetherViolation(entity: index.entity, attributes: index.attributes)
                 : StoreError.uniqueViolation(entity: index.entity, attribute: index.attributes[0])
         }
+        if code == .noSynchronousStandby || code == .synchronousWaitCancelled {
+            return StoreError.unavailable(reason: message, outcomeUnknown: outcomeUnknown)
+        }
         if isNodeLost {
             // libpq says one line per host it tried: one line here, for a log field or a detail.
             let reason = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")

@@ -30,6 +30,10 @@ final class PostgreSQLStore: StoreBackend {
     /// How long a write keeps running its body again after deadlocks or serialization failures
     /// before it answers `StoreError.busy`: the writer wait, as for a pooled connection.
     let retryDeadline: Duration
+    /// Every write commits only where a synchronous standby will have it
+    /// (`PostgreSQLConnection.synchronousStandbyGuard`); the schema's preparation on open does not
+    /// ask, so a service starts on a primary that has none yet.
+    let requiresSynchronousStandby: Bool
 
     /// The advisory-lock name under which replicas prepare the schema one at a time.
     static let preparationLockName = "cloner.store.prepare"
@@ -40,10 +44,12 @@ final class PostgreSQLStore: StoreBackend {
     /// `StoreError.busy`.
     init(
         uri: String, schema: StoreSchema, maximumConnections: Int = 10, checkoutTimeout: Duration = .seconds(5),
+        requiresSynchronousStandby: Bool = false,
         log: (String) -> Void = { _ in }, events: @escaping @Sendable (StoreConnectionEvent) -> Void = { _ in }
     ) throws {
         let layout = PostgreSQLSchema(schema: schema)
         self.layout = layout
+        self.requiresSynchronousStandby = requiresSynchronousStandby
         self.retryDeadline = checkoutTimeout
         let maximumAttempts = 5
         let pool = PostgreSQLConnectionPool(
@@ -123,7 +129,7 @@ final class PostgreSQLStore: StoreBackend {
                     let clones = connection.cloneSession
                     try clones.prepare(connection, schema: layout.schema)
                     clones.began(attempt: attempt)
-                    let result = try connection.transaction(.readCommitted, participant: clones) {
+                    let result = try connection.transaction(.readCommitted, onSynchronousStandby: requiresSynchronousStandby, participant: clones) {
                         try body(PostgreSQLStoreContext(connection: connection, layout: layout))
                     }
                     pool.noteWriteCommitted(on: connection)

@@ -50,6 +50,22 @@ struct DatabaseLossServiceTests {
         }
     }
 
+    @Test(
+        "with requireSynchronousStandby and no synchronous standby, writes answer 503 database_unavailable saying why and write nothing; reads go on",
+        .enabled(if: PostgreSQLTestCluster.isEnabled, Comment(rawValue: PostgreSQLTestCluster.skipReason)))
+    func noSynchronousStandby() async throws {
+        try await TestService.withService(backend: .postgreSQL, environment: ["CLONER_REQUIRE_SYNCHRONOUS_STANDBY": "true"]) { service in
+            let client = service.client
+            let refused = try await client.post("/notes", F.note())
+            #expect(refused.status == 503, "\(refused.text)")
+            #expect(try refused.json()["code"] as? String == "database_unavailable", "\(refused.text)")
+            #expect(refused.header("Retry-After") != nil)
+            #expect((try refused.json()["detail"] as? String)?.contains("synchronous_standby_names") == true, "\(refused.text)")
+            #expect(try await client.get("/notes").status == 200, "reads need no standby")
+            #expect(try await service.count("Note") == 0, "nothing was written")
+        }
+    }
+
     /// New sessions of `database` refuse writes (or take them again), and its open sessions end.
     /// Run from the cluster's `postgres` database, which stays writable.
     static func setReadOnly(_ readOnly: Bool, database: String, service: TestService) async throws {
