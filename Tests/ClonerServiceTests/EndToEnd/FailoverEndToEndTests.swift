@@ -9,7 +9,9 @@ import Testing
 /// `database_unavailable` with `Retry-After`, never a 500; every clone a client saw acknowledged
 /// exists once and no other was made (each client retries its own `Idempotency-Key` until
 /// acknowledged); `/readyz` says why while the database is away; the log tells of the loss and
-/// the return. PostgreSQL only: a SQLite store has no failover.
+/// the return. The switchover runs through a second replica with `requireSynchronousStandby`,
+/// which keeps that promise even when pg_auto_failover promotes a standby while the old primary
+/// still takes writes alone. PostgreSQL only: a SQLite store has no failover.
 @Suite(
     "End to end: PostgreSQL failover under load (pg_auto_failover)", .serialized,
     .enabled(if: AutoFailoverFormation.isEnabled, Comment(rawValue: AutoFailoverFormation.skipReason)))
@@ -43,14 +45,24 @@ struct FailoverEndToEndTests {
             try formation.revive(nodeAt: killedPort)
             try formation.waitUntilPrimaryAndSecondary()
         }
+        // The switchover through a second replica that commits only where the synchronous standby
+        // has the write: a switchover that meets a primary in wait_primary (pg_auto_failover 2.0
+        // then promotes the standby while the old primary still takes writes alone) loses
+        // acknowledged clones of a replica without it, and none of this one's.
+        let guardedDirectory = try TemporaryDirectory()
+        defer { guardedDirectory.remove() }
+        let guarded = try await ServiceProcess.start(
+            directory: guardedDirectory.url, backend: .postgreSQL, environment: ["CLONER_REQUIRE_SYNCHRONOUS_STANDBY": "true"],
+            sharedDatabase: formation.uri)
+        defer { guarded.stop() }
         let mark = formation.keeperLogMark()
-        let lostWrites: @Sendable () -> Bool = { formation.keeperCouldNotDemoteFromWaitPrimary(since: mark) }
-        let switchover = try await Self.throughDisruption("switchover", service: service, noteID: noteID, formationLostWrites: lostWrites) {
+        let switchover = try await Self.throughDisruption("switchover", service: guarded, noteID: noteID) {
             try formation.switchover()
             return "switched over to node \(formation.state().first(where: \.isPrimary)?.port ?? 0)"
         }
-        print("switchover: \(switchover)")
-        #expect(service.isRunning, "the same process served throughout")
+        let gap = formation.keeperCouldNotDemoteFromWaitPrimary(since: mark) ? "met" : "not met"
+        print("switchover (requireSynchronousStandby; pg_auto_failover's wait_primary gap \(gap)): \(switchover)")
+        #expect(service.isRunning && guarded.isRunning, "the same processes served throughout")
     }
 
     /// What a disruption looked like from the clients.
@@ -80,14 +92,8 @@ struct FailoverEndToEndTests {
     /// primary again, describing what happened) after about two seconds of acknowledged clones,
     /// waits until clones are acknowledged again, runs three seconds more, and checks everything
     /// the clients, the database and the log saw.
-    ///
-    /// `formationLostWrites`: whether the formation itself kept a demoted primary taking writes
-    /// (`AutoFailoverFormation.keeperCouldNotDemoteFromWaitPrimary`); then the clones it
-    /// acknowledged and rewound away are a known issue of pg_auto_failover, and only the
-    /// exactly-once check is said as one.
     static func throughDisruption(
-        _ what: String, service: ServiceProcess, noteID: Int, formationLostWrites: @escaping @Sendable () -> Bool = { false },
-        disrupt: @escaping @Sendable () throws -> String
+        _ what: String, service: ServiceProcess, noteID: Int, disrupt: @escaping @Sendable () throws -> String
     ) async throws -> Outcome {
         let notesBefore = try await service.count("Note")
         let linesBefore = service.stdout.jsonLines.count
@@ -95,8 +101,7 @@ struct FailoverEndToEndTests {
         load.start()
         do {
             return try await observe(
-                load, through: what, service: service, disrupt: disrupt, formationLostWrites: formationLostWrites, notesBefore: notesBefore,
-                linesBefore: linesBefore)
+                load, through: what, service: service, disrupt: disrupt, notesBefore: notesBefore, linesBefore: linesBefore)
         } catch {
             _ = try? await Blocking.run { load.stop(timeout: .seconds(30)) }
             throw error
@@ -106,7 +111,7 @@ struct FailoverEndToEndTests {
     /// The part of `throughDisruption` that runs while the clients clone.
     static func observe(
         _ load: CloneLoad, through what: String, service: ServiceProcess, disrupt: @escaping @Sendable () throws -> String,
-        formationLostWrites: @Sendable () -> Bool, notesBefore: Int, linesBefore: Int
+        notesBefore: Int, linesBefore: Int
     ) async throws -> Outcome {
         let loaded = ContinuousClock.now
         try await eventually("clones acknowledged for two seconds before the \(what)", timeout: .seconds(120)) {
@@ -129,16 +134,7 @@ struct FailoverEndToEndTests {
         // in progress under this replica's renewed lease.
         #expect(stopped, "a client never saw its last clone acknowledged: \(describe(refusals.filter { $0.status == 409 }, in: load))")
 
-        if formationLostWrites() {
-            await withKnownIssue(
-                "pg_auto_failover 2.0 promoted the standby while the old primary, stuck in wait_primary, still took writes",
-                isIntermittent: true
-            ) {
-                try await checkExactlyOnce(load, service: service, notesBefore: notesBefore)
-            }
-        } else {
-            try await checkExactlyOnce(load, service: service, notesBefore: notesBefore)
-        }
+        try await checkExactlyOnce(load, service: service, notesBefore: notesBefore)
         // A 500's own log lines (its request id's), so that one seen in a run says what it was.
         let internalErrors = refusals.filter { $0.status == 500 }.map { refusal -> String in
             guard let data = refusal.text.data(using: .utf8), let answer = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
