@@ -16,21 +16,22 @@ import Testing
 struct IdempotencyClaimLossTests {
     typealias F = EndToEndFixture
 
-    /// The clone request a client retries, and the service's claim steps for it.
-    private static func operation(_ service: TestService, noteID: Int, key: String) -> IdempotentOperation {
+    /// A note to clone, a fresh key, and the service's claim steps for the clone request a client
+    /// retries with it.
+    private static func cloneRequest(_ service: TestService, key prefix: String) async throws -> (noteID: Int, key: String, operation: IdempotentOperation) {
+        let note = try await service.client.create("notes", F.richNote(name: "source", tag: "t"))
+        let noteID = try #require(F.int(note["_id"]))
+        let key = "\(prefix)-\(UUID().uuidString)"
         let application = service.application
         let request = HTTPRequest(method: .post, target: "/notes/\(noteID)/clone", body: Array(#"{"set":{"name":"copy"}}"#.utf8))
         let idempotency = Idempotency(store: application.store, metrics: application.metrics, logger: application.logger, leases: application.leases)
-        return IdempotentOperation(idempotency, request: request, key: key, fingerprint: Idempotency.fingerprint(request))
+        return (noteID, key, IdempotentOperation(idempotency, request: request, key: key, fingerprint: Idempotency.fingerprint(request)))
     }
 
     @Test("a claim the database lost is taken again in the operation's transaction; a retry replays that answer", arguments: StoreBackendKind.available)
     func lostClaimIsTakenAgain(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
-            let note = try await service.client.create("notes", F.richNote(name: "source", tag: "t"))
-            let noteID = try #require(F.int(note["_id"]))
-            let key = "lost-\(UUID().uuidString)"
-            let operation = Self.operation(service, noteID: noteID, key: key)
+            let (noteID, key, operation) = try await Self.cloneRequest(service, key: "lost")
             let store = service.application.store
             #expect(try operation.claim() == nil, "the key is free: the operation may run")
             // The claim's row is gone, as after a failover that lost its COMMIT.
@@ -55,10 +56,7 @@ struct IdempotencyClaimLossTests {
     @Test("a claim another request took over: the operation does not run and answers 409 in_progress", arguments: StoreBackendKind.available)
     func claimTakenOverIsNotRun(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
-            let note = try await service.client.create("notes", F.richNote(name: "source", tag: "t"))
-            let noteID = try #require(F.int(note["_id"]))
-            let key = "taken-\(UUID().uuidString)"
-            let operation = Self.operation(service, noteID: noteID, key: key)
+            let (noteID, key, operation) = try await Self.cloneRequest(service, key: "taken")
             let store = service.application.store
             let now = Date()
             // Another replica's request holds the key now, its lease alive.
