@@ -119,7 +119,8 @@ extension GraphCopySQLBuilder {
 
     /// Position in the destination's ordered list: a clone under a cloned owner keeps its place;
     /// a clone joining an original owner goes to the end (rule 7), copy after copy, each in
-    /// original order; every copy's root joins the end of the list its `set` names, in copy order.
+    /// original order (after every part's objects where the list is declared into a hierarchy);
+    /// every copy's root joins the end of the list its `set` names, in copy order.
     func positionExpression(
         _ entity: EntityDescription, _ relationship: RelationshipDescription, column: String,
         position: String, reference: String, mapped: String
@@ -137,8 +138,10 @@ extension GraphCopySQLBuilder {
                 """)
         }
         cases.append("WHEN \(mapped) IS NOT NULL THEN o.\(positionColumn)")
+        // After every part's objects where the list is declared into a hierarchy.
+        let end = schema.orderedListEnd(joinedBy: relationship, table: entity.name, column: column, position: position, owner: original)
         cases.append(
-            "ELSE coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(original)), -1) + row_number() OVER (PARTITION BY \(original) ORDER BY m.cp, o.\(positionColumn), o.\"_id\")"
+            "ELSE \(end) + row_number() OVER (PARTITION BY \(original) ORDER BY m.cp, o.\(positionColumn), o.\"_id\")"
         )
         return "CASE " + cases.joined(separator: " ") + " END"
     }

@@ -15,11 +15,20 @@ public struct ChangeSet: Sendable {
         case toMany([Reference])
     }
 
+    /// Per ordered to-many *part* of a field declared into an inheritance hierarchy (by the
+    /// part's name), the place of each of its listed references in the declared list: the parts
+    /// of `Blog.posts` store one order across the concrete entities, so each part's rows carry
+    /// their index in the whole list rather than in their part
+    /// (docs/architecture.md#relationships-into-a-hierarchy). A to-many edit without an entry
+    /// numbers its list from 0.
+    public typealias ListPlaces = [String: [Int64]]
+
     public struct Insert: Sendable {
         public var entity: String
         /// Attributes not given get their default, else null (an error if required).
         public var attributes: [String: AttributeValue]
         public var relationships: [String: RelationshipEdit]
+        public var places: ListPlaces = [:]
         public init(entity: String, attributes: [String: AttributeValue] = [:], relationships: [String: RelationshipEdit] = [:]) {
             self.entity = entity
             self.attributes = attributes
@@ -34,6 +43,7 @@ public struct ChangeSet: Sendable {
         public var expectedVersion: Int64?
         public var attributes: [String: AttributeValue]
         public var relationships: [String: RelationshipEdit]
+        public var places: ListPlaces = [:]
         public init(
             entity: String, id: Int64, expectedVersion: Int64? = nil, attributes: [String: AttributeValue] = [:],
             relationships: [String: RelationshipEdit] = [:]

@@ -25,9 +25,11 @@ protocol ChangeSetWriter {
         _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, target: Int64?,
         touched: inout TouchedObjects) throws
     /// Replaces a to-many list (checked, distinct targets), keeping ordered positions and the
-    /// inverse side; notes whose record changed.
+    /// inverse side; notes whose record changed. `places`, one per target, are the positions of
+    /// a part of an ordered list declared into a hierarchy (`ChangeSet.ListPlaces`); nil numbers
+    /// the list from 0.
     func setToMany(
-        _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
+        _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64], places: [Int64]?,
         touched: inout TouchedObjects) throws
     func checkRequiredRelationships(_ entity: EntityDescription, ids: [Int64]) throws
     func deleteObject(_ delete: ChangeSet.Delete, touched: inout TouchedObjects) throws -> [String: Int]
@@ -93,7 +95,12 @@ extension ChangeSetWriter {
     /// `update` without the attributes and relationship edits that would leave `current` as it
     /// is: attributes as this backend stores them, a to-many list in order when ordered, as a set
     /// otherwise.
-    func withoutNoOps(_ update: ChangeSet.Update, current: StoredObject, unread: [String: BlobReference]) -> ChangeSet.Update {
+    /// `places` are the current places in the declared list of the ordered parts of fields
+    /// declared into a hierarchy (`StoredRecords.listPlaces`): a part whose own list stays may
+    /// still move among the other parts' objects.
+    func withoutNoOps(
+        _ update: ChangeSet.Update, current: StoredObject, unread: [String: BlobReference], places: [String: [Int64]] = [:]
+    ) -> ChangeSet.Update {
         var update = update
         update.attributes = update.attributes.filter { name, value in
             if let blob = unread[name] {
@@ -113,6 +120,7 @@ extension ChangeSetWriter {
                 var targets: [Int64] = []
                 for case .existing(let target) in references { targets.append(target) }
                 guard targets.count == references.count, targets.count == now.count else { return true }
+                if let given = update.places[name], given != places[name] ?? [] { return true }
                 if targets == now { return false }
                 let ordered = entity(current.entity).relationship(named: name)?.isOrdered ?? true
                 return ordered || Set(targets) != Set(now)
@@ -128,7 +136,7 @@ extension ChangeSetWriter {
     /// from its previous owner, keep ordered positions, and note whose record changed.
     func applyEdit(
         _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription,
-        edit: ChangeSet.RelationshipEdit, resolve: (ChangeSet.Reference) -> Int64, linkable: LinkableObjects,
+        edit: ChangeSet.RelationshipEdit, places: [Int64]?, resolve: (ChangeSet.Reference) -> Int64, linkable: LinkableObjects,
         touched: inout TouchedObjects
     ) throws {
         switch edit {
@@ -151,7 +159,11 @@ extension ChangeSetWriter {
                 throw StoreError.invalidValue(entity: entity.name, property: relationship.name, reason: "lists the same _id twice")
             }
             for (reference, target) in zip(references, targets) { try linkable.check(reference, resolved: target, entity, relationship) }
-            try setToMany(entity, id: id, relationship: relationship, targets: targets, touched: &touched)
+            if let places, places.count != targets.count {
+                throw StoreError.invalidValue(entity: entity.name, property: relationship.name, reason: "needs one place per listed _id")
+            }
+            let ordered = relationship.isOrdered ? places : nil
+            try setToMany(entity, id: id, relationship: relationship, targets: targets, places: ordered, touched: &touched)
         }
         touched.insert(entity.name, id)
     }
@@ -168,16 +180,21 @@ extension ChangeSetWriter {
         // What each updated object holds now (one read per entity), so an update that sets what
         // is already there writes nothing and leaves the version alone. A large binary value is
         // compared by its key, never read: a PATCH of a name must not cost the size of a value beside it.
-        var current: [String: [Int64: (object: StoredObject, unread: [String: BlobReference])]] = [:]
+        typealias Current = (object: StoredObject, unread: [String: BlobReference], places: [String: [Int64]])
+        var current: [String: [Int64: Current]] = [:]
         for (name, updates) in Dictionary(grouping: changes.updates, by: \.entity) {
             let records = try currentRecords(entity: name, ids: updates.map(\.id))
-            var byID: [Int64: (object: StoredObject, unread: [String: BlobReference])] = [:]
+            var byID: [Int64: Current] = [:]
             for index in 0..<records.count where byID[records.ids[index]] == nil {
                 var unread: [String: BlobReference] = [:]
                 for (attribute, description) in records.entity.attributes.enumerated() {
                     if let blob = records.unreadBinary(record: index, attribute: attribute) { unread[description.name] = blob }
                 }
-                byID[records.ids[index]] = (records.object(at: index), unread)
+                var places: [String: [Int64]] = [:]
+                for (offset, relationship) in records.entity.relationships.enumerated() {
+                    if let listed = records.places(record: index, relationship: offset) { places[relationship.name] = listed }
+                }
+                byID[records.ids[index]] = (records.object(at: index), unread, places)
             }
             current[name] = byID
         }
@@ -188,7 +205,7 @@ extension ChangeSetWriter {
             let entity = entity(updates[index].entity)
             let update = updates[index]
             try checkKnown(entity, attributes: update.attributes.keys, relationships: update.relationships.keys)
-            guard let (object, unread) = current[entity.name]?[update.id] else {
+            guard let (object, unread, places) = current[entity.name]?[update.id] else {
                 throw StoreError.notFound(entity: entity.name, id: update.id)
             }
             if let expected = update.expectedVersion, expected != object.version {
@@ -196,7 +213,7 @@ extension ChangeSetWriter {
             }
             for (name, value) in update.attributes { try checkValue(value, for: entity.attribute(named: name)!, entity: entity) }
             if updateCounts[entity.name]?[update.id] == 1 {
-                updates[index] = withoutNoOps(update, current: object, unread: unread)
+                updates[index] = withoutNoOps(update, current: object, unread: unread, places: places)
             }
             guard !updates[index].attributes.isEmpty else { continue }
             try updateRow(entity, id: update.id, updates[index].attributes, touched: &touched)
@@ -211,20 +228,25 @@ extension ChangeSetWriter {
                 return insertedIDs[index]
             }
         }
-        var edits: [(entity: EntityDescription, id: Int64, relationship: RelationshipDescription, edit: ChangeSet.RelationshipEdit)] = []
+        var edits: [(entity: EntityDescription, id: Int64, relationship: RelationshipDescription, edit: ChangeSet.RelationshipEdit, places: [Int64]?)] =
+            []
         for (index, insert) in changes.inserts.enumerated() {
             let entity = entity(insert.entity)
             for name in insert.relationships.keys.sorted() where !handledAtInsert[index].contains(name) {
-                edits.append((entity, insertedIDs[index], entity.relationship(named: name)!, insert.relationships[name]!))
+                edits.append((entity, insertedIDs[index], entity.relationship(named: name)!, insert.relationships[name]!, insert.places[name]))
             }
         }
         for update in updates {
             let entity = entity(update.entity)
-            for name in update.relationships.keys.sorted() { edits.append((entity, update.id, entity.relationship(named: name)!, update.relationships[name]!)) }
+            for name in update.relationships.keys.sorted() {
+                edits.append((entity, update.id, entity.relationship(named: name)!, update.relationships[name]!, update.places[name]))
+            }
         }
         let linkable = try LinkableObjects(edits.map { ($0.relationship, $0.edit) }, lookingUp: existingIDs(entity:ids:))
         for edit in edits {
-            try applyEdit(edit.entity, id: edit.id, relationship: edit.relationship, edit: edit.edit, resolve: resolve, linkable: linkable, touched: &touched)
+            try applyEdit(
+                edit.entity, id: edit.id, relationship: edit.relationship, edit: edit.edit, places: edit.places, resolve: resolve,
+                linkable: linkable, touched: &touched)
         }
         var insertedByEntity: [String: [Int64]] = [:]
         for (index, insert) in changes.inserts.enumerated() { insertedByEntity[insert.entity, default: []].append(insertedIDs[index]) }

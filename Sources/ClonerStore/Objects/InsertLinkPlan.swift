@@ -73,8 +73,11 @@ struct InsertLinkPlan {
                             && inserts[target].entity == relationship.destination && inserts[target].relationships[inverse] == nil
                     })
                 else { continue }
+                // A part of a list declared into a hierarchy places its rows in the whole list.
+                let places = insert.places[name].flatMap { $0.count == targets.count ? $0 : nil }
                 for (position, target) in targets.enumerated() {
-                    links[target].append(Link(column: column, positionColumn: positionColumn, parent: source, position: Int64(position)))
+                    let place = places?[position] ?? Int64(position)
+                    links[target].append(Link(column: column, positionColumn: positionColumn, parent: source, position: place))
                 }
                 handled[source].insert(name)
                 if !(columns[relationship.destination] ?? []).contains(where: { $0.column == column }) {

@@ -28,6 +28,12 @@ public struct StoredRecords: Sendable {
     /// perhaps deleted since), by record index (docs/architecture.md#lineage). Empty when no record
     /// is a clone.
     public private(set) var clonedFrom: [Int: Int64] = [:]
+    /// For an ordered to-many part of a field declared into an inheritance hierarchy, the place of
+    /// each listed `_id` in the declared list, by the value's index in `relationships`: what
+    /// merges the parts into one order (docs/architecture.md#relationships-into-a-hierarchy). A
+    /// row without a place reads as `Int64.min`, first, as its part sorts it. Empty when no
+    /// record has such a part.
+    public private(set) var listPlaces: [Int: [Int64]] = [:]
 
     public init(entity: EntityDescription, capacity: Int = 0) {
         self.entity = entity
@@ -123,6 +129,12 @@ public struct StoredRecords: Sendable {
         attributes.append(contentsOf: other.attributes(at: index))
         relationships.append(contentsOf: other.relationships(at: index))
         if let source = other.clonedFrom(record: index) { noteClonedFrom(source) }
+        if !other.listPlaces.isEmpty {
+            let width = entity.relationships.count
+            for relationship in 0..<width {
+                if let places = other.listPlaces[index * width + relationship] { listPlaces[(count - 1) * width + relationship] = places }
+            }
+        }
         guard !other.unreadBinaries.isEmpty else { return }
         let width = entity.attributes.count
         for attribute in 0..<width {
@@ -134,6 +146,17 @@ public struct StoredRecords: Sendable {
     /// record `index`: to-one values stored on the row are read with the row, the others after it.
     public mutating func setRelationship(_ value: RelationshipValue, record index: Int, relationship: Int) {
         relationships[index * entity.relationships.count + relationship] = value
+    }
+
+    /// The places in the declared list of the `_id`s of relationship `relationship` of record
+    /// `index` (`listPlaces`), in the order of its value; nil for a relationship without them.
+    public func places(record index: Int, relationship: Int) -> [Int64]? {
+        listPlaces.isEmpty ? nil : listPlaces[index * entity.relationships.count + relationship]
+    }
+
+    /// Sets `places` beside the value of relationship `relationship` of record `index`.
+    mutating func setPlaces(_ places: [Int64], record index: Int, relationship: Int) {
+        listPlaces[index * entity.relationships.count + relationship] = places
     }
 
     /// A record as a `StoredObject` (tests, and code that wants properties by name).

@@ -14,6 +14,7 @@ enum PostgreSQLDialect: SQLDialect {
     static func listed(_ n: Int) -> String { "unnest($\(n)::int8[]) WITH ORDINALITY AS a(id, ord)" }
     static let listedID = "a.id"
     static let listedPlace = "a.ord - 1"
+    static func listedPlace(in n: Int) -> String { "($\(n)::int8[])[a.ord]" }
     static func octetLength(_ expression: String) -> String { "octet_length(\(expression))" }
     static func insertSkippingDuplicates(into table: String, columns: [String], select: String) -> String {
         "INSERT INTO \(table) (\(columns.joined(separator: ", "))) \(select) ON CONFLICT DO NOTHING"

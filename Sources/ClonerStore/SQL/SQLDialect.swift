@@ -24,6 +24,10 @@ protocol SQLDialect {
     static func listed(_ n: Int) -> String
     static var listedID: String { get }
     static var listedPlace: String { get }
+    /// For a row of `listed`, the element at the same place of the id list bound as parameter
+    /// `n`: the place in a declared list a part of it gives each of its rows
+    /// (`ChangeSet.ListPlaces`).
+    static func listedPlace(in n: Int) -> String
     /// The bytes of a text value (`expression`), NULL for NULL.
     static func octetLength(_ expression: String) -> String
     /// `INSERT INTO table (columns) select` that skips the rows a unique key already holds.

@@ -17,6 +17,9 @@ struct SQLRecordReads: Sendable {
         /// Index in `entity.relationships`.
         let relationship: Int
         let isToMany: Bool
+        /// An ordered to-many part of a field declared into a hierarchy: its rows read their
+        /// position third, the place in the declared list (`StoredRecords.listPlaces`).
+        let readsPlaces: Bool
         /// `(source, destination)` rows for one source and for a list of sources.
         let forOne: Query
         let forMany: Query
@@ -54,11 +57,13 @@ struct SQLRecordReads: Sendable {
                 continue
             }
             let join = schema.join(for: relationship)
+            let readsPlaces = relationship.isHierarchyPart && relationship.isToMany && join.positionColumn != nil
             related.append(
                 Related(
-                    relationship: index, isToMany: relationship.isToMany,
-                    forOne: query(Self.destinationsSQL(join, sources: "= \(Dialect.parameter(1))", dialect: Dialect.self), &slots),
-                    forMany: query(Self.destinationsSQL(join, sources: Dialect.among(1), dialect: Dialect.self), &slots)))
+                    relationship: index, isToMany: relationship.isToMany, readsPlaces: readsPlaces,
+                    forOne: query(
+                        Self.destinationsSQL(join, sources: "= \(Dialect.parameter(1))", withPlace: readsPlaces, dialect: Dialect.self), &slots),
+                    forMany: query(Self.destinationsSQL(join, sources: Dialect.among(1), withPlace: readsPlaces, dialect: Dialect.self), &slots)))
         }
         let columns = SQLRecordColumns.selectList(entity: entity, ownColumns: ownColumns).joined(separator: ", ")
         let table = quoted(entity.name)
@@ -75,12 +80,15 @@ struct SQLRecordReads: Sendable {
 
     /// (source, destination) pairs of `join` for the sources `sources` selects (`= ?1`, `IN (…)`),
     /// in each source's order: by position when ordered (NULL first, as SQLite sorts it), else by
-    /// destination `_id`.
-    static func destinationsSQL<Dialect: SQLDialect>(_ join: RelationshipJoin, sources: String, dialect: Dialect.Type) -> String {
+    /// destination `_id`; `withPlace` reads the position third.
+    static func destinationsSQL<Dialect: SQLDialect>(
+        _ join: RelationshipJoin, sources: String, withPlace: Bool = false, dialect: Dialect.Type
+    ) -> String {
         let source = quoted(join.sourceColumn)
         let destination = quoted(join.destinationColumn)
         let order = [source] + (join.positionColumn.map { [Dialect.ascendingNullsFirst(quoted($0))] } ?? []) + [destination]
-        return "SELECT \(source), \(destination) FROM \(quoted(join.table)) WHERE \(source) \(sources) "
+        let place = withPlace ? join.positionColumn.map { ", \(quoted($0))" } ?? "" : ""
+        return "SELECT \(source), \(destination)\(place) FROM \(quoted(join.table)) WHERE \(source) \(sources) "
             + "AND \(destination) IS NOT NULL ORDER BY \(order.joined(separator: ", "))"
     }
 }

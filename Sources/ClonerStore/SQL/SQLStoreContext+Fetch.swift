@@ -79,9 +79,11 @@ extension SQLStoreContext {
             // Rows come grouped by source: each group's list is set once.
             var source: Int64?
             var list: [Int64] = []
+            var places: [Int64] = []
             func flush() {
                 guard let source, let index = one ? 0 : indexByID[source] else { return }
                 records.setRelationship(related.isToMany ? .toMany(list) : .toOne(list.first), record: index, relationship: related.relationship)
+                if related.readsPlaces { records.setPlaces(places, record: index, relationship: related.relationship) }
             }
             let arguments: [SQLArgument] = one ? [.integer(records.ids[0])] : [.ids(records.ids)]
             try forEachRow(one ? related.forOne : related.forMany, arguments: arguments) { row in
@@ -90,8 +92,10 @@ extension SQLStoreContext {
                     flush()
                     source = id
                     list = []
+                    places = []
                 }
                 list.append(row.int64(1))
+                if related.readsPlaces { places.append(row.optionalInt64(2) ?? .min) }
             }
             flush()
         }

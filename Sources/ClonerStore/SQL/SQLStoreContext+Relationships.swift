@@ -68,11 +68,12 @@ extension SQLStoreContext {
             let value: SQLArgument = target.map(SQLArgument.integer) ?? .null
             let newTarget = Dialect.integer(1)
             if let position = foreignKey.positionColumn {
-                // Joining an ordered list from the to-one side appends at the end, as Core Data does.
+                // Joining an ordered list from the to-one side appends at the end, as Core Data does
+                // (after every part's objects where the list is declared into a hierarchy).
+                let end = schema.orderedListEnd(joinedBy: relationship, table: entity.name, column: column, position: position, owner: newTarget)
                 try connection.perform(
                     """
-                    UPDATE \(table) SET \(quoted(column)) = \(newTarget), \
-                    \(quoted(position)) = (SELECT coalesce(max(\(quoted(position))), -1) + 1 FROM \(table) WHERE \(quoted(column)) = \(newTarget)) \
+                    UPDATE \(table) SET \(quoted(column)) = \(newTarget), \(quoted(position)) = \(end) + 1 \
                     WHERE "_id" = \(second)
                     """, arguments: [value, .integer(id)])
             } else {
@@ -110,14 +111,18 @@ extension SQLStoreContext {
     }
 
     func setToMany(
-        _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64],
+        _ entity: EntityDescription, id: Int64, relationship: RelationshipDescription, targets: [Int64], places: [Int64]?,
         touched: inout TouchedObjects
     ) throws {
+        precondition(places == nil || places?.count == targets.count, "\(relationship.qualifiedName): one place per target")
         let destination = relationship.destination
         let owner = SQLArgument.integer(id), list = SQLArgument.ids(targets)
         let inverse = model.inverse(of: relationship)
         let (first, ownerValue) = (Dialect.parameter(1), Dialect.integer(1))
-        let listed = Dialect.listed(2), listedID = Dialect.listedID, listedPlace = Dialect.listedPlace
+        let listed = Dialect.listed(2), listedID = Dialect.listedID
+        // A part of a list declared into a hierarchy takes its places in the whole list (parameter 3).
+        let listedPlace = places == nil ? Dialect.listedPlace : Dialect.listedPlace(in: 3)
+        let placed: [SQLArgument] = places.map { [owner, list, .ids($0)] } ?? [owner, list]
         switch schema.storage(of: relationship) {
         case let .foreignKeyOnDestination(column, position):
             let table = quoted(destination)
@@ -140,7 +145,7 @@ extension SQLStoreContext {
                 if let position {
                     try connection.perform(
                         "UPDATE \(table) AS t SET \(fk) = \(first), \(quoted(position)) = \(listedPlace) FROM \(listed) WHERE t.\"_id\" = \(listedID)",
-                        arguments: [owner, list])
+                        arguments: placed)
                 } else {
                     try connection.perform("UPDATE \(table) SET \(fk) = \(first) WHERE \"_id\" \(Dialect.among(2))", arguments: [owner, list])
                 }
@@ -176,14 +181,14 @@ extension SQLStoreContext {
                 try connection.perform(
                     Dialect.insertSkippingDuplicates(
                         into: table, columns: columns, select: "SELECT \(selects.joined(separator: ", ")) FROM \(listed)"),
-                    arguments: [owner, list])
+                    arguments: position == nil ? [owner, list] : placed)
                 if let position {
                     // Links kept from before take their place in the new order too.
                     try connection.perform(
                         """
                         UPDATE \(table) AS t SET \(quoted(position)) = \(listedPlace) \
                         FROM \(listed) WHERE t.\(source) = \(first) AND t.\(target) = \(listedID)
-                        """, arguments: [owner, list])
+                        """, arguments: placed)
                 }
             }
             if relationship.isSelfInverse {

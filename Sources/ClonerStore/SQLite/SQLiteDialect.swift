@@ -12,6 +12,7 @@ enum SQLiteDialect: SQLDialect {
     static func listed(_ n: Int) -> String { "json_each(?\(n)) AS a" }
     static let listedID = "a.value"
     static let listedPlace = "a.key"
+    static func listedPlace(in n: Int) -> String { "json_extract(?\(n), '$[' || a.key || ']')" }
     /// `length` of TEXT counts characters; of a BLOB, bytes.
     static func octetLength(_ expression: String) -> String { "length(CAST(\(expression) AS BLOB))" }
     static func insertSkippingDuplicates(into table: String, columns: [String], select: String) -> String {
