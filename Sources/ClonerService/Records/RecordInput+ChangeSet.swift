@@ -11,6 +11,7 @@ extension RecordInput {
         if let id {
             var update = ChangeSet.Update(entity: entity, id: id, expectedVersion: expectedVersion, attributes: attributes)
             for (name, value) in relationships { update.relationships[name] = RecordInput.edit(value, into: &changes) }
+            update.places = places
             changes.updates.append(update)
         } else {
             _ = RecordInput.insert(self, into: &changes)
@@ -26,6 +27,7 @@ extension RecordInput {
             edits[name] = edit(value, into: &changes)
         }
         changes.inserts[index].relationships = edits
+        changes.inserts[index].places = input.places.filter { name, _ in name != input.linkedToParentThrough }
         return index
     }
 

@@ -17,7 +17,8 @@ extension RecordInput {
 
     /// This input (and every nested one) with each field declared into a hierarchy written as its
     /// parts: an `_id` goes to the part of the entity that holds it, the other parts are emptied
-    /// (a to-one) or given their share of the list (a to-many, each part in the body's order).
+    /// (a to-one) or given their share of the list (a to-many, each part in the body's order; an
+    /// ordered one with each object's place in the whole list, `places`).
     /// An `_id` no concrete entity of the destination holds is a 422 naming the field.
     func resolvingHierarchyFields(in context: any StoreContext, model: DataModel) throws -> RecordInput {
         var links: [HierarchyLink] = []
@@ -116,11 +117,14 @@ extension RecordInput {
             case .toMany(let references): linked = references.map(concrete)
             }
             for part in entity.relationshipParts(ofField: field) {
-                let share = linked.filter { $0.entity == part.destination }.map(\.reference)
+                let share = linked.indices.filter { linked[$0].entity == part.destination }
                 if case .toMany = value {
-                    resolved.relationships[part.name] = .toMany(share)
+                    resolved.relationships[part.name] = .toMany(share.map { linked[$0].reference })
+                    // Each part's rows keep their place in the declared list, so the parts read
+                    // back merged in one order.
+                    if part.isOrdered { resolved.places[part.name] = share.map(Int64.init) }
                 } else {
-                    resolved.relationships[part.name] = .toOne(share.first)
+                    resolved.relationships[part.name] = .toOne(share.first.map { linked[$0].reference })
                 }
             }
         }

@@ -42,6 +42,10 @@ public struct RecordInput: Sendable, Hashable {
     /// By field name, the fields declared into an inheritance hierarchy the body set, until the
     /// store says which concrete entity each `_id` is of (`resolvingHierarchyFields`).
     public var hierarchyFields: [String: HierarchyFieldValue] = [:]
+    /// Per ordered to-many part a declared field was split into (by the part's name), the place
+    /// of each of its references in the declared list (`ChangeSet.ListPlaces`): one order over
+    /// the concrete entities.
+    public var places: [String: [Int64]] = [:]
     /// For a nested object: the name of its relationship that points back at the enclosing object
     /// (the inverse of the relationship it was nested in). The store sets that link itself; the
     /// body may not set it. nil for the top-level object or when there is no inverse.

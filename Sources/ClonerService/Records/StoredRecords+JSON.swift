@@ -24,7 +24,7 @@ extension StoredRecords {
             if field.parts.count == 1 {
                 RecordJSONCoding.writeRelationship(relationships[relationshipBase + field.parts[0]], to: &writer)
             } else {
-                RecordJSONCoding.writeRelationship(merged(field, base: relationshipBase), to: &writer)
+                RecordJSONCoding.writeRelationship(merged(field, record: index), to: &writer)
             }
         }
         RecordJSONCoding.writeLongLists(
@@ -37,22 +37,25 @@ extension StoredRecords {
     }
 
     /// A field declared into an inheritance hierarchy as one value: the to-one part that is set,
-    /// or every part's objects (an ordered list in each part's order, part after part; any other
-    /// in `_id` order, as the ids of one space).
-    private func merged(_ field: RelationshipField, base: Int) -> RelationshipValue {
+    /// or every part's objects (an ordered list by each object's place in the declared list,
+    /// which every part keeps, then by `_id`; any other in `_id` order, as the ids of one space).
+    private func merged(_ field: RelationshipField, record index: Int) -> RelationshipValue {
+        let base = index * entity.relationships.count
         var target: Int64?
-        var targets: [Int64] = []
+        var placed: [(place: Int64, id: Int64)] = []
         var isToMany = false
         for part in field.parts {
             switch relationships[base + part] {
             case .toOne(let id): target = target ?? id
             case .toMany(let ids):
                 isToMany = true
-                targets += ids
+                let places = field.isOrdered ? self.places(record: index, relationship: part) : nil
+                for (offset, id) in ids.enumerated() { placed.append((places?[offset] ?? 0, id)) }
             }
         }
         guard isToMany else { return .toOne(target) }
-        return .toMany(field.isOrdered ? targets : targets.sorted())
+        placed.sort { ($0.place, $0.id) < ($1.place, $1.id) }
+        return .toMany(placed.map(\.id))
     }
 
     /// Last, for a clone's root: `"_clonedFrom": {"entity": "Note", "id": 1}`, the object it was

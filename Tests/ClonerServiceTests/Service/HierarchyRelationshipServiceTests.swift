@@ -14,7 +14,7 @@ struct HierarchyRelationshipServiceTests {
     typealias F = EndToEndFixture
 
     /// Tests/Fixtures/Hierarchy/Publishing.json: posts and pages under abstract `BasePost` and
-    /// `Content`; blogs (`posts`, ordered `featured`) and comments pointing at `BasePost`;
+    /// `Content`; blogs (ordered `posts` with its inverse, ordered `featured` without) and comments pointing at `BasePost`;
     /// folders and smart folders nesting through their abstract `Collection`.
     static func model() throws -> String {
         try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/Hierarchy/Publishing.json"), encoding: .utf8)
@@ -48,12 +48,12 @@ struct HierarchyRelationshipServiceTests {
             let readPage = try await client.get("/pages/\(pageID)").json()
             #expect(F.ints(readPage["comments"]) == [try #require(F.int(onPage["_id"]))], "\(readPage)")
             #expect(F.ints(try await client.get("/posts/\(post)").json()["comments"]) == [onPost])
-            #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == [post, pageID], "posts and pages in one list, in _id order")
+            #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == [post, pageID], "posts and pages in one list, as they joined it")
 
             let featured = try await client.patch("/blogs/\(blog)", #"{"featured": [\#(pageID), \#(post), \#(madePage)]}"#)
             #expect(featured.status == 200, "\(featured.text)")
             #expect(Set(F.ints(try featured.json()["featured"]) ?? []) == [pageID, post, madePage])
-            #expect(F.ints(try await client.get("/blogs/\(blog)").json()["featured"]) == [post, pageID, madePage], "ordered within each entity")
+            #expect(F.ints(try await client.get("/blogs/\(blog)").json()["featured"]) == [pageID, post, madePage], "one order over both entities")
 
             let moved = try await client.patch("/comments/\(onPost)", #"{"post": \#(pageID)}"#)
             let movedPost = F.int(try moved.json()["post"])
@@ -259,6 +259,75 @@ struct HierarchyRelationshipServiceTests {
             let folder = try #require(F.int(try await client.create("folders", #"{"name": "f", "subcollections": [{"_entity": "SmartFolder"}]}"#)["_id"]))
             let nested = try Self.data(try await client.get("/smartfolders?parent=\(folder)"))
             #expect(nested.count == 1 && F.int(nested[0]["parent"]) == folder, "\(nested)")
+        }
+    }
+
+    /// The titles of `ids`, read through the abstract collection (one request each: few objects).
+    static func titles(_ ids: [Int], _ client: ServiceClient) async throws -> [String] {
+        var titles: [String] = []
+        for id in ids { titles.append(try await client.get("/baseposts/\(id)").json()["title"] as? String ?? "?") }
+        return titles
+    }
+
+    @Test("an ordered list into a hierarchy keeps one order over its concrete entities", arguments: StoreBackendKind.available)
+    func orderedListsKeepOneOrderAcrossEntities(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: try Self.model()) { service in
+            let client = service.client
+            var id: [String: Int] = [:]
+            for (collection, title) in [("posts", "p1"), ("pages", "g1"), ("posts", "p2"), ("pages", "g2")] {
+                let made = try #require(F.int(try await client.create(collection, #"{"title": "\#(title)"}"#)["_id"]))
+                id[title] = made
+            }
+            let (p1, g1, p2, g2) = (id["p1"]!, id["g1"]!, id["p2"]!, id["g2"]!)
+            // Neither `_id` order nor one concrete entity after the other.
+            let created = try await client.create("blogs", #"{"name": "b", "posts": [\#(g2), \#(p1), {"_entity": "Page", "title": "new"}, \#(p2)]}"#)
+            let blog = try #require(F.int(created["_id"]))
+            let posts = try #require(F.ints(created["posts"]), "\(created)")
+            let titles = try await Self.titles(posts, client)
+            #expect(titles == ["g2", "p1", "new", "p2"], "as the body listed them: \(posts)")
+            #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == posts, "read back in one order")
+            let made = posts[2]
+
+            let patched = try await client.patch("/blogs/\(blog)", #"{"posts": [\#(p2), \#(g1), \#(p1), \#(g2)]}"#)
+            #expect(try patched.status == 200 && F.ints(patched.json()["posts"]) == [p2, g1, p1, g2], "\(patched.text)")
+            #expect(try await client.get("/pages/\(made)").json()["blog"] is NSNull, "the page left out left the list")
+            // Each entity's own list stays [p2, p1] and [g1, g2]: only their places among each other change.
+            let interleaved = try await client.patch("/blogs/\(blog)", #"{"posts": [\#(g1), \#(p2), \#(g2), \#(p1)]}"#)
+            #expect(F.ints(try interleaved.json()["posts"]) == [g1, p2, g2, p1], "\(interleaved.text)")
+            let version = try #require(F.int(try interleaved.json()["_version"]))
+            let same = try await client.patch("/blogs/\(blog)", #"{"posts": [\#(g1), \#(p2), \#(g2), \#(p1)]}"#)
+            #expect(F.int(try same.json()["_version"]) == version, "the same list again changes nothing: \(same.text)")
+
+            // Joining from the to-one side goes to the end of the whole list, after every entity's objects.
+            #expect(try await client.patch("/blogs/\(blog)", #"{"posts": [\#(g1), \#(p1), \#(p2)]}"#).status == 200)
+            let joined = try #require(F.int(try await client.create("pages", #"{"title": "last", "blog": \#(blog)}"#)["_id"]))
+            #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == [g1, p1, p2, joined])
+            #expect(try await client.patch("/pages/\(g2)", #"{"blog": \#(blog)}"#).status == 200)
+            #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == [g1, p1, p2, joined, g2])
+            #expect(try await client.delete("/posts/\(p1)").status == 204)
+            let order = [g1, p2, joined, g2]
+            #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == order, "a deleted member leaves the others in place")
+
+            // A list without an inverse (a join table per entity) keeps one order too.
+            let featured = try await client.patch("/blogs/\(blog)", #"{"featured": [\#(g2), \#(p2), \#(g1)]}"#)
+            #expect(F.ints(try featured.json()["featured"]) == [g2, p2, g1], "\(featured.text)")
+
+            let dry = try await client.post("/blogs/\(blog)/clone", #"{"dryRun": true}"#)
+            let cloned = try await client.post("/blogs/\(blog)/clone", "{}")
+            #expect(try cloned.status == 201 && F.counts(dry.json()["created"]) == F.counts(cloned.json()["created"]), "\(cloned.text)")
+            let copyID = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]))
+            let copy = try await client.get("/blogs/\(copyID)").json()
+            let copied = try #require(F.ints(copy["posts"]))
+            let copiedTitles = try await Self.titles(copied, client)
+            #expect(Set(copied).isDisjoint(with: order) && copiedTitles == ["g1", "p2", "last", "g2"], "\(copy)")
+            let featuredTitles = try await Self.titles(F.ints(copy["featured"]) ?? [], client)
+            #expect(featuredTitles == ["g2", "p2", "g1"], "\(copy)")
+            #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == order, "the source is left as it was")
+
+            // A post cloned on its own joins the end of its blog's list (the blog is shared).
+            let alone = try await client.post("/posts/\(p2)/clone", "{}")
+            let postCopy = try #require(F.int((try alone.json()["clone"] as? [String: Any])?["id"]), "\(alone.text)")
+            #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == order + [postCopy])
         }
     }
 
