@@ -8,7 +8,8 @@ import Testing
 /// A whole store whose model has an inheritance hierarchy, moved between stores
 /// (docs/architecture.md#relationships-into-a-hierarchy): the hierarchy's one `_id` space moves
 /// with it, so a create after the move gets an id no object of the hierarchy ever had, a deleted
-/// one's included, and the links into the hierarchy arrive part for part.
+/// one's included, and the links into the hierarchy arrive part for part, an ordered list's places
+/// in the declared list with them.
 @Suite struct HierarchyStoreMoveTests {
     static let publishingURL = CloneFixture.sampleModelURL.deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tests/Fixtures/Hierarchy/Publishing.json")
@@ -26,11 +27,24 @@ import Testing
         #expect(Set(posts).count == 3, "a post and two pages, one id space: \(posts)")
         try from.store.write { context in _ = try context.save(ChangeSet(deletes: [ChangeSet.Delete(entity: "Page", id: posts[2])])) }
         _ = try from.insert([ChangeSet.Insert(entity: "Comment", relationships: ["post__Page": .toOne(.existing(posts[1]))])])
+        // An ordered list over both entities: [page, post, page], each part placed in the whole list.
+        let more = try from.insert([
+            ChangeSet.Insert(entity: "Post", attributes: ["title": .string("p2")]),
+            ChangeSet.Insert(entity: "Page", attributes: ["title": .string("g2")]),
+        ])
+        var interleave = ChangeSet.Update(
+            entity: "Blog", id: blog,
+            relationships: ["posts__Post": .toMany([.existing(posts[0])]), "posts__Page": .toMany([.existing(more[1]), .existing(posts[1])])])
+        interleave.places = ["posts__Post": [1], "posts__Page": [0, 2]]
+        try from.store.write { context in _ = try context.save(ChangeSet(updates: [interleave])) }
 
         let (document, exported) = try StoreMoveTests.export(from.store)
         let into = try CloneFixture(target, model: model)
         #expect(try StoreMoveTests.import(document, into: into.store) == exported)
-        #expect(try into.toMany("Blog", blog, "posts__Post") == [posts[0]] && (try into.toMany("Blog", blog, "posts__Page")) == [posts[1]])
+        #expect(try into.toMany("Blog", blog, "posts__Post") == [posts[0]] && (try into.toMany("Blog", blog, "posts__Page")) == [more[1], posts[1]])
+        let blogs = try into.store.read { try $0.fetchRecords(entity: "Blog", ids: [blog]) }
+        let parts = ["posts__Post", "posts__Page"].map { name in blogs.entity.relationships.firstIndex { $0.name == name }! }
+        #expect(parts.map { blogs.places(record: 0, relationship: $0) } == [[1], [0, 2]], "each part's places in the whole list moved as stored")
         #expect(try into.toMany("Page", posts[1], "comments").count == 1)
 
         let next = try into.insert([
