@@ -23,6 +23,9 @@ struct GraphDocumentLines {
         /// Target attribute names.
         var attributes: [String: AttributeValue]
         var relationships: [(relationship: RelationshipDescription, refs: [Int64])]
+        /// For an ordered list declared into a hierarchy, by the target's relationship (a part),
+        /// each ref's place in the declared list (nil where the exporting store held none).
+        var places: [String: [Int64?]] = [:]
     }
 
     struct ReferenceLine {
@@ -348,10 +351,39 @@ struct GraphDocumentLines {
                 case .integer(let source)? = fields["id"], source > 0
             else { throw bad(line, "clonedFrom", "expected {\"entity\": name, \"id\": a positive integer} or no member") }
         }
-        for key in members.keys where !["kind", "entity", "ref", "parent", "attributes", "relationships", "clonedFrom"].contains(key) {
+        for key in members.keys where !["kind", "entity", "ref", "parent", "attributes", "relationships", "places", "clonedFrom"].contains(key) {
             throw bad(line, key, "not a member of an object line")
         }
-        return ObjectLine(line: line, entity: entity.target, ref: ref, parent: parent, attributes: values, relationships: relationships)
+        var object = ObjectLine(line: line, entity: entity.target, ref: ref, parent: parent, attributes: values, relationships: relationships)
+        if let member = members["places"] { object.places = try places(member, of: relationships, in: entity, line: line) }
+        return object
+    }
+
+    /// An object line's `places`: per ordered to-many it lists, the place of each of its refs in
+    /// the list declared into a hierarchy that it is a part of, an integer or null apiece.
+    private func places(
+        _ member: JSONValue, of relationships: [(relationship: RelationshipDescription, refs: [Int64])], in entity: HeaderEntity, line: Int
+    ) throws -> [String: [Int64?]] {
+        guard case .object(let lists) = member else { throw bad(line, "places", "expected an object of lists") }
+        var places: [String: [Int64?]] = [:]
+        for (linkName, value) in lists {
+            let field = "places.\(linkName)"
+            guard let relationship = entity.relationships[linkName], relationship.isToMany, relationship.isOrdered else {
+                throw bad(line, field, "\(entity.target.name).\(linkName) is no ordered to-many among the header's relationships")
+            }
+            let count = relationships.first { $0.relationship.name == relationship.name }?.refs.count ?? 0
+            guard case .array(let list) = value, list.count == count else {
+                throw bad(line, field, "expected a list of \(count) places, one per ref in relationships.\(linkName)")
+            }
+            places[relationship.name] = try list.map { item in
+                switch item {
+                case .integer(let place): return place
+                case .null: return nil
+                default: throw bad(line, field, "expected integers or null")
+                }
+            }
+        }
+        return places
     }
 
     private func readReference(_ members: [String: JSONValue], line: Int) throws -> ReferenceLine {

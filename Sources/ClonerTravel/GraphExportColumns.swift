@@ -38,6 +38,7 @@ struct GraphExportColumns {
     let attributesKey = GraphLineWriter.encodedKey("attributes")
     let relationshipsKey = GraphLineWriter.encodedKey("relationships")
     let clonedFromKey = GraphLineWriter.encodedKey("clonedFrom")
+    let placesKey = GraphLineWriter.encodedKey("places")
 
     init(copy: GraphCopyPlan, schema: StoreSchema) {
         let model = schema.model

@@ -227,6 +227,7 @@ struct GraphExportWriter {
             }
         }
         writer.endObject()
+        writePlaces(of: position, in: records, relationships: columns.relationships[tag][isRoot ? 1 : 0])
         // A clone's root says what it was cloned from, by its `_id` in this store.
         if let source = clonedFrom[tag][object.id] {
             writer.encoded(columns.clonedFromKey)
@@ -236,6 +237,30 @@ struct GraphExportWriter {
         }
         writer.endObject()
         try endLine()
+    }
+
+    /// After `relationships`, for an object with an ordered list declared into an inheritance
+    /// hierarchy: `"places": {"posts__Post": [1, 3], "posts__Page": [0, 2]}`, the place of each
+    /// destination of a part in the declared list (null where the store holds none), so an
+    /// import keeps one order over the parts (docs/architecture.md#relationships-into-a-hierarchy).
+    /// Nothing for any other object.
+    private mutating func writePlaces(of position: Int, in records: GraphRecordBatch, relationships: [GraphExportColumns.Relationship]) {
+        var started = false
+        for relationship in relationships {
+            guard let places = records.places(of: position, relationship: relationship.index) else { continue }
+            if !started {
+                writer.encoded(columns.placesKey)
+                writer.beginObject()
+                started = true
+            }
+            writer.encoded(relationship.key)
+            writer.beginArray()
+            for place in places {
+                if place == .min { writer.null() } else { writer.integer(place) }
+            }
+            writer.endArray()
+        }
+        if started { writer.endObject() }
     }
 
     /// The end line, and the last piece.

@@ -165,10 +165,14 @@ struct GraphImportPass {
             if relationshipPlan.excluded || (isRoot && relationshipPlan.excludedAtRoot) { continue }
             var targets: [GraphRowWriter.Target] = []
             targets.reserveCapacity(refs.count)
+            // A part of an ordered list declared into a hierarchy: each target's place in it.
+            let listed = object.places[relationship.name]
+            var places: [Int64]?
             var allInGraph = true
-            for ref in refs {
+            for (offset, ref) in refs.enumerated() {
                 let destination = relationship.destination
                 if check.isDropped(destination, ref) { continue }
+                let count = targets.count
                 if check.isReference(destination, ref) {
                     allInGraph = false
                     if let existing = found[destination]?[ref] {
@@ -180,11 +184,12 @@ struct GraphImportPass {
                     // An object line, here or to come (the document's checks make sure it comes).
                     targets.append(.init(id: try newID(destination, ref), isNew: true))
                 }
+                if let listed, targets.count > count { places = (places ?? []) + [listed[offset] ?? Int64(offset)] }
             }
             // Both ends in the graph: the pair is written from one side only.
             if allInGraph && relationshipPlan.otherSideWrites { continue }
             guard !targets.isEmpty else { continue }
-            try writer.link(relationship, from: id, to: targets)
+            try writer.link(relationship, from: id, to: targets, places: places)
         }
     }
 

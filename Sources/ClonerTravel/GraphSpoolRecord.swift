@@ -7,7 +7,8 @@ import Foundation
 ///
 /// A record: its length (4 bytes), a kind (1 object, 2 reference), the line number, the entity
 /// (its index in the model), the ref; then for an object its parent (or none), attributes (index
-/// in the entity, value) and relationships (index in the entity, refs); for a reference its key
+/// in the entity, value), relationships (index in the entity, refs) and places (index in the
+/// entity, a place per ref: an ordered list declared into a hierarchy); for a reference its key
 /// (or none) and attributes. Integers are little-endian.
 enum GraphSpoolRecord {
     case object(GraphDocumentLines.ObjectLine)
@@ -30,6 +31,13 @@ enum GraphSpoolRecord {
             appendInteger(UInt16(object.entity.relationships.firstIndex(where: { $0.name == relationship.name })!), &bytes)
             appendInteger(UInt32(refs.count), &bytes)
             for ref in refs { appendInteger(UInt64(bitPattern: ref), &bytes) }
+        }
+        appendInteger(UInt16(object.places.count), &bytes)
+        for (name, places) in object.places.sorted(by: { $0.key < $1.key }) {
+            appendInteger(UInt16(object.entity.relationships.firstIndex(where: { $0.name == name })!), &bytes)
+            appendInteger(UInt32(places.count), &bytes)
+            // No place: the lowest integer, which no place a store writes holds.
+            for place in places { appendInteger(UInt64(bitPattern: place ?? .min), &bytes) }
         }
         endRecord(&bytes, start: start)
     }
@@ -121,9 +129,20 @@ enum GraphSpoolRecord {
                 for _ in 0..<refCount { refs.append(Int64(bitPattern: reader.integer(UInt64.self))) }
                 relationships.append((relationship, refs))
             }
-            return .object(
-                GraphDocumentLines.ObjectLine(
-                    line: line, entity: entity, ref: ref, parent: parent, attributes: attributes, relationships: relationships))
+            var object = GraphDocumentLines.ObjectLine(
+                line: line, entity: entity, ref: ref, parent: parent, attributes: attributes, relationships: relationships)
+            for _ in 0..<Int(reader.integer(UInt16.self)) {
+                let relationship = entity.relationships[Int(reader.integer(UInt16.self))]
+                let placeCount = Int(reader.integer(UInt32.self))
+                var places: [Int64?] = []
+                places.reserveCapacity(placeCount)
+                for _ in 0..<placeCount {
+                    let place = Int64(bitPattern: reader.integer(UInt64.self))
+                    places.append(place == .min ? nil : place)
+                }
+                object.places[relationship.name] = places
+            }
+            return .object(object)
         }
         let key = reader.byte() == 1 ? reader.attributes(of: entity) : nil
         let attributes = reader.attributes(of: entity)

@@ -39,6 +39,10 @@ public final class GraphRecordBatch {
     /// The entity's attribute count: values per record.
     private var attributeCount = 0
     private var found: [Bool] = []
+    /// The places in the declared list of the ordered parts of fields declared into a hierarchy
+    /// (`StoredRecords.listPlaces`), by `position * relationships + relationship`; empty when
+    /// the batch has none.
+    private var places: [Int: [Int64]] = [:]
     private var values: [Value] = []
     private var bytes: [UInt8] = []
     /// The bytes of binary values read into this batch: what the export sizes its batches by.
@@ -79,6 +83,25 @@ public final class GraphRecordBatch {
         values.append(contentsOf: repeatElement(.null, count: ids.count * entity.attributes.count))
         bytes.removeAll(keepingCapacity: true)
         binaryBytes = 0
+        places.removeAll(keepingCapacity: true)
+    }
+
+    /// The places in its declared list of each destination of relationship `relationship` of
+    /// the record at `position`, in the order of `destinations`: an ordered part of a field
+    /// declared into a hierarchy; nil for any other relationship.
+    public func places(of position: Int, relationship: Int) -> [Int64]? {
+        places.isEmpty ? nil : places[position * (entity?.relationships.count ?? 0) + relationship]
+    }
+
+    func setPlaces(_ list: [Int64], of position: Int, relationship: Int) {
+        places[position * (entity?.relationships.count ?? 0) + relationship] = list
+    }
+
+    /// The place of the next destination of `relationship` of `source`, as `appendRelationship`
+    /// adds it.
+    func appendPlace(_ place: Int64, source: Int64, relationship: Int) {
+        guard let position = position(of: source) else { return }
+        places[position * (entity?.relationships.count ?? 0) + relationship, default: []].append(place)
     }
 
     /// The position of `id` in `ids`, or nil.

@@ -292,8 +292,12 @@ public final class GraphRowWriter {
     /// Links new object `source` through `relationship` to `targets` (in order, for an ordered
     /// to-many), writing the pair where the schema keeps it. Existing targets whose record holds
     /// the inverse take one version step at the end; one the import puts in an ordered list of
-    /// theirs goes at its end.
-    public func link(_ relationship: RelationshipDescription, from source: Int64, to targets: [Target]) throws {
+    /// theirs goes at its end. `places`, one per target, are the positions of a part of an
+    /// ordered list declared into a hierarchy (its places in the whole list); nil numbers the
+    /// targets from 0.
+    public func link(_ relationship: RelationshipDescription, from source: Int64, to targets: [Target], places: [Int64]? = nil) throws {
+        precondition(places == nil || places?.count == targets.count, "\(relationship.qualifiedName): one place per target")
+        func listPlace(_ place: Int) -> Int64 { places?[place] ?? Int64(place) }
         let (plan, hasInverse) = linkPlan(relationship)
         if hasInverse {
             for target in targets where !target.isNew { touched[relationship.destination, default: []].insert(target.id) }
@@ -308,16 +312,16 @@ public final class GraphRowWriter {
             for (place, target) in targets.enumerated() {
                 if target.isNew {
                     if destination.waiting[target.id] == nil, !destination.writtenSet.contains(target.id),
-                        destination.earlyRuns.add(id: target.id, column: columnIndex, value: source, positionColumn: positionIndex, position: Int64(place))
+                        destination.earlyRuns.add(id: target.id, column: columnIndex, value: source, positionColumn: positionIndex, position: listPlace(place))
                     {
                         continue
                     }
                     try setColumn(table, id: target.id, column: columnIndex, value: source)
-                    if let positionIndex { try setColumn(table, id: target.id, column: positionIndex, value: Int64(place)) }
+                    if let positionIndex { try setColumn(table, id: target.id, column: positionIndex, value: listPlace(place)) }
                 } else {
                     // An existing object moved into the new one's list (a document may name one).
                     var values: [(column: String, value: Int64?)] = [(column, source)]
-                    if let position { values.append((position, Int64(place))) }
+                    if let position { values.append((position, listPlace(place))) }
                     try backend.setColumns(table: table, id: target.id, values)
                     touched[table, default: []].insert(target.id)
                 }
@@ -326,7 +330,7 @@ public final class GraphRowWriter {
             var count = 0
             for (place, target) in targets.enumerated() {
                 var row: [AttributeValue] = [.integer(source), .integer(target.id)]
-                if hasPosition { row.append(.integer(Int64(place))) }
+                if hasPosition { row.append(.integer(listPlace(place))) }
                 if hasOtherPosition { row.append(.null) }
                 joinRows[key, default: []].append(row)
                 if let mirror { joinRows[mirror, default: []].append([.integer(source), .integer(target.id)]) }

@@ -26,6 +26,9 @@ extension SQLStoreContext {
                 case .toOne(let id): batch.setRelationship(id, of: position, relationship: relationship)
                 case .toMany(let list): batch.setRelationship(list, of: position, relationship: relationship)
                 }
+                if let places = records.places(record: index, relationship: relationship) {
+                    batch.setPlaces(places, of: position, relationship: relationship)
+                }
             }
         }
     }

@@ -66,6 +66,7 @@ extension SQLiteStoreContext {
             let statement = try connection.preparedStatement(slot: related.forMany.slot, sql: related.forMany.sql)
             try statement.forEachRow([idArray]) { row in
                 batch.appendRelationship(row.int64(1), source: row.int64(0), relationship: related.relationship)
+                if related.readsPlaces { batch.appendPlace(row.optionalInt64(2) ?? .min, source: row.int64(0), relationship: related.relationship) }
             }
             batch.endRelationshipList()
         }

@@ -328,6 +328,17 @@ struct HierarchyRelationshipServiceTests {
             let alone = try await client.post("/posts/\(p2)/clone", "{}")
             let postCopy = try #require(F.int((try alone.json()["clone"] as? [String: Any])?["id"]), "\(alone.text)")
             #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == order + [postCopy])
+
+            // An export carries each part's places in the declared list; an import keeps the order.
+            let document = try await client.get("/blogs/\(blog)/export")
+            #expect(document.status == 200 && document.text.contains(#""places":{"#), "\(document.text.prefix(600))")
+            let imported = try await client.importGraph("blogs", document.text)
+            let importedID = try #require(F.int((try imported.json()["clone"] as? [String: Any])?["id"]), "\(imported.text)")
+            let arrived = try await client.get("/blogs/\(importedID)").json()
+            let arrivedTitles = try await Self.titles(F.ints(arrived["posts"]) ?? [], client)
+            #expect(arrivedTitles == ["g1", "p2", "last", "g2", "p2"], "\(arrived)")
+            let arrivedFeatured = try await Self.titles(F.ints(arrived["featured"]) ?? [], client)
+            #expect(arrivedFeatured == ["g2", "p2", "g1"], "\(arrived)")
         }
     }
 
