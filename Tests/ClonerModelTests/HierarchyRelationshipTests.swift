@@ -127,6 +127,7 @@ import Testing
             let read = try #require(coreData.entity(named: entity.name))
             #expect(read.relationships.map(\.name) == entity.relationships.map(\.name), "\(entity.name)")
             #expect(read.relationships.map(\.inverseName) == entity.relationships.map(\.inverseName), "\(entity.name)")
+            #expect(read.relationships.map(\.isOrdered) == entity.relationships.map(\.isOrdered), "\(entity.name)")
             #expect(read.relationships.map(\.declaration) == entity.relationships.map(\.declaration), "\(entity.name)")
             #expect(read.attributes.map(\.name) == entity.attributes.map(\.name), "\(entity.name)")
         }
