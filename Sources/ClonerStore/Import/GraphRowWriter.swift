@@ -98,7 +98,10 @@ public final class GraphRowWriter {
             let source = state(relationship.source)
             var append: AppendKey?
             if let position = schema.foreignKeys[relationship.source]?.first(where: { $0.column == column })?.positionColumn {
-                append = AppendKey(table: relationship.source, owner: column, position: position, newSide: "_id", isJoinTable: false)
+                // The list's end is over every part where the list is declared into a hierarchy.
+                let end = schema.orderedListEnd(
+                    joinedBy: relationship, table: relationship.source, column: column, position: position, owner: "y.\(quoted(column))")
+                append = AppendKey(table: relationship.source, owner: column, position: position, newSide: "_id", isJoinTable: false, end: end)
             }
             plan = .sourceColumn(column: source.linkColumns.firstIndex(of: column)!, append: append)
         case .foreignKeyOnDestination(let column, let position):
@@ -123,7 +126,7 @@ public final class GraphRowWriter {
             plan = .joinRows(
                 key: key, hasPosition: positionColumn != nil, hasOtherPosition: otherPosition != nil,
                 append: otherPosition.map {
-                    AppendKey(table: table, owner: destinationColumn, position: $0, newSide: sourceColumn, isJoinTable: true)
+                    AppendKey(table: table, owner: destinationColumn, position: $0, newSide: sourceColumn, isJoinTable: true, end: nil)
                 }, mirror: mirror)
         }
         let known = (plan, schema.model.inverse(of: relationship) != nil)
@@ -137,6 +140,9 @@ public final class GraphRowWriter {
         var position: String
         var newSide: String
         var isJoinTable: Bool
+        /// The last place of the list the row `y` joins (`StoreSchema.orderedListEnd`); nil for
+        /// the owner's rows of `table` alone.
+        var end: String?
     }
 
     init(backend: any SQLStoreContext, progress: GraphCopyProgress?) {
@@ -384,10 +390,12 @@ public final class GraphRowWriter {
         let table = quoted(key.table), owner = quoted(key.owner), position = quoted(key.position), newSide = quoted(key.newSide)
         let match = key.isJoinTable ? "\(table).\"src\" = n.\"src\" AND \(table).\"dst\" = n.\"dst\"" : "\(table).\"_id\" = n.\"_id\""
         let keys = key.isJoinTable ? "y.\"src\", y.\"dst\"" : "y.\"_id\""
+        let end =
+            key.end
+            ?? "(SELECT coalesce(max(x.\(position)), -1) FROM \(table) AS x WHERE x.\(owner) = y.\(owner) AND x.\(position) IS NOT NULL)"
         return """
             UPDATE \(table) SET \(position) = n.place FROM (SELECT \(keys), \
-            (SELECT coalesce(max(x.\(position)), -1) FROM \(table) AS x WHERE x.\(owner) = y.\(owner) AND x.\(position) IS NOT NULL) \
-            + row_number() OVER (PARTITION BY y.\(owner) ORDER BY y.\(newSide)) AS place \
+            \(end) + row_number() OVER (PARTITION BY y.\(owner) ORDER BY y.\(newSide)) AS place \
             FROM \(table) AS y WHERE y.\(newSide) \(inIDs) AND y.\(position) IS NULL AND y.\(owner) IS NOT NULL) AS n WHERE \(match)
             """
     }
