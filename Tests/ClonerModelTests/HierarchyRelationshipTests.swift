@@ -128,6 +128,7 @@ import Testing
             #expect(read.relationships.map(\.name) == entity.relationships.map(\.name), "\(entity.name)")
             #expect(read.relationships.map(\.inverseName) == entity.relationships.map(\.inverseName), "\(entity.name)")
             #expect(read.relationships.map(\.isOrdered) == entity.relationships.map(\.isOrdered), "\(entity.name)")
+            #expect(read.relationships.map(\.naturalKey) == entity.relationships.map(\.naturalKey), "\(entity.name)")
             #expect(read.relationships.map(\.declaration) == entity.relationships.map(\.declaration), "\(entity.name)")
             #expect(read.attributes.map(\.name) == entity.attributes.map(\.name), "\(entity.name)")
         }
