@@ -9,7 +9,7 @@ import Testing
 /// normalised model; the concrete entities of a hierarchy share one `_id` space.
 @Suite struct HierarchyRelationshipTests {
     /// Tests/Fixtures/Hierarchy/Publishing.json: posts and pages under an abstract `BasePost` under
-    /// an abstract `Content`, blogs and comments pointing at `BasePost`, and collections that nest
+    /// an abstract `Content`, blogs, tags and comments pointing at `BasePost`, and collections that nest
     /// through their abstract parent.
     static let publishingURL = CoreDataModelTests.fixtures.deletingLastPathComponent().appendingPathComponent("Hierarchy/Publishing.json")
 
@@ -19,7 +19,7 @@ import Testing
 
     @Test func aRelationshipToAnAbstractEntityIsOnePartPerConcreteDescendant() throws {
         let model = try Self.publishing()
-        #expect(model.entities.map(\.name) == ["Post", "Page", "Blog", "Comment", "Folder", "SmartFolder"])
+        #expect(model.entities.map(\.name) == ["Post", "Page", "Blog", "Tag", "Comment", "Folder", "SmartFolder"])
         let comment = try #require(model.entity(named: "Comment"))
         #expect(Self.names(comment.relationships) == ["post__Post", "post__Page"])
         let part = try #require(comment.relationship(named: "post__Page"))
@@ -29,10 +29,11 @@ import Testing
         #expect(comment.hierarchyFieldNames == ["post"] && comment.relationshipParts(ofField: "post").map(\.destination) == ["Post", "Page"])
 
         let page = try #require(model.entity(named: "Page"))
-        #expect(Self.names(page.relationships) == ["comments", "blog", "previous__Post", "previous__Page"], "declared at every level, root first")
+        #expect(Self.names(page.relationships) == ["comments", "blog", "previous__Post", "previous__Page", "tags"], "declared at every level, root first")
         let comments = try #require(page.relationship(named: "comments"))
         #expect(comments.inverseName == "post__Page" && !comments.isHierarchyPart, "a concrete destination keeps its name; its inverse is the part")
         #expect(page.relationship(named: "blog")?.inverseName == "posts__Page")
+        #expect(page.relationship(named: "tags")?.inverseName == "posts__Page", "a many-to-many's inverse is the part too")
         #expect(page.attributes.map(\.name) == ["uuid", "title", "published", "slug"])
         #expect(page.parent == "BasePost" && page.hierarchy == "Content")
 

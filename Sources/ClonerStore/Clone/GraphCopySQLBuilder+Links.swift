@@ -136,8 +136,12 @@ extension GraphCopySQLBuilder {
             if let position = joinTable.destinationPositionColumn {
                 let column = quoted(position)
                 columns.append(column)
+                // After every part's rows where the destination's list is declared into a hierarchy.
+                let end =
+                    inverse.flatMap { schema.hierarchyListEnd(of: $0, owner: "j.\"dst\"") }
+                    ?? "coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"dst\" = j.\"dst\"), -1)"
                 values.append(
-                    "CASE WHEN \(destinationNew) IS NOT NULL THEN j.\(column) ELSE coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"dst\" = j.\"dst\"), -1) + row_number() OVER (PARTITION BY j.\"dst\" ORDER BY ms.new) END"
+                    "CASE WHEN \(destinationNew) IS NOT NULL THEN j.\(column) ELSE \(end) + row_number() OVER (PARTITION BY j.\"dst\" ORDER BY ms.new) END"
                 )
             }
             let sourceKept =
@@ -173,9 +177,11 @@ extension GraphCopySQLBuilder {
             if let position = joinTable.sourcePositionColumn {
                 let column = quoted(position)
                 columns.append(column)
-                values.append(
-                    "coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"src\" = j.\"src\"), -1) + row_number() OVER (PARTITION BY j.\"src\" ORDER BY md.new)"
-                )
+                // After every part's rows where the source's list is declared into a hierarchy.
+                let end =
+                    schema.hierarchyListEnd(of: source, owner: "j.\"src\"")
+                    ?? "coalesce((SELECT max(e.\(column)) FROM \(table) e WHERE e.\"src\" = j.\"src\"), -1)"
+                values.append("\(end) + row_number() OVER (PARTITION BY j.\"src\" ORDER BY md.new)")
             }
             if let position = joinTable.destinationPositionColumn {
                 columns.append(quoted(position))

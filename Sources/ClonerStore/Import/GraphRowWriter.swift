@@ -126,7 +126,11 @@ public final class GraphRowWriter {
             plan = .joinRows(
                 key: key, hasPosition: positionColumn != nil, hasOtherPosition: otherPosition != nil,
                 append: otherPosition.map {
-                    AppendKey(table: table, owner: destinationColumn, position: $0, newSide: sourceColumn, isJoinTable: true, end: nil)
+                    // After every part's rows where the other side's list is declared into a hierarchy.
+                    let end = schema.model.inverse(of: relationship).flatMap {
+                        schema.hierarchyListEnd(of: $0, owner: "y.\(quoted(destinationColumn))")
+                    }
+                    return AppendKey(table: table, owner: destinationColumn, position: $0, newSide: sourceColumn, isJoinTable: true, end: end)
                 }, mirror: mirror)
         }
         let known = (plan, schema.model.inverse(of: relationship) != nil)

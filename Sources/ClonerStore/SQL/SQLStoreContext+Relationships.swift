@@ -176,7 +176,12 @@ extension SQLStoreContext {
                 }
                 if let otherPosition {
                     columns.append(quoted(otherPosition))
-                    selects.append("(SELECT coalesce(max(x.\(quoted(otherPosition))), -1) + 1 FROM \(table) AS x WHERE x.\(target) = \(listedID))")
+                    // After every part's rows where the other side's list is declared into a hierarchy.
+                    if let end = inverse.flatMap({ schema.hierarchyListEnd(of: $0, owner: listedID) }) {
+                        selects.append("\(end) + 1")
+                    } else {
+                        selects.append("(SELECT coalesce(max(x.\(quoted(otherPosition))), -1) + 1 FROM \(table) AS x WHERE x.\(target) = \(listedID))")
+                    }
                 }
                 try connection.perform(
                     Dialect.insertSkippingDuplicates(

@@ -14,8 +14,9 @@ struct HierarchyRelationshipServiceTests {
     typealias F = EndToEndFixture
 
     /// Tests/Fixtures/Hierarchy/Publishing.json: posts and pages under abstract `BasePost` and
-    /// `Content`; blogs (ordered `posts` with its inverse, ordered `featured` without) and comments pointing at `BasePost`;
-    /// folders and smart folders nesting through their abstract `Collection`.
+    /// `Content`; blogs (ordered `posts` with its inverse, ordered `featured` without), tags (an
+    /// ordered many-to-many) and comments pointing at `BasePost`; folders and smart folders nesting
+    /// through their abstract `Collection`.
     static func model() throws -> String {
         try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/Hierarchy/Publishing.json"), encoding: .utf8)
     }
@@ -344,6 +345,34 @@ struct HierarchyRelationshipServiceTests {
             #expect(arrivedTitles == ["g1", "p2", "last", "g2", "p2", "p2"], "\(arrived)")
             let arrivedFeatured = try await Self.titles(F.ints(arrived["featured"]) ?? [], client)
             #expect(arrivedFeatured == ["g2", "p2", "g1"], "\(arrived)")
+        }
+    }
+
+    @Test("joining an ordered many-to-many into a hierarchy from the other side ends the whole list", arguments: StoreBackendKind.available)
+    func manyToManyJoinsEndTheWholeList(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: try Self.model()) { service in
+            let client = service.client
+            var id: [String: Int] = [:]
+            for (collection, title) in [("posts", "p1"), ("pages", "g1"), ("pages", "g2"), ("posts", "p2"), ("posts", "p3"), ("posts", "p4")] {
+                let made = try #require(F.int(try await client.create(collection, #"{"title": "\#(title)"}"#)["_id"]))
+                id[title] = made
+            }
+            let (p1, g1, g2, p2, p3, p4) = (id["p1"]!, id["g1"]!, id["g2"]!, id["p2"]!, id["p3"]!, id["p4"]!)
+            let tag = try #require(F.int(try await client.create("tags", #"{"label": "swift", "posts": [\#(p1), \#(g1), \#(g2)]}"#)["_id"]))
+            func posts() async throws -> [Int] { F.ints(try await client.get("/tags/\(tag)").json()["posts"]) ?? [] }
+            // From a post's side: after the pages too, not after the posts alone.
+            for post in [p2, p3] { #expect(try await client.patch("/posts/\(post)", #"{"tags": [\#(tag)]}"#).status == 200) }
+            #expect(try await posts() == [p1, g1, g2, p2, p3])
+            // A page cloned alone shares its tags: the copy joins the end of the whole list.
+            let cloned = try await client.post("/pages/\(g1)/clone", "{}")
+            let copy = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]), "\(cloned.text)")
+            #expect(try await posts() == [p1, g1, g2, p2, p3, copy])
+            #expect(try await client.patch("/posts/\(p4)", #"{"tags": [\#(tag)]}"#).status == 200)
+            // A page imported alone finds the tag by its label and joins the end of the whole list too.
+            let document = try await client.get("/pages/\(g2)/export")
+            let imported = try await client.importGraph("pages", document.text)
+            let arrived = try #require(F.int((try imported.json()["clone"] as? [String: Any])?["id"]), "\(imported.text)")
+            #expect(try await posts() == [p1, g1, g2, p2, p3, copy, p4, arrived])
         }
     }
 
