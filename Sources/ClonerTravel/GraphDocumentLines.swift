@@ -360,7 +360,8 @@ struct GraphDocumentLines {
     }
 
     /// An object line's `places`: per ordered to-many it lists, the place of each of its refs in
-    /// the list declared into a hierarchy that it is a part of, an integer or null apiece.
+    /// the list declared into a hierarchy that it is a part of, an integer or null apiece (kept
+    /// only where the target's relationship is ordered).
     private func places(
         _ member: JSONValue, of relationships: [(relationship: RelationshipDescription, refs: [Int64])], in entity: HeaderEntity, line: Int
     ) throws -> [String: [Int64?]] {
@@ -368,20 +369,22 @@ struct GraphDocumentLines {
         var places: [String: [Int64?]] = [:]
         for (linkName, value) in lists {
             let field = "places.\(linkName)"
-            guard let relationship = entity.relationships[linkName], relationship.isToMany, relationship.isOrdered else {
-                throw bad(line, field, "\(entity.target.name).\(linkName) is no ordered to-many among the header's relationships")
+            guard let relationship = entity.relationships[linkName], relationship.isToMany else {
+                throw bad(line, field, "\(entity.target.name).\(linkName) is no to-many among the header's relationships")
             }
             let count = relationships.first { $0.relationship.name == relationship.name }?.refs.count ?? 0
             guard case .array(let list) = value, list.count == count else {
                 throw bad(line, field, "expected a list of \(count) places, one per ref in relationships.\(linkName)")
             }
-            places[relationship.name] = try list.map { item in
+            let read = try list.map { item -> Int64? in
                 switch item {
                 case .integer(let place): return place
                 case .null: return nil
                 default: throw bad(line, field, "expected integers or null")
                 }
             }
+            // A list the target keeps unordered takes the refs as a set.
+            if relationship.isOrdered { places[relationship.name] = read }
         }
         return places
     }

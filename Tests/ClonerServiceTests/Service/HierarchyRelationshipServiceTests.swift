@@ -345,6 +345,9 @@ struct HierarchyRelationshipServiceTests {
             #expect(arrivedTitles == ["g1", "p2", "last", "g2", "p2", "p2"], "\(arrived)")
             let arrivedFeatured = try await Self.titles(F.ints(arrived["featured"]) ?? [], client)
             #expect(arrivedFeatured == ["g2", "p2", "g1"], "\(arrived)")
+            let miscounted = document.text.replacingOccurrences(of: #""places":{"posts__Post":["#, with: #""places":{"posts__Post":[9,"#)
+            let refused = try await client.importGraph("blogs", miscounted)
+            #expect(refused.status == 422 && refused.text.contains("places.posts__Post"), "\(refused.text)")
         }
     }
 
