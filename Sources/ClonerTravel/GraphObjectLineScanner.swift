@@ -6,9 +6,9 @@ import Foundation
 /// `JSONValue`s was most of what a check of a large document cost.
 ///
 /// It takes only what it is sure of — members `kind` (`"object"`) and `entity` before `attributes`
-/// and `relationships`, names and strings without escapes, each member once — and answers nil for
-/// anything else, valid or not: `GraphDocumentLines` then reads the line the general way, which
-/// either accepts it or names the line and field at fault. So a line is never refused here, and a
+/// and `relationships`, `places` after them, names and strings without escapes, each member once
+/// — and answers nil for anything else, valid or not: `GraphDocumentLines` then reads the line the
+/// general way, which either accepts it or names the line and field at fault. So a line is never refused here, and a
 /// line taken here gives the `ObjectLine` the general way gives.
 struct GraphObjectLineScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -35,11 +35,13 @@ struct GraphObjectLineScanner {
         case parent = 8
         case attributes = 16
         case relationships = 32
+        case places = 64
     }
 
     private static let memberNames: [(name: [UInt8], member: Member)] = [
         (Array("kind".utf8), .kind), (Array("entity".utf8), .entity), (Array("ref".utf8), .ref),
         (Array("parent".utf8), .parent), (Array("attributes".utf8), .attributes), (Array("relationships".utf8), .relationships),
+        (Array("places".utf8), .places),
     ]
 
     private mutating func objectLine(line: Int, header: [String: GraphDocumentLines.HeaderEntity]) -> GraphDocumentLines.ObjectLine? {
@@ -51,6 +53,7 @@ struct GraphObjectLineScanner {
         var parent: (entity: String, ref: Int64)?
         var attributes: [String: AttributeValue]?
         var relationships: [(relationship: RelationshipDescription, refs: [Int64])]?
+        var places: [String: [Int64?]] = [:]
         repeat {
             skipWhitespace()
             guard let name = plainString() else { return nil }
@@ -81,14 +84,20 @@ struct GraphObjectLineScanner {
             case .relationships:
                 guard seen & Member.kind.rawValue != 0, let entity, let links = links(of: entity) else { return nil }
                 relationships = links
+            case .places:
+                // After `relationships`, as the exporter writes it: each list's count is known.
+                guard let entity, let relationships, let lists = placeLists(of: entity, relationships: relationships) else { return nil }
+                places = lists
             }
             skipWhitespace()
         } while take(UInt8(ascii: ","))
         guard take(UInt8(ascii: "}")) else { return nil }
         skipWhitespace()
         guard index == bytes.count, let entity, let ref, let attributes, let relationships else { return nil }
-        return GraphDocumentLines.ObjectLine(
+        var object = GraphDocumentLines.ObjectLine(
             line: line, entity: entity.target, ref: ref, parent: parent, attributes: attributes, relationships: relationships)
+        object.places = places
+        return object
     }
 
     /// `{"entity": name, "ref": integer}`, nothing else.
@@ -208,6 +217,49 @@ struct GraphObjectLineScanner {
         }
         links.sort { $0.name < $1.name }
         return links.compactMap { $0.refs.isEmpty ? nil : ($0.relationship, $0.refs) }
+    }
+
+    /// `places`: per to-many listed in `relationships`, a place (integer or null) per ref; kept
+    /// where the target's list is ordered, as the general reading keeps them.
+    private mutating func placeLists(
+        of entity: GraphDocumentLines.HeaderEntity, relationships: [(relationship: RelationshipDescription, refs: [Int64])]
+    ) -> [String: [Int64?]]? {
+        guard take(UInt8(ascii: "{")) else { return nil }
+        var lists: [String: [Int64?]] = [:]
+        var names: Set<String> = []
+        skipWhitespace()
+        if take(UInt8(ascii: "}")) { return lists }
+        repeat {
+            skipWhitespace()
+            guard let name = plainString().flatMap({ String(validating: $0, as: UTF8.self) }), names.insert(name).inserted,
+                let relationship = entity.relationships[name], relationship.isToMany
+            else { return nil }
+            skipWhitespace()
+            guard take(UInt8(ascii: ":")) else { return nil }
+            skipWhitespace()
+            guard take(UInt8(ascii: "[")) else { return nil }
+            let count = relationships.first { $0.relationship.name == relationship.name }?.refs.count ?? 0
+            var places: [Int64?] = []
+            skipWhitespace()
+            if !take(UInt8(ascii: "]")) {
+                repeat {
+                    skipWhitespace()
+                    if takeLiteral("null") {
+                        places.append(nil)
+                    } else {
+                        guard let place = integer() else { return nil }
+                        places.append(place)
+                    }
+                    skipWhitespace()
+                } while take(UInt8(ascii: ","))
+                guard take(UInt8(ascii: "]")) else { return nil }
+            }
+            guard places.count == count else { return nil }
+            if relationship.isOrdered { lists[relationship.name] = places }
+            skipWhitespace()
+        } while take(UInt8(ascii: ","))
+        guard take(UInt8(ascii: "}")) else { return nil }
+        return lists
     }
 
     private mutating func integerList() -> [Int64]? {
