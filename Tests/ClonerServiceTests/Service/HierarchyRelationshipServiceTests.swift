@@ -299,6 +299,11 @@ struct HierarchyRelationshipServiceTests {
             let same = try await client.patch("/blogs/\(blog)", #"{"posts": [\#(g1), \#(p2), \#(g2), \#(p1)]}"#)
             #expect(F.int(try same.json()["_version"]) == version, "the same list again changes nothing: \(same.text)")
 
+            // A new object nested in a PATCH takes its place among the others.
+            let nested = try await client.patch("/blogs/\(blog)", #"{"posts": [\#(g1), {"_entity": "Post", "title": "nested"}, \#(g2), \#(p2)]}"#)
+            let nestedTitles = try await Self.titles(F.ints(try nested.json()["posts"]) ?? [], client)
+            #expect(nestedTitles == ["g1", "nested", "g2", "p2"], "\(nested.text)")
+
             // Joining from the to-one side goes to the end of the whole list, after every entity's objects.
             #expect(try await client.patch("/blogs/\(blog)", #"{"posts": [\#(g1), \#(p1), \#(p2)]}"#).status == 200)
             let joined = try #require(F.int(try await client.create("pages", #"{"title": "last", "blog": \#(blog)}"#)["_id"]))
