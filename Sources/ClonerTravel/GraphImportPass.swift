@@ -167,7 +167,8 @@ struct GraphImportPass {
             targets.reserveCapacity(refs.count)
             // A part of an ordered list declared into a hierarchy: each target's place in it.
             let listed = object.places[relationship.name]
-            var places: [Int64]?
+            var places: [Int64]? = listed.map { _ in [] }
+            places?.reserveCapacity(refs.count)
             var allInGraph = true
             for (offset, ref) in refs.enumerated() {
                 let destination = relationship.destination
@@ -184,7 +185,7 @@ struct GraphImportPass {
                     // An object line, here or to come (the document's checks make sure it comes).
                     targets.append(.init(id: try newID(destination, ref), isNew: true))
                 }
-                if let listed, targets.count > count { places = (places ?? []) + [listed[offset] ?? Int64(offset)] }
+                if let listed, targets.count > count { places?.append(listed[offset] ?? Int64(offset)) }
             }
             // Both ends in the graph: the pair is written from one side only.
             if allInGraph && relationshipPlan.otherSideWrites { continue }
