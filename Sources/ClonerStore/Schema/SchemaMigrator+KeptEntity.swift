@@ -75,7 +75,7 @@ extension SchemaMigrator {
                     plan.steps.append(.sql(dropColumn(position)))
                 } else if let position = after.positionColumn {
                     plan.steps += Dialect.columnDefinitions(after).dropFirst().map { .sql(addColumn($0)) }
-                    plan.steps.append(.sql(numberLinks(of: after.column, into: position)))
+                    plan.steps.append(.sql(numberLinks(after, into: position)))
                 }
                 plan.steps += Dialect.indexStatements(after).map(Step.sql)
             }
@@ -210,12 +210,42 @@ extension SchemaMigrator {
         private func dropIndex(_ name: String) -> String { "DROP INDEX IF EXISTS \(quoted(name))" }
 
         /// Positions for the links a new ordered to-many finds, as if each had been appended in
-        /// turn: 0, 1, 2… per destination, in `_id` order.
-        private func numberLinks(of column: String, into position: String) -> String {
-            let table = quoted(entity.name), column = quoted(column)
+        /// turn: 0, 1, 2… per destination, in `_id` order. A part of an ordered to-many declared
+        /// into a hierarchy numbers its rows among the rows of every part whose table already held
+        /// the reference (`siblingLinks`), so the parts keep one order, in `_id` order over all.
+        private func numberLinks(_ foreignKey: ForeignKeyDescription, into position: String) -> String {
+            let table = quoted(entity.name), column = quoted(foreignKey.column)
+            let siblings = siblingLinks(of: foreignKey)
+            guard !siblings.isEmpty else {
+                return
+                    "UPDATE \(table) SET \(quoted(position)) = numbered.position FROM (SELECT \"_id\", row_number() OVER (PARTITION BY \(column) ORDER BY \"_id\") - 1 AS position"
+                    + " FROM \(table) WHERE \(column) IS NOT NULL) AS numbered WHERE \(table).\"_id\" = numbered.\"_id\""
+            }
+            let links = ([(entity.name, foreignKey.column)] + siblings).map { table, column in
+                "SELECT \"_id\", \(quoted(column)) AS o FROM \(quoted(table)) WHERE \(quoted(column)) IS NOT NULL"
+            }
             return
-                "UPDATE \(table) SET \(quoted(position)) = numbered.position FROM (SELECT \"_id\", row_number() OVER (PARTITION BY \(column) ORDER BY \"_id\") - 1 AS position"
-                + " FROM \(table) WHERE \(column) IS NOT NULL) AS numbered WHERE \(table).\"_id\" = numbered.\"_id\""
+                "UPDATE \(table) SET \(quoted(position)) = numbered.position FROM (SELECT \"_id\", row_number() OVER (PARTITION BY o ORDER BY \"_id\") - 1 AS position"
+                + " FROM (\(links.joined(separator: " UNION ALL "))) AS l) AS numbered WHERE \(table).\"_id\" = numbered.\"_id\""
+        }
+
+        /// For a reference column that a part of an ordered to-many declared into a hierarchy
+        /// lists (`Post.blog` for `Blog.posts__Post`), the other parts' tables and reference
+        /// columns that the store held before this migration (a table or column it adds has no
+        /// links yet); empty for any other column.
+        private func siblingLinks(of foreignKey: ForeignKeyDescription) -> [(table: String, column: String)] {
+            let model = newSchema.model
+            guard let inverse = foreignKey.inverseRelationship.flatMap({ model.entity(named: foreignKey.referencedEntity)?.relationship(named: $0) }),
+                inverse.isHierarchyPart, inverse.isOrdered, let owners = model.entity(named: inverse.source)
+            else { return [] }
+            return owners.relationshipParts(ofField: inverse.fieldName).compactMap { part in
+                guard part.destination != entity.name, case .foreignKeyOnDestination(let column, _) = newSchema.storage(of: part),
+                    (oldSchema.foreignKeys[part.destination] ?? []).contains(where: {
+                        $0.column == column && $0.referencedEntity == foreignKey.referencedEntity
+                    })
+                else { return nil }
+                return (part.destination, column)
+            }
         }
     }
 }

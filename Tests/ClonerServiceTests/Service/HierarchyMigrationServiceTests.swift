@@ -67,6 +67,42 @@ struct HierarchyMigrationServiceTests {
         await third.stop()
     }
 
+    /// The publishing fixture before blogs listed their posts: `BasePost.blog` without inverse.
+    static func withoutPostLists(_ model: String) -> String {
+        model.replacingOccurrences(
+            of: #"{ "name": "blog", "destination": "Blog", "inverse": "posts","#, with: #"{ "name": "blog", "destination": "Blog","#
+        ).replacingOccurrences(
+            of: #"{ "name": "posts", "destination": "BasePost", "toMany": true, "ordered": true, "inverse": "blog", "deleteRule": "cascade" },"#,
+            with: "")
+    }
+
+    @Test("a new ordered list into a hierarchy numbers what it finds in _id order over every entity", arguments: StoreBackendKind.available)
+    func aNewOrderedListIsNumberedOverItsParts(_ backend: StoreBackendKind) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let v2 = try HierarchyRelationshipServiceTests.model()
+        let v1 = Self.withoutPostLists(v2)
+        #expect(v1 != v2 && !v1.contains(#""inverse": "blog""#))
+
+        let first = try await TestService.start(
+            directory: directory.url, backend: backend, overrides: .init(modelPath: try directory.write(v1, to: "v1.json")))
+        let shared = backend == .postgreSQL ? first.databaseLocation : nil
+        let blog = try #require(F.int(try await first.client.create("blogs", #"{"name": "news"}"#)["_id"]))
+        var ids: [Int] = []
+        // Two posts, then a page: numbered within each entity alone, the page would come second.
+        for collection in ["posts", "posts", "pages"] {
+            ids.append(try #require(F.int(try await first.client.create(collection, #"{"title": "t", "blog": \#(blog)}"#)["_id"])))
+        }
+        await first.stop()
+
+        let second = try await TestService.start(
+            directory: directory.url, backend: backend, overrides: .init(modelPath: try directory.write(v2, to: "v2.json")), sharedDatabase: shared)
+        #expect(F.ints(try await second.client.get("/blogs/\(blog)").json()["posts"]) == ids, "as if appended in turn, in _id order")
+        let joined = try #require(F.int(try await second.client.create("posts", #"{"title": "u", "blog": \#(blog)}"#)["_id"]))
+        #expect(F.ints(try await second.client.get("/blogs/\(blog)").json()["posts"]) == ids + [joined])
+        await second.stop()
+    }
+
     /// Books and films, first each an entity of its own, then both under an abstract `Record`.
     static func library(parent: Bool) -> String {
         let record = parent ? #"{ "name": "Record", "abstract": true, "attributes": [ { "name": "title", "type": "string", "optional": true } ] },"# : ""
