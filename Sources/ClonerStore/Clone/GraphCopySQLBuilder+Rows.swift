@@ -125,17 +125,14 @@ extension GraphCopySQLBuilder {
         _ entity: EntityDescription, _ relationship: RelationshipDescription, column: String,
         position: String, reference: String, mapped: String
     ) -> String {
-        let table = quoted(entity.name)
         let original = "o.\(quoted(column))"
         let positionColumn = quoted(position)
         var cases = ["WHEN (\(reference)) IS NULL THEN NULL"]
         if let isSet = setAtRoot(entity.name, relationship.name, alias: "m") {
             let owner = rootSetReference(relationship.name, alias: "m")
+            let end = schema.orderedListEnd(joinedBy: relationship, table: entity.name, column: column, position: position, owner: owner)
             cases.append(
-                """
-                WHEN \(isSet) THEN coalesce((SELECT max(e.\(positionColumn)) FROM \(table) e WHERE e.\(quoted(column)) = \(owner)), -1) \
-                + row_number() OVER (PARTITION BY CASE WHEN \(isSet) THEN \(owner) END ORDER BY m.cp)
-                """)
+                "WHEN \(isSet) THEN \(end) + row_number() OVER (PARTITION BY CASE WHEN \(isSet) THEN \(owner) END ORDER BY m.cp)")
         }
         cases.append("WHEN \(mapped) IS NOT NULL THEN o.\(positionColumn)")
         // After every part's objects where the list is declared into a hierarchy.

@@ -68,6 +68,28 @@ struct HierarchyCloneSetServiceTests {
         }
     }
 
+    @Test("a copy whose set names another blog goes to the end of that blog's whole ordered list", arguments: StoreBackendKind.available)
+    func setJoinsTheEndOfAWholeOrderedList(_ backend: StoreBackendKind) async throws {
+        try await TestService.withService(backend: backend, modelText: try HierarchyRelationshipServiceTests.model()) { service in
+            let client = service.client
+            let source = try #require(F.int(try await client.create("blogs", #"{"name": "source"}"#)["_id"]))
+            let page = try #require(F.int(try await client.create("pages", #"{"title": "g", "blog": \#(source)}"#)["_id"]))
+            let target = try #require(F.int(try await client.create("blogs", #"{"name": "target"}"#)["_id"]))
+            var listed: [Int] = []
+            for (collection, title) in [("pages", "a"), ("posts", "b"), ("posts", "c")] {
+                listed.append(try #require(F.int(try await client.create(collection, #"{"title": "\#(title)", "blog": \#(target)}"#)["_id"])))
+            }
+            #expect(F.ints(try await client.get("/blogs/\(target)").json()["posts"]) == listed)
+
+            let cloned = try await client.post("/pages/\(page)/clone", #"{"set": {"blog": \#(target)}}"#)
+            let copy = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]), "\(cloned.text)")
+            #expect(
+                F.ints(try await client.get("/blogs/\(target)").json()["posts"]) == listed + [copy],
+                "after the posts too, not only after the pages")
+            #expect(F.ints(try await client.get("/blogs/\(source)").json()["posts"]) == [page], "the source's blog is unchanged")
+        }
+    }
+
     /// A new blog whose `_id` no post or page has: blogs are made until one passes `below`, the
     /// highest `_id` of the hierarchy so far.
     static func blogPastTheHierarchy(_ client: ServiceClient, below highest: Int) async throws -> Int {
