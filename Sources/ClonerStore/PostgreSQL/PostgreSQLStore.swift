@@ -162,9 +162,22 @@ final class PostgreSQLStore: StoreBackend {
     func writability() -> StoreWritability {
         do {
             return try pool.withConnection { connection in
-                let row = try connection.query("SELECT pg_is_in_recovery(), current_setting('transaction_read_only') = 'on'")[0]
+                // The level a write commits at is the session's default (`SET LOCAL … TO DEFAULT`),
+                // whatever the session set for itself outside transactions: `reset_val`.
+                let row = try connection.query(
+                    """
+                    SELECT pg_is_in_recovery(), current_setting('transaction_read_only') = 'on', \
+                    current_setting('synchronous_standby_names') = '' \
+                    OR (SELECT reset_val FROM pg_settings WHERE name = 'synchronous_commit') IN ('off', 'local')
+                    """)[0]
                 if row.bool(0) { return .notWritable(reason: "the database node reached (\(connection.node)) is a standby in recovery") }
                 if row.bool(1) { return .notWritable(reason: "the database session is read-only (default_transaction_read_only)") }
+                if requiresSynchronousStandby && row.bool(2) {
+                    return .notWritable(
+                        reason:
+                            "no synchronous standby would have a write (synchronous_standby_names is empty, or synchronous_commit is off or local), and requireSynchronousStandby refuses writes until one does"
+                    )
+                }
                 return .writable
             }
         } catch let error as PostgreSQLError {

@@ -51,7 +51,7 @@ struct DatabaseLossServiceTests {
     }
 
     @Test(
-        "with requireSynchronousStandby and no synchronous standby, writes answer 503 database_unavailable saying why and write nothing; reads go on",
+        "with requireSynchronousStandby and no synchronous standby, writes answer 503 database_unavailable saying why and write nothing; reads go on; /readyz says why",
         .enabled(if: PostgreSQLTestCluster.isEnabled, Comment(rawValue: PostgreSQLTestCluster.skipReason)))
     func noSynchronousStandby() async throws {
         try await TestService.withService(backend: .postgreSQL, environment: ["CLONER_REQUIRE_SYNCHRONOUS_STANDBY": "true"]) { service in
@@ -62,6 +62,9 @@ struct DatabaseLossServiceTests {
             #expect(refused.header("Retry-After") != nil)
             #expect((try refused.json()["detail"] as? String)?.contains("synchronous_standby_names") == true, "\(refused.text)")
             #expect(try await client.get("/notes").status == 200, "reads need no standby")
+            let ready = try await client.get("/readyz")
+            #expect(ready.status == 503, "\(ready.text)")
+            #expect((try ready.json()["reason"] as? String)?.contains("requireSynchronousStandby") == true, "\(ready.text)")
             #expect(try await service.count("Note") == 0, "nothing was written")
         }
     }
