@@ -24,6 +24,10 @@ public struct GraphCopyPlan: Sendable {
     /// Root to-many relationships replaced by these existing objects, in order; not walked from
     /// the root either.
     public var rootLinks: [String: [Int64]]
+    /// For a part of an ordered to-many declared into an inheritance hierarchy, by its name: each
+    /// of its `rootLinks` ids' place in the whole declared list, which the store fills in when it
+    /// splits the list (`resolvingHierarchyFields`); any other list's places are its own indices.
+    var rootLinkPlaces: [String: [Int64]] = [:]
     /// How each attribute of a copy gets its value, by qualified name; absent means `.copy`.
     public var attributeRules: [String: AttributeCopyRule]
     /// Plan and count only; write nothing.

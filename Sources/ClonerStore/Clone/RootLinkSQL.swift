@@ -88,7 +88,9 @@ struct RootLinkSQL<Dialect: SQLDialect> {
     /// their mirrored rows, which that storage keeps so either side reads the pair. A `set` naming
     /// objects through a to-many whose inverse is to-one is refused before the store (it would
     /// take them from their owner), so only join tables reach here.
-    func inserts(_ relationship: RelationshipDescription, schema: StoreSchema) -> [String] {
+    /// `placed`: the places come from a fourth parameter, one per listed id (a part of a list
+    /// declared into a hierarchy, placed in the whole list), not from the ids' own order.
+    func inserts(_ relationship: RelationshipDescription, schema: StoreSchema, placed: Bool = false) -> [String] {
         guard case let .joinTable(tableName, sourceColumn, destinationColumn, position) = schema.storage(of: relationship) else {
             preconditionFailure("set links objects through \(relationship.qualifiedName), which is not stored in a join table")
         }
@@ -103,7 +105,7 @@ struct RootLinkSQL<Dialect: SQLDialect> {
         var columns = [source, target], values = ["m.new", Dialect.listedID]
         if let position {
             columns.append(quoted(position))
-            values.append(Dialect.listedPlace)
+            values.append(placed ? Dialect.listedPlace(in: 4) : Dialect.listedPlace)
         }
         if let otherPosition {
             columns.append(quoted(otherPosition))
@@ -153,8 +155,9 @@ struct RootLinkSQL<Dialect: SQLDialect> {
     /// What the walk linked goes first; emptying a list whose objects need an owner is refused, as
     /// the relationship edit refuses it.
     func write(
-        _ rootLinks: [(relationship: RelationshipDescription, ids: [Int64])], root: EntityDescription, schema: StoreSchema,
-        finds: (String) throws -> Bool, run: (_ statement: String, _ ids: [Int64]?) throws -> Void
+        _ rootLinks: [(relationship: RelationshipDescription, ids: [Int64])], places: [String: [Int64]] = [:], root: EntityDescription,
+        schema: StoreSchema, finds: (String) throws -> Bool,
+        run: (_ statement: String, _ ids: [Int64]?, _ places: [Int64]?) throws -> Void
     ) throws {
         guard !rootLinks.isEmpty else { return }
         for (relationship, _) in rootLinks {
@@ -166,11 +169,12 @@ struct RootLinkSQL<Dialect: SQLDialect> {
         try run(
             versionBump(
                 root: root, relationships: rootLinks.map(\.relationship),
-                namesObjects: rootLinks.contains { !$0.ids.isEmpty }, schema: schema), nil)
+                namesObjects: rootLinks.contains { !$0.ids.isEmpty }, schema: schema), nil, nil)
         for (relationship, ids) in rootLinks {
-            for removal in removals(relationship, schema: schema) { try run(removal, nil) }
+            for removal in removals(relationship, schema: schema) { try run(removal, nil, nil) }
             guard !ids.isEmpty else { continue }
-            for insert in inserts(relationship, schema: schema) { try run(insert, ids) }
+            let placed = places[relationship.name]
+            for insert in inserts(relationship, schema: schema, placed: placed != nil) { try run(insert, ids, placed) }
         }
     }
 }

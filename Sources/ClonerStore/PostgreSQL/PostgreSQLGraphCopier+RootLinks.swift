@@ -11,12 +11,13 @@ extension PostgreSQLGraphCopier {
     ) throws {
         let parameters: [PostgreSQLValue] = [.int8(Int64(rootTag)), .int8(plan.rootID)]
         try RootLinkSQL<PostgreSQLDialect>(mapTable: PostgreSQLGraphCopySQL.mapTable, mapNamesEntities: true).write(
-            rootLinks, root: root, schema: context.schema,
+            rootLinks, places: plan.rootLinkPlaces, root: root, schema: context.schema,
             finds: { query in
                 try self.query(query, parameters).rowCount > 0
             },
-            run: { statement, ids in
-                try self.query(statement, parameters + (ids.map { [PostgreSQLStoreContext.idArray($0)] } ?? []))
+            run: { statement, ids, places in
+                let lists = [ids, places].compactMap { $0.map(PostgreSQLStoreContext.idArray) }
+                try self.query(statement, parameters + lists)
             })
     }
 }

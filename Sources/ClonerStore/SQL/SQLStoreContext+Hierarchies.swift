@@ -21,7 +21,8 @@ extension SQLStoreContext {
     /// A clone's plan with each field its `set` gives that is declared into an inheritance
     /// hierarchy written as the store keeps it: an `_id` goes to the part of the concrete entity
     /// that holds it and the other parts are emptied (a to-one), or each part takes its share of
-    /// the list in the list's order (a to-many) — so the copy's steps see ordinary relationships,
+    /// the list in the list's order, with its places in the whole list when it is ordered (a
+    /// to-many) — so the copy's steps see ordinary relationships,
     /// and a part the value leaves empty is set to empty rather than walked. One query per field,
     /// however many copies name it. An `_id` no concrete entity of the destination holds is the
     /// request's error, naming the field and, when only a copy gives it, the copy.
@@ -52,7 +53,12 @@ extension SQLStoreContext {
                 resolved.perCopyRootValues[copy].merge(split(value)) { _, part in part }
             }
             if let list = resolved.rootLinks.removeValue(forKey: field) {
-                for part in parts { resolved.rootLinks[part.name] = list.filter { holders[$0] == part.destination } }
+                for part in parts {
+                    let places = list.indices.filter { holders[list[$0]] == part.destination }
+                    resolved.rootLinks[part.name] = places.map { list[$0] }
+                    // An ordered list keeps one order over its parts: each id its place in all of it.
+                    if part.isOrdered { resolved.rootLinkPlaces[part.name] = places.map(Int64.init) }
+                }
             }
         }
         return resolved

@@ -12,12 +12,13 @@ extension SQLiteGraphCopier {
         let connection = context.connection
         let parameters: [SQLiteValue] = [.integer(Int64(rootTag)), .integer(plan.rootID)]
         try RootLinkSQL<SQLiteDialect>(mapTable: SQLiteGraphCopySQL.mapTable(of: rootTag), mapNamesEntities: false).write(
-            rootLinks, root: root, schema: context.schema,
+            rootLinks, places: plan.rootLinkPlaces, root: root, schema: context.schema,
             finds: { query in
                 try connection.cachedStatement(query).scalar(parameters) != nil
             },
-            run: { statement, ids in
-                try connection.cachedStatement(statement).execute(parameters + (ids.map { [SQLiteStoreContext.idArray($0)] } ?? []))
+            run: { statement, ids, places in
+                let lists = [ids, places].compactMap { $0.map(SQLiteStoreContext.idArray) }
+                try connection.cachedStatement(statement).execute(parameters + lists)
             })
     }
 }
