@@ -74,7 +74,7 @@ extension PostgreSQLConnection {
                 error.outcomeUnknown = true
                 throw error
             }
-        } catch where error.code == .synchronousWaitCancelled {
+        } catch let error where error.code == .synchronousWaitCancelled {
             throw error
         } catch {
             var error = error
