@@ -63,6 +63,4 @@ struct CloneExclusions: Sendable {
     func isExcludedEverywhere(_ entity: String, _ property: String) -> Bool {
         everywhere.contains("\(entity).\(property)")
     }
-
-    func isExcludedAtRoot(_ property: String) -> Bool { rootOnly.contains(property) }
 }

@@ -72,14 +72,6 @@ public struct RequestParser: Sendable {
         return false
     }
 
-    /// True while the parser waits for body bytes (the body-read timeout applies, not the header one).
-    public var isReadingBody: Bool {
-        switch state {
-        case .fixedBody, .chunkSize, .chunkData, .chunkDataEnd, .trailers, .bodyEnd: true
-        default: false
-        }
-    }
-
     /// Parses at most one event's worth of `buffer`, with `limits.maxBodyLength` for every body.
     public mutating func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Step {
         let limit = limits.maxBodyLength

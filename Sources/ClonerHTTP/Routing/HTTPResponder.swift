@@ -29,8 +29,6 @@ public final class HTTPResponder: Sendable {
         return true
     }
 
-    public var hasResponded: Bool { answered.load(ordering: .acquiring) }
-
     private func claim() -> Bool {
         answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }

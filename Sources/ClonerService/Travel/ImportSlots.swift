@@ -24,9 +24,6 @@ final class ImportSlots: Sendable {
         state = LockedValue(State(free: count))
     }
 
-    /// Imports waiting for a slot now.
-    var waitingCount: Int { state.withLock { $0.waiting.count } }
-
     /// A slot, once one is free: given back by `ImportSlot.release()`, or when the last reference
     /// to it goes (whatever path the import took).
     func acquire() async -> ImportSlot {

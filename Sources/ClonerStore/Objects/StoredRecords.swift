@@ -182,16 +182,4 @@ public struct RecordPage: Sendable {
         self.lastPosition = lastPosition
         self.hasMore = hasMore
     }
-
-    /// How many of the records whose text sizes are `sizes` (in page order) a page of at most
-    /// `budget` text bytes holds: those before the one that would pass it, and one at least.
-    static func recordsWithin(_ budget: Int, sizes: [Int]) -> Int {
-        var total = 0
-        for (index, size) in sizes.enumerated() {
-            let (sum, overflow) = total.addingReportingOverflow(size)
-            if index > 0 && (overflow || sum > budget) { return index }
-            total = sum
-        }
-        return sizes.count
-    }
 }

@@ -101,9 +101,6 @@ package final class PostgreSQLConnection {
 
     deinit { PQfinish(handle) }
 
-    /// The server's version as an integer (150018 for 15.18).
-    package var serverVersion: Int { Int(PQserverVersion(handle)) }
-
     /// The server process serving this session (`pg_backend_pid()`), for logs and for tests that
     /// terminate it.
     package var backendPID: Int32 { PQbackendPID(handle) }

@@ -32,10 +32,6 @@ package final class PostgreSQLResult {
         Int(String(cString: PQcmdTuples(handle))) ?? 0
     }
 
-    /// The command tag, e.g. "INSERT 0 1", "COMMIT" — or "ROLLBACK" for a COMMIT of a failed
-    /// transaction.
-    package var commandStatus: String { String(cString: PQcmdStatus(handle)) }
-
     package subscript(_ row: Int) -> PostgreSQLRow {
         precondition(row >= 0 && row < rowCount, "row \(row) of \(rowCount) in: \(sql)")
         return PostgreSQLRow(result: self, index: Int32(row))

@@ -81,11 +81,6 @@ struct PostgreSQLSchema: Sendable {
 
     // MARK: - blobs (docs/architecture.md#shared-blobs)
 
-    /// A binary column's constraint and index, for the blob migration.
-    static func blobReferenceStatements(entity: String, column: String) -> [String] {
-        PostgreSQLDialect.blobColumnStatements(entity: entity, column: column)
-    }
-
     /// The blob rows and their chunks. Chunks are stored uncompressed (STORAGE EXTERNAL): the
     /// values are mostly compressed media already, and a streamed read of a chunk's part then
     /// fetches only the TOAST slices it needs.
