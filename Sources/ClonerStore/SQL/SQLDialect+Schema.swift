@@ -27,17 +27,24 @@ extension SQLDialect {
         return columns
     }
 
-    /// `name` is the index's name as kept (`identifier`).
-    static func indexStatement(named name: String, unique: Bool = false, on table: String, columns: [String]) -> String {
+    /// `name` is the index's name as kept (`identifier`). `sparse`: only the rows whose first
+    /// column is not NULL are indexed (a partial index).
+    static func indexStatement(named name: String, unique: Bool = false, on table: String, columns: [String], sparse: Bool = false) -> String {
         let list = columns.map(quoted).joined(separator: ", ")
-        return "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoted(name)) ON \(quoted(table))\(indexColumnsLead)(\(list))"
+        let rows = sparse ? " WHERE \(quoted(columns[0])) IS NOT NULL" : ""
+        return "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoted(name)) ON \(quoted(table))\(indexColumnsLead)(\(list))\(rows)"
     }
 
     /// Every reference column is indexed: delete rules, inverse reads and the clone's joins go
-    /// through it from the referenced side.
+    /// through it from the referenced side, always by a value. Only the rows that hold a
+    /// reference are indexed: a row written without one (an optional to-one left empty, every
+    /// part of a hierarchy's reference but one) then touches no index page, so a clone or create
+    /// writes fewer pages; a list filtered on the reference being `null` reads the table instead.
     static func indexStatements(_ foreignKey: ForeignKeyDescription) -> [String] {
         let columns = [foreignKey.column] + (foreignKey.isUnique ? [] : foreignKey.positionColumn.map { [$0] } ?? [])
-        return [indexStatement(named: foreignKeyIndexName(foreignKey), unique: foreignKey.isUnique, on: foreignKey.entity, columns: columns)]
+        return [
+            indexStatement(named: foreignKeyIndexName(foreignKey), unique: foreignKey.isUnique, on: foreignKey.entity, columns: columns, sparse: true)
+        ]
     }
 
     static func foreignKeyIndexName(_ foreignKey: ForeignKeyDescription) -> String {
@@ -60,8 +67,10 @@ extension SQLDialect {
         indexStatement(named: uniqueTogetherIndexName(entity: entity, attributes: attributes), unique: true, on: entity, columns: attributes)
     }
 
+    /// Found by a key only (the sweep's and a blob's deletion's lookups): a row without a value
+    /// is not indexed, as a reference column's.
     static func blobIndexStatement(entity: String, column: String) -> String {
-        indexStatement(named: identifier(StoreSchema.blobIndexName(entity: entity, column: column)), on: entity, columns: [column])
+        indexStatement(named: identifier(StoreSchema.blobIndexName(entity: entity, column: column)), on: entity, columns: [column], sparse: true)
     }
 
     /// CREATE TABLE and its indexes for one entity.
