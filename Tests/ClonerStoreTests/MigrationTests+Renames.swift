@@ -287,7 +287,7 @@ extension MigrationTests {
             #"UPDATE "Summary" SET "note" = (SELECT "o"."_id" FROM "Zettel" AS "o" WHERE "o"."summary" = "Summary"."_id")"#,
             #"DROP INDEX IF EXISTS "Note_summary_fk""#,
             #"ALTER TABLE "Zettel" DROP COLUMN "summary""#,
-            #"CREATE UNIQUE INDEX IF NOT EXISTS "Summary_note_fk" ON "Summary" ("note") WHERE "note" IS NOT NULL"#,
+            #"CREATE UNIQUE INDEX IF NOT EXISTS "Summary_note_fk" ON "Summary" ("note")"#,
             #"ALTER TABLE "Summary" ADD CONSTRAINT "Summary_note_ref" FOREIGN KEY ("note") REFERENCES "Zettel"("_id") DEFERRABLE INITIALLY DEFERRED"#,
         ]
         let start = zettel.firstIndex(of: moved[0]) ?? 0

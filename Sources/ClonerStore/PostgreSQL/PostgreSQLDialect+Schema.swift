@@ -33,6 +33,7 @@ extension PostgreSQLDialect {
     /// Shortened with a hash past PostgreSQL's identifier limit, so two long names stay two indexes.
     static func identifier(_ name: String) -> String { PostgreSQLSchema.identifier(name) }
     static let indexColumnsLead = " "
+    static let indexesOnlyRowsWithAValue = false
     static let joinTableOptions = ""
     static var blobTableStatements: [String] { PostgreSQLSchema.blobCreateStatements }
     static let metadataTableStatement = "CREATE TABLE \(quoted(StoreSchema.metadataTable)) (key text COLLATE \"C\" PRIMARY KEY, value text NOT NULL)"

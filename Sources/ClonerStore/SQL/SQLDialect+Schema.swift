@@ -36,14 +36,13 @@ extension SQLDialect {
     }
 
     /// Every reference column is indexed: delete rules, inverse reads and the clone's joins go
-    /// through it from the referenced side, always by a value. Only the rows that hold a
-    /// reference are indexed: a row written without one (an optional to-one left empty, every
-    /// part of a hierarchy's reference but one) then touches no index page, so a clone or create
-    /// writes fewer pages; a list filtered on the reference being `null` reads the table instead.
+    /// through it from the referenced side, always by a value, so the index may leave out the
+    /// rows without one (`indexesOnlyRowsWithAValue`); a list filtered on the reference being
+    /// `null` then reads the table instead.
     static func indexStatements(_ foreignKey: ForeignKeyDescription) -> [String] {
         let columns = [foreignKey.column] + (foreignKey.isUnique ? [] : foreignKey.positionColumn.map { [$0] } ?? [])
         return [
-            indexStatement(named: foreignKeyIndexName(foreignKey), unique: foreignKey.isUnique, on: foreignKey.entity, columns: columns, sparse: true)
+            indexStatement(named: foreignKeyIndexName(foreignKey), unique: foreignKey.isUnique, on: foreignKey.entity, columns: columns, sparse: indexesOnlyRowsWithAValue)
         ]
     }
 
@@ -67,10 +66,9 @@ extension SQLDialect {
         indexStatement(named: uniqueTogetherIndexName(entity: entity, attributes: attributes), unique: true, on: entity, columns: attributes)
     }
 
-    /// Found by a key only (the sweep's and a blob's deletion's lookups): a row without a value
-    /// is not indexed, as a reference column's.
+    /// Found by a key only (the sweep's and a blob's deletion's lookups), as a reference column's.
     static func blobIndexStatement(entity: String, column: String) -> String {
-        indexStatement(named: identifier(StoreSchema.blobIndexName(entity: entity, column: column)), on: entity, columns: [column], sparse: true)
+        indexStatement(named: identifier(StoreSchema.blobIndexName(entity: entity, column: column)), on: entity, columns: [column], sparse: indexesOnlyRowsWithAValue)
     }
 
     /// CREATE TABLE and its indexes for one entity.

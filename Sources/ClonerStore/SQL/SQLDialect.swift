@@ -84,6 +84,11 @@ protocol SQLDialect {
     static func identifier(_ name: String) -> String
     /// What comes between an index's table and its column list.
     static var indexColumnsLead: String { get }
+    /// Whether a reference column's index, and a binary column's, holds only the rows with a
+    /// value (a partial index): where a write's cost is the pages it touches (SQLite), a row
+    /// without a reference then touches none of that index; where it is the executor's work
+    /// per statement (PostgreSQL), checking each index's condition costs more than it saves.
+    static var indexesOnlyRowsWithAValue: Bool { get }
     /// What follows a join table's column list.
     static var joinTableOptions: String { get }
     /// The blob rows and their chunks (docs/architecture.md#shared-blobs), made before any table

@@ -14,6 +14,7 @@ extension SQLiteDialect {
     static func idSpaceStatements(hierarchy: String, tables: [String]) -> [String] { [] }
     static func identifier(_ name: String) -> String { name }
     static let indexColumnsLead = ""
+    static let indexesOnlyRowsWithAValue = true
     /// A join table is its primary key: a WITHOUT ROWID table stores each pair once.
     static let joinTableOptions = " WITHOUT ROWID"
     static var blobTableStatements: [String] { StoreSchema.blobCreateStatements }
