@@ -41,8 +41,10 @@ import Testing
     @Test(arguments: StoreBackendKind.available) func aFilterOnANullReferenceStillFindsItsRows(_ kind: StoreBackendKind) throws {
         let place = try StorePlace(kind)
         let store = try StoreFixtures.openStore(place)
-        let note = try store.save(ChangeSet(inserts: [.init(entity: "Note", attributes: ["id": .uuid(UUID()), "createDate": .date(millisecondsSince1970: 0)])]))
-            .insertedIDs[0]
+        let note = try store.save(
+            ChangeSet(inserts: [.init(entity: "Note", attributes: ["id": .uuid(UUID()), "createDate": .date(millisecondsSince1970: 0)])])
+        )
+        .insertedIDs[0]
         let ids = try store.save(
             ChangeSet(inserts: [
                 .init(entity: "Item", attributes: ["name": .string("held")], relationships: ["note": .toOne(.existing(note))]),

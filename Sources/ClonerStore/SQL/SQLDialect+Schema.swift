@@ -42,7 +42,8 @@ extension SQLDialect {
     static func indexStatements(_ foreignKey: ForeignKeyDescription) -> [String] {
         let columns = [foreignKey.column] + (foreignKey.isUnique ? [] : foreignKey.positionColumn.map { [$0] } ?? [])
         return [
-            indexStatement(named: foreignKeyIndexName(foreignKey), unique: foreignKey.isUnique, on: foreignKey.entity, columns: columns, sparse: indexesOnlyRowsWithAValue)
+            indexStatement(
+                named: foreignKeyIndexName(foreignKey), unique: foreignKey.isUnique, on: foreignKey.entity, columns: columns, sparse: indexesOnlyRowsWithAValue)
         ]
     }
 
@@ -68,7 +69,8 @@ extension SQLDialect {
 
     /// Found by a key only (the sweep's and a blob's deletion's lookups), as a reference column's.
     static func blobIndexStatement(entity: String, column: String) -> String {
-        indexStatement(named: identifier(StoreSchema.blobIndexName(entity: entity, column: column)), on: entity, columns: [column], sparse: indexesOnlyRowsWithAValue)
+        indexStatement(
+            named: identifier(StoreSchema.blobIndexName(entity: entity, column: column)), on: entity, columns: [column], sparse: indexesOnlyRowsWithAValue)
     }
 
     /// CREATE TABLE and its indexes for one entity.
