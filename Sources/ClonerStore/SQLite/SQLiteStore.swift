@@ -65,7 +65,7 @@ final class SQLiteStore: StoreBackend {
             // and ends with an fsync; a small write touches the same few pages (the tables' and
             // indexes' last leaves) again and again. Ten times SQLite's default: a tenth of the
             // checkpoints and their fsyncs, each hot page copied once per checkpoint, for a WAL
-            // file of about 40 MB at most beside the database.
+            // file of about 40 MB between checkpoints.
             try connection.execute("PRAGMA wal_autocheckpoint = 10000")
         }
         // Temporary tables (clone maps, delete sets) spill to disk rather than grow the heap. Not
