@@ -14,6 +14,14 @@ package struct ClientResponse: Sendable {
 
     package var text: String { String(decoding: body, as: UTF8.self) }
 
+    /// A clone answer's `clone.id`; throws with the answer when there is none.
+    package func cloneID() throws -> Int {
+        guard let clone = try json()["clone"] as? [String: Any], let id = EndToEndFixture.int(clone["id"]) else {
+            throw ClientError("not a clone answer (\(status)): \(text)")
+        }
+        return id
+    }
+
     /// The body as a JSON object, parsed by Foundation independently of the service's writer.
     package func json() throws -> [String: Any] {
         guard let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {

@@ -83,6 +83,13 @@ package struct ServiceClient: Sendable {
         return try response.json()
     }
 
+    /// Creates a record and returns its `_id` (`create`).
+    package func createdID(_ collection: String, _ body: String) async throws -> Int {
+        let record = try await create(collection, body)
+        guard let id = EndToEndFixture.int(record["_id"]) else { throw ClientError("POST /\(collection) answered no _id: \(record)") }
+        return id
+    }
+
     /// The current value of a Prometheus sample: the sum over every series of `name` whose labels
     /// contain all of `labels` (e.g. `route="/{collection}"`).
     package func metric(_ name: String, labels: [String] = []) async throws -> Double {

@@ -94,7 +94,7 @@ struct GraphTravelEndToEndTests {
                 #expect(F.counts(try second.json()["linked"]) == ["Tag": 1, "Note": 1], "found by natural key this time")
                 #expect(try await target.counts(["Note", "Tag"]) == [3, 1], "both imports link the same tag and template")
 
-                let secondID = try #require(F.int((try second.json()["clone"] as? [String: Any])?["id"]))
+                let secondID = try second.cloneID()
                 let moved = try await target.client.get("/notes/\(secondID)/export").text
                 #expect(try GraphDocument(moved).normalized() == GraphDocument(exported).normalized())
 
@@ -102,7 +102,7 @@ struct GraphTravelEndToEndTests {
                 let back = try await source.client.importGraph("notes", moved)
                 #expect(back.status == 201, "\(back.text)")
                 #expect(F.counts(try back.json()["linked"]) == ["Tag": 1, "Note": 1])
-                let backID = try #require(F.int((try back.json()["clone"] as? [String: Any])?["id"]))
+                let backID = try back.cloneID()
                 let returned = try await source.client.get("/notes/\(backID)/export").text
                 #expect(try GraphDocument(returned).normalized() == GraphDocument(exported).normalized())
             }

@@ -100,7 +100,7 @@ struct HostileInputEndToEndTests {
     func probeEveryPosition(_ backend: StoreBackendKind) async throws {
         try await ServiceProcess.withService(backend: backend) { service in
             let client = service.client
-            let note = try #require(F.int(try await client.create("notes", F.note(#""name":"probe""#))["_id"]))
+            let note = try await client.createdID("notes", F.note(#""name":"probe""#))
             var failures: [String] = []
             func check(_ method: String, _ target: String, body: String? = nil, headers: [(name: String, value: String)] = []) async {
                 let shown = "\(method) \(target.prefix(80))\(target.count > 80 ? "…" : "")\(body.map { " " + $0.prefix(60) } ?? "")"

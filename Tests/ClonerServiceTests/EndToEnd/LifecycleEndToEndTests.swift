@@ -86,7 +86,7 @@ struct LifecycleEndToEndTests {
 
             let clone = try await cloneTask.value
             #expect(clone.status == 201, "the clone in flight completes: \(clone.text)")
-            let cloneID = try #require(F.int((try clone.json()["clone"] as? [String: Any])?["id"]))
+            let cloneID = try clone.cloneID()
 
             let status = await service.waitForExit(timeout: .seconds(150))
             #expect(status == 0, "exit status after SIGTERM")

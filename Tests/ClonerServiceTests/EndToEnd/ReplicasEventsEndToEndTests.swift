@@ -40,7 +40,7 @@ struct ReplicasEventsEndToEndTests {
         let client = ServiceClient(port: port)
 
         let items = (0..<500).map { #"{"name":"i\#($0)"}"# }.joined(separator: ",")
-        let note = try #require(F.int(try await client.create("notes", F.note(#""items":[\#(items)]"#))["_id"]))
+        let note = try await client.createdID("notes", F.note(#""items":[\#(items)]"#))
         // The copy is held at its items until a stream has seen it under way: the events cannot
         // all be over before the watchers connect, however fast the clone.
         let holder = try PostgreSQLConnection(uri: try value("DATABASE_URI"))

@@ -81,7 +81,7 @@ struct AuthServiceTests {
         let environment = ["CLONER_API_KEYS": "writer-key", "CLONER_READ_API_KEYS": "reader-key"]
         try await TestService.withService(backend: backend, environment: environment) { service in
             let writer = ServiceClient(port: service.port, defaultHeaders: [("Authorization", "Bearer writer-key")])
-            let noteID = try #require(F.int(try await writer.create("notes", F.note(#""name":"twice""#))["_id"]))
+            let noteID = try await writer.createdID("notes", F.note(#""name":"twice""#))
             let before = try await service.counts(["Note", "Item"])
             let bothKeys = [
                 [("Authorization", "Bearer reader-key"), ("Authorization", "Bearer writer-key")],

@@ -15,7 +15,7 @@ struct BodyProblemsServiceTests {
     func valueProblemsAndMissingLinksTogether(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
-            let tag = try #require(F.int(try await client.create("tags", #"{"name": "home"}"#)["_id"]))
+            let tag = try await client.createdID("tags", #"{"name": "home"}"#)
             let answer = try await client.post(
                 "/memos", #"{"createDate": 42, "tags": [\#(tag), 9999], "colour": "red"}"#)
             #expect(answer.status == 422, "\(answer.text)")
@@ -47,7 +47,7 @@ struct BodyProblemsServiceTests {
     func everyMissingLinkIsNamed(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
             let client = service.client
-            let tag = try #require(F.int(try await client.create("tags", #"{"name": "home"}"#)["_id"]))
+            let tag = try await client.createdID("tags", #"{"name": "home"}"#)
             let memo = try await client.create("memos", #"{"createDate": "\#(F.date)", "tags": [\#(tag)]}"#)
             let id = try #require(F.int(memo["_id"]))
             let answer = try await client.patch("/memos/\(id)", #"{"note": 4242, "tags": [4243, \#(tag), 4244]}"#)

@@ -98,7 +98,7 @@ struct CloneSetServiceTests {
             let memoID = try #require(F.ints(original["memos"])?.first)
             let sourceTags = try #require(F.ints(try await client.get("/memos/\(memoID)").json()["tags"]))
             var tagIDs: [Int] = []
-            for name in ["home", "work"] { tagIDs.append(try #require(F.int(try await client.create("tags", #"{"name":"\#(name)"}"#)["_id"]))) }
+            for name in ["home", "work"] { tagIDs.append(try await client.createdID("tags", #"{"name":"\#(name)"}"#)) }
 
             let response = try await client.post("/memos/\(memoID)/clone", #"{"set": {"tags": [\#(tagIDs[1]), \#(tagIDs[0])]}, "copies": 3}"#)
             #expect(response.status == 201, "\(response.text)")

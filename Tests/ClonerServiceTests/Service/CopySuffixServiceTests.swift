@@ -52,7 +52,7 @@ struct CopySuffixServiceTests {
     func copiesAreNumbered(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: Self.model) { service in
             let client = service.client
-            let source = try #require(F.int(try await client.create("boards", Self.board)["_id"]))
+            let source = try await client.createdID("boards", Self.board)
 
             let first = try Self.cloneID(try await client.post("/boards/\(source)/clone", "{}"))
             let copied = try await Self.read(client, board: first)
@@ -93,7 +93,7 @@ struct CopySuffixServiceTests {
     func everyCopyIsNumbered(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: Self.model) { service in
             let client = service.client
-            let source = try #require(F.int(try await client.create("boards", Self.board)["_id"]))
+            let source = try await client.createdID("boards", Self.board)
             _ = try Self.cloneID(try await client.post("/boards/\(source)/clone", "{}"))
 
             let response = try await client.post("/boards/\(source)/clone", #"{"copies": 3}"#)
@@ -122,7 +122,7 @@ struct CopySuffixServiceTests {
     func maximumLengthShortensTheBase(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: Self.model) { service in
             let client = service.client
-            let source = try #require(F.int(try await client.create("boards", #"{"title": "Slugs", "slug": "onboarding-x"}"#)["_id"]))
+            let source = try await client.createdID("boards", #"{"title": "Slugs", "slug": "onboarding-x"}"#)
             var slugs: [String?] = []
             for _ in 0..<3 {
                 let clone = try Self.cloneID(try await client.post("/boards/\(source)/clone", "{}"))
@@ -144,7 +144,7 @@ struct CopySuffixServiceTests {
     func dryRunReportsTheValues(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: Self.model) { service in
             let client = service.client
-            let source = try #require(F.int(try await client.create("boards", Self.board)["_id"]))
+            let source = try await client.createdID("boards", Self.board)
             _ = try Self.cloneID(try await client.post("/boards/\(source)/clone", "{}"))
             let before = try await service.count("Board")
 
@@ -165,7 +165,7 @@ struct CopySuffixServiceTests {
     func importNumbersClashes(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: Self.model) { service in
             let client = service.client
-            let source = try #require(F.int(try await client.create("boards", Self.board)["_id"]))
+            let source = try await client.createdID("boards", Self.board)
             _ = try Self.cloneID(try await client.post("/boards/\(source)/clone", "{}"))
             let document = try await client.get("/boards/\(source)/export").text
 
@@ -174,7 +174,7 @@ struct CopySuffixServiceTests {
             for _ in 0..<2 {
                 let response = try await client.importGraph("boards", document, query: "")
                 #expect(response.status == 201, "\(response.text)")
-                let board = try #require(F.int((try response.json()["clone"] as? [String: Any])?["id"]))
+                let board = try response.cloneID()
                 let imported = try await Self.read(client, board: board)
                 titles.append(imported.title)
                 codes.append(imported.codes)
@@ -190,7 +190,7 @@ struct CopySuffixServiceTests {
             }
             let fresh = try await client.importGraph("boards", document, query: "")
             #expect(fresh.status == 201, "\(fresh.text)")
-            let board = try #require(F.int((try fresh.json()["clone"] as? [String: Any])?["id"]))
+            let board = try fresh.cloneID()
             #expect(try await Self.read(client, board: board).title == "Onboarding")
             #expect(try await Self.read(client, board: board).codes == ["A1", "B2"])
         }
@@ -199,7 +199,7 @@ struct CopySuffixServiceTests {
     @Test("without the rule a repeated unique value is a 409 that names the rule", arguments: StoreBackendKind.available)
     func withoutTheRuleTheConflictNamesIt(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend) { service in
-            let tag = try #require(F.int(try await service.client.create("tags", #"{"name": "home"}"#)["_id"]))
+            let tag = try await service.client.createdID("tags", #"{"name": "home"}"#)
             let clone = try await service.client.post("/tags/\(tag)/clone", "{}")
             #expect(clone.status == 409, "\(clone.text)")
             #expect(clone.text.contains("rebuild: suffix"), "\(clone.text)")
@@ -218,7 +218,7 @@ struct CopySuffixServiceTests {
             """
         try await TestService.withService(backend: backend, modelText: model) { service in
             let client = service.client
-            let shop = try #require(F.int(try await client.create("shops", #"{"name": "a", "products": [{"sku": "X1"}]}"#)["_id"]))
+            let shop = try await client.createdID("shops", #"{"name": "a", "products": [{"sku": "X1"}]}"#)
             let clone = try await client.post("/shops/\(shop)/clone", #"{"set": {"name": "b"}}"#)
             #expect(clone.status == 409, "\(clone.text)")
             let problem = try clone.json()
@@ -245,7 +245,7 @@ struct CopySuffixServiceTests {
         try await TestService.withService(backend: backend, modelText: model) { service in
             let client = service.client
             let body = #"{"name": "a", "products": [{"sku": "X1", "lane": "l", "slot": 1}, {"lane": "l", "slot": 2}]}"#
-            let shop = try #require(F.int(try await client.create("shops", body)["_id"]))
+            let shop = try await client.createdID("shops", body)
             let before = try await service.counts(["Shop", "Product"])
 
             let dry = try await client.post("/shops/\(shop)/clone", #"{"dryRun": true}"#)
@@ -263,7 +263,7 @@ struct CopySuffixServiceTests {
             // nothing says nothing of conflicts.
             let named = try await client.post("/shops/\(shop)/clone", #"{"dryRun": true, "set": {"name": "b"}}"#).json()
             #expect((named["conflicts"] as? [[String: Any]])?.count == 2)
-            let empty = try #require(F.int(try await client.create("shops", #"{"name": "c"}"#)["_id"]))
+            let empty = try await client.createdID("shops", #"{"name": "c"}"#)
             let clean = try await client.post("/shops/\(empty)/clone", #"{"dryRun": true, "set": {"name": "d"}}"#)
             let cleanBody = try clean.json()
             #expect(clean.status == 200 && cleanBody["conflicts"] == nil, "\(clean.text)")
@@ -274,7 +274,7 @@ struct CopySuffixServiceTests {
     func concurrentClonesTakeDistinctNumbers(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: Self.model) { service in
             let client = service.client
-            let source = try #require(F.int(try await client.create("boards", Self.board)["_id"]))
+            let source = try await client.createdID("boards", Self.board)
             let clones = 6
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<clones { group.addTask { try await client.post("/boards/\(source)/clone", "{}").status } }

@@ -46,9 +46,9 @@ struct CoreDataServiceTests {
     func noteClone() async throws {
         try await Self.withService { service in
             let client = service.client
-            let tag = try #require(F.int(try await client.create("toonetags", #"{"name": "inbox"}"#)["_id"]))
-            let red = try #require(F.int(try await client.create("tomanytags", #"{"name": "red", "color": "warm"}"#)["_id"]))
-            let blue = try #require(F.int(try await client.create("tomanytags", #"{"name": "blue", "color": "cold"}"#)["_id"]))
+            let tag = try await client.createdID("toonetags", #"{"name": "inbox"}"#)
+            let red = try await client.createdID("tomanytags", #"{"name": "red", "color": "warm"}"#)
+            let blue = try await client.createdID("tomanytags", #"{"name": "blue", "color": "cold"}"#)
             let memos = (0..<30).map { #"{"text": "memo \#($0)", "position": \#($0)}"# }.joined(separator: ",")
             let note = try await client.create(
                 "notes",
@@ -115,7 +115,7 @@ struct CoreDataServiceTests {
             let answer = try await client.post("/items/\(items[1])/clone", #"{"exclude": ["note"]}"#)
             #expect(answer.status == 201, "\(answer.text)")
             #expect(F.counts(try answer.json()["created"]) == ["Item": 1, "ItemDetail": 1])
-            let cloneID = try #require(F.int((try answer.json()["clone"] as? [String: Any])?["id"]))
+            let cloneID = try answer.cloneID()
             let clone = try await client.get("/items/\(cloneID)").json()
             #expect(clone["note"] is NSNull && clone["noteID"] is NSNull, "withoutParent: blank")
             let detail = try #require(F.int(clone["detail"]))
@@ -136,7 +136,7 @@ struct CoreDataServiceTests {
             let tagID = try #require(F.int(tag["_id"]))
             let answer = try await client.post("/toonetags/\(tagID)/clone", #"{"set": {"name": "owner (copy)"}}"#)
             #expect(answer.status == 201, "\(answer.text)")
-            let cloneID = try #require(F.int((try answer.json()["clone"] as? [String: Any])?["id"]))
+            let cloneID = try answer.cloneID()
             let cloneItems = try #require(F.ints(try await client.get("/toonetags/\(cloneID)").json()["items"]))
             #expect(cloneItems.count == 1)
             let item = try await client.get("/items/\(cloneItems[0])").json()

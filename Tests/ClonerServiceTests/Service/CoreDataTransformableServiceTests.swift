@@ -37,7 +37,7 @@ struct CoreDataTransformableServiceTests {
 
             let cloned = try await client.post("/profiles/\(profileID)/clone", "{}")
             #expect(cloned.status == 201, "\(cloned.text)")
-            let cloneID = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]))
+            let cloneID = try cloned.cloneID()
             let copy = try await client.get("/profiles/\(cloneID)").json()
             let copiedID = try #require(F.ints(copy["preferences"])?.first)
             #expect(copiedID != preferenceID)
@@ -47,7 +47,7 @@ struct CoreDataTransformableServiceTests {
             let document = try await client.get("/profiles/\(profileID)/export").text
             let imported = try await client.importGraph("profiles", document)
             #expect(imported.status == 201, "\(imported.text)")
-            let importedID = try #require(F.int((try imported.json()["clone"] as? [String: Any])?["id"]), "\(imported.text)")
+            let importedID = try imported.cloneID()
             let importedProfile = try await client.get("/profiles/\(importedID)").json()
             let importedPreference = try #require(F.ints(importedProfile["preferences"])?.first)
             #expect(Data(try await client.get("/preferences/\(importedPreference)/value").body) == Self.archive)

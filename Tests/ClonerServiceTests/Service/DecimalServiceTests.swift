@@ -153,7 +153,7 @@ struct DecimalServiceTests {
 
             let cloned = try await client.post("/invoices/\(invoiceID)/clone", #"{"set": {"discount": "0.000000000000000000000000000000000000005"}}"#)
             #expect(cloned.status == 201, "\(cloned.text)")
-            let cloneID = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]))
+            let cloneID = try cloned.cloneID()
             let copy = try await client.get("/invoices/\(cloneID)").json()
             #expect(copy["total"] as? String == exact && copy["discount"] as? String == "0.000000000000000000000000000000000000005", "\(copy)")
             #expect(copy["tax"] as? String == "0.125", "excluded: the default, as the clone SQL spells it: \(copy)")
@@ -167,7 +167,7 @@ struct DecimalServiceTests {
             #expect(document.contains(#""total":"\#(exact)""#), "the document writes the digits as a string")
             let imported = try await client.importGraph("invoices", document)
             #expect(imported.status == 201, "\(imported.text)")
-            let importedID = try #require(F.int((try imported.json()["clone"] as? [String: Any])?["id"]), "\(imported.text)")
+            let importedID = try imported.cloneID()
             let importedInvoice = try await client.get("/invoices/\(importedID)").json()
             #expect(importedInvoice["total"] as? String == exact && importedInvoice["discount"] as? String == "12.5", "\(importedInvoice)")
             #expect(try await service.count("Line") == 6)
@@ -175,7 +175,7 @@ struct DecimalServiceTests {
             let numbered = document.replacingOccurrences(of: #""total":"\#(exact)""#, with: #""total":\#(exact)"#)
             #expect(numbered != document)
             let again = try await client.importGraph("invoices", numbered)
-            let againID = try #require(F.int((try again.json()["clone"] as? [String: Any])?["id"]), "\(again.text)")
+            let againID = try again.cloneID()
             #expect(try await client.get("/invoices/\(againID)").json()["total"] as? String == exact)
         }
     }

@@ -46,7 +46,7 @@ struct EntityInheritanceServiceTests {
             #expect(try await client.get("/records").status == 200, "an abstract entity's collection only reads")
             #expect(try await client.post("/records", "{}").status == 405)
 
-            let tag = try #require(F.int(try await client.create("tags", #"{"label": "red"}"#)["_id"]))
+            let tag = try await client.createdID("tags", #"{"label": "red"}"#)
             let note = try await client.create(
                 "notes",
                 #"{"uuid": "\#(Self.firstUUID)", "title": "plan", "body": "b", "tags": [\#(tag)], "items": [{"text": "one"}, {"text": "two"}]}"#)
@@ -71,7 +71,7 @@ struct EntityInheritanceServiceTests {
             let dryCreated = F.counts(try dry.json()["created"]), created = F.counts(try cloned.json()["created"])
             #expect(dryCreated == ["Note": 1, "Item": 2] && created == dryCreated, "the dry run agrees: \(dry.text)")
             #expect(F.counts(try cloned.json()["linked"]) == ["Tag": 1])
-            let cloneID = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]))
+            let cloneID = try cloned.cloneID()
             let clone = try await client.get("/notes/\(cloneID)").json()
             #expect(clone["title"] as? String == "plan" && F.ints(clone["tags"]) == [tag], "\(clone)")
             #expect(clone["uuid"] as? String != Self.firstUUID && clone["uuid"] != nil, "the root's rebuild rule applies to the leaf: \(clone)")
@@ -81,7 +81,7 @@ struct EntityInheritanceServiceTests {
             #expect(document.status == 200, "\(document.text.prefix(300))")
             let imported = try await client.importGraph("pages", document.text, query: "createMissing=true")
             #expect(imported.status == 201, "\(imported.text)")
-            let importedID = try #require(F.int((try imported.json()["clone"] as? [String: Any])?["id"]))
+            let importedID = try imported.cloneID()
             let copy = try await client.get("/pages/\(importedID)").json()
             #expect(copy["title"] as? String == "start" && copy["url"] as? String == "/" && F.ints(copy["tags"])?.count == 1, "\(copy)")
 
@@ -102,7 +102,7 @@ struct EntityInheritanceServiceTests {
         let bundle = repositoryRoot.appendingPathComponent("Tests/Fixtures/CoreData/Library.xcdatamodeld").path
         try await TestService.withService(backend: backend, overrides: .init(modelPath: bundle)) { service in
             let client = service.client
-            let shelf = try #require(F.int(try await client.create("shelfs", #"{"label": "classics"}"#)["_id"]))
+            let shelf = try await client.createdID("shelfs", #"{"label": "classics"}"#)
             let uuid = UUID().uuidString
             let book = try await client.create(
                 "books", #"{"uuid": "\#(uuid)", "title": "Emma", "pages": 474, "shelves": [\#(shelf)], "chapters": [{"heading": "I"}, {"heading": "II"}]}"#)
@@ -116,7 +116,7 @@ struct EntityInheritanceServiceTests {
             #expect(cloned.status == 201, "\(cloned.text)")
             let answer = try cloned.json()
             #expect(F.counts(answer["created"]) == ["Book": 1, "Chapter": 2] && F.counts(answer["linked"]) == ["Shelf": 1], "\(cloned.text)")
-            let copyID = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]))
+            let copyID = try cloned.cloneID()
             let copy = try await client.get("/books/\(copyID)").json()
             #expect(copy["title"] as? String == "Emma" && F.ints(copy["shelves"]) == [shelf], "\(copy)")
             #expect(copy["uuid"] as? String != nil && (copy["uuid"] as? String)?.uppercased() != uuid.uppercased(), "the record's rule: \(copy)")
@@ -130,7 +130,7 @@ struct EntityInheritanceServiceTests {
         let first = try await TestService.start(
             directory: directory.url, backend: backend, overrides: .init(modelPath: try directory.write(Self.model(), to: "v1.json")))
         let shared = backend == .postgreSQL ? first.databaseLocation : nil
-        let pageID = try #require(F.int(try await first.client.create("pages", #"{"uuid": "\#(UUID().uuidString)", "title": "home"}"#)["_id"]))
+        let pageID = try await first.client.createdID("pages", #"{"uuid": "\#(UUID().uuidString)", "title": "home"}"#)
         await first.stop()
 
         let next = Self.model(

@@ -38,8 +38,8 @@ struct HardModelServiceTests {
     func uniqueTogetherConflicts() async throws {
         try await HardModelServiceTests.withService { service in
             let client = service.client
-            let ada = try #require(F.int(try await client.create("people", #"{"firstName":"Ada","lastName":"Lovelace"}"#)["_id"]))
-            let byron = try #require(F.int(try await client.create("people", #"{"firstName":"Ada","lastName":"Byron"}"#)["_id"]))
+            let ada = try await client.createdID("people", #"{"firstName":"Ada","lastName":"Lovelace"}"#)
+            let byron = try await client.createdID("people", #"{"firstName":"Ada","lastName":"Byron"}"#)
             try HardModelServiceTests.expectConflict(try await client.post("/people", #"{"firstName":"Ada","lastName":"Lovelace"}"#))
             try HardModelServiceTests.expectConflict(try await client.patch("/people/\(byron)", #"{"lastName":"Lovelace"}"#))
             try HardModelServiceTests.expectConflict(try await client.post("/people/\(ada)/clone", nil))
@@ -57,12 +57,12 @@ struct HardModelServiceTests {
     func selfInverseRecords() async throws {
         try await HardModelServiceTests.withService { service in
             let client = service.client
-            let a = try #require(F.int(try await client.create("people", #"{"firstName":"A","lastName":"X"}"#)["_id"]))
-            let b = try #require(F.int(try await client.create("people", #"{"firstName":"B","lastName":"X","spouse":\#(a),"friends":[\#(a)]}"#)["_id"]))
+            let a = try await client.createdID("people", #"{"firstName":"A","lastName":"X"}"#)
+            let b = try await client.createdID("people", #"{"firstName":"B","lastName":"X","spouse":\#(a),"friends":[\#(a)]}"#)
             var readA = try await client.get("/people/\(a)").json()
             #expect(F.int(readA["spouse"]) == b)
             #expect(F.ints(readA["friends"]) == [b])
-            let c = try #require(F.int(try await client.create("people", #"{"firstName":"C","lastName":"X"}"#)["_id"]))
+            let c = try await client.createdID("people", #"{"firstName":"C","lastName":"X"}"#)
             #expect(try await client.patch("/people/\(c)", #"{"spouse":\#(a)}"#).status == 200)
             readA = try await client.get("/people/\(a)").json()
             #expect(F.int(readA["spouse"]) == c)

@@ -15,11 +15,10 @@ struct HierarchyCloneSetServiceTests {
     func toOneSetAcrossConcreteEntities(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: try HierarchyRelationshipServiceTests.model()) { service in
             let client = service.client
-            let blog = try #require(F.int(try await client.create("blogs", #"{"name": "news"}"#)["_id"]))
-            let post = try #require(F.int(try await client.create("posts", #"{"title": "p", "blog": \#(blog)}"#)["_id"]))
-            let otherPage = try #require(F.int(try await client.create("pages", #"{"title": "o", "blog": \#(blog)}"#)["_id"]))
-            let page = try #require(
-                F.int(try await client.create("pages", #"{"title": "g", "blog": \#(blog), "previous": \#(post), "comments": [{"text": "c"}]}"#)["_id"]))
+            let blog = try await client.createdID("blogs", #"{"name": "news"}"#)
+            let post = try await client.createdID("posts", #"{"title": "p", "blog": \#(blog)}"#)
+            let otherPage = try await client.createdID("pages", #"{"title": "o", "blog": \#(blog)}"#)
+            let page = try await client.createdID("pages", #"{"title": "g", "blog": \#(blog), "previous": \#(post), "comments": [{"text": "c"}]}"#)
 
             // Blogs have their own `_id`s: one past every post and page so far.
             let stranger = try await Self.blogPastTheHierarchy(client, below: page)
@@ -30,7 +29,7 @@ struct HierarchyCloneSetServiceTests {
             func cloneOfPage(_ body: String) async throws -> [String: Any] {
                 let cloned = try await client.post("/pages/\(page)/clone", body)
                 #expect(cloned.status == 201, "\(body): \(cloned.text)")
-                let id = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]), "\(cloned.text)")
+                let id = try cloned.cloneID()
                 return try await client.get("/pages/\(id)").json()
             }
             #expect(F.int(try await cloneOfPage(#"{"set": {"previous": \#(otherPage)}}"#)["previous"]) == otherPage, "a page in place of a post")
@@ -59,7 +58,7 @@ struct HierarchyCloneSetServiceTests {
             let required = try await client.post("/comments/\(comment)/clone", #"{"set": {"post": null}}"#)
             #expect(required.status == 422 && required.text.contains("set.post"), "a required field stays required: \(required.text)")
             let moved = try await client.post("/comments/\(comment)/clone", #"{"set": {"post": \#(post)}}"#)
-            let movedID = try #require(F.int((try moved.json()["clone"] as? [String: Any])?["id"]), "\(moved.text)")
+            let movedID = try moved.cloneID()
             #expect(F.int(try await client.get("/comments/\(movedID)").json()["post"]) == post, "a comment of a page, cloned onto a post")
 
             let source = try await client.get("/pages/\(page)").json()
@@ -72,17 +71,17 @@ struct HierarchyCloneSetServiceTests {
     func setJoinsTheEndOfAWholeOrderedList(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: try HierarchyRelationshipServiceTests.model()) { service in
             let client = service.client
-            let source = try #require(F.int(try await client.create("blogs", #"{"name": "source"}"#)["_id"]))
-            let page = try #require(F.int(try await client.create("pages", #"{"title": "g", "blog": \#(source)}"#)["_id"]))
-            let target = try #require(F.int(try await client.create("blogs", #"{"name": "target"}"#)["_id"]))
+            let source = try await client.createdID("blogs", #"{"name": "source"}"#)
+            let page = try await client.createdID("pages", #"{"title": "g", "blog": \#(source)}"#)
+            let target = try await client.createdID("blogs", #"{"name": "target"}"#)
             var listed: [Int] = []
             for (collection, title) in [("pages", "a"), ("posts", "b"), ("posts", "c")] {
-                listed.append(try #require(F.int(try await client.create(collection, #"{"title": "\#(title)", "blog": \#(target)}"#)["_id"])))
+                listed.append(try await client.createdID(collection, #"{"title": "\#(title)", "blog": \#(target)}"#))
             }
             #expect(F.ints(try await client.get("/blogs/\(target)").json()["posts"]) == listed)
 
             let cloned = try await client.post("/pages/\(page)/clone", #"{"set": {"blog": \#(target)}}"#)
-            let copy = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]), "\(cloned.text)")
+            let copy = try cloned.cloneID()
             #expect(
                 F.ints(try await client.get("/blogs/\(target)").json()["posts"]) == listed + [copy],
                 "after the posts too, not only after the pages")
@@ -94,7 +93,7 @@ struct HierarchyCloneSetServiceTests {
     /// highest `_id` of the hierarchy so far.
     static func blogPastTheHierarchy(_ client: ServiceClient, below highest: Int) async throws -> Int {
         while true {
-            let id = try #require(F.int(try await client.create("blogs", #"{"name": "elsewhere"}"#)["_id"]))
+            let id = try await client.createdID("blogs", #"{"name": "elsewhere"}"#)
             if id > highest { return id }
         }
     }
@@ -103,9 +102,9 @@ struct HierarchyCloneSetServiceTests {
     func toManySetAcrossConcreteEntities(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: try HierarchyRelationshipServiceTests.model()) { service in
             let client = service.client
-            let blog = try #require(F.int(try await client.create("blogs", #"{"name": "news"}"#)["_id"]))
-            let post = try #require(F.int(try await client.create("posts", #"{"title": "p", "blog": \#(blog)}"#)["_id"]))
-            let page = try #require(F.int(try await client.create("pages", #"{"title": "g", "blog": \#(blog)}"#)["_id"]))
+            let blog = try await client.createdID("blogs", #"{"name": "news"}"#)
+            let post = try await client.createdID("posts", #"{"title": "p", "blog": \#(blog)}"#)
+            let page = try await client.createdID("pages", #"{"title": "g", "blog": \#(blog)}"#)
             #expect(try await client.patch("/blogs/\(blog)", #"{"featured": [\#(post)]}"#).status == 200)
             let stranger = try await Self.blogPastTheHierarchy(client, below: page)
             let wrong = try await client.post("/blogs/\(blog)/clone", #"{"set": {"featured": [\#(page), \#(stranger)]}}"#)
@@ -114,7 +113,7 @@ struct HierarchyCloneSetServiceTests {
 
             let cloned = try await client.post("/blogs/\(blog)/clone", #"{"set": {"featured": [\#(page), \#(post)]}}"#)
             #expect(cloned.status == 201, "\(cloned.text)")
-            let copyID = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]))
+            let copyID = try cloned.cloneID()
             let copy = try await client.get("/blogs/\(copyID)").json()
             #expect(F.ints(copy["featured"]) == [page, post], "both linked, each through its part, in the order given: \(copy)")
             #expect(F.ints(try await client.get("/blogs/\(blog)").json()["featured"]) == [post], "the source keeps its own list")

@@ -77,8 +77,8 @@ struct HierarchyDocumentServiceTests {
     func excludeByDeclaredName(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: try HierarchyRelationshipServiceTests.model()) { service in
             let client = service.client
-            let blog = try #require(F.int(try await client.create("blogs", #"{"name": "news"}"#)["_id"]))
-            let post = try #require(F.int(try await client.create("posts", #"{"title": "a", "blog": \#(blog)}"#)["_id"]))
+            let blog = try await client.createdID("blogs", #"{"name": "news"}"#)
+            let post = try await client.createdID("posts", #"{"title": "a", "blog": \#(blog)}"#)
             _ = try await client.create("pages", #"{"title": "b", "blog": \#(blog), "previous": \#(post)}"#)
             _ = try await client.create("comments", #"{"text": "c", "post": \#(post)}"#)
 
@@ -107,10 +107,9 @@ struct HierarchyDocumentServiceTests {
         var source: [String: Int] = [:]
         try await TestService.withService(backend: backend, modelText: model) { service in
             let client = service.client
-            let blog = try #require(F.int(try await client.create("blogs", #"{"name": "news"}"#)["_id"]))
-            let post = try #require(F.int(try await client.create("posts", #"{"title": "a", "blog": \#(blog)}"#)["_id"]))
-            let page = try #require(
-                F.int(try await client.create("pages", #"{"title": "b", "slug": "b", "blog": \#(blog), "previous": \#(post)}"#)["_id"]))
+            let blog = try await client.createdID("blogs", #"{"name": "news"}"#)
+            let post = try await client.createdID("posts", #"{"title": "a", "blog": \#(blog)}"#)
+            let page = try await client.createdID("pages", #"{"title": "b", "slug": "b", "blog": \#(blog), "previous": \#(post)}"#)
             _ = try await client.create("comments", #"{"text": "on a post", "post": \#(post)}"#)
             _ = try await client.create("comments", #"{"text": "on a page", "post": \#(page)}"#)
             source = ["blog": blog, "post": post, "page": page]
@@ -126,7 +125,7 @@ struct HierarchyDocumentServiceTests {
             #expect(imported.status == 201, "\(imported.text)")
             let created = F.counts(try imported.json()["created"])
             #expect(created == ["Blog": 1, "Post": 1, "Page": 1, "Comment": 2], "\(imported.text)")
-            let blog = try #require(F.int((try imported.json()["clone"] as? [String: Any])?["id"]))
+            let blog = try imported.cloneID()
             let copy = try await client.get("/blogs/\(blog)").json()
             let posts = Set(F.ints(copy["posts"]) ?? [])
             #expect(posts.count == 2, "\(copy)")

@@ -30,17 +30,17 @@ struct HierarchyListOrderServiceTests {
     func orderByAFieldIntoAHierarchy(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: try HierarchyRelationshipServiceTests.model()) { service in
             let client = service.client
-            let blog = try #require(F.int(try await client.create("blogs", #"{"name": "news"}"#)["_id"]))
+            let blog = try await client.createdID("blogs", #"{"name": "news"}"#)
             // _ids 1…4 of the hierarchy: a post, a page, a post, a page.
             var targets: [Int] = []
             for (collection, title) in [("posts", "a"), ("pages", "b"), ("posts", "c"), ("pages", "d")] {
-                targets.append(try #require(F.int(try await client.create(collection, #"{"title": "\#(title)", "blog": \#(blog)}"#)["_id"])))
+                targets.append(try await client.createdID(collection, #"{"title": "\#(title)", "blog": \#(blog)}"#))
             }
             // Pages pointing back at them out of order, one at nothing.
             var pointing: [(page: Int, previous: Int?)] = []
             for previous in [targets[2], nil, targets[1], targets[3], targets[0]] {
                 let body = previous.map { #"{"title": "p", "blog": \#(blog), "previous": \#($0)}"# } ?? #"{"title": "p", "blog": \#(blog)}"#
-                pointing.append((try #require(F.int(try await client.create("pages", body)["_id"])), previous))
+                pointing.append((try await client.createdID("pages", body), previous))
             }
             // Every page with what it points at (0 for nothing): the two targets that are pages
             // point nowhere.

@@ -34,9 +34,9 @@ struct HierarchyMigrationServiceTests {
         let first = try await TestService.start(
             directory: directory.url, backend: backend, overrides: .init(modelPath: try directory.write(v1, to: "v1.json")))
         let shared = backend == .postgreSQL ? first.databaseLocation : nil
-        let blog = try #require(F.int(try await first.client.create("blogs", #"{"name": "news"}"#)["_id"]))
-        let post = try #require(F.int(try await first.client.create("posts", #"{"title": "a", "blog": \#(blog)}"#)["_id"]))
-        let page = try #require(F.int(try await first.client.create("pages", #"{"title": "b", "blog": \#(blog)}"#)["_id"]))
+        let blog = try await first.client.createdID("blogs", #"{"name": "news"}"#)
+        let post = try await first.client.createdID("posts", #"{"title": "a", "blog": \#(blog)}"#)
+        let page = try await first.client.createdID("pages", #"{"title": "b", "blog": \#(blog)}"#)
         await first.stop()
 
         let second = try await TestService.start(
@@ -48,7 +48,7 @@ struct HierarchyMigrationServiceTests {
         let video = try await client.create("videos", #"{"title": "c", "seconds": 90, "summary": "s", "blog": \#(blog)}"#)
         let videoID = try #require(F.int(video["_id"]))
         #expect(videoID > max(post, page), "a new sub-entity's ids go on in its hierarchy's space: \(video)")
-        let comment = try #require(F.int(try await client.create("comments", #"{"text": "nice", "post": \#(videoID)}"#)["_id"]))
+        let comment = try await client.createdID("comments", #"{"text": "nice", "post": \#(videoID)}"#)
         #expect(F.int(try await client.get("/comments/\(comment)").json()["post"]) == videoID)
         let listed = try #require(try await client.get("/baseposts").json()["data"] as? [[String: Any]])
         #expect(listed.compactMap { $0["_entity"] as? String } == ["Post", "Page", "Video"], "\(listed)")
@@ -62,7 +62,7 @@ struct HierarchyMigrationServiceTests {
         let removed = try #require(MigrationLogServiceTests.line(third, "store migrated"), "\(third.log.text)")["steps"] as? String ?? ""
         #expect(removed.contains("Video") && removed.contains("post__Video"), "the empty table and its parts dropped: \(removed)")
         #expect(try await third.client.get("/pages/\(page)").json()["title"] as? String == "b")
-        let next = try #require(F.int(try await third.client.create("posts", #"{"title": "d"}"#)["_id"]))
+        let next = try await third.client.createdID("posts", #"{"title": "d"}"#)
         #expect(next > videoID, "an id the removed entity used is not issued again: \(next)")
         await third.stop()
     }
@@ -87,18 +87,18 @@ struct HierarchyMigrationServiceTests {
         let first = try await TestService.start(
             directory: directory.url, backend: backend, overrides: .init(modelPath: try directory.write(v1, to: "v1.json")))
         let shared = backend == .postgreSQL ? first.databaseLocation : nil
-        let blog = try #require(F.int(try await first.client.create("blogs", #"{"name": "news"}"#)["_id"]))
+        let blog = try await first.client.createdID("blogs", #"{"name": "news"}"#)
         var ids: [Int] = []
         // Two posts, then a page: numbered within each entity alone, the page would come second.
         for collection in ["posts", "posts", "pages"] {
-            ids.append(try #require(F.int(try await first.client.create(collection, #"{"title": "t", "blog": \#(blog)}"#)["_id"])))
+            ids.append(try await first.client.createdID(collection, #"{"title": "t", "blog": \#(blog)}"#))
         }
         await first.stop()
 
         let second = try await TestService.start(
             directory: directory.url, backend: backend, overrides: .init(modelPath: try directory.write(v2, to: "v2.json")), sharedDatabase: shared)
         #expect(F.ints(try await second.client.get("/blogs/\(blog)").json()["posts"]) == ids, "as if appended in turn, in _id order")
-        let joined = try #require(F.int(try await second.client.create("posts", #"{"title": "u", "blog": \#(blog)}"#)["_id"]))
+        let joined = try await second.client.createdID("posts", #"{"title": "u", "blog": \#(blog)}"#)
         #expect(F.ints(try await second.client.get("/blogs/\(blog)").json()["posts"]) == ids + [joined])
         await second.stop()
     }
@@ -125,7 +125,7 @@ struct HierarchyMigrationServiceTests {
         let first = try await TestService.start(directory: directory.url, backend: backend, overrides: .init(modelPath: flat))
         let shared = backend == .postgreSQL ? first.databaseLocation : nil
         var books: [Int] = []
-        for title in ["a", "b", "c"] { books.append(try #require(F.int(try await first.client.create("books", #"{"title": "\#(title)"}"#)["_id"]))) }
+        for title in ["a", "b", "c"] { books.append(try await first.client.createdID("books", #"{"title": "\#(title)"}"#)) }
         #expect(try await first.client.delete("/books/\(books[2])").status == 204, "the highest id issued is gone")
         await first.stop()
 
@@ -142,8 +142,8 @@ struct HierarchyMigrationServiceTests {
         defer { other.remove() }
         let third = try await TestService.start(directory: other.url, backend: backend, overrides: .init(modelPath: flat))
         let otherShared = backend == .postgreSQL ? third.databaseLocation : nil
-        let book = try #require(F.int(try await third.client.create("books", #"{"title": "a"}"#)["_id"]))
-        let clash = try #require(F.int(try await third.client.create("films", #"{"title": "b"}"#)["_id"]))
+        let book = try await third.client.createdID("books", #"{"title": "a"}"#)
+        let clash = try await third.client.createdID("films", #"{"title": "b"}"#)
         #expect(book == clash, "each table numbers its own")
         await third.stop()
         do {

@@ -29,11 +29,11 @@ struct HierarchyRelationshipServiceTests {
     func fieldsToAnAbstractParent(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: try Self.model()) { service in
             let client = service.client
-            let blog = try #require(F.int(try await client.create("blogs", #"{"name": "news"}"#)["_id"]))
+            let blog = try await client.createdID("blogs", #"{"name": "news"}"#)
             let wrong = try await client.post("/comments", #"{"text": "x", "post": \#(blog)}"#)
             #expect(wrong.status == 422 && wrong.text.contains("Comment.post: no BasePost with _id \(blog)"), "\(wrong.text)")
             #expect(wrong.text.contains("a Blog has that _id"), "both entities named: \(wrong.text)")
-            let post = try #require(F.int(try await client.create("posts", #"{"title": "hello", "body": "b", "blog": \#(blog)}"#)["_id"]))
+            let post = try await client.createdID("posts", #"{"title": "hello", "body": "b", "blog": \#(blog)}"#)
             let page = try await client.create("pages", #"{"title": "about", "slug": "about", "blog": \#(blog), "previous": \#(post)}"#)
             let pageID = try #require(F.int(page["_id"]))
             #expect(page["_entity"] as? String == "Page" && F.int(page["previous"]) == post && F.int(page["blog"]) == blog, "\(page)")
@@ -41,7 +41,7 @@ struct HierarchyRelationshipServiceTests {
 
             let onPage = try await client.create("comments", #"{"text": "nice", "post": \#(pageID)}"#)
             #expect(F.int(onPage["post"]) == pageID && onPage.keys.allSatisfy { !$0.contains("__") }, "one field, no parts: \(onPage)")
-            let onPost = try #require(F.int(try await client.create("comments", #"{"text": "first", "post": \#(post)}"#)["_id"]))
+            let onPost = try await client.createdID("comments", #"{"text": "first", "post": \#(post)}"#)
             let nested = try await client.create("comments", #"{"text": "new", "post": {"_entity": "Page", "title": "made here"}}"#)
             let madePage = try #require(F.int(nested["post"]))
             #expect(try await client.get("/pages/\(madePage)").json()["title"] as? String == "made here")
@@ -92,8 +92,8 @@ struct HierarchyRelationshipServiceTests {
     func collectionsNestThroughTheirParent(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: try Self.model()) { service in
             let client = service.client
-            let root = try #require(F.int(try await client.create("folders", #"{"name": "root"}"#)["_id"]))
-            let smart = try #require(F.int(try await client.create("smartfolders", #"{"name": "recent", "query": "q", "parent": \#(root)}"#)["_id"]))
+            let root = try await client.createdID("folders", #"{"name": "root"}"#)
+            let smart = try await client.createdID("smartfolders", #"{"name": "recent", "query": "q", "parent": \#(root)}"#)
             let leaf = try await client.create(
                 "folders", #"{"name": "leaf", "parent": \#(smart), "subcollections": [{"_entity": "SmartFolder", "name": "deep"}]}"#)
             let leafID = try #require(F.int(leaf["_id"]))
@@ -118,7 +118,7 @@ struct HierarchyRelationshipServiceTests {
             var ids: [Int] = []
             for index in 0..<5 {
                 let collection = index % 2 == 0 ? "posts" : "pages"
-                ids.append(try #require(F.int(try await client.create(collection, #"{"title": "t\#(index % 3)", "published": \#(index < 3)}"#)["_id"])))
+                ids.append(try await client.createdID(collection, #"{"title": "t\#(index % 3)", "published": \#(index < 3)}"#))
             }
             let first = try await client.get("/baseposts?limit=2&count=true")
             let page1 = try Self.data(first)
@@ -154,13 +154,11 @@ struct HierarchyRelationshipServiceTests {
     func clonesRepointWhateverTheDeclaredDestination(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: try Self.model()) { service in
             let client = service.client
-            let other = try #require(F.int(try await client.create("blogs", #"{"name": "other"}"#)["_id"]))
-            let outside = try #require(F.int(try await client.create("posts", #"{"title": "elsewhere", "blog": \#(other)}"#)["_id"]))
-            let blog = try #require(F.int(try await client.create("blogs", #"{"name": "news"}"#)["_id"]))
-            let post = try #require(
-                F.int(try await client.create("posts", #"{"title": "p", "blog": \#(blog), "previous": \#(outside), "comments": [{"text": "c1"}]}"#)["_id"]))
-            let page = try #require(
-                F.int(try await client.create("pages", #"{"title": "g", "blog": \#(blog), "previous": \#(post), "comments": [{"text": "c2"}]}"#)["_id"]))
+            let other = try await client.createdID("blogs", #"{"name": "other"}"#)
+            let outside = try await client.createdID("posts", #"{"title": "elsewhere", "blog": \#(other)}"#)
+            let blog = try await client.createdID("blogs", #"{"name": "news"}"#)
+            let post = try await client.createdID("posts", #"{"title": "p", "blog": \#(blog), "previous": \#(outside), "comments": [{"text": "c1"}]}"#)
+            let page = try await client.createdID("pages", #"{"title": "g", "blog": \#(blog), "previous": \#(post), "comments": [{"text": "c2"}]}"#)
             #expect(try await client.patch("/blogs/\(blog)", #"{"featured": [\#(page)]}"#).status == 200)
 
             let dry = try await client.post("/blogs/\(blog)/clone", #"{"dryRun": true}"#)
@@ -170,7 +168,7 @@ struct HierarchyRelationshipServiceTests {
             #expect(created == ["Blog": 1, "Post": 1, "Page": 1, "Comment": 2], "\(cloned.text)")
             #expect(F.counts(try dry.json()["created"]) == created, "the dry run agrees: \(dry.text)")
 
-            let copyID = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]))
+            let copyID = try cloned.cloneID()
             let copy = try await client.get("/blogs/\(copyID)").json()
             let posts = try #require(F.ints(copy["posts"]))
             #expect(posts.count == 2 && Set(posts).isDisjoint(with: [post, page]), "\(copy)")
@@ -196,7 +194,7 @@ struct HierarchyRelationshipServiceTests {
             #expect(importedCounts["Blog"] == 1 && importedCounts["Page"] == 1 && importedCounts["Comment"] == 2, "\(imported.text)")
 
             let withoutPrevious = try await client.post("/pages/\(page)/clone", #"{"exclude": ["previous"]}"#)
-            let pageCopy = try #require(F.int((try withoutPrevious.json()["clone"] as? [String: Any])?["id"]), "\(withoutPrevious.text)")
+            let pageCopy = try withoutPrevious.cloneID()
             let readCopy = try await client.get("/pages/\(pageCopy)").json()
             #expect(readCopy.keys.contains("previous") && F.int(readCopy["previous"]) == nil, "excluded by its declared name: \(readCopy)")
             #expect(try await client.post("/comments/1/clone", #"{"exclude": ["post"]}"#).status == 422, "a required to-one cannot be excluded")
@@ -218,7 +216,7 @@ struct HierarchyRelationshipServiceTests {
     func concurrentWritersShareOneIDSpace(_ backend: StoreBackendKind) async throws {
         try await TestService.withService(backend: backend, modelText: try Self.model()) { service in
             let client = service.client
-            let source = try #require(F.int(try await client.create("posts", #"{"title": "source", "comments": [{"text": "c"}]}"#)["_id"]))
+            let source = try await client.createdID("posts", #"{"title": "source", "comments": [{"text": "c"}]}"#)
             let ids = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for writer in 0..<8 {
                     group.addTask {
@@ -251,13 +249,13 @@ struct HierarchyRelationshipServiceTests {
         let bundle = repositoryRoot.appendingPathComponent("Tests/Fixtures/CoreData/Publishing.xcdatamodeld").path
         try await TestService.withService(backend: backend, overrides: .init(modelPath: bundle)) { service in
             let client = service.client
-            let blog = try #require(F.int(try await client.create("blogs", #"{"name": "news", "posts": [{"_entity": "Page", "title": "about"}]}"#)["_id"]))
+            let blog = try await client.createdID("blogs", #"{"name": "news", "posts": [{"_entity": "Page", "title": "about"}]}"#)
             let page = try #require(F.ints(try await client.get("/blogs/\(blog)").json()["posts"])?.first)
             let comment = try await client.create("comments", #"{"text": "hi", "post": \#(page)}"#)
             #expect(F.int(comment["post"]) == page, "\(comment)")
             let read = try await client.get("/contents/\(page)").json()
             #expect(read["_entity"] as? String == "Page" && F.int(read["blog"]) == blog && F.ints(read["comments"]) == [F.int(comment["_id"]) ?? 0])
-            let folder = try #require(F.int(try await client.create("folders", #"{"name": "f", "subcollections": [{"_entity": "SmartFolder"}]}"#)["_id"]))
+            let folder = try await client.createdID("folders", #"{"name": "f", "subcollections": [{"_entity": "SmartFolder"}]}"#)
             let nested = try Self.data(try await client.get("/smartfolders?parent=\(folder)"))
             #expect(nested.count == 1 && F.int(nested[0]["parent"]) == folder, "\(nested)")
         }
@@ -276,7 +274,7 @@ struct HierarchyRelationshipServiceTests {
             let client = service.client
             var id: [String: Int] = [:]
             for (collection, title) in [("posts", "p1"), ("pages", "g1"), ("posts", "p2"), ("pages", "g2")] {
-                let made = try #require(F.int(try await client.create(collection, #"{"title": "\#(title)"}"#)["_id"]))
+                let made = try await client.createdID(collection, #"{"title": "\#(title)"}"#)
                 id[title] = made
             }
             let (p1, g1, p2, g2) = (id["p1"]!, id["g1"]!, id["p2"]!, id["g2"]!)
@@ -306,7 +304,7 @@ struct HierarchyRelationshipServiceTests {
 
             // Joining from the to-one side goes to the end of the whole list, after every entity's objects.
             #expect(try await client.patch("/blogs/\(blog)", #"{"posts": [\#(g1), \#(p1), \#(p2)]}"#).status == 200)
-            let joined = try #require(F.int(try await client.create("pages", #"{"title": "last", "blog": \#(blog)}"#)["_id"]))
+            let joined = try await client.createdID("pages", #"{"title": "last", "blog": \#(blog)}"#)
             #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == [g1, p1, p2, joined])
             #expect(try await client.patch("/pages/\(g2)", #"{"blog": \#(blog)}"#).status == 200)
             #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == [g1, p1, p2, joined, g2])
@@ -315,7 +313,7 @@ struct HierarchyRelationshipServiceTests {
             // A post imported into the blog (found by its name, the natural key) joins the end of the whole list.
             let postDocument = try await client.get("/posts/\(p2)/export")
             let postImport = try await client.importGraph("posts", postDocument.text)
-            let imported = try #require(F.int((try postImport.json()["clone"] as? [String: Any])?["id"]), "\(postImport.text)")
+            let imported = try postImport.cloneID()
             let order = [g1, p2, joined, g2, imported]
             #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == order)
 
@@ -326,7 +324,7 @@ struct HierarchyRelationshipServiceTests {
             let dry = try await client.post("/blogs/\(blog)/clone", #"{"dryRun": true}"#)
             let cloned = try await client.post("/blogs/\(blog)/clone", "{}")
             #expect(try cloned.status == 201 && F.counts(dry.json()["created"]) == F.counts(cloned.json()["created"]), "\(cloned.text)")
-            let copyID = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]))
+            let copyID = try cloned.cloneID()
             let copy = try await client.get("/blogs/\(copyID)").json()
             let copied = try #require(F.ints(copy["posts"]))
             let copiedTitles = try await Self.titles(copied, client)
@@ -337,14 +335,14 @@ struct HierarchyRelationshipServiceTests {
 
             // A post cloned on its own joins the end of its blog's list (the blog is shared).
             let alone = try await client.post("/posts/\(p2)/clone", "{}")
-            let postCopy = try #require(F.int((try alone.json()["clone"] as? [String: Any])?["id"]), "\(alone.text)")
+            let postCopy = try alone.cloneID()
             #expect(F.ints(try await client.get("/blogs/\(blog)").json()["posts"]) == order + [postCopy])
 
             // An export carries each part's places in the declared list; an import keeps the order.
             let document = try await client.get("/blogs/\(blog)/export")
             #expect(document.status == 200 && document.text.contains(#""places":{"#), "\(document.text.prefix(600))")
             let blogImport = try await client.importGraph("blogs", document.text)
-            let importedID = try #require(F.int((try blogImport.json()["clone"] as? [String: Any])?["id"]), "\(blogImport.text)")
+            let importedID = try blogImport.cloneID()
             let arrived = try await client.get("/blogs/\(importedID)").json()
             let arrivedTitles = try await Self.titles(F.ints(arrived["posts"]) ?? [], client)
             #expect(arrivedTitles == ["g1", "p2", "last", "g2", "p2", "p2"], "\(arrived)")
@@ -352,7 +350,7 @@ struct HierarchyRelationshipServiceTests {
             #expect(arrivedFeatured == ["g2", "p2", "g1"], "\(arrived)")
             // The same member read the general way (an escape in its name) gives the same order.
             let escaped = try await client.importGraph("blogs", document.text.replacingOccurrences(of: #""places":"#, with: #""pl\u0061ces":"#))
-            let escapedID = try #require(F.int((try escaped.json()["clone"] as? [String: Any])?["id"]), "\(escaped.text)")
+            let escapedID = try escaped.cloneID()
             let escapedTitles = try await Self.titles(F.ints(try await client.get("/blogs/\(escapedID)").json()["posts"]) ?? [], client)
             #expect(escapedTitles == arrivedTitles)
             let miscounted = document.text.replacingOccurrences(of: #""places":{"posts__Post":["#, with: #""places":{"posts__Post":[9,"#)
@@ -367,24 +365,24 @@ struct HierarchyRelationshipServiceTests {
             let client = service.client
             var id: [String: Int] = [:]
             for (collection, title) in [("posts", "p1"), ("pages", "g1"), ("pages", "g2"), ("posts", "p2"), ("posts", "p3"), ("posts", "p4")] {
-                let made = try #require(F.int(try await client.create(collection, #"{"title": "\#(title)"}"#)["_id"]))
+                let made = try await client.createdID(collection, #"{"title": "\#(title)"}"#)
                 id[title] = made
             }
             let (p1, g1, g2, p2, p3, p4) = (id["p1"]!, id["g1"]!, id["g2"]!, id["p2"]!, id["p3"]!, id["p4"]!)
-            let tag = try #require(F.int(try await client.create("tags", #"{"label": "swift", "posts": [\#(p1), \#(g1), \#(g2)]}"#)["_id"]))
+            let tag = try await client.createdID("tags", #"{"label": "swift", "posts": [\#(p1), \#(g1), \#(g2)]}"#)
             func posts() async throws -> [Int] { F.ints(try await client.get("/tags/\(tag)").json()["posts"]) ?? [] }
             // From a post's side: after the pages too, not after the posts alone.
             for post in [p2, p3] { #expect(try await client.patch("/posts/\(post)", #"{"tags": [\#(tag)]}"#).status == 200) }
             #expect(try await posts() == [p1, g1, g2, p2, p3])
             // A page cloned alone shares its tags: the copy joins the end of the whole list.
             let cloned = try await client.post("/pages/\(g1)/clone", "{}")
-            let copy = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]), "\(cloned.text)")
+            let copy = try cloned.cloneID()
             #expect(try await posts() == [p1, g1, g2, p2, p3, copy])
             #expect(try await client.patch("/posts/\(p4)", #"{"tags": [\#(tag)]}"#).status == 200)
             // A page imported alone finds the tag by its label and joins the end of the whole list too.
             let document = try await client.get("/pages/\(g2)/export")
             let imported = try await client.importGraph("pages", document.text)
-            let arrived = try #require(F.int((try imported.json()["clone"] as? [String: Any])?["id"]), "\(imported.text)")
+            let arrived = try imported.cloneID()
             #expect(try await posts() == [p1, g1, g2, p2, p3, copy, p4, arrived])
         }
     }

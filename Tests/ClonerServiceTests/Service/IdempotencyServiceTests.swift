@@ -31,7 +31,7 @@ struct IdempotencyServiceTests {
                 let other = try await client.post("/notes/\(noteID)/clone", #"{"set":{"name":"another"}}"#, headers: key)
                 #expect(other.status == 422)
                 #expect(try other.json()["code"] as? String == "idempotency_key_reused")
-                let cloneID = try #require(F.int((try first.json()["clone"] as? [String: Any])?["id"]))
+                let cloneID = try first.cloneID()
                 let otherPath = try await client.post("/notes/\(cloneID)/clone", body, headers: key)
                 #expect(otherPath.status == 422, "another source with the same key")
                 #expect(try await service.count("Note") == 2)

@@ -66,7 +66,7 @@ struct LineageServiceTests {
 
             let again = try await client.post("/notes/\(copyIDs[1])/clone", "{}")
             #expect(again.status == 201, "\(again.text)")
-            let grandchildID = try #require(F.int((try again.json()["clone"] as? [String: Any])?["id"]))
+            let grandchildID = try again.cloneID()
             #expect(Self.clonedFrom(try await client.get("/notes/\(grandchildID)").json()) == copyIDs[1])
             #expect(try await Self.allClones(client, "/notes/\(copyIDs[1])/clones").compactMap { F.int($0["id"]) } == [grandchildID])
 
@@ -90,7 +90,7 @@ struct LineageServiceTests {
             for _ in 0..<2 {
                 let clone = try await client.post("/notes/\(noteID)/clone", "{}")
                 #expect(clone.status == 201, "\(clone.text)")
-                cloneIDs.append(try #require(F.int((try clone.json()["clone"] as? [String: Any])?["id"])))
+                cloneIDs.append(try clone.cloneID())
             }
             #expect(try await client.delete("/notes/\(noteID)").status == 204)
             #expect(try await client.get("/notes/\(noteID)").status == 404)
@@ -164,7 +164,7 @@ struct LineageServiceTests {
             let note = try await client.create("notes", F.note(#""name":"template","items":[{"name":"one"}]"#))
             let noteID = try #require(F.int(note["_id"]))
             let clone = try await client.post("/notes/\(noteID)/clone", "{}")
-            let cloneID = try #require(F.int((try clone.json()["clone"] as? [String: Any])?["id"]))
+            let cloneID = try clone.cloneID()
 
             let export = try await client.get("/notes/\(cloneID)/export")
             #expect(export.status == 200, "\(export.text)")
@@ -174,7 +174,7 @@ struct LineageServiceTests {
             let imported = try await client.request(
                 "POST", "/notes/import", headers: [("Content-Type", "application/vnd.cloner.graph+x-ndjson")], body: export.text)
             #expect(imported.status == 201, "\(imported.text)")
-            let importedID = try #require(F.int((try imported.json()["clone"] as? [String: Any])?["id"]))
+            let importedID = try imported.cloneID()
             #expect(try await client.get("/notes/\(importedID)").json()["_clonedFrom"] == nil)
             #expect(try await Self.allClones(client, "/notes/\(cloneID)/clones").isEmpty)
         }
@@ -189,7 +189,7 @@ struct LineageServiceTests {
             let note = try await writer.create("notes", F.note(#""name":"template""#))
             let noteID = try #require(F.int(note["_id"]))
             let clone = try await writer.post("/notes/\(noteID)/clone", "{}")
-            let cloneID = try #require(F.int((try clone.json()["clone"] as? [String: Any])?["id"]))
+            let cloneID = try clone.cloneID()
 
             let created = try await writer.post("/notes", F.note(#""_clonedFrom":{"entity":"Note","id":\#(noteID)}"#))
             #expect(created.status == 422, "\(created.text)")

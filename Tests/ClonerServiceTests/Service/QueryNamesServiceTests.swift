@@ -82,8 +82,8 @@ struct QueryNamesServiceTests {
             let client = service.client
             let collection = try await Self.collections(client)
             let orders = try #require(collection["Order"]), items = try #require(collection["OrderItem"])
-            let first = try #require(F.int(try await client.create(orders, #"{"limit": 3, "after": "a", "cursor": "c"}"#)["_id"]))
-            let second = try #require(F.int(try await client.create(orders, "{}")["_id"]))
+            let first = try await client.createdID(orders, #"{"limit": 3, "after": "a", "cursor": "c"}"#)
+            let second = try await client.createdID(orders, "{}")
             for (order, limit, after, cursor, name) in [(first, 5, "x", "c1", "a"), (second, 7, "y", "c2", "b"), (first, 7, "y", "c2", "c")] {
                 _ = try await client.create(
                     items, #"{"order": \#(order), "limit": \#(limit), "after": "\#(after)", "cursor": "\#(cursor)", "name": "\#(name)"}"#)

@@ -316,9 +316,9 @@ struct RecordsServiceTests {
             #expect(F.int(try await client.get("/descriptions/\(descriptionID)").json()["note"]) == secondID)
 
             // Many-to-many, set from either side.
-            let red = try #require(F.int(try await client.create("tags", #"{"name":"red"}"#)["_id"]))
-            let blue = try #require(F.int(try await client.create("tags", #"{"name":"blue"}"#)["_id"]))
-            let memo = try #require(F.int(try await client.create("memos", #"{"createDate":"\#(F.date)","tags":[\#(red),\#(blue)]}"#)["_id"]))
+            let red = try await client.createdID("tags", #"{"name":"red"}"#)
+            let blue = try await client.createdID("tags", #"{"name":"blue"}"#)
+            let memo = try await client.createdID("memos", #"{"createDate":"\#(F.date)","tags":[\#(red),\#(blue)]}"#)
             #expect(F.ints(try await client.get("/tags/\(blue)").json()["memos"]) == [memo])
             #expect(try await client.patch("/memos/\(memo)", #"{"tags":[\#(red)]}"#).status == 200)
             #expect(F.ints(try await client.get("/tags/\(blue)").json()["memos"]) == [])

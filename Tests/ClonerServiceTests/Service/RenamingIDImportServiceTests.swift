@@ -47,7 +47,7 @@ struct RenamingIDImportServiceTests {
         #expect(created == ["Memo": 2, "Folder": 1, "Tag": 2], "\(imported.text)")
         #expect(F.counts(try dry.json()["created"]) == created, "the dry run agrees: \(dry.text)")
 
-        let memoID = try #require(F.int((try imported.json()["clone"] as? [String: Any])?["id"]))
+        let memoID = try imported.cloneID()
         let memo = try await renamed.get("/memos/\(memoID)").json()
         #expect(memo["title"] as? String == "one", "\(memo)")
         let parent = try #require(F.int(memo["parent"]), "\(memo)")

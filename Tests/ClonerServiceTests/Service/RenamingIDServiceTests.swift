@@ -16,12 +16,11 @@ struct RenamingIDServiceTests {
     /// Under the old model: two tags, a folder, and note "one" in the folder, tagged with both and
     /// related to note "two" — every kind of relationship the renames touch.
     static func seed(_ client: ServiceClient) async throws -> (red: Int, blue: Int, folder: Int, two: Int, one: Int) {
-        let red = try #require(F.int(try await client.create("tags", #"{"label": "red"}"#)["_id"]))
-        let blue = try #require(F.int(try await client.create("tags", #"{"label": "blue"}"#)["_id"]))
-        let folder = try #require(F.int(try await client.create("folders", #"{"name": "inbox"}"#)["_id"]))
-        let two = try #require(F.int(try await client.create("notes", #"{"title": "two"}"#)["_id"]))
-        let one = try #require(
-            F.int(try await client.create("notes", #"{"title": "one", "folder": \#(folder), "tags": [\#(red), \#(blue)], "related": [\#(two)]}"#)["_id"]))
+        let red = try await client.createdID("tags", #"{"label": "red"}"#)
+        let blue = try await client.createdID("tags", #"{"label": "blue"}"#)
+        let folder = try await client.createdID("folders", #"{"name": "inbox"}"#)
+        let two = try await client.createdID("notes", #"{"title": "two"}"#)
+        let one = try await client.createdID("notes", #"{"title": "one", "folder": \#(folder), "tags": [\#(red), \#(blue)], "related": [\#(two)]}"#)
         return (red, blue, folder, two, one)
     }
 
@@ -87,7 +86,7 @@ struct RenamingIDServiceTests {
         let (red, blue, folder, _, one) = try await RenamingIDServiceTests.seed(client)
         let copied = try await client.post("/notes/\(one)/clone", #"{"returnIds": true}"#)
         #expect(copied.status == 201, "\(copied.text)")
-        let earlierClone = try #require(F.int((try copied.json()["clone"] as? [String: Any])?["id"]))
+        let earlierClone = try copied.cloneID()
         await first.stop()
 
         let second = try await TestService.start(directory: directory.url, backend: backend, overrides: .init(modelPath: after), sharedDatabase: shared)
@@ -112,7 +111,7 @@ struct RenamingIDServiceTests {
         #expect(cloned.status == 201, "\(cloned.text)")
         #expect(F.counts(try dry.json()["created"]) == F.counts(try cloned.json()["created"]), "the dry run agrees: \(dry.text)")
         #expect(F.counts(try cloned.json()["linked"]) == ["Folder": 1, "Tag": 2], "\(cloned.text)")
-        let cloneID = try #require(F.int((try cloned.json()["clone"] as? [String: Any])?["id"]))
+        let cloneID = try cloned.cloneID()
         let clone = try await renamed.get("/memos/\(cloneID)").json()
         #expect(F.int(clone["parent"]) == folder && Set(F.ints(clone["labels"]) ?? []) == [red, blue], "the clone shares the links: \(clone)")
         #expect(Set(F.ints(try await renamed.get("/tags/\(blue)").json()["memos"]) ?? []) == [one, earlierClone, cloneID])
@@ -123,7 +122,7 @@ struct RenamingIDServiceTests {
         #expect(document.status == 200 && document.text.contains(#""Memo""#), "\(document.text.prefix(400))")
         let imported = try await renamed.importGraph("memos", document.text, query: "createMissing=true")
         #expect(imported.status == 201, "\(imported.text)")
-        let importedID = try #require(F.int((try imported.json()["clone"] as? [String: Any])?["id"]))
+        let importedID = try imported.cloneID()
         let importedMemo = try await renamed.get("/memos/\(importedID)").json()
         #expect(importedMemo["title"] as? String == "one" && F.ints(importedMemo["labels"])?.count == 2, "\(importedMemo)")
         #expect(F.int(importedMemo["parent"]) != nil && F.ints(importedMemo["seeAlso"])?.count == 1, "\(importedMemo)")

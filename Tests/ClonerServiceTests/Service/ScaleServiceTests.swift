@@ -16,7 +16,7 @@ struct ScaleServiceTests {
             let response = try await service.client.post("/notes/\(noteID)/clone", nil)
             #expect(response.status == 201)
             #expect(F.counts(try response.json()["created"]) == ["Note": 1, "Item": items, "ItemData": items])
-            let cloneID = try #require(F.int((try response.json()["clone"] as? [String: Any])?["id"]))
+            let cloneID = try response.cloneID()
             let cloneUUID = try await service.sql("SELECT id FROM Note WHERE _id = \(cloneID);")
             #expect(try await service.count("Item", where: "note = \(cloneID) AND noteID = '\(cloneUUID)'") == items)
         }

@@ -86,7 +86,7 @@ struct StalledExportServiceTests {
             let client = service.client
             // About 3.5 MB of document: far more than a stalled client's socket buffers take.
             let large = try await service.seedLargeNote(items: 10_000, name: "large")
-            let small = try #require(F.int(try await client.create("notes", F.note(#""name":"small","items":[{"name":"a"}]"#))["_id"]))
+            let small = try await client.createdID("notes", F.note(#""name":"small","items":[{"name":"a"}]"#))
             let reference = try await Self.export(service, large)
             #expect(reference.count > 3_000_000)
 

@@ -154,7 +154,7 @@ struct ValueEdgesServiceTests {
 
                 let clone = try await client.post("/samples/\(id)/clone", nil)
                 #expect(clone.status == 201, "\(label): \(clone.text.prefix(300))")
-                let cloneID = try #require(F.int((try clone.json()["clone"] as? [String: Any])?["id"]))
+                let cloneID = try clone.cloneID()
                 let copy = try await client.get("/samples/\(cloneID)").json()
                 #expect(sample.check(copy[sample.field]), "\(label): the clone has \(String(describing: copy[sample.field]).prefix(200))")
                 written += 2
