@@ -111,9 +111,9 @@ import Testing
         out += "-- bookkeeping\n"
         let bookkeeping =
             postgreSQL
-            ? [PostgreSQLDialect.metadataTableStatement] + PostgreSQLSchema.serviceCreateStatements
-            : ServiceTables.createStatements
-        for statement in bookkeeping { out += statement + ";\n" }
+            ? [PostgreSQLDialect.metadataTableStatement] + ServiceTables.createStatements(PostgreSQLDialect.self)
+            : ServiceTables.createStatements(SQLiteDialect.self)
+        for statement in bookkeeping + ServiceTables.indexStatements { out += statement + ";\n" }
         return out
     }
 

@@ -34,7 +34,8 @@ extension PostgreSQLDialect {
     static func identifier(_ name: String) -> String { PostgreSQLSchema.identifier(name) }
     static let indexColumnsLead = " "
     static let indexesOnlyRowsWithAValue = false
-    static let joinTableOptions = ""
+    static let keyedTableOptions = ""
+    static let textType = "text"
     static var blobTableStatements: [String] { PostgreSQLSchema.blobCreateStatements }
     static let metadataTableStatement = "CREATE TABLE \(quoted(StoreSchema.metadataTable)) (key text COLLATE \"C\" PRIMARY KEY, value text NOT NULL)"
     /// One statement for all: a constraint between two removed tables goes with them, in any order.

@@ -54,31 +54,9 @@ extension PostgreSQLStore: StoreOpening {
         try PostgreSQLStoreContext(connection: connection, layout: PostgreSQLSchema(schema: schema)).storeDefaultBlobs()
     }
 
-    static func prepareServiceTables(on connection: PostgreSQLConnection) throws {
-        guard try !serviceTablesAreCurrent(connection) else { return }
-        for statement in PostgreSQLSchema.serviceCreateStatements { try connection.execute(statement) }
-    }
-
-    /// Whether the idempotency and job tables already have every column and index this version
-    /// needs. `ALTER TABLE … ADD COLUMN IF NOT EXISTS` and `CREATE INDEX IF NOT EXISTS` lock the
-    /// table (ACCESS EXCLUSIVE, SHARE) before they find there is nothing to do, so a replica
-    /// starting beside live ones would stall their clones and lease scans — and deadlock with a
-    /// scan that holds the other table (seen: two replicas started together, one refused to
-    /// start). A catalog read takes no table lock.
-    private static func serviceTablesAreCurrent(_ connection: PostgreSQLConnection) throws -> Bool {
-        let columns = PostgreSQLSchema.serviceColumns
-        let row = try connection.query(
-            """
-            SELECT (SELECT count(*) FROM information_schema.columns c
-                      JOIN unnest($1::text[], $2::text[]) AS wanted(table_name, column_name)
-                        ON c.table_name = wanted.table_name AND c.column_name = wanted.column_name
-                     WHERE c.table_schema = current_schema()),
-                   (SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ANY($3::text[]))
-            """,
-            [
-                .textArray(columns.map(\.table)), .textArray(columns.map(\.column)),
-                .textArray(PostgreSQLSchema.serviceIndexes),
-            ])[0]
-        return row.int64(0) == Int64(columns.count) && row.int64(1) == Int64(PostgreSQLSchema.serviceIndexes.count)
+    static func indexNames(on connection: PostgreSQLConnection) throws -> Set<String> {
+        var names: Set<String> = []
+        try connection.query("SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema()").forEachRow { names.insert($0.string(0)) }
+        return names
     }
 }

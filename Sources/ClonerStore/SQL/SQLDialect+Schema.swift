@@ -101,7 +101,7 @@ extension SQLDialect {
         if let position = joinTable.destinationPositionColumn { columns.append("\(quoted(position)) \(integerType)") }
         columns.append("PRIMARY KEY (\"src\", \"dst\")")
         return [
-            "CREATE TABLE \(quoted(joinTable.name)) (\n  \(columns.joined(separator: ",\n  "))\n)\(joinTableOptions)",
+            "CREATE TABLE \(quoted(joinTable.name)) (\n  \(columns.joined(separator: ",\n  "))\n)\(keyedTableOptions)",
             indexStatement(named: identifier(joinTable.name + "_dst"), on: joinTable.name, columns: ["dst", "src"]),
         ]
     }

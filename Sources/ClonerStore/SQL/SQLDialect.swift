@@ -89,8 +89,12 @@ protocol SQLDialect {
     /// without a reference then touches none of that index; where it is the executor's work
     /// per statement (PostgreSQL), checking each index's condition costs more than it saves.
     static var indexesOnlyRowsWithAValue: Bool { get }
-    /// What follows a join table's column list.
-    static var joinTableOptions: String { get }
+    /// What follows the column list of a table read by its primary key (a join table, the
+    /// lineage): stored in the key's order where the backend can.
+    static var keyedTableOptions: String { get }
+    /// Text compared as the database compares it by default: the service tables' columns that
+    /// are never a key.
+    static var textType: String { get }
     /// The blob rows and their chunks (docs/architecture.md#shared-blobs), made before any table
     /// that references them.
     static var blobTableStatements: [String] { get }

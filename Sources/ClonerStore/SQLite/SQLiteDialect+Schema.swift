@@ -15,8 +15,10 @@ extension SQLiteDialect {
     static func identifier(_ name: String) -> String { name }
     static let indexColumnsLead = ""
     static let indexesOnlyRowsWithAValue = true
-    /// A join table is its primary key: a WITHOUT ROWID table stores each pair once.
-    static let joinTableOptions = " WITHOUT ROWID"
+    /// A join table is its primary key: a WITHOUT ROWID table stores each pair once, and the
+    /// lineage's rows once, in key order.
+    static let keyedTableOptions = " WITHOUT ROWID"
+    static let textType = "TEXT"
     static var blobTableStatements: [String] { StoreSchema.blobCreateStatements }
     static let metadataTableStatement = "CREATE TABLE \(quoted(StoreSchema.metadataTable)) (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
     /// One DROP TABLE names one table; a reference left naming a dropped one is allowed.

@@ -58,15 +58,9 @@ extension SQLiteStore: StoreOpening {
         for bytes in schema.defaultBlobValues { _ = try SQLiteStoreContext.storeBlob(bytes, on: connection) }
     }
 
-    /// Columns added since the first release are added where missing: SQLite has no
-    /// `ADD COLUMN IF NOT EXISTS`.
-    static func prepareServiceTables(on connection: SQLiteConnection) throws {
-        for statement in ServiceTables.createStatements { try connection.execute(statement) }
-        for (table, column, definition) in ServiceTables.addedColumns {
-            var exists = false
-            try connection.forEachRow("SELECT 1 FROM pragma_table_info(?) WHERE name = ?", [.text(table), .text(column)]) { _ in exists = true }
-            if !exists { try connection.execute("ALTER TABLE \"\(table)\" ADD COLUMN \(definition)") }
-        }
-        for statement in ServiceTables.leaseIndexStatements { try connection.execute(statement) }
+    static func indexNames(on connection: SQLiteConnection) throws -> Set<String> {
+        var names: Set<String> = []
+        try connection.forEachRow("SELECT name FROM sqlite_master WHERE type = 'index'") { names.insert($0.string(0)) }
+        return names
     }
 }

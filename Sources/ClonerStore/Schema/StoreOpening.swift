@@ -39,6 +39,6 @@ protocol StoreOpening {
     static func moveBinaryValues(
         of entity: String, column: String, aside: String, after last: Int64, on connection: Connection
     ) throws -> (moved: Int, last: Int64)?
-    /// Creates the service's tables, or brings those of an older version up to date.
-    static func prepareServiceTables(on connection: Connection) throws
+    /// The names of the indexes in the database (the service tables' are checked by name).
+    static func indexNames(on connection: Connection) throws -> Set<String>
 }

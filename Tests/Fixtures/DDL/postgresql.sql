@@ -242,7 +242,6 @@ CREATE TABLE IF NOT EXISTS "_cloner_idempotency" (
   owner text,
   lease_expires_at timestamptz
 );
-CREATE INDEX IF NOT EXISTS "_cloner_idempotency_created" ON "_cloner_idempotency" (created_at);
 CREATE TABLE IF NOT EXISTS "_cloner_jobs" (
   id text COLLATE "C" PRIMARY KEY,
   status text NOT NULL,
@@ -254,16 +253,10 @@ CREATE TABLE IF NOT EXISTS "_cloner_jobs" (
   owner text,
   lease_expires_at timestamptz
 );
-CREATE INDEX IF NOT EXISTS "_cloner_jobs_created" ON "_cloner_jobs" (created_at);
-ALTER TABLE "_cloner_idempotency" ADD COLUMN IF NOT EXISTS state text NOT NULL DEFAULT 'done';
-ALTER TABLE "_cloner_idempotency" ADD COLUMN IF NOT EXISTS owner text;
-ALTER TABLE "_cloner_idempotency" ADD COLUMN IF NOT EXISTS lease_expires_at timestamptz;
-ALTER TABLE "_cloner_jobs" ADD COLUMN IF NOT EXISTS owner text;
-ALTER TABLE "_cloner_jobs" ADD COLUMN IF NOT EXISTS lease_expires_at timestamptz;
-CREATE INDEX IF NOT EXISTS "_cloner_jobs_lease" ON "_cloner_jobs" (lease_expires_at) WHERE status IN ('queued', 'running');
-CREATE INDEX IF NOT EXISTS "_cloner_idempotency_lease" ON "_cloner_idempotency" (lease_expires_at) WHERE state = 'in_progress';
-CREATE INDEX IF NOT EXISTS "_cloner_jobs_status_created" ON "_cloner_jobs" (status, created_at, id);
-CREATE TABLE IF NOT EXISTS "_cloner_job_cancellations" (id text COLLATE "C" PRIMARY KEY, requested_at timestamptz NOT NULL);
+CREATE TABLE IF NOT EXISTS "_cloner_job_cancellations" (
+  id text COLLATE "C" PRIMARY KEY,
+  requested_at timestamptz NOT NULL
+);
 CREATE TABLE IF NOT EXISTS "_cloner_lineage" (
   entity text COLLATE "C" NOT NULL,
   clone_id int8 NOT NULL,
@@ -271,4 +264,9 @@ CREATE TABLE IF NOT EXISTS "_cloner_lineage" (
   created_at timestamptz NOT NULL,
   PRIMARY KEY (entity, clone_id)
 );
+CREATE INDEX IF NOT EXISTS "_cloner_idempotency_created" ON "_cloner_idempotency" (created_at);
+CREATE INDEX IF NOT EXISTS "_cloner_jobs_created" ON "_cloner_jobs" (created_at);
+CREATE INDEX IF NOT EXISTS "_cloner_jobs_status_created" ON "_cloner_jobs" (status, created_at, id);
 CREATE INDEX IF NOT EXISTS "_cloner_lineage_source" ON "_cloner_lineage" (entity, source_id, created_at, clone_id);
+CREATE INDEX IF NOT EXISTS "_cloner_jobs_lease" ON "_cloner_jobs" (lease_expires_at) WHERE status IN ('queued', 'running');
+CREATE INDEX IF NOT EXISTS "_cloner_idempotency_lease" ON "_cloner_idempotency" (lease_expires_at) WHERE state = 'in_progress';

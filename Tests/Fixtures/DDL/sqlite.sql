@@ -221,7 +221,6 @@ CREATE TABLE IF NOT EXISTS "_cloner_idempotency" (
   owner TEXT,
   lease_expires_at INTEGER
 );
-CREATE INDEX IF NOT EXISTS "_cloner_idempotency_created" ON "_cloner_idempotency" (created_at);
 CREATE TABLE IF NOT EXISTS "_cloner_jobs" (
   id TEXT PRIMARY KEY,
   status TEXT NOT NULL,
@@ -233,9 +232,10 @@ CREATE TABLE IF NOT EXISTS "_cloner_jobs" (
   owner TEXT,
   lease_expires_at INTEGER
 );
-CREATE INDEX IF NOT EXISTS "_cloner_jobs_created" ON "_cloner_jobs" (created_at);
-CREATE INDEX IF NOT EXISTS "_cloner_jobs_status_created" ON "_cloner_jobs" (status, created_at, id);
-CREATE TABLE IF NOT EXISTS "_cloner_job_cancellations" (id TEXT PRIMARY KEY, requested_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS "_cloner_job_cancellations" (
+  id TEXT PRIMARY KEY,
+  requested_at INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS "_cloner_lineage" (
   entity TEXT NOT NULL,
   clone_id INTEGER NOT NULL,
@@ -243,4 +243,9 @@ CREATE TABLE IF NOT EXISTS "_cloner_lineage" (
   created_at INTEGER NOT NULL,
   PRIMARY KEY (entity, clone_id)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS "_cloner_idempotency_created" ON "_cloner_idempotency" (created_at);
+CREATE INDEX IF NOT EXISTS "_cloner_jobs_created" ON "_cloner_jobs" (created_at);
+CREATE INDEX IF NOT EXISTS "_cloner_jobs_status_created" ON "_cloner_jobs" (status, created_at, id);
 CREATE INDEX IF NOT EXISTS "_cloner_lineage_source" ON "_cloner_lineage" (entity, source_id, created_at, clone_id);
+CREATE INDEX IF NOT EXISTS "_cloner_jobs_lease" ON "_cloner_jobs" (lease_expires_at) WHERE status IN ('queued', 'running');
+CREATE INDEX IF NOT EXISTS "_cloner_idempotency_lease" ON "_cloner_idempotency" (lease_expires_at) WHERE state = 'in_progress';
