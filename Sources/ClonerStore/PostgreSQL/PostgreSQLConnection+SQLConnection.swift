@@ -1,3 +1,4 @@
+import CLibPQ
 import ClonerModel
 
 extension PostgreSQLConnection: SQLConnection {
@@ -37,4 +38,10 @@ extension PostgreSQLValue {
 
 extension PostgreSQLRow: SQLRow {
     func attributeValue(_ column: Int, _ type: AttributeType) -> AttributeValue { PostgreSQLStoreContext.attributeValue(self, column, type) }
+
+    /// A binary-format column's bytes as libpq holds them: a bytea's bytes, a text's UTF-8.
+    func withBytes(_ column: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
+        let (handle, column) = (result.handle, Int32(column))
+        body(UnsafeRawBufferPointer(start: PQgetvalue(handle, index, column), count: Int(PQgetlength(handle, index, column))))
+    }
 }

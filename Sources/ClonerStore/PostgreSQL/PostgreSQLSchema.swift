@@ -24,6 +24,9 @@ struct PostgreSQLSchema: Sendable {
     /// group for `uniqueTogether`): how SQLSTATE 23505's constraint name becomes a model error.
     let uniqueIndexes: [String: (entity: String, attributes: [String], isGroup: Bool)]
 
+    /// The read statements, built once (the connection keeps them prepared by their text).
+    let readStatements: SQLReadStatements
+
     /// PostgreSQL's longest identifier, in bytes.
     static let maximumIdentifierLength = 63
 
@@ -39,6 +42,7 @@ struct PostgreSQLSchema: Sendable {
             }
         }
         uniqueIndexes = unique
+        readStatements = SQLReadStatements(schema: schema, dialect: PostgreSQLDialect.self)
     }
 
     var model: DataModel { schema.model }

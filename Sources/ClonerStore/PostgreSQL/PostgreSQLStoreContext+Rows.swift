@@ -160,12 +160,6 @@ extension PostgreSQLStoreContext {
         }
     }
 
-    /// Built when read: the connection keeps its prepared statements by their text.
-    func recordReads(_ entity: String) -> SQLRecordReads {
-        var slots = 0
-        return SQLRecordReads(entity: self.entity(entity), schema: schema, dialect: PostgreSQLDialect.self, slots: &slots)
-    }
-
     func forEachRow(_ query: SQLRecordReads.Query, arguments: [SQLArgument], _ body: (PostgreSQLRow) throws -> Void) throws {
         try connection.forEachRow(query.sql, arguments: arguments, body)
     }

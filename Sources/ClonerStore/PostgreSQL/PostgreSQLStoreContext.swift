@@ -18,6 +18,7 @@ struct PostgreSQLStoreContext: SQLStoreContext {
     }
 
     var schema: StoreSchema { layout.schema }
+    var readStatements: SQLReadStatements { layout.readStatements }
     var model: DataModel { layout.model }
 
     func entity(_ name: String) -> EntityDescription {

@@ -2,9 +2,9 @@ import ClonerModel
 
 /// The statements that read records of one entity, in a backend's dialect: a record by `_id`,
 /// records by a list of `_id`s (`SQLRecordColumns`), and per relationship stored elsewhere its
-/// `(source, destination)` rows for one source or a list of them. A backend that keeps them builds
-/// them once per schema and prepares each once per connection under its slot (SQLite's
-/// `SQLiteReadSQL`); one that caches statements by their text builds them when it reads.
+/// `(source, destination)` rows for one source or a list of them. Built once per schema
+/// (`SQLReadStatements`); a backend prepares each once per connection, under its slot or by its
+/// text.
 struct SQLRecordReads: Sendable {
     /// A statement's text, with the slot a connection may keep it under.
     struct Query: Sendable {

@@ -58,9 +58,8 @@ protocol SQLStoreContext: StoreContext, ChangeSetWriter {
     /// Column `column` of `row`, a key of `kind`, as a position carries it (the SQLite store's
     /// storage classes).
     static func positionValue(_ row: Connection.Row, _ column: Int, _ kind: FetchKeyColumn.Kind) -> FetchRequest.Position.Value
-    /// The statements reading records of `entity`: kept from one built per schema where the
-    /// backend prepares them by slot, else built now.
-    func recordReads(_ entity: String) -> SQLRecordReads
+    /// The read statements of the schema, built once in the backend's dialect.
+    var readStatements: SQLReadStatements { get }
     /// Runs one of them (by its slot where the backend keeps one).
     func forEachRow(_ query: SQLRecordReads.Query, arguments: [SQLArgument], _ body: (Connection.Row) throws -> Void) throws
     /// The bytes of the text in column `column` of `row`, measured where the row holds it,
@@ -94,4 +93,9 @@ extension SQLStoreContext {
         }
         return keys
     }
+}
+
+extension SQLStoreContext {
+    /// The statements reading records of `entity`.
+    func recordReads(_ entity: String) -> SQLRecordReads { readStatements.reads(entity).records }
 }

@@ -1,3 +1,4 @@
+import CSQLite
 import ClonerModel
 import Foundation
 
@@ -44,4 +45,9 @@ extension SQLiteRow: SQLRow {
     func int64(_ column: Int) -> Int64 { int64(Int32(column)) }
     func data(_ column: Int) -> Data { data(Int32(column)) }
     func attributeValue(_ column: Int, _ type: AttributeType) -> AttributeValue { attributeValue(Int32(column), type: type) }
+
+    func withBytes(_ column: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
+        let handle = statement.handle
+        body(UnsafeRawBufferPointer(start: sqlite3_column_blob(handle, Int32(column)), count: Int(sqlite3_column_bytes(handle, Int32(column)))))
+    }
 }

@@ -9,7 +9,7 @@ package final class SQLiteConnection {
     let handle: OpaquePointer
     package let path: String
     private var statementCache: [String: SQLiteStatement] = [:]
-    /// Statements whose SQL text is built once elsewhere (`SQLiteReadSQL`), by slot number.
+    /// Statements whose SQL text is built once elsewhere (`SQLReadStatements`), by slot number.
     private var slotStatements: [SQLiteStatement?] = []
     /// Page queries by shape (`FetchPageShape`); emptied when it grows past
     /// `maximumShapedStatements` (filters on arbitrary attribute sets could otherwise grow it

@@ -12,7 +12,7 @@ final class SQLiteStore: StoreBackend {
     let preparation: StorePreparation
     let writerWait: Duration
     /// The read routes' SQL, built once for the schema.
-    private let readSQL: SQLiteReadSQL
+    private let readStatements: SQLReadStatements
     private let readers: SQLiteConnectionPool
     private let writers: SQLiteConnectionPool
     private let writerGate = DispatchSemaphore(value: 1)
@@ -23,7 +23,7 @@ final class SQLiteStore: StoreBackend {
         self.path = path
         self.schema = schema
         self.writerWait = writerWait
-        self.readSQL = SQLiteReadSQL(schema: schema)
+        self.readStatements = SQLReadStatements(schema: schema, dialect: SQLiteDialect.self)
         if path != ":memory:" {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -97,7 +97,7 @@ final class SQLiteStore: StoreBackend {
         do {
             return try pool.withConnection { connection in
                 try connection.transaction(kind) {
-                    try body(SQLiteStoreContext(connection: connection, schema: schema, readSQL: readSQL))
+                    try body(SQLiteStoreContext(connection: connection, schema: schema, readStatements: readStatements))
                 }
             }
         } catch let error as SQLiteError {

@@ -109,9 +109,6 @@ extension SQLiteStoreContext {
 }
 
 extension SQLiteStoreContext {
-    /// Built once per schema (`SQLiteReadSQL`).
-    func recordReads(_ entity: String) -> SQLRecordReads { readSQL.reads(entity).records }
-
     /// Prepared once per connection, kept under the query's slot.
     func forEachRow(_ query: SQLRecordReads.Query, arguments: [SQLArgument], _ body: (SQLiteRow) throws -> Void) throws {
         try connection.preparedStatement(slot: query.slot, sql: query.sql).forEachRow(arguments.map(SQLiteValue.init), body)

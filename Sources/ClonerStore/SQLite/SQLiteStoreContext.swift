@@ -7,14 +7,14 @@ import Foundation
 struct SQLiteStoreContext: SQLStoreContext {
     let connection: SQLiteConnection
     let schema: StoreSchema
-    let readSQL: SQLiteReadSQL
+    let readStatements: SQLReadStatements
 
-    /// `readSQL` is the backend's, built once; without one (a context made outside the backend),
+    /// `readStatements` is the backend's, built once; without one (a context made outside the backend),
     /// it is built here.
-    init(connection: SQLiteConnection, schema: StoreSchema, readSQL: SQLiteReadSQL? = nil) {
+    init(connection: SQLiteConnection, schema: StoreSchema, readStatements: SQLReadStatements? = nil) {
         self.connection = connection
         self.schema = schema
-        self.readSQL = readSQL ?? SQLiteReadSQL(schema: schema)
+        self.readStatements = readStatements ?? SQLReadStatements(schema: schema, dialect: SQLiteDialect.self)
     }
 
     func entity(_ name: String) -> EntityDescription {
