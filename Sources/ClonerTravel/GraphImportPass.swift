@@ -212,6 +212,13 @@ struct GraphImportPass {
 
     private var entityPlans: [String: EntityPlan] = [:]
 
+    /// The plans of every entity the header names, made before the first line: the writer then
+    /// knows every attribute it numbers, and locks them all before it numbers any
+    /// (`CopySuffixLock`), in the order a clone does.
+    mutating func planEntities(of header: [String: GraphDocumentLines.HeaderEntity]) {
+        for entity in header.values.map(\.target).sorted(by: { $0.name < $1.name }) { _ = entityPlan(entity, header: header) }
+    }
+
     private mutating func entityPlan(_ entity: EntityDescription, header: [String: GraphDocumentLines.HeaderEntity]) -> EntityPlan {
         if let plan = entityPlans[entity.name] { return plan }
         let name = entity.name

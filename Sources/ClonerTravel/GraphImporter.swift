@@ -109,6 +109,7 @@ public struct GraphImporter: Sendable {
         var pass = GraphImportPass(
             importer: self, model: context.model, writer: options.dryRun ? nil : context.graphRowWriter(progress: progress), now: now)
         let header = lines.header ?? [:]
+        pass.planEntities(of: header)
         try spool.read { record in
             switch record {
             case .object(let object): try pass.handle(.object(object), header: header, check: check, context: context)

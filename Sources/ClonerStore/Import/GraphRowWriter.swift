@@ -67,6 +67,8 @@ public final class GraphRowWriter {
     private var copySuffixes: [String: [(index: Int, attribute: AttributeDescription, clashes: CopySuffixClashes)]] = [:]
     /// The attributes whose lock this import holds (`SQLStoreContext.lockCopySuffix`).
     private var copySuffixLocks: Set<String> = []
+    /// The attributes numbered so far, each `Entity.attribute`, as the locks name them.
+    private var suffixedAttributes: [String] = []
     private var bufferedBytes = 0
     /// Join rows per table: the table's columns in order, values per row.
     private var joinColumns: [String: [String]] = [:]
@@ -222,6 +224,7 @@ public final class GraphRowWriter {
     public func numberClashes(of entity: EntityDescription, attribute name: String, suffix: CopySuffix) {
         guard let index = entity.attributes.firstIndex(where: { $0.name == name }) else { preconditionFailure("unknown attribute \(entity.name).\(name)") }
         copySuffixes[entity.name, default: []].append((index, entity.attributes[index], CopySuffixClashes(suffix: suffix)))
+        suffixedAttributes.append("\(entity.name).\(name)")
     }
 
     /// The batch's clashing values of each numbered attribute of its entity, renamed: one query
@@ -233,13 +236,20 @@ public final class GraphRowWriter {
                 if case .string(let value) = row.attributes[ruled.index] { return value }
                 return nil
             }
-            if copySuffixLocks.insert("\(name).\(ruled.attribute.name)").inserted {
-                try backend.lockCopySuffix(entity: name, attribute: ruled.attribute.name)
-            }
+            if !copySuffixLocks.contains("\(name).\(ruled.attribute.name)") { try lockCopySuffixes() }
             let existing = try backend.values(of: ruled.attribute, entity: name, in: ruled.clashes.ranges(of: values))
             for (row, value) in ruled.clashes.numbered(values, existing: existing).enumerated() where value != values[row] {
                 state.rows[row].attributes[ruled.index] = value.map(AttributeValue.string) ?? .null
             }
+        }
+    }
+
+    /// Every numbered attribute's lock not yet held, in `CopySuffixLock`'s order, as a clone takes
+    /// its own: an import that took each as its batches met the entity could hold one a clone
+    /// waits for while it waits for another the clone holds.
+    private func lockCopySuffixes() throws {
+        for attribute in CopySuffixLock.inLockOrder(suffixedAttributes) where copySuffixLocks.insert(attribute).inserted {
+            try backend.lockCopySuffix(attribute)
         }
     }
 

@@ -150,7 +150,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     }
     private(set) var follows: [GraphCopyFollowStep] = []
     /// Transaction-scoped advisory locks, one per attribute the copy gives a suffixed value, in
-    /// key order: taken before the inserts, so that two clones never read the same free number
+    /// `CopySuffixLock`'s order: taken before the inserts, so that two clones never read the same free number
     /// (under READ COMMITTED each insert then sees the values the clone before it committed).
     private(set) var suffixLocks: [String] = []
     /// `followParent` attributes the INSERT writes itself, reading the parent's clone.
@@ -183,9 +183,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
             uniqueKeysWithValues: everyLinked.linkableTags.map { ($0, PostgreSQLGraphCopySQL.versionStep(entity: schema.model.entities[$0].name)) })
         self.mapFill = mapFillSQL(dryRun: false)
         self.mapFillDryRun = mapFillSQL(dryRun: true)
-        let lockNames = suffixedAttributeNames.map(CopySuffixLock.name)
-        self.suffixLocks = lockNames.sorted { PostgreSQLConnection.advisoryLockKey($0) < PostgreSQLConnection.advisoryLockKey($1) }
-            .compactMap(Dialect.transactionLock(named:))
+        self.suffixLocks = CopySuffixLock.inLockOrder(suffixedAttributeNames).map(CopySuffixLock.name).compactMap(Dialect.transactionLock(named:))
     }
 
     // MARK: PostgreSQL's spelling of the shared SQL

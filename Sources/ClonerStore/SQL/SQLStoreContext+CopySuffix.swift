@@ -4,9 +4,10 @@ import ClonerModel
 /// suffix (docs/architecture.md#unique-values-on-copy): the turn among writers, and the values
 /// already there that could clash with a batch.
 extension SQLStoreContext {
-    /// Takes the attribute's lock until the transaction ends, where the backend needs one.
-    func lockCopySuffix(entity: String, attribute: String) throws {
-        guard let statement = Dialect.transactionLock(named: CopySuffixLock.name("\(entity).\(attribute)")) else { return }
+    /// Takes the lock of `attribute` (`Entity.attribute`) until the transaction ends, where the
+    /// backend needs one.
+    func lockCopySuffix(_ attribute: String) throws {
+        guard let statement = Dialect.transactionLock(named: CopySuffixLock.name(attribute)) else { return }
         try forEachRow(statement, values: []) { _ in }
     }
 
