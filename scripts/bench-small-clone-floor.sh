@@ -41,17 +41,10 @@ else
 fi
 "$cloner_bin" serve --port "$port" --database "$(bench_cluster_uri postgres)" --model config/model.json > /dev/null 2> "$work/cloner.err" &
 pid=$!
-for _ in $(seq 1 100); do
-    if curl -fsS -o /dev/null "http://127.0.0.1:$port/healthz" 2>/dev/null; then break; fi
-    sleep 0.1
-done
-base="http://127.0.0.1:$port"
-json=(-fsS -o /dev/null -H 'Content-Type: application/json')
-curl "${json[@]}" -X POST "$base/tags" -d '{"name": "home"}'
-curl "${json[@]}" -X POST "$base/notes" -d '{"id": "6f1c1b2e-8f0a-4d5e-9a7b-2c3d4e5f6a7b", "name": "Groceries",
-    "createDate": "2026-11-21T10:00:00Z", "items": [{"name": "milk"}, {"name": "eggs"}]}'
-curl "${json[@]}" -X POST "$base/memos" -d '{"text": "buy today", "createDate": "2026-11-21T10:05:00Z", "note": 1,
-    "tags": [1], "attachments": [{"image": "aGVsbG8="}]}'
+# shellcheck source=scripts/bench-small-note.sh
+source scripts/bench-small-note.sh
+wait_for_cloner "$port"
+seed_small_note "$port"
 kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
 
 psql=("${as_postgres[@]}" "$bindir/psql" -h "$cluster" -U postgres -qAt)
