@@ -134,8 +134,6 @@ public final class GraphRecordBatch {
         binaryBytes += count
     }
 
-    func countBinary(_ count: Int) { binaryBytes += count }
-
     func setRelationship(_ destination: Int64?, of position: Int, relationship: Int) {
         relationships.set(destination, of: position, list: relationship)
     }
