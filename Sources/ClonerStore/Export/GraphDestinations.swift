@@ -77,14 +77,6 @@ public struct GraphDestinations: Sendable {
         bounds[slot + 1] = flat.count
     }
 
-    /// Sets list `list` of the source at `position` whole.
-    mutating func set(_ destinations: [Int64], of position: Int, list: Int) {
-        let slot = (position * width + list) * 2
-        bounds[slot] = flat.count
-        flat.append(contentsOf: destinations)
-        bounds[slot + 1] = flat.count
-    }
-
     /// Adds a row of a query answering list `list` with its rows grouped by source; a source that
     /// is not among `sources` is passed over.
     mutating func append(_ destination: Int64, source: Int64, list: Int) {

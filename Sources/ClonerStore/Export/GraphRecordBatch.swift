@@ -93,10 +93,6 @@ public final class GraphRecordBatch {
         places.isEmpty ? nil : places[position * (entity?.relationships.count ?? 0) + relationship]
     }
 
-    func setPlaces(_ list: [Int64], of position: Int, relationship: Int) {
-        places[position * (entity?.relationships.count ?? 0) + relationship] = list
-    }
-
     /// The place of the next destination of `relationship` of `source`, as `appendRelationship`
     /// adds it.
     func appendPlace(_ place: Int64, source: Int64, relationship: Int) {
@@ -136,10 +132,6 @@ public final class GraphRecordBatch {
 
     func setRelationship(_ destination: Int64?, of position: Int, relationship: Int) {
         relationships.set(destination, of: position, list: relationship)
-    }
-
-    func setRelationship(_ destinations: [Int64], of position: Int, relationship: Int) {
-        relationships.set(destinations, of: position, list: relationship)
     }
 
     /// A row of a query answering `relationship` with its rows grouped by source (`endList` after

@@ -21,8 +21,7 @@ public struct StoredRecords: Sendable {
     public private(set) var storedBinaries: [Int: Int64] = [:]
     /// Binary values a record read has not read, being larger than it reads with the row
     /// (`SQLRecordColumns.rowBinaryBytes`): their blobs, by index in `attributes`, where the value
-    /// is `.null`. `readBinaryValues` reads them or leaves them in the store; what is left after it
-    /// is larger than the read was asked to hold (an export streams those from the store).
+    /// is `.null`. `readBinaryValues` reads them or leaves them in the store.
     public private(set) var unreadBinaries: [Int: BlobReference] = [:]
     /// The `_id` each clone among the records was cloned from (an object of the same entity,
     /// perhaps deleted since), by record index (docs/architecture.md#lineage). Empty when no record

@@ -8,11 +8,9 @@ import Foundation
 extension SQLStoreContext {
     /// Keeps `records`' binary values, in record order, while their sizes add up to at most
     /// `inlineBytes`, reading those the rows did not; the values past that stay in the store
-    /// (`StoredRecords.storedBinaries`) for the answer to name. `Int.max` keeps every value. A
-    /// value larger than `largestRead` is neither read nor counted: it stays in
-    /// `StoredRecords.unreadBinaries`, for a reader that streams it. One query per binary
-    /// attribute with values to read; none when the rows read them all.
-    func readBinaryValues(in records: inout StoredRecords, inlineBytes: Int, largestRead: Int64 = .max) throws {
+    /// (`StoredRecords.storedBinaries`) for the answer to name. `Int.max` keeps every value. One
+    /// query per binary attribute with values to read; none when the rows read them all.
+    func readBinaryValues(in records: inout StoredRecords, inlineBytes: Int) throws {
         let entity = records.entity
         let binary = entity.attributes.indices.filter { entity.attributes[$0].type == .binary }
         guard !binary.isEmpty else { return }
@@ -23,7 +21,6 @@ extension SQLStoreContext {
                 let size: Int64
                 let pending = records.unreadBinary(record: index, attribute: attribute)
                 if let pending {
-                    guard pending.size <= largestRead else { continue }
                     size = pending.size
                 } else if case .binary(let bytes) = records.value(record: index, attribute: attribute) {
                     size = Int64(bytes.count)
@@ -47,7 +44,7 @@ extension SQLStoreContext {
         for (attribute, ids) in unread {
             let bytes = try binaryValues(entity: entity.name, attribute: entity.attributes[attribute].name, ids: ids)
             for index in 0..<records.count {
-                guard let pending = records.unreadBinary(record: index, attribute: attribute), pending.size <= largestRead else { continue }
+                guard let pending = records.unreadBinary(record: index, attribute: attribute) else { continue }
                 // Inside one transaction a referenced blob cannot go (its foreign key): bytes
                 // that do not add up to its size mean a damaged store, never a value to answer.
                 guard let value = bytes[records.ids[index]], value.count == pending.size else {
