@@ -21,9 +21,15 @@ struct CopySuffixLockOrderTests {
         ] }
         """
 
-    /// Sessions waiting for an advisory lock, seen from a connection of the test's own.
+    /// Sessions waiting for an advisory lock in the monitor's database (other tests share the
+    /// cluster), seen from a connection of the test's own.
     static func advisoryLockWaits(_ monitor: PostgreSQLConnection) throws -> Int64 {
-        try monitor.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")[0].int64(0)
+        try monitor.query(
+            """
+            SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            """
+        )[0].int64(0)
     }
 
     /// The import's first batch is of the entity whose lock comes last, as a document listing it
