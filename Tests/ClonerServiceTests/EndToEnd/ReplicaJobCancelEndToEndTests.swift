@@ -14,7 +14,9 @@ struct ReplicaJobCancelEndToEndTests {
 
     @Test("B cancels A's running clone: 202, A stops it within its lease keeper's interval, nothing is written, the key runs again")
     func cancelOnAnotherReplica() async throws {
-        let (a, b, directories) = try await ReplicasEndToEndTests.startPair(lease: "2")
+        // A lease long enough that a loaded machine never lets A's lapse while its clone waits
+        // (the job would then read failed, not cancelled); the cancel is read within a third of it.
+        let (a, b, directories) = try await ReplicasEndToEndTests.startPair(lease: "6")
         defer { a.stop(); b.stop(); for directory in directories { directory.remove() } }
         let items = 200_000
         let noteID = try await a.seedLargeNote(items: items, name: "long")

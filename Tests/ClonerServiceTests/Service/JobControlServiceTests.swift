@@ -203,7 +203,9 @@ struct JobControlServiceTests {
                 let location = try Self.location(client.requestNow("POST", "/notes/import", headers: headers, body: document))
                 return (location, try client.requestNow("DELETE", location))
             }
-            #expect(stop.status == 202, "\(stop.text)")
+            // 202 while the stop is underway; 200 when the import already reads `cancelled` as the
+            // answer is made (on a loaded machine it may not have started its work yet).
+            #expect(stop.status == 202 || stop.status == 200, "\(stop.text)")
             let job = try await Self.waitForStatus(client, location, "cancelled")
             #expect(job["result"] == nil)
             #expect(try await service.counts(entities) == rows, "nothing of the import remains")
