@@ -50,6 +50,13 @@ extension ServiceTables {
         var condition: String? = nil
     }
 
+    /// The replica holding an unfinished row, and until when (docs/architecture.md#replicas): the
+    /// same two columns on the idempotency answers and the jobs, added after the first release.
+    static let leaseColumns = [
+        Column(name: "owner", kind: .text, constraint: "", addedLater: true),
+        Column(name: "lease_expires_at", kind: .time, constraint: "", addedLater: true),
+    ]
+
     static let tables = [
         Table(
             name: idempotency,
@@ -61,9 +68,7 @@ extension ServiceTables {
                 Column(name: "body", kind: .bytes, constraint: "NOT NULL"),
                 Column(name: "created_at", kind: .time, constraint: "NOT NULL"),
                 Column(name: "state", kind: .text, constraint: "NOT NULL DEFAULT 'done'", addedLater: true),
-                Column(name: "owner", kind: .text, constraint: "", addedLater: true),
-                Column(name: "lease_expires_at", kind: .time, constraint: "", addedLater: true),
-            ]),
+            ] + leaseColumns),
         Table(
             name: jobs,
             columns: [
@@ -74,9 +79,7 @@ extension ServiceTables {
                 Column(name: "error", kind: .bytes, constraint: ""),
                 Column(name: "created_at", kind: .time, constraint: "NOT NULL"),
                 Column(name: "finished_at", kind: .time, constraint: ""),
-                Column(name: "owner", kind: .text, constraint: "", addedLater: true),
-                Column(name: "lease_expires_at", kind: .time, constraint: "", addedLater: true),
-            ]),
+            ] + leaseColumns),
         Table(
             name: jobCancellations,
             columns: [
