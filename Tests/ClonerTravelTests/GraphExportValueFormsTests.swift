@@ -73,4 +73,39 @@ import Testing
             #expect(object["s"] == .string("tab\there"))
         }
     }
+    /// Each store reads values into the export's batch its own way (SQLite copies common kinds
+    /// straight from its buffers, PostgreSQL converts each value): the same objects give the same
+    /// document byte for byte on every store, in the forms a fetch's values are written in — non-ASCII and empty text,
+    /// integer extremes, a date before 1970 with its milliseconds, booleans, json as stored.
+    @Test func everyKindOfValueExportsAlikeOnEveryStore() throws {
+        let date = Date(timeIntervalSince1970: -86_400.125)
+        let things: [[String: AttributeValue]] = [
+            [
+                "s": .string("é ñ 日本 🙂 \u{1}"), "i": .integer(.min), "d": .double(-0.5), "b": .boolean(true), "t": .date(date),
+                "u": .uuid(UUID(uuidString: "0E4A2C5B-1D2F-4A6B-9C8D-7E6F5A4B3C2D")!), "j": .json(#"{"a":[1,2.5,"x"],"b":null}"#),
+            ],
+            ["s": .string(""), "i": .integer(.max), "d": .double(1e300), "b": .boolean(false), "t": .date(Date(timeIntervalSince1970: 1_700_000_000.999))],
+            ["s": .string("plain ascii"), "i": .integer(0)],
+        ]
+        var documents: [StoreBackendKind: String] = [:]
+        for backend in StoreBackendKind.available {
+            let fixture = try CloneFixture(modelJSON: Self.model, backend)
+            let ids = try fixture.insert(
+                [ChangeSet.Insert(entity: "Box", attributes: ["name": .string("box")])]
+                    + things.map { ChangeSet.Insert(entity: "Thing", attributes: $0, relationships: ["box": .toOne(.inserted(0))]) })
+            let plan = try ClonePlan(request: CloneRequest(entity: "Box", id: ids[0]), schema: fixture.store.schema)
+            var document: [UInt8] = []
+            _ = try fixture.store.read { try GraphExporter(plan: plan).run(in: $0) { document += $0 } }
+            let text = String(decoding: document, as: UTF8.self)
+            for value in ["é ñ 日本 🙂 \\u0001", #""i":-9223372036854775808"#, #""i":9223372036854775807"#, #""b":true"#, #""b":false"#, #""s":"""#] {
+                #expect(text.contains(value), "\(backend): \(value) in \(text)")
+            }
+            #expect(text.contains(#""u":"0e4a2c5b-1d2f-4a6b-9c8d-7e6f5a4b3c2d""#), "\(backend)")
+            #expect(text.contains(#"{"a":[1,2.5,"x"],"b":null}"#), "\(backend): \(text)")
+            documents[backend] = text
+        }
+        for (backend, text) in documents {
+            #expect(text == documents[.sqlite], "\(backend) against SQLite")
+        }
+    }
 }
