@@ -13,13 +13,10 @@ struct CheckModelCommand: ParsableCommand {
     @Argument(help: "Path of the model: a model file (JSON), or a Core Data .xcdatamodeld, .xcdatamodel or contents file.", completion: .file())
     var path: String
 
-    @Option(
-        name: .customLong("rule-key"), parsing: .upToNextOption,
-        help: "Rename a clone-rule userInfo key, as NAME=KEY (names: exclude, rebuild, followParent, withoutParent, clone).")
-    var ruleKeys: [String] = []
+    @OptionGroup var rules: RuleKeyOptions
 
     func run() throws {
-        let keys = try CloneRuleKeys(overrides: ruleKeys)
+        let keys = try rules.keys()
         do {
             let model = try ModelLoader.load(contentsOf: URL(fileURLWithPath: path), keys: keys)
             let relationships = model.entities.reduce(0) { $0 + $1.relationships.count }
@@ -27,27 +24,6 @@ struct CheckModelCommand: ParsableCommand {
         } catch {
             FileHandle.standardError.write(Data((error.description + "\n").utf8))
             throw ExitCode(1)
-        }
-    }
-}
-
-extension CloneRuleKeys {
-    /// Applies `NAME=KEY` overrides from the command line or configuration.
-    init(overrides: [String]) throws {
-        self = .moCloner
-        for entry in overrides {
-            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[1].isEmpty else {
-                throw ValidationError("--rule-key expects NAME=KEY, got \(entry)")
-            }
-            switch parts[0] {
-            case "exclude": exclude = parts[1]
-            case "rebuild": rebuild = parts[1]
-            case "followParent": followParent = parts[1]
-            case "withoutParent": withoutParent = parts[1]
-            case "clone": clone = parts[1]
-            default: throw ValidationError("--rule-key: unknown rule \(parts[0]) (exclude, rebuild, followParent, withoutParent, clone)")
-            }
         }
     }
 }

@@ -17,13 +17,10 @@ struct ImportModelCommand: ParsableCommand {
     @Argument(help: "Path of the Core Data model: a .xcdatamodeld or .xcdatamodel folder, or its contents file.", completion: .file())
     var path: String
 
-    @Option(
-        name: .customLong("rule-key"), parsing: .upToNextOption,
-        help: "Rename a clone-rule userInfo key, as NAME=KEY (names: exclude, rebuild, followParent, withoutParent, clone).")
-    var ruleKeys: [String] = []
+    @OptionGroup var rules: RuleKeyOptions
 
     func run() throws {
-        let keys = try CloneRuleKeys(overrides: ruleKeys)
+        let keys = try rules.keys()
         let url = URL(fileURLWithPath: path)
         guard CoreDataModelReader.isCoreDataModel(url) else {
             FileHandle.standardError.write(

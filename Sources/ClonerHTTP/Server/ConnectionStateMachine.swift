@@ -349,13 +349,7 @@ struct ConnectionStateMachine {
 
     /// The parser produced a head; it passed every check, or the parser would have thrown.
     mutating func headReceived(_ head: RequestHead, now: UInt64, bodyAlreadyBuffered: Bool) -> Action {
-        let startedAt: UInt64
-        let peer: Peer
-        switch state {
-        case .idle(let idlePeer): (startedAt, peer) = (now, idlePeer)
-        case .receivingHead(let started, let headPeer): (startedAt, peer) = (started, headPeer)
-        default: preconditionFailure("head received in \(state)")
-        }
+        let (startedAt, peer) = headStarted(now: now)
         receivedBody = []
         // Reserve for the announced body, but not blindly: a client announcing 8 MiB and sending
         // nothing must not make every connection hold 8 MiB.
@@ -368,16 +362,20 @@ struct ConnectionStateMachine {
         return head.expectsContinue && !bodyAlreadyBuffered ? .writeContinue : .nothing
     }
 
+    /// When the head now received began (its first byte, or now when it came in one read) and
+    /// from whom.
+    private func headStarted(now: UInt64) -> (startedAt: UInt64, peer: Peer) {
+        switch state {
+        case .idle(let peer): (now, peer)
+        case .receivingHead(let startedAt, let peer): (startedAt, peer)
+        default: preconditionFailure("head received in \(state)")
+        }
+    }
+
     /// A head whose route streams its body (and which has one): the request is dispatched now,
     /// before any body byte, and routed with `requestRouted`.
     mutating func streamedHeadReceived(_ head: RequestHead, now: UInt64, bodyAlreadyBuffered: Bool) -> Action {
-        let startedAt: UInt64
-        let peer: Peer
-        switch state {
-        case .idle(let idlePeer): (startedAt, peer) = (now, idlePeer)
-        case .receivingHead(let started, let headPeer): (startedAt, peer) = (started, headPeer)
-        default: preconditionFailure("head received in \(state)")
-        }
+        let (startedAt, peer) = headStarted(now: now)
         requestCount += 1
         state = .dispatching(
             Dispatching(
