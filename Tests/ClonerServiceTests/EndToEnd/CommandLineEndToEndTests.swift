@@ -46,6 +46,17 @@ struct CommandLineEndToEndTests {
         let help = try await ServiceProcess.run(["check-model", "--help"], in: directory.url)
         #expect(help.status == 0)
         #expect(help.stdout.contains("check-model"))
+        #expect(help.stdout.contains("--rule-key"))
+
+        // Renamed rule keys: a known name is taken, an unknown one or a malformed entry is a
+        // usage error (64) naming the entry.
+        let renamed = try await ServiceProcess.run(["check-model", ServiceProcess.sampleModelPath, "--rule-key", "exclude=skip"], in: directory.url)
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        for entry in ["bogus=skip", "exclude"] {
+            let refused = try await ServiceProcess.run(["check-model", ServiceProcess.sampleModelPath, "--rule-key", entry], in: directory.url)
+            #expect(refused.status == 64)
+            #expect(refused.stderr.contains("--rule-key") && refused.stderr.contains(entry.split(separator: "=")[0]), "\(refused.stderr)")
+        }
     }
 
     @Test("serve refuses to start on a broken model or a bad setting, before listening, with a non-zero exit")
