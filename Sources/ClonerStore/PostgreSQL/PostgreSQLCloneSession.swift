@@ -1,5 +1,5 @@
 /// The clone's side of one PostgreSQL connection: what its clones keep between transactions (the
-/// SQL built per plan shape, the `_id` sequences, the walks of small sources, the work tables and
+/// SQL built per plan shape, the walks of small sources, the work tables and
 /// what they hold), where the session is in the open write transaction (`Phases`), and what a
 /// clone leaves to run with the COMMIT. The connection holds it and runs its statements as a
 /// `PostgreSQLCommitParticipant`, knowing nothing of what they are for; the store tells it which
@@ -11,9 +11,6 @@ final class PostgreSQLCloneSession {
     /// walks the whole model and writes a few dozen statements, over a quarter of the service's CPU
     /// for a small clone; the prepared statements are then found by their text.
     var graphCopySQL: [GraphCopyShape: PostgreSQLGraphCopySQL] = [:]
-    /// Each entity's `_id` sequence by entity number, as `pg_get_serial_sequence` names it: looked
-    /// up once, for the clone's map fill (`PostgreSQLGraphCopier.identitySequences`).
-    var identitySequences: [String]?
     /// The walks of small clones' sources on this connection, for its next clone of the same
     /// source (`PostgreSQLSourceWalks`). Kept across a re-opened server session: they hold data,
     /// not server state, and every use is checked against the source's versions.

@@ -103,31 +103,6 @@ extension PostgreSQLGraphCopier {
         return values
     }
 
-    /// The `_id` sequence of every entity, by entity number, asked of the server once per
-    /// connection. The map fill names them as constants, which PostgreSQL resolves when it plans
-    /// the statement; asking `pg_get_serial_sequence` in the statement itself made the server
-    /// resolve every entity's sequence again at every clone. A table keeps its sequence when it is
-    /// renamed, so the name is asked, never derived from the table's.
-    mutating func identitySequences() throws -> [String] {
-        if let known = session.identitySequences { return known }
-        let tables = schema.model.entities.map { PostgreSQLValue.text(quoted($0.name)) }
-        var sequences = [String?](repeating: nil, count: tables.count)
-        try run(
-            "SELECT n::int8, pg_get_serial_sequence(t, '_id') FROM unnest($1::text[]) WITH ORDINALITY AS u(t, n)",
-            [.array(element: .text, tables)]
-        ).forEachRow { sequences[Int($0.int64(0)) - 1] = $0.optionalString(1) }
-        if let missing = sequences.firstIndex(of: nil) {
-            throw StoreError.incompatibleStore(
-                path: connection.redactedURI, reason: "the table \(schema.model.entities[missing].name) has no _id sequence")
-        }
-        // The entities of an inheritance hierarchy take their ids from its sequence instead.
-        let known = zip(schema.model.entities, sequences).map { entity, own in
-            PostgreSQLSchema.idSequence(of: entity.name, in: schema.model) ?? own!
-        }
-        session.identitySequences = known
-        return known
-    }
-
     /// The scratch tables on a session that lost them (`PostgreSQLCloneSession.lacksWorkTables`).
     mutating func ensureWorkTables() throws {
         guard session.lacksWorkTables(on: connection) else { return }

@@ -21,8 +21,7 @@ extension PostgreSQLGraphCopier: GraphCopyBackend {
     /// per connection), the work tables.
     mutating func prepare(root: EntityDescription, rootValues perCopy: [[String: AttributeValue]], now: Date) throws {
         rootValues = try storedRootValues(root: root, perCopy: perCopy, now: now)
-        let sequences = try identitySequences()
-        let (plan, schema, values) = (plan, schema, rootValues)
+        let (plan, schema, values, sequences) = (plan, schema, rootValues, context.layout.idSequences)
         copySQL = session.graphCopySQL.cached(for: plan) {
             PostgreSQLGraphCopySQL(plan: plan, schema: schema, settings: values.settings, perCopyWalk: values.perCopyWalk, sequences: sequences)
         }

@@ -72,7 +72,7 @@ struct PostgreSQLGraphCopySQL: GraphCopySQLBuilder {
     let scope: GraphCopyScope
     let settings: [String: Setting]
     let perCopyWalk: Bool
-    /// Each entity's `_id` sequence by entity number (`PostgreSQLGraphCopier.identitySequences`).
+    /// Each entity's `_id` sequence by entity number (`PostgreSQLSchema.idSequences`).
     let sequences: [String]
     /// The walk, stopped after `firstWalkLimit` rows: a small clone's whole walk, and enough of a
     /// larger one's to know it is large (or, past the object limit, too large). Its answer carries

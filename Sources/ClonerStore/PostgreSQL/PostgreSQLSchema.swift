@@ -26,6 +26,9 @@ struct PostgreSQLSchema: Sendable {
 
     /// The read statements, built once (the connection keeps them prepared by their text).
     let readStatements: SQLReadStatements
+    /// Each entity's `_id` sequence by entity number, as the database names it; empty until the
+    /// store has read them as it opens (`readIDSequences`).
+    var idSequences: [String] = []
 
     /// PostgreSQL's longest identifier, in bytes.
     static let maximumIdentifierLength = 63

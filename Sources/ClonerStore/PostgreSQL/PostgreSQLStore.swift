@@ -47,8 +47,7 @@ final class PostgreSQLStore: StoreBackend {
         requiresSynchronousStandby: Bool = false,
         log: (String) -> Void = { _ in }, events: @escaping @Sendable (StoreConnectionEvent) -> Void = { _ in }
     ) throws {
-        let layout = PostgreSQLSchema(schema: schema)
-        self.layout = layout
+        var layout = PostgreSQLSchema(schema: schema)
         self.requiresSynchronousStandby = requiresSynchronousStandby
         self.retryDeadline = checkoutTimeout
         let maximumAttempts = 5
@@ -68,7 +67,7 @@ final class PostgreSQLStore: StoreBackend {
             while true {
                 attempt += 1
                 do {
-                    (storeUUID, preparation) = try pool.withConnection { connection in
+                    (storeUUID, preparation) = try pool.withConnection { [layout] connection in
                         try PostgreSQLStore.prepare(connection: connection, layout: layout, log: log)
                     }
                     break
@@ -76,6 +75,8 @@ final class PostgreSQLStore: StoreBackend {
                     Thread.sleep(forTimeInterval: Double.random(in: 0.01...0.05))
                 }
             }
+            try pool.withConnection { try layout.readIDSequences(on: $0, place: pool.redactedURI) }
+            self.layout = layout
         } catch let error as PostgreSQLError where error.kind == .connection || error.kind == .poolExhausted {
             pool.close()
             throw StoreError.incompatibleStore(path: pool.redactedURI, reason: "cannot connect: \(error.message)")

@@ -6,48 +6,31 @@ import Foundation
 /// `+Transfer`): writers side by side, so new ids come from each table's identity sequence; a
 /// batch's values bound as one typed array per column.
 extension PostgreSQLStoreContext {
-    /// From the identity sequence, in one statement: never handed out twice, even to concurrent
-    /// writers; ascending as SQLite's would be.
-    /// An entity of an inheritance hierarchy takes them from the hierarchy's sequence
-    /// (`PostgreSQLSchema.idSequence`).
+    /// From the entity's sequence (`PostgreSQLSchema.idSequence(of:)`), in one statement: never
+    /// handed out twice, even to concurrent writers; ascending as SQLite's would be.
     func newIDs(entity: String, after last: Int64?, count: Int) throws -> [Int64] {
         var ids: [Int64] = []
         ids.reserveCapacity(count)
-        let shared = PostgreSQLSchema.idSequence(of: entity, in: schema.model)
-        try run(
-            shared == nil
-                ? "SELECT nextval(pg_get_serial_sequence($1, '_id')) FROM generate_series(1, $2)"
-                : "SELECT nextval($1::regclass) FROM generate_series(1, $2)",
-            [.text(shared ?? quoted(entity)), .int8(Int64(count))]
-        ).forEachRow { ids.append($0.int64(0)) }
+        try run("SELECT nextval($1::regclass) FROM generate_series(1, $2)", [.text(layout.idSequence(of: entity)), .int8(Int64(count))])
+            .forEachRow { ids.append($0.int64(0)) }
         return ids.sorted()
     }
 
-    /// Across an inheritance hierarchy: its sequence's and every one of its tables' highest.
+    /// The sequence's and, across an inheritance hierarchy, every one of its tables' highest.
     func highestIssuedID(entity: String) throws -> Int64 {
-        if let shared = PostgreSQLSchema.idSequence(of: entity, in: schema.model) {
-            let largest = schema.model.entitiesSharingIDs(with: entity).map { "coalesce((SELECT max(\"_id\") FROM \(quoted($0))), 0)" }
-            let sql = "SELECT greatest(coalesce(pg_sequence_last_value($1::regclass), 0), \(largest.joined(separator: ", ")))"
-            return try scalarInt64(sql, [.text(shared)]) ?? 0
-        }
-        let sql = """
-            SELECT greatest(coalesce(pg_sequence_last_value(pg_get_serial_sequence($1, '_id')::regclass), 0), \
-            coalesce((SELECT max("_id") FROM \(quoted(entity))), 0))
-            """
-        return try scalarInt64(sql, [.text(quoted(entity))]) ?? 0
+        let largest = schema.model.entitiesSharingIDs(with: entity).map { "coalesce((SELECT max(\"_id\") FROM \(quoted($0))), 0)" }
+        let sql = "SELECT greatest(coalesce(pg_sequence_last_value($1::regclass), 0), \(largest.joined(separator: ", ")))"
+        return try scalarInt64(sql, [.text(layout.idSequence(of: entity))]) ?? 0
     }
 
-    /// `setval` is not undone by a rollback: a move that fails after it leaves the sequence
-    /// ahead, which only skips ids. A hierarchy's sequence only moves up: its tables are moved
-    /// one by one, each with its own highest.
+    /// Moves the sequence up to `id`, never down, as SQLite's `sqlite_sequence` moves: a
+    /// hierarchy's tables are moved one by one, each with its own highest. `setval` is not undone
+    /// by a rollback: a move that fails after it leaves the sequence ahead, which only skips ids.
     func issueIDs(above id: Int64, entity: String) throws {
         guard id > 0 else { return }
-        if let shared = PostgreSQLSchema.idSequence(of: entity, in: schema.model) {
-            try run(
-                "SELECT setval($1::regclass, greatest($2, coalesce(pg_sequence_last_value($1::regclass), 0)))", [.text(shared), .int8(id)])
-            return
-        }
-        try run("SELECT setval(pg_get_serial_sequence($1, '_id'), $2)", [.text(quoted(entity)), .int8(id)])
+        try run(
+            "SELECT setval($1::regclass, greatest($2, coalesce(pg_sequence_last_value($1::regclass), 0)))",
+            [.text(layout.idSequence(of: entity)), .int8(id)])
     }
 
     /// Compared as stored: text by its bytes (Swift's `==` would take "é" and "e\u{301}" as equal).
