@@ -36,7 +36,7 @@ extension PostgreSQLConnection {
     /// Takes the transaction-level advisory lock `key` if free (`pg_try_advisory_xact_lock`),
     /// held until the current transaction ends — nothing to release, even on a crash.
     package func tryAdvisoryTransactionLock(key: Int64) throws(PostgreSQLError) -> Bool {
-        precondition(isInTransaction, "a transaction-level advisory lock needs an open transaction")
+        precondition(isInTransactionBlock || isInTransaction, "a transaction-level advisory lock needs an open transaction")
         return try cachedQuery("SELECT pg_try_advisory_xact_lock($1)", [.int8(key)])[0].bool(0)
     }
 }

@@ -48,6 +48,12 @@ extension PostgreSQLConnection {
         guard let first = statements.first else { return [] }
         try prepareForCommand(first.sql)
         commandsSent += statements.count - 1
+        // A pending BEGIN goes first; the caller hears of its own statements only, each by its
+        // own index (a failed BEGIN is every statement's outcome, as any first failure is).
+        let begun = pendingBegin.count
+        let statements = pendingBegin + statements
+        pendingBegin = []
+        let answered = answered.map { answered in { (index: Int) in if index >= begun { answered(index - begun) } } }
         guard PQenterPipelineMode(handle) == 1 else { throw connectionFailure(sql: first.sql) }
         let (sent, failure) = send(statements, reportsEach: answered != nil)
         // Whatever was sent is synced and read, so the session leaves pipeline mode clean.
@@ -61,7 +67,7 @@ extension PostgreSQLConnection {
         let (outcomes, firstError) = try readOutcomes(of: sent, statements: statements, answered: answered)
         try leavePipeline(afterSending: sentUnread, failed: firstError != nil, sql: first.sql)
         if let failure { throw failure }
-        return outcomes.enumerated().map { index, outcome in
+        return outcomes.enumerated().dropFirst(begun).map { index, outcome in
             outcome
                 ?? .failure(
                     firstError

@@ -30,13 +30,18 @@ extension PostgreSQLConnection {
         participant: (any PostgreSQLCommitParticipant)? = nil, _ body: () throws -> T
     ) throws -> T {
         precondition(!isInTransactionBlock && !isInTransaction, "nested transaction on \(redactedURI)")
-        // A write commits at the durability the server is configured for, whatever the session
+        // The BEGIN goes out with the body's first command, in its round trip (`pendingBegin`). A
+        // write commits at the durability the server is configured for, whatever the session
         // chose for what it does outside transactions (`PostgreSQLCloneSession.workTablesDDL`).
-        try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : "; SET LOCAL synchronous_commit TO DEFAULT"))
+        settleAfterCommit()
+        pendingBegin = [PipelinedStatement("BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : ""), [], isPrepared: false)]
+        if !readOnly { pendingBegin.append(PipelinedStatement("SET LOCAL synchronous_commit TO DEFAULT", [], isPrepared: false)) }
+        commandsSent += 1
         isInTransactionBlock = true
         var committed = false
         defer {
             isInTransactionBlock = false
+            pendingBegin = []
             participant?.transactionEnded(committed: committed)
         }
         let result: T
@@ -61,7 +66,8 @@ extension PostgreSQLConnection {
         notices.reset()
         do throws(PostgreSQLError) {
             if before.isEmpty && after.isEmpty {
-                try execute("COMMIT")
+                // A body that sent nothing left nothing to commit, and its BEGIN is not sent.
+                if pendingBegin.isEmpty { try execute("COMMIT") }
             } else {
                 try commit(after: before, then: after)
             }
@@ -128,6 +134,8 @@ extension PostgreSQLConnection {
     /// Rolls back after `body` failed; on a lost session there is nothing to roll back (the server
     /// ended the transaction with the session), and the next command outside may re-open it.
     private func rollbackAfterFailure() {
+        // A BEGIN never sent opened nothing to roll back.
+        pendingBegin = []
         if isConnected {
             if isInTransaction { try? execute("ROLLBACK") }
         } else {

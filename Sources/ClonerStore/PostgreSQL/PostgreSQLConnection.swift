@@ -45,6 +45,9 @@ package final class PostgreSQLConnection {
     let cancelGate = PostgreSQLCancelGate()
     /// Set while `transaction(_:readOnly:participant:_:)` runs its body.
     var isInTransactionBlock = false
+    /// The open transaction's BEGIN while it has not been sent: it goes out with the
+    /// transaction's first command, in that command's round trip (`withPendingBegin`).
+    var pendingBegin: [PipelinedStatement] = []
     /// Commands sent to the server since the session opened (each `execute`, `query` and
     /// `cachedQuery` once), read by `countingCommands` for tests that prove a bulk operation's
     /// round trips do not grow with its size.
@@ -177,7 +180,10 @@ package final class PostgreSQLConnection {
     /// readers do not decode — use `query` for rows.
     package func execute(_ sql: String) throws(PostgreSQLError) {
         try prepareForCommand(sql)
-        let result = PQexec(handle, sql)
+        // The simple protocol runs a string of statements in order: a pending BEGIN goes first.
+        let begin = pendingBegin.map { $0.sql + "; " }.joined()
+        pendingBegin = []
+        let result = PQexec(handle, begin + sql)
         _ = try check(result, sql: sql)
     }
 
@@ -185,6 +191,7 @@ package final class PostgreSQLConnection {
     /// statement: for dynamic SQL that would only bloat the cache.
     @discardableResult
     package func query(_ sql: String, _ values: [PostgreSQLValue] = []) throws(PostgreSQLError) -> PostgreSQLResult {
+        if !pendingBegin.isEmpty { return try withPendingBegin(PipelinedStatement(sql, values, isPrepared: false)) }
         try prepareForCommand(sql)
         let parameters = try PostgreSQLParameters(values)
         let result = parameters.withUnsafeArguments { types, values, lengths, formats in
@@ -203,6 +210,7 @@ package final class PostgreSQLConnection {
     /// result type") once a migration adds a column.
     @discardableResult
     package func cachedQuery(_ sql: String, _ values: [PostgreSQLValue] = []) throws(PostgreSQLError) -> PostgreSQLResult {
+        if !pendingBegin.isEmpty { return try withPendingBegin(PipelinedStatement(sql, values, isPrepared: true)) }
         try prepareForCommand(sql)
         let parameters = try PostgreSQLParameters(values)
         let key = PreparedStatementKey(sql: sql, types: parameters.types)
@@ -234,6 +242,12 @@ package final class PostgreSQLConnection {
     /// The number of statements in the prepared-statement cache (for tests and metrics).
     package var cachedStatementCount: Int { preparedStatements.count }
 
+    /// A transaction's first command, sent in one pipeline after its pending BEGIN: the
+    /// transaction starts without a round trip of its own.
+    private func withPendingBegin(_ statement: PipelinedStatement) throws(PostgreSQLError) -> PostgreSQLResult {
+        try pipeline([statement])[0].get()
+    }
+
     // MARK: - errors
 
     /// Before each command: re-opens a session lost while idle (outside any transaction), and
@@ -243,7 +257,9 @@ package final class PostgreSQLConnection {
         commandsSent += 1
         roundTrips += 1
         guard PQstatus(handle) != CONNECTION_OK || isBroken else { return }
-        guard wasIdleAfterLastCommand, !isInTransactionBlock else {
+        // A transaction whose BEGIN has not gone out has nothing on the server yet: a session
+        // lost while idle is re-opened for it as for a command outside any transaction.
+        guard wasIdleAfterLastCommand, !isInTransactionBlock || !pendingBegin.isEmpty else {
             throw PostgreSQLError(
                 kind: .connection, code: .connectionFailure,
                 message: "the connection was lost inside a transaction, which the server rolled back",

@@ -161,4 +161,54 @@ struct PostgreSQLPipelineTests {
         // Outside a transaction the session goes on.
         #expect(try connection.cachedQuery("SELECT 3::int8")[0].int64(0) == 3)
     }
+
+    /// A transaction's BEGIN goes out with its first command, whichever kind it is: a one-query
+    /// transaction is two round trips (the query, the COMMIT), and one that sends nothing is none.
+    @Test func theBeginTravelsWithTheFirstCommand() throws {
+        let connection = try PostgreSQLFixtures.connection()
+        try connection.execute("CREATE TABLE t (id int8 PRIMARY KEY)")
+        let firsts: [(String, (PostgreSQLConnection) throws -> Void)] = [
+            ("cachedQuery", { try $0.cachedQuery("INSERT INTO t VALUES ($1)", [.int8(1)]) }),
+            ("query", { try $0.query("INSERT INTO t VALUES ($1)", [.int8(2)]) }),
+            ("execute", { try $0.execute("INSERT INTO t VALUES (3)") }),
+            ("pipeline", { _ = try $0.pipeline([.init("INSERT INTO t VALUES ($1)", [.int8(4)], isPrepared: true)]) }),
+        ]
+        for (kind, first) in firsts {
+            let (_, roundTrips) = try connection.countingRoundTrips {
+                try connection.transaction {
+                    try first(connection)
+                    // The BEGIN went out: what follows is inside the transaction.
+                    #expect(connection.isInTransaction, "\(kind)")
+                }
+            }
+            #expect(roundTrips == 2, "\(kind): \(roundTrips) round trips")
+        }
+        #expect(try connection.query("SELECT count(*) FROM t")[0].int64(0) == 4, "all four committed")
+        // A failed first command rolls back what it began: nothing stays open on the session.
+        #expect(throws: PostgreSQLError.self) { try connection.transaction { try connection.cachedQuery("INSERT INTO t VALUES ($1)", [.int8(1)]) } }
+        #expect(!connection.isInTransaction)
+        let (_, idle) = try connection.countingRoundTrips { try connection.transaction(.repeatableRead, readOnly: true) {} }
+        #expect(idle == 0, "a transaction that sent nothing sent no BEGIN or COMMIT")
+        #expect(try connection.transaction(.repeatableRead, readOnly: true) { try connection.query("SELECT count(*) FROM t")[0].int64(0) } == 4)
+    }
+
+    /// A session lost while idle fails the next transaction at its first command, which carries
+    /// the BEGIN: a lost node with nothing written (not an unknown outcome), which the store's
+    /// write runs again on another session.
+    @Test func aSessionLostWhileIdleFailsTheFirstCommandAsNothingWritten() throws {
+        let database = try PostgreSQLFixtures.database()
+        let connection = try PostgreSQLFixtures.connect(database)
+        let admin = try PostgreSQLFixtures.connect(database)
+        try connection.execute("CREATE TABLE t (id int8 PRIMARY KEY)")
+        let pid = connection.backendPID
+        #expect(try admin.query("SELECT pg_terminate_backend($1::int4)", [.int8(Int64(pid))])[0].bool(0))
+        try PostgreSQLFixtures.waitUntilGone(backend: pid, socket: PostgreSQLFixtures.socket(of: connection), admin: admin)
+        #expect {
+            try connection.transaction { try connection.cachedQuery("INSERT INTO t VALUES ($1)", [.int8(1)]) }
+        } throws: { error in
+            guard let error = error as? PostgreSQLError else { return false }
+            return error.isNodeLost && !error.outcomeUnknown
+        }
+        #expect(try admin.query("SELECT count(*) FROM t")[0].int64(0) == 0)
+    }
 }
