@@ -36,28 +36,30 @@ extension SQLStoreContext {
 
     /// `fetchRecords` but for the binary values the rows did not read (`StoredRecords.unreadBinaries`):
     /// the rows by position (no dictionary per row), one query for them (`= ?` for one `_id`)
-    /// plus one per relationship stored elsewhere (`addRelated`).
+    /// plus one per relationship stored elsewhere, all asked together (`forEachRow(of:)`: one
+    /// round trip on PostgreSQL), since the related rows are asked by the same `_id`s.
     func readRecords(entity name: String, ids: [Int64]) throws -> StoredRecords {
         let reads = recordReads(name)
-        var records = StoredRecords(entity: reads.entity, capacity: ids.count)
-        guard !ids.isEmpty else { return records }
-        if ids.count == 1 {
-            try forEachRow(reads.byID, arguments: [.integer(ids[0])]) { row in
-                records.appendRecord(row, from: 0, ownToOnes: reads.ownToOnes, blobColumns: reads.blobColumns, clonedFrom: reads.clonedFromColumn)
-            }
-            try addRelated(reads, to: &records)
-            return records
-        }
-        var byID: [Int64: Int] = [:]
-        byID.reserveCapacity(ids.count)
         var unordered = StoredRecords(entity: reads.entity, capacity: ids.count)
-        try forEachRow(reads.byIDs, arguments: [.ids(ids)]) { row in
-            byID[row.int64(0)] = unordered.count
+        guard !ids.isEmpty else { return unordered }
+        let one = ids.count == 1
+        var byID: [Int64: Int] = [:]
+        if !one { byID.reserveCapacity(ids.count) }
+        let arguments: [SQLArgument] = one ? [.integer(ids[0])] : [.ids(ids)]
+        var related = SQLRelatedRows(reads)
+        try forEachRow(of: [(one ? reads.byID : reads.byIDs, arguments)] + reads.related.map { (one ? $0.forOne : $0.forMany, arguments) }) {
+            query, row in
+            guard query == 0 else {
+                return related.add(row, of: query - 1, to: &unordered) { one ? 0 : byID[$0] }
+            }
+            if !one { byID[row.int64(0)] = unordered.count }
             unordered.appendRecord(row, from: 0, ownToOnes: reads.ownToOnes, blobColumns: reads.blobColumns, clonedFrom: reads.clonedFromColumn)
         }
-        try addRelated(reads, to: &unordered)
+        related.finish(into: &unordered) { one ? 0 : byID[$0] }
+        guard !one else { return unordered }
         // Back into the order of `ids`, missing ones left out (a repeated id repeated, as
         // `fetchObjects` does).
+        var records = StoredRecords(entity: reads.entity, capacity: ids.count)
         for id in ids {
             guard let index = byID[id] else { continue }
             records.appendRecord(index, of: unordered)
@@ -66,7 +68,7 @@ extension SQLStoreContext {
     }
 
     /// Fills in the relationships stored outside the records' rows: one statement per relationship
-    /// for all of `records`.
+    /// for all of `records`, asked together.
     func addRelated(_ reads: SQLRecordReads, to records: inout StoredRecords) throws {
         guard records.count > 0, !reads.related.isEmpty else { return }
         var indexByID: [Int64: Int] = [:]
@@ -75,30 +77,12 @@ extension SQLStoreContext {
             for (index, id) in records.ids.enumerated() { indexByID[id] = index }
         }
         let one = records.count == 1
-        for related in reads.related {
-            // Rows come grouped by source: each group's list is set once.
-            var source: Int64?
-            var list: [Int64] = []
-            var places: [Int64] = []
-            func flush() {
-                guard let source, let index = one ? 0 : indexByID[source] else { return }
-                records.setRelationship(related.isToMany ? .toMany(list) : .toOne(list.first), record: index, relationship: related.relationship)
-                if related.readsPlaces { records.setPlaces(places, record: index, relationship: related.relationship) }
-            }
-            let arguments: [SQLArgument] = one ? [.integer(records.ids[0])] : [.ids(records.ids)]
-            try forEachRow(one ? related.forOne : related.forMany, arguments: arguments) { row in
-                let id = row.int64(0)
-                if id != source {
-                    flush()
-                    source = id
-                    list = []
-                    places = []
-                }
-                list.append(row.int64(1))
-                if related.readsPlaces { places.append(row.optionalInt64(2) ?? .min) }
-            }
-            flush()
+        let arguments: [SQLArgument] = one ? [.integer(records.ids[0])] : [.ids(records.ids)]
+        var related = SQLRelatedRows(reads)
+        try forEachRow(of: reads.related.map { (one ? $0.forOne : $0.forMany, arguments) }) { query, row in
+            related.add(row, of: query, to: &records) { one ? 0 : indexByID[$0] }
         }
+        related.finish(into: &records) { one ? 0 : indexByID[$0] }
     }
 
     func textBytes(entity name: String, ids: [Int64]) throws -> [Int] {

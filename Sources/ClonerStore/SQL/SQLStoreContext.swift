@@ -62,6 +62,10 @@ protocol SQLStoreContext: StoreContext, ChangeSetWriter {
     var readStatements: SQLReadStatements { get }
     /// Runs one of them (by its slot where the backend keeps one).
     func forEachRow(_ query: SQLRecordReads.Query, arguments: [SQLArgument], _ body: (Connection.Row) throws -> Void) throws
+    /// Runs several of them, in order, each row to `body` with its query's index. None depends on
+    /// another's rows, so a backend may send them together: by default one after the other;
+    /// PostgreSQL in one pipeline, one round trip for all.
+    func forEachRow(of queries: [(SQLRecordReads.Query, [SQLArgument])], _ body: (Int, Connection.Row) throws -> Void) throws
     /// The bytes of the text in column `column` of `row`, measured where the row holds it,
     /// without copying it (0 for NULL).
     static func textByteCount(_ row: Connection.Row, _ column: Int) -> Int
@@ -69,6 +73,12 @@ protocol SQLStoreContext: StoreContext, ChangeSetWriter {
 
 extension SQLStoreContext {
     typealias Dialect = Connection.Dialect
+
+    func forEachRow(of queries: [(SQLRecordReads.Query, [SQLArgument])], _ body: (Int, Connection.Row) throws -> Void) throws {
+        for (index, (query, arguments)) in queries.enumerated() {
+            try forEachRow(query, arguments: arguments) { try body(index, $0) }
+        }
+    }
 
     /// Which of `ids` exist in `entity`'s table: one query, however many ids.
     func existingIDs(entity: String, ids: [Int64]) throws -> Set<Int64> {

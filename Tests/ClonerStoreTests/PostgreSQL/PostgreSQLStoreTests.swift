@@ -43,6 +43,51 @@ import Testing
         #expect(try store.object("Item", ids[2])?.attributes["done"] == .boolean(false), "the default")
     }
 
+    /// A record and its relationships stored elsewhere are read together: the same lists on both
+    /// stores, for one record and for many (a repeated id repeated), and on PostgreSQL one round
+    /// trip for a record with all its lists.
+    @Test func recordsAndTheirListsReadAlikeAndTogether() throws {
+        var answers: [[String]] = []
+        for kind in StoreBackendKind.available {
+            let place = try StorePlace(kind)
+            let store = try place.open()
+            let ids = try store.save(
+                ChangeSet(inserts: [
+                    StoreFixtures.note("n"),
+                    ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("a")]),
+                    ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("b")]),
+                    ChangeSet.Insert(
+                        entity: "Item", attributes: ["name": .string("i1")],
+                        relationships: ["note": .toOne(.inserted(0)), "tags": .toMany([.inserted(2), .inserted(1)])]),
+                    ChangeSet.Insert(
+                        entity: "Item", attributes: ["name": .string("i2")], relationships: ["note": .toOne(.inserted(0)), "tags": .toMany([.inserted(1)])]),
+                ])
+            ).insertedIDs
+            let (note, tags, items) = (ids[0], [ids[1], ids[2], ids[1]], [ids[4], ids[3]])
+            let (read, roundTrips) = try store.read { context in
+                func lists(_ objects: [StoredObject]) -> [String] {
+                    objects.map { object in
+                        "\(object.id): " + object.relationships.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+                    }
+                }
+                var roundTrips = 0
+                var read: [String] = []
+                if kind == .postgreSQL {
+                    let (object, counted) = try context.postgreSQLConnection.countingRoundTrips { try context.fetchObject(entity: "Note", id: note) }
+                    (read, roundTrips) = (lists([try #require(object)]), counted)
+                } else {
+                    read = lists([try #require(try context.fetchObject(entity: "Note", id: note))])
+                }
+                read += lists(try context.fetchObjects(entity: "Tag", ids: tags)) + lists(try context.fetchObjects(entity: "Item", ids: items))
+                return (read, roundTrips)
+            }
+            #expect(read.count == 6, "\(kind): \(read)")
+            if kind == .postgreSQL { #expect(roundTrips == 1, "a note and its lists: \(roundTrips) round trips") }
+            answers.append(read)
+        }
+        #expect(Set(answers.map { $0.joined(separator: "\n") }).count == 1, "\(answers)")
+    }
+
     /// Strings sort by their bytes and NULLs first ascending / last descending, as SQLite sorts;
     /// a cursor position continues after its place, whatever the backend.
     @Test func orderAndCursorsAgreeAcrossBackends() throws {
