@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# What one request costs on PostgreSQL, per build: round trips to the database and CPU. A
+# throwaway cluster (scripts/bench-cluster.sh); per build, in the order given (name a build twice
+# to alternate: A B B A), a fresh database, a `cloner serve` of that build on it and the sample
+# 5-object note (scripts/bench-small-note.sh). Then per kind of request:
+#   - round trips: libpq's `sendto` calls under `strace -c` over 100 sequential requests (each
+#     round trip sends once, whatever it carries);
+#   - wrk -t2 -c50 for DURATION: req/s, and the CPU per request of Cloner and of the cluster's
+#     backends, from /proc (utime + stime) before and after.
+#
+#   scripts/bench-request-cost.sh BUILD...          KINDS="clone create get" DURATION=5s
+#
+# A BUILD is a folder holding a release `cloner` (say a build before and after a change).
+# Kinds: clone (POST /notes/1/clone), create (POST /tags, a one-row create that reads its record
+# back), get (GET /notes/1). Needs wrk and strace; PG_BINDIR picks the PostgreSQL binaries.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[[ $# -gt 0 ]] || { echo "usage: $0 BUILD..." >&2; exit 2; }
+for tool in wrk strace curl; do
+    command -v "$tool" > /dev/null || { echo "bench-request-cost.sh: needs $tool" >&2; exit 2; }
+done
+kinds=${KINDS:-clone create get}
+duration=${DURATION:-5s}
+port=${CLONER_PORT:-18096}
+
+# shellcheck source=scripts/bench-cluster.sh
+source scripts/bench-cluster.sh
+# shellcheck source=scripts/bench-small-note.sh
+source scripts/bench-small-note.sh
+work=$(mktemp -d /tmp/bench-request-cost.XXXXXX)
+pid=
+cleanup() {
+    if [[ -n "$pid" ]]; then kill "$pid" 2> /dev/null || true; wait "$pid" 2> /dev/null || true; fi
+    rm -rf "$work"
+    stop_bench_cluster
+}
+start_bench_cluster request-cost none
+trap cleanup EXIT
+postmaster=$(head -1 "$cluster/data/postmaster.pid")
+
+cat > "$work/clone.lua" << 'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = "{}"
+LUA
+# Unique tag names: a prefix per run (wrk's argument), a number per thread and a counter.
+cat > "$work/create.lua" << 'LUA'
+local threads = 0
+function setup(thread) thread:set("tid", threads); threads = threads + 1 end
+function init(args) prefix = args[1]; counter = 0 end
+function request()
+    counter = counter + 1
+    return wrk.format("POST", "/tags", { ["Content-Type"] = "application/json" },
+        '{"name": "' .. prefix .. "-" .. tid .. "-" .. counter .. '"}')
+end
+LUA
+echo 'wrk.method = "GET"' > "$work/get.lua"
+
+base="http://127.0.0.1:$port"
+one_request() { # kind number
+    case $1 in
+        clone) curl -fsS -o /dev/null -X POST "$base/notes/1/clone" -H 'Content-Type: application/json' -d '{}' ;;
+        create) curl -fsS -o /dev/null -X POST "$base/tags" -H 'Content-Type: application/json' -d "{\"name\": \"seq-$2\"}" ;;
+        get) curl -fsS -o /dev/null "$base/notes/1" ;;
+    esac
+}
+path_of() { case $1 in clone) echo /notes/1/clone ;; create) echo /tags ;; get) echo /notes/1 ;; esac; }
+ticks() { # summed utime + stime of the pids given
+    local total=0
+    for p in "$@"; do
+        if [[ -r /proc/$p/stat ]]; then total=$((total + $(awk '{ print $14 + $15 }' "/proc/$p/stat"))); fi
+    done
+    echo "$total"
+}
+hertz=$(getconf CLK_TCK)
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf "%-24s %-7s %12s %10s %12s %14s\n" build request "round trips" "req/s" "Cloner µs" "database µs"
+run=0
+for build in "$@"; do
+    run=$((run + 1))
+    "${as_postgres[@]}" "$bindir/psql" -h "$cluster" -U postgres -d postgres -qc "CREATE DATABASE cost$run" > /dev/null
+    CLONER_HTTP_MAX_CONNECTIONS_PER_CLIENT=4096 CLONER_MAX_CONCURRENT_CLONES=100 \
+        "$build/cloner" serve --port "$port" --database "$(bench_cluster_uri "cost$run")" --model config/model.json \
+        > /dev/null 2> "$work/cloner.err" &
+    pid=$!
+    wait_for_cloner "$port"
+    seed_small_note "$port"
+    for kind in $kinds; do
+        for i in $(seq 1 20); do one_request "$kind" "warm-$run-$i"; done
+        strace -f -p "$pid" -e trace=sendto -c -o "$work/strace.txt" 2> /dev/null &
+        tracer=$!
+        sleep 0.5
+        for i in $(seq 1 100); do one_request "$kind" "trace-$run-$i"; done
+        kill -INT "$tracer"
+        wait "$tracer" || true
+        sends=$(awk '$NF == "sendto" { print $4 }' "$work/strace.txt")
+        wrk -t2 -c50 -d2s -s "$work/$kind.lua" "$base$(path_of "$kind")" -- "warm$run" > /dev/null
+        backends=$(pgrep -P "$postmaster" | tr '\n' ' ')
+        cloner_before=$(ticks "$pid")
+        # shellcheck disable=SC2086 # one pid a word
+        database_before=$(ticks $backends)
+        wrk -t2 -c50 -d"$duration" -s "$work/$kind.lua" "$base$(path_of "$kind")" -- "run$run" > "$work/wrk.txt"
+        cloner_after=$(ticks "$pid")
+        # shellcheck disable=SC2086
+        database_after=$(ticks $backends)
+        if grep -q "Non-2xx" "$work/wrk.txt"; then echo "$kind: $(grep "Non-2xx" "$work/wrk.txt")" >&2; exit 1; fi
+        requests=$(awk '/requests in/ { print $1 }' "$work/wrk.txt")
+        rate=$(awk '/^Requests\/sec:/ { print $2 }' "$work/wrk.txt")
+        printf "%-24s %-7s %12s %10.0f %12d %14d\n" "$(basename "$build")" "$kind" "$(awk -v s="${sends:-0}" 'BEGIN { printf "%.1f", s / 100 }')" \
+            "$rate" $(((cloner_after - cloner_before) * 1000000 / hertz / requests)) \
+            $(((database_after - database_before) * 1000000 / hertz / requests))
+    done
+    kill "$pid"
+    wait "$pid" 2> /dev/null || true
+    pid=
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
