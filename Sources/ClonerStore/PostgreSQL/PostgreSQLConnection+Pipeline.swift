@@ -152,6 +152,19 @@ extension PostgreSQLConnection {
         return sentUnread
     }
 
+    /// Sends `statements` as `pipeline`'s `unread` ones go, without waiting for anything: their
+    /// results are read before the session's next command (`settleAfterCommit`). For what ends a
+    /// transaction whose outcome changes nothing the caller answers (a read-only COMMIT).
+    func sendWithoutWaiting(_ statements: [AfterCommitStatement]) throws(PostgreSQLError) {
+        guard let first = statements.first else { return }
+        try prepareForCommand(first.statement.sql)
+        roundTrips -= 1
+        commandsSent -= 1
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionFailure(sql: first.statement.sql) }
+        unsettledAfterCommit = try send(unread: statements)
+        wasIdleAfterLastCommand = true
+    }
+
     /// Reads one result per item sent, then the sync point's: each statement's outcome (nil for
     /// one never sent) and the first error met.
     private func readOutcomes(

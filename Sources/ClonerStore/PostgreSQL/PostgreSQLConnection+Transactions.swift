@@ -66,8 +66,14 @@ extension PostgreSQLConnection {
         notices.reset()
         do throws(PostgreSQLError) {
             if before.isEmpty && after.isEmpty {
-                // A body that sent nothing left nothing to commit, and its BEGIN is not sent.
-                if pendingBegin.isEmpty { try execute("COMMIT") }
+                // A body that sent nothing left nothing to commit, and its BEGIN is not sent. A
+                // read's COMMIT changes nothing it read: it goes out and is answered with the
+                // session's next command, not waited for.
+                if pendingBegin.isEmpty, readOnly {
+                    try sendWithoutWaiting([(PipelinedStatement("COMMIT", [], isPrepared: false), {})])
+                } else if pendingBegin.isEmpty {
+                    try execute("COMMIT")
+                }
             } else {
                 try commit(after: before, then: after)
             }

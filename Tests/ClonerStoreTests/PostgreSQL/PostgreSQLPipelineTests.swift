@@ -163,7 +163,8 @@ struct PostgreSQLPipelineTests {
     }
 
     /// A transaction's BEGIN goes out with its first command, whichever kind it is: a one-query
-    /// transaction is two round trips (the query, the COMMIT), and one that sends nothing is none.
+    /// write is two round trips (the query, the COMMIT), a one-query read one, and a transaction
+    /// that sends nothing none.
     @Test func theBeginTravelsWithTheFirstCommand() throws {
         let connection = try PostgreSQLFixtures.connection()
         try connection.execute("CREATE TABLE t (id int8 PRIMARY KEY)")
@@ -189,7 +190,13 @@ struct PostgreSQLPipelineTests {
         #expect(!connection.isInTransaction)
         let (_, idle) = try connection.countingRoundTrips { try connection.transaction(.repeatableRead, readOnly: true) {} }
         #expect(idle == 0, "a transaction that sent nothing sent no BEGIN or COMMIT")
-        #expect(try connection.transaction(.repeatableRead, readOnly: true) { try connection.query("SELECT count(*) FROM t")[0].int64(0) } == 4)
+        // A read waits for its statements only: its COMMIT is answered with the next command.
+        let (count, reading) = try connection.countingRoundTrips {
+            try connection.transaction(.repeatableRead, readOnly: true) { try connection.query("SELECT count(*) FROM t")[0].int64(0) }
+        }
+        #expect(count == 4 && reading == 1, "\(reading) round trips for a one-query read")
+        #expect(try connection.query("SELECT count(*) FROM t")[0].int64(0) == 4)
+        #expect(!connection.isInTransaction)
     }
 
     /// A session lost while idle fails the next transaction at its first command, which carries
