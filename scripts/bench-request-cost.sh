@@ -5,10 +5,15 @@
 # 5-object note (scripts/bench-small-note.sh). Then per kind of request:
 #   - round trips: libpq's `sendto` calls under `strace -c` over 100 sequential requests (each
 #     round trip sends once, whatever it carries);
-#   - wrk -t2 -c50 for DURATION: req/s, and the CPU per request of Cloner and of the cluster's
-#     backends, from /proc (utime + stime) before and after.
+#   - wrk -t2 -c50 for DURATION: req/s, the median latency, and the CPU per request of Cloner and
+#     of the cluster's backends, from /proc (utime + stime) before and after.
 #
 #   scripts/bench-request-cost.sh BUILD...          KINDS="clone create get" DURATION=5s
+#   DELAY_MS=1 scripts/bench-request-cost.sh BUILD...
+#
+# DELAY_MS puts a database that far away: Cloner reaches it over TCP through a proxy (python3)
+# that hands each chunk on DELAY_MS/2 later in each direction, and wrk runs one client, so the
+# latency column shows what the round trips cost (the CPU columns then leave the proxy out).
 #
 # A BUILD is a folder holding a release `cloner` (say a build before and after a change).
 # Kinds: clone (POST /notes/1/clone), create (POST /tags, a one-row create that reads its record
@@ -31,12 +36,45 @@ work=$(mktemp -d /tmp/bench-request-cost.XXXXXX)
 pid=
 cleanup() {
     if [[ -n "$pid" ]]; then kill "$pid" 2> /dev/null || true; wait "$pid" 2> /dev/null || true; fi
+    if [[ -n "${proxy:-}" ]]; then kill "$proxy" 2> /dev/null || true; fi
     rm -rf "$work"
     stop_bench_cluster
 }
 start_bench_cluster request-cost none
 trap cleanup EXIT
 postmaster=$(head -1 "$cluster/data/postmaster.pid")
+delay=${DELAY_MS:-}
+clients=(-t2 -c50)
+if [[ -n "$delay" ]]; then
+    cat > "$work/delay.py" << 'PY'
+import asyncio, sys
+port, path, delay = int(sys.argv[1]), sys.argv[2], float(sys.argv[3]) / 2000.0
+
+async def pump(reader, writer):
+    loop = asyncio.get_running_loop()
+    while data := await reader.read(65536):
+        loop.call_later(delay, writer.write, data)  # in order: every chunk waits as long
+    await asyncio.sleep(2 * delay)
+    writer.close()
+
+async def connection(client_reader, client_writer):
+    server_reader, server_writer = await asyncio.open_unix_connection(path)
+    await asyncio.gather(pump(client_reader, server_writer), pump(server_reader, client_writer), return_exceptions=True)
+
+async def main():
+    async with await asyncio.start_server(connection, "127.0.0.1", port) as server:
+        await server.serve_forever()
+
+asyncio.run(main())
+PY
+    proxy_port=$((port + 100))
+    python3 "$work/delay.py" "$proxy_port" "$cluster/.s.PGSQL.5432" "$delay" &
+    proxy=$!
+    clients=(-t1 -c1)
+fi
+database_uri() { # database
+    if [[ -n "$delay" ]]; then echo "postgresql://postgres@127.0.0.1:$proxy_port/$1?sslmode=disable"; else bench_cluster_uri "$1"; fi
+}
 
 cat > "$work/clone.lua" << 'LUA'
 wrk.method = "POST"
@@ -75,13 +113,13 @@ ticks() { # summed utime + stime of the pids given
 hertz=$(getconf CLK_TCK)
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-24s %-7s %12s %10s %12s %14s\n" build request "round trips" "req/s" "Cloner µs" "database µs"
+printf "%-24s %-7s %12s %10s %12s %12s %14s\n" build request "round trips" "req/s" "p50 latency" "Cloner µs" "database µs"
 run=0
 for build in "$@"; do
     run=$((run + 1))
     "${as_postgres[@]}" "$bindir/psql" -h "$cluster" -U postgres -d postgres -qc "CREATE DATABASE cost$run" > /dev/null
     CLONER_HTTP_MAX_CONNECTIONS_PER_CLIENT=4096 CLONER_MAX_CONCURRENT_CLONES=100 \
-        "$build/cloner" serve --port "$port" --database "$(bench_cluster_uri "cost$run")" --model config/model.json \
+        "$build/cloner" serve --port "$port" --database "$(database_uri "cost$run")" --model config/model.json \
         > /dev/null 2> "$work/cloner.err" &
     pid=$!
     wait_for_cloner "$port"
@@ -95,20 +133,21 @@ for build in "$@"; do
         kill -INT "$tracer"
         wait "$tracer" || true
         sends=$(awk '$NF == "sendto" { print $4 }' "$work/strace.txt")
-        wrk -t2 -c50 -d2s -s "$work/$kind.lua" "$base$(path_of "$kind")" -- "warm$run" > /dev/null
+        wrk "${clients[@]}" -d2s -s "$work/$kind.lua" "$base$(path_of "$kind")" -- "warm$run" > /dev/null
         backends=$(pgrep -P "$postmaster" | tr '\n' ' ')
         cloner_before=$(ticks "$pid")
         # shellcheck disable=SC2086 # one pid a word
         database_before=$(ticks $backends)
-        wrk -t2 -c50 -d"$duration" -s "$work/$kind.lua" "$base$(path_of "$kind")" -- "run$run" > "$work/wrk.txt"
+        wrk "${clients[@]}" -d"$duration" --latency -s "$work/$kind.lua" "$base$(path_of "$kind")" -- "run$run" > "$work/wrk.txt"
         cloner_after=$(ticks "$pid")
         # shellcheck disable=SC2086
         database_after=$(ticks $backends)
         if grep -q "Non-2xx" "$work/wrk.txt"; then echo "$kind: $(grep "Non-2xx" "$work/wrk.txt")" >&2; exit 1; fi
         requests=$(awk '/requests in/ { print $1 }' "$work/wrk.txt")
         rate=$(awk '/^Requests\/sec:/ { print $2 }' "$work/wrk.txt")
-        printf "%-24s %-7s %12s %10.0f %12d %14d\n" "$(basename "$build")" "$kind" "$(awk -v s="${sends:-0}" 'BEGIN { printf "%.1f", s / 100 }')" \
-            "$rate" $(((cloner_after - cloner_before) * 1000000 / hertz / requests)) \
+        median=$(awk '$1 == "50%" { print $2 }' "$work/wrk.txt")
+        printf "%-24s %-7s %12s %10.0f %12s %12d %14d\n" "$(basename "$build")" "$kind" "$(awk -v s="${sends:-0}" 'BEGIN { printf "%.1f", s / 100 }')" \
+            "$rate" "$median" $(((cloner_after - cloner_before) * 1000000 / hertz / requests)) \
             $(((database_after - database_before) * 1000000 / hertz / requests))
     done
     kill "$pid"
