@@ -76,23 +76,7 @@ database_uri() { # database
     if [[ -n "$delay" ]]; then echo "postgresql://postgres@127.0.0.1:$proxy_port/$1?sslmode=disable"; else bench_cluster_uri "$1"; fi
 }
 
-cat > "$work/clone.lua" << 'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = "{}"
-LUA
-# Unique tag names: a prefix per run (wrk's argument), a number per thread and a counter.
-cat > "$work/create.lua" << 'LUA'
-local threads = 0
-function setup(thread) thread:set("tid", threads); threads = threads + 1 end
-function init(args) prefix = args[1]; counter = 0 end
-function request()
-    counter = counter + 1
-    return wrk.format("POST", "/tags", { ["Content-Type"] = "application/json" },
-        '{"name": "' .. prefix .. "-" .. tid .. "-" .. counter .. '"}')
-end
-LUA
-echo 'wrk.method = "GET"' > "$work/get.lua"
+write_wrk_scripts "$work"
 
 base="http://127.0.0.1:$port"
 one_request() { # kind number
@@ -103,6 +87,7 @@ one_request() { # kind number
     esac
 }
 path_of() { case $1 in clone) echo /notes/1/clone ;; create) echo /tags ;; get) echo /notes/1 ;; esac; }
+script_of() { case $1 in create) echo tags ;; *) echo "$1" ;; esac; }
 ticks() { # summed utime + stime of the pids given
     local total=0
     for p in "$@"; do
@@ -133,12 +118,12 @@ for build in "$@"; do
         kill -INT "$tracer"
         wait "$tracer" || true
         sends=$(awk '$NF == "sendto" { print $4 }' "$work/strace.txt")
-        wrk "${clients[@]}" -d2s -s "$work/$kind.lua" "$base$(path_of "$kind")" -- "warm$run" > /dev/null
+        wrk "${clients[@]}" -d2s -s "$work/$(script_of "$kind").lua" "$base$(path_of "$kind")" -- "warm$run" > /dev/null
         backends=$(pgrep -P "$postmaster" | tr '\n' ' ')
         cloner_before=$(ticks "$pid")
         # shellcheck disable=SC2086 # one pid a word
         database_before=$(ticks $backends)
-        wrk "${clients[@]}" -d"$duration" --latency -s "$work/$kind.lua" "$base$(path_of "$kind")" -- "run$run" > "$work/wrk.txt"
+        wrk "${clients[@]}" -d"$duration" --latency -s "$work/$(script_of "$kind").lua" "$base$(path_of "$kind")" -- "run$run" > "$work/wrk.txt"
         cloner_after=$(ticks "$pid")
         # shellcheck disable=SC2086
         database_after=$(ticks $backends)

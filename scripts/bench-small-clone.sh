@@ -61,28 +61,7 @@ seed_small_note "$port"
 base="http://127.0.0.1:$port"
 echo "one clone: $(curl -fsS -X POST "$base/notes/1/clone" -H 'Content-Type: application/json' -d '{}')" >&2
 
-# Unique tag names: a prefix per run (wrk's argument), a number per thread and a counter.
-cat > "$work/tags.lua" <<'LUA'
-local threads = 0
-function setup(thread)
-    thread:set("tid", threads)
-    threads = threads + 1
-end
-function init(args)
-    prefix = args[1]
-    counter = 0
-end
-function request()
-    counter = counter + 1
-    return wrk.format("POST", "/tags", { ["Content-Type"] = "application/json" },
-        '{"name": "' .. prefix .. "-" .. tid .. "-" .. counter .. '"}')
-end
-LUA
-cat > "$work/clone.lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = "{}"
-LUA
+write_wrk_scripts "$work"
 
 run() { # name lua path prefix -> req/s on stdout
     local out="$work/wrk-$1-$4.txt"

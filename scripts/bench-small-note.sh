@@ -4,6 +4,8 @@
 #
 #   wait_for_cloner PORT        # polls /healthz, up to 10 s
 #   seed_small_note PORT        # the tag, the note and the memo (note 1, tag 1)
+#   write_wrk_scripts DIR       # DIR/clone.lua (POST {}), DIR/tags.lua (POST /tags, unique
+#                               # names from wrk's argument), DIR/get.lua
 
 wait_for_cloner() {
     for _ in $(seq 1 100); do
@@ -22,4 +24,30 @@ seed_small_note() {
         "createDate": "2026-11-21T10:00:00Z", "items": [{"name": "milk"}, {"name": "eggs"}]}'
     curl "${json[@]}" -X POST "$base/memos" -d '{"text": "buy today", "createDate": "2026-11-21T10:05:00Z", "note": 1,
         "tags": [1], "attachments": [{"image": "aGVsbG8="}]}'
+}
+
+write_wrk_scripts() {
+    cat > "$1/clone.lua" << 'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = "{}"
+LUA
+    # Unique tag names: a prefix per run (wrk's argument), a number per thread and a counter.
+    cat > "$1/tags.lua" << 'LUA'
+local threads = 0
+function setup(thread)
+    thread:set("tid", threads)
+    threads = threads + 1
+end
+function init(args)
+    prefix = args[1]
+    counter = 0
+end
+function request()
+    counter = counter + 1
+    return wrk.format("POST", "/tags", { ["Content-Type"] = "application/json" },
+        '{"name": "' .. prefix .. "-" .. tid .. "-" .. counter .. '"}')
+end
+LUA
+    echo 'wrk.method = "GET"' > "$1/get.lua"
 }
