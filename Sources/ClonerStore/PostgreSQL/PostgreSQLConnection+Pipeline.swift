@@ -81,11 +81,12 @@ extension PostgreSQLConnection {
     /// or an execution.
     private enum Sent {
         case prepare(Int, PreparedStatementKey)
-        case execute(Int)
+        /// With the statement's key when it runs prepared.
+        case execute(Int, PreparedStatementKey?)
 
         var index: Int {
             switch self {
-            case .prepare(let index, _), .execute(let index): index
+            case .prepare(let index, _), .execute(let index, _): index
             }
         }
     }
@@ -98,8 +99,10 @@ extension PostgreSQLConnection {
             let parameters: PostgreSQLParameters
             do { parameters = try PostgreSQLParameters(statement.values) } catch { return (sent, error) }
             var ok: Int32
+            var preparedKey: PreparedStatementKey?
             if statement.isPrepared {
                 let key = PreparedStatementKey(sql: statement.sql, types: parameters.types)
+                preparedKey = key
                 let name: String
                 if let cached = preparedStatements[key] {
                     name = cached
@@ -122,7 +125,7 @@ extension PostgreSQLConnection {
                 }
             }
             guard ok == 1 else { return (sent, connectionFailure(sql: statement.sql)) }
-            sent.append(.execute(index))
+            sent.append(.execute(index, preparedKey))
             // The server keeps results until its buffer fills or the sync point: a Flush after
             // the statement sends its result as soon as it is done, for `answered` to hear.
             if reportsEach, PQsendFlushRequest(handle) != 1 { return (sent, connectionFailure(sql: statement.sql)) }
@@ -198,7 +201,9 @@ extension PostgreSQLConnection {
                     preparedStatements[key] = nil
                     outcomes[index] = outcome
                 }
-            case .execute:
+            case .execute(_, let key):
+                // The server lost the statement (DISCARD ALL from a pooler): prepared again next time.
+                if case .failure(let error) = outcome, error.code == .invalidSQLStatementName, let key { preparedStatements[key] = nil }
                 if outcomes[index] == nil { outcomes[index] = outcome }
                 if case .success = outcome { answered?(index) }
             }

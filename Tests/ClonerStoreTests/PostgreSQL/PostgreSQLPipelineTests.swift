@@ -218,4 +218,18 @@ struct PostgreSQLPipelineTests {
         }
         #expect(try admin.query("SELECT count(*) FROM t")[0].int64(0) == 0)
     }
+
+    /// A prepared statement the server lost (`DISCARD ALL` from a pooler) fails once, also as a
+    /// transaction's first statement, which goes out in a pipeline behind the BEGIN: it is
+    /// forgotten, and prepared again by the next call.
+    @Test func aStatementTheServerLostIsPreparedAgain() throws {
+        let connection = try PostgreSQLFixtures.connection()
+        let sql = "SELECT $1::int8 + 1"
+        #expect(try connection.cachedQuery(sql, [.int8(1)])[0].int64(0) == 2)
+        try connection.execute("DEALLOCATE ALL")
+        #expect {
+            try connection.transaction { try connection.cachedQuery(sql, [.int8(2)]) }
+        } throws: { ($0 as? PostgreSQLError)?.code == .invalidSQLStatementName }
+        #expect(try connection.transaction { try connection.cachedQuery(sql, [.int8(3)])[0].int64(0) } == 4)
+    }
 }
