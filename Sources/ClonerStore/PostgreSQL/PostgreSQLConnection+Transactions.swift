@@ -33,7 +33,6 @@ extension PostgreSQLConnection {
         // The BEGIN goes out with the body's first command, in its round trip (`pendingBegin`). A
         // write commits at the durability the server is configured for, whatever the session
         // chose for what it does outside transactions (`PostgreSQLCloneSession.workTablesDDL`).
-        settleAfterCommit()
         pendingBegin = [PipelinedStatement("BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : ""), [], isPrepared: false)]
         if !readOnly { pendingBegin.append(PipelinedStatement("SET LOCAL synchronous_commit TO DEFAULT", [], isPrepared: false)) }
         commandsSent += 1
