@@ -13,7 +13,7 @@
 #
 # DELAY_MS puts a database that far away: Cloner reaches it over TCP through a proxy (python3)
 # that hands each chunk on DELAY_MS/2 later in each direction, and wrk runs one client, so the
-# latency column shows what the round trips cost (the CPU columns then leave the proxy out).
+# latency column shows what the round trips cost (the CPU columns are then left empty).
 #
 # A BUILD is a folder holding a release `cloner` (say a build before and after a change).
 # Kinds: clone (POST /notes/1/clone), create (POST /tags, a one-row create that reads its record
@@ -131,9 +131,14 @@ for build in "$@"; do
         requests=$(awk '/requests in/ { print $1 }' "$work/wrk.txt")
         rate=$(awk '/^Requests\/sec:/ { print $2 }' "$work/wrk.txt")
         median=$(awk '$1 == "50%" { print $2 }' "$work/wrk.txt")
-        printf "%-24s %-7s %12s %10.0f %12s %12d %14d\n" "$(basename "$build")" "$kind" "$(awk -v s="${sends:-0}" 'BEGIN { printf "%.1f", s / 100 }')" \
-            "$rate" "$median" $(((cloner_after - cloner_before) * 1000000 / hertz / requests)) \
-            $(((database_after - database_before) * 1000000 / hertz / requests))
+        # One client a round trip away makes too few requests for whole clock ticks to say much.
+        cloner_cpu=- database_cpu=-
+        if [[ -z "$delay" ]]; then
+            cloner_cpu=$(((cloner_after - cloner_before) * 1000000 / hertz / requests))
+            database_cpu=$(((database_after - database_before) * 1000000 / hertz / requests))
+        fi
+        printf "%-24s %-7s %12s %10.0f %12s %12s %14s\n" "$(basename "$build")" "$kind" "$(awk -v s="${sends:-0}" 'BEGIN { printf "%.1f", s / 100 }')" \
+            "$rate" "$median" "$cloner_cpu" "$database_cpu"
     done
     kill "$pid"
     wait "$pid" 2> /dev/null || true
