@@ -160,9 +160,8 @@ extension PostgreSQLConnection {
     /// transaction whose outcome changes nothing the caller answers (a read-only COMMIT).
     func sendWithoutWaiting(_ statements: [AfterCommitStatement]) throws(PostgreSQLError) {
         guard let first = statements.first else { return }
-        try prepareForCommand(first.statement.sql)
-        roundTrips -= 1
-        commandsSent -= 1
+        // Counted as they are sent (`send(unread:)`): nothing waits for them here.
+        try prepareForCommand(first.statement.sql, waitsForAnswer: false)
         guard PQenterPipelineMode(handle) == 1 else { throw connectionFailure(sql: first.statement.sql) }
         unsettledAfterCommit = try send(unread: statements)
         wasIdleAfterLastCommand = true

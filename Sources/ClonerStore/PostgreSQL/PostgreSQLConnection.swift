@@ -251,11 +251,14 @@ package final class PostgreSQLConnection {
     // MARK: - errors
 
     /// Before each command: re-opens a session lost while idle (outside any transaction), and
-    /// refuses to run on a session lost inside a transaction.
-    func prepareForCommand(_ sql: String) throws(PostgreSQLError) {
+    /// refuses to run on a session lost inside a transaction; counts the command and, where the
+    /// caller waits for its answer, the round trip.
+    func prepareForCommand(_ sql: String, waitsForAnswer: Bool = true) throws(PostgreSQLError) {
         settleAfterCommit()
-        commandsSent += 1
-        roundTrips += 1
+        if waitsForAnswer {
+            commandsSent += 1
+            roundTrips += 1
+        }
         guard PQstatus(handle) != CONNECTION_OK || isBroken else { return }
         // A transaction whose BEGIN has not gone out has nothing on the server yet: a session
         // lost while idle is re-opened for it as for a command outside any transaction.

@@ -157,10 +157,7 @@ extension PostgreSQLStoreContext {
                 if case .ids(let ids) = argument { sent + 8 * ids.count } else { sent + 16 }
             }
         }
-        guard queries.count > 1, bytes <= Self.pipelinedReadBytes else {
-            for (index, (query, arguments)) in queries.enumerated() { try forEachRow(query, arguments: arguments) { try body(index, $0) } }
-            return
-        }
+        guard queries.count > 1, bytes <= Self.pipelinedReadBytes else { return try forEachRowInTurn(of: queries, body) }
         let outcomes = try connection.pipeline(
             queries.map { .init($0.0.sql, $0.1.map(PostgreSQLValue.init), isPrepared: true) })
         for (index, outcome) in outcomes.enumerated() {

@@ -75,6 +75,12 @@ extension SQLStoreContext {
     typealias Dialect = Connection.Dialect
 
     func forEachRow(of queries: [(SQLRecordReads.Query, [SQLArgument])], _ body: (Int, Connection.Row) throws -> Void) throws {
+        try forEachRowInTurn(of: queries, body)
+    }
+
+    /// `forEachRow(of:)` one query after the other: the default, and a backend's way for a
+    /// batch it will not send together.
+    func forEachRowInTurn(of queries: [(SQLRecordReads.Query, [SQLArgument])], _ body: (Int, Connection.Row) throws -> Void) throws {
         for (index, (query, arguments)) in queries.enumerated() {
             try forEachRow(query, arguments: arguments) { try body(index, $0) }
         }
