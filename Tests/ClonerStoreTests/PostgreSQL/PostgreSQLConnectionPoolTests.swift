@@ -13,8 +13,7 @@ struct PostgreSQLConnectionPoolTests {
             #expect(try connection.cachedQuery("SELECT $1::int8", [.int8(7)])[0].int64(0) == 7)
             return (connection.backendPID, PostgreSQLFixtures.socket(of: connection))
         }
-        #expect(try admin.query("SELECT pg_terminate_backend($1::int4)", [.int8(Int64(firstPID))])[0].bool(0))
-        try PostgreSQLFixtures.waitUntilGone(backend: firstPID, socket: firstSocket, admin: admin)
+        try PostgreSQLFixtures.terminate(backend: firstPID, socket: firstSocket, admin: admin)
 
         let (secondPID, value) = try pool.withConnection { connection in
             // The prepared statement died with the session: it is prepared again.
@@ -36,8 +35,7 @@ struct PostgreSQLConnectionPoolTests {
         #expect {
             try connection.transaction {
                 try connection.query("INSERT INTO t VALUES (1)")
-                _ = try admin.query("SELECT pg_terminate_backend($1::int4)", [.int8(Int64(pid))])
-                try PostgreSQLFixtures.waitUntilGone(backend: pid, socket: PostgreSQLFixtures.socket(of: connection), admin: admin)
+                try PostgreSQLFixtures.terminate(backend: pid, socket: PostgreSQLFixtures.socket(of: connection), admin: admin)
                 try connection.query("INSERT INTO t VALUES (2)")
             }
         } throws: { error in

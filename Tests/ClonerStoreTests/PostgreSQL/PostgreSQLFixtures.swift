@@ -24,6 +24,13 @@ enum PostgreSQLFixtures {
         PQsocket(connection.handle)
     }
 
+    /// Ends backend `pid` from `admin` (`pg_terminate_backend`) and waits until it is gone
+    /// (`waitUntilGone`): a session lost as a server restart or a network loss loses it.
+    static func terminate(backend pid: Int32, socket: Int32, admin: PostgreSQLConnection) throws {
+        #expect(try admin.query("SELECT pg_terminate_backend($1::int4)", [.int8(Int64(pid))])[0].bool(0), "backend \(pid) ended")
+        try waitUntilGone(backend: pid, socket: socket, admin: admin)
+    }
+
     /// Polls until the server no longer lists backend `pid` (after `pg_terminate_backend`) and
     /// has closed its end of `socket`, the session's socket at the client (`socket(of:)`): the
     /// entry goes a moment before the process closes its socket.

@@ -208,8 +208,7 @@ struct PostgreSQLPipelineTests {
         let admin = try PostgreSQLFixtures.connect(database)
         try connection.execute("CREATE TABLE t (id int8 PRIMARY KEY)")
         let pid = connection.backendPID
-        #expect(try admin.query("SELECT pg_terminate_backend($1::int4)", [.int8(Int64(pid))])[0].bool(0))
-        try PostgreSQLFixtures.waitUntilGone(backend: pid, socket: PostgreSQLFixtures.socket(of: connection), admin: admin)
+        try PostgreSQLFixtures.terminate(backend: pid, socket: PostgreSQLFixtures.socket(of: connection), admin: admin)
         #expect {
             try connection.transaction { try connection.cachedQuery("INSERT INTO t VALUES ($1)", [.int8(1)]) }
         } throws: { error in
