@@ -48,11 +48,14 @@ extension PostgreSQLConnection {
         guard let first = statements.first else { return [] }
         try prepareForCommand(first.sql)
         commandsSent += statements.count - 1
-        // A pending BEGIN goes first; the caller hears of its own statements only, each by its
-        // own index (a failed BEGIN is every statement's outcome, as any first failure is).
-        let begun = pendingBegin.count
-        let statements = pendingBegin + statements
+        // A pending BEGIN and pending writes go first; the caller hears of its own statements
+        // only, each by its own index (a failed BEGIN or write is every statement's outcome, as
+        // any first failure is).
+        let begun = pendingBegin.count + pendingWrites.count
+        let statements = pendingBegin + pendingWrites + statements
         pendingBegin = []
+        pendingWrites = []
+        pendingWritesSize = 0
         let answered = answered.map { answered in { (index: Int) in if index >= begun { answered(index - begun) } } }
         guard PQenterPipelineMode(handle) == 1 else { throw connectionFailure(sql: first.sql) }
         let (sent, failure) = send(statements, reportsEach: answered != nil)
@@ -165,6 +168,40 @@ extension PostgreSQLConnection {
         guard PQenterPipelineMode(handle) == 1 else { throw connectionFailure(sql: first.statement.sql) }
         unsettledAfterCommit = try send(unread: statements)
         wasIdleAfterLastCommand = true
+    }
+
+    /// Runs a write of the open transaction whose answer the caller does not need (an INSERT of
+    /// new rows): it goes out ahead of the session's next command, at the latest the COMMIT, in
+    /// that command's round trip, prepared. Its failure is the transaction's, thrown by that
+    /// command as a failed BEGIN's is; a write the caller never reached the COMMIT after is never
+    /// sent. Writes that would take more than `pendingWriteBytes` ahead of a command go out now,
+    /// with this one, and are waited for.
+    package func performBeforeNextCommand(_ sql: String, values: [PostgreSQLValue]) throws(PostgreSQLError) {
+        precondition(isInTransactionBlock, "a write sent with the next command outside a transaction on \(redactedURI)")
+        let size = values.reduce(sql.utf8.count + 16) { $0 + $1.approximateSize }
+        guard pendingWritesSize + size <= Self.pendingWriteBytes else {
+            _ = try cachedQuery(sql, values)
+            return
+        }
+        commandsSent += 1
+        pendingWrites.append(PipelinedStatement(sql, values, isPrepared: true))
+        pendingWritesSize += size
+    }
+
+    /// The most pending writes send ahead of a command (`performBeforeNextCommand`): with the
+    /// reads a pipeline carries (`PostgreSQLStoreContext.pipelinedReadBytes`), still far under any
+    /// socket buffer, which all of it must fit before the first answer is read in blocking mode.
+    static let pendingWriteBytes = 16 * 1024
+
+    /// Sends the pending writes (and BEGIN) on their own and waits for them: for a command that
+    /// cannot carry them (`execute`'s simple protocol has no parameters).
+    func sendPendingWrites() throws(PostgreSQLError) {
+        guard !pendingWrites.isEmpty else { return }
+        let writes = pendingWrites
+        pendingWrites = []
+        pendingWritesSize = 0
+        commandsSent -= writes.count
+        for outcome in try pipeline(writes) { _ = try outcome.get() }
     }
 
     /// Reads one result per item sent, then the sync point's: each statement's outcome (nil for

@@ -41,6 +41,8 @@ extension PostgreSQLConnection {
         defer {
             isInTransactionBlock = false
             pendingBegin = []
+            pendingWrites = []
+            pendingWritesSize = 0
             participant?.transactionEnded(committed: committed)
         }
         let result: T
@@ -64,7 +66,8 @@ extension PostgreSQLConnection {
         defer { cancelGate.setCommitting(false) }
         notices.reset()
         do throws(PostgreSQLError) {
-            if before.isEmpty && after.isEmpty {
+            // Writes still pending go out with the COMMIT, ahead of it in its pipeline.
+            if before.isEmpty && after.isEmpty && pendingWrites.isEmpty {
                 // A body that sent nothing left nothing to commit, and its BEGIN is not sent. A
                 // read's COMMIT changes nothing it read: it goes out and is answered with the
                 // session's next command, not waited for.
@@ -139,8 +142,10 @@ extension PostgreSQLConnection {
     /// Rolls back after `body` failed; on a lost session there is nothing to roll back (the server
     /// ended the transaction with the session), and the next command outside may re-open it.
     private func rollbackAfterFailure() {
-        // A BEGIN never sent opened nothing to roll back.
+        // A BEGIN never sent opened nothing to roll back; writes never sent wrote nothing.
         pendingBegin = []
+        pendingWrites = []
+        pendingWritesSize = 0
         if isConnected {
             if isInTransaction { try? execute("ROLLBACK") }
         } else {

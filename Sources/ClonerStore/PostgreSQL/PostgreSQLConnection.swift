@@ -48,6 +48,13 @@ package final class PostgreSQLConnection {
     /// The open transaction's BEGIN while it has not been sent: it goes out with the
     /// transaction's first command, in that command's round trip (`withPendingBegin`).
     var pendingBegin: [PipelinedStatement] = []
+    /// Writes inside the open transaction whose answers no one waits for, not yet sent: they go
+    /// out after the pending BEGIN, ahead of the next command (at the latest the COMMIT), in its
+    /// round trip (`performBeforeNextCommand`).
+    var pendingWrites: [PipelinedStatement] = []
+    /// The bytes of `pendingWrites`, kept under `pendingWriteBytes` so what goes out ahead of a
+    /// command fits the socket buffers.
+    var pendingWritesSize = 0
     /// Commands sent to the server since the session opened (each `execute`, `query` and
     /// `cachedQuery` once), read by `countingCommands` for tests that prove a bulk operation's
     /// round trips do not grow with its size.
@@ -179,6 +186,8 @@ package final class PostgreSQLConnection {
     /// BEGIN). Returns nothing: rows of the simple protocol come in text format, which the row
     /// readers do not decode — use `query` for rows.
     package func execute(_ sql: String) throws(PostgreSQLError) {
+        // Pending writes carry parameters, which the simple protocol cannot: they go first on their own.
+        try sendPendingWrites()
         try prepareForCommand(sql)
         // The simple protocol runs a string of statements in order: a pending BEGIN goes first.
         let begin = pendingBegin.map { $0.sql + "; " }.joined()
@@ -191,7 +200,7 @@ package final class PostgreSQLConnection {
     /// statement: for dynamic SQL that would only bloat the cache.
     @discardableResult
     package func query(_ sql: String, _ values: [PostgreSQLValue] = []) throws(PostgreSQLError) -> PostgreSQLResult {
-        if !pendingBegin.isEmpty { return try withPendingBegin(PipelinedStatement(sql, values, isPrepared: false)) }
+        if !pendingBegin.isEmpty || !pendingWrites.isEmpty { return try withPendingBegin(PipelinedStatement(sql, values, isPrepared: false)) }
         try prepareForCommand(sql)
         let parameters = try PostgreSQLParameters(values)
         let result = parameters.withUnsafeArguments { types, values, lengths, formats in
@@ -210,7 +219,7 @@ package final class PostgreSQLConnection {
     /// result type") once a migration adds a column.
     @discardableResult
     package func cachedQuery(_ sql: String, _ values: [PostgreSQLValue] = []) throws(PostgreSQLError) -> PostgreSQLResult {
-        if !pendingBegin.isEmpty { return try withPendingBegin(PipelinedStatement(sql, values, isPrepared: true)) }
+        if !pendingBegin.isEmpty || !pendingWrites.isEmpty { return try withPendingBegin(PipelinedStatement(sql, values, isPrepared: true)) }
         try prepareForCommand(sql)
         let parameters = try PostgreSQLParameters(values)
         let key = PreparedStatementKey(sql: sql, types: parameters.types)
@@ -242,8 +251,8 @@ package final class PostgreSQLConnection {
     /// The number of statements in the prepared-statement cache (for tests and metrics).
     package var cachedStatementCount: Int { preparedStatements.count }
 
-    /// A transaction's first command, sent in one pipeline after its pending BEGIN: the
-    /// transaction starts without a round trip of its own.
+    /// A command sent in one pipeline after the transaction's pending BEGIN and writes: the
+    /// transaction starts, and the writes run, without round trips of their own.
     private func withPendingBegin(_ statement: PipelinedStatement) throws(PostgreSQLError) -> PostgreSQLResult {
         try pipeline([statement])[0].get()
     }

@@ -71,13 +71,7 @@ extension PostgreSQLStoreContext {
         types.indices.map { column in .array(element: arrayElement(types[column]), rows.map { $0[column] }) }
     }
 
-    static func approximateBytes(_ value: PostgreSQLValue) -> Int {
-        switch value {
-        case .text(let v), .json(let v): return v.utf8.count + 4
-        case .bytea(let v): return v.count + 4
-        default: return 12
-        }
-    }
+    static func approximateBytes(_ value: PostgreSQLValue) -> Int { value.approximateSize }
 
     func forEachRow(_ sql: String, values: [PostgreSQLValue], _ body: (PostgreSQLRow) throws -> Void) throws {
         try run(sql, values).forEachRow(body)

@@ -44,4 +44,16 @@ package enum PostgreSQLValue: Sendable, Hashable {
     }
 
     package var isNull: Bool { if case .null = self { return true } else { return false } }
+
+    /// About the bytes the value takes on the wire, to size what one statement or pipeline sends.
+    var approximateSize: Int {
+        switch self {
+        case .text(let text), .json(let text), .numeric(let text): text.utf8.count + 4
+        case .bytea(let bytes): bytes.count + 4
+        case .textArray(let texts): texts.reduce(24) { $0 + $1.utf8.count + 4 }
+        case .int8Array(let values): 24 + 12 * values.count
+        case .array(_, let values): values.reduce(24) { $0 + $1.approximateSize }
+        default: 12
+        }
+    }
 }

@@ -15,6 +15,11 @@ protocol SQLConnection: AnyObject {
     /// The same with the backend's own values.
     @discardableResult
     func perform(_ sql: String, values: [Value]) throws -> Int
+    /// Runs an INSERT, UPDATE or DELETE of the open transaction whose count the caller does not
+    /// need. A backend may send it with its next statement, in that one's round trip (PostgreSQL):
+    /// a failure is then thrown by that statement, at the latest by the COMMIT, and fails the
+    /// transaction all the same. SQLite runs it at once.
+    func performBeforeNextCommand(_ sql: String, values: [Value]) throws
     static func value(_ argument: SQLArgument) -> Value
     /// Runs a query and hands each row to `body`; the row is valid only inside the call.
     func forEachRow(_ sql: String, arguments: [SQLArgument], _ body: (Row) throws -> Void) throws
@@ -34,6 +39,8 @@ protocol SQLConnection: AnyObject {
 }
 
 extension SQLConnection {
+    func performBeforeNextCommand(_ sql: String, values: [Value]) throws { try perform(sql, values: values) }
+
     /// The integer in the first column of the first row; nil when there is no row or it is NULL.
     func int64(_ sql: String, arguments: [SQLArgument]) throws -> Int64? {
         var value: Int64?

@@ -199,6 +199,62 @@ struct PostgreSQLPipelineTests {
         #expect(!connection.isInTransaction)
     }
 
+    /// A write no one waits for (a save's new rows) goes out ahead of the next command, in its
+    /// round trip, or with the COMMIT; its failure is that command's, naming the write, and the
+    /// transaction's.
+    @Test func aWriteNoOneWaitsForTravelsWithTheNextCommand() throws {
+        let connection = try PostgreSQLFixtures.connection()
+        try connection.execute("CREATE TABLE t (id int8 PRIMARY KEY, note text)")
+        let insert = "INSERT INTO t (id) VALUES ($1)"
+        let count = { try connection.query("SELECT count(*) FROM t")[0].int64(0) }
+        let (seen, roundTrips) = try connection.countingRoundTrips {
+            try connection.transaction {
+                try connection.performBeforeNextCommand(insert, values: [.int8(1)])
+                return try connection.cachedQuery("SELECT count(*) FROM t")[0].int64(0)
+            }
+        }
+        #expect(seen == 1 && roundTrips == 2, "the read saw \(seen) rows in \(roundTrips) round trips, its COMMIT's included")
+        let (_, atCommit) = try connection.countingRoundTrips {
+            try connection.transaction { try connection.performBeforeNextCommand(insert, values: [.int8(2)]) }
+        }
+        #expect(atCommit == 1, "a write left for the COMMIT: \(atCommit) round trips")
+        // The simple protocol cannot carry it: it goes first, on its own.
+        try connection.transaction {
+            try connection.performBeforeNextCommand(insert, values: [.int8(3)])
+            try connection.execute("SAVEPOINT s")
+        }
+        #expect(try count() == 3)
+        let failsOnTheClash = { (error: any Error) in
+            let error = error as? PostgreSQLError
+            return error?.code == .uniqueViolation && error?.sql == insert
+        }
+        #expect {
+            try connection.transaction {
+                try connection.performBeforeNextCommand(insert, values: [.int8(4)])
+                try connection.performBeforeNextCommand(insert, values: [.int8(1)])
+                _ = try connection.cachedQuery("SELECT 1")
+            }
+        } throws: { failsOnTheClash($0) }
+        #expect {
+            try connection.transaction {
+                try connection.performBeforeNextCommand(insert, values: [.int8(5)])
+                try connection.performBeforeNextCommand(insert, values: [.int8(2)])
+            }
+        } throws: { failsOnTheClash($0) }
+        #expect(try count() == 3, "neither failed transaction left a row")
+        #expect(!connection.isInTransaction)
+        // Past what may wait ahead of a command, a write goes out at once and is waited for.
+        let long = String(repeating: "x", count: PostgreSQLConnection.pendingWriteBytes)
+        let (_, longTrips) = try connection.countingRoundTrips {
+            try connection.transaction {
+                try connection.performBeforeNextCommand("INSERT INTO t (id, note) VALUES ($1, $2)", values: [.int8(6), .text(long)])
+                #expect(connection.pendingWrites.isEmpty)
+            }
+        }
+        #expect(longTrips == 2, "a long write and the COMMIT: \(longTrips) round trips")
+        #expect(try count() == 4)
+    }
+
     /// A session lost while idle fails the next transaction at its first command, which carries
     /// the BEGIN: a lost node with nothing written (not an unknown outcome), which the store's
     /// write runs again on another session.
