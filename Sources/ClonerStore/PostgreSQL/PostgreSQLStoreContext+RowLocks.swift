@@ -5,6 +5,7 @@ import ClonerModel
 /// check, a delete rule or an ordered list's end read from a row another writer may still change
 /// would decide on a stale row. Locking first makes every later read of these rows the last
 /// committed state, held until this transaction ends; a writer reaching the same rows waits.
+/// The locks go out ahead of the save's next statement, in its round trip.
 extension PostgreSQLStoreContext {
     /// How a save holds an object it names.
     enum RowLockMode: Int, Comparable {
@@ -81,6 +82,8 @@ extension PostgreSQLStoreContext {
             }
         }
         let counted = ctes.indices.map { "(SELECT count(*) FROM l\($0))" }.joined(separator: " + ")
-        try run("WITH " + ctes.joined(separator: ", ") + " SELECT " + counted, values)
+        // Nothing waits for the count: the locks go out with the save's next statement, which
+        // then reads the rows locked.
+        try connection.performBeforeNextCommand("WITH " + ctes.joined(separator: ", ") + " SELECT " + counted, values: values)
     }
 }

@@ -11,9 +11,12 @@ extension SQLStoreContext {
 
     /// Inserts `rows` (each one value per column, as stored) into `table`: one statement per
     /// batch of `Dialect.rowsPerInsert` rows or `Dialect.bytesPerInsert` bytes, whichever comes
-    /// first.
+    /// first. Without `waitsForAnswer`, each goes out with the next statement where the backend
+    /// can send it so (`SQLConnection.performBeforeNextCommand`): for a caller that attributes a
+    /// failure to nothing finer than its transaction.
     func insertRows(
-        into table: String, columns: [(name: String, type: AttributeType)], rows: [[Connection.Value]], skippingDuplicates: Bool
+        into table: String, columns: [(name: String, type: AttributeType)], rows: [[Connection.Value]], skippingDuplicates: Bool,
+        waitsForAnswer: Bool = true
     ) throws {
         let names = columns.map { quoted($0.name) }
         let types = columns.map(\.type)
@@ -29,7 +32,12 @@ extension SQLStoreContext {
             }
             let sql = Dialect.insertRows(
                 into: quoted(table), columns: names, types: types, rowCount: end - start, skippingDuplicates: skippingDuplicates)
-            try connection.perform(sql, values: Self.insertArguments(rows[start..<end], types: types))
+            let values = Self.insertArguments(rows[start..<end], types: types)
+            if waitsForAnswer {
+                try connection.perform(sql, values: values)
+            } else {
+                try connection.performBeforeNextCommand(sql, values: values)
+            }
             start = end
         }
     }
@@ -40,12 +48,12 @@ extension SQLStoreContext {
     /// skipped (a join row both sides of a self-inverse pair write).
     func insertRows(
         table: String, columns: [(name: String, type: AttributeType?)], rows: [[AttributeValue]], entity: String,
-        ignoringDuplicates: Bool
+        ignoringDuplicates: Bool, waitsForAnswer: Bool = true
     ) throws {
         guard !rows.isEmpty else { return }
         try insertRows(
             into: table, columns: columns.map { ($0.name, $0.type ?? .integer) }, rows: try storedRows(rows, columns: columns, entity: entity),
-            skippingDuplicates: ignoringDuplicates)
+            skippingDuplicates: ignoringDuplicates, waitsForAnswer: waitsForAnswer)
     }
 
     /// Sets reference or position columns of a row written before (a link that came later).

@@ -60,17 +60,18 @@ extension SQLStoreContext {
             for value in plan.linkValues(of: index, columns: links, parentID: { ids[$0] }) { row.append(value.map(AttributeValue.integer) ?? .null) }
             rows.append(row)
         }
-        try insertRows(table: entity.name, columns: columns, rows: rows, entity: entity.name, ignoringDuplicates: false)
+        // A save's failure is its transaction's: its rows go out with its next statement.
+        try insertRows(table: entity.name, columns: columns, rows: rows, entity: entity.name, ignoringDuplicates: false, waitsForAnswer: false)
     }
 
-    /// Moves the versions of `ids` of `entity` up by one, in one statement.
+    /// Moves the versions of `ids` of `entity` up by one, in one statement, sent with the next.
     func bumpVersions(entity: String, ids: [Int64]) throws {
-        try connection.perform(
-            "UPDATE \(quoted(entity)) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" \(Dialect.among(1))", arguments: [.ids(ids)])
+        try connection.performBeforeNextCommand(
+            "UPDATE \(quoted(entity)) SET \"_version\" = \"_version\" + 1 WHERE \"_id\" \(Dialect.among(1))", values: [Connection.value(.ids(ids))])
     }
 
     /// Writes the given attribute values of one row (checked against the model first) in one
-    /// UPDATE, noting the blobs whose references it replaces.
+    /// UPDATE, sent with the next statement, noting the blobs whose references it replaces.
     func updateRow(_ entity: EntityDescription, id: Int64, _ given: [String: AttributeValue], touched: inout TouchedObjects) throws {
         guard !given.isEmpty else { return }
         let names = given.keys.sorted()
@@ -87,7 +88,7 @@ extension SQLStoreContext {
         let sql =
             "UPDATE \(quoted(entity.name)) SET " + names.enumerated().map { "\(quoted($1)) = \(Dialect.parameter($0 + 1))" }.joined(separator: ", ")
             + " WHERE \"_id\" = \(Dialect.parameter(names.count + 1))"
-        try connection.perform(sql, values: values)
+        try connection.performBeforeNextCommand(sql, values: values)
     }
 
     /// Every required to-one relationship of the new objects is set: one query per relationship

@@ -43,6 +43,53 @@ import Testing
         #expect(try store.object("Item", ids[2])?.attributes["done"] == .boolean(false), "the default")
     }
 
+    /// A save's rows and updates go out with the statement after them: a create or an update read
+    /// back in its transaction is the same on both stores, and on PostgreSQL two round trips
+    /// before the COMMIT (the new ids, or the locks with the versions' read; then the writes with
+    /// the read). A write
+    /// that fails there fails the save as it would have alone, naming the attribute, and leaves
+    /// nothing behind.
+    @Test(arguments: StoreBackendKind.available) func aSavesWritesTravelWithItsReadBack(_ kind: StoreBackendKind) throws {
+        let place = try StorePlace(kind)
+        let store = try place.open()
+        func counted<T>(_ context: any StoreContext, _ body: () throws -> T) rethrows -> (T, Int?) {
+            guard kind == .postgreSQL else { return (try body(), nil) }
+            let (result, roundTrips) = try context.postgreSQLConnection.countingRoundTrips(body)
+            return (result, roundTrips)
+        }
+        let (created, createTrips) = try store.write { context in
+            try counted(context) {
+                let id = try context.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("red")])])).insertedIDs[0]
+                return try context.fetchRecords(entity: "Tag", ids: [id])
+            }
+        }
+        #expect(created.count == 1 && created.versions == [1])
+        let id = created.ids[0]
+        let (updated, updateTrips) = try store.write { context in
+            try counted(context) {
+                _ = try context.save(ChangeSet(updates: [ChangeSet.Update(entity: "Tag", id: id, expectedVersion: 1, attributes: ["name": .string("blue")])]))
+                return try context.fetchRecords(entity: "Tag", ids: [id])
+            }
+        }
+        #expect(updated.versions == [2])
+        #expect(try store.object("Tag", id)?.attributes["name"] == .string("blue"))
+        if kind == .postgreSQL {
+            #expect(createTrips == 2, "a create read back: \(String(describing: createTrips)) round trips before its COMMIT")
+            #expect(updateTrips == 2, "an update read back: \(String(describing: updateTrips)) round trips before its COMMIT")
+        }
+        #expect {
+            try store.write { context in
+                _ = try context.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("green")])]))
+                _ = try context.save(ChangeSet(inserts: [ChangeSet.Insert(entity: "Tag", attributes: ["name": .string("blue")])]))
+                return try context.fetchRecords(entity: "Tag", ids: [id])
+            }
+        } throws: { error in
+            guard case StoreError.uniqueViolation(let entity, let attribute)? = error as? StoreError else { return false }
+            return entity == "Tag" && attribute == "name"
+        }
+        #expect(try store.read { try $0.fetchRecords(entity: "Tag", ids: [1, 2, 3, 4]) }.ids == [id], "the failed save left nothing")
+    }
+
     /// A record and its relationships stored elsewhere are read together: the same lists on both
     /// stores, for one record and for many (a repeated id repeated), and on PostgreSQL one round
     /// trip for a record with all its lists.
