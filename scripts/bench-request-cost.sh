@@ -8,7 +8,7 @@
 #   - wrk -t2 -c50 for DURATION: req/s, the median latency, and the CPU per request of Cloner and
 #     of the cluster's backends, from /proc (utime + stime) before and after.
 #
-#   scripts/bench-request-cost.sh BUILD...          KINDS="clone create get" DURATION=5s
+#   scripts/bench-request-cost.sh BUILD...          KINDS="clone create get update" DURATION=5s
 #   DELAY_MS=1 scripts/bench-request-cost.sh BUILD...
 #
 # DELAY_MS puts a database that far away: Cloner reaches it over TCP through a proxy (python3)
@@ -17,14 +17,15 @@
 #
 # A BUILD is a folder holding a release `cloner` (say a build before and after a change).
 # Kinds: clone (POST /notes/1/clone), create (POST /tags, a one-row create that reads its record
-# back), get (GET /notes/1). Needs wrk and strace; PG_BINDIR picks the PostgreSQL binaries.
+# back), get (GET /notes/1), update (PATCH /tags/1, one row updated and read back: every
+# client on the same row). Needs wrk and strace; PG_BINDIR picks the PostgreSQL binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ $# -gt 0 ]] || { echo "usage: $0 BUILD..." >&2; exit 2; }
 for tool in wrk strace curl; do
     command -v "$tool" > /dev/null || { echo "bench-request-cost.sh: needs $tool" >&2; exit 2; }
 done
-kinds=${KINDS:-clone create get}
+kinds=${KINDS:-clone create get update}
 duration=${DURATION:-5s}
 port=${CLONER_PORT:-18096}
 
@@ -84,9 +85,10 @@ one_request() { # kind number
         clone) curl -fsS -o /dev/null -X POST "$base/notes/1/clone" -H 'Content-Type: application/json' -d '{}' ;;
         create) curl -fsS -o /dev/null -X POST "$base/tags" -H 'Content-Type: application/json' -d "{\"name\": \"seq-$2\"}" ;;
         get) curl -fsS -o /dev/null "$base/notes/1" ;;
+        update) curl -fsS -o /dev/null -X PATCH "$base/tags/1" -H 'Content-Type: application/json' -d "{\"color\": \"c-$2\"}" ;;
     esac
 }
-path_of() { case $1 in clone) echo /notes/1/clone ;; create) echo /tags ;; get) echo /notes/1 ;; esac; }
+path_of() { case $1 in clone) echo /notes/1/clone ;; create) echo /tags ;; get) echo /notes/1 ;; update) echo /tags/1 ;; esac; }
 script_of() { case $1 in create) echo tags ;; *) echo "$1" ;; esac; }
 ticks() { # summed utime + stime of the pids given
     local total=0
