@@ -17,8 +17,8 @@
 #
 # A BUILD is a folder holding a release `cloner` (say a build before and after a change).
 # Kinds: clone (POST /notes/1/clone), create (POST /tags, a one-row create that reads its record
-# back), get (GET /notes/1), update (PATCH /tags/1, one row updated and read back: every
-# client on the same row). Needs wrk and strace; PG_BINDIR picks the PostgreSQL binaries.
+# back), get (GET /notes/1), update (PATCH /notes/1, one row updated and read back with its
+# lists: every client on the same row; tag 1 would read back the memos of every clone). Needs wrk and strace; PG_BINDIR picks the PostgreSQL binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ $# -gt 0 ]] || { echo "usage: $0 BUILD..." >&2; exit 2; }
@@ -85,10 +85,10 @@ one_request() { # kind number
         clone) curl -fsS -o /dev/null -X POST "$base/notes/1/clone" -H 'Content-Type: application/json' -d '{}' ;;
         create) curl -fsS -o /dev/null -X POST "$base/tags" -H 'Content-Type: application/json' -d "{\"name\": \"seq-$2\"}" ;;
         get) curl -fsS -o /dev/null "$base/notes/1" ;;
-        update) curl -fsS -o /dev/null -X PATCH "$base/tags/1" -H 'Content-Type: application/json' -d "{\"color\": \"c-$2\"}" ;;
+        update) curl -fsS -o /dev/null -X PATCH "$base/notes/1" -H 'Content-Type: application/json' -d '{"isPinned": true}' ;;
     esac
 }
-path_of() { case $1 in clone) echo /notes/1/clone ;; create) echo /tags ;; get) echo /notes/1 ;; update) echo /tags/1 ;; esac; }
+path_of() { case $1 in clone) echo /notes/1/clone ;; create) echo /tags ;; get) echo /notes/1 ;; update) echo /notes/1 ;; esac; }
 script_of() { case $1 in create) echo tags ;; *) echo "$1" ;; esac; }
 ticks() { # summed utime + stime of the pids given
     local total=0

@@ -6,7 +6,7 @@
 #   seed_small_note PORT        # the tag, the note and the memo (note 1, tag 1)
 #   write_wrk_scripts DIR       # DIR/clone.lua (POST {}), DIR/tags.lua (POST /tags, unique
 #                               # names from wrk's argument), DIR/get.lua, DIR/update.lua (PATCH
-#                               # a tag's color)
+#                               # note 1: isPinned)
 
 wait_for_cloner() {
     for _ in $(seq 1 100); do
@@ -31,7 +31,7 @@ write_wrk_scripts() {
     cat > "$1/update.lua" << 'LUA'
 wrk.method = "PATCH"
 wrk.headers["Content-Type"] = "application/json"
-wrk.body = "{\"color\": \"blue\"}"
+wrk.body = "{\"isPinned\": true}"
 LUA
     cat > "$1/clone.lua" << 'LUA'
 wrk.method = "POST"
