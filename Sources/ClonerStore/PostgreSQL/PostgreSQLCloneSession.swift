@@ -69,15 +69,6 @@ final class PostgreSQLCloneSession {
         _ = phases.event(.copied(work))
     }
 
-    /// Adds `statement` to the COMMIT's pipeline of the write transaction open on this
-    /// connection, so that what a clone notes beside its copy (its lineage) costs no round trip
-    /// of its own; false outside a write, where the caller runs it itself.
-    func sendWithCommit(_ statement: PostgreSQLConnection.PipelinedStatement) -> Bool {
-        guard phases.isWriting else { return false }
-        _ = phases.event(.copied(CommitWork(beforeCommit: [statement])))
-        return true
-    }
-
     /// How a clone of `smallClone` guards its source on this run.
     func sourceGuard(smallClone: Bool) -> SourceGuard {
         SourceGuard(smallClone: smallClone, attempt: phases.attempt)

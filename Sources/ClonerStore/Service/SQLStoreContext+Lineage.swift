@@ -7,20 +7,17 @@ extension SQLStoreContext {
     private var lineage: String { ServiceTables.quotedLineage }
     private func p(_ n: Int) -> String { Dialect.parameter(n) }
 
+    /// Sent with the transaction's next statement, at the latest its COMMIT, where the backend
+    /// can (`SQLConnection.performBeforeNextCommand`): a small clone keeps its round trips, and a
+    /// failure still fails the transaction, so the copy and its lineage commit together or not at all.
     func recordClones(entity: String, sourceID: Int64, cloneIDs: [Int64], at date: Date) throws {
         guard !cloneIDs.isEmpty else { return }
-        let (sql, arguments) = Self.recordClonesStatement(entity: entity, sourceID: sourceID, cloneIDs: cloneIDs, at: date)
-        try connection.perform(sql, arguments: arguments)
-    }
-
-    /// The one statement that notes a clone's copies (`recordClones`), for a backend that sends
-    /// it its own way (PostgreSQL: with the COMMIT).
-    static func recordClonesStatement(entity: String, sourceID: Int64, cloneIDs: [Int64], at date: Date) -> (String, [SQLArgument]) {
         let sql = """
-            INSERT INTO \(ServiceTables.quotedLineage) (entity, clone_id, source_id, created_at)
-            SELECT \(Dialect.parameter(1)), \(Dialect.listedID), \(Dialect.integer(2)), \(Dialect.parameter(3)) FROM \(Dialect.listed(4))
+            INSERT INTO \(lineage) (entity, clone_id, source_id, created_at)
+            SELECT \(p(1)), \(Dialect.listedID), \(Dialect.integer(2)), \(p(3)) FROM \(Dialect.listed(4))
             """
-        return (sql, [.text(entity), .integer(sourceID), .timestamp(date), .ids(cloneIDs)])
+        let arguments: [SQLArgument] = [.text(entity), .integer(sourceID), .timestamp(date), .ids(cloneIDs)]
+        try connection.performBeforeNextCommand(sql, values: arguments.map(Connection.value))
     }
 
     func clones(entity: String, sourceID: Int64, after position: CloneListPosition?, limit: Int) throws -> [CloneLineage] {
