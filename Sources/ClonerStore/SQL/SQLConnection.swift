@@ -20,6 +20,10 @@ protocol SQLConnection: AnyObject {
     /// a failure is then thrown by that statement, at the latest by the COMMIT, and fails the
     /// transaction all the same. SQLite runs it at once.
     func performBeforeNextCommand(_ sql: String, values: [Value]) throws
+    /// Runs INSERTs, UPDATEs or DELETEs in order, each's count of changed rows in the answer: one
+    /// after the other on SQLite, together where the backend can send them so (PostgreSQL's
+    /// pipeline, one round trip). The first failure is thrown, and fails the transaction.
+    func performInOrder(_ statements: [(sql: String, values: [Value])]) throws -> [Int]
     static func value(_ argument: SQLArgument) -> Value
     /// Runs a query and hands each row to `body`; the row is valid only inside the call.
     func forEachRow(_ sql: String, arguments: [SQLArgument], _ body: (Row) throws -> Void) throws
@@ -40,6 +44,10 @@ protocol SQLConnection: AnyObject {
 
 extension SQLConnection {
     func performBeforeNextCommand(_ sql: String, values: [Value]) throws { try perform(sql, values: values) }
+
+    func performInOrder(_ statements: [(sql: String, values: [Value])]) throws -> [Int] {
+        try statements.map { try perform($0.sql, values: $0.values) }
+    }
 
     /// The integer in the first column of the first row; nil when there is no row or it is NULL.
     func int64(_ sql: String, arguments: [SQLArgument]) throws -> Int64? {

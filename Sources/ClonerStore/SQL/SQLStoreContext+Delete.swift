@@ -23,9 +23,61 @@ extension SQLStoreContext {
             doomed[model.entities[Int(row.int64(0))].name, default: []].append(row.int64(1))
         }
         func ids(_ entity: String) -> SQLArgument { .ids(doomed[entity] ?? []) }
-        let inFirst = Dialect.inList(1), notInSecond = Dialect.notInList(2)
+        let inFirst = Dialect.inList(1)
 
-        // deny: a doomed object still related to something that survives.
+        // Everything the rules decide on is read first, in one batch: the reads do not depend on
+        // one another or on the writes after them (those change only survivors' references).
+        let reads = deleteReads(doomed: doomed)
+        var found = [[Int64]](repeating: [], count: reads.count)
+        try forEachRow(of: reads.enumerated().map { (SQLRecordReads.Query(sql: $1.sql, slot: $0), $1.arguments) }) { index, row in
+            found[index].append(row.int64(0))
+        }
+        for (read, ids) in zip(reads, found) {
+            switch read.kind {
+            case .denied(let source, let relationship):
+                if let blocked = ids.first { throw StoreError.deleteDenied(entity: source, id: blocked, relationship: relationship) }
+            case .referencing(let table, let foreignKey) where !ids.isEmpty:
+                // Survivors that point at doomed objects lose the reference.
+                if foreignKey.isRequired {
+                    throw StoreError.requiredRelationship(entity: table, relationship: foreignKey.relationship ?? foreignKey.column)
+                }
+                let position = foreignKey.positionColumn.map { ", \(quoted($0)) = NULL" } ?? ""
+                try connection.performBeforeNextCommand(
+                    "UPDATE \(quoted(table)) SET \(quoted(foreignKey.column)) = NULL\(position) WHERE \"_id\" \(Dialect.among(1))",
+                    values: [Connection.value(.ids(ids))])
+                touched.insert(table, contentsOf: ids)
+            case .referencing: break
+            case .listing(let entity):
+                // Survivors whose inverse list loses a doomed object.
+                touched.insert(entity, contentsOf: ids)
+            }
+        }
+
+        var deletes: [(entity: String, sql: String, values: [Connection.Value])] = []
+        for doomedEntity in model.entities where doomed[doomedEntity.name] != nil {
+            let binary = schema.binaryAttributes(of: doomedEntity.name)
+            if !binary.isEmpty {
+                touched.droppedBlobs.formUnion(try blobKeys(entity: doomedEntity.name, columns: binary, ids: doomed[doomedEntity.name] ?? []))
+            }
+            deletes.append((doomedEntity.name, "DELETE FROM \(quoted(doomedEntity.name)) WHERE \"_id\" \(inFirst)", [Connection.value(ids(doomedEntity.name))]))
+        }
+        var counts: [String: Int] = [:]
+        for (delete, deleted) in zip(deletes, try connection.performInOrder(deletes.map { ($0.sql, $0.values) })) where deleted > 0 {
+            counts[delete.entity] = deleted
+        }
+        // A deleted clone's lineage goes with it (docs/architecture.md#lineage); a source's stays.
+        try forgetLineage(of: doomed)
+        return counts
+    }
+
+    /// The reads of a delete of `doomed`, in the order its rules apply: `deny` over the whole
+    /// closure, then per reference column its surviving referrers and the survivors the doomed
+    /// rows list, then the join tables' listed survivors. Entities the closure does not reach read
+    /// nothing.
+    private func deleteReads(doomed: [String: [Int64]]) -> [SQLDeleteRead] {
+        func ids(_ entity: String) -> SQLArgument { .ids(doomed[entity] ?? []) }
+        let inFirst = Dialect.inList(1), notInSecond = Dialect.notInList(2)
+        var reads: [SQLDeleteRead] = []
         for source in model.entities where doomed[source.name] != nil {
             for relationship in source.relationships where relationship.deleteRule == .deny {
                 let join = schema.join(for: relationship)
@@ -34,38 +86,29 @@ extension SQLStoreContext {
                     WHERE t.\(quoted(join.sourceColumn)) \(inFirst) AND \(join.nonNullCondition(alias: "t")) \
                     AND t.\(quoted(join.destinationColumn)) \(notInSecond) LIMIT 1
                     """
-                if let blocked = try connection.int64(sql, arguments: [ids(source.name), ids(relationship.destination)]) {
-                    throw StoreError.deleteDenied(entity: source.name, id: blocked, relationship: relationship.name)
-                }
+                reads.append(
+                    .init(
+                        kind: .denied(source: source.name, relationship: relationship.name), sql: sql,
+                        arguments: [ids(source.name), ids(relationship.destination)]))
             }
         }
-
-        // Survivors that point at doomed objects lose the reference; survivors listed by a doomed
-        // object's reference column see their inverse list change.
         for (table, foreignKeys) in schema.foreignKeys.sorted(by: { $0.key < $1.key }) {
             for foreignKey in foreignKeys {
                 let column = quoted(foreignKey.column)
                 if doomed[foreignKey.referencedEntity] != nil {
-                    let survivors = try connection.int64s(
-                        "SELECT \"_id\" FROM \(quoted(table)) WHERE \(column) \(inFirst) AND \"_id\" \(notInSecond)",
-                        arguments: [ids(foreignKey.referencedEntity), ids(table)])
-                    if !survivors.isEmpty {
-                        if foreignKey.isRequired {
-                            throw StoreError.requiredRelationship(entity: table, relationship: foreignKey.relationship ?? foreignKey.column)
-                        }
-                        let position = foreignKey.positionColumn.map { ", \(quoted($0)) = NULL" } ?? ""
-                        try connection.perform(
-                            "UPDATE \(quoted(table)) SET \(column) = NULL\(position) WHERE \"_id\" \(Dialect.among(1))", arguments: [.ids(survivors)])
-                        touched.insert(table, contentsOf: survivors)
-                    }
+                    reads.append(
+                        .init(
+                            kind: .referencing(table: table, foreignKey),
+                            sql: "SELECT \"_id\" FROM \(quoted(table)) WHERE \(column) \(inFirst) AND \"_id\" \(notInSecond)",
+                            arguments: [ids(foreignKey.referencedEntity), ids(table)]))
                 }
                 if foreignKey.inverseRelationship != nil, doomed[table] != nil {
-                    let listed = try connection.int64s(
-                        """
+                    let sql = """
                         SELECT DISTINCT \(column) FROM \(quoted(table)) WHERE "_id" \(inFirst) \
                         AND \(column) IS NOT NULL AND \(column) \(notInSecond)
-                        """, arguments: [ids(table), ids(foreignKey.referencedEntity)])
-                    touched.insert(foreignKey.referencedEntity, contentsOf: listed)
+                        """
+                    reads.append(
+                        .init(kind: .listing(entity: foreignKey.referencedEntity), sql: sql, arguments: [ids(table), ids(foreignKey.referencedEntity)]))
                 }
             }
         }
@@ -76,26 +119,14 @@ extension SQLStoreContext {
                 ("dst", "src", joinTable.destinationEntity, joinTable.sourceEntity, true),
             ]
             for side in sides where side.otherHasList && doomed[side.ownEntity] != nil {
-                let listed = try connection.int64s(
-                    "SELECT DISTINCT \(side.other) FROM \(table) WHERE \(side.own) \(inFirst) AND \(side.other) \(notInSecond)",
-                    arguments: [ids(side.ownEntity), ids(side.otherEntity)])
-                touched.insert(side.otherEntity, contentsOf: listed)
+                reads.append(
+                    .init(
+                        kind: .listing(entity: side.otherEntity),
+                        sql: "SELECT DISTINCT \(side.other) FROM \(table) WHERE \(side.own) \(inFirst) AND \(side.other) \(notInSecond)",
+                        arguments: [ids(side.ownEntity), ids(side.otherEntity)]))
             }
         }
-
-        var counts: [String: Int] = [:]
-        for doomedEntity in model.entities where doomed[doomedEntity.name] != nil {
-            let binary = schema.binaryAttributes(of: doomedEntity.name)
-            if !binary.isEmpty {
-                touched.droppedBlobs.formUnion(try blobKeys(entity: doomedEntity.name, columns: binary, ids: doomed[doomedEntity.name] ?? []))
-            }
-            let deleted = try connection.perform(
-                "DELETE FROM \(quoted(doomedEntity.name)) WHERE \"_id\" \(inFirst)", arguments: [ids(doomedEntity.name)])
-            if deleted > 0 { counts[doomedEntity.name] = deleted }
-        }
-        // A deleted clone's lineage goes with it (docs/architecture.md#lineage); a source's stays.
-        try forgetLineage(of: doomed)
-        return counts
+        return reads
     }
 
     /// The doomed set: the object, and through every `cascade` relationship whatever it reaches.

@@ -63,6 +63,6 @@ extension SQLStoreContext {
             arguments.append(.ids(doomed[entity] ?? []))
             conditions.append("(entity = \(p(arguments.count - 1)) AND clone_id \(Dialect.among(arguments.count)))")
         }
-        try connection.perform("DELETE FROM \(lineage) WHERE " + conditions.joined(separator: " OR "), arguments: arguments)
+        try connection.performBeforeNextCommand("DELETE FROM \(lineage) WHERE " + conditions.joined(separator: " OR "), values: arguments.map(Connection.value))
     }
 }
