@@ -7,6 +7,8 @@ struct SQLDeleteRead {
         case referencing(table: String, ForeignKeyDescription)
         /// Surviving objects of `entity` that list a doomed object (their inverse list changes).
         case listing(entity: String)
+        /// The blob keys doomed rows hold in a binary column (blobs they may leave unreferenced).
+        case blobKeys
     }
     let kind: Kind
     let sql: String

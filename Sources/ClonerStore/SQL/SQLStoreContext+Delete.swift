@@ -30,7 +30,7 @@ extension SQLStoreContext {
         let reads = deleteReads(doomed: doomed)
         var found = [[Int64]](repeating: [], count: reads.count)
         try forEachRow(of: reads.enumerated().map { (SQLRecordReads.Query(sql: $1.sql, slot: $0), $1.arguments) }) { index, row in
-            found[index].append(row.int64(0))
+            if case .blobKeys = reads[index].kind { touched.droppedBlobs.insert(row.data(0)) } else { found[index].append(row.int64(0)) }
         }
         for (read, ids) in zip(reads, found) {
             switch read.kind {
@@ -50,15 +50,12 @@ extension SQLStoreContext {
             case .listing(let entity):
                 // Survivors whose inverse list loses a doomed object.
                 touched.insert(entity, contentsOf: ids)
+            case .blobKeys: break
             }
         }
 
         var deletes: [(entity: String, sql: String, values: [Connection.Value])] = []
         for doomedEntity in model.entities where doomed[doomedEntity.name] != nil {
-            let binary = schema.binaryAttributes(of: doomedEntity.name)
-            if !binary.isEmpty {
-                touched.droppedBlobs.formUnion(try blobKeys(entity: doomedEntity.name, columns: binary, ids: doomed[doomedEntity.name] ?? []))
-            }
             deletes.append((doomedEntity.name, "DELETE FROM \(quoted(doomedEntity.name)) WHERE \"_id\" \(inFirst)", [Connection.value(ids(doomedEntity.name))]))
         }
         var counts: [String: Int] = [:]
@@ -72,8 +69,8 @@ extension SQLStoreContext {
 
     /// The reads of a delete of `doomed`, in the order its rules apply: `deny` over the whole
     /// closure, then per reference column its surviving referrers and the survivors the doomed
-    /// rows list, then the join tables' listed survivors. Entities the closure does not reach read
-    /// nothing.
+    /// rows list, then the join tables' listed survivors, then the blob keys the doomed rows hold.
+    /// Entities the closure does not reach read nothing.
     private func deleteReads(doomed: [String: [Int64]]) -> [SQLDeleteRead] {
         func ids(_ entity: String) -> SQLArgument { .ids(doomed[entity] ?? []) }
         let inFirst = Dialect.inList(1), notInSecond = Dialect.notInList(2)
@@ -124,6 +121,12 @@ extension SQLStoreContext {
                         kind: .listing(entity: side.otherEntity),
                         sql: "SELECT DISTINCT \(side.other) FROM \(table) WHERE \(side.own) \(inFirst) AND \(side.other) \(notInSecond)",
                         arguments: [ids(side.ownEntity), ids(side.otherEntity)]))
+            }
+        }
+        for entity in model.entities where doomed[entity.name] != nil {
+            for column in schema.binaryAttributes(of: entity.name) {
+                let sql = "SELECT DISTINCT \(quoted(column)) FROM \(quoted(entity.name)) WHERE \"_id\" \(inFirst) AND \(quoted(column)) IS NOT NULL"
+                reads.append(.init(kind: .blobKeys, sql: sql, arguments: [ids(entity.name)]))
             }
         }
         return reads
