@@ -18,7 +18,8 @@
 # A BUILD is a folder holding a release `cloner` (say a build before and after a change).
 # Kinds: clone (POST /notes/1/clone), create (POST /tags, a one-row create that reads its record
 # back), get (GET /notes/1), update (PATCH /notes/1, one row updated and read back with its
-# lists: every client on the same row; tag 1 would read back the memos of every clone). Needs wrk and strace; PG_BINDIR picks the PostgreSQL binaries.
+# lists: every client on the same row; tag 1 would read back the memos of every clone), delete
+# (DELETE of a clone of note 1 made for it: round trips only). Needs wrk and strace; PG_BINDIR picks the PostgreSQL binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ $# -gt 0 ]] || { echo "usage: $0 BUILD..." >&2; exit 2; }
@@ -86,7 +87,21 @@ one_request() { # kind number
         create) curl -fsS -o /dev/null -X POST "$base/tags" -H 'Content-Type: application/json' -d "{\"name\": \"seq-$2\"}" ;;
         get) curl -fsS -o /dev/null "$base/notes/1" ;;
         update) curl -fsS -o /dev/null -X PATCH "$base/notes/1" -H 'Content-Type: application/json' -d '{"isPinned": true}' ;;
+        delete)
+            curl -fsS -o /dev/null -X DELETE "$base/notes/${targets[next_target]}"
+            next_target=$((next_target + 1))
+            ;;
     esac
+}
+targets=()
+next_target=0
+make_targets() { # count: clones of note 1 for the deletes to take
+    targets=()
+    next_target=0
+    for _ in $(seq 1 "$1"); do
+        targets+=("$(curl -fsS -X POST "$base/notes/1/clone" -H 'Content-Type: application/json' -d '{}' |
+            grep -o '"clone":{"entity":"Note","id":[0-9]*' | grep -o '[0-9]*$')")
+    done
 }
 path_of() { case $1 in clone) echo /notes/1/clone ;; create) echo /tags ;; get) echo /notes/1 ;; update) echo /notes/1 ;; esac; }
 script_of() { case $1 in create) echo tags ;; *) echo "$1" ;; esac; }
@@ -112,6 +127,7 @@ for build in "$@"; do
     wait_for_cloner "$port"
     seed_small_note "$port"
     for kind in $kinds; do
+        if [[ $kind == delete ]]; then make_targets 120; fi
         for i in $(seq 1 20); do one_request "$kind" "warm-$run-$i"; done
         strace -f -p "$pid" -e trace=sendto -c -o "$work/strace.txt" 2> /dev/null &
         tracer=$!
@@ -120,6 +136,12 @@ for build in "$@"; do
         kill -INT "$tracer"
         wait "$tracer" || true
         sends=$(awk '$NF == "sendto" { print $4 }' "$work/strace.txt")
+        trips=$(awk -v s="${sends:-0}" 'BEGIN { printf "%.1f", s / 100 }')
+        # A delete takes a clone made for it: wrk cannot name a new one each time.
+        if [[ $kind == delete ]]; then
+            printf "%-24s %-7s %12s %10s %12s %12s %14s\n" "$(basename "$build")" "$kind" "$trips" - - - -
+            continue
+        fi
         wrk "${clients[@]}" -d2s -s "$work/$(script_of "$kind").lua" "$base$(path_of "$kind")" -- "warm$run" > /dev/null
         backends=$(pgrep -P "$postmaster" | tr '\n' ' ')
         cloner_before=$(ticks "$pid")
@@ -139,7 +161,7 @@ for build in "$@"; do
             cloner_cpu=$(((cloner_after - cloner_before) * 1000000 / hertz / requests))
             database_cpu=$(((database_after - database_before) * 1000000 / hertz / requests))
         fi
-        printf "%-24s %-7s %12s %10.0f %12s %12s %14s\n" "$(basename "$build")" "$kind" "$(awk -v s="${sends:-0}" 'BEGIN { printf "%.1f", s / 100 }')" \
+        printf "%-24s %-7s %12s %10.0f %12s %12s %14s\n" "$(basename "$build")" "$kind" "$trips" \
             "$rate" "$median" "$cloner_cpu" "$database_cpu"
     done
     kill "$pid"
