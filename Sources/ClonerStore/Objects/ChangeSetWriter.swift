@@ -52,17 +52,13 @@ extension ChangeSetWriter {
         }
     }
 
-    /// The entity of the object `delete` names, once it is known to exist at the version the
-    /// delete expects (if it expects one).
-    func deletable(_ delete: ChangeSet.Delete) throws -> EntityDescription {
-        let entity = entity(delete.entity)
-        guard let version = try version(entity: entity.name, id: delete.id) else {
-            throw StoreError.notFound(entity: entity.name, id: delete.id)
-        }
+    /// Throws unless the object `delete` names exists (`version`, read by the caller: nil when
+    /// it does not) at the version the delete expects, if it expects one.
+    func checkDeletable(_ delete: ChangeSet.Delete, version: Int64?) throws {
+        guard let version else { throw StoreError.notFound(entity: delete.entity, id: delete.id) }
         if let expected = delete.expectedVersion, expected != version {
-            throw StoreError.versionConflict(entity: entity.name, id: delete.id, expected: expected, actual: version)
+            throw StoreError.versionConflict(entity: delete.entity, id: delete.id, expected: expected, actual: version)
         }
-        return entity
     }
 
     /// What an insert writes for `attribute`: the given value, else its default, else null where

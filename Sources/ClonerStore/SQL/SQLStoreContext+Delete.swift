@@ -16,12 +16,17 @@ extension SQLStoreContext {
     /// row that no longer exists, so the survivors' stored reference to the deleted object is
     /// cleared like `nullify` (Core Data would leave it dangling; the foreign keys forbid it).
     func deleteObject(_ delete: ChangeSet.Delete, touched: inout TouchedObjects) throws -> [String: Int] {
-        let entity = try deletable(delete)
-
+        // The object's version and the cascade closure from it, read together.
+        let start: [(SQLRecordReads.Query, [SQLArgument])] = [
+            (.init(sql: "SELECT \"_version\" FROM \(quoted(delete.entity)) WHERE \"_id\" = \(Dialect.parameter(1))", slot: 0), [.integer(delete.id)]),
+            (.init(sql: cascadeClosureSQL(), slot: 1), [.integer(Int64(schema.entityTag(delete.entity))), .integer(delete.id)]),
+        ]
+        var version: Int64?
         var doomed: [String: [Int64]] = [:]
-        try connection.forEachRow(cascadeClosureSQL(), arguments: [.integer(Int64(schema.entityTag(entity.name))), .integer(delete.id)]) { row in
-            doomed[model.entities[Int(row.int64(0))].name, default: []].append(row.int64(1))
+        try forEachRow(of: start) { index, row in
+            if index == 0 { version = row.int64(0) } else { doomed[model.entities[Int(row.int64(0))].name, default: []].append(row.int64(1)) }
         }
+        try checkDeletable(delete, version: version)
         func ids(_ entity: String) -> SQLArgument { .ids(doomed[entity] ?? []) }
         let inFirst = Dialect.inList(1)
 
