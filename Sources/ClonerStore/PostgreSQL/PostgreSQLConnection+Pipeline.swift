@@ -13,6 +13,9 @@ extension PostgreSQLConnection {
             self.values = values
             self.isPrepared = isPrepared
         }
+
+        /// About the bytes it takes on the wire, to keep a pipeline within the socket buffers.
+        var approximateSize: Int { values.reduce(sql.utf8.count + 16) { $0 + $1.approximateSize } }
     }
 
     /// A statement sent after a COMMIT, and what to do if it fails: the transaction is committed
@@ -55,7 +58,6 @@ extension PostgreSQLConnection {
         let statements = pendingBegin + pendingWrites + statements
         pendingBegin = []
         pendingWrites = []
-        pendingWritesSize = 0
         let answered = answered.map { answered in { (index: Int) in if index >= begun { answered(index - begun) } } }
         guard PQenterPipelineMode(handle) == 1 else { throw connectionFailure(sql: first.sql) }
         let (sent, failure) = send(statements, reportsEach: answered != nil)
@@ -178,14 +180,13 @@ extension PostgreSQLConnection {
     /// with this one, and are waited for.
     package func performBeforeNextCommand(_ sql: String, values: [PostgreSQLValue]) throws(PostgreSQLError) {
         precondition(isInTransactionBlock, "a write sent with the next command outside a transaction on \(redactedURI)")
-        let size = values.reduce(sql.utf8.count + 16) { $0 + $1.approximateSize }
-        guard pendingWritesSize + size <= Self.pendingWriteBytes else {
+        let write = PipelinedStatement(sql, values, isPrepared: true)
+        guard pendingWrites.reduce(write.approximateSize, { $0 + $1.approximateSize }) <= Self.pendingWriteBytes else {
             _ = try cachedQuery(sql, values)
             return
         }
         commandsSent += 1
-        pendingWrites.append(PipelinedStatement(sql, values, isPrepared: true))
-        pendingWritesSize += size
+        pendingWrites.append(write)
     }
 
     /// The most pending writes send ahead of a command (`performBeforeNextCommand`): with the
@@ -199,7 +200,6 @@ extension PostgreSQLConnection {
         guard !pendingWrites.isEmpty else { return }
         let writes = pendingWrites
         pendingWrites = []
-        pendingWritesSize = 0
         commandsSent -= writes.count
         for outcome in try pipeline(writes) { _ = try outcome.get() }
     }

@@ -16,9 +16,11 @@ extension PostgreSQLConnection: SQLConnection {
     /// In one pipeline while what goes out stays under `pendingWriteBytes` (the connection is in
     /// blocking mode: all of it must fit the socket buffers before the first answer is read).
     func performInOrder(_ statements: [(sql: String, values: [PostgreSQLValue])]) throws -> [Int] {
-        let size = statements.reduce(0) { size, statement in statement.values.reduce(size + statement.sql.utf8.count + 16) { $0 + $1.approximateSize } }
-        guard statements.count > 1, size <= Self.pendingWriteBytes else { return try statements.map { try perform($0.sql, values: $0.values) } }
-        return try pipeline(statements.map { PipelinedStatement($0.sql, $0.values, isPrepared: true) }).map { try $0.get().affectedRows }
+        let pipelined = statements.map { PipelinedStatement($0.sql, $0.values, isPrepared: true) }
+        guard statements.count > 1, pipelined.reduce(0, { $0 + $1.approximateSize }) <= Self.pendingWriteBytes else {
+            return try statements.map { try perform($0.sql, values: $0.values) }
+        }
+        return try pipeline(pipelined).map { try $0.get().affectedRows }
     }
 
     static func value(_ argument: SQLArgument) -> PostgreSQLValue { PostgreSQLValue(argument) }

@@ -42,7 +42,6 @@ extension PostgreSQLConnection {
             isInTransactionBlock = false
             pendingBegin = []
             pendingWrites = []
-            pendingWritesSize = 0
             participant?.transactionEnded(committed: committed)
         }
         let result: T
@@ -145,7 +144,6 @@ extension PostgreSQLConnection {
         // A BEGIN never sent opened nothing to roll back; writes never sent wrote nothing.
         pendingBegin = []
         pendingWrites = []
-        pendingWritesSize = 0
         if isConnected {
             if isInTransaction { try? execute("ROLLBACK") }
         } else {

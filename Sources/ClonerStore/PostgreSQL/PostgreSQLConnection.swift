@@ -52,9 +52,6 @@ package final class PostgreSQLConnection {
     /// out after the pending BEGIN, ahead of the next command (at the latest the COMMIT), in its
     /// round trip (`performBeforeNextCommand`).
     var pendingWrites: [PipelinedStatement] = []
-    /// The bytes of `pendingWrites`, kept under `pendingWriteBytes` so what goes out ahead of a
-    /// command fits the socket buffers.
-    var pendingWritesSize = 0
     /// Commands sent to the server since the session opened (each `execute`, `query` and
     /// `cachedQuery` once), read by `countingCommands` for tests that prove a bulk operation's
     /// round trips do not grow with its size.
