@@ -46,7 +46,7 @@ package final class PostgreSQLConnection {
     /// Set while `transaction(_:readOnly:participant:_:)` runs its body.
     var isInTransactionBlock = false
     /// The open transaction's BEGIN while it has not been sent: it goes out with the
-    /// transaction's first command, in that command's round trip (`withPendingBegin`).
+    /// transaction's first command, in that command's round trip (`withPendingStatements`).
     var pendingBegin: [PipelinedStatement] = []
     /// Writes inside the open transaction whose answers no one waits for, not yet sent: they go
     /// out after the pending BEGIN, ahead of the next command (at the latest the COMMIT), in its
@@ -197,7 +197,7 @@ package final class PostgreSQLConnection {
     /// statement: for dynamic SQL that would only bloat the cache.
     @discardableResult
     package func query(_ sql: String, _ values: [PostgreSQLValue] = []) throws(PostgreSQLError) -> PostgreSQLResult {
-        if !pendingBegin.isEmpty || !pendingWrites.isEmpty { return try withPendingBegin(PipelinedStatement(sql, values, isPrepared: false)) }
+        if !pendingBegin.isEmpty || !pendingWrites.isEmpty { return try withPendingStatements(PipelinedStatement(sql, values, isPrepared: false)) }
         try prepareForCommand(sql)
         let parameters = try PostgreSQLParameters(values)
         let result = parameters.withUnsafeArguments { types, values, lengths, formats in
@@ -216,7 +216,7 @@ package final class PostgreSQLConnection {
     /// result type") once a migration adds a column.
     @discardableResult
     package func cachedQuery(_ sql: String, _ values: [PostgreSQLValue] = []) throws(PostgreSQLError) -> PostgreSQLResult {
-        if !pendingBegin.isEmpty || !pendingWrites.isEmpty { return try withPendingBegin(PipelinedStatement(sql, values, isPrepared: true)) }
+        if !pendingBegin.isEmpty || !pendingWrites.isEmpty { return try withPendingStatements(PipelinedStatement(sql, values, isPrepared: true)) }
         try prepareForCommand(sql)
         let parameters = try PostgreSQLParameters(values)
         let key = PreparedStatementKey(sql: sql, types: parameters.types)
@@ -250,7 +250,7 @@ package final class PostgreSQLConnection {
 
     /// A command sent in one pipeline after the transaction's pending BEGIN and writes: the
     /// transaction starts, and the writes run, without round trips of their own.
-    private func withPendingBegin(_ statement: PipelinedStatement) throws(PostgreSQLError) -> PostgreSQLResult {
+    private func withPendingStatements(_ statement: PipelinedStatement) throws(PostgreSQLError) -> PostgreSQLResult {
         try pipeline([statement])[0].get()
     }
 

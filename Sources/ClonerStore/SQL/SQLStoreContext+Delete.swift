@@ -18,7 +18,7 @@ extension SQLStoreContext {
     func deleteObject(_ delete: ChangeSet.Delete, touched: inout TouchedObjects) throws -> [String: Int] {
         // The object's version and the cascade closure from it, read together.
         let start: [(SQLRecordReads.Query, [SQLArgument])] = [
-            (.init(sql: "SELECT \"_version\" FROM \(quoted(delete.entity)) WHERE \"_id\" = \(Dialect.parameter(1))", slot: 0), [.integer(delete.id)]),
+            (.init(sql: Self.versionSQL(entity: delete.entity), slot: 0), [.integer(delete.id)]),
             (.init(sql: cascadeClosureSQL(), slot: 1), [.integer(Int64(schema.entityTag(delete.entity))), .integer(delete.id)]),
         ]
         var version: Int64?
@@ -130,8 +130,7 @@ extension SQLStoreContext {
         }
         for entity in model.entities where doomed[entity.name] != nil {
             for column in schema.binaryAttributes(of: entity.name) {
-                let sql = "SELECT DISTINCT \(quoted(column)) FROM \(quoted(entity.name)) WHERE \"_id\" \(inFirst) AND \(quoted(column)) IS NOT NULL"
-                reads.append(.init(kind: .blobKeys, sql: sql, arguments: [ids(entity.name)]))
+                reads.append(.init(kind: .blobKeys, sql: Self.blobKeysSQL(entity: entity.name, column: column, match: inFirst), arguments: [ids(entity.name)]))
             }
         }
         return reads

@@ -112,6 +112,9 @@ extension SQLStoreContext {
 
     /// Current version of an object, or nil if it does not exist.
     func version(entity: String, id: Int64) throws -> Int64? {
-        try connection.int64("SELECT \"_version\" FROM \(quoted(entity)) WHERE \"_id\" = \(Dialect.parameter(1))", arguments: [.integer(id)])
+        try connection.int64(Self.versionSQL(entity: entity), arguments: [.integer(id)])
     }
+
+    /// The version of the object of `entity` whose `_id` is the first parameter.
+    static func versionSQL(entity: String) -> String { "SELECT \"_version\" FROM \(quoted(entity)) WHERE \"_id\" = \(Dialect.parameter(1))" }
 }

@@ -102,12 +102,15 @@ extension SQLStoreContext {
             ids.count == 1 ? ("= \(Dialect.parameter(1))", .integer(ids[0])) : (Dialect.among(1), .ids(ids))
         var keys: Set<Data> = []
         for column in columns {
-            try connection.forEachRow(
-                "SELECT DISTINCT \(quoted(column)) FROM \(quoted(entity)) WHERE \"_id\" \(match) AND \(quoted(column)) IS NOT NULL",
-                arguments: [argument]
-            ) { keys.insert($0.data(0)) }
+            try connection.forEachRow(Self.blobKeysSQL(entity: entity, column: column, match: match), arguments: [argument]) { keys.insert($0.data(0)) }
         }
         return keys
+    }
+
+    /// The distinct blob keys `column` of `entity` holds in the rows whose `_id` is `match`
+    /// (`= $1`, or an id list's condition): an update's and a delete's.
+    static func blobKeysSQL(entity: String, column: String, match: String) -> String {
+        "SELECT DISTINCT \(quoted(column)) FROM \(quoted(entity)) WHERE \"_id\" \(match) AND \(quoted(column)) IS NOT NULL"
     }
 }
 
