@@ -12,7 +12,13 @@ struct ImportSlotsServiceTests {
 
     @Test("past maxConcurrentImports an import waits (cloner_imports_waiting) and runs when the holder's client goes", arguments: StoreBackendKind.available)
     func importsWaitTheirTurn(_ backend: StoreBackendKind) async throws {
-        try await TestService.withService(backend: backend, environment: ["CLONER_MAX_CONCURRENT_IMPORTS": "1"]) { service in
+        // The holder stalls mid-body until the test closes it: the body deadlines must not end it
+        // first, however long a loaded machine takes between the steps.
+        let patient = [
+            "CLONER_MAX_CONCURRENT_IMPORTS": "1", "CLONER_HTTP_BODY_TIMEOUT": "600", "CLONER_HTTP_BODY_READ_TIMEOUT": "600",
+            "CLONER_HTTP_BODY_MAX_TIMEOUT": "600",
+        ]
+        try await TestService.withService(backend: backend, environment: patient) { service in
             let client = service.client
             let note = try await client.create("notes", F.note(#""name":"turns""#))
             let noteID = try #require(F.int(note["_id"]))
