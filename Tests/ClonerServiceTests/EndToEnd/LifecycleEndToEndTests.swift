@@ -30,7 +30,9 @@ struct LifecycleEndToEndTests {
     @Test("SIGTERM: stops accepting, /readyz turns 503, in-flight requests and clones complete, exit 0")
     func gracefulDrain() async throws {
         // Generous HTTP timeouts: the half-sent requests below must outlive a loaded machine.
-        let timeouts = ["CLONER_HTTP_HEADER_TIMEOUT": "120", "CLONER_HTTP_BODY_READ_TIMEOUT": "120"]
+        let timeouts = [
+            "CLONER_HTTP_HEADER_TIMEOUT": "120", "CLONER_HTTP_BODY_READ_TIMEOUT": "120", "CLONER_HTTP_BODY_TIMEOUT": "120",
+        ]
         try await ServiceProcess.withService(environment: timeouts, arguments: ["--drain-timeout", "120"]) { service in
             let client = service.client
             // Large enough to still be running when the signal comes (a few hundred ms).
