@@ -34,10 +34,13 @@ extension PostgreSQLConnection {
     /// act on the first thing that went wrong — a failed check of an earlier statement's rows
     /// before a later statement's error. Throws only when the connection itself fails.
     ///
-    /// The connection stays in blocking mode, which libpq allows for pipelines whose statements
-    /// and results fit the socket buffers: callers send a few dozen statements of SQL text and
-    /// small parameters, whose results are counts and command tags, never bulk data (a clone's
-    /// ids to return are read on their own).
+    /// Every statement goes this way, one alone as `query` and `cachedQuery` send it too. The
+    /// connection stays in blocking mode, which libpq allows while the answers to the statements
+    /// sent first fit the socket buffers before the last is sent: a single statement's
+    /// parameters and rows may be of any size (the server answers only once it has read the
+    /// statement whole), and callers keep several together small (`pendingWriteBytes`,
+    /// `PostgreSQLStoreContext.pipelinedReadBytes`; a clone's statements answer counts and
+    /// command tags, its ids to return are read on their own).
     ///
     /// `unread` go out in the same round trip after the sync point, unprepared, each followed by
     /// a sync point of its own, so each runs in a transaction of its own: when every statement before succeeded, their results are left to

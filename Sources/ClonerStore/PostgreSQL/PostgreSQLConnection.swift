@@ -46,7 +46,7 @@ package final class PostgreSQLConnection {
     /// Set while `transaction(_:readOnly:participant:_:)` runs its body.
     var isInTransactionBlock = false
     /// The open transaction's BEGIN while it has not been sent: it goes out with the
-    /// transaction's first command, in that command's round trip (`withPendingStatements`).
+    /// transaction's first command, ahead of it in its pipeline (`pipeline`).
     var pendingBegin: [PipelinedStatement] = []
     /// Writes inside the open transaction whose answers no one waits for, not yet sent: they go
     /// out after the pending BEGIN, ahead of the next command (at the latest the COMMIT), in its
@@ -197,18 +197,12 @@ package final class PostgreSQLConnection {
     /// statement: for dynamic SQL that would only bloat the cache.
     @discardableResult
     package func query(_ sql: String, _ values: [PostgreSQLValue] = []) throws(PostgreSQLError) -> PostgreSQLResult {
-        if !pendingBegin.isEmpty || !pendingWrites.isEmpty { return try withPendingStatements(PipelinedStatement(sql, values, isPrepared: false)) }
-        try prepareForCommand(sql)
-        let parameters = try PostgreSQLParameters(values)
-        let result = parameters.withUnsafeArguments { types, values, lengths, formats in
-            PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
-        }
-        return try check(result, sql: sql)
+        try pipeline([PipelinedStatement(sql, values, isPrepared: false)])[0].get()
     }
 
     /// Runs one statement through a prepared statement kept for the session's lifetime, prepared
-    /// on first use (`PQprepare`) and then only executed (`PQexecPrepared`): the hot paths reuse
-    /// the same SQL, so parsing and planning happen once per connection.
+    /// on first use and then only executed: the hot paths reuse the same SQL, so parsing and
+    /// planning happen once per connection.
     ///
     /// The cache key is the SQL and the parameter types (a NULL leaves its type to the server), so
     /// the same text called with other types gets its own statement rather than a type error.
@@ -216,43 +210,11 @@ package final class PostgreSQLConnection {
     /// result type") once a migration adds a column.
     @discardableResult
     package func cachedQuery(_ sql: String, _ values: [PostgreSQLValue] = []) throws(PostgreSQLError) -> PostgreSQLResult {
-        if !pendingBegin.isEmpty || !pendingWrites.isEmpty { return try withPendingStatements(PipelinedStatement(sql, values, isPrepared: true)) }
-        try prepareForCommand(sql)
-        let parameters = try PostgreSQLParameters(values)
-        let key = PreparedStatementKey(sql: sql, types: parameters.types)
-        let name: String
-        if let cached = preparedStatements[key] {
-            name = cached
-        } else {
-            preparedStatementCounter += 1
-            let candidate = "cloner_\(preparedStatementCounter)"
-            let prepared = key.types.withUnsafeBufferPointer { types in
-                PQprepare(handle, candidate, sql, Int32(types.count), types.baseAddress)
-            }
-            _ = try check(prepared, sql: sql)
-            preparedStatements[key] = candidate
-            name = candidate
-        }
-        let result = parameters.withUnsafeArguments { _, values, lengths, formats in
-            PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
-        }
-        do throws(PostgreSQLError) {
-            return try check(result, sql: sql)
-        } catch  where error.code == .invalidSQLStatementName {
-            // The server lost the statement (DISCARD ALL from a pooler): prepare it again next time.
-            preparedStatements[key] = nil
-            throw error
-        }
+        try pipeline([PipelinedStatement(sql, values, isPrepared: true)])[0].get()
     }
 
     /// The number of statements in the prepared-statement cache (for tests and metrics).
     package var cachedStatementCount: Int { preparedStatements.count }
-
-    /// A command sent in one pipeline after the transaction's pending BEGIN and writes: the
-    /// transaction starts, and the writes run, without round trips of their own.
-    private func withPendingStatements(_ statement: PipelinedStatement) throws(PostgreSQLError) -> PostgreSQLResult {
-        try pipeline([statement])[0].get()
-    }
 
     // MARK: - errors
 
@@ -300,7 +262,10 @@ package final class PostgreSQLConnection {
             guard let value = PQresultErrorField(result, code) else { return nil }
             return PostgreSQLURI.scrub(String(cString: value), secrets: secrets)
         }
-        let lost = !isConnected
+        // A FATAL error ends the session: the server closes it after sending the error, which
+        // libpq may not have read yet when a pipeline's result arrives.
+        let severity = field(cloner_pq_diag_severity_nonlocalized)
+        let lost = !isConnected || severity == "FATAL" || severity == "PANIC"
         let code = field(cloner_pq_diag_sqlstate).map(PostgreSQLError.Code.init(rawValue:))
         lastServerErrorCode = code
         let message = field(cloner_pq_diag_message_primary) ?? lastErrorMessage()
