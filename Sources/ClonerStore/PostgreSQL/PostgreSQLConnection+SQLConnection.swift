@@ -5,10 +5,6 @@ extension PostgreSQLConnection: SQLConnection {
     typealias Dialect = PostgreSQLDialect
 
     /// Through the per-connection prepared statements (`cachedQuery`), as every other store statement.
-    func perform(_ sql: String, arguments: [SQLArgument]) throws -> Int {
-        try cachedQuery(sql, arguments.map(PostgreSQLValue.init)).affectedRows
-    }
-
     func perform(_ sql: String, values: [PostgreSQLValue]) throws -> Int {
         try cachedQuery(sql, values).affectedRows
     }

@@ -11,9 +11,6 @@ protocol SQLConnection: AnyObject {
 
     /// Runs an INSERT, UPDATE or DELETE and returns how many rows it changed.
     @discardableResult
-    func perform(_ sql: String, arguments: [SQLArgument]) throws -> Int
-    /// The same with the backend's own values.
-    @discardableResult
     func perform(_ sql: String, values: [Value]) throws -> Int
     /// Runs an INSERT, UPDATE or DELETE of the open transaction whose count the caller does not
     /// need. A backend may send it with its next statement, in that one's round trip (PostgreSQL):
@@ -43,6 +40,12 @@ protocol SQLConnection: AnyObject {
 }
 
 extension SQLConnection {
+    /// The same with arguments spelled once for every backend.
+    @discardableResult
+    func perform(_ sql: String, arguments: [SQLArgument]) throws -> Int {
+        try perform(sql, values: arguments.map(Self.value))
+    }
+
     func performBeforeNextCommand(_ sql: String, values: [Value]) throws { try perform(sql, values: values) }
 
     func performInOrder(_ statements: [(sql: String, values: [Value])]) throws -> [Int] {

@@ -6,11 +6,6 @@ extension SQLiteConnection: SQLConnection {
     typealias Dialect = SQLiteDialect
 
     /// Through the prepared-statement cache, as every other store statement.
-    func perform(_ sql: String, arguments: [SQLArgument]) throws -> Int {
-        try execute(sql, arguments.map(SQLiteValue.init))
-        return changes
-    }
-
     func perform(_ sql: String, values: [SQLiteValue]) throws -> Int {
         try execute(sql, values)
         return changes
