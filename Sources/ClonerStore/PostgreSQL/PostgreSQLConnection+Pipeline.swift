@@ -18,6 +18,18 @@ extension PostgreSQLConnection {
         var approximateSize: Int { values.reduce(sql.utf8.count + 16) { $0 + $1.approximateSize } }
     }
 
+    /// The most that statements sent together may take (`fitInOnePipeline`): the connection is
+    /// in blocking mode, and a server whose answer to the first statement fills the socket stops
+    /// reading the rest, so all of it must fit the socket buffers before the first answer is
+    /// read. Pending writes and a batch of reads each stay under it, so the two together, in
+    /// one pipeline, stay far under any socket buffer.
+    static let pipelineBytes = 16 * 1024
+
+    /// Whether `statements` may go out together in one pipeline (`pipelineBytes`).
+    static func fitInOnePipeline(_ statements: [PipelinedStatement]) -> Bool {
+        statements.reduce(0) { $0 + $1.approximateSize } <= pipelineBytes
+    }
+
     /// A statement sent after a COMMIT, and what to do if it fails: the transaction is committed
     /// by then, so its failure is not the transaction's.
     package typealias AfterCommitStatement = (statement: PipelinedStatement, ifFailed: () -> Void)
@@ -38,9 +50,9 @@ extension PostgreSQLConnection {
     /// connection stays in blocking mode, which libpq allows while the answers to the statements
     /// sent first fit the socket buffers before the last is sent: a single statement's
     /// parameters and rows may be of any size (the server answers only once it has read the
-    /// statement whole), and callers keep several together small (`pendingWriteBytes`,
-    /// `PostgreSQLStoreContext.pipelinedReadBytes`; a clone's statements answer counts and
-    /// command tags, its ids to return are read on their own).
+    /// statement whole), and callers keep several together small (`fitInOnePipeline`; a
+    /// clone's statements answer counts and command tags, its ids to return are read on their
+    /// own).
     ///
     /// `unread` go out in the same round trip after the sync point, unprepared, each followed by
     /// a sync point of its own, so each runs in a transaction of its own: when every statement before succeeded, their results are left to
@@ -179,23 +191,18 @@ extension PostgreSQLConnection {
     /// new rows): it goes out ahead of the session's next command, at the latest the COMMIT, in
     /// that command's round trip, prepared. Its failure is the transaction's, thrown by that
     /// command as a failed BEGIN's is; a write the caller never reached the COMMIT after is never
-    /// sent. Writes that would take more than `pendingWriteBytes` ahead of a command go out now,
-    /// with this one, and are waited for.
+    /// sent. Writes that would not fit one pipeline ahead of a command (`fitInOnePipeline`) go
+    /// out now, with this one, and are waited for.
     package func performBeforeNextCommand(_ sql: String, values: [PostgreSQLValue]) throws(PostgreSQLError) {
         precondition(isInTransactionBlock, "a write sent with the next command outside a transaction on \(redactedURI)")
         let write = PipelinedStatement(sql, values, isPrepared: true)
-        guard pendingWrites.reduce(write.approximateSize, { $0 + $1.approximateSize }) <= Self.pendingWriteBytes else {
+        guard Self.fitInOnePipeline(pendingWrites + [write]) else {
             _ = try cachedQuery(sql, values)
             return
         }
         commandsSent += 1
         pendingWrites.append(write)
     }
-
-    /// The most pending writes send ahead of a command (`performBeforeNextCommand`): with the
-    /// reads a pipeline carries (`PostgreSQLStoreContext.pipelinedReadBytes`), still far under any
-    /// socket buffer, which all of it must fit before the first answer is read in blocking mode.
-    static let pendingWriteBytes = 16 * 1024
 
     /// Sends the pending writes (and BEGIN) on their own and waits for them: for a command that
     /// cannot carry them (`execute`'s simple protocol has no parameters).

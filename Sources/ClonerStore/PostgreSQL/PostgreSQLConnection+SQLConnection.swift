@@ -9,11 +9,10 @@ extension PostgreSQLConnection: SQLConnection {
         try cachedQuery(sql, values).affectedRows
     }
 
-    /// In one pipeline while what goes out stays under `pendingWriteBytes` (the connection is in
-    /// blocking mode: all of it must fit the socket buffers before the first answer is read).
+    /// In one pipeline while they fit one (`fitInOnePipeline`).
     func performInOrder(_ statements: [(sql: String, values: [PostgreSQLValue])]) throws -> [Int] {
         let pipelined = statements.map { PipelinedStatement($0.sql, $0.values, isPrepared: true) }
-        guard statements.count > 1, pipelined.reduce(0, { $0 + $1.approximateSize }) <= Self.pendingWriteBytes else {
+        guard statements.count > 1, Self.fitInOnePipeline(pipelined) else {
             return try statements.map { try perform($0.sql, values: $0.values) }
         }
         return try pipeline(pipelined).map { try $0.get().affectedRows }

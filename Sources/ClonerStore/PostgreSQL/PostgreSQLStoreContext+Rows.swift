@@ -141,27 +141,16 @@ extension PostgreSQLStoreContext {
         try connection.forEachRow(query.sql, arguments: arguments, body)
     }
 
-    /// In one pipeline, prepared: a record and its related rows in one round trip. Only while
-    /// what goes out is small (`pipelinedReadBytes`): the connection is in blocking mode, and a
-    /// server whose answer to the first query fills the socket stops reading the rest, so all of
-    /// it must fit the socket buffers before the first answer is read. Larger batches go one by one.
+    /// In one pipeline, prepared: a record and its related rows in one round trip, while they fit
+    /// one (`PostgreSQLConnection.fitInOnePipeline`: a record's and its relationships' statements
+    /// with a few hundred ids do). Larger batches go one by one.
     func forEachRow(of queries: [(SQLRecordReads.Query, [SQLArgument])], _ body: (Int, PostgreSQLRow) throws -> Void) throws {
-        let bytes = queries.reduce(0) { sent, query in
-            query.1.reduce(sent + query.0.sql.utf8.count) { sent, argument in
-                if case .ids(let ids) = argument { sent + 8 * ids.count } else { sent + 16 }
-            }
-        }
-        guard queries.count > 1, bytes <= Self.pipelinedReadBytes else { return try forEachRowInTurn(of: queries, body) }
-        let outcomes = try connection.pipeline(
-            queries.map { .init($0.0.sql, $0.1.map(PostgreSQLValue.init), isPrepared: true) })
-        for (index, outcome) in outcomes.enumerated() {
+        let statements = queries.map { PostgreSQLConnection.PipelinedStatement($0.0.sql, $0.1.map(PostgreSQLValue.init), isPrepared: true) }
+        guard queries.count > 1, PostgreSQLConnection.fitInOnePipeline(statements) else { return try forEachRowInTurn(of: queries, body) }
+        for (index, outcome) in try connection.pipeline(statements).enumerated() {
             try outcome.get().forEachRow { try body(index, $0) }
         }
     }
-
-    /// The most a batch of reads sends in one pipeline (`forEachRow(of:)`): far under any socket
-    /// buffer, and more than a record's and its relationships' statements with a few hundred ids.
-    static let pipelinedReadBytes = 16 * 1024
 
     /// In libpq's buffer (binary text is its UTF-8 bytes), before the text is copied.
     static func textByteCount(_ row: PostgreSQLRow, _ column: Int) -> Int {

@@ -244,7 +244,7 @@ struct PostgreSQLPipelineTests {
         #expect(try count() == 3, "neither failed transaction left a row")
         #expect(!connection.isInTransaction)
         // Past what may wait ahead of a command, a write goes out at once and is waited for.
-        let long = String(repeating: "x", count: PostgreSQLConnection.pendingWriteBytes)
+        let long = String(repeating: "x", count: PostgreSQLConnection.pipelineBytes)
         let (_, longTrips) = try connection.countingRoundTrips {
             try connection.transaction {
                 try connection.performBeforeNextCommand("INSERT INTO t (id, note) VALUES ($1, $2)", values: [.int8(6), .text(long)])
